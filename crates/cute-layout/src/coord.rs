@@ -1,0 +1,357 @@
+//! Coordinate ↔ index maps (CuTe `stride.hpp`): `crd2idx`, `idx2crd`, `crd2crd`, and the
+//! odometer walk over a whole layout.
+//!
+//! Every layout accepts three kinds of coordinates that name the same point: a 1-D index
+//! (colexicographic, leftmost mode fastest), an R-D coordinate (one entry per top-level mode, each
+//! entry itself any kind of coordinate for that mode) and the natural coordinate (congruent to the
+//! shape). An integer coordinate into a tuple is split over the modes with `%` and `/`; the last
+//! mode's coordinate is not reduced, so a 1-D index past the end runs on along the last mode.
+
+use crate::error::LayoutError;
+use crate::int_tuple::IntTuple;
+use crate::layout::Layout;
+use crate::tree::{self, Leaves, Tok};
+
+/// Split an integer coordinate over the flat leaves `shape`: every leaf but the last gets
+/// `(c / P) % s`, the last gets what is left (C-style truncating division, as CuTe).
+#[inline]
+fn split_int(mut c: i64, shape: &[i64], mut f: impl FnMut(usize, i64)) {
+    let n = shape.len();
+    for (k, &s) in shape.iter().enumerate() {
+        if k + 1 == n {
+            f(k, c);
+        } else {
+            f(k, c % s);
+            c /= s;
+        }
+    }
+}
+
+/// Walk a coordinate against a shape tree: calls `f(leaf, value)` for every shape leaf, with the
+/// leaf's coordinate. `reduce_last` selects CuTe's `idx2crd` behaviour (every leaf reduced modulo
+/// its extent) instead of `crd2idx`'s (the last leaf of an integer coordinate runs on).
+fn walk_coord(
+    op: &'static str,
+    coord: &IntTuple,
+    toks: &[Tok],
+    shape: &[i64],
+    reduce_last: bool,
+    mut f: impl FnMut(usize, i64),
+) -> Result<(), LayoutError> {
+    let mismatch = || LayoutError::CoordMismatch {
+        op,
+        coord: coord.clone().into(),
+        shape: IntTuple::from_slices(toks, shape).into(),
+    };
+    let ct = &coord.toks;
+    let (mut i, mut j, mut ci) = (0usize, 0usize, 0usize);
+    while i < ct.len() {
+        match ct[i] {
+            Tok::Leaf => {
+                if j >= toks.len() || toks[j] == Tok::Close {
+                    return Err(mismatch());
+                }
+                let end = tree::subtree_end(toks, j);
+                let l0 = tree::count_leaves(&toks[..j]);
+                let n = tree::count_leaves(&toks[j..end]);
+                let c = coord.leaves[ci];
+                if reduce_last && toks[j] == Tok::Open {
+                    // idx2crd: every leaf (i / P) % s
+                    let mut c = c;
+                    for k in 0..n {
+                        let s = shape[l0 + k];
+                        f(l0 + k, if s == 1 { 0 } else { c % s });
+                        c /= s;
+                    }
+                } else {
+                    split_int(c, &shape[l0..l0 + n], |k, v| f(l0 + k, v));
+                }
+                ci += 1;
+                i += 1;
+                j = end;
+            }
+            t => {
+                if j >= toks.len() || toks[j] != t {
+                    return Err(mismatch());
+                }
+                i += 1;
+                j += 1;
+            }
+        }
+    }
+    if j != toks.len() {
+        return Err(mismatch());
+    }
+    Ok(())
+}
+
+impl Layout {
+    /// CuTe `crd2idx(c, shape, stride)` (the call operator `layout(c)`): the index of any kind of
+    /// coordinate: 1-D, R-D, natural or a mix (each entry of a tuple coordinate is again any
+    /// coordinate of its mode).
+    ///
+    /// # Laws
+    /// * For `0 <= i < size`: `index(i) == index(coord_of(i))` where `coord_of` is the shape's
+    ///   [`IntTuple::idx2crd`], and equals the inner product of that natural coordinate with the
+    ///   stride.
+    ///
+    /// # Errors
+    /// [`LayoutError::CoordMismatch`] if a tuple in the coordinate meets an integer or a tuple of
+    /// another rank in the shape; [`LayoutError::Overflow`] if the index leaves `i64` (only
+    /// possible for coordinates outside the domain).
+    ///
+    /// # Examples
+    /// ```
+    /// # use cute_layout::Layout;
+    /// let l: Layout = "(3,(2,3)):(3,(12,1))".parse()?;
+    /// for c in ["16", "(1,5)", "(1,(1,2))"] {
+    ///     assert_eq!(l.index(&c.parse()?)?, 17); // 01_layout.md
+    /// }
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    #[doc(alias = "crd2idx")]
+    pub fn index(&self, coord: &IntTuple) -> Result<i64, LayoutError> {
+        if let Some(i) = coord.as_int() {
+            return self.index_any(i);
+        }
+        let mut acc = 0i64;
+        let mut ovf = false;
+        walk_coord("crd2idx", coord, &self.toks, &self.shape, false, |k, c| {
+            match c.checked_mul(self.stride[k]).and_then(|v| acc.checked_add(v)) {
+                Some(v) => acc = v,
+                None => ovf = true,
+            }
+        })?;
+        if ovf {
+            return Err(LayoutError::overflow("crd2idx"));
+        }
+        Ok(acc)
+    }
+
+    /// The layout's 1-D function at any integer (CuTe semantics: past the end the last mode runs
+    /// on; negative indices use truncating division). Checked.
+    ///
+    /// # Errors
+    /// [`LayoutError::Overflow`] if the index leaves `i64`.
+    pub fn index_any(&self, i: i64) -> Result<i64, LayoutError> {
+        let mut acc = 0i64;
+        let mut ovf = false;
+        split_int(i, &self.shape, |k, c| {
+            match c.checked_mul(self.stride[k]).and_then(|v| acc.checked_add(v)) {
+                Some(v) => acc = v,
+                None => ovf = true,
+            }
+        });
+        if ovf {
+            Err(LayoutError::overflow("crd2idx"))
+        } else {
+            Ok(acc)
+        }
+    }
+
+    /// The layout's 1-D function on its domain: `Some(L(i))` for `0 <= i < size`, else `None`.
+    /// Cannot overflow (construction checked the largest offset).
+    ///
+    /// # Examples
+    /// ```
+    /// # use cute_layout::Layout;
+    /// let l: Layout = "(2,(2,2)):(4,(2,1))".parse()?;
+    /// let v: Vec<i64> = (0..8).map(|i| l.index_1d(i).unwrap()).collect();
+    /// assert_eq!(v, [0, 4, 2, 6, 1, 5, 3, 7]); // 01_layout.md print1D
+    /// assert_eq!(l.index_1d(8), None);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    #[inline]
+    pub fn index_1d(&self, i: i64) -> Option<i64> {
+        if i < 0 || i >= self.size() {
+            return None;
+        }
+        let mut c = i;
+        let mut acc = 0i64;
+        for (&s, &d) in self.shape.iter().zip(self.stride.iter()) {
+            acc += (c % s) * d;
+            c /= s;
+        }
+        Some(acc)
+    }
+
+    /// CuTe `idx2crd(i, shape, stride)`: the natural coordinate whose leaves are `(i / d) % s`
+    /// (size-1 leaves give 0). For a compact injective layout this inverts the layout:
+    /// `index(coord(L(c))) == L(c)`.
+    ///
+    /// # Errors
+    /// [`LayoutError::ZeroStride`] if a leaf of extent > 1 has stride 0 (CuTe divides by zero).
+    ///
+    /// # Examples
+    /// ```
+    /// # use cute_layout::Layout;
+    /// let l: Layout = "(8,12,2):(1,8,96)".parse()?;
+    /// assert_eq!(l.coord(143)?.to_string(), "(7,5,1)");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    #[doc(alias = "idx2crd")]
+    pub fn coord(&self, i: i64) -> Result<IntTuple, LayoutError> {
+        let mut out: Leaves<i64> = Leaves::with_capacity(self.shape.len());
+        for (&s, &d) in self.shape.iter().zip(self.stride.iter()) {
+            if s == 1 {
+                out.push(0);
+            } else if d == 0 {
+                return Err(LayoutError::ZeroStride {
+                    op: "idx2crd",
+                    layout: self.clone().into(),
+                });
+            } else {
+                out.push((i / d) % s);
+            }
+        }
+        Ok(IntTuple {
+            toks: self.toks.clone(),
+            leaves: out,
+        })
+    }
+
+    /// Offsets of the whole domain in colexicographic order, walking the coordinates like an
+    /// odometer (one add per step, no division).
+    ///
+    /// # Laws
+    /// * The `i`-th item equals `index_1d(i)`; there are `size()` items.
+    ///
+    /// # Examples
+    /// ```
+    /// # use cute_layout::Layout;
+    /// let l: Layout = "(2,4):(12,1)".parse()?;
+    /// assert_eq!(l.offsets().collect::<Vec<_>>(), [0, 12, 1, 13, 2, 14, 3, 15]);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn offsets(&self) -> Offsets {
+        let mut modes: Leaves<(i64, i64, i64)> = Leaves::new();
+        for (&s, &d) in self.shape.iter().zip(self.stride.iter()) {
+            if s > 1 {
+                modes.push((s, d, (s - 1) * d));
+            }
+        }
+        let mut coord: Leaves<i64> = Leaves::new();
+        coord.resize(modes.len(), 0);
+        Offsets {
+            modes,
+            coord,
+            offset: 0,
+            remaining: self.size() as u64,
+        }
+    }
+}
+
+/// Iterator over a layout's offsets, see [`Layout::offsets`].
+#[derive(Clone, Debug)]
+pub struct Offsets {
+    /// (extent, stride, (extent - 1) * stride) of every leaf with extent > 1
+    modes: Leaves<(i64, i64, i64)>,
+    coord: Leaves<i64>,
+    offset: i64,
+    remaining: u64,
+}
+
+impl Iterator for Offsets {
+    type Item = i64;
+    #[inline]
+    fn next(&mut self) -> Option<i64> {
+        if self.remaining == 0 {
+            return None;
+        }
+        let out = self.offset;
+        self.remaining -= 1;
+        if self.remaining > 0 {
+            for (k, &(s, d, back)) in self.modes.iter().enumerate() {
+                let c = &mut self.coord[k];
+                *c += 1;
+                if *c < s {
+                    self.offset += d;
+                    break;
+                }
+                *c = 0;
+                self.offset -= back;
+            }
+        }
+        Some(out)
+    }
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let n = usize::try_from(self.remaining).unwrap_or(usize::MAX);
+        (n, usize::try_from(self.remaining).ok())
+    }
+}
+
+impl IntTuple {
+    /// CuTe `idx2crd(c, shape)` with `self` as the shape: the natural (fully hierarchical)
+    /// coordinate of any coordinate `c`. An integer into a tuple shape is split colexicographically
+    /// with every leaf reduced modulo its extent; an integer into an integer shape is returned as
+    /// it is.
+    ///
+    /// # Errors
+    /// [`LayoutError::CoordMismatch`] if a tuple in `c` meets an integer or a tuple of another
+    /// rank in the shape.
+    ///
+    /// # Examples
+    /// ```
+    /// # use cute_layout::IntTuple;
+    /// let shape: IntTuple = "(3,(2,3))".parse()?;
+    /// assert_eq!(shape.idx2crd(&"16".parse()?)?.to_string(), "(1,(1,2))");
+    /// assert_eq!(shape.idx2crd(&"(1,5)".parse()?)?.to_string(), "(1,(1,2))");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn idx2crd(&self, coord: &IntTuple) -> Result<IntTuple, LayoutError> {
+        let mut out = self.leaves.clone();
+        walk_coord("idx2crd", coord, &self.toks, &self.leaves, true, |k, v| {
+            out[k] = v
+        })?;
+        Ok(IntTuple {
+            toks: self.toks.clone(),
+            leaves: out,
+        })
+    }
+
+    /// CuTe `crd2idx(c, shape)` with `self` as the shape: the colexicographic 1-D index of any
+    /// coordinate.
+    ///
+    /// # Errors
+    /// As [`IntTuple::idx2crd`]; [`LayoutError::Overflow`] if the index leaves `i64`.
+    pub fn crd2idx(&self, coord: &IntTuple) -> Result<i64, LayoutError> {
+        let l = Layout::col_major(self.clone())?;
+        l.index(coord)
+    }
+
+    /// CuTe `crd2crd(c, self, dst)`: re-express coordinate `c` of shape `self` as a coordinate of
+    /// shape `dst`. Tuples of equal rank are converted element by element; otherwise through the
+    /// 1-D index.
+    ///
+    /// # Errors
+    /// As [`IntTuple::idx2crd`] and [`IntTuple::crd2idx`].
+    ///
+    /// # Examples
+    /// ```
+    /// # use cute_layout::IntTuple;
+    /// let src: IntTuple = "(3,6)".parse()?;
+    /// let dst: IntTuple = "(3,(2,3))".parse()?;
+    /// assert_eq!(src.crd2crd(&"(1,5)".parse()?, &dst)?.to_string(), "(1,(1,2))");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn crd2crd(&self, coord: &IntTuple, dst: &IntTuple) -> Result<IntTuple, LayoutError> {
+        if !coord.is_int() && !self.is_int() && !dst.is_int() && coord.rank() == self.rank() {
+            if self.rank() != dst.rank() {
+                return Err(LayoutError::RankMismatch {
+                    op: "crd2crd",
+                    expected: self.rank(),
+                    found: dst.rank(),
+                });
+            }
+            let parts: Result<alloc::vec::Vec<_>, _> = coord
+                .elements()
+                .zip(self.elements())
+                .zip(dst.elements())
+                .map(|((c, s), d)| s.crd2crd(&c, &d))
+                .collect();
+            return IntTuple::tuple(parts?);
+        }
+        let i = self.crd2idx(coord)?;
+        dst.idx2crd(&IntTuple::int(i))
+    }
+}

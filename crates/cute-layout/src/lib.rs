@@ -1,0 +1,42 @@
+//! # cute-layout
+//!
+//! CuTe's layout algebra (NVIDIA CUTLASS) as a library: hierarchical `Shape:Stride` layouts, their
+//! text form, coordinate maps, and (in later modules) the algebra on them.
+//!
+//! A layout is a function from coordinates to indices. `(2,(2,2)):(4,(2,1))` has shape
+//! `(2,(2,2))` (8 points, a 2 x 4 matrix whose columns are themselves 2 x 2) and stride
+//! `(4,(2,1))`: the natural coordinate `(i,(j,k))` goes to `4i + 2j + k`.
+//!
+//! ```
+//! use cute_layout::Layout;
+//! let l: Layout = "(2,(2,2)):(4,(2,1))".parse()?;
+//! assert_eq!((l.size(), l.cosize(), l.rank(), l.depth()), (8, 8, 2, 2));
+//! assert_eq!(l.index(&"(1,(0,1))".parse()?)?, 5);
+//! assert_eq!(l.offsets().collect::<Vec<_>>(), [0, 4, 2, 6, 1, 5, 3, 7]);
+//! assert_eq!(l.to_string(), "(2,(2,2)):(4,(2,1))");
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! Design rules: layouts are small values (up to 16 leaves stored inline, no heap allocation);
+//! every constructor validates its input so the rest can rely on it; every failure caused by
+//! input is a typed [`LayoutError`] or [`ParseError`], never a panic; the library does no I/O.
+#![no_std]
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+#![doc(test(attr(deny(warnings))))]
+
+extern crate alloc;
+
+mod coord;
+mod error;
+mod fmt;
+mod int_tuple;
+mod layout;
+mod parse;
+mod tree;
+
+pub use coord::Offsets;
+pub use error::{LayoutError, ParseError, ParseErrorKind};
+pub use int_tuple::IntTuple;
+pub use layout::{Layout, Order, StrideValue};
+pub use tree::MAX_DEPTH;

@@ -1,0 +1,294 @@
+//! The shape of a hierarchical tuple, stored flat.
+//!
+//! A tuple tree is kept as its preorder token sequence: `Open` and `Close` bracket a tuple, `Leaf`
+//! stands for one integer. The integers themselves live in a separate flat array, in the same
+//! (left-to-right) order as the `Leaf` tokens. `((4,8),2)` is `Open Open Leaf Leaf Close Leaf Close`
+//! with leaves `[4, 8, 2]`, and the integer `8` is the single token `Leaf`.
+//!
+//! This layout of the data makes every sub-tree a contiguous range of tokens *and* of leaves, so a
+//! mode is a pair of sub-slices, flattening is a no-op on the leaves, and nothing here recurses:
+//! the depth of a tree cannot overflow the stack.
+
+use smallvec::SmallVec;
+
+/// Inline capacity for the token sequence of a tree (16 leaves with up to 8 tuples).
+pub(crate) const TOKS_INLINE: usize = 32;
+/// Inline capacity for leaves: layouts of up to this many leaves never touch the heap.
+pub(crate) const LEAVES_INLINE: usize = 16;
+/// The deepest nesting accepted anywhere (parsing, construction).
+pub const MAX_DEPTH: usize = 64;
+
+/// One token of a tree's preorder sequence.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
+#[repr(u8)]
+pub(crate) enum Tok {
+    /// One integer.
+    #[default]
+    Leaf,
+    /// Start of a tuple.
+    Open,
+    /// End of a tuple.
+    Close,
+}
+
+pub(crate) type Toks = SmallVec<[Tok; TOKS_INLINE]>;
+pub(crate) type Leaves<T> = SmallVec<[T; LEAVES_INLINE]>;
+
+/// One node of a tree: its token range and its leaf range.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) struct Span {
+    pub tok: (usize, usize),
+    pub leaf: (usize, usize),
+}
+
+/// The end (exclusive) of the sub-tree that starts at token `start`.
+#[inline]
+pub(crate) fn subtree_end(toks: &[Tok], start: usize) -> usize {
+    match toks[start] {
+        Tok::Leaf => start + 1,
+        Tok::Close => start + 1, // not a sub-tree start; callers never pass this
+        Tok::Open => {
+            let mut depth = 0usize;
+            let mut i = start;
+            loop {
+                match toks[i] {
+                    Tok::Open => depth += 1,
+                    Tok::Close => {
+                        depth -= 1;
+                        if depth == 0 {
+                            return i + 1;
+                        }
+                    }
+                    Tok::Leaf => {}
+                }
+                i += 1;
+            }
+        }
+    }
+}
+
+/// Number of `Leaf` tokens.
+#[inline]
+pub(crate) fn count_leaves(toks: &[Tok]) -> usize {
+    toks.iter().filter(|t| **t == Tok::Leaf).count()
+}
+
+/// Whether the whole token sequence is one integer.
+#[inline]
+pub(crate) fn is_leaf(toks: &[Tok]) -> bool {
+    toks.len() == 1
+}
+
+/// The children of the root. An integer root has itself as its only "mode" (CuTe: rank 1).
+pub(crate) fn modes(toks: &[Tok]) -> Modes<'_> {
+    if is_leaf(toks) {
+        Modes {
+            toks,
+            pos: 0,
+            end: 1,
+            leaf: 0,
+        }
+    } else {
+        Modes {
+            toks,
+            pos: 1,
+            end: toks.len() - 1,
+            leaf: 0,
+        }
+    }
+}
+
+/// Iterator over the top-level modes of a tree, see [`modes`].
+#[derive(Clone)]
+pub(crate) struct Modes<'a> {
+    toks: &'a [Tok],
+    pos: usize,
+    end: usize,
+    leaf: usize,
+}
+
+impl Iterator for Modes<'_> {
+    type Item = Span;
+    #[inline]
+    fn next(&mut self) -> Option<Span> {
+        if self.pos >= self.end {
+            return None;
+        }
+        let start = self.pos;
+        let stop = subtree_end(self.toks, start);
+        let n = count_leaves(&self.toks[start..stop]);
+        let span = Span {
+            tok: (start, stop),
+            leaf: (self.leaf, self.leaf + n),
+        };
+        self.pos = stop;
+        self.leaf += n;
+        Some(span)
+    }
+}
+
+/// `rank`: number of top-level elements; an integer has rank 1.
+pub(crate) fn rank(toks: &[Tok]) -> usize {
+    if is_leaf(toks) {
+        return 1;
+    }
+    let mut depth = 0usize;
+    let mut r = 0usize;
+    for t in &toks[1..toks.len() - 1] {
+        match t {
+            Tok::Open => {
+                if depth == 0 {
+                    r += 1;
+                }
+                depth += 1;
+            }
+            Tok::Close => depth -= 1,
+            Tok::Leaf => {
+                if depth == 0 {
+                    r += 1;
+                }
+            }
+        }
+    }
+    r
+}
+
+/// `depth`: an integer has depth 0, a tuple 1 + the largest depth of its elements.
+pub(crate) fn depth(toks: &[Tok]) -> usize {
+    let mut d = 0usize;
+    let mut m = 0usize;
+    for t in toks {
+        match t {
+            Tok::Open => {
+                d += 1;
+                m = m.max(d);
+            }
+            Tok::Close => d -= 1,
+            Tok::Leaf => {}
+        }
+    }
+    m
+}
+
+/// The span of the `i`-th top-level mode, if any.
+pub(crate) fn mode(toks: &[Tok], i: usize) -> Option<Span> {
+    modes(toks).nth(i)
+}
+
+/// The span of the node at a hierarchical index path (`[1, 0]` is mode 0 of mode 1).
+pub(crate) fn node_at(toks: &[Tok], path: &[usize]) -> Option<Span> {
+    let mut span = Span {
+        tok: (0, toks.len()),
+        leaf: (0, count_leaves(toks)),
+    };
+    for &i in path {
+        let sub = &toks[span.tok.0..span.tok.1];
+        let m = mode(sub, i)?;
+        span = Span {
+            tok: (span.tok.0 + m.tok.0, span.tok.0 + m.tok.1),
+            leaf: (span.leaf.0 + m.leaf.0, span.leaf.0 + m.leaf.1),
+        };
+    }
+    Some(span)
+}
+
+/// Token sequence of a flat tuple of `n` leaves (`n == 1` gives `(x)`, not `x`).
+pub(crate) fn flat_tuple(n: usize) -> Toks {
+    let mut t = Toks::new();
+    t.push(Tok::Open);
+    t.extend(core::iter::repeat_n(Tok::Leaf, n));
+    t.push(Tok::Close);
+    t
+}
+
+/// Token sequence of the CuTe `flatten` of a tree: an integer stays an integer, a tuple becomes the
+/// flat tuple of its leaves.
+pub(crate) fn flatten(toks: &[Tok]) -> Toks {
+    if is_leaf(toks) {
+        let mut t = Toks::new();
+        t.push(Tok::Leaf);
+        t
+    } else {
+        flat_tuple(count_leaves(toks))
+    }
+}
+
+/// Check structural validity (balanced, one root, depth limit). Returns the depth.
+pub(crate) fn validate(toks: &[Tok]) -> Result<usize, TreeError> {
+    if toks.is_empty() {
+        return Err(TreeError::Empty);
+    }
+    let end = match toks[0] {
+        Tok::Leaf => 1,
+        Tok::Close => return Err(TreeError::Unbalanced),
+        Tok::Open => {
+            let mut d = 0usize;
+            let mut end = None;
+            for (i, t) in toks.iter().enumerate() {
+                match t {
+                    Tok::Open => {
+                        d += 1;
+                        if d > MAX_DEPTH {
+                            return Err(TreeError::TooDeep);
+                        }
+                    }
+                    Tok::Close => {
+                        if d == 0 {
+                            return Err(TreeError::Unbalanced);
+                        }
+                        d -= 1;
+                        if d == 0 {
+                            end = Some(i + 1);
+                            break;
+                        }
+                    }
+                    Tok::Leaf => {}
+                }
+            }
+            end.ok_or(TreeError::Unbalanced)?
+        }
+    };
+    if end != toks.len() {
+        return Err(TreeError::Unbalanced);
+    }
+    Ok(depth(toks))
+}
+
+#[derive(Debug, PartialEq, Eq)]
+pub(crate) enum TreeError {
+    Empty,
+    Unbalanced,
+    TooDeep,
+}
+
+/// Builder for token sequences made of sub-trees.
+#[derive(Clone)]
+pub(crate) struct TupleBuilder<T: Copy> {
+    pub toks: Toks,
+    pub leaves: Leaves<T>,
+}
+
+impl<T: Copy> TupleBuilder<T> {
+    pub fn open() -> Self {
+        let mut b = TupleBuilder {
+            toks: Toks::new(),
+            leaves: Leaves::new(),
+        };
+        b.toks.push(Tok::Open);
+        b
+    }
+    #[inline]
+    pub fn push_leaf(&mut self, v: T) {
+        self.toks.push(Tok::Leaf);
+        self.leaves.push(v);
+    }
+    #[inline]
+    pub fn push_tree(&mut self, toks: &[Tok], leaves: &[T]) {
+        self.toks.extend_from_slice(toks);
+        self.leaves.extend_from_slice(leaves);
+    }
+    pub fn close(mut self) -> (Toks, Leaves<T>) {
+        self.toks.push(Tok::Close);
+        (self.toks, self.leaves)
+    }
+}

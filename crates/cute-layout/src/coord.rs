@@ -116,12 +116,20 @@ impl Layout {
         }
         let mut acc = 0i64;
         let mut ovf = false;
-        walk_coord("crd2idx", coord, &self.toks, &self.shape, false, |k, c| {
-            match c.checked_mul(self.stride[k]).and_then(|v| acc.checked_add(v)) {
+        walk_coord(
+            "crd2idx",
+            coord,
+            &self.toks,
+            &self.shape,
+            false,
+            |k, c| match c
+                .checked_mul(self.stride[k])
+                .and_then(|v| acc.checked_add(v))
+            {
                 Some(v) => acc = v,
                 None => ovf = true,
-            }
-        })?;
+            },
+        )?;
         if ovf {
             return Err(LayoutError::overflow("crd2idx"));
         }
@@ -137,7 +145,10 @@ impl Layout {
         let mut acc = 0i64;
         let mut ovf = false;
         split_int(i, &self.shape, |k, c| {
-            match c.checked_mul(self.stride[k]).and_then(|v| acc.checked_add(v)) {
+            match c
+                .checked_mul(self.stride[k])
+                .and_then(|v| acc.checked_add(v))
+            {
                 Some(v) => acc = v,
                 None => ovf = true,
             }

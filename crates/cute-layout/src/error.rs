@@ -139,6 +139,18 @@ pub enum LayoutError {
         /// The layout.
         layout: Box<Layout>,
     },
+    /// Complement: after sorting the modes by stride, a stride is not a multiple of the span
+    /// (`extent * stride`) of the mode before it, so no strictly increasing layout fills the gaps.
+    NotComplementable {
+        /// Operation that was attempted.
+        op: &'static str,
+        /// The (filtered) layout.
+        layout: Box<Layout>,
+        /// The stride that breaks the chain.
+        stride: i64,
+        /// The span it must be a multiple of.
+        span: i64,
+    },
     /// No layout with the required shape computes the operation's defining function.
     NotRepresentable {
         /// Operation that was attempted.
@@ -166,6 +178,7 @@ impl LayoutError {
             LayoutError::ShapeNotDivisible { .. } => "ShapeNotDivisible",
             LayoutError::ModesOverlap { .. } => "ModesOverlap",
             LayoutError::NotInjective { .. } => "NotInjective",
+            LayoutError::NotComplementable { .. } => "NotComplementable",
             LayoutError::NotRepresentable { .. } => "NotRepresentable",
         }
     }
@@ -238,6 +251,15 @@ impl fmt::Display for LayoutError {
             LayoutError::NotInjective { op, layout } => {
                 write!(f, "{op}: layout {layout} is not injective")
             }
+            LayoutError::NotComplementable {
+                op,
+                layout,
+                stride,
+                span,
+            } => write!(
+                f,
+                "{op}: stride {stride} of {layout} is not a multiple of {span}, the span of the modes with smaller strides"
+            ),
             LayoutError::NotRepresentable { op, what } => write!(f, "{op}: {what}"),
         }
     }

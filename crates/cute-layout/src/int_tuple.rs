@@ -204,7 +204,8 @@ impl IntTuple {
         let n = out.len();
         for k in 0..n {
             let i = if reverse { n - 1 - k } else { k };
-            out[i] = acc;
+            // CuTe's compact strides give extent-1 modes stride 0.
+            out[i] = if self.leaves[i] == 1 { 0 } else { acc };
             acc = acc
                 .checked_mul(self.leaves[i])
                 .ok_or(LayoutError::overflow("make_layout"))?;

@@ -364,7 +364,10 @@ impl<D: Copy> Layout<D> {
                 index: i,
                 rank,
             })?;
-            b.push_tree(&self.toks[s.tok.0..s.tok.1], &self.shape[s.leaf.0..s.leaf.1]);
+            b.push_tree(
+                &self.toks[s.tok.0..s.tok.1],
+                &self.shape[s.leaf.0..s.leaf.1],
+            );
             st.extend_from_slice(&self.stride[s.leaf.0..s.leaf.1]);
         }
         let (toks, shape) = b.close();
@@ -433,7 +436,7 @@ impl Layout {
     ///
     /// # Examples
     /// ```
-    /// # use cute_layout::{IntTuple, Layout};
+    /// # use cute_layout::Layout;
     /// let l = Layout::new("(2,(2,2))".parse()?, "(4,(2,1))".parse()?)?;
     /// assert_eq!(l.to_string(), "(2,(2,2)):(4,(2,1))");
     /// assert!(Layout::new("(2,2)".parse()?, "(1,2,4)".parse()?).is_err());
@@ -529,7 +532,7 @@ impl Layout {
         for k in idx {
             let (_, b, e) = ranges[k];
             for j in b..e {
-                stride[j] = acc;
+                stride[j] = if shape.leaves[j] == 1 { 0 } else { acc };
                 acc = acc
                     .checked_mul(shape.leaves[j])
                     .ok_or(LayoutError::overflow("make_ordered_layout"))?;

@@ -27,16 +27,20 @@
 
 extern crate alloc;
 
+mod algebra;
 mod coord;
 mod error;
 mod fmt;
 mod int_tuple;
 mod layout;
 mod parse;
+pub mod render;
 mod tree;
 
+pub use algebra::Tiler;
 pub use coord::Offsets;
 pub use error::{LayoutError, ParseError, ParseErrorKind};
 pub use int_tuple::IntTuple;
 pub use layout::{Layout, Order, StrideValue};
+pub use render::{Table, VectorTable, MAX_TABLE_CELLS};
 pub use tree::MAX_DEPTH;

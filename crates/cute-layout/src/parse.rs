@@ -110,7 +110,13 @@ impl<'a> Parser<'a> {
             let d = i64::from(c - b'0');
             v = v
                 .checked_mul(10)
-                .and_then(|v| if neg { v.checked_sub(d) } else { v.checked_add(d) })
+                .and_then(|v| {
+                    if neg {
+                        v.checked_sub(d)
+                    } else {
+                        v.checked_add(d)
+                    }
+                })
                 .ok_or(ParseError {
                     offset: start,
                     kind: ParseErrorKind::IntegerOverflow,
@@ -119,7 +125,11 @@ impl<'a> Parser<'a> {
         }
         if self.pos == digits {
             self.pos = digits;
-            return Err(self.error(if self.pos == start { "an integer or '('" } else { "a digit" }));
+            return Err(self.error(if self.pos == start {
+                "an integer or '('"
+            } else {
+                "a digit"
+            }));
         }
         Ok(v)
     }

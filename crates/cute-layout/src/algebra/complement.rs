@@ -1,0 +1,198 @@
+//! complement(A, M): the layout that fills the gaps of A's image up to M.
+
+use super::{bw_coalesce, ceil_div, flat_modes, from_flat, mul, Modes};
+use crate::error::LayoutError;
+use crate::int_tuple::IntTuple;
+use crate::layout::Layout;
+
+const OP: &str = "complement";
+
+impl Layout {
+    /// The complement of `self` with respect to `cotarget` (CuTe `complement(layout, cotarget)`).
+    ///
+    /// Definition (02_layout_algebra.md, "Complement"): the modes of `filter(self)` are sorted by
+    /// stride, `(s_0,...,s_k):(d_0,...,d_k)`; the result is
+    /// `coalesce((d_0, d_1/(s_0 d_0), ..., d_k/(s_{k-1} d_{k-1}), ceil(M/(s_k d_k))) : (1, s_0 d_0, ..., s_k d_k))`,
+    /// i.e. the strictly increasing layout that enumerates the gaps of the image and then repeats
+    /// the whole span until `cotarget` is covered. A `filter(self)` of `1:0` gives `M:1`.
+    ///
+    /// # Laws
+    /// * `R` is strictly increasing: `R(i-1) < R(i)`.
+    /// * `R(i) != self(j)` for `i >= 1` and every `j`; `(filter(self), R)` is injective.
+    /// * `size(R) >= M / size(filter(self))` and `cosize((self, R)) >= M`.
+    ///
+    /// # Errors
+    /// * [`LayoutError::NotInjective`]: two modes of `filter(self)` collide (CuTe: "Non-injective
+    ///   Layout detected in complement", pycute returns a size-0 layout), e.g.
+    ///   `complement((2,2):(1,1), 8)`.
+    /// * [`LayoutError::NotComplementable`]: a sorted stride is not a multiple of the span of the
+    ///   previous mode, so the gaps are not a layout (CuTe returns a layout that breaks the laws).
+    /// * [`LayoutError::InvalidArgument`]: negative strides, or `cotarget < 1`.
+    ///
+    /// # Examples
+    /// ```
+    /// # use cute_layout::Layout;
+    /// // 02_layout_algebra.md, Complement examples
+    /// let c = |l: &str, m: i64| l.parse::<Layout>().unwrap().complement(m).unwrap().to_string();
+    /// assert_eq!(c("4:1", 24), "6:4");
+    /// assert_eq!(c("6:4", 24), "4:1");
+    /// assert_eq!(c("(4,6):(1,4)", 24), "1:0");
+    /// assert_eq!(c("4:2", 24), "(2,3):(1,8)");
+    /// assert_eq!(c("(2,4):(1,6)", 24), "3:2");
+    /// assert_eq!(c("(2,2):(1,6)", 24), "(3,2):(2,12)");
+    /// // the law: (A, R) is a bijection onto [0, 24) here
+    /// let a: Layout = "(2,2):(1,6)".parse()?;
+    /// let r = a.complement(24)?;
+    /// let mut seen: Vec<i64> = a.offsets().flat_map(|x| r.offsets().map(move |y| x + y)).collect();
+    /// seen.sort();
+    /// assert_eq!(seen, (0..24).collect::<Vec<_>>());
+    /// assert!("(2,2):(1,1)".parse::<Layout>()?.complement(8).is_err());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn complement(&self, cotarget: i64) -> Result<Layout, LayoutError> {
+        if cotarget < 1 {
+            return Err(LayoutError::InvalidArgument {
+                op: OP,
+                what: alloc::format!("cotarget {cotarget} is not positive"),
+            });
+        }
+        let f = self.filter();
+        complement_filtered(&f, &IntTuple::int(cotarget))
+    }
+
+    /// [`Layout::complement`] with a shape as cotarget (CuTe accepts any `IntTuple`): the
+    /// repetition extent is CuTe's `ceil_div(cotarget, span)` taken element by element.
+    ///
+    /// # Errors
+    /// As [`Layout::complement`]; [`LayoutError::InvalidArgument`] for an extent below 1.
+    ///
+    /// # Examples
+    /// ```
+    /// # use cute_layout::Layout;
+    /// let a: Layout = "64:1".parse()?;
+    /// assert_eq!(a.complement_shape(&"(32,4,4)".parse()?)?.to_string(), "8:64");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    #[doc(alias = "complement")]
+    pub fn complement_shape(&self, cotarget: &IntTuple) -> Result<Layout, LayoutError> {
+        if let Some(&c) = cotarget.leaves().iter().find(|&&c| c < 1) {
+            return Err(LayoutError::InvalidArgument {
+                op: OP,
+                what: alloc::format!("cotarget {cotarget} has extent {c} below 1"),
+            });
+        }
+        complement_filtered(&self.filter(), cotarget)
+    }
+
+    /// `complement(self, cosize(filter(self)))`: CuTe's one-argument complement.
+    ///
+    /// # Errors
+    /// As [`Layout::complement`].
+    ///
+    /// # Examples
+    /// ```
+    /// # use cute_layout::Layout;
+    /// let a: Layout = "(2,2):(1,6)".parse()?;
+    /// assert_eq!(a.complement_cosize()?.to_string(), "3:2");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    #[doc(alias = "complement")]
+    pub fn complement_cosize(&self) -> Result<Layout, LayoutError> {
+        let f = self.filter();
+        let m = f.cosize().max(1);
+        complement_filtered(&f, &IntTuple::int(m))
+    }
+}
+
+/// CuTe's `ceil_div(cotarget, d)` for a tuple cotarget: divide the elements left to right, each
+/// by what is left of `d`; the result's size (CuTe then coalesces it to one static extent).
+fn ceil_div_shape(cotarget: &IntTuple, d: i64) -> Result<i64, LayoutError> {
+    let mut rest = d;
+    let mut out = 1i64;
+    for &c in cotarget.leaves() {
+        out = mul(OP, out, ceil_div(c, rest))?;
+        rest = ceil_div(rest, c);
+    }
+    Ok(out)
+}
+
+/// Complement of an already filtered layout (flat, coalesced, no stride-0 or extent-1 modes,
+/// or `1:0`).
+///
+/// Condition checked (and why it is exact): sort the modes by stride, let `S_i = s_i d_i` and
+/// `g_i = floor(d_i / S_{i-1})` (`S_{-1} = 1`). CuTe's result is
+/// `(g_0, ..., g_k, rest):(1, S_0, ..., S_k)`. Interleaving it with A by stride gives the chain
+/// `g_0:1, s_0:d_0, g_1:S_0, s_1:d_1, ...` in which every stride is at least the span of all
+/// smaller ones as soon as every `g_i >= 1`: so `(A, R)` is injective, `R` is strictly increasing
+/// and misses A's image. What can still fail is coverage: with `r_i = d_i mod S_{i-1}`,
+/// `cosize((A, R)) = rest * S_k - Σ r_i` must reach `M`, and `size(R) = Π g_i * rest` must reach
+/// `M / size(A)` (integer division, CuTe's post-condition). Both are checked directly.
+fn complement_filtered(f: &Layout, cotarget: &IntTuple) -> Result<Layout, LayoutError> {
+    let m = cotarget.size()?;
+    let mut modes: Modes = flat_modes(f);
+    if modes.len() == 1 && modes[0].1 == 0 {
+        // CuTe: make_layout(coalesce(cotarget)); a compact extent-1 mode has stride 0.
+        let d = if m == 1 { 0 } else { 1 };
+        return from_flat(OP, &[(m, d)]);
+    }
+    if let Some(&(_, d)) = modes.iter().find(|m| m.1 < 0) {
+        return Err(LayoutError::InvalidArgument {
+            op: OP,
+            what: alloc::format!(
+                "stride {d} of {f} is negative; complement needs non-negative strides"
+            ),
+        });
+    }
+    // Stable sort by stride (CuTe picks the first minimum each step).
+    modes.sort_by_key(|m| m.1);
+    let mut out = Modes::new();
+    let mut span = 1i64; // S_{i-1}
+    let mut prev_stride = 0i64;
+    let mut gap_sum = 0i64; // Σ r_i
+    let mut first_gap: Option<(i64, i64)> = None;
+    let mut size_a = 1i64;
+    for &(s, d) in &modes {
+        if d < span {
+            // g_i == 0: the modes overlap (CuTe: "Non-injective Layout detected in complement").
+            return Err(
+                if d == prev_stride || (prev_stride != 0 && d % prev_stride == 0) {
+                    LayoutError::NotInjective {
+                        op: OP,
+                        layout: f.clone().into(),
+                    }
+                } else {
+                    LayoutError::NotComplementable {
+                        op: OP,
+                        layout: f.clone().into(),
+                        stride: d,
+                        span,
+                    }
+                },
+            );
+        }
+        let r = d % span;
+        if r != 0 && first_gap.is_none() {
+            first_gap = Some((d, span));
+        }
+        gap_sum += r;
+        out.push((d / span, span));
+        prev_stride = d;
+        span = mul(OP, d, s)?;
+        size_a = mul(OP, size_a, s)?;
+    }
+    let rest = ceil_div_shape(cotarget, span)?;
+    out.push((rest, if rest == 1 { 0 } else { span }));
+    if let Some((stride, span_before)) = first_gap {
+        let size_r = out.iter().try_fold(1i64, |acc, &(g, _)| mul(OP, acc, g))?;
+        let cosize = mul(OP, rest, span)? - gap_sum;
+        if cosize < m || size_r < m / size_a {
+            return Err(LayoutError::NotComplementable {
+                op: OP,
+                layout: f.clone().into(),
+                stride,
+                span: span_before,
+            });
+        }
+    }
+    from_flat(OP, &bw_coalesce(&out, None))
+}

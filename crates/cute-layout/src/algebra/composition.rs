@@ -1,0 +1,289 @@
+//! Composition `A ∘ B`, with B a layout, a tiler or a shape.
+//!
+//! CuTe computes `A ∘ B` by left-distributing over B's leaves: for each leaf `N:r` of B it
+//! "divides out" the stride `r` from A's (coalesced, flat) extents, then "mods out" the extent `N`,
+//! and concatenates the per-leaf results in B's tree. Two things can make that silently wrong:
+//!
+//! 1. *Within one leaf* (weak divisibility): CuTe admits a stride `r` smaller than, but not
+//!    dividing, an extent `s` of A; the walk is then only right if the whole leaf stays inside that
+//!    mode (`N <= ceil(s / r)`).
+//! 2. *Across leaves* (disjoint intervals, seed 001): `A(Σ B_k(x_k)) == Σ A(B_k(x_k))` needs the
+//!    leaves' images to add without carries in A's mixed-radix coordinates. Each exact per-leaf
+//!    result occupies, in every mode `j` of A it touches, the digits `0, ρ, ..., (q-1)ρ`; the sum
+//!    is carry-free exactly when, for every mode `j` but the last (which is unbounded), the largest
+//!    digits of all leaves add up to at most `s_j - 1`. When they add up to more, a carry happens
+//!    at some point and changes the value by `d_{j+1} - s_j d_j`, which is never 0 in a coalesced
+//!    layout: so this test is exact, not just sufficient.
+//!
+//! Both checks use only the extents and strides, so they cost O(leaves × modes), like the walk.
+
+use super::{bw_coalesce_x, by_mode, mul, Modes, Rest, Tiler};
+use crate::error::LayoutError;
+use crate::int_tuple::IntTuple;
+use crate::layout::Layout;
+use crate::tree::{Leaves, Tok, Toks};
+
+const OP: &str = "composition";
+
+/// The result of composing A with one leaf of B.
+struct LeafResult {
+    /// Flat modes of the result (CuTe's shape for this leaf).
+    modes: Modes,
+    /// Whether the result is an integer layout (rather than a tuple).
+    is_int: bool,
+    /// Largest digit used in each non-last mode of A: `(mode, max digit)`.
+    footprint: Leaves<(usize, i64)>,
+    /// Sign of the leaf's stride (0 for stride 0 or extent 1).
+    sign: i64,
+}
+
+/// CuTe's `composition_impl` for one leaf `n:r` of B against the flat, coalesced `a`, plus the
+/// soundness bookkeeping. `a` has at least one mode; its last mode is unbounded.
+fn compose_leaf(a: &[(i64, i64)], lhs: &Layout, n: i64, r: i64) -> Result<LeafResult, LayoutError> {
+    let sign = if n == 1 { 0 } else { r.signum() };
+    let mut out = LeafResult {
+        modes: Modes::new(),
+        is_int: true,
+        footprint: Leaves::new(),
+        sign,
+    };
+    if r == 0 {
+        // CuTe: static stride-0 shortcut.
+        out.modes.push((n, 0));
+        return Ok(out);
+    }
+    if a.len() == 1 {
+        // CuTe: integral left-hand side shortcut; A is linear, so this is always exact.
+        out.modes.push((n, mul(OP, r, a[0].1)?));
+        return Ok(out);
+    }
+    let (mut rest_shape, mut rest_stride) = (n, r);
+    for (j, &(s, d)) in a[..a.len() - 1].iter().enumerate() {
+        let abs = rest_stride.abs();
+        // Stride divisibility (CuTe's weak form): the stride must be a multiple of the extent, or
+        // smaller than it.
+        if abs % s != 0 && abs >= s {
+            return Err(LayoutError::StrideNotDivisible {
+                op: OP,
+                lhs: lhs.clone().into(),
+                stride: abs,
+                extent: s,
+            });
+        }
+        let next_shape = super::ceil_div(s, abs);
+        let next_stride = super::ceil_div(abs, s) * rest_stride.signum();
+        if next_shape == 1 || rest_shape == 1 {
+            rest_stride = next_stride;
+            continue;
+        }
+        let new_shape = next_shape.min(rest_shape);
+        // Shape divisibility.
+        if rest_shape % new_shape != 0 {
+            return Err(LayoutError::ShapeNotDivisible {
+                op: OP,
+                lhs: lhs.clone().into(),
+                shape: rest_shape,
+                extent: new_shape,
+            });
+        }
+        if s % abs != 0 && new_shape < rest_shape {
+            // Weak divisibility: the walk would continue into the next mode as if `abs` divided
+            // `s`; CuTe's answer is wrong here.
+            return Err(LayoutError::StrideNotDivisible {
+                op: OP,
+                lhs: lhs.clone().into(),
+                stride: abs,
+                extent: s,
+            });
+        }
+        out.modes.push((new_shape, mul(OP, rest_stride, d)?));
+        out.footprint.push((j, mul(OP, new_shape - 1, abs)?));
+        rest_shape /= new_shape;
+        rest_stride = next_stride;
+    }
+    let last = a[a.len() - 1].1;
+    if out.modes.is_empty() {
+        out.modes.push((rest_shape, mul(OP, rest_stride, last)?));
+    } else if rest_shape == 1 {
+        out.is_int = out.modes.len() == 1;
+    } else {
+        out.modes.push((rest_shape, mul(OP, rest_stride, last)?));
+        out.is_int = false;
+    }
+    Ok(out)
+}
+
+impl Layout {
+    /// Composition `self ∘ rhs`: the layout `R` with `R(c) == self(rhs(c))` for every coordinate
+    /// `c` of `rhs`, in `rhs`'s shape (each leaf of `rhs` may become a tuple).
+    ///
+    /// Computed as CuTe does: `self` is coalesced, then for each leaf `N:r` of `rhs` the stride `r`
+    /// is divided out of `self`'s extents from the left and the extent `N` modded out of what
+    /// remains; the per-leaf results are put in `rhs`'s tree.
+    ///
+    /// # Laws
+    /// * The result's shape refines `rhs.shape()`: each leaf of `rhs` becomes a sub-tree of the
+    ///   same size (CuTe: `compatible(rhs, R)`).
+    /// * `R.index_1d(i) == self.index_any(rhs.index_1d(i))` for all `0 <= i < rhs.size()`.
+    ///
+    /// # Errors
+    /// * [`LayoutError::StrideNotDivisible`]: a stride of `rhs` and an extent of `self` divide
+    ///   neither way (or the stride is smaller than the extent, does not divide it, and the leaf
+    ///   runs past it), e.g. `(4,6,8):(2,3,5) ∘ 6:3`.
+    /// * [`LayoutError::ShapeNotDivisible`]: an extent of `rhs` is not a multiple of the extents
+    ///   it must cover.
+    /// * [`LayoutError::ModesOverlap`]: two leaves of `rhs` reach overlapping coordinates of
+    ///   `self` (seed 002: `(10,2):(16,4) ∘ (4,5):(5,2)`).
+    /// * [`LayoutError::NotRepresentable`]: leaves with strides of opposite signs meet in a
+    ///   multi-mode `self`.
+    /// * [`LayoutError::Overflow`].
+    ///
+    /// # Examples
+    /// ```
+    /// # use cute_layout::Layout;
+    /// let a: Layout = "(6,2):(8,2)".parse()?;
+    /// let b: Layout = "(4,3):(3,1)".parse()?;
+    /// let r = a.compose(&b)?;
+    /// assert_eq!(r.to_string(), "((2,2),3):((24,2),8)"); // 02_layout_algebra.md, Example 1
+    /// assert!((0..b.size()).all(|i| r.index_1d(i) == Some(a.index_any(b.index_1d(i).unwrap()).unwrap())));
+    ///
+    /// let bad: Layout = "(4,5):(5,2)".parse()?;
+    /// let err = "(10,2):(16,4)".parse::<Layout>()?.compose(&bad).unwrap_err();
+    /// assert_eq!(err.to_string(), "composition: modes 0 and 1 of (4,5):(5,2) overlap in the coordinate space of (10,2):(16,4)");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    #[doc(alias = "composition")]
+    pub fn compose(&self, rhs: &Layout) -> Result<Layout, LayoutError> {
+        let a = bw_coalesce_x(self);
+        let mut leaves: Leaves<LeafResult> = Leaves::new();
+        for (&n, &r) in rhs.shape.iter().zip(rhs.stride.iter()) {
+            leaves.push(compose_leaf(&a, self, n, r)?);
+        }
+        check_disjoint(self, rhs, &a, &leaves)?;
+        // Put the per-leaf results in rhs's tree.
+        let mut toks = Toks::new();
+        let mut shape: Leaves<i64> = Leaves::new();
+        let mut stride: Leaves<i64> = Leaves::new();
+        let mut k = 0usize;
+        for &t in &rhs.toks {
+            if t != Tok::Leaf {
+                toks.push(t);
+                continue;
+            }
+            let lr = &leaves[k];
+            k += 1;
+            if lr.is_int {
+                toks.push(Tok::Leaf);
+            } else {
+                toks.push(Tok::Open);
+                toks.extend(core::iter::repeat_n(Tok::Leaf, lr.modes.len()));
+                toks.push(Tok::Close);
+            }
+            for &(s, d) in &lr.modes {
+                shape.push(s);
+                stride.push(d);
+            }
+        }
+        Layout::checked(OP, toks, shape, stride)
+    }
+
+    /// Composition with a tiler (CuTe `composition(layout, tiler)`): a layout tiler composes the
+    /// whole layout; `_` keeps it; a tuple tiler composes mode `i` with element `i` and drops the
+    /// modes past the tiler.
+    ///
+    /// # Laws
+    /// * For a tuple tiler, mode `i` of the result is `self.mode(i) ∘ tiler[i]` (with its law).
+    ///
+    /// # Errors
+    /// [`LayoutError::RankMismatch`] if the tiler has more modes than `self`, and the errors of
+    /// [`Layout::compose`].
+    ///
+    /// # Examples
+    /// ```
+    /// # use cute_layout::{Layout, Tiler};
+    /// let a: Layout = "(12,(4,8)):(59,(13,1))".parse()?; // 02_layout_algebra.md, by-mode composition
+    /// let t: Tiler = "<3:4,8:2>".parse()?;
+    /// assert_eq!(a.compose_tiler(&t)?.to_string(), "(3,(2,4)):(236,(26,1))");
+    /// let s: Tiler = "(3,8)".parse()?;
+    /// assert_eq!(a.compose_tiler(&s)?.to_string(), "(3,(4,2)):(59,(13,1))");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    #[doc(alias = "composition")]
+    pub fn compose_tiler(&self, tiler: &Tiler) -> Result<Layout, LayoutError> {
+        match tiler {
+            Tiler::Layout(l) => self.compose(l),
+            Tiler::Skip => Ok(self.clone()),
+            Tiler::Modes(ts) => by_mode(OP, self, ts.iter(), Rest::Drop, |m, t| m.compose_tiler(t)),
+        }
+    }
+
+    /// CuTe `with_shape`/`composition(layout, shape)`: `self ∘ col_major(shape)`, i.e. the same
+    /// function re-indexed by a new shape.
+    ///
+    /// # Errors
+    /// As [`Layout::compose`], plus the errors of [`Layout::col_major`].
+    ///
+    /// # Examples
+    /// ```
+    /// # use cute_layout::Layout;
+    /// let a: Layout = "(8,4):(4,1)".parse()?;
+    /// assert_eq!(a.with_shape(&"(2,4,4)".parse()?)?.to_string(), "(2,4,4):(4,8,1)");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn with_shape(&self, shape: &IntTuple) -> Result<Layout, LayoutError> {
+        self.compose(&Layout::col_major(shape.clone())?)
+    }
+}
+
+/// The across-leaves condition: the leaves' digits in every bounded mode of `a` must add up
+/// without a carry, and leaves touching a multi-mode `a` must not have opposite signs.
+fn check_disjoint(
+    lhs: &Layout,
+    rhs: &Layout,
+    a: &[(i64, i64)],
+    leaves: &[LeafResult],
+) -> Result<(), LayoutError> {
+    if a.len() <= 1 || leaves.len() <= 1 {
+        return Ok(());
+    }
+    // Opposite signs: A(y - z) is not A(y) - A(z) across a mode boundary.
+    let mut first_sign: Option<(usize, i64)> = None;
+    for (k, lr) in leaves.iter().enumerate() {
+        if lr.sign == 0 {
+            continue;
+        }
+        match first_sign {
+            None => first_sign = Some((k, lr.sign)),
+            Some((k0, s0)) if s0 != lr.sign => {
+                return Err(LayoutError::NotRepresentable {
+                    op: OP,
+                    what: alloc::format!(
+                        "modes {k0} and {k} of {rhs} have strides of opposite signs, so {lhs} does not add their images"
+                    ),
+                })
+            }
+            _ => {}
+        }
+    }
+    for (j, &(s, _)) in a[..a.len() - 1].iter().enumerate() {
+        let mut total = 0i64;
+        let mut users: Leaves<usize> = Leaves::new();
+        for (k, lr) in leaves.iter().enumerate() {
+            for &(jj, m) in &lr.footprint {
+                if jj == j && m > 0 {
+                    total = total.saturating_add(m);
+                    users.push(k);
+                }
+            }
+        }
+        if total > s - 1 {
+            return Err(LayoutError::ModesOverlap {
+                op: OP,
+                lhs: lhs.clone().into(),
+                rhs: rhs.clone().into(),
+                modes: (users[0], users[1.min(users.len() - 1)]),
+            });
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,137 @@
+//! The layout algebra: coalesce, composition, complement, inverses, divides and products.
+//!
+//! Every operation follows CuTe's algorithm with all integers static, so that where CuTe's answer
+//! is right ours has the same text. Where CuTe's answer would break the operation's law, the
+//! operation returns the [`LayoutError`] that names the failed condition instead; the decision is
+//! made algebraically (from the shapes and strides), never by enumerating the domain.
+
+mod coalesce;
+mod complement;
+mod composition;
+mod tiler;
+
+pub use tiler::Tiler;
+
+pub(crate) use coalesce::{bw_coalesce, bw_coalesce_x};
+
+use crate::error::LayoutError;
+use crate::layout::Layout;
+use crate::tree::{Leaves, Tok, Toks, TupleBuilder};
+
+/// A flat list of modes `(extent, stride)` (the working form of most algorithms).
+pub(crate) type Modes = Leaves<(i64, i64)>;
+
+/// The flat leaves of a layout as `(extent, stride)` pairs.
+pub(crate) fn flat_modes(l: &Layout) -> Modes {
+    l.shape
+        .iter()
+        .copied()
+        .zip(l.stride.iter().copied())
+        .collect()
+}
+
+/// Whether modes beyond the profile are kept or dropped by [`by_mode`].
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Rest {
+    /// Append the remaining modes of the layout unchanged (CuTe `transform_layout`).
+    Keep,
+    /// Drop them (CuTe's composition with a tiler).
+    Drop,
+}
+
+/// Apply `f` to each top-level mode of `layout` paired with the matching element of `profile`,
+/// and concatenate the results (CuTe `transform_layout`). A layout with an integer shape counts as
+/// the 1-tuple of itself. This is the one place where operations recurse along a profile or tiler.
+///
+/// # Errors
+/// [`LayoutError::RankMismatch`] if `profile` has more elements than `layout` has modes, and
+/// whatever `f` returns.
+pub(crate) fn by_mode<T>(
+    op: &'static str,
+    layout: &Layout,
+    profile: impl ExactSizeIterator<Item = T>,
+    rest: Rest,
+    mut f: impl FnMut(&Layout, T) -> Result<Layout, LayoutError>,
+) -> Result<Layout, LayoutError> {
+    let rank = layout.rank();
+    let n = profile.len();
+    if n > rank {
+        return Err(LayoutError::RankMismatch {
+            op,
+            expected: rank,
+            found: n,
+        });
+    }
+    let mut b = TupleBuilder::open();
+    let mut stride: Leaves<i64> = Leaves::new();
+    let mut push = |m: &Layout| {
+        b.push_tree(&m.toks, &m.shape);
+        stride.extend_from_slice(&m.stride);
+    };
+    let mut modes = layout.modes();
+    for p in profile {
+        let m = modes.next().expect("rank checked above");
+        push(&f(&m, p)?);
+    }
+    if rest == Rest::Keep {
+        for m in modes {
+            push(&m);
+        }
+    }
+    let (toks, shape) = b.close();
+    Layout::checked(op, toks, shape, stride)
+}
+
+/// Build a layout from flat modes: an integer layout for one mode, a flat tuple otherwise, and
+/// `1:0` for none.
+pub(crate) fn from_flat(op: &'static str, modes: &[(i64, i64)]) -> Result<Layout, LayoutError> {
+    match modes.len() {
+        0 => Ok(Layout::from_parts_unchecked(
+            leaf_toks(),
+            Leaves::from_slice(&[1]),
+            Leaves::from_slice(&[0]),
+        )),
+        1 => Layout::checked(
+            op,
+            leaf_toks(),
+            Leaves::from_slice(&[modes[0].0]),
+            Leaves::from_slice(&[modes[0].1]),
+        ),
+        _ => from_flat_tuple(op, modes),
+    }
+}
+
+/// Build a flat tuple layout (a 1-tuple for one mode).
+pub(crate) fn from_flat_tuple(
+    op: &'static str,
+    modes: &[(i64, i64)],
+) -> Result<Layout, LayoutError> {
+    let mut toks = Toks::new();
+    toks.push(Tok::Open);
+    toks.extend(core::iter::repeat_n(Tok::Leaf, modes.len()));
+    toks.push(Tok::Close);
+    Layout::checked(
+        op,
+        toks,
+        modes.iter().map(|m| m.0).collect(),
+        modes.iter().map(|m| m.1).collect(),
+    )
+}
+
+pub(crate) fn leaf_toks() -> Toks {
+    let mut t = Toks::new();
+    t.push(Tok::Leaf);
+    t
+}
+
+/// `a * b`, checked.
+#[inline]
+pub(crate) fn mul(op: &'static str, a: i64, b: i64) -> Result<i64, LayoutError> {
+    a.checked_mul(b).ok_or(LayoutError::Overflow { op })
+}
+
+/// `ceil(a / b)` for `a >= 0`, `b > 0`.
+#[inline]
+pub(crate) fn ceil_div(a: i64, b: i64) -> i64 {
+    a / b + i64::from(a % b != 0)
+}

@@ -1,0 +1,259 @@
+//! Tilers: what divides, products and composition-by-mode take as their right operand.
+
+use alloc::vec::Vec;
+use core::fmt;
+use core::str::FromStr;
+
+use crate::error::{ParseError, ParseErrorKind};
+use crate::int_tuple::IntTuple;
+use crate::layout::Layout;
+use crate::parse::Parser;
+use crate::tree::{Leaves, Tok, Toks};
+
+/// A tiler: a layout, `_` (keep the mode as it is), or a tuple of tilers applied mode by mode.
+///
+/// A shape such as `(32,16)` is the tuple of the stride-1 layouts `(32:1,16:1)`. Text form: a
+/// layout, `_`, or `(t0,t1,...)`; the documentation's `<t0,t1>` is accepted too. Printing always
+/// uses `(...)`.
+///
+/// # Examples
+/// ```
+/// # use cute_layout::Tiler;
+/// let t: Tiler = "<3:4,8:2>".parse()?;
+/// assert_eq!(t.to_string(), "(3:4,8:2)");
+/// assert_eq!("(32,16)".parse::<Tiler>()?.to_string(), "(32:1,16:1)");
+/// assert_eq!("(_,(2,2):(1,4))".parse::<Tiler>()?.to_string(), "(_,(2,2):(1,4))");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+pub enum Tiler {
+    /// Compose the mode with this layout.
+    Layout(Layout),
+    /// Keep the mode (`_`).
+    Skip,
+    /// One tiler per mode.
+    Modes(Vec<Tiler>),
+}
+
+impl From<Layout> for Tiler {
+    fn from(l: Layout) -> Self {
+        Tiler::Layout(l)
+    }
+}
+
+impl Tiler {
+    /// The tiler of a shape: an integer `n` is the layout `n:1`, a tuple is the tuple of its
+    /// elements' tilers. `None` if an extent is below 1.
+    pub fn from_shape(shape: &IntTuple) -> Option<Tiler> {
+        if let Some(n) = shape.as_int() {
+            if n < 1 {
+                return None;
+            }
+            let l = Layout::from_parts_unchecked(
+                super::leaf_toks(),
+                Leaves::from_slice(&[n]),
+                Leaves::from_slice(&[1]),
+            );
+            Some(Tiler::Layout(l))
+        } else {
+            shape
+                .elements()
+                .map(|e| Tiler::from_shape(&e))
+                .collect::<Option<Vec<_>>>()
+                .map(Tiler::Modes)
+        }
+    }
+
+    /// Number of modes the tiler addresses (1 for a layout or `_`).
+    pub fn rank(&self) -> usize {
+        match self {
+            Tiler::Modes(m) => m.len(),
+            _ => 1,
+        }
+    }
+}
+
+impl fmt::Display for Tiler {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Tiler::Layout(l) => write!(f, "{l}"),
+            Tiler::Skip => f.write_str("_"),
+            Tiler::Modes(m) => {
+                f.write_str("(")?;
+                for (i, t) in m.iter().enumerate() {
+                    if i > 0 {
+                        f.write_str(",")?;
+                    }
+                    write!(f, "{t}")?;
+                }
+                f.write_str(")")
+            }
+        }
+    }
+}
+
+/// Intermediate parse node: a tuple could still turn out to be the shape of a layout.
+enum Node {
+    Int(i64),
+    Skip,
+    Layout(Layout),
+    Tuple(Vec<Node>),
+}
+
+impl Node {
+    /// The int-tuple this node denotes, if it contains only integers.
+    fn to_int_tuple(&self, toks: &mut Toks, leaves: &mut Leaves<i64>) -> bool {
+        match self {
+            Node::Int(v) => {
+                toks.push(Tok::Leaf);
+                leaves.push(*v);
+                true
+            }
+            Node::Tuple(es) => {
+                toks.push(Tok::Open);
+                for e in es {
+                    if !e.to_int_tuple(toks, leaves) {
+                        return false;
+                    }
+                }
+                toks.push(Tok::Close);
+                true
+            }
+            _ => false,
+        }
+    }
+
+    fn into_tiler(self, at: usize) -> Result<Tiler, ParseError> {
+        Ok(match self {
+            Node::Int(n) => Tiler::from_shape(&IntTuple::int(n)).ok_or(ParseError {
+                offset: at,
+                kind: ParseErrorKind::Invalid(crate::LayoutError::InvalidExtent {
+                    op: "tiler",
+                    extent: n,
+                }),
+            })?,
+            Node::Skip => Tiler::Skip,
+            Node::Layout(l) => Tiler::Layout(l),
+            Node::Tuple(es) => Tiler::Modes(
+                es.into_iter()
+                    .map(|e| e.into_tiler(at))
+                    .collect::<Result<_, _>>()?,
+            ),
+        })
+    }
+}
+
+impl Parser<'_> {
+    fn tiler_node(&mut self, depth: usize) -> Result<Node, ParseError> {
+        if depth > crate::MAX_DEPTH {
+            return Err(ParseError {
+                offset: self.pos,
+                kind: ParseErrorKind::TooDeep,
+            });
+        }
+        let start = {
+            self.skip_ws();
+            self.pos
+        };
+        match self.peek() {
+            Some(b'_') if !matches!(self.s.get(self.pos + 1), Some(c) if c.is_ascii_digit() || *c == b'-') =>
+            {
+                self.pos += 1;
+                Ok(Node::Skip)
+            }
+            Some(open @ (b'<' | b'(')) => {
+                let close = if open == b'<' { b'>' } else { b')' };
+                self.pos += 1;
+                let mut es = Vec::new();
+                if self.peek() == Some(close) {
+                    self.pos += 1;
+                } else {
+                    loop {
+                        es.push(self.tiler_node(depth + 1)?);
+                        match self.peek() {
+                            Some(b',') => self.pos += 1,
+                            Some(c) if c == close => {
+                                self.pos += 1;
+                                break;
+                            }
+                            _ => {
+                                return Err(self.error(if open == b'<' {
+                                    "',' or '>'"
+                                } else {
+                                    "',' or ')'"
+                                }))
+                            }
+                        }
+                    }
+                }
+                let node = Node::Tuple(es);
+                if open == b'(' && self.peek() == Some(b':') {
+                    self.pos += 1;
+                    let mut toks = Toks::new();
+                    let mut leaves = Leaves::new();
+                    if !node.to_int_tuple(&mut toks, &mut leaves) {
+                        return Err(ParseError {
+                            offset: start,
+                            kind: ParseErrorKind::UnexpectedChar {
+                                found: ':',
+                                expected: "',' or ')' (a layout's shape holds integers only)",
+                            },
+                        });
+                    }
+                    return self.finish_layout(start, IntTuple { toks, leaves });
+                }
+                Ok(node)
+            }
+            _ => {
+                let v = self.int()?;
+                if self.peek() == Some(b':') {
+                    self.pos += 1;
+                    return self.finish_layout(start, IntTuple::int(v));
+                }
+                Ok(Node::Int(v))
+            }
+        }
+    }
+
+    fn finish_layout(&mut self, start: usize, shape: IntTuple) -> Result<Node, ParseError> {
+        let stride_at = {
+            self.skip_ws();
+            self.pos
+        };
+        let stride = self.int_tuple()?;
+        if !shape.congruent(&stride) {
+            return Err(ParseError {
+                offset: stride_at,
+                kind: ParseErrorKind::Invalid(crate::LayoutError::NotCongruent {
+                    op: "parse",
+                    shape: shape.into(),
+                    stride: stride.into(),
+                }),
+            });
+        }
+        Layout::new(shape, stride)
+            .map(Node::Layout)
+            .map_err(|e| ParseError {
+                offset: start,
+                kind: ParseErrorKind::Invalid(e),
+            })
+    }
+
+    pub(crate) fn tiler(&mut self) -> Result<Tiler, ParseError> {
+        let at = {
+            self.skip_ws();
+            self.pos
+        };
+        self.tiler_node(0)?.into_tiler(at)
+    }
+}
+
+impl FromStr for Tiler {
+    type Err = ParseError;
+    fn from_str(s: &str) -> Result<Self, ParseError> {
+        let mut p = Parser::new(s);
+        let t = p.tiler()?;
+        p.finish()?;
+        Ok(t)
+    }
+}

@@ -212,6 +212,7 @@ impl Layout {
     pub fn compose_tiler(&self, tiler: &Tiler) -> Result<Layout, LayoutError> {
         match tiler {
             Tiler::Layout(l) => self.compose(l),
+            Tiler::Int(n) => self.compose(&Tiler::int_layout(*n, false)),
             Tiler::Skip => Ok(self.clone()),
             Tiler::Modes(ts) => by_mode(OP, self, ts.iter(), Rest::Drop, |m, t| m.compose_tiler(t)),
         }

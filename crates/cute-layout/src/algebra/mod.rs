@@ -5,9 +5,13 @@
 //! operation returns the [`LayoutError`] that names the failed condition instead; the decision is
 //! made algebraically (from the shapes and strides), never by enumerating the domain.
 
+mod cast;
 mod coalesce;
 mod complement;
 mod composition;
+mod divide;
+mod inverse;
+mod product;
 mod tiler;
 
 pub use tiler::Tiler;

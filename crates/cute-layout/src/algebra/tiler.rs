@@ -10,18 +10,20 @@ use crate::layout::Layout;
 use crate::parse::Parser;
 use crate::tree::{Leaves, Tok, Toks};
 
-/// A tiler: a layout, `_` (keep the mode as it is), or a tuple of tilers applied mode by mode.
+/// A tiler: a layout, an integer, `_` (keep the mode as it is), or a tuple of tilers applied
+/// mode by mode.
 ///
-/// A shape such as `(32,16)` is the tuple of the stride-1 layouts `(32:1,16:1)`. Text form: a
-/// layout, `_`, or `(t0,t1,...)`; the documentation's `<t0,t1>` is accepted too. Printing always
-/// uses `(...)`.
+/// An integer `n` stands for the layout `n:1` (CuTe: `composition` uses `n:1`, the divides and
+/// products use `make_layout(n)`, which is `1:0` for `n == 1`). A shape such as `(32,16)` is the
+/// tuple of its integers. Text form: a layout, an integer, `_`, or `(t0,t1,...)`; the
+/// documentation's `<t0,t1>` is accepted too. Printing always uses `(...)`.
 ///
 /// # Examples
 /// ```
 /// # use cute_layout::Tiler;
 /// let t: Tiler = "<3:4,8:2>".parse()?;
 /// assert_eq!(t.to_string(), "(3:4,8:2)");
-/// assert_eq!("(32,16)".parse::<Tiler>()?.to_string(), "(32:1,16:1)");
+/// assert_eq!("(32,16)".parse::<Tiler>()?.to_string(), "(32,16)");
 /// assert_eq!("(_,(2,2):(1,4))".parse::<Tiler>()?.to_string(), "(_,(2,2):(1,4))");
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
@@ -29,6 +31,8 @@ use crate::tree::{Leaves, Tok, Toks};
 pub enum Tiler {
     /// Compose the mode with this layout.
     Layout(Layout),
+    /// The integer `n` (the layout `n:1`; see the type's documentation for `n == 1`).
+    Int(i64),
     /// Keep the mode (`_`).
     Skip,
     /// One tiler per mode.
@@ -42,19 +46,11 @@ impl From<Layout> for Tiler {
 }
 
 impl Tiler {
-    /// The tiler of a shape: an integer `n` is the layout `n:1`, a tuple is the tuple of its
-    /// elements' tilers. `None` if an extent is below 1.
+    /// The tiler of a shape: an integer stays an integer, a tuple is the tuple of its elements'
+    /// tilers. `None` if an extent is below 1.
     pub fn from_shape(shape: &IntTuple) -> Option<Tiler> {
         if let Some(n) = shape.as_int() {
-            if n < 1 {
-                return None;
-            }
-            let l = Layout::from_parts_unchecked(
-                super::leaf_toks(),
-                Leaves::from_slice(&[n]),
-                Leaves::from_slice(&[1]),
-            );
-            Some(Tiler::Layout(l))
+            (n >= 1).then_some(Tiler::Int(n))
         } else {
             shape
                 .elements()
@@ -62,6 +58,16 @@ impl Tiler {
                 .collect::<Option<Vec<_>>>()
                 .map(Tiler::Modes)
         }
+    }
+
+    /// The layout an integer tiler stands for in divides and products (CuTe `make_layout(n)`).
+    pub(crate) fn int_layout(n: i64, compact: bool) -> Layout {
+        let d = if compact && n == 1 { 0 } else { 1 };
+        Layout::from_parts_unchecked(
+            super::leaf_toks(),
+            Leaves::from_slice(&[n]),
+            Leaves::from_slice(&[d]),
+        )
     }
 
     /// Number of modes the tiler addresses (1 for a layout or `_`).
@@ -77,6 +83,7 @@ impl fmt::Display for Tiler {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Tiler::Layout(l) => write!(f, "{l}"),
+            Tiler::Int(n) => write!(f, "{n}"),
             Tiler::Skip => f.write_str("_"),
             Tiler::Modes(m) => {
                 f.write_str("(")?;

@@ -199,7 +199,7 @@ impl fmt::Display for Table<'_> {
                 })
                 .collect();
             let cell = ctext.iter().map(String::len).fold(w + 2, usize::max);
-            w = cell;
+            w = cell - 2;
             // Line 1: column numbers.
             write!(f, "{:gutter$}", "")?;
             for n in 0..g.cols {

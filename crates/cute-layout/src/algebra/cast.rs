@@ -1,0 +1,97 @@
+//! upcast, downcast: re-index a layout for elements `N` times wider or narrower.
+
+use super::{ceil_div, mul};
+use crate::error::LayoutError;
+use crate::layout::Layout;
+
+impl Layout {
+    /// CuTe `upcast<N>`: the layout of the same memory seen as elements `N` times wider. A leaf
+    /// with stride `d != 0` becomes `ceil(s / ceil(N/|d|)) : sign(d) * ceil(|d| / N)`; stride-0
+    /// leaves stay.
+    ///
+    /// # Laws
+    /// * Congruent to `self`; `N * R(u) == self(u')` where `u'` scales the coordinates of leaves
+    ///   with `0 < |d| < N` by `N / |d|`.
+    ///
+    /// # Errors
+    /// [`LayoutError::InvalidArgument`] if `n < 1` or a nonzero stride and `n` divide neither way
+    /// (CuTe: "Divisibility condition").
+    ///
+    /// # Examples
+    /// ```
+    /// # use cute_layout::Layout;
+    /// let l: Layout = "(4,8):(1,4)".parse()?;
+    /// assert_eq!(l.upcast(2)?.to_string(), "(2,8):(1,2)");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn upcast(&self, n: i64) -> Result<Layout, LayoutError> {
+        check_factor("upcast", n)?;
+        let mut out = self.clone();
+        for (s, d) in out.shape.iter_mut().zip(out.stride.iter_mut()) {
+            if *d == 0 {
+                continue;
+            }
+            let a = d.abs();
+            if a % n != 0 && n % a != 0 {
+                return Err(LayoutError::InvalidArgument {
+                    op: "upcast",
+                    what: alloc::format!(
+                        "stride {d} of {self} and {n} divide neither way (divisibility condition)"
+                    ),
+                });
+            }
+            *s = ceil_div(*s, ceil_div(n, a));
+            *d = d.signum() * ceil_div(a, n);
+        }
+        Ok(out)
+    }
+
+    /// CuTe `downcast<N>`: the layout of the same memory seen as elements `N` times narrower.
+    /// Leaves with stride `±1` get extent `s * N`; every other stride is multiplied by `N`.
+    ///
+    /// # Laws
+    /// * Congruent to `self`; every offset of `self` times `N` is an offset of the result.
+    ///
+    /// # Errors
+    /// [`LayoutError::InvalidArgument`] if `n < 1` or no leaf has stride `±1` (CuTe: "Downcast
+    /// requires adjacent elements"); [`LayoutError::Overflow`].
+    ///
+    /// # Examples
+    /// ```
+    /// # use cute_layout::Layout;
+    /// let l: Layout = "(4,8):(1,4)".parse()?;
+    /// assert_eq!(l.downcast(2)?.to_string(), "(8,8):(1,8)");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn downcast(&self, n: i64) -> Result<Layout, LayoutError> {
+        check_factor("downcast", n)?;
+        if !self.stride.iter().any(|&d| d == 1 || d == -1) {
+            return Err(LayoutError::InvalidArgument {
+                op: "downcast",
+                what: alloc::format!(
+                    "{self} has no stride-1 leaf (downcast requires adjacent elements)"
+                ),
+            });
+        }
+        let mut shape = self.shape.clone();
+        let mut stride = self.stride.clone();
+        for (s, d) in shape.iter_mut().zip(stride.iter_mut()) {
+            if *d == 1 || *d == -1 {
+                *s = mul("downcast", *s, n)?;
+            } else {
+                *d = mul("downcast", *d, n)?;
+            }
+        }
+        Layout::checked("downcast", self.toks.clone(), shape, stride)
+    }
+}
+
+fn check_factor(op: &'static str, n: i64) -> Result<(), LayoutError> {
+    if n < 1 {
+        return Err(LayoutError::InvalidArgument {
+            op,
+            what: alloc::format!("factor {n} is not positive"),
+        });
+    }
+    Ok(())
+}

@@ -1,0 +1,246 @@
+//! right_inverse, left_inverse, nullspace, max_common_vector, max_common_layout.
+
+use super::{flat_modes, from_flat, Modes};
+use crate::error::LayoutError;
+use crate::layout::Layout;
+use crate::tree::Leaves;
+
+/// The coalesced modes of `l` with their exclusive prefix products (colexicographic weights),
+/// sorted stably by stride: `(extent, stride, weight)`.
+fn sorted_with_weights(l: &Layout) -> Leaves<(i64, i64, i64)> {
+    let c = l.coalesce();
+    let mut acc = 1i64;
+    let mut v: Leaves<(i64, i64, i64)> = Leaves::new();
+    for (s, d) in flat_modes(&c) {
+        v.push((s, d, acc));
+        acc *= s; // cannot overflow: a product of extents of a valid layout
+    }
+    v.sort_by_key(|m| m.1);
+    v
+}
+
+impl Layout {
+    /// The largest right inverse (CuTe `right_inverse`): the layout `R` with
+    /// `self(R(i)) == i` for all `i < size(R)`, as large as the chain of modes with strides
+    /// `1, s_0, s_0 s_1, ...` (in stride order) allows.
+    ///
+    /// # Laws
+    /// * `self.index_any(R.index_1d(i)) == i` for all `0 <= i < R.size()`.
+    /// * `R` is as large as a contiguous chain starting at stride 1 allows (`1:0` if `self` never
+    ///   produces 1).
+    ///
+    /// # Errors
+    /// None: every layout has a right inverse (possibly the trivial `1:0`).
+    ///
+    /// # Examples
+    /// ```
+    /// # use cute_layout::Layout;
+    /// let l: Layout = "(8,16,4):(64,1,16)".parse()?; // seed 004
+    /// let r = l.right_inverse();
+    /// assert_eq!(r.to_string(), "(64,8):(8,1)");
+    /// assert!((0..r.size()).all(|i| l.index_any(r.index_1d(i).unwrap()).unwrap() == i));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn right_inverse(&self) -> Layout {
+        let mut out = Modes::new();
+        out.push((1, 0));
+        let mut curr = 1i64;
+        for (s, d, w) in sorted_with_weights(self) {
+            if d == curr {
+                out.push((s, w));
+                curr = s * d;
+            }
+        }
+        from_flat("right_inverse", &super::bw_coalesce(&out, None))
+            .expect("a right inverse is no larger than the layout")
+    }
+
+    /// A left inverse (CuTe `left_inverse`, a quasi-inverse for non-injective layouts): `R` with
+    /// `R(self(i)) == i` for all `i < size` when `self` is injective, and
+    /// `self(R(self(i))) == self(i)` otherwise.
+    ///
+    /// Built from the strides in increasing order: each stride must be a multiple of the one
+    /// before it (CuTe's "left inverse divisibility condition").
+    ///
+    /// # Laws
+    /// * Injective `self`: `R.index_any(self.index_1d(i)) == i` for `0 <= i < size`.
+    /// * Otherwise: `self.index_any(R.index_any(self.index_1d(i))) == self.index_1d(i)`.
+    ///
+    /// # Errors
+    /// [`LayoutError::NotRepresentable`] if a stride is not a multiple of the previous one in
+    /// stride order.
+    ///
+    /// # Examples
+    /// ```
+    /// # use cute_layout::Layout;
+    /// let l: Layout = "(8,(2,4)):(2,(1,32))".parse()?;
+    /// let r = l.left_inverse()?;
+    /// assert!((0..l.size()).all(|i| r.index_any(l.index_1d(i).unwrap()).unwrap() == i));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn left_inverse(&self) -> Result<Layout, LayoutError> {
+        let c = self.coalesce();
+        let last_colex = c.leaf_count() - 1;
+        // (extent, stride, weight, colex position), sorted stably by stride
+        let mut sorted: Leaves<(i64, i64, i64, usize)> = Leaves::new();
+        let mut acc = 1i64;
+        for (k, (s, d)) in flat_modes(&c).into_iter().enumerate() {
+            sorted.push((s, d, acc, k));
+            acc *= s;
+        }
+        sorted.sort_by_key(|m| m.1);
+        if sorted.iter().any(|m| m.1 < 0) {
+            if sorted.iter().any(|m| m.1 > 0) {
+                return Err(LayoutError::NotRepresentable {
+                    op: "left_inverse",
+                    what: alloc::format!(
+                        "{self} has strides of both signs, so its offsets do not determine its coordinates digit by digit"
+                    ),
+                });
+            }
+            // All strides <= 0: self(i) = -self'(i) with self' = |self|, and R(y) = R'(-y) is R'
+            // with its strides negated (truncating division is odd-symmetric).
+            let mut pos = self.clone();
+            pos.stride.iter_mut().for_each(|d| *d = -*d);
+            let mut r = pos.left_inverse()?;
+            r.stride.iter_mut().for_each(|d| *d = -*d);
+            return Ok(r);
+        }
+        let nz: Leaves<(i64, i64, i64, usize)> =
+            sorted.iter().copied().filter(|m| m.1 != 0).collect();
+        let mut shape: Leaves<i64> = Leaves::new();
+        let mut stride: Leaves<i64> = Leaves::new();
+        stride.push(0);
+        let mut covered = 1i64; // the previous stride in the chain
+        let mut low = 0i64; // largest offset of the modes below (Σ (s_j - 1) d_j)
+        for (t, &(s, d, w, k)) in nz.iter().enumerate() {
+            if d % covered != 0 {
+                return Err(LayoutError::NotRepresentable {
+                    op: "left_inverse",
+                    what: alloc::format!(
+                        "stride {d} of {self} is not a multiple of {covered}, the stride before it (left inverse divisibility condition)"
+                    ),
+                });
+            }
+            // The digit R reads for this mode is floor(y / d) mod (next / d) (unbounded for the
+            // top mode). It stays a valid coordinate of the mode unless the modes below can carry
+            // into it while its digit range exceeds its extent; a wrapped coordinate moves to the
+            // next mode of self in colexicographic order and changes the value, unless this is
+            // self's last mode (which runs on).
+            let q = nz.get(t + 1).map(|m| m.1 / d);
+            let wide = q.is_none_or(|q| q > s);
+            if wide && k != last_colex && low >= d {
+                return Err(LayoutError::NotRepresentable {
+                    op: "left_inverse",
+                    what: alloc::format!(
+                        "the modes of {self} below stride {d} overlap it, so no layout recovers their coordinates"
+                    ),
+                });
+            }
+            low = low.saturating_add((s - 1).saturating_mul(d));
+            shape.push(d / covered);
+            stride.push(w);
+            covered = d;
+        }
+        let last = sorted.last().map_or(1, |m| m.0);
+        shape.push(last);
+        let modes: Modes = shape.iter().copied().zip(stride.iter().copied()).collect();
+        from_flat("left_inverse", &super::bw_coalesce(&modes, None))
+    }
+
+    /// The nullspace (kernel) of `self` (CuTe `nullspace`): the layout over the stride-0 leaves,
+    /// with the colexicographic weights of those leaves, so that `self(R(i)) == 0`.
+    ///
+    /// # Laws
+    /// * `self.index_any(R.index_1d(i)) == 0` for `i < size(R)`.
+    /// * `size(R)` is the product of the stride-0 extents; `R` is injective.
+    ///
+    /// # Examples
+    /// ```
+    /// # use cute_layout::Layout;
+    /// let l: Layout = "(2,3,4):(0,1,0)".parse()?;
+    /// assert_eq!(l.nullspace().to_string(), "(2,4):(1,6)");
+    /// assert_eq!("(2,3):(1,2)".parse::<Layout>()?.nullspace().to_string(), "1:0");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn nullspace(&self) -> Layout {
+        let mut out = Modes::new();
+        let mut acc = 1i64;
+        for (&s, &d) in self.shape.iter().zip(self.stride.iter()) {
+            if d == 0 {
+                out.push((s, if s == 1 { 0 } else { acc }));
+            }
+            acc *= s;
+        }
+        from_flat("nullspace", &out).expect("a sub-layout of a compact layout")
+    }
+
+    /// CuTe `max_common_layout(self, other)`: a layout `R` of the largest contiguous run of
+    /// indices on which both layouts agree: `self(R(i)) == other(R(i)) == i`.
+    ///
+    /// # Laws
+    /// * `self.index_any(R(i)) == i` and `other.index_any(R(i)) == i` for `i < size(R)`.
+    ///
+    /// # Errors
+    /// None: when `self ∘ right_inverse(other)` is not a layout, the common part is taken from
+    /// its largest valid prefix; the result is `1:0` when nothing is shared.
+    ///
+    /// # Examples
+    /// ```
+    /// # use cute_layout::Layout;
+    /// let a: Layout = "(4,8):(1,4)".parse()?;
+    /// let b: Layout = "(4,8):(1,32)".parse()?;
+    /// assert_eq!(a.max_common_layout(&b).to_string(), "4:1");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn max_common_layout(&self, other: &Layout) -> Layout {
+        let inv = other.right_inverse();
+        let n = self.common_prefix(&inv);
+        if n <= 1 {
+            return from_flat("max_common_layout", &[]).expect("1:0");
+        }
+        // inv ∘ n:1, always exact: a prefix of inv's modes.
+        let prefix = from_flat("max_common_layout", &[(n, 1)]).expect("n:1");
+        inv.compose(&prefix)
+            .unwrap_or_else(|_| from_flat("max_common_layout", &[]).expect("1:0"))
+    }
+
+    /// CuTe `max_common_vector(self, other)`: the number of contiguous elements, from index 0,
+    /// that the two layouts map identically (`self(c) == other(c) == n` for `n < N`), at least 1.
+    ///
+    /// # Laws
+    /// * For every `n < N` some coordinate `c` has `self(c) == n` and `other(c) == n`.
+    ///
+    /// # Examples
+    /// ```
+    /// # use cute_layout::Layout;
+    /// let a: Layout = "(4,8):(1,4)".parse()?;
+    /// assert_eq!(a.max_common_vector(&a), 32);
+    /// assert_eq!(a.max_common_vector(&"(4,8):(1,32)".parse()?), 4);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn max_common_vector(&self, other: &Layout) -> i64 {
+        self.common_prefix(&other.right_inverse()).max(1)
+    }
+
+    /// The extent of the leading stride-1 mode of `coalesce(self ∘ inv)` (CuTe's
+    /// `max_common_vector`), where `inv` is a right inverse. If that composition is refused, the
+    /// longest prefix of `inv`'s modes that composes is used instead (the common vector only
+    /// depends on a prefix).
+    fn common_prefix(&self, inv: &Layout) -> i64 {
+        let modes = flat_modes(inv);
+        for k in (1..=modes.len()).rev() {
+            let Ok(sub) = from_flat("max_common_vector", &modes[..k]) else {
+                continue;
+            };
+            if let Ok(c) = self.compose(&sub) {
+                let m = flat_modes(&c.coalesce());
+                return match m.first() {
+                    Some(&(s, 1)) => s,
+                    _ => 1,
+                };
+            }
+        }
+        1
+    }
+}

@@ -1,0 +1,198 @@
+//! logical, zipped, tiled, flat, blocked and raked product; tile_to_shape.
+
+use super::divide::{tile_unzip, unpack};
+use super::{by_mode, from_flat, mul, Rest, Tiler};
+use crate::error::LayoutError;
+use crate::int_tuple::IntTuple;
+use crate::layout::Layout;
+
+/// `append<R>(l)`: pad with `1:0` modes up to rank `r` (a layout already of rank `r` is kept).
+fn pad(l: &Layout, r: usize) -> Result<Layout, LayoutError> {
+    if l.rank() >= r {
+        return Ok(l.clone());
+    }
+    let one = from_flat("product", &[])?;
+    let extra = r - l.rank();
+    Layout::from_modes(l.modes().chain(core::iter::repeat_n(one, extra)))
+}
+
+impl Layout {
+    /// Logical product `self ⊗ tiler` (CuTe `logical_product`): for a layout tiler `B`,
+    /// `(self, complement(self, size(self) * cosize(B)) ∘ B)`: mode 0 is `self`, mode 1 lays
+    /// copies of `self` out as `B` says. A tuple tiler multiplies mode by mode.
+    ///
+    /// # Laws
+    /// * Mode 0 equals `self`; mode 1 equals `complement(self, size(self)*cosize(B)) ∘ B`.
+    ///
+    /// # Errors
+    /// The errors of [`Layout::complement`] and [`Layout::compose`];
+    /// [`LayoutError::RankMismatch`] for a tuple tiler with more modes than `self`.
+    ///
+    /// # Examples
+    /// ```
+    /// # use cute_layout::{Layout, Tiler};
+    /// let a: Layout = "(2,2):(4,1)".parse()?; // 02_layout_algebra.md, Logical Product 1-D
+    /// let b: Tiler = "6:1".parse()?;
+    /// assert_eq!(a.logical_product(&b)?.to_string(), "((2,2),(2,3)):((4,1),(2,8))");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn logical_product(&self, tiler: &Tiler) -> Result<Layout, LayoutError> {
+        match tiler {
+            Tiler::Int(n) => self.logical_product(&Tiler::Layout(Tiler::int_layout(*n, true))),
+            Tiler::Layout(b) => {
+                let m = mul("logical_product", self.size(), b.cosize().max(1))?;
+                let comp = self.complement(m)?;
+                Layout::from_modes([self.clone(), comp.compose(b)?])
+            }
+            Tiler::Skip => Ok(self.clone()),
+            Tiler::Modes(ts) => by_mode("logical_product", self, ts.iter(), Rest::Keep, |m, t| {
+                m.logical_product(t)
+            }),
+        }
+    }
+
+    /// CuTe `zipped_product`: [`Layout::logical_product`] gathered as `((block...), (rest...))`.
+    ///
+    /// # Errors
+    /// As [`Layout::logical_product`].
+    pub fn zipped_product(&self, tiler: &Tiler) -> Result<Layout, LayoutError> {
+        tile_unzip("zipped_product", &self.logical_product(tiler)?, tiler)
+    }
+
+    /// CuTe `tiled_product`: [`Layout::zipped_product`] with the rest mode unpacked.
+    ///
+    /// # Errors
+    /// As [`Layout::logical_product`].
+    pub fn tiled_product(&self, tiler: &Tiler) -> Result<Layout, LayoutError> {
+        unpack(&self.zipped_product(tiler)?, false)
+    }
+
+    /// CuTe `flat_product`: [`Layout::zipped_product`] with both modes unpacked.
+    ///
+    /// # Errors
+    /// As [`Layout::logical_product`].
+    pub fn flat_product(&self, tiler: &Tiler) -> Result<Layout, LayoutError> {
+        unpack(&self.zipped_product(tiler)?, true)
+    }
+
+    /// CuTe `blocked_product`: both operands padded with `1:0` to the same rank `R`, then mode
+    /// `i` of the result is `(self_i, (A* ∘ B)_i)`: copies of `self` placed block by block.
+    ///
+    /// # Laws
+    /// * `rank(R) == max(rank(self), rank(tiler))`; the value at `((a_i, b_i))_i` is
+    ///   `Σ self_i(a_i) + A*(Σ B_i(b_i))` with `A* = complement(self, size(self)*cosize(tiler))`.
+    ///
+    /// # Errors
+    /// As [`Layout::logical_product`].
+    ///
+    /// # Examples
+    /// ```
+    /// # use cute_layout::Layout;
+    /// let a: Layout = "(2,5):(5,1)".parse()?; // 02_layout_algebra.md, Blocked and Raked Products
+    /// let b: Layout = "(3,4):(1,3)".parse()?;
+    /// assert_eq!(a.blocked_product(&b)?.to_string(), "((2,3),(5,4)):((5,10),(1,30))");
+    /// assert_eq!(a.raked_product(&b)?.to_string(), "((3,2),(4,5)):((10,5),(30,1))");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn blocked_product(&self, tiler: &Layout) -> Result<Layout, LayoutError> {
+        self.rank_product(tiler, false)
+    }
+
+    /// CuTe `raked_product`: as [`Layout::blocked_product`] with each mode `((A* ∘ B)_i, self_i)`,
+    /// interleaving the copies of `self`.
+    ///
+    /// # Errors
+    /// As [`Layout::logical_product`].
+    pub fn raked_product(&self, tiler: &Layout) -> Result<Layout, LayoutError> {
+        self.rank_product(tiler, true)
+    }
+
+    fn rank_product(&self, tiler: &Layout, raked: bool) -> Result<Layout, LayoutError> {
+        let r = self.rank().max(tiler.rank());
+        let a = pad(self, r)?;
+        let b = pad(tiler, r)?;
+        let p = a.logical_product(&Tiler::Layout(b))?;
+        let (x, y) = (p.mode(0).expect("rank 2"), p.mode(1).expect("rank 2"));
+        // CuTe `zip(first, second)`: a non-tuple `first` gives the single mode `(first, second)`;
+        // otherwise mode i is `(first_i, second_i)` (a non-tuple `second` counts as a 1-tuple,
+        // where CuTe fails to compile).
+        let (first, second) = if raked { (y, x) } else { (x, y) };
+        let mut modes = alloc::vec::Vec::with_capacity(r);
+        if first.is_leaf() {
+            modes.push(Layout::from_modes([first, second])?);
+        } else {
+            for (i, fi) in first.modes().enumerate() {
+                let si = if second.is_leaf() && i == 0 {
+                    second.clone()
+                } else {
+                    second.mode(i).ok_or(LayoutError::RankMismatch {
+                        op: if raked {
+                            "raked_product"
+                        } else {
+                            "blocked_product"
+                        },
+                        expected: first.rank(),
+                        found: second.rank(),
+                    })?
+                };
+                modes.push(Layout::from_modes([fi, si])?);
+            }
+        }
+        Layout::from_modes(modes)
+    }
+
+    /// CuTe `tile_to_shape(block, shape, order)`: repeat `self` (padded to the rank of `shape`)
+    /// so that the result has shape `shape`, the copies laid out in `order` (column-major when
+    /// `None`).
+    ///
+    /// # Laws
+    /// * The result's modes have the sizes of `shape`'s modes; it is a blocked product of `self`.
+    ///
+    /// # Errors
+    /// [`LayoutError::RankMismatch`] if `self` has more modes than `shape`;
+    /// [`LayoutError::InvalidArgument`] if a block mode does not divide the target mode; the
+    /// errors of [`Layout::blocked_product`].
+    ///
+    /// # Examples
+    /// ```
+    /// # use cute_layout::Layout;
+    /// let block: Layout = "(2,2):(1,2)".parse()?;
+    /// let t = block.tile_to_shape(&"(4,6)".parse()?, None)?;
+    /// assert_eq!(t.to_string(), "((2,2),(2,3)):((1,4),(2,8))");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn tile_to_shape(
+        &self,
+        shape: &IntTuple,
+        order: Option<&IntTuple>,
+    ) -> Result<Layout, LayoutError> {
+        let r = shape.rank();
+        if self.rank() > r {
+            return Err(LayoutError::RankMismatch {
+                op: "tile_to_shape",
+                expected: r,
+                found: self.rank(),
+            });
+        }
+        let block = pad(self, r)?;
+        let mut counts = alloc::vec::Vec::with_capacity(r);
+        for (bm, tm) in block.modes().zip(shape.elements()) {
+            let (bs, ts) = (bm.size(), tm.size()?);
+            if ts % bs != 0 {
+                return Err(LayoutError::InvalidArgument {
+                    op: "tile_to_shape",
+                    what: alloc::format!(
+                        "block mode of size {bs} does not divide target mode {tm}"
+                    ),
+                });
+            }
+            counts.push(ts / bs);
+        }
+        let counts = IntTuple::flat(counts);
+        let tiler = match order {
+            None => Layout::col_major(counts)?,
+            Some(o) => Layout::ordered(counts, o.clone())?,
+        };
+        block.blocked_product(&tiler)
+    }
+}

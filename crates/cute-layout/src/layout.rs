@@ -552,26 +552,26 @@ impl Layout {
         IntTuple::from_slices(&self.toks, &self.stride)
     }
 
-    /// CuTe `cosize`: `L(size - 1) + 1`, one past the offset of the last coordinate. For layouts
-    /// with non-negative strides this is one past the largest offset; with negative strides it is
-    /// still CuTe's formula (and may be below 1): use [`Layout::image_bounds`] for the range of
-    /// offsets.
+    /// CuTe `cosize`: `1 + Σ (s - 1) * |d|` over the leaves, the size of the codomain the layout
+    /// spans. For layouts with non-negative strides this is `L(size - 1) + 1`, one past the
+    /// largest offset. With negative strides it is CuTe 4.x's definition (its `coshape` uses
+    /// `|d|`): the length of the range of offsets, which then runs from
+    /// [`Layout::image_bounds`]`.0` (negative) to `.1`.
     ///
     /// # Examples
     /// ```
     /// # use cute_layout::Layout;
     /// assert_eq!("(2,3,2,4):(1,2,6,12)".parse::<Layout>()?.cosize(), 48);
-    /// assert_eq!("(4,8):(-1,4)".parse::<Layout>()?.cosize(), 26);
+    /// assert_eq!("(4,8):(-1,4)".parse::<Layout>()?.cosize(), 32);
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn cosize(&self) -> i64 {
-        let last: i64 = self
+        1 + self
             .shape
             .iter()
             .zip(self.stride.iter())
-            .map(|(&s, &d)| (s - 1) * d)
-            .sum();
-        last + 1
+            .map(|(&s, &d)| (s - 1) * d.abs())
+            .sum::<i64>()
     }
 
     /// The smallest and largest offsets the layout produces on its domain.

@@ -2,6 +2,7 @@
 
 use super::{by_mode, Rest, Tiler};
 use crate::error::LayoutError;
+use crate::int_tuple::IntTuple;
 use crate::layout::Layout;
 
 /// CuTe `zip2_by(layout, guide)`: gather the rank-2 results found at the terminals of `guide`
@@ -143,5 +144,60 @@ impl Layout {
     /// As [`Layout::logical_divide`].
     pub fn flat_divide(&self, tiler: &Tiler) -> Result<Layout, LayoutError> {
         unpack(&self.zipped_divide(tiler)?, true)
+    }
+}
+
+impl IntTuple {
+    /// CuTe `evenly_divides(self, tiler)`: whether dividing the shape `self` by `tiler` leaves no
+    /// partial tile. A tuple tiler is checked mode by mode (false if it has more modes than
+    /// `self`); `_` always divides; an integer or layout `t` divides `self` evenly when
+    /// `size(self) == size(t) * size(ceil_div(self, t))`, with CuTe's left-to-right `ceil_div`
+    /// for an integer and `shape(complement(t, self))` for a layout.
+    ///
+    /// # Laws
+    /// * `true` implies that `logical_divide(col_major(self), tiler)` has size `size(self)`.
+    ///
+    /// # Examples
+    /// ```
+    /// # use cute_layout::{IntTuple, Tiler};
+    /// let s = |x: &str| x.parse::<IntTuple>().unwrap();
+    /// let t = |x: &str| x.parse::<Tiler>().unwrap();
+    /// assert!(s("(8,6)").evenly_divides(&t("(4,3)")));
+    /// assert!(!s("(6,4)").evenly_divides(&t("4")));
+    /// assert!(s("24").evenly_divides(&t("4")));
+    /// ```
+    pub fn evenly_divides(&self, tiler: &Tiler) -> bool {
+        let Ok(size) = self.size() else { return false };
+        match tiler {
+            Tiler::Skip => true,
+            Tiler::Modes(ts) => {
+                ts.len() <= self.rank()
+                    && ts
+                        .iter()
+                        .zip(self.elements())
+                        .all(|(t, s)| s.evenly_divides(t))
+            }
+            Tiler::Int(t) => {
+                // CuTe ceil_div(shape, t): left fold with carry.
+                let t = *t;
+                let mut rest = t;
+                let mut quot = 1i64;
+                for &a in self.leaves() {
+                    if a < 1 || rest < 1 {
+                        return false;
+                    }
+                    let Some(q) = quot.checked_mul(super::ceil_div(a, rest)) else {
+                        return false;
+                    };
+                    quot = q;
+                    rest = super::ceil_div(rest, a);
+                }
+                quot.checked_mul(t) == Some(size)
+            }
+            Tiler::Layout(l) => match l.complement_shape(self) {
+                Ok(c) => l.size().checked_mul(c.size()) == Some(size),
+                Err(_) => false,
+            },
+        }
     }
 }

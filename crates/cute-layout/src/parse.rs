@@ -65,17 +65,6 @@ impl<'a> Parser<'a> {
         }
     }
 
-    /// Consume `word` (after whitespace) if it is next.
-    pub fn eat(&mut self, word: &str) -> bool {
-        self.skip_ws();
-        if self.s[self.pos..].starts_with(word.as_bytes()) {
-            self.pos += word.len();
-            true
-        } else {
-            false
-        }
-    }
-
     pub fn at_end(&mut self) -> bool {
         self.peek().is_none()
     }

@@ -80,7 +80,14 @@ impl Layout {
     /// ```
     pub fn left_inverse(&self) -> Result<Layout, LayoutError> {
         let c = self.coalesce();
-        let last_colex = c.leaf_count() - 1;
+        // The last mode runs on past the end only if self's own last leaf is not extent 1
+        // (coalesce drops such a leaf, but self's extension follows it).
+        let runs_on = self.shape.last().is_some_and(|&s| s > 1);
+        let last_colex = if runs_on {
+            c.leaf_count() - 1
+        } else {
+            usize::MAX
+        };
         // (extent, stride, weight, colex position), sorted stably by stride
         let mut sorted: Leaves<(i64, i64, i64, usize)> = Leaves::new();
         let mut acc = 1i64;

@@ -1,1 +1,156 @@
-fn main() {}
+//! `cute`: show, compute and batch-evaluate CuTe layouts from the command line.
+//!
+//! ```text
+//! cute show '(2,(2,2)):(4,(2,1))'        the layout, size, cosize, rank, depth and its table
+//! cute size '(2,(2,2)):(4,(2,1))'        any operation by its CuTe name (`cute ops` lists them)
+//! cute batch < requests.jsonl            one JSON request per line, one JSON answer per line
+//! ```
+//!
+//! Exit status: 0 on success; 2 for a usage error (unknown operation, wrong number of arguments,
+//! text that does not parse, a malformed argument); 1 when the operation refuses its (well-formed)
+//! input, e.g. a coordinate outside the shape. Errors are one line on stderr. A closed output pipe
+//! ends the program quietly.
+#![forbid(unsafe_code)]
+
+mod batch;
+mod ops;
+
+use std::io::{self, Write};
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+use cute_layout::Layout;
+
+use crate::ops::{run_op, Arg, OpError, OPS};
+
+#[derive(Parser)]
+#[command(
+    name = "cute",
+    version,
+    about = "CuTe layouts on the command line: show, compute, batch-evaluate",
+    after_help = "Any operation of `cute ops` is also a command: `cute OP ARGS...`, e.g.\n  \
+                  cute crd2idx '(1,5)' '(3,(2,3)):(3,(12,1))'"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Print a layout, its size, cosize, rank and depth, and CuTe's print_layout table.
+    Show {
+        /// The layout, e.g. '(2,(2,2)):(4,(2,1))'.
+        layout: String,
+        /// Add the column coordinates to the table (01_layout.md's "Index Mapping" figure).
+        #[arg(long)]
+        coords: bool,
+        /// Also print the vector view (Layout / Coord / Index lines).
+        #[arg(long)]
+        vector: bool,
+    },
+    /// Answer JSON requests read from stdin, one per line: {"op": NAME, "args": [...]}.
+    Batch,
+    /// List the operations that `cute OP` and `cute batch` run.
+    Ops,
+    /// Run an operation: `cute OP ARGS...` (see `cute ops`).
+    #[command(external_subcommand)]
+    Op(Vec<String>),
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match cli.command {
+        Command::Show {
+            layout,
+            coords,
+            vector,
+        } => match show(&layout, coords, vector) {
+            Ok(text) => emit(&text),
+            Err(e) => fail(&e),
+        },
+        Command::Batch => {
+            let stdin = io::stdin();
+            let stdout = io::stdout();
+            match batch::run(stdin.lock(), stdout.lock()) {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(e) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+                Err(e) => {
+                    eprintln!("cute batch: {e}");
+                    ExitCode::FAILURE
+                }
+            }
+        }
+        Command::Ops => {
+            let width = OPS.iter().map(|s| s.name.len() + s.usage.len()).max();
+            let width = width.unwrap_or(0) + 1;
+            let text: String = OPS
+                .iter()
+                .map(|s| {
+                    let call = format!("{} {}", s.name, s.usage);
+                    format!("{call:<width$}  {}\n", s.about)
+                })
+                .collect();
+            emit(&text)
+        }
+        Command::Op(words) => {
+            let Some((op, rest)) = words.split_first() else {
+                return fail(&OpError::new("UnknownOp", "no operation given"));
+            };
+            let args: Vec<Arg> = rest.iter().cloned().map(Arg::Text).collect();
+            match run_op(op, &args) {
+                Ok(text) => emit(&(text + "\n")),
+                Err(e) => fail(&e),
+            }
+        }
+    }
+}
+
+/// `cute show`: the layout's text form and properties, then its table.
+fn show(text: &str, coords: bool, vector: bool) -> Result<String, OpError> {
+    let l: Layout = text
+        .parse()
+        .map_err(|e| OpError::new("ParseError", format!("show: {e}")))?;
+    let mut out = format!(
+        "layout: {l}\nsize:   {}\ncosize: {}\nrank:   {}\ndepth:  {}\n",
+        l.size(),
+        l.cosize(),
+        l.rank(),
+        l.depth()
+    );
+    match l.table() {
+        Ok(t) if coords => out += &t.with_coords().to_string(),
+        Ok(t) => out += &t.to_string(),
+        Err(e) => out += &format!("table omitted: {e}\n"),
+    }
+    if vector {
+        match l.vector_table() {
+            Ok(v) => out += &v.to_string(),
+            Err(e) => out += &format!("vector view omitted: {e}\n"),
+        }
+    }
+    Ok(out)
+}
+
+/// Writes `text` to stdout; a closed pipe is not an error.
+fn emit(text: &str) -> ExitCode {
+    let mut out = io::stdout().lock();
+    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("cute: cannot write output: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// Reports `e` as one line on stderr and picks the exit status.
+fn fail(e: &OpError) -> ExitCode {
+    let message = e.message.replace(['\n', '\r'], " ");
+    eprintln!("cute: error[{}]: {message}", e.kind);
+    match e.kind {
+        "UnknownOp" | "Arity" | "ParseError" | "BadRequest" => ExitCode::from(2),
+        _ => ExitCode::from(1),
+    }
+}

@@ -28,14 +28,14 @@ fn split_int(mut c: i64, shape: &[i64], mut f: impl FnMut(usize, i64)) {
 }
 
 /// Walk a coordinate against a shape tree: calls `f(leaf, value)` for every shape leaf, with the
-/// leaf's coordinate. `reduce_last` selects CuTe's `idx2crd` behaviour (every leaf reduced modulo
-/// its extent) instead of `crd2idx`'s (the last leaf of an integer coordinate runs on).
+/// leaf's coordinate. An integer coordinate meeting a sub-tree is split over its leaves with
+/// [`split_int`]: the last leaf of the sub-tree runs on. CuTe's `crd2idx` and `idx2crd` both do
+/// this (CuTe 4.x: `idx2crd(14, (3,4))` is `(2,4)`, conformance `idx2crd-00012`).
 fn walk_coord(
     op: &'static str,
     coord: &IntTuple,
     toks: &[Tok],
     shape: &[i64],
-    reduce_last: bool,
     mut f: impl FnMut(usize, i64),
 ) -> Result<(), LayoutError> {
     let mismatch = || LayoutError::CoordMismatch {
@@ -55,17 +55,7 @@ fn walk_coord(
                 let l0 = tree::count_leaves(&toks[..j]);
                 let n = tree::count_leaves(&toks[j..end]);
                 let c = coord.leaves[ci];
-                if reduce_last && toks[j] == Tok::Open {
-                    // idx2crd: every leaf (i / P) % s
-                    let mut c = c;
-                    for k in 0..n {
-                        let s = shape[l0 + k];
-                        f(l0 + k, if s == 1 { 0 } else { c % s });
-                        c /= s;
-                    }
-                } else {
-                    split_int(c, &shape[l0..l0 + n], |k, v| f(l0 + k, v));
-                }
+                split_int(c, &shape[l0..l0 + n], |k, v| f(l0 + k, v));
                 ci += 1;
                 i += 1;
                 j = end;
@@ -116,20 +106,15 @@ impl Layout {
         }
         let mut acc = 0i64;
         let mut ovf = false;
-        walk_coord(
-            "crd2idx",
-            coord,
-            &self.toks,
-            &self.shape,
-            false,
-            |k, c| match c
+        walk_coord("crd2idx", coord, &self.toks, &self.shape, |k, c| {
+            match c
                 .checked_mul(self.stride[k])
                 .and_then(|v| acc.checked_add(v))
             {
                 Some(v) => acc = v,
                 None => ovf = true,
-            },
-        )?;
+            }
+        })?;
         if ovf {
             return Err(LayoutError::overflow("crd2idx"));
         }
@@ -293,9 +278,9 @@ impl Iterator for Offsets {
 
 impl IntTuple {
     /// CuTe `idx2crd(c, shape)` with `self` as the shape: the natural (fully hierarchical)
-    /// coordinate of any coordinate `c`. An integer into a tuple shape is split colexicographically
-    /// with every leaf reduced modulo its extent; an integer into an integer shape is returned as
-    /// it is.
+    /// coordinate of any coordinate `c`. An integer into a tuple shape is split colexicographically,
+    /// every leaf but the last reduced modulo its extent (the last runs on, as in CuTe 4.x and as
+    /// in [`Layout::index`]); an integer into an integer shape is returned as it is.
     ///
     /// # Errors
     /// [`LayoutError::CoordMismatch`] if a tuple in `c` meets an integer or a tuple of another
@@ -307,11 +292,13 @@ impl IntTuple {
     /// let shape: IntTuple = "(3,(2,3))".parse()?;
     /// assert_eq!(shape.idx2crd(&"16".parse()?)?.to_string(), "(1,(1,2))");
     /// assert_eq!(shape.idx2crd(&"(1,5)".parse()?)?.to_string(), "(1,(1,2))");
+    /// // Past the end, the last mode runs on (CuTe 4.x).
+    /// assert_eq!(shape.idx2crd(&"19".parse()?)?.to_string(), "(1,(0,3))");
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn idx2crd(&self, coord: &IntTuple) -> Result<IntTuple, LayoutError> {
         let mut out = self.leaves.clone();
-        walk_coord("idx2crd", coord, &self.toks, &self.leaves, true, |k, v| {
+        walk_coord("idx2crd", coord, &self.toks, &self.leaves, |k, v| {
             out[k] = v
         })?;
         Ok(IntTuple {

@@ -1,0 +1,650 @@
+//! The operations `cute OP ARGS...` and `cute batch` run, in one table ([`OPS`]).
+//!
+//! Each entry names the operation (CuTe's name), its argument usage, how many arguments it takes
+//! and a function from the arguments to the result in CuTe's text form. Adding an operation is one
+//! line in [`OPS`]; [`run_op`] does the lookup, the arity check and the error mapping for both the
+//! command line and the batch protocol.
+//!
+//! Results: layouts and tuples in the text form (`(2,(2,2)):(4,(2,1))`, `(1,(1,2))`), integers in
+//! decimal, booleans as `1` / `0` (as CuTe prints its static `true` / `false`).
+
+use std::fmt;
+
+use cute_layout::{IntTuple, Layout, LayoutError, Order, ParseError};
+
+/// One argument of an operation: text in CuTe's form (the command line gives only these), an
+/// integer, or a list (a swizzle's `[B, M, S]` in `cute batch`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Arg {
+    /// Text form: a layout, a tuple, an integer, a tag such as `LayoutLeft`.
+    Text(String),
+    /// A JSON integer.
+    Int(i64),
+    /// A JSON list.
+    List(Vec<Arg>),
+}
+
+impl fmt::Display for Arg {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Arg::Text(s) => f.write_str(s),
+            Arg::Int(i) => write!(f, "{i}"),
+            Arg::List(items) => {
+                f.write_str("[")?;
+                for (k, a) in items.iter().enumerate() {
+                    if k > 0 {
+                        f.write_str(",")?;
+                    }
+                    write!(f, "{a}")?;
+                }
+                f.write_str("]")
+            }
+        }
+    }
+}
+
+/// Why an operation gave no result: the error variant's name (`kind`, as in `cute batch`'s
+/// `"kind"` field) and a one-line message.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OpError {
+    /// The variant: a [`LayoutError::kind`] name, or one of `ParseError`, `BadRequest`,
+    /// `UnknownOp`, `Arity`, `NotImplemented`.
+    pub kind: &'static str,
+    /// What went wrong, with the values involved.
+    pub message: String,
+}
+
+impl OpError {
+    /// An error of the given kind.
+    pub fn new(kind: &'static str, message: impl Into<String>) -> Self {
+        OpError {
+            kind,
+            message: message.into(),
+        }
+    }
+}
+
+impl fmt::Display for OpError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for OpError {}
+
+impl From<LayoutError> for OpError {
+    fn from(e: LayoutError) -> Self {
+        OpError::new(e.kind(), e.to_string())
+    }
+}
+
+/// One operation: see the [module docs](self).
+pub struct OpSpec {
+    /// CuTe's name.
+    pub name: &'static str,
+    /// Argument usage, e.g. `LAYOUT [PROFILE]`.
+    pub usage: &'static str,
+    /// Fewest arguments.
+    pub min: usize,
+    /// Most arguments.
+    pub max: usize,
+    /// One-line description.
+    pub about: &'static str,
+    /// The operation; called with between `min` and `max` arguments.
+    pub run: fn(&Args<'_>) -> Result<String, OpError>,
+}
+
+const MANY: usize = 64;
+
+const fn op(
+    name: &'static str,
+    usage: &'static str,
+    (min, max): (usize, usize),
+    about: &'static str,
+    run: fn(&Args<'_>) -> Result<String, OpError>,
+) -> OpSpec {
+    OpSpec {
+        name,
+        usage,
+        min,
+        max,
+        about,
+        run,
+    }
+}
+
+/// Every operation, in the order `cute ops` lists them.
+pub static OPS: &[OpSpec] = &[
+    // construction
+    op(
+        "make_layout",
+        "SHAPE [STRIDE|LayoutLeft|LayoutRight]",
+        (1, 2),
+        "layout from a shape and a stride or a stride order (default LayoutLeft)",
+        make_layout,
+    ),
+    op(
+        "make_ordered_layout",
+        "SHAPE ORDER",
+        (2, 2),
+        "compact layout whose strides increase in ORDER",
+        |a| Ok(Layout::ordered(a.tuple(0)?, a.tuple(1)?)?.to_string()),
+    ),
+    op(
+        "concat",
+        "LAYOUT...",
+        (1, MANY),
+        "the layout whose modes are the arguments (make_layout(l0, l1, ...))",
+        |a| Ok(Layout::from_modes(a.layouts()?)?.to_string()),
+    ),
+    op(
+        "append",
+        "LAYOUT LAYOUT",
+        (2, 2),
+        "modes of the first, then the second as one more mode",
+        |a| Ok(a.layout(0)?.append(&a.layout(1)?)?.to_string()),
+    ),
+    op(
+        "prepend",
+        "LAYOUT LAYOUT",
+        (2, 2),
+        "the second as the first mode, then the modes of the first",
+        |a| Ok(a.layout(0)?.prepend(&a.layout(1)?)?.to_string()),
+    ),
+    op(
+        "replace",
+        "LAYOUT I LAYOUT",
+        (3, 3),
+        "mode I replaced by the second layout",
+        |a| {
+            Ok(a.layout(0)?
+                .replace(a.index(1)?, &a.layout(2)?)?
+                .to_string())
+        },
+    ),
+    op(
+        "group",
+        "LAYOUT BEGIN END",
+        (3, 3),
+        "modes [BEGIN, END) grouped into one mode",
+        |a| {
+            Ok(a.layout(0)?
+                .group_modes(a.index(1)?, a.index(2)?)?
+                .to_string())
+        },
+    ),
+    op(
+        "take",
+        "LAYOUT BEGIN END",
+        (3, 3),
+        "the tuple of modes [BEGIN, END)",
+        |a| {
+            Ok(a.layout(0)?
+                .take_modes(a.index(1)?, a.index(2)?)?
+                .to_string())
+        },
+    ),
+    op(
+        "select",
+        "LAYOUT I...",
+        (2, MANY),
+        "the tuple of the listed modes",
+        |a| {
+            let idx = (1..a.len())
+                .map(|k| a.index(k))
+                .collect::<Result<Vec<_>, _>>()?;
+            Ok(a.layout(0)?.select_modes(&idx)?.to_string())
+        },
+    ),
+    op(
+        "mode",
+        "LAYOUT I...",
+        (1, MANY),
+        "sub-layout at a hierarchical index (layout<I...>)",
+        |a| {
+            let path = (1..a.len())
+                .map(|k| a.index(k))
+                .collect::<Result<Vec<_>, _>>()?;
+            let l = a.layout(0)?;
+            l.mode_at(&path).map(|m| m.to_string()).ok_or_else(|| {
+                OpError::new(
+                    "ModeOutOfRange",
+                    format!("mode: no mode {path:?} in layout {l}"),
+                )
+            })
+        },
+    ),
+    op(
+        "flatten",
+        "LAYOUT|TUPLE",
+        (1, 1),
+        "all leaves as one flat tuple",
+        |a| {
+            Ok(match a.layout_or_tuple(0)? {
+                Either::Layout(l) => l.flatten().to_string(),
+                Either::Tuple(t) => t.flatten().to_string(),
+            })
+        },
+    ),
+    // queries
+    op(
+        "size",
+        "LAYOUT|TUPLE",
+        (1, 1),
+        "number of points (product of the shape)",
+        |a| Ok(a.shape(0)?.size()?.to_string()),
+    ),
+    op("cosize", "LAYOUT", (1, 1), "L(size - 1) + 1", |a| {
+        Ok(a.layout(0)?.cosize().to_string())
+    }),
+    op(
+        "rank",
+        "LAYOUT|TUPLE",
+        (1, 1),
+        "number of top-level modes",
+        |a| Ok(a.shape(0)?.rank().to_string()),
+    ),
+    op(
+        "depth",
+        "LAYOUT|TUPLE",
+        (1, 1),
+        "nesting depth (0 for an integer)",
+        |a| Ok(a.shape(0)?.depth().to_string()),
+    ),
+    op("shape", "LAYOUT", (1, 1), "the shape", |a| {
+        Ok(a.layout(0)?.shape().to_string())
+    }),
+    op("stride", "LAYOUT", (1, 1), "the stride", |a| {
+        Ok(a.layout(0)?.stride().to_string())
+    }),
+    op(
+        "crd2idx",
+        "COORD LAYOUT|SHAPE [STRIDE]",
+        (2, 3),
+        "index of a 1-D, R-D or natural coordinate (colexicographic index for a shape)",
+        crd2idx,
+    ),
+    op(
+        "idx2crd",
+        "INDEX SHAPE|LAYOUT [STRIDE]",
+        (2, 3),
+        "natural coordinate: idx2crd(i, shape), or (i / d) % s per leaf for a layout",
+        idx2crd,
+    ),
+    op(
+        "crd2crd",
+        "COORD SHAPE SHAPE",
+        (3, 3),
+        "a coordinate of one shape as a coordinate of another",
+        |a| Ok(a.tuple(1)?.crd2crd(&a.tuple(0)?, &a.tuple(2)?)?.to_string()),
+    ),
+    op("congruent", "TUPLE TUPLE", (2, 2), "same tree", |a| {
+        Ok(bit(a.shape(0)?.congruent(&a.shape(1)?)))
+    }),
+    op(
+        "weakly_congruent",
+        "TUPLE TUPLE",
+        (2, 2),
+        "every tuple of the first matched by one of the second",
+        |a| Ok(bit(a.shape(0)?.weakly_congruent(&a.shape(1)?))),
+    ),
+    op(
+        "compatible",
+        "TUPLE TUPLE",
+        (2, 2),
+        "sizes agree and coordinates of the first fit the second",
+        |a| Ok(bit(a.shape(0)?.compatible(&a.shape(1)?))),
+    ),
+    // rendering
+    op(
+        "table",
+        "LAYOUT [N]",
+        (1, 2),
+        "values v0,v1,... of the 1-D function (N of them if given)",
+        table,
+    ),
+    op(
+        "print_layout",
+        "LAYOUT",
+        (1, 1),
+        "CuTe's print_layout table",
+        |a| {
+            let l = a.layout(0)?;
+            let t = l.table()?.to_string();
+            Ok(t.trim_end_matches('\n').to_string())
+        },
+    ),
+];
+
+/// Runs operation `op` on `args`: the shared entry point of `cute OP` and `cute batch`.
+///
+/// # Errors
+/// `UnknownOp` for a name not in [`OPS`], `Arity` for a wrong number of arguments, `ParseError`
+/// or `BadRequest` for arguments that are not what the operation takes, and the library's
+/// [`LayoutError`] kinds for inputs outside an operation's domain.
+pub fn run_op(op: &str, args: &[Arg]) -> Result<String, OpError> {
+    let spec = find(op).ok_or_else(|| {
+        OpError::new(
+            "UnknownOp",
+            format!("unknown operation {op:?} (`cute ops` lists them)"),
+        )
+    })?;
+    if args.len() < spec.min || args.len() > spec.max {
+        let want = if spec.min == spec.max {
+            format!("{}", spec.min)
+        } else if spec.max == MANY {
+            format!("at least {}", spec.min)
+        } else {
+            format!("{} to {}", spec.min, spec.max)
+        };
+        return Err(OpError::new(
+            "Arity",
+            format!(
+                "{op}: expected {want} argument{} ({}), got {}",
+                if want == "1" { "" } else { "s" },
+                spec.usage,
+                args.len()
+            ),
+        ));
+    }
+    (spec.run)(&Args {
+        op: spec.name,
+        args,
+    })
+}
+
+/// The entry of [`OPS`] called `name`.
+pub fn find(name: &str) -> Option<&'static OpSpec> {
+    OPS.iter().find(|s| s.name == name)
+}
+
+/// The arguments of one call, with typed accessors whose errors name the operation and the
+/// argument's position.
+pub struct Args<'a> {
+    op: &'static str,
+    args: &'a [Arg],
+}
+
+/// A layout or an integer tuple, told apart by the `:` of the layout form.
+pub enum Either {
+    /// `shape:stride`.
+    Layout(Layout),
+    /// An integer or tuple.
+    Tuple(IntTuple),
+}
+
+fn bit(b: bool) -> String {
+    String::from(if b { "1" } else { "0" })
+}
+
+impl<'a> Args<'a> {
+    /// Number of arguments.
+    pub fn len(&self) -> usize {
+        self.args.len()
+    }
+
+    fn parse_error(&self, k: usize, what: &str, e: ParseError) -> OpError {
+        OpError::new(
+            "ParseError",
+            format!("{}: argument {} ({what}): {e}", self.op, k + 1),
+        )
+    }
+
+    /// Argument `k` as text (an integer is written out).
+    fn text(&self, k: usize, what: &str) -> Result<String, OpError> {
+        match &self.args[k] {
+            Arg::Text(s) => Ok(s.clone()),
+            Arg::Int(i) => Ok(i.to_string()),
+            Arg::List(_) => Err(OpError::new(
+                "BadRequest",
+                format!(
+                    "{}: argument {} ({what}) is a list; expected text",
+                    self.op,
+                    k + 1
+                ),
+            )),
+        }
+    }
+
+    /// Argument `k` as a layout.
+    pub fn layout(&self, k: usize) -> Result<Layout, OpError> {
+        let s = self.text(k, "layout")?;
+        s.parse().map_err(|e| self.parse_error(k, "layout", e))
+    }
+
+    /// Arguments `0..len` as layouts.
+    pub fn layouts(&self) -> Result<Vec<Layout>, OpError> {
+        (0..self.len()).map(|k| self.layout(k)).collect()
+    }
+
+    /// Argument `k` as an integer tuple.
+    pub fn tuple(&self, k: usize) -> Result<IntTuple, OpError> {
+        if let Arg::Int(i) = self.args[k] {
+            return Ok(IntTuple::int(i));
+        }
+        let s = self.text(k, "tuple")?;
+        s.parse().map_err(|e| self.parse_error(k, "tuple", e))
+    }
+
+    /// Argument `k` as an integer.
+    pub fn int(&self, k: usize) -> Result<i64, OpError> {
+        let t = self.tuple(k)?;
+        t.as_int().ok_or_else(|| {
+            OpError::new(
+                "BadRequest",
+                format!(
+                    "{}: argument {} must be an integer, got {t}",
+                    self.op,
+                    k + 1
+                ),
+            )
+        })
+    }
+
+    /// Argument `k` as a mode index (a non-negative integer).
+    pub fn index(&self, k: usize) -> Result<usize, OpError> {
+        let i = self.int(k)?;
+        usize::try_from(i).map_err(|_| {
+            OpError::new(
+                "BadRequest",
+                format!(
+                    "{}: argument {} must be a mode index >= 0, got {i}",
+                    self.op,
+                    k + 1
+                ),
+            )
+        })
+    }
+
+    /// Argument `k` as a layout if it has the `shape:stride` form, else as a tuple.
+    pub fn layout_or_tuple(&self, k: usize) -> Result<Either, OpError> {
+        let is_layout = matches!(&self.args[k], Arg::Text(s) if s.contains(':'));
+        Ok(if is_layout {
+            Either::Layout(self.layout(k)?)
+        } else {
+            Either::Tuple(self.tuple(k)?)
+        })
+    }
+
+    /// Argument `k` as a shape: a tuple, or the shape of a layout.
+    pub fn shape(&self, k: usize) -> Result<IntTuple, OpError> {
+        Ok(match self.layout_or_tuple(k)? {
+            Either::Layout(l) => l.shape(),
+            Either::Tuple(t) => t,
+        })
+    }
+}
+
+fn make_layout(a: &Args<'_>) -> Result<String, OpError> {
+    let shape = a.tuple(0)?;
+    let l = if a.len() == 1 {
+        Layout::col_major(shape)?
+    } else {
+        match &a.args[1] {
+            Arg::Text(t) if t.trim() == "LayoutLeft" => Layout::with_order(shape, Order::ColMajor)?,
+            Arg::Text(t) if t.trim() == "LayoutRight" => {
+                Layout::with_order(shape, Order::RowMajor)?
+            }
+            _ => Layout::new(shape, a.tuple(1)?)?,
+        }
+    };
+    Ok(l.to_string())
+}
+
+/// The layout that arguments `k..` describe: a layout, or a shape with an optional stride
+/// (default: column-major, i.e. CuTe's `crd2idx(c, shape)`).
+fn layout_from(a: &Args<'_>, k: usize) -> Result<Layout, OpError> {
+    if a.len() > k + 1 {
+        return Ok(Layout::new(a.tuple(k)?, a.tuple(k + 1)?)?);
+    }
+    Ok(match a.layout_or_tuple(k)? {
+        Either::Layout(l) => l,
+        Either::Tuple(t) => Layout::col_major(t)?,
+    })
+}
+
+fn crd2idx(a: &Args<'_>) -> Result<String, OpError> {
+    let coord = a.tuple(0)?;
+    Ok(layout_from(a, 1)?.index(&coord)?.to_string())
+}
+
+fn idx2crd(a: &Args<'_>) -> Result<String, OpError> {
+    if a.len() == 2 {
+        if let Either::Tuple(shape) = a.layout_or_tuple(1)? {
+            return Ok(shape.idx2crd(&a.tuple(0)?)?.to_string());
+        }
+    }
+    let l = layout_from(a, 1)?;
+    Ok(l.coord(a.int(0)?)?.to_string())
+}
+
+/// Most values `table` writes.
+pub const MAX_TABLE_VALUES: i64 = 1 << 20;
+
+fn table(a: &Args<'_>) -> Result<String, OpError> {
+    if let Arg::List(_) = a.args[0] {
+        return Err(OpError::new(
+            "NotImplemented",
+            "table: swizzles are not implemented yet",
+        ));
+    }
+    if let Arg::Text(t) = &a.args[0] {
+        if t.trim_start().starts_with("Sw") {
+            return Err(OpError::new(
+                "NotImplemented",
+                "table: swizzles and composed layouts are not implemented yet",
+            ));
+        }
+    }
+    let l = a.layout(0)?;
+    let n = if a.len() == 2 { a.int(1)? } else { l.size() };
+    if !(0..=MAX_TABLE_VALUES).contains(&n) {
+        return Err(OpError::new(
+            "InvalidArgument",
+            format!(
+                "table: {n} values requested for {l}; between 0 and {MAX_TABLE_VALUES} allowed"
+            ),
+        ));
+    }
+    let mut out = String::new();
+    if a.len() == 2 {
+        // N values of the 1-D function, past the end too (the last mode runs on).
+        for i in 0..n {
+            push_value(&mut out, l.index_any(i)?);
+        }
+    } else {
+        for v in l.offsets() {
+            push_value(&mut out, v);
+        }
+    }
+    Ok(out)
+}
+
+fn push_value(out: &mut String, v: i64) {
+    use std::fmt::Write as _;
+    if !out.is_empty() {
+        out.push(',');
+    }
+    let _ = write!(out, "{v}");
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn t(s: &str) -> Arg {
+        Arg::Text(s.into())
+    }
+
+    #[test]
+    fn names_are_unique() {
+        for (k, a) in OPS.iter().enumerate() {
+            assert!(
+                OPS[..k].iter().all(|b| b.name != a.name),
+                "{} twice",
+                a.name
+            );
+            assert!(a.min <= a.max, "{}", a.name);
+        }
+    }
+
+    #[test]
+    fn run_op_basics() {
+        assert_eq!(run_op("size", &[t("(2,(2,2)):(4,(2,1))")]).unwrap(), "8");
+        assert_eq!(run_op("size", &[t("(2,3)")]).unwrap(), "6");
+        assert_eq!(
+            run_op("make_layout", &[t("(2,4)"), t("LayoutRight")]).unwrap(),
+            "(2,4):(4,1)"
+        );
+        assert_eq!(
+            run_op("make_layout", &[t("(2,4)"), t("(12,1)")]).unwrap(),
+            "(2,4):(12,1)"
+        );
+        assert_eq!(
+            run_op("crd2idx", &[Arg::Int(16), t("(3,(2,3)):(3,(12,1))")]).unwrap(),
+            "17"
+        );
+        assert_eq!(
+            run_op("idx2crd", &[t("16"), t("(3,(2,3))")]).unwrap(),
+            "(1,(1,2))"
+        );
+        assert_eq!(
+            run_op("idx2crd", &[t("143"), t("(8,12,2):(1,8,96)")]).unwrap(),
+            "(7,5,1)"
+        );
+        assert_eq!(run_op("compatible", &[t("24"), t("(4,6)")]).unwrap(), "1");
+        assert_eq!(run_op("table", &[t("(2,2):(2,1)")]).unwrap(), "0,2,1,3");
+        assert_eq!(
+            run_op("table", &[t("(2,2):(2,1)"), Arg::Int(6)]).unwrap(),
+            "0,2,1,3,2,4"
+        );
+        assert_eq!(
+            run_op("mode", &[t("(4,(3,6)):(1,(4,12))"), t("1"), t("0")]).unwrap(),
+            "3:4"
+        );
+    }
+
+    #[test]
+    fn run_op_errors() {
+        assert_eq!(run_op("nope", &[]).unwrap_err().kind, "UnknownOp");
+        assert_eq!(run_op("size", &[]).unwrap_err().kind, "Arity");
+        assert_eq!(
+            run_op("size", &[t("(2,3"),]).unwrap_err().kind,
+            "ParseError"
+        );
+        let e = run_op("size", &[t("8:1"), t("8:1")]).unwrap_err();
+        assert_eq!(e.message, "size: expected 1 argument (LAYOUT|TUPLE), got 2");
+        assert_eq!(
+            run_op("idx2crd", &[t("1"), t("(2,2):(0,1)")])
+                .unwrap_err()
+                .kind,
+            "ZeroStride"
+        );
+        assert_eq!(
+            run_op("take", &[t("(2,3):(1,2)"), t("-1"), t("1")])
+                .unwrap_err()
+                .kind,
+            "BadRequest"
+        );
+    }
+}

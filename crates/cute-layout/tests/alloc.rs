@@ -1,0 +1,152 @@
+//! Layouts are small values: building, copying, querying and evaluating a layout of up to 16
+//! leaves must not touch the heap. A counting global allocator (this test file only; the library
+//! itself forbids `unsafe`) counts the allocations of the current thread between `start` and
+//! `stop`.
+#![allow(unsafe_code)] // GlobalAlloc can only be implemented with `unsafe`.
+
+use std::alloc::{GlobalAlloc, Layout as AllocLayout, System};
+use std::cell::Cell;
+use std::hint::black_box;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use cute_layout::{IntTuple, Layout};
+
+struct Counting;
+
+static ALLOCATIONS: AtomicUsize = AtomicUsize::new(0);
+
+thread_local! {
+    /// Whether allocations on this thread are counted (tests run on several threads).
+    static COUNTING: Cell<bool> = const { Cell::new(false) };
+}
+
+fn note_allocation() {
+    if COUNTING.with(Cell::get) {
+        ALLOCATIONS.fetch_add(1, Ordering::SeqCst);
+    }
+}
+
+// SAFETY: every call is forwarded unchanged to the system allocator; the counter is a side effect.
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: AllocLayout) -> *mut u8 {
+        note_allocation();
+        // SAFETY: same contract as the caller's.
+        unsafe { System.alloc(layout) }
+    }
+    unsafe fn alloc_zeroed(&self, layout: AllocLayout) -> *mut u8 {
+        note_allocation();
+        // SAFETY: same contract as the caller's.
+        unsafe { System.alloc_zeroed(layout) }
+    }
+    unsafe fn realloc(&self, ptr: *mut u8, layout: AllocLayout, new_size: usize) -> *mut u8 {
+        note_allocation();
+        // SAFETY: same contract as the caller's.
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: AllocLayout) {
+        // SAFETY: same contract as the caller's.
+        unsafe { System.dealloc(ptr, layout) }
+    }
+}
+
+#[global_allocator]
+static GLOBAL: Counting = Counting;
+
+/// Runs `f` and returns the number of heap allocations it made on this thread. Only one test
+/// counts at a time (the counter is global), hence the lock.
+fn allocations<R>(f: impl FnOnce() -> R) -> (usize, R) {
+    static LOCK: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    let _guard = LOCK.lock().unwrap_or_else(|e| e.into_inner());
+    ALLOCATIONS.store(0, Ordering::SeqCst);
+    COUNTING.with(|c| c.set(true));
+    let r = f();
+    COUNTING.with(|c| c.set(false));
+    (ALLOCATIONS.load(Ordering::SeqCst), r)
+}
+
+/// 16 leaves, two levels of nesting, mixed strides (26 tree tokens, within the inline 32).
+const SHAPE: &str = "((2,2,2,2),(2,2,2,2),(2,2,2,2),(2,2,2,2))";
+const STRIDE: &str = "((1,2,4,8),(16,32,64,128),(256,512,1024,2048),(4096,8192,16384,-32768))";
+
+fn parts() -> (IntTuple, IntTuple) {
+    (SHAPE.parse().unwrap(), STRIDE.parse().unwrap())
+}
+
+#[test]
+fn the_counter_counts() {
+    let (n, v) = allocations(|| black_box(vec![1u8, 2, 3]));
+    assert_eq!(n, 1);
+    drop(v);
+}
+
+#[test]
+fn building_does_not_allocate() {
+    let (shape, stride) = parts();
+    let modes: [Layout; 2] = [
+        "((2,2,2,2),(2,2,2,2)):((1,2,4,8),(16,32,64,128))"
+            .parse()
+            .unwrap(),
+        "((2,2,2,2),(2,2,2,2)):((256,512,1024,2048),(4096,8192,16384,-32768))"
+            .parse()
+            .unwrap(),
+    ];
+    let (n, built) = allocations(|| {
+        let a = Layout::new(black_box(shape.clone()), black_box(stride.clone())).unwrap();
+        let b = Layout::col_major(black_box(shape.clone())).unwrap();
+        let c = Layout::row_major(black_box(shape.clone())).unwrap();
+        let d = Layout::from_modes(black_box(modes.clone())).unwrap();
+        (a, b, c, d)
+    });
+    assert_eq!(n, 0, "building a 16-leaf layout allocated {n} times");
+    let (a, b, _, d) = built;
+    assert_eq!(a.leaf_count(), 16);
+    assert_eq!(a.to_string(), format!("{SHAPE}:{STRIDE}"));
+    assert_eq!(b.stride_leaves()[15], 32768);
+    // from_modes groups the two halves: same leaves, one more level.
+    assert_eq!(d.shape_leaves(), a.shape_leaves());
+    assert_eq!(d.stride_leaves(), a.stride_leaves());
+}
+
+#[test]
+fn cloning_and_querying_do_not_allocate() {
+    let (shape, stride) = parts();
+    let l = Layout::new(shape, stride).unwrap();
+    let (n, out) = allocations(|| {
+        let c = black_box(l.clone());
+        let q = (c.size(), c.cosize(), c.rank(), c.depth(), c.leaf_count());
+        let m0 = c.mode(0).unwrap();
+        let m3 = c.mode(3).unwrap();
+        let m21 = c.mode_at(&[2, 1]).unwrap();
+        let eq = c == l;
+        (q, m0.size(), m3.cosize(), m21.stride_leaves()[0], eq)
+    });
+    assert_eq!(n, 0, "cloning/querying allocated {n} times");
+    let (q, m0, _, s21, eq) = out;
+    assert_eq!(q.0, 1 << 16);
+    assert_eq!((q.2, q.3, q.4), (4, 2, 16));
+    assert_eq!((m0, s21, eq), (16, 512, true));
+}
+
+#[test]
+fn evaluating_does_not_allocate() {
+    let (shape, stride) = parts();
+    let l = Layout::new(shape, stride).unwrap();
+    let natural: IntTuple = "((1,0,1,0),(0,1,0,1),(1,1,0,0),(0,0,1,1))".parse().unwrap();
+    let rd: IntTuple = "(5,10,3,12)".parse().unwrap();
+    let (n, out) = allocations(|| {
+        let mut acc = 0i64;
+        for i in (0..l.size()).step_by(97) {
+            acc = acc.wrapping_add(l.index_1d(black_box(i)).unwrap());
+            acc = acc.wrapping_add(l.index_any(black_box(i + l.size())).unwrap());
+        }
+        let walked: i64 = l.offsets().fold(0i64, i64::wrapping_add);
+        let a = l.index(black_box(&natural)).unwrap();
+        let b = l.index(black_box(&rd)).unwrap();
+        let c = l.index(black_box(&IntTuple::int(12345))).unwrap();
+        (acc, walked, a, b, c)
+    });
+    assert_eq!(n, 0, "evaluating allocated {n} times");
+    let (_, _, a, b, c) = out;
+    assert_eq!(a, b, "natural and R-D coordinates of the same point");
+    assert_eq!(c, l.index_1d(12345).unwrap());
+}

@@ -327,7 +327,7 @@ impl Layout {
     /// let l: Layout = "(2,4):(4,1)".parse()?;
     /// let t = l.table()?;
     /// assert_eq!((t.rows(), t.cols()), (2, 4));
-    /// assert_eq!(t.to_string().lines().nth(2), Some(" 0  | 0 | 1 | 2 | 3 |"));
+    /// assert_eq!(t.to_string().lines().nth(3), Some(" 0  | 0 | 1 | 2 | 3 |"));
     /// assert!("(512,512):(1,512)".parse::<Layout>()?.table().is_err());
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```

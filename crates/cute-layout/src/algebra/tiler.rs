@@ -27,6 +27,9 @@ use crate::tree::{Leaves, Tok, Toks};
 /// assert_eq!("(_,(2,2):(1,4))".parse::<Tiler>()?.to_string(), "(_,(2,2):(1,4))");
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
+// A layout is stored inline (no allocation for a layout tiler); the size difference to the
+// `Modes` variant is deliberate.
+#[allow(clippy::large_enum_variant)]
 #[derive(Clone, PartialEq, Eq, Hash, Debug)]
 pub enum Tiler {
     /// Compose the mode with this layout.
@@ -100,6 +103,7 @@ impl fmt::Display for Tiler {
 }
 
 /// Intermediate parse node: a tuple could still turn out to be the shape of a layout.
+#[allow(clippy::large_enum_variant)]
 enum Node {
     Int(i64),
     Skip,

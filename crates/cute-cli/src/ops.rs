@@ -113,208 +113,57 @@ const fn op(
     }
 }
 
-/// Every operation, in the order `cute ops` lists them.
+/// Every operation, in the order `cute ops` lists them: name, usage, (min, max) arguments, what
+/// it computes, and the function. One line per operation (hence `rustfmt::skip`).
+#[rustfmt::skip]
 pub static OPS: &[OpSpec] = &[
     // construction
-    op(
-        "make_layout",
-        "SHAPE [STRIDE|LayoutLeft|LayoutRight]",
-        (1, 2),
-        "layout from a shape and a stride or a stride order (default LayoutLeft)",
-        make_layout,
-    ),
-    op(
-        "make_ordered_layout",
-        "SHAPE ORDER",
-        (2, 2),
-        "compact layout whose strides increase in ORDER",
-        |a| Ok(Layout::ordered(a.tuple(0)?, a.tuple(1)?)?.to_string()),
-    ),
-    op(
-        "concat",
-        "LAYOUT...",
-        (1, MANY),
-        "the layout whose modes are the arguments (make_layout(l0, l1, ...))",
-        |a| Ok(Layout::from_modes(a.layouts()?)?.to_string()),
-    ),
-    op(
-        "append",
-        "LAYOUT LAYOUT",
-        (2, 2),
-        "modes of the first, then the second as one more mode",
-        |a| Ok(a.layout(0)?.append(&a.layout(1)?)?.to_string()),
-    ),
-    op(
-        "prepend",
-        "LAYOUT LAYOUT",
-        (2, 2),
-        "the second as the first mode, then the modes of the first",
-        |a| Ok(a.layout(0)?.prepend(&a.layout(1)?)?.to_string()),
-    ),
-    op(
-        "replace",
-        "LAYOUT I LAYOUT",
-        (3, 3),
-        "mode I replaced by the second layout",
-        |a| {
-            Ok(a.layout(0)?
-                .replace(a.index(1)?, &a.layout(2)?)?
-                .to_string())
-        },
-    ),
-    op(
-        "group",
-        "LAYOUT BEGIN END",
-        (3, 3),
-        "modes [BEGIN, END) grouped into one mode",
-        |a| {
-            Ok(a.layout(0)?
-                .group_modes(a.index(1)?, a.index(2)?)?
-                .to_string())
-        },
-    ),
-    op(
-        "take",
-        "LAYOUT BEGIN END",
-        (3, 3),
-        "the tuple of modes [BEGIN, END)",
-        |a| {
-            Ok(a.layout(0)?
-                .take_modes(a.index(1)?, a.index(2)?)?
-                .to_string())
-        },
-    ),
-    op(
-        "select",
-        "LAYOUT I...",
-        (2, MANY),
-        "the tuple of the listed modes",
-        |a| {
-            let idx = (1..a.len())
-                .map(|k| a.index(k))
-                .collect::<Result<Vec<_>, _>>()?;
-            Ok(a.layout(0)?.select_modes(&idx)?.to_string())
-        },
-    ),
-    op(
-        "mode",
-        "LAYOUT I...",
-        (1, MANY),
-        "sub-layout at a hierarchical index (layout<I...>)",
-        |a| {
-            let path = (1..a.len())
-                .map(|k| a.index(k))
-                .collect::<Result<Vec<_>, _>>()?;
-            let l = a.layout(0)?;
-            l.mode_at(&path).map(|m| m.to_string()).ok_or_else(|| {
-                OpError::new(
-                    "ModeOutOfRange",
-                    format!("mode: no mode {path:?} in layout {l}"),
-                )
-            })
-        },
-    ),
-    op(
-        "flatten",
-        "LAYOUT|TUPLE",
-        (1, 1),
-        "all leaves as one flat tuple",
-        |a| {
-            Ok(match a.layout_or_tuple(0)? {
-                Either::Layout(l) => l.flatten().to_string(),
-                Either::Tuple(t) => t.flatten().to_string(),
-            })
-        },
-    ),
+    op("make_layout", "SHAPE [STRIDE|LayoutLeft|LayoutRight]", (1, 2), "layout from a shape and a stride or a stride order (default LayoutLeft)", make_layout),
+    op("make_ordered_layout", "SHAPE ORDER", (2, 2), "compact layout whose strides increase in ORDER", |a| Ok(Layout::ordered(a.tuple(0)?, a.tuple(1)?)?.to_string())),
+    op("concat", "LAYOUT...", (1, MANY), "the layout whose modes are the arguments (make_layout(l0, l1, ...))", |a| Ok(Layout::from_modes(a.layouts()?)?.to_string())),
+    op("append", "LAYOUT LAYOUT", (2, 2), "modes of the first, then the second as one more mode", |a| Ok(a.layout(0)?.append(&a.layout(1)?)?.to_string())),
+    op("prepend", "LAYOUT LAYOUT", (2, 2), "the second as the first mode, then the modes of the first", |a| Ok(a.layout(0)?.prepend(&a.layout(1)?)?.to_string())),
+    op("replace", "LAYOUT I LAYOUT", (3, 3), "mode I replaced by the second layout", |a| Ok(a.layout(0)?.replace(a.index(1)?, &a.layout(2)?)?.to_string())),
+    op("group", "LAYOUT BEGIN END", (3, 3), "modes [BEGIN, END) grouped into one mode", |a| Ok(a.layout(0)?.group_modes(a.index(1)?, a.index(2)?)?.to_string())),
+    op("take", "LAYOUT BEGIN END", (3, 3), "the tuple of modes [BEGIN, END)", |a| Ok(a.layout(0)?.take_modes(a.index(1)?, a.index(2)?)?.to_string())),
+    op("select", "LAYOUT I...", (2, MANY), "the tuple of the listed modes", |a| Ok(a.layout(0)?.select_modes(&a.indices(1)?)?.to_string())),
+    op("mode", "LAYOUT I...", (1, MANY), "sub-layout at a hierarchical index (layout<I...>)", mode),
+    op("flatten", "LAYOUT|TUPLE", (1, 1), "all leaves as one flat tuple", flatten),
     // queries
-    op(
-        "size",
-        "LAYOUT|TUPLE",
-        (1, 1),
-        "number of points (product of the shape)",
-        |a| Ok(a.shape(0)?.size()?.to_string()),
-    ),
-    op("cosize", "LAYOUT", (1, 1), "L(size - 1) + 1", |a| {
-        Ok(a.layout(0)?.cosize().to_string())
-    }),
-    op(
-        "rank",
-        "LAYOUT|TUPLE",
-        (1, 1),
-        "number of top-level modes",
-        |a| Ok(a.shape(0)?.rank().to_string()),
-    ),
-    op(
-        "depth",
-        "LAYOUT|TUPLE",
-        (1, 1),
-        "nesting depth (0 for an integer)",
-        |a| Ok(a.shape(0)?.depth().to_string()),
-    ),
-    op("shape", "LAYOUT", (1, 1), "the shape", |a| {
-        Ok(a.layout(0)?.shape().to_string())
-    }),
-    op("stride", "LAYOUT", (1, 1), "the stride", |a| {
-        Ok(a.layout(0)?.stride().to_string())
-    }),
-    op(
-        "crd2idx",
-        "COORD LAYOUT|SHAPE [STRIDE]",
-        (2, 3),
-        "index of a 1-D, R-D or natural coordinate (colexicographic index for a shape)",
-        crd2idx,
-    ),
-    op(
-        "idx2crd",
-        "INDEX SHAPE|LAYOUT [STRIDE]",
-        (2, 3),
-        "natural coordinate: idx2crd(i, shape), or (i / d) % s per leaf for a layout",
-        idx2crd,
-    ),
-    op(
-        "crd2crd",
-        "COORD SHAPE SHAPE",
-        (3, 3),
-        "a coordinate of one shape as a coordinate of another",
-        |a| Ok(a.tuple(1)?.crd2crd(&a.tuple(0)?, &a.tuple(2)?)?.to_string()),
-    ),
-    op("congruent", "TUPLE TUPLE", (2, 2), "same tree", |a| {
-        Ok(bit(a.shape(0)?.congruent(&a.shape(1)?)))
-    }),
-    op(
-        "weakly_congruent",
-        "TUPLE TUPLE",
-        (2, 2),
-        "every tuple of the first matched by one of the second",
-        |a| Ok(bit(a.shape(0)?.weakly_congruent(&a.shape(1)?))),
-    ),
-    op(
-        "compatible",
-        "TUPLE TUPLE",
-        (2, 2),
-        "sizes agree and coordinates of the first fit the second",
-        |a| Ok(bit(a.shape(0)?.compatible(&a.shape(1)?))),
-    ),
+    op("size", "LAYOUT|TUPLE", (1, 1), "number of points (product of the shape)", |a| Ok(a.shape(0)?.size()?.to_string())),
+    op("cosize", "LAYOUT", (1, 1), "CuTe's cosize: one past the last offset", |a| Ok(a.layout(0)?.cosize().to_string())),
+    op("rank", "LAYOUT|TUPLE", (1, 1), "number of top-level modes", |a| Ok(a.shape(0)?.rank().to_string())),
+    op("depth", "LAYOUT|TUPLE", (1, 1), "nesting depth (0 for an integer)", |a| Ok(a.shape(0)?.depth().to_string())),
+    op("shape", "LAYOUT", (1, 1), "the shape", |a| Ok(a.layout(0)?.shape().to_string())),
+    op("stride", "LAYOUT", (1, 1), "the stride", |a| Ok(a.layout(0)?.stride().to_string())),
+    op("crd2idx", "COORD LAYOUT|SHAPE [STRIDE]", (2, 3), "index of a 1-D, R-D or natural coordinate (colexicographic for a shape)", crd2idx),
+    op("idx2crd", "INDEX SHAPE|LAYOUT [STRIDE]", (2, 3), "natural coordinate: idx2crd(i, shape), or (i / d) % s per leaf of a layout", idx2crd),
+    op("crd2crd", "COORD SHAPE SHAPE", (3, 3), "a coordinate of one shape as a coordinate of another", |a| Ok(a.tuple(1)?.crd2crd(&a.tuple(0)?, &a.tuple(2)?)?.to_string())),
+    op("congruent", "TUPLE TUPLE", (2, 2), "same tree", |a| Ok(bit(a.shape(0)?.congruent(&a.shape(1)?)))),
+    op("weakly_congruent", "TUPLE TUPLE", (2, 2), "every tuple of the first matched by one of the second", |a| Ok(bit(a.shape(0)?.weakly_congruent(&a.shape(1)?)))),
+    op("compatible", "TUPLE TUPLE", (2, 2), "sizes agree and coordinates of the first fit the second", |a| Ok(bit(a.shape(0)?.compatible(&a.shape(1)?)))),
     // rendering
-    op(
-        "table",
-        "LAYOUT [N]",
-        (1, 2),
-        "values v0,v1,... of the 1-D function (N of them if given)",
-        table,
-    ),
-    op(
-        "print_layout",
-        "LAYOUT",
-        (1, 1),
-        "CuTe's print_layout table",
-        |a| {
-            let l = a.layout(0)?;
-            let t = l.table()?.to_string();
-            Ok(t.trim_end_matches('\n').to_string())
-        },
-    ),
+    op("table", "LAYOUT [N]", (1, 2), "values v0,v1,... of the 1-D function (N of them if given)", table),
+    op("print_layout", "LAYOUT", (1, 1), "CuTe's print_layout table", |a| Ok(a.layout(0)?.table()?.to_string().trim_end().to_string())),
 ];
+
+fn mode(a: &Args<'_>) -> Result<String, OpError> {
+    let l = a.layout(0)?;
+    let path = a.indices(1)?;
+    l.mode_at(&path).map(|m| m.to_string()).ok_or_else(|| {
+        OpError::new(
+            "ModeOutOfRange",
+            format!("mode: no mode {path:?} in layout {l}"),
+        )
+    })
+}
+
+fn flatten(a: &Args<'_>) -> Result<String, OpError> {
+    Ok(match a.layout_or_tuple(0)? {
+        Either::Layout(l) => l.flatten().to_string(),
+        Either::Tuple(t) => t.flatten().to_string(),
+    })
+}
 
 /// Runs operation `op` on `args`: the shared entry point of `cute OP` and `cute batch`.
 ///
@@ -454,6 +303,11 @@ impl<'a> Args<'a> {
                 ),
             )
         })
+    }
+
+    /// Arguments `k..` as mode indices.
+    pub fn indices(&self, k: usize) -> Result<Vec<usize>, OpError> {
+        (k..self.len()).map(|j| self.index(j)).collect()
     }
 
     /// Argument `k` as a layout if it has the `shape:stride` form, else as a tuple.

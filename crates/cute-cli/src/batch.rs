@@ -127,12 +127,7 @@ pub fn handle_line(line: &[u8]) -> Result<String, OpError> {
         Some(_) => return Err(OpError::new("BadRequest", "\"op\" must be a string")),
         None => return Err(OpError::new("BadRequest", "request has no \"op\"")),
     };
-    if let Some(k) = map.keys().find(|k| *k != "op" && *k != "args") {
-        return Err(OpError::new(
-            "BadRequest",
-            format!("unknown request field {k:?} (expected \"op\" and \"args\")"),
-        ));
-    }
+    // Other fields (an "id" a driver keeps for itself, say) are ignored.
     let args = match map.get("args") {
         Some(Value::Array(items)) => items
             .iter()

@@ -266,7 +266,7 @@ fn cosize_max(l: &Layout) -> Result<i64, String> {
 #[derive(Clone, Debug)]
 enum Tiler {
     Keep,
-    L(Layout),
+    L(Box<Layout>),
     Modes(Vec<Tiler>),
 }
 
@@ -307,10 +307,10 @@ fn parse_tiler(s: &str) -> Result<Tiler, String> {
         return Ok(Tiler::Keep);
     }
     if top_level_colon(s) {
-        return Ok(Tiler::L(lay(s)?));
+        return Ok(Tiler::L(Box::new(lay(s)?)));
     }
     if let Ok(n) = int(s) {
-        return Ok(Tiler::L(lay(&format!("{n}:1"))?));
+        return Ok(Tiler::L(Box::new(lay(&format!("{n}:1"))?)));
     }
     let inner = s
         .strip_prefix('(')
@@ -550,7 +550,7 @@ type ByMode = (Vec<(Layout, Layout)>, Vec<Layout>, bool);
 
 fn by_mode(a: &Layout, t: &Tiler) -> Result<ByMode, String> {
     match t {
-        Tiler::L(b) => Ok((vec![(a.clone(), b.clone())], vec![], false)),
+        Tiler::L(b) => Ok((vec![(a.clone(), (**b).clone())], vec![], false)),
         Tiler::Keep => Err("`_` tiler".into()),
         Tiler::Modes(ts) => {
             if ts.len() > a.rank() {

@@ -10,7 +10,7 @@
 
 use std::fmt;
 
-use cute_layout::{IntTuple, Layout, LayoutError, Order, ParseError};
+use cute_layout::{IntTuple, Layout, LayoutError, Order, ParseError, Tiler};
 
 /// One argument of an operation: text in CuTe's form (the command line gives only these), an
 /// integer, or a list (a swizzle's `[B, M, S]` in `cute batch`).
@@ -142,6 +142,32 @@ pub static OPS: &[OpSpec] = &[
     op("congruent", "TUPLE TUPLE", (2, 2), "same tree", |a| Ok(bit(a.shape(0)?.congruent(&a.shape(1)?)))),
     op("weakly_congruent", "TUPLE TUPLE", (2, 2), "every tuple of the first matched by one of the second", |a| Ok(bit(a.shape(0)?.weakly_congruent(&a.shape(1)?)))),
     op("compatible", "TUPLE TUPLE", (2, 2), "sizes agree and coordinates of the first fit the second", |a| Ok(bit(a.shape(0)?.compatible(&a.shape(1)?)))),
+    // algebra
+    op("coalesce", "LAYOUT [PROFILE]", (1, 2), "fewest modes with the same function (by profile if given)", |a| Ok(if a.len() == 2 { a.layout(0)?.coalesce_by_mode(&a.tuple(1)?)? } else { a.layout(0)?.coalesce() }.to_string())),
+    op("filter", "LAYOUT", (1, 1), "coalesce without stride-0 and extent-1 modes", |a| Ok(a.layout(0)?.filter().to_string())),
+    op("filter_zeros", "LAYOUT", (1, 1), "stride-0 modes get extent 1", |a| Ok(a.layout(0)?.filter_zeros().to_string())),
+    op("complement", "LAYOUT [COTARGET]", (1, 2), "the layout filling the gaps of the image up to COTARGET (default cosize)", |a| Ok(if a.len() == 2 { a.layout(0)?.complement_shape(&a.tuple(1)?)? } else { a.layout(0)?.complement_cosize()? }.to_string())),
+    op("composition", "LAYOUT LAYOUT|TILER", (2, 2), "A o B: R(c) = A(B(c))", |a| { a.no_swizzle()?; Ok(a.layout(0)?.compose_tiler(&a.tiler(1)?)?.to_string()) }),
+    op("with_shape", "LAYOUT SHAPE", (2, 2), "the layout re-indexed by a shape (A o col_major(shape))", |a| Ok(a.layout(0)?.with_shape(&a.tuple(1)?)?.to_string())),
+    op("right_inverse", "LAYOUT", (1, 1), "largest R with A(R(i)) = i", |a| Ok(a.layout(0)?.right_inverse().to_string())),
+    op("left_inverse", "LAYOUT", (1, 1), "R with R(A(i)) = i (quasi-inverse if not injective)", |a| Ok(a.layout(0)?.left_inverse()?.to_string())),
+    op("nullspace", "LAYOUT", (1, 1), "the coordinates A maps to 0", |a| Ok(a.layout(0)?.nullspace().to_string())),
+    op("max_common_vector", "LAYOUT LAYOUT", (2, 2), "number of leading elements both layouts map alike", |a| Ok(a.layout(0)?.max_common_vector(&a.layout(1)?).to_string())),
+    op("max_common_layout", "LAYOUT LAYOUT", (2, 2), "layout of the leading elements both layouts map alike", |a| Ok(a.layout(0)?.max_common_layout(&a.layout(1)?).to_string())),
+    op("upcast", "N LAYOUT", (2, 2), "the layout for elements N times wider", |a| Ok(a.layout(1)?.upcast(a.int(0)?)?.to_string())),
+    op("downcast", "N LAYOUT", (2, 2), "the layout for elements N times narrower", |a| Ok(a.layout(1)?.downcast(a.int(0)?)?.to_string())),
+    op("logical_divide", "LAYOUT TILER", (2, 2), "A o (T, complement(T))", |a| Ok(a.layout(0)?.logical_divide(&a.tiler(1)?)?.to_string())),
+    op("zipped_divide", "LAYOUT TILER", (2, 2), "logical_divide as ((tile),(rest))", |a| Ok(a.layout(0)?.zipped_divide(&a.tiler(1)?)?.to_string())),
+    op("tiled_divide", "LAYOUT TILER", (2, 2), "logical_divide as ((tile),rest...)", |a| Ok(a.layout(0)?.tiled_divide(&a.tiler(1)?)?.to_string())),
+    op("flat_divide", "LAYOUT TILER", (2, 2), "logical_divide as (tile...,rest...)", |a| Ok(a.layout(0)?.flat_divide(&a.tiler(1)?)?.to_string())),
+    op("logical_product", "LAYOUT TILER", (2, 2), "(A, complement(A) o B)", |a| Ok(a.layout(0)?.logical_product(&a.tiler(1)?)?.to_string())),
+    op("zipped_product", "LAYOUT TILER", (2, 2), "logical_product as ((block),(rest))", |a| Ok(a.layout(0)?.zipped_product(&a.tiler(1)?)?.to_string())),
+    op("tiled_product", "LAYOUT TILER", (2, 2), "logical_product as ((block),rest...)", |a| Ok(a.layout(0)?.tiled_product(&a.tiler(1)?)?.to_string())),
+    op("flat_product", "LAYOUT TILER", (2, 2), "logical_product as (block...,rest...)", |a| Ok(a.layout(0)?.flat_product(&a.tiler(1)?)?.to_string())),
+    op("blocked_product", "LAYOUT LAYOUT", (2, 2), "copies of A placed block by block as B says", |a| Ok(a.layout(0)?.blocked_product(&a.layout(1)?)?.to_string())),
+    op("raked_product", "LAYOUT LAYOUT", (2, 2), "copies of A interleaved as B says", |a| Ok(a.layout(0)?.raked_product(&a.layout(1)?)?.to_string())),
+    op("tile_to_shape", "LAYOUT SHAPE [ORDER]", (2, 3), "A repeated to fill SHAPE", |a| Ok(a.layout(0)?.tile_to_shape(&a.tuple(1)?, if a.len() == 3 { Some(a.tuple(2)?) } else { None }.as_ref())?.to_string())),
+    op("evenly_divides", "SHAPE TILER", (2, 2), "whether TILER divides SHAPE without a partial tile", |a| Ok(bit(a.tuple(0)?.evenly_divides(&a.tiler(1)?)))),
     // rendering
     op("table", "LAYOUT [N]", (1, 2), "values v0,v1,... of the 1-D function (N of them if given)", table),
     op("print_layout", "LAYOUT", (1, 1), "CuTe's print_layout table", |a| Ok(a.layout(0)?.table()?.to_string().trim_end().to_string())),
@@ -264,6 +290,48 @@ impl<'a> Args<'a> {
     /// Arguments `0..len` as layouts.
     pub fn layouts(&self) -> Result<Vec<Layout>, OpError> {
         (0..self.len()).map(|k| self.layout(k)).collect()
+    }
+
+    /// Argument `k` as a tiler (a layout, an integer, `_`, or a tuple of tilers).
+    pub fn tiler(&self, k: usize) -> Result<Tiler, OpError> {
+        if let Arg::Int(i) = self.args[k] {
+            return Tiler::from_shape(&IntTuple::int(i)).ok_or_else(|| {
+                OpError::new(
+                    "InvalidExtent",
+                    format!("{}: tiler extent {i} is below 1", self.op),
+                )
+            });
+        }
+        let s = self.text(k, "tiler")?;
+        if s.trim_start().starts_with("Sw") {
+            return Err(OpError::new(
+                "NotImplemented",
+                format!("{}: swizzles are not implemented yet", self.op),
+            ));
+        }
+        s.parse().map_err(|e| self.parse_error(k, "tiler", e))
+    }
+
+    /// Fail with `NotImplemented` if any argument is a swizzle or a composed layout.
+    pub fn no_swizzle(&self) -> Result<(), OpError> {
+        for (k, arg) in self.args.iter().enumerate() {
+            let sw = match arg {
+                Arg::List(_) => true,
+                Arg::Text(t) => t.trim_start().starts_with("Sw") || t.contains(" o "),
+                Arg::Int(_) => false,
+            };
+            if sw {
+                return Err(OpError::new(
+                    "NotImplemented",
+                    format!(
+                        "{}: argument {} is a swizzle; swizzles are not implemented yet",
+                        self.op,
+                        k + 1
+                    ),
+                ));
+            }
+        }
+        Ok(())
     }
 
     /// Argument `k` as an integer tuple.

@@ -111,11 +111,23 @@ impl Layout {
         let r = self.rank().max(tiler.rank());
         let a = pad(self, r)?;
         let b = pad(tiler, r)?;
-        let p = a.logical_product(&Tiler::Layout(b))?;
+        let p = a.logical_product(&Tiler::Layout(b.clone()))?;
         let (x, y) = (p.mode(0).expect("rank 2"), p.mode(1).expect("rank 2"));
         // CuTe `zip(first, second)`: a non-tuple `first` gives the single mode `(first, second)`;
         // otherwise mode i is `(first_i, second_i)` (a non-tuple `second` counts as a 1-tuple,
         // where CuTe fails to compile).
+        if !x.is_leaf() && b.is_leaf() && !y.is_leaf() && y.rank() != x.rank() {
+            // CuTe: "Mismatched Ranks" (the tiler's one mode expanded into several).
+            return Err(LayoutError::RankMismatch {
+                op: if raked {
+                    "raked_product"
+                } else {
+                    "blocked_product"
+                },
+                expected: x.rank(),
+                found: y.rank(),
+            });
+        }
         let (first, second) = if raked { (y, x) } else { (x, y) };
         let mut modes = alloc::vec::Vec::with_capacity(r);
         if first.is_leaf() {

@@ -192,6 +192,12 @@ impl<'a> Parser<'a> {
         };
         let shape = self.int_tuple()?;
         self.expect(b':', "':'")?;
+        self.stride_for(shape_at, shape)
+    }
+
+    /// The stride after `shape:` (already consumed), checked congruent to `shape`; `shape_at` is
+    /// where the shape started (the offset reported for invalid layouts).
+    pub fn stride_for(&mut self, shape_at: usize, shape: IntTuple) -> Result<Layout, ParseError> {
         let stride_at = {
             self.skip_ws();
             self.pos

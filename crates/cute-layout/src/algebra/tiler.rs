@@ -227,27 +227,7 @@ impl Parser<'_> {
     }
 
     fn finish_layout(&mut self, start: usize, shape: IntTuple) -> Result<Node, ParseError> {
-        let stride_at = {
-            self.skip_ws();
-            self.pos
-        };
-        let stride = self.int_tuple()?;
-        if !shape.congruent(&stride) {
-            return Err(ParseError {
-                offset: stride_at,
-                kind: ParseErrorKind::Invalid(crate::LayoutError::NotCongruent {
-                    op: "parse",
-                    shape: shape.into(),
-                    stride: stride.into(),
-                }),
-            });
-        }
-        Layout::new(shape, stride)
-            .map(Node::Layout)
-            .map_err(|e| ParseError {
-                offset: start,
-                kind: ParseErrorKind::Invalid(e),
-            })
+        self.stride_for(start, shape).map(Node::Layout)
     }
 
     pub(crate) fn tiler(&mut self) -> Result<Tiler, ParseError> {

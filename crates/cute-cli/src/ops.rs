@@ -156,6 +156,7 @@ pub static OPS: &[OpSpec] = &[
     op("max_common_layout", "LAYOUT LAYOUT", (2, 2), "layout of the leading elements both layouts map alike", |a| Ok(a.layout(0)?.max_common_layout(&a.layout(1)?).to_string())),
     op("upcast", "N LAYOUT", (2, 2), "the layout for elements N times wider", |a| Ok(a.layout(1)?.upcast(a.int(0)?)?.to_string())),
     op("downcast", "N LAYOUT", (2, 2), "the layout for elements N times narrower", |a| Ok(a.layout(1)?.downcast(a.int(0)?)?.to_string())),
+    op("recast", "OLD_BITS NEW_BITS LAYOUT", (3, 3), "the layout for elements of NEW_BITS bits instead of OLD_BITS", |a| Ok(a.layout(2)?.recast(a.int(0)?, a.int(1)?)?.to_string())),
     op("logical_divide", "LAYOUT TILER", (2, 2), "A o (T, complement(T))", |a| Ok(a.layout(0)?.logical_divide(&a.tiler(1)?)?.to_string())),
     op("zipped_divide", "LAYOUT TILER", (2, 2), "logical_divide as ((tile),(rest))", |a| Ok(a.layout(0)?.zipped_divide(&a.tiler(1)?)?.to_string())),
     op("tiled_divide", "LAYOUT TILER", (2, 2), "logical_divide as ((tile),rest...)", |a| Ok(a.layout(0)?.tiled_divide(&a.tiler(1)?)?.to_string())),

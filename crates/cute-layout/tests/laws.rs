@@ -150,6 +150,240 @@ fn check_product(a: &Layout, b: &Layout) {
     }
 }
 
+fn check_coalesce_by_mode(a: &Layout) {
+    let ones = IntTuple::flat(vec![1; a.rank()]);
+    let r = a.coalesce_by_mode(&ones).unwrap();
+    assert_eq!(table(&r), table(a), "coalesce_by_mode({a}) = {r}");
+    if a.rank() > 1 {
+        assert_eq!(r.rank(), a.rank(), "coalesce_by_mode({a}) = {r}");
+        for k in 0..a.rank() {
+            let (x, y) = (r.mode(k).unwrap(), a.mode(k).unwrap());
+            assert!(x.depth() <= 1, "mode {k} of coalesce_by_mode({a}) = {r}");
+            assert_eq!(
+                table(&x),
+                table(&y),
+                "mode {k} of coalesce_by_mode({a}) = {r}"
+            );
+        }
+    }
+}
+
+fn check_filter_zeros(a: &Layout) {
+    let r = a.filter_zeros();
+    assert!(r.shape().congruent(&a.shape()), "filter_zeros({a}) = {r}");
+    for ((s, d), (rs, rd)) in leaves(a).into_iter().zip(leaves(&r)) {
+        if d == 0 {
+            assert_eq!(rs, 1, "filter_zeros({a}) = {r}");
+        } else {
+            assert_eq!((rs, rd), (s, d), "filter_zeros({a}) = {r}");
+        }
+    }
+}
+
+/// Flat `(extent, stride)` leaves of a layout.
+fn leaves(x: &Layout) -> Vec<(i64, i64)> {
+    let s = x.shape().flatten();
+    let d = x.stride().flatten();
+    s.elements()
+        .zip(d.elements())
+        .map(|(s, d)| (s.size().unwrap(), d.size().unwrap()))
+        .collect()
+}
+
+fn check_upcast(a: &Layout, n: i64) {
+    let Ok(r) = a.upcast(n) else { return };
+    assert_eq!(r.shape().rank(), a.shape().rank(), "upcast<{n}>({a}) = {r}");
+    for ((s, d), (rs, rd)) in leaves(a).into_iter().zip(leaves(&r)) {
+        if d == 0 {
+            assert_eq!((rs, rd), (s, 0), "upcast<{n}>({a}) = {r}");
+            continue;
+        }
+        let scale = if d.abs() < n { n / d.abs() } else { 1 };
+        assert_eq!(rs, (s + scale - 1) / scale, "upcast<{n}>({a}) = {r}");
+        // N * R(u) == A(u') with u' = scale * u, leaf by leaf (both are linear in u)
+        assert_eq!(n * rd, d * scale, "upcast<{n}>({a}) = {r}");
+    }
+}
+
+fn check_downcast(a: &Layout, n: i64) {
+    let Ok(r) = a.downcast(n) else { return };
+    for ((s, d), (rs, rd)) in leaves(a).into_iter().zip(leaves(&r)) {
+        let want = if d.abs() == 1 { (s * n, d) } else { (s, d * n) };
+        assert_eq!((rs, rd), want, "downcast<{n}>({a}) = {r}");
+    }
+    let img: std::collections::HashSet<i64> = table(&r).into_iter().collect();
+    assert!(
+        table(a).iter().all(|y| img.contains(&(y * n))),
+        "downcast<{n}>({a}) = {r}"
+    );
+}
+
+fn check_nullspace(a: &Layout) {
+    let r = a.nullspace();
+    let zeros: i64 = leaves(a).iter().filter(|m| m.1 == 0).map(|m| m.0).product();
+    assert_eq!(r.size(), zeros, "nullspace({a}) = {r}");
+    let t = table(&r);
+    let mut u = t.clone();
+    u.sort();
+    u.dedup();
+    assert_eq!(u.len(), t.len(), "nullspace({a}) = {r} is not injective");
+    for y in t {
+        assert_eq!(a.index_any(y).unwrap(), 0, "nullspace({a}) = {r} at {y}");
+    }
+}
+
+fn check_max_common(a: &Layout, b: &Layout) {
+    let n = a.max_common_vector(b);
+    let (ta, tb) = (table(a), table(b));
+    for v in 0..n {
+        assert!(
+            ta.iter().zip(&tb).any(|(&x, &y)| x == v && y == v),
+            "max_common_vector({a}, {b}) = {n}, but no coordinate maps to {v} in both"
+        );
+    }
+    let r = a.max_common_layout(b);
+    for i in 0..r.size() {
+        let c = r.index_1d(i).unwrap();
+        assert_eq!(
+            a.index_any(c).unwrap(),
+            i,
+            "max_common_layout({a}, {b}) = {r}"
+        );
+        assert_eq!(
+            b.index_any(c).unwrap(),
+            i,
+            "max_common_layout({a}, {b}) = {r}"
+        );
+    }
+}
+
+/// Two-mode tilers on two-mode layouts: the zipped, tiled and flat variants hold the same
+/// sub-layouts as the logical one, regrouped.
+fn check_regroupings(a: &Layout, t: &Tiler, divide: bool) {
+    let (l, z, ti, f) = if divide {
+        (
+            a.logical_divide(t),
+            a.zipped_divide(t),
+            a.tiled_divide(t),
+            a.flat_divide(t),
+        )
+    } else {
+        (
+            a.logical_product(t),
+            a.zipped_product(t),
+            a.tiled_product(t),
+            a.flat_product(t),
+        )
+    };
+    let Ok(l) = l else {
+        assert!(
+            z.is_err() && ti.is_err() && f.is_err(),
+            "{a} {t}: only logical refused"
+        );
+        return;
+    };
+    let (z, ti, f) = (z.unwrap(), ti.unwrap(), f.unwrap());
+    let same = |x: Layout, y: Layout| assert_eq!(table(&x), table(&y), "{a} {t}: {l} {z} {ti} {f}");
+    assert_eq!(
+        (l.rank(), z.rank(), ti.rank(), f.rank()),
+        (2, 2, 3, 4),
+        "{a} {t}: {l} {z} {ti} {f}"
+    );
+    for k in 0..2 {
+        let lk = l.mode(k).unwrap();
+        same(z.mode(0).unwrap().mode(k).unwrap(), lk.mode(0).unwrap());
+        same(z.mode(1).unwrap().mode(k).unwrap(), lk.mode(1).unwrap());
+        same(ti.mode(0).unwrap().mode(k).unwrap(), lk.mode(0).unwrap());
+        same(ti.mode(1 + k).unwrap(), lk.mode(1).unwrap());
+        same(f.mode(k).unwrap(), lk.mode(0).unwrap());
+        same(f.mode(2 + k).unwrap(), lk.mode(1).unwrap());
+    }
+}
+
+/// blocked / raked product of two rank-2 layouts: value at ((a0,b0),(a1,b1)) (raked:
+/// ((b0,a0),(b1,a1))) is A(a0,a1) + C(B(b0,b1)), C the complement of A to size(A) cosize(B).
+fn check_blocked_raked(a: &Layout, b: &Layout) {
+    let Ok(c) = a.complement(a.size() * b.cosize()) else {
+        assert!(
+            a.blocked_product(b).is_err(),
+            "{a} x {b}: no complement, yet a blocked product"
+        );
+        assert!(
+            a.raked_product(b).is_err(),
+            "{a} x {b}: no complement, yet a raked product"
+        );
+        return;
+    };
+    let (a0, a1) = (a.mode(0).unwrap().size(), a.mode(1).unwrap().size());
+    let (b0, b1) = (b.mode(0).unwrap().size(), b.mode(1).unwrap().size());
+    for (raked, r) in [(false, a.blocked_product(b)), (true, a.raked_product(b))] {
+        let Ok(r) = r else { continue };
+        assert_eq!(r.rank(), 2, "{a} x {b} = {r}");
+        for ia in 0..a.size() {
+            for ib in 0..b.size() {
+                let (x0, x1, y0, y1) = (ia % a0, ia / a0, ib % b0, ib / b0);
+                let (m0, m1) = if raked {
+                    (y0 + b0 * x0, y1 + b1 * x1)
+                } else {
+                    (x0 + a0 * y0, x1 + a1 * y1)
+                };
+                let want = a.index_1d(ia).unwrap() + c.index_any(b.index_1d(ib).unwrap()).unwrap();
+                let got = r.index_1d(m0 + a0 * b0 * m1).unwrap();
+                assert_eq!(
+                    got, want,
+                    "raked={raked}: {a} x {b} = {r} at a={ia}, b={ib}"
+                );
+            }
+        }
+    }
+}
+
+fn check_compose_tiler(a: &Layout, t0: &Layout, t1: &Layout) {
+    let t = Tiler::Modes(vec![Tiler::Layout(t0.clone()), Tiler::Layout(t1.clone())]);
+    let Ok(r) = a.compose_tiler(&t) else {
+        assert!(
+            a.mode(0).unwrap().compose(t0).is_err() || a.mode(1).unwrap().compose(t1).is_err(),
+            "{a} o {t} refused though each mode composes"
+        );
+        return;
+    };
+    for (k, tk) in [t0, t1].into_iter().enumerate() {
+        let want = a.mode(k).unwrap().compose(tk).unwrap();
+        assert_eq!(
+            table(&r.mode(k).unwrap()),
+            table(&want),
+            "{a} o {t} = {r}, mode {k}"
+        );
+    }
+}
+
+fn check_tile_to_shape(block: &Layout, k0: i64, k1: i64) {
+    let (s0, s1) = (
+        block.mode(0).unwrap().size() * k0,
+        block.mode(1).unwrap().size() * k1,
+    );
+    let shape = IntTuple::flat(vec![s0, s1]);
+    let r = block.tile_to_shape(&shape, None);
+    let want = block.blocked_product(&Layout::col_major(IntTuple::flat(vec![k0, k1])).unwrap());
+    let (Ok(r), Ok(want)) = (r.clone(), want) else {
+        assert!(
+            r.is_err(),
+            "tile_to_shape({block}, {shape}) = {r:?} but blocked_product fails"
+        );
+        return;
+    };
+    assert_eq!(r.rank(), 2);
+    assert_eq!(
+        (r.mode(0).unwrap().size(), r.mode(1).unwrap().size()),
+        (s0, s1)
+    );
+    assert_eq!(
+        table(&r),
+        table(&want),
+        "tile_to_shape({block}, {shape}) = {r}"
+    );
+}
+
 #[test]
 fn cute_docs_coalesce() {
     for s in [
@@ -236,6 +470,83 @@ fn inverses_docs() {
 }
 
 #[test]
+fn inverses_follow_cute_stride_order() {
+    // CuTe's exchange sort is not stable: equal strides come out in CuTe's order.
+    let a = l("(3,5,2):(2,2,1)");
+    assert_eq!(a.right_inverse().to_string(), "(2,5):(15,3)");
+    check_right_inverse(&a);
+    assert_eq!(
+        l("(2,4,3):(1,3,2)").right_inverse().to_string(),
+        "(2,3):(1,8)"
+    );
+    assert_eq!(
+        l("(2,3,2):(1,0,2)").right_inverse().to_string(),
+        "(2,2):(1,6)"
+    );
+}
+
+#[test]
+fn simplification_and_casts_docs() {
+    for s in [
+        "(2,(1,6)):(1,(6,2))",
+        "((2,4),(2,8)):((1,2),(8,16))",
+        "(4,(2,3)):(0,(1,0))",
+        "((8,2),3):((2,0),16)",
+    ] {
+        let a = l(s);
+        check_coalesce_by_mode(&a);
+        check_filter_zeros(&a);
+        check_nullspace(&a);
+        for n in [1, 2, 4, 8] {
+            check_upcast(&a, n);
+            check_downcast(&a, n);
+        }
+    }
+    assert_eq!(
+        l("(8,3):(1,0)").upcast(4).unwrap().to_string(),
+        "(2,3):(1,0)"
+    );
+    assert_eq!(
+        l("(8,3):(2,-8)").upcast(4).unwrap().to_string(),
+        "(4,3):(1,-2)"
+    );
+    assert_eq!(
+        l("(9,2):(2,1)").downcast(4).unwrap().to_string(),
+        "(9,8):(8,1)"
+    );
+    assert_eq!(
+        l("(8,4):(1,8)").recast(16, 32).unwrap().to_string(),
+        "(4,4):(1,4)"
+    );
+    assert_eq!(
+        l("(8,4):(1,8)").recast(32, 16).unwrap().to_string(),
+        "(16,4):(1,16)"
+    );
+    assert_eq!(l("(4,8):(1,4)").max_common_vector(&l("(4,8):(8,1)")), 1);
+    assert_eq!(l("(4,8):(1,4)").max_common_vector(&l("(4,8):(1,8)")), 4);
+    check_max_common(&l("(2,8,4,4):(8,1,16,64)"), &l("(2,8,4,4):(32,1,8,64)"));
+    check_max_common(&l("(2,4):(4,1)"), &l("(2,4):(4,1)"));
+}
+
+#[test]
+fn cute_docs_divide_and_product_variants() {
+    let a = l("(9,(4,8)):(59,(13,1))");
+    let t: Tiler = "<3:3,(2,4):(1,8)>".parse().unwrap();
+    check_regroupings(&a, &t, true);
+    assert_eq!(
+        a.zipped_divide(&t).unwrap().to_string(),
+        "((3,(2,4)),(3,(2,2))):((177,(13,2)),(59,(26,1)))"
+    );
+    let b = l("(2,5):(5,1)");
+    let t: Tiler = "<3:5,4:6>".parse().unwrap();
+    check_regroupings(&b, &t, false);
+    check_blocked_raked(&l("(2,2):(1,2)"), &l("(2,3):(3,1)"));
+    check_blocked_raked(&l("(2,5):(5,1)"), &l("(3,4):(1,3)"));
+    check_compose_tiler(&l("(12,(4,8)):(59,(13,1))"), &l("3:4"), &l("8:2"));
+    check_tile_to_shape(&l("(2,2):(1,2)"), 3, 4);
+}
+
+#[test]
 fn evenly_divides_examples() {
     let s: IntTuple = "(8,6)".parse().unwrap();
     assert!(s.evenly_divides(&"(4,3)".parse().unwrap()));
@@ -303,6 +614,49 @@ proptest! {
     #[test]
     fn left_inverse_law(a in layout_strategy(true)) {
         check_left_inverse(&a);
+    }
+
+    #[test]
+    fn simplification_and_cast_laws(a in layout_strategy(true), n in 1i64..=8) {
+        check_coalesce_by_mode(&a);
+        check_filter_zeros(&a);
+        check_nullspace(&a);
+        check_upcast(&a, n);
+        check_downcast(&a, n);
+    }
+
+    #[test]
+    fn max_common_laws(a in layout_strategy(true), d in prop::collection::vec(-2i64..=16, 9)) {
+        // b: same shape as a, other strides
+        let fs = a.shape().flatten();
+        let fd = if fs.is_int() {
+            IntTuple::int(d[0])
+        } else {
+            IntTuple::flat(d[..fs.rank()].iter().copied())
+        };
+        let flat = Layout::new(fs, fd).unwrap();
+        let b = flat.with_shape(&a.shape()).unwrap_or(flat);
+        if b.size() == a.size() && a.size() <= 4096 {
+            check_max_common(&a, &b);
+        }
+    }
+
+    #[test]
+    fn regrouped_divides_and_products(
+        a0 in layout_strategy(false), a1 in layout_strategy(false),
+        t0 in layout_strategy(false), t1 in layout_strategy(false),
+    ) {
+        if a0.size() * a1.size() > 256 || t0.size() > 8 || t1.size() > 8 {
+            return Ok(());
+        }
+        let a = Layout::from_modes([a0.clone(), a1.clone()]).unwrap();
+        let t = Tiler::Modes(vec![Tiler::Layout(t0.clone()), Tiler::Layout(t1.clone())]);
+        check_regroupings(&a, &t, true);
+        check_regroupings(&a, &t, false);
+        check_compose_tiler(&a, &t0, &t1);
+        let b = Layout::from_modes([t0.coalesce(), t1.coalesce()]).unwrap();
+        check_blocked_raked(&a, &b);
+        check_tile_to_shape(&a, t0.size().min(3), t1.size().min(3));
     }
 
     #[test]

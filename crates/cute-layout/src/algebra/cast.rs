@@ -1,4 +1,5 @@
-//! upcast, downcast: re-index a layout for elements `N` times wider or narrower.
+//! upcast, downcast, recast: re-index a layout for elements `N` times wider or narrower, or for
+//! elements of another bit width.
 
 use super::{ceil_div, mul};
 use crate::error::LayoutError;
@@ -84,6 +85,54 @@ impl Layout {
         }
         Layout::checked("downcast", self.toks.clone(), shape, stride)
     }
+}
+
+impl Layout {
+    /// CuTe `recast_layout<Old, New>`: the layout of the same memory seen as elements of
+    /// `new_bits` bits instead of `old_bits` bits. With `new_bits / old_bits = num / den` in
+    /// lowest terms: `1/1` is `self`, `num/1` is [`upcast(num)`](Layout::upcast), `1/den` is
+    /// [`downcast(den)`](Layout::downcast), and otherwise `downcast(den)` of `upcast(num)`.
+    ///
+    /// # Laws
+    /// * `recast(b, b) == self`; `recast(b, k b) == upcast(k)`; `recast(k b, b) == downcast(k)`.
+    /// * In general the laws of the upcast and downcast it is made of.
+    ///
+    /// # Errors
+    /// [`LayoutError::InvalidArgument`] if a bit width is not positive, and every error of
+    /// [`upcast`](Layout::upcast) and [`downcast`](Layout::downcast).
+    ///
+    /// # Examples
+    /// ```
+    /// # use cute_layout::Layout;
+    /// let l: Layout = "(8,4):(1,8)".parse()?; // 16-bit elements
+    /// assert_eq!(l.recast(16, 32)?.to_string(), "(4,4):(1,4)"); // seen as 32-bit
+    /// assert_eq!(l.recast(32, 16)?.to_string(), "(16,4):(1,16)"); // the other way
+    /// assert_eq!(l.recast(8, 8)?, l);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn recast(&self, old_bits: i64, new_bits: i64) -> Result<Layout, LayoutError> {
+        if old_bits < 1 || new_bits < 1 {
+            return Err(LayoutError::InvalidArgument {
+                op: "recast",
+                what: alloc::format!("bit widths {old_bits} and {new_bits} must be positive"),
+            });
+        }
+        let g = gcd(old_bits, new_bits);
+        let (num, den) = (new_bits / g, old_bits / g);
+        match (num, den) {
+            (1, 1) => Ok(self.clone()),
+            (1, den) => self.downcast(den),
+            (num, 1) => self.upcast(num),
+            (num, den) => self.upcast(num)?.downcast(den),
+        }
+    }
+}
+
+fn gcd(mut a: i64, mut b: i64) -> i64 {
+    while b != 0 {
+        (a, b) = (b, a % b);
+    }
+    a
 }
 
 fn check_factor(op: &'static str, n: i64) -> Result<(), LayoutError> {

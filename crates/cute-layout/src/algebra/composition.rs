@@ -17,7 +17,7 @@
 //!
 //! Both checks use only the extents and strides, so they cost O(leaves × modes), like the walk.
 
-use super::{bw_coalesce_x, by_mode, mul, Modes, Rest, Tiler};
+use super::{bw_coalesce_x, by_tiler, mul, Modes, Rest, Tiler};
 use crate::error::LayoutError;
 use crate::int_tuple::IntTuple;
 use crate::layout::Layout;
@@ -210,12 +210,7 @@ impl Layout {
     /// ```
     #[doc(alias = "composition")]
     pub fn compose_tiler(&self, tiler: &Tiler) -> Result<Layout, LayoutError> {
-        match tiler {
-            Tiler::Layout(l) => self.compose(l),
-            Tiler::Int(n) => self.compose(&Tiler::int_layout(*n, false)),
-            Tiler::Skip => Ok(self.clone()),
-            Tiler::Modes(ts) => by_mode(OP, self, ts.iter(), Rest::Drop, |m, t| m.compose_tiler(t)),
-        }
+        by_tiler(OP, self, tiler, false, Rest::Drop, &|a, b| a.compose(b))
     }
 
     /// CuTe `with_shape`/`composition(layout, shape)`: `self ∘ col_major(shape)`, i.e. the same

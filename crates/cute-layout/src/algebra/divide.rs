@@ -1,6 +1,6 @@
 //! logical, zipped, tiled and flat divide.
 
-use super::{by_mode, Rest, Tiler};
+use super::{by_tiler, Rest, Tiler};
 use crate::error::LayoutError;
 use crate::int_tuple::IntTuple;
 use crate::layout::Layout;
@@ -92,18 +92,10 @@ impl Layout {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn logical_divide(&self, tiler: &Tiler) -> Result<Layout, LayoutError> {
-        match tiler {
-            Tiler::Int(n) => self.logical_divide(&Tiler::Layout(Tiler::int_layout(*n, true))),
-            Tiler::Layout(t) => {
-                let cotarget = self.coalesce().shape();
-                let comp = t.complement_shape(&cotarget)?;
-                self.compose(&Layout::from_modes([t.clone(), comp])?)
-            }
-            Tiler::Skip => Ok(self.clone()),
-            Tiler::Modes(ts) => by_mode("logical_divide", self, ts.iter(), Rest::Keep, |m, t| {
-                m.logical_divide(t)
-            }),
-        }
+        by_tiler("logical_divide", self, tiler, true, Rest::Keep, &|a, t| {
+            let comp = t.complement_shape(&a.coalesce().shape())?;
+            a.compose(&Layout::from_modes([t.clone(), comp])?)
+        })
     }
 
     /// CuTe `zipped_divide`: [`Layout::logical_divide`] with the tile modes gathered into mode 0
@@ -131,8 +123,20 @@ impl Layout {
     /// CuTe `tiled_divide`: [`Layout::zipped_divide`] with the rest mode unpacked:
     /// `((tile...), rest0, rest1, ...)`.
     ///
+    /// # Laws
+    /// * Mode 0 is mode 0 of `zipped_divide(self, tiler)`; mode `1 + k` is mode `k` of its mode 1.
+    ///
     /// # Errors
     /// As [`Layout::logical_divide`].
+    ///
+    /// # Examples
+    /// ```
+    /// # use cute_layout::{Layout, Tiler};
+    /// let a: Layout = "(9,(4,8)):(59,(13,1))".parse()?;
+    /// let t: Tiler = "<3:3,(2,4):(1,8)>".parse()?;
+    /// assert_eq!(a.tiled_divide(&t)?.to_string(), "((3,(2,4)),3,(2,2)):((177,(13,2)),59,(26,1))");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn tiled_divide(&self, tiler: &Tiler) -> Result<Layout, LayoutError> {
         unpack(&self.zipped_divide(tiler)?, false)
     }
@@ -140,8 +144,20 @@ impl Layout {
     /// CuTe `flat_divide`: [`Layout::zipped_divide`] with both modes unpacked:
     /// `(tile0, tile1, ..., rest0, rest1, ...)`.
     ///
+    /// # Laws
+    /// * The modes are those of `zipped_divide(self, tiler)`'s mode 0, then those of its mode 1.
+    ///
     /// # Errors
     /// As [`Layout::logical_divide`].
+    ///
+    /// # Examples
+    /// ```
+    /// # use cute_layout::{Layout, Tiler};
+    /// let a: Layout = "(9,(4,8)):(59,(13,1))".parse()?;
+    /// let t: Tiler = "<3:3,(2,4):(1,8)>".parse()?;
+    /// assert_eq!(a.flat_divide(&t)?.to_string(), "(3,(2,4),3,(2,2)):(177,(13,2),59,(26,1))");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn flat_divide(&self, tiler: &Tiler) -> Result<Layout, LayoutError> {
         unpack(&self.zipped_divide(tiler)?, true)
     }

@@ -6,7 +6,7 @@ use crate::layout::Layout;
 use crate::tree::Leaves;
 
 /// The coalesced modes of `l` with their exclusive prefix products (colexicographic weights),
-/// sorted stably by stride: `(extent, stride, weight)`.
+/// in CuTe's stride order ([`exchange_sort`]): `(extent, stride, weight)`.
 fn sorted_with_weights(l: &Layout) -> Leaves<(i64, i64, i64)> {
     let c = l.coalesce();
     let mut acc = 1i64;
@@ -15,8 +15,22 @@ fn sorted_with_weights(l: &Layout) -> Leaves<(i64, i64, i64)> {
         v.push((s, d, acc));
         acc *= s; // cannot overflow: a product of extents of a valid layout
     }
-    v.sort_by_key(|m| m.1);
+    exchange_sort(&mut v, |m| m.1);
     v
+}
+
+/// Sorts by `key` the way CuTe's inverses do: an exchange sort (`for i, for j > i: if key(j) <
+/// key(i) swap`), which is not stable. Equal strides keep CuTe's order, so that, e.g.,
+/// `right_inverse((3,5,2):(2,2,1))` is CuTe's `(2,5):(15,3)` and not `(2,3):(15,1)`. Quadratic,
+/// but over at most a layout's (coalesced) rank.
+fn exchange_sort<T>(v: &mut [T], key: impl Fn(&T) -> i64) {
+    for i in 0..v.len() {
+        for j in i + 1..v.len() {
+            if key(&v[j]) < key(&v[i]) {
+                v.swap(i, j);
+            }
+        }
+    }
 }
 
 impl Layout {
@@ -88,14 +102,14 @@ impl Layout {
         } else {
             usize::MAX
         };
-        // (extent, stride, weight, colex position), sorted stably by stride
+        // (extent, stride, weight, colex position), in CuTe's stride order
         let mut sorted: Leaves<(i64, i64, i64, usize)> = Leaves::new();
         let mut acc = 1i64;
         for (k, (s, d)) in flat_modes(&c).into_iter().enumerate() {
             sorted.push((s, d, acc, k));
             acc *= s;
         }
-        sorted.sort_by_key(|m| m.1);
+        exchange_sort(&mut sorted, |m| m.1);
         if sorted.iter().any(|m| m.1 < 0) {
             if sorted.iter().any(|m| m.1 > 0) {
                 return Err(LayoutError::NotRepresentable {

@@ -43,6 +43,31 @@ pub(crate) enum Rest {
     Drop,
 }
 
+/// The one tiler dispatch of composition, divides and products: `_` keeps the layout, an integer
+/// `n` stands for the layout [`Tiler::int_layout`]`(n, one_is_zero)`, a layout tiler goes to `f`,
+/// and a tuple of tilers recurses mode by mode through [`by_mode`] (`rest` says whether modes past
+/// the tiler are kept).
+pub(crate) fn by_tiler<F>(
+    op: &'static str,
+    layout: &Layout,
+    tiler: &Tiler,
+    one_is_zero: bool,
+    rest: Rest,
+    f: &F,
+) -> Result<Layout, LayoutError>
+where
+    F: Fn(&Layout, &Layout) -> Result<Layout, LayoutError>,
+{
+    match tiler {
+        Tiler::Layout(t) => f(layout, t),
+        Tiler::Int(n) => f(layout, &Tiler::int_layout(*n, one_is_zero)),
+        Tiler::Skip => Ok(layout.clone()),
+        Tiler::Modes(ts) => by_mode(op, layout, ts.iter(), rest, |m, t| {
+            by_tiler(op, m, t, one_is_zero, rest, f)
+        }),
+    }
+}
+
 /// Apply `f` to each top-level mode of `layout` paired with the matching element of `profile`,
 /// and concatenate the results (CuTe `transform_layout`). A layout with an integer shape counts as
 /// the 1-tuple of itself. This is the one place where operations recurse along a profile or tiler.

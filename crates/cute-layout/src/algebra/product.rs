@@ -1,7 +1,7 @@
 //! logical, zipped, tiled, flat, blocked and raked product; tile_to_shape.
 
 use super::divide::{tile_unzip, unpack};
-use super::{by_mode, from_flat, mul, Rest, Tiler};
+use super::{by_tiler, from_flat, mul, Rest, Tiler};
 use crate::error::LayoutError;
 use crate::int_tuple::IntTuple;
 use crate::layout::Layout;
@@ -37,40 +37,70 @@ impl Layout {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn logical_product(&self, tiler: &Tiler) -> Result<Layout, LayoutError> {
-        match tiler {
-            Tiler::Int(n) => self.logical_product(&Tiler::Layout(Tiler::int_layout(*n, true))),
-            Tiler::Layout(b) => {
-                let m = mul("logical_product", self.size(), b.cosize().max(1))?;
-                let comp = self.complement(m)?;
-                Layout::from_modes([self.clone(), comp.compose(b)?])
-            }
-            Tiler::Skip => Ok(self.clone()),
-            Tiler::Modes(ts) => by_mode("logical_product", self, ts.iter(), Rest::Keep, |m, t| {
-                m.logical_product(t)
-            }),
-        }
+        by_tiler("logical_product", self, tiler, true, Rest::Keep, &|a, b| {
+            let m = mul("logical_product", a.size(), b.cosize().max(1))?;
+            let comp = a.complement(m)?;
+            Layout::from_modes([a.clone(), comp.compose(b)?])
+        })
     }
 
     /// CuTe `zipped_product`: [`Layout::logical_product`] gathered as `((block...), (rest...))`.
     ///
+    /// # Laws
+    /// * For a tuple tiler, mode `k` of mode 0 is mode 0 of `logical_product`'s mode `k`, and
+    ///   mode `k` of mode 1 is its mode 1.
+    ///
     /// # Errors
     /// As [`Layout::logical_product`].
+    ///
+    /// # Examples
+    /// ```
+    /// # use cute_layout::{Layout, Tiler};
+    /// let a: Layout = "(2,5):(5,1)".parse()?;
+    /// let t: Tiler = "<3:5,4:6>".parse()?;
+    /// assert_eq!(a.zipped_product(&t)?.to_string(), "((2,5),(3,4)):((5,1),(10,30))");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn zipped_product(&self, tiler: &Tiler) -> Result<Layout, LayoutError> {
         tile_unzip("zipped_product", &self.logical_product(tiler)?, tiler)
     }
 
     /// CuTe `tiled_product`: [`Layout::zipped_product`] with the rest mode unpacked.
     ///
+    /// # Laws
+    /// * Mode 0 is mode 0 of `zipped_product(self, tiler)`; mode `1 + k` is mode `k` of its mode 1.
+    ///
     /// # Errors
     /// As [`Layout::logical_product`].
+    ///
+    /// # Examples
+    /// ```
+    /// # use cute_layout::{Layout, Tiler};
+    /// let a: Layout = "(2,5):(5,1)".parse()?;
+    /// let t: Tiler = "<3:5,4:6>".parse()?;
+    /// assert_eq!(a.tiled_product(&t)?.to_string(), "((2,5),3,4):((5,1),10,30)");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn tiled_product(&self, tiler: &Tiler) -> Result<Layout, LayoutError> {
         unpack(&self.zipped_product(tiler)?, false)
     }
 
     /// CuTe `flat_product`: [`Layout::zipped_product`] with both modes unpacked.
     ///
+    /// # Laws
+    /// * The modes are those of `zipped_product(self, tiler)`'s mode 0, then those of its mode 1.
+    ///
     /// # Errors
     /// As [`Layout::logical_product`].
+    ///
+    /// # Examples
+    /// ```
+    /// # use cute_layout::{Layout, Tiler};
+    /// let a: Layout = "(2,5):(5,1)".parse()?;
+    /// let t: Tiler = "<3:5,4:6>".parse()?;
+    /// assert_eq!(a.flat_product(&t)?.to_string(), "(2,5,3,4):(5,1,10,30)");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn flat_product(&self, tiler: &Tiler) -> Result<Layout, LayoutError> {
         unpack(&self.zipped_product(tiler)?, true)
     }
@@ -101,8 +131,21 @@ impl Layout {
     /// CuTe `raked_product`: as [`Layout::blocked_product`] with each mode `((A* ∘ B)_i, self_i)`,
     /// interleaving the copies of `self`.
     ///
+    /// # Laws
+    /// * The value at `((b_i, a_i))_i` is `Σ self_i(a_i) + A*(Σ B_i(b_i))`, with `A*` as in
+    ///   [`Layout::blocked_product`].
+    ///
     /// # Errors
     /// As [`Layout::logical_product`].
+    ///
+    /// # Examples
+    /// ```
+    /// # use cute_layout::Layout;
+    /// let a: Layout = "(2,5):(5,1)".parse()?;
+    /// let b: Layout = "(3,4):(1,3)".parse()?;
+    /// assert_eq!(a.raked_product(&b)?.to_string(), "((3,2),(4,5)):((10,5),(30,1))");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn raked_product(&self, tiler: &Layout) -> Result<Layout, LayoutError> {
         self.rank_product(tiler, true)
     }

@@ -57,7 +57,7 @@ enum Command {
     /// The canonical layout whose 1-D function takes the given values: `cute find 0,2,4,7,9,11`.
     Find {
         /// The values v0,v1,... (comma-separated, one or several words).
-        #[arg(required = true)]
+        #[arg(required = true, allow_negative_numbers = true)]
         values: Vec<String>,
         /// Find a layout of this shape instead.
         #[arg(long)]

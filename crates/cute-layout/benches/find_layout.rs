@@ -43,12 +43,7 @@ fn values(log_m: u32) -> Vec<i64> {
         strides[k] = acc;
         acc *= extents[k];
     }
-    let text = |v: &[i64]| {
-        v.iter()
-            .map(i64::to_string)
-            .collect::<Vec<_>>()
-            .join(",")
-    };
+    let text = |v: &[i64]| v.iter().map(i64::to_string).collect::<Vec<_>>().join(",");
     let l: Layout = format!("({}):({})", text(&extents), text(&strides))
         .parse()
         .expect("a valid layout");

@@ -280,7 +280,14 @@ fn find_layout_with_shape_cases() {
     let e = find_layout_with_shape(&v, &"(5,5)".parse().unwrap()).unwrap_err();
     assert_eq!(e.kind(), "InvalidArgument");
     // Every shape of size 24 with these values: Ok exactly when brute force agrees.
-    for shape in ["(2,12)", "(4,6)", "(4,(2,3))", "(8,3)", "(24)", "((4,1),(3,2))"] {
+    for shape in [
+        "(2,12)",
+        "(4,6)",
+        "(4,(2,3))",
+        "(8,3)",
+        "(24)",
+        "((4,1),(3,2))",
+    ] {
         let s: IntTuple = shape.parse().unwrap();
         let ok = find_layout_with_shape(&v, &s);
         // Brute force: the forced strides, evaluated.
@@ -413,7 +420,10 @@ fn predicate_examples() {
     assert!(l("(2,(2,2)):(4,(2,1))").is_compact());
     assert!(l("(3,2):(2,3)").is_injective().unwrap());
     assert!(!l("(3,2):(2,3)").is_surjective()); // 0,2,3,4,5,7: 1 and 6 missed
-    assert_eq!(l("(3,2):(2,3)").image().unwrap_err().kind(), "NotRepresentable");
+    assert_eq!(
+        l("(3,2):(2,3)").image().unwrap_err().kind(),
+        "NotRepresentable"
+    );
     let big = l("(4096,4096):(3,5)"); // not a chain, 2^24 points: too many to enumerate
     assert_eq!(big.is_injective().unwrap_err().kind(), "TooLarge");
     assert!(l("(4096,4096):(1,4096)").is_injective().unwrap()); // a chain: decided at once
@@ -540,7 +550,9 @@ fn explain_composition_agrees_with_compose() {
                 };
                 assert_eq!(kind, err.kind(), "{e}");
                 if matches!(failed[0], Condition::WeakDivisibility { .. })
-                    && e.steps.iter().any(|s| matches!(s, Step::NoCounterexample { .. }))
+                    && e.steps
+                        .iter()
+                        .any(|s| matches!(s, Step::NoCounterexample { .. }))
                 {
                     // The weak-divisibility check is sufficient, not necessary: CuTe's answer can
                     // still be right (e.g. when A has stride-0 modes). Counted, not failed.
@@ -549,9 +561,12 @@ fn explain_composition_agrees_with_compose() {
                     || matches!(failed[0], Condition::WeakDivisibility { .. })
                 {
                     let ce = e.steps.iter().find_map(|s| match s {
-                        Step::Counterexample { index, naive, actual, .. } => {
-                            Some((*index, *naive, *actual))
-                        }
+                        Step::Counterexample {
+                            index,
+                            naive,
+                            actual,
+                            ..
+                        } => Some((*index, *naive, *actual)),
                         _ => None,
                     });
                     let (i, naive, actual) = ce.unwrap_or_else(|| panic!("{e}"));

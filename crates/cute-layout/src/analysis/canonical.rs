@@ -222,8 +222,8 @@ impl Layout {
     ///
     /// Decided from the modes in O(k log k) in every case but one: via [`Layout::image`], the
     /// number of distinct offsets is known exactly whenever the image has that form, and the
-    /// layout is injective iff that number is `size`. (In particular a stride-0 mode of extent
-    /// >= 2 is never injective, and a layout whose `|d|`-sorted modes form a chain,
+    /// layout is injective iff that number is `size`. (In particular a stride-0 mode of extent at
+    /// least 2 is never injective, and a layout whose `|d|`-sorted modes form a chain,
     /// `d_j > Σ_{i<j} (n_i - 1) d_i`, always is.) When the image is not of that form (the sorted
     /// strides neither chain nor merge, e.g. `(3,2):(2,3)`), the question is whether
     /// `Σ d_i y_i = 0` has a solution with `|y_i| < n_i`, not all 0; with all `n_i = 2` that is

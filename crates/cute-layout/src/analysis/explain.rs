@@ -779,7 +779,7 @@ fn tiler_layout(t: &Tiler) -> Option<Layout> {
 ///
 /// # Examples
 /// ```
-/// # use cute_layout::{Layout, Tiler, explain_logical_divide};
+/// # use cute_layout::{Layout, explain_logical_divide};
 /// let a: Layout = "(4,2,3):(2,1,8)".parse()?;
 /// let e = explain_logical_divide(&a, &"4:2".parse()?);
 /// assert_eq!(e.outcome.as_ref().unwrap().to_string(), "((2,2),(2,3)):((4,1),(2,8))");

@@ -1,9 +1,10 @@
 //! `cute find` and `cute explain`, and the batch operations of layout analysis (`find_layout`,
 //! `equal`, `injective`, `surjective`, `bijective`; their lines are in [`crate::ops::OPS`]).
 
+use cute_layout::analysis::explain_composition_tiler;
 use cute_layout::{
-    explain_complement, explain_composition, explain_logical_divide, explain_logical_product,
-    explain_rearranged, find_layout, find_layout_with_shape, IntTuple, Layout, Tiler,
+    explain_complement, explain_logical_divide, explain_logical_product, explain_rearranged,
+    find_layout, find_layout_with_shape, IntTuple, Layout, Tiler,
 };
 
 use crate::ops::{Args, OpError};
@@ -75,7 +76,8 @@ pub fn injective(a: &Args<'_>) -> Result<String, OpError> {
 }
 
 /// The operations `cute explain` knows, with their usage.
-pub const EXPLAINED: &str = "composition A B | complement A [COTARGET] | logical_divide A TILER | \
+pub const EXPLAINED: &str =
+    "composition A B|TILER | complement A [COTARGET] | logical_divide A TILER | \
     zipped_divide, tiled_divide, flat_divide A TILER | logical_product A TILER | \
     zipped_product, tiled_product, flat_product A TILER | blocked_product, raked_product A B";
 
@@ -112,8 +114,8 @@ pub fn explain(op: &str, args: &[String]) -> Result<String, OpError> {
         "composition" => {
             arity(2, 2)?;
             let a: Layout = parse("layout", 1, &args[0])?;
-            let b: Layout = parse("layout", 2, &args[1])?;
-            explain_composition(&a, &b)
+            let b: Tiler = parse("layout or tiler", 2, &args[1])?;
+            explain_composition_tiler(&a, &b)
         }
         "complement" => {
             arity(1, 2)?;

@@ -512,7 +512,64 @@ fn explain_complement_examples() {
         assert_eq!(collected.unwrap().to_string(), want, "{e}");
     }
     let e = explain_complement(&l("(2,2):(1,1)"), Some(&IntTuple::int(8)));
+    assert!(e.steps.contains(&Step::Collision {
+        layout: l("(2,2):(1,1)"),
+        i: 1,
+        j: 2,
+        value: 1,
+    }));
     assert_eq!(e.outcome.unwrap_err().kind(), "NotInjective");
+    // CuTe's answer (2,3):(1,14) leaves (A, R) short of 42.
+    let e = explain_complement(&l("(3,2):(2,7)"), Some(&IntTuple::int(42)));
+    assert_eq!(
+        e.failed_conditions(),
+        vec![&Condition::ComplementRemainder {
+            mode: (2, 7),
+            span: 6
+        }]
+    );
+    assert!(e.steps.contains(&Step::ShortCover {
+        layout: l("((3,2),(2,3)):((2,7),(1,14))"),
+        cosize: 41,
+        cotarget: 42,
+    }));
+    assert_eq!(e.outcome.unwrap_err().kind(), "NotComplementable");
+}
+
+/// The explained complement is the library's on random layouts; refusals name a condition.
+#[test]
+fn explain_complement_agrees_with_complement() {
+    let mut rng = Rng(5);
+    for _ in 0..20_000 {
+        let a = flat(&random_layout(&mut rng, 0, 12));
+        let m = a.filter().cosize() * rng.range(1, 3);
+        let e = explain_complement(&a, Some(&IntTuple::int(m)));
+        assert_eq!(e.outcome, a.complement(m));
+        let collected = e.steps.iter().find_map(|s| match s {
+            Step::Collect { result, .. } => Some(result.clone()),
+            _ => None,
+        });
+        match &e.outcome {
+            Ok(r) => {
+                assert!(e.failed_conditions().is_empty(), "{e}");
+                if let Some(c) = collected {
+                    assert_eq!(&c, r, "{e}");
+                }
+            }
+            Err(_) => assert!(!e.failed_conditions().is_empty(), "{e}"),
+        }
+    }
+}
+
+#[test]
+fn explain_composition_with_tilers() {
+    let a = l("(12,(4,8)):(59,(13,1))");
+    for t in ["<3:4,8:2>", "(3,8)", "(_,8:2)", "6"] {
+        let t: cute_layout::Tiler = t.parse().unwrap();
+        let e = cute_layout::analysis::explain_composition_tiler(&a, &t);
+        assert_eq!(e.outcome, a.compose_tiler(&t), "{t}");
+        assert!(e.outcome.is_ok(), "{e}");
+    }
 }
 
 /// On random pairs the explanation agrees with the algebra: it finds a failed condition exactly

@@ -12,7 +12,7 @@
 //! ```
 
 mod canonical;
-mod explain;
+pub mod explain;
 mod find;
 
 pub use canonical::{Image, MAX_ENUMERATED};

@@ -7,7 +7,7 @@ use crate::algebra::{bw_coalesce, ceil_div, flat_modes, from_flat};
 use crate::int_tuple::IntTuple;
 use crate::layout::Layout;
 
-/// Explain `complement(a, cotarget)` (see the [module docs](self)); `None` as cotarget means
+/// Explain `complement(a, cotarget)` (see the [module docs](super)); `None` as cotarget means
 /// CuTe's default, `cosize(filter(a))`.
 ///
 /// # Examples

@@ -16,7 +16,7 @@ struct LeafWork {
     sign: i64,
 }
 
-/// Explain `a ∘ b` (see the [module docs](self)).
+/// Explain `a ∘ b` (see the [module docs](super)).
 ///
 /// # Examples
 /// ```

@@ -672,3 +672,58 @@ proptest! {
         check_predicates(&a);
     }
 }
+
+/// Every explanation, on random (also degenerate) operands: no panic, the outcome is the
+/// library's, and the text ends with the outcome.
+#[test]
+fn explanations_never_panic() {
+    use cute_layout::analysis::explain_composition_tiler;
+    use cute_layout::{explain_logical_divide, explain_logical_product, explain_rearranged, Tiler};
+    let mut rng = Rng(99);
+    let ops = [
+        "zipped_divide",
+        "tiled_divide",
+        "flat_divide",
+        "zipped_product",
+        "tiled_product",
+        "flat_product",
+        "blocked_product",
+        "raked_product",
+    ];
+    for round in 0..3000 {
+        let a = flat(&random_layout(&mut rng, -3, 9));
+        let b = flat(&random_layout(&mut rng, -3, 9));
+        let t = Tiler::Layout(b.clone());
+        let e = explain_composition(&a, &b);
+        assert_eq!(e.outcome, a.compose(&b));
+        let e = explain_composition_tiler(&a, &t);
+        assert_eq!(e.outcome, a.compose_tiler(&t));
+        let e = explain_complement(&a, None);
+        assert_eq!(e.outcome, a.complement_cosize());
+        let e = explain_logical_divide(&a, &t);
+        assert_eq!(e.outcome, a.logical_divide(&t));
+        let e = explain_logical_product(&a, &t);
+        assert_eq!(e.outcome, a.logical_product(&t));
+        let text = e.to_string();
+        match &e.outcome {
+            Ok(r) => assert!(text.ends_with(&format!("=> {r}\n")), "{text}"),
+            Err(err) => assert!(text.ends_with(&format!("=> refused: {err}\n")), "{text}"),
+        }
+        let op = ops[round % ops.len()];
+        let e = explain_rearranged(op, &a, &t).unwrap();
+        assert!(e.to_string().starts_with(op));
+        // A tuple tiler, with `_`.
+        let tt: Tiler = format!("(_,{})", b.mode(0).unwrap()).parse().unwrap();
+        if a.rank() >= 2 {
+            assert_eq!(
+                explain_logical_divide(&a, &tt).outcome,
+                a.logical_divide(&tt)
+            );
+            assert_eq!(
+                explain_composition_tiler(&a, &tt).outcome,
+                a.compose_tiler(&tt)
+            );
+        }
+    }
+    assert!(explain_rearranged("size", &l("4:1"), &"2".parse().unwrap()).is_err());
+}

@@ -161,6 +161,7 @@ fn find_layout_error_messages() {
 fn find_layout_round_trips_every_conformance_layout() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../cute-cli/tests/conformance");
     let mut seen = BTreeSet::new();
+    let mut skipped = BTreeSet::new(); // over 2^22 points: too slow to enumerate in a unit test
     for entry in std::fs::read_dir(&dir).unwrap() {
         let path = entry.unwrap().path();
         let text = std::fs::read_to_string(&path).unwrap();
@@ -178,15 +179,21 @@ fn find_layout_round_trips_every_conformance_layout() {
                     continue;
                 }
                 if let Ok(x) = s.parse::<Layout>() {
-                    if x.size() <= 1 << 16 {
+                    if x.size() <= 1 << 22 {
                         seen.insert(x.to_string());
+                    } else {
+                        skipped.insert(x.to_string());
                     }
                 }
             }
         }
     }
     assert!(seen.len() > 1000, "only {} layouts found", seen.len());
-    println!("{} distinct conformance layouts round-trip", seen.len());
+    println!(
+        "{} distinct conformance layouts round-trip ({} larger ones skipped)",
+        seen.len(),
+        skipped.len()
+    );
     for s in &seen {
         let x = l(s);
         let values = table(&x);

@@ -12,6 +12,7 @@
 //! ends the program quietly.
 #![forbid(unsafe_code)]
 
+mod analysis;
 mod batch;
 mod ops;
 
@@ -53,6 +54,24 @@ enum Command {
     Batch,
     /// List the operations that `cute OP` and `cute batch` run.
     Ops,
+    /// The canonical layout whose 1-D function takes the given values: `cute find 0,2,4,7,9,11`.
+    Find {
+        /// The values v0,v1,... (comma-separated, one or several words).
+        #[arg(required = true, allow_negative_numbers = true)]
+        values: Vec<String>,
+        /// Find a layout of this shape instead.
+        #[arg(long)]
+        shape: Option<String>,
+    },
+    /// Explain an operation step by step: `cute explain composition A B` (also complement,
+    /// divides, products).
+    Explain {
+        /// The operation.
+        op: String,
+        /// Its arguments.
+        #[arg(allow_hyphen_values = true)]
+        args: Vec<String>,
+    },
     /// Run an operation: `cute OP ARGS...` (see `cute ops`).
     #[command(external_subcommand)]
     Op(Vec<String>),
@@ -93,6 +112,14 @@ fn main() -> ExitCode {
                 .collect();
             emit(&text)
         }
+        Command::Find { values, shape } => match analysis::find(&values, shape.as_deref()) {
+            Ok(text) => emit(&(text + "\n")),
+            Err(e) => fail(&e),
+        },
+        Command::Explain { op, args } => match analysis::explain(&op, &args) {
+            Ok(text) => emit(&text),
+            Err(e) => fail(&e),
+        },
         Command::Op(words) => {
             let Some((op, rest)) = words.split_first() else {
                 return fail(&OpError::new("UnknownOp", "no operation given"));

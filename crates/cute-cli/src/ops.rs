@@ -169,6 +169,14 @@ pub static OPS: &[OpSpec] = &[
     op("raked_product", "LAYOUT LAYOUT", (2, 2), "copies of A interleaved as B says", |a| Ok(a.layout(0)?.raked_product(&a.layout(1)?)?.to_string())),
     op("tile_to_shape", "LAYOUT SHAPE [ORDER]", (2, 3), "A repeated to fill SHAPE", |a| Ok(a.layout(0)?.tile_to_shape(&a.tuple(1)?, if a.len() == 3 { Some(a.tuple(2)?) } else { None }.as_ref())?.to_string())),
     op("evenly_divides", "SHAPE TILER", (2, 2), "whether TILER divides SHAPE without a partial tile", |a| Ok(bit(a.tuple(0)?.evenly_divides(&a.tiler(1)?)))),
+    // analysis (crate::analysis)
+    op("find_layout", "VALUES [SHAPE]", (1, 2), "the canonical layout whose values are v0,v1,... (of SHAPE if given)", crate::analysis::find_op),
+    op("equal", "LAYOUT LAYOUT", (2, 2), "whether both are the same function on the same domain", crate::analysis::equal),
+    op("injective", "LAYOUT", (1, 1), "whether no two points share an offset", crate::analysis::injective),
+    op("surjective", "LAYOUT", (1, 1), "whether every integer between the smallest and largest offset is reached", |a| Ok(bit(a.layout(0)?.is_surjective()))),
+    op("bijective", "LAYOUT", (1, 1), "whether it is a bijection onto its range of cosize offsets", |a| Ok(bit(a.layout(0)?.is_bijective()))),
+    op("compact", "LAYOUT", (1, 1), "whether it is a bijection onto [0, size)", |a| Ok(bit(a.layout(0)?.is_compact()))),
+    op("image", "LAYOUT", (1, 1), "the offsets as disjoint strided intervals placed by a layout", |a| Ok(a.layout(0)?.image()?.to_string())),
     // rendering
     op("table", "LAYOUT [N]", (1, 2), "values v0,v1,... of the 1-D function (N of them if given)", table),
     op("print_layout", "LAYOUT", (1, 1), "CuTe's print_layout table", |a| Ok(a.layout(0)?.table()?.to_string().trim_end().to_string())),
@@ -280,6 +288,11 @@ impl<'a> Args<'a> {
                 ),
             )),
         }
+    }
+
+    /// Argument `k` as text.
+    pub fn text_arg(&self, k: usize) -> Result<String, OpError> {
+        self.text(k, "text")
     }
 
     /// Argument `k` as a layout.

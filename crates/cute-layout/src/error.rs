@@ -158,6 +158,34 @@ pub enum LayoutError {
         /// Why, with the values.
         what: String,
     },
+    /// `find_layout`: the values are not the 1-D function of any layout. `index` is the first
+    /// index at which the values leave every layout that agrees with the values before it; past
+    /// the last value (`index == len`) when every prefix fits but the count of values is not the
+    /// size of the layout those prefixes force.
+    NotALayout {
+        /// Operation that was attempted.
+        op: &'static str,
+        /// The first index no layout fits.
+        index: usize,
+        /// The value found there (`None` past the end).
+        found: Option<i64>,
+        /// The value the only layout consistent with the values before `index` predicts there
+        /// (`None` when it is past `i64` or past the end).
+        expected: Option<i64>,
+        /// The modes `(extent, stride)` that the values before `index` force, left to right (the
+        /// last one still open: its extent is how far it has run so far).
+        modes: alloc::vec::Vec<(i64, i64)>,
+    },
+    /// A decision procedure would have to enumerate more than `limit` points (the question is
+    /// NP-hard in general; see the operation's docs for the cases decided algebraically).
+    TooLarge {
+        /// Operation that was attempted.
+        op: &'static str,
+        /// The layout.
+        layout: Box<Layout>,
+        /// The most points the procedure enumerates.
+        limit: i64,
+    },
 }
 
 impl LayoutError {
@@ -180,6 +208,8 @@ impl LayoutError {
             LayoutError::NotInjective { .. } => "NotInjective",
             LayoutError::NotComplementable { .. } => "NotComplementable",
             LayoutError::NotRepresentable { .. } => "NotRepresentable",
+            LayoutError::NotALayout { .. } => "NotALayout",
+            LayoutError::TooLarge { .. } => "TooLarge",
         }
     }
 
@@ -261,6 +291,53 @@ impl fmt::Display for LayoutError {
                 "{op}: stride {stride} of {layout} is not a multiple of {span}, the span of the modes with smaller strides"
             ),
             LayoutError::NotRepresentable { op, what } => write!(f, "{op}: {what}"),
+            LayoutError::NotALayout {
+                op,
+                index,
+                found,
+                expected,
+                modes,
+            } => {
+                write!(f, "{op}: no layout has these values: ")?;
+                match (found, expected) {
+                    (Some(v), Some(e)) if *index == 0 => {
+                        write!(f, "value {v} at index 0, but every layout maps 0 to {e}")
+                    }
+                    (Some(v), Some(e)) => write!(
+                        f,
+                        "value {v} at index {index}, but the only layout fitting the values before it predicts {e}"
+                    ),
+                    (Some(v), None) => write!(
+                        f,
+                        "value {v} at index {index}, but the only layout fitting the values before it predicts a value past i64"
+                    ),
+                    (None, _) => {
+                        let block: i64 = modes[..modes.len().saturating_sub(1)]
+                            .iter()
+                            .map(|m| m.0)
+                            .product();
+                        write!(
+                            f,
+                            "{index} values, but the values force blocks of {block}, which {index} is not a multiple of"
+                        )
+                    }
+                }?;
+                if !modes.is_empty() {
+                    f.write_str(" (modes so far: ")?;
+                    for (k, (n, d)) in modes.iter().enumerate() {
+                        if k > 0 {
+                            f.write_str(", ")?;
+                        }
+                        write!(f, "{n}:{d}")?;
+                    }
+                    f.write_str(")")?;
+                }
+                Ok(())
+            }
+            LayoutError::TooLarge { op, layout, limit } => write!(
+                f,
+                "{op}: deciding this for {layout} needs more than {limit} points enumerated"
+            ),
         }
     }
 }

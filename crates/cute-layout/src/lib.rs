@@ -28,6 +28,7 @@
 extern crate alloc;
 
 mod algebra;
+pub mod analysis;
 mod coord;
 mod error;
 mod fmt;
@@ -38,6 +39,10 @@ pub mod render;
 mod tree;
 
 pub use algebra::Tiler;
+pub use analysis::{
+    explain_complement, explain_composition, explain_logical_divide, explain_logical_product,
+    explain_rearranged, find_layout, find_layout_with_shape, Explanation, Image,
+};
 pub use coord::Offsets;
 pub use error::{LayoutError, ParseError, ParseErrorKind};
 pub use int_tuple::IntTuple;

@@ -1,0 +1,154 @@
+//! `cute find` and `cute explain`, and the batch operations of layout analysis (`find_layout`,
+//! `equal`, `injective`, `surjective`, `bijective`; their lines are in [`crate::ops::OPS`]).
+
+use cute_layout::analysis::explain_composition_tiler;
+use cute_layout::{
+    explain_complement, explain_logical_divide, explain_logical_product, explain_rearranged,
+    find_layout, find_layout_with_shape, IntTuple, Layout, Tiler,
+};
+
+use crate::ops::{Args, OpError};
+
+/// Parses `0,2,4` (or several such words) into values.
+pub fn parse_values(words: &[String]) -> Result<Vec<i64>, OpError> {
+    let mut out = Vec::new();
+    for w in words {
+        for part in w.split(',') {
+            let t = part.trim();
+            if t.is_empty() {
+                if words.len() == 1 && w.trim().is_empty() {
+                    break;
+                }
+                return Err(OpError::new(
+                    "ParseError",
+                    format!("find_layout: empty value in {w:?}"),
+                ));
+            }
+            out.push(t.parse().map_err(|_| {
+                OpError::new(
+                    "ParseError",
+                    format!("find_layout: {t:?} is not a 64-bit integer"),
+                )
+            })?);
+        }
+    }
+    Ok(out)
+}
+
+/// `cute find VALUES... [--shape SHAPE]`.
+pub fn find(words: &[String], shape: Option<&str>) -> Result<String, OpError> {
+    let values = parse_values(words)?;
+    let l = match shape {
+        None => find_layout(&values)?,
+        Some(s) => {
+            let shape: IntTuple = s
+                .parse()
+                .map_err(|e| OpError::new("ParseError", format!("find: shape: {e}")))?;
+            find_layout_with_shape(&values, &shape)?
+        }
+    };
+    Ok(l.to_string())
+}
+
+/// Batch `find_layout VALUES [SHAPE]`.
+pub fn find_op(a: &Args<'_>) -> Result<String, OpError> {
+    let values = parse_values(&[a.text_arg(0)?])?;
+    Ok(if a.len() == 2 {
+        find_layout_with_shape(&values, &a.tuple(1)?)?
+    } else {
+        find_layout(&values)?
+    }
+    .to_string())
+}
+
+fn bit(b: bool) -> String {
+    String::from(if b { "1" } else { "0" })
+}
+
+/// Batch `equal A B`.
+pub fn equal(a: &Args<'_>) -> Result<String, OpError> {
+    Ok(bit(a.layout(0)?.same_function(&a.layout(1)?)))
+}
+
+/// Batch `injective L`.
+pub fn injective(a: &Args<'_>) -> Result<String, OpError> {
+    Ok(bit(a.layout(0)?.is_injective()?))
+}
+
+/// The operations `cute explain` knows, with their usage.
+pub const EXPLAINED: &str =
+    "composition A B|TILER | complement A [COTARGET] | logical_divide A TILER | \
+    zipped_divide, tiled_divide, flat_divide A TILER | logical_product A TILER | \
+    zipped_product, tiled_product, flat_product A TILER | blocked_product, raked_product A B";
+
+fn parse<T: std::str::FromStr<Err = cute_layout::ParseError>>(
+    what: &str,
+    k: usize,
+    s: &str,
+) -> Result<T, OpError> {
+    s.parse()
+        .map_err(|e| OpError::new("ParseError", format!("explain: argument {k} ({what}): {e}")))
+}
+
+/// `cute explain OP ARGS...`: the derivation, or the refusal with its reasons (exit status 0
+/// either way: the explanation is the answer).
+pub fn explain(op: &str, args: &[String]) -> Result<String, OpError> {
+    let arity = |lo: usize, hi: usize| -> Result<(), OpError> {
+        if args.len() < lo || args.len() > hi {
+            return Err(OpError::new(
+                "Arity",
+                format!(
+                    "explain {op}: expected {lo}{} arguments, got {}",
+                    if hi > lo {
+                        format!(" to {hi}")
+                    } else {
+                        String::new()
+                    },
+                    args.len()
+                ),
+            ));
+        }
+        Ok(())
+    };
+    let e = match op {
+        "composition" => {
+            arity(2, 2)?;
+            let a: Layout = parse("layout", 1, &args[0])?;
+            let b: Tiler = parse("layout or tiler", 2, &args[1])?;
+            explain_composition_tiler(&a, &b)
+        }
+        "complement" => {
+            arity(1, 2)?;
+            let a: Layout = parse("layout", 1, &args[0])?;
+            let c: Option<IntTuple> = match args.get(1) {
+                Some(s) => Some(parse("cotarget", 2, s)?),
+                None => None,
+            };
+            explain_complement(&a, c.as_ref())
+        }
+        "logical_divide" | "logical_product" => {
+            arity(2, 2)?;
+            let a: Layout = parse("layout", 1, &args[0])?;
+            let t: Tiler = parse("tiler", 2, &args[1])?;
+            if op == "logical_divide" {
+                explain_logical_divide(&a, &t)
+            } else {
+                explain_logical_product(&a, &t)
+            }
+        }
+        "zipped_divide" | "tiled_divide" | "flat_divide" | "zipped_product" | "tiled_product"
+        | "flat_product" | "blocked_product" | "raked_product" => {
+            arity(2, 2)?;
+            let a: Layout = parse("layout", 1, &args[0])?;
+            let t: Tiler = parse("tiler", 2, &args[1])?;
+            explain_rearranged(op, &a, &t)?
+        }
+        _ => {
+            return Err(OpError::new(
+                "UnknownOp",
+                format!("explain: cannot explain {op:?}; known: {EXPLAINED}"),
+            ))
+        }
+    };
+    Ok(e.to_string())
+}

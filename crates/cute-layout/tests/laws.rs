@@ -422,6 +422,26 @@ fn cute_docs_composition() {
     );
 }
 
+/// CuTe's weakly divisible walk is right in a stride-0 mode of A when the carries out of it still
+/// match; no false refusal there, and the wrong cases stay refused.
+#[test]
+fn weak_divisibility_in_stride_zero_modes() {
+    for (a, b, want) in [
+        ("(3,3,4):(0,0,4)", "(2,4):(0,5)", Some("(2,(2,2)):(0,(0,4))")),
+        ("(2,3,2,3):(12,0,5,5)", "(4):(4)", Some("((2,2)):((0,5))")),
+        ("(9,4):(0,4)", "10:5", None),
+        ("(9,4):(1,4)", "4:5", None),
+        ("(7,2):(1,21)", "4:4", None),
+    ] {
+        let (a, b) = (l(a), l(b));
+        check_compose(&a, &b);
+        match want {
+            Some(w) => assert_eq!(a.compose(&b).unwrap().to_string(), w),
+            None => assert_eq!(a.compose(&b).unwrap_err().kind(), "StrideNotDivisible"),
+        }
+    }
+}
+
 #[test]
 fn cute_docs_complement() {
     for (a, m) in [

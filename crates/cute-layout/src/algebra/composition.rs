@@ -6,7 +6,8 @@
 //!
 //! 1. *Within one leaf* (weak divisibility): CuTe admits a stride `r` smaller than, but not
 //!    dividing, an extent `s` of A; the walk is then only right if the whole leaf stays inside that
-//!    mode (`N <= ceil(s / r)`).
+//!    mode (`N <= ceil(s / r)`), or if that mode has stride 0 and the carries out of it still
+//!    match CuTe's (see `compose_leaf`).
 //! 2. *Across leaves* (disjoint intervals, seed 001): `A(Σ B_k(x_k)) == Σ A(B_k(x_k))` needs the
 //!    leaves' images to add without carries in A's mixed-radix coordinates. Each exact per-leaf
 //!    result occupies, in every mode `j` of A it touches, the digits `0, ρ, ..., (q-1)ρ`; the sum
@@ -35,6 +36,72 @@ struct LeafResult {
     footprint: Leaves<(usize, i64)>,
     /// Sign of the leaf's stride (0 for stride 0 or extent 1).
     sign: i64,
+    /// Right only if no other leaf of B moves (see [`WeakStep::RightAlone`]): the mode of A
+    /// and the stride, for the error message.
+    alone: Option<(i64, i64)>,
+}
+
+/// Verdict on CuTe's walk at a weakly divisible mode: the stride `abs` left at mode `j` of `a` is
+/// below that mode's extent `s`, does not divide it, and the leaf's `rest` elements run past it
+/// (`ns = ceil(s / abs) < rest`).
+///
+/// Write `i = k ns + i0` (`i0 < ns`). The true index `abs i` has digit `abs i0 + k e - delta s`
+/// in mode `j` (`e = abs ns - s`, `0 < e < abs`) and carries `k + delta` into the modes past `j`,
+/// `delta = floor((abs i0 + k e) / s)`; CuTe assumes digit `abs i0` and carry `k`. So:
+/// * a mode with a nonzero stride sees the wrong digit from group 1 on: wrong;
+/// * in a stride-0 mode the digit does not matter; `delta > 0` first happens in group
+///   `k* = ceil((abs - e) / e)`. No group reaches it: right. Two or more groups do: then the
+///   modes past `j` (whose first stride is nonzero, `a` being coalesced) would have to take
+///   equal values at `k*`, `k* + 1` and `k* + 2`, impossible: wrong. Only the last group does:
+///   right exactly when the modes past `j` take the same value at `k*` and `k* + 1` (`delta <= 1`
+///   as `abs (ns - 1) + k* e < 2 s`); the leaf then uses coordinates CuTe's footprint does not
+///   record, so the answer is only right if no other leaf of B moves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum WeakStep {
+    /// CuTe's answer is wrong.
+    Wrong,
+    /// CuTe's answer is right; the largest digit the leaf uses in mode `j`.
+    Right(i64),
+    /// CuTe's answer is right if this is the only leaf of B that moves.
+    RightAlone,
+}
+
+pub(crate) fn weak_step(a: &[(i64, i64)], j: usize, abs: i64, ns: i64, rest: i64) -> WeakStep {
+    let Some(&(s, d)) = a.get(j) else {
+        return WeakStep::Wrong;
+    };
+    if d != 0 || abs <= 0 || ns <= 0 {
+        return WeakStep::Wrong;
+    }
+    // abs < s and abs * ns < s + abs: no overflow below.
+    let e = abs * ns - s;
+    if e <= 0 {
+        return WeakStep::Wrong; // abs divides s: not a weak step
+    }
+    let groups = rest / ns;
+    let k_star = super::ceil_div(abs - e, e);
+    if groups <= k_star {
+        return WeakStep::Right(abs * (ns - 1) + (groups - 1) * e);
+    }
+    if groups - k_star >= 2 {
+        return WeakStep::Wrong;
+    }
+    let tail = &a[j + 1..];
+    match (tail_value(tail, k_star), tail_value(tail, k_star + 1)) {
+        (Some(x), Some(y)) if x == y => WeakStep::RightAlone,
+        _ => WeakStep::Wrong,
+    }
+}
+
+/// The value of the flat modes `t` (the last one unbounded) at the 1-D index `x`.
+fn tail_value(t: &[(i64, i64)], mut x: i64) -> Option<i64> {
+    let mut v = 0i64;
+    for (m, &(s, d)) in t.iter().enumerate() {
+        let digit = if m + 1 == t.len() { x } else { x % s };
+        v = v.checked_add(digit.checked_mul(d)?)?;
+        x /= s;
+    }
+    Some(v)
 }
 
 /// CuTe's `composition_impl` for one leaf `n:r` of B against the flat, coalesced `a`, plus the
@@ -46,6 +113,7 @@ fn compose_leaf(a: &[(i64, i64)], lhs: &Layout, n: i64, r: i64) -> Result<LeafRe
         is_int: true,
         footprint: Leaves::new(),
         sign,
+        alone: None,
     };
     if r == 0 {
         // CuTe: static stride-0 shortcut.
@@ -86,18 +154,24 @@ fn compose_leaf(a: &[(i64, i64)], lhs: &Layout, n: i64, r: i64) -> Result<LeafRe
                 extent: new_shape,
             });
         }
+        let mut top_digit = mul(OP, new_shape - 1, abs)?;
         if s % abs != 0 && new_shape < rest_shape {
-            // Weak divisibility: the walk would continue into the next mode as if `abs` divided
-            // `s`; CuTe's answer is wrong here.
-            return Err(LayoutError::StrideNotDivisible {
-                op: OP,
-                lhs: lhs.clone().into(),
-                stride: abs,
-                extent: s,
-            });
+            // Weak divisibility: the walk continues into the next mode as if `abs` divided `s`.
+            match weak_step(a, j, abs, new_shape, rest_shape) {
+                WeakStep::Right(top) => top_digit = top,
+                WeakStep::RightAlone => out.alone = Some((s, abs)),
+                WeakStep::Wrong => {
+                    return Err(LayoutError::StrideNotDivisible {
+                        op: OP,
+                        lhs: lhs.clone().into(),
+                        stride: abs,
+                        extent: s,
+                    })
+                }
+            }
         }
         out.modes.push((new_shape, mul(OP, rest_stride, d)?));
-        out.footprint.push((j, mul(OP, new_shape - 1, abs)?));
+        out.footprint.push((j, top_digit));
         rest_shape /= new_shape;
         rest_stride = next_stride;
     }
@@ -158,6 +232,22 @@ impl Layout {
         let mut leaves: Leaves<LeafResult> = Leaves::new();
         for (&n, &r) in rhs.shape.iter().zip(rhs.stride.iter()) {
             leaves.push(compose_leaf(&a, self, n, r)?);
+        }
+        let moving = rhs
+            .shape
+            .iter()
+            .zip(rhs.stride.iter())
+            .filter(|&(&n, &r)| n > 1 && r != 0)
+            .count();
+        if let Some(&(s, abs)) = leaves.iter().find_map(|lr| lr.alone.as_ref()) {
+            if moving > 1 {
+                return Err(LayoutError::StrideNotDivisible {
+                    op: OP,
+                    lhs: self.clone().into(),
+                    stride: abs,
+                    extent: s,
+                });
+            }
         }
         check_disjoint(self, rhs, &a, &leaves)?;
         // Put the per-leaf results in rhs's tree.

@@ -17,6 +17,7 @@ mod tiler;
 pub use tiler::Tiler;
 
 pub(crate) use coalesce::{bw_coalesce, bw_coalesce_x};
+pub(crate) use composition::{weak_step, WeakStep};
 
 use crate::error::LayoutError;
 use crate::layout::Layout;

@@ -4,7 +4,7 @@ use alloc::vec::Vec;
 
 use super::tiling::by_mode;
 use super::trace::{Condition, Explanation, Modes, Operand, Step, MAX_COUNTEREXAMPLE_SEARCH};
-use crate::algebra::{bw_coalesce_x, ceil_div, flat_modes, from_flat, Tiler};
+use crate::algebra::{bw_coalesce_x, ceil_div, flat_modes, from_flat, weak_step, Tiler, WeakStep};
 use crate::error::LayoutError;
 use crate::layout::Layout;
 use crate::tree::{Tok, Toks};
@@ -14,6 +14,8 @@ struct LeafWork {
     modes: Vec<(i64, i64)>, // after mod, extent-1 dropped (CuTe's per-leaf shape)
     footprint: Vec<(usize, i64)>,
     sign: i64,
+    /// A weak-divisibility step that is right only if no other leaf of B moves.
+    alone: Option<Condition>,
 }
 
 /// Explain `a ∘ b` (see the [module docs](super)).
@@ -67,6 +69,12 @@ pub fn explain_composition(a: &Layout, b: &Layout) -> Explanation {
             result: naive.clone(),
         });
     }
+    let moving = leaves.iter().filter(|&&(n, r)| n > 1 && r != 0).count();
+    if moving > 1 {
+        if let Some(c) = works.iter().find_map(|w| w.alone.clone()) {
+            e.steps.push(Step::Failed(c));
+        }
+    }
     check_disjoint(&work_v, &works, &mut e.steps);
     if let Ok(naive) = naive {
         let differs = match &e.outcome {
@@ -108,6 +116,7 @@ fn compose_leaf_steps(
             modes: alloc::vec![(n, d)],
             footprint: Vec::new(),
             sign,
+            alone: None,
         });
     }
     // Divide out the stride.
@@ -147,6 +156,7 @@ fn compose_leaf_steps(
     let mut kept = Vec::with_capacity(a.len());
     let mut modes = Vec::new();
     let mut footprint = Vec::new();
+    let mut alone = None;
     for (j, &(sh, st)) in strided.iter().enumerate() {
         if j == last {
             kept.push((rest_n, st));
@@ -167,18 +177,27 @@ fn compose_leaf_steps(
                 shape: rest_n,
                 extent: new,
             }));
-        } else if a[j].0 % divisors[j] != 0 && new < rest_n {
-            steps.push(Step::Failed(Condition::WeakDivisibility {
+        }
+        let mut top = (new - 1).checked_mul(divisors[j])?;
+        if rest_n % new == 0 && a[j].0 % divisors[j] != 0 && new < rest_n {
+            // As in `Layout::compose`: harmless in a stride-0 mode whose carries still match
+            // CuTe's, i.e. when (rest_n / new) * e < divisor with e = divisor * new - extent.
+            let weak = Condition::WeakDivisibility {
                 leaf: k,
                 mode: j,
                 divisor: divisors[j],
                 extent: a[j].0,
                 shape: rest_n,
-            }));
+            };
+            match weak_step(a, j, divisors[j], new, rest_n) {
+                WeakStep::Right(t) => top = t,
+                WeakStep::RightAlone => alone = Some(weak),
+                WeakStep::Wrong => steps.push(Step::Failed(weak)),
+            }
         }
         kept.push((new, st));
         modes.push((new, st));
-        footprint.push((j, (new - 1).checked_mul(divisors[j])?));
+        footprint.push((j, top));
         rest_n = ceil_div(rest_n, new);
     }
     steps.push(Step::ModShape {
@@ -196,6 +215,7 @@ fn compose_leaf_steps(
         modes,
         footprint,
         sign,
+        alone,
     })
 }
 

@@ -87,7 +87,8 @@ pub enum Condition {
         extent: i64,
     },
     /// Weak divisibility: the stride left at mode `mode` is smaller than A's extent there and
-    /// does not divide it, yet B's leaf runs past that mode (CuTe computes a wrong layout).
+    /// does not divide it, yet B's leaf runs past that mode (CuTe computes a wrong layout; only a
+    /// stride-0 mode of A whose carries still match CuTe's escapes this).
     WeakDivisibility {
         /// Leaf of B.
         leaf: usize,

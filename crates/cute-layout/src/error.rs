@@ -158,6 +158,18 @@ pub enum LayoutError {
         /// Why, with the values.
         what: String,
     },
+    /// A picture (SVG, LaTeX, bank view) would have more cells than a picture may show
+    /// ([`MAX_PICTURE_CELLS`](crate::render::MAX_PICTURE_CELLS)); refused before any drawing.
+    TooLarge {
+        /// Operation that was attempted.
+        op: &'static str,
+        /// What was to be drawn (e.g. the layout), for the message.
+        what: String,
+        /// Number of cells it would have.
+        cells: i64,
+        /// The limit.
+        limit: i64,
+    },
 }
 
 impl LayoutError {
@@ -180,6 +192,7 @@ impl LayoutError {
             LayoutError::NotInjective { .. } => "NotInjective",
             LayoutError::NotComplementable { .. } => "NotComplementable",
             LayoutError::NotRepresentable { .. } => "NotRepresentable",
+            LayoutError::TooLarge { .. } => "TooLarge",
         }
     }
 
@@ -261,6 +274,15 @@ impl fmt::Display for LayoutError {
                 "{op}: stride {stride} of {layout} is not a multiple of {span}, the span of the modes with smaller strides"
             ),
             LayoutError::NotRepresentable { op, what } => write!(f, "{op}: {what}"),
+            LayoutError::TooLarge {
+                op,
+                what,
+                cells,
+                limit,
+            } => write!(
+                f,
+                "{op}: {what} has {cells} cells, more than the {limit} a picture may show"
+            ),
         }
     }
 }

@@ -53,6 +53,9 @@ const GAP: f64 = 36.0;
 const TITLE_H: f64 = 20.0;
 const NOTE_H: f64 = 15.0;
 const HEAD_H: f64 = 16.0;
+/// Up to this many columns, cells widen to fit the natural column coordinates; past it the
+/// coordinates shrink to fit the cells (and are left out below 6 px).
+const WIDEN_COLS: usize = 32;
 
 /// The SVG picture of `layout`: its values on its 2-D grid, coloured by value, with row and
 /// column headers showing the 1-D and natural coordinates (see the [module docs](self)).
@@ -177,7 +180,17 @@ impl Geometry {
         }
         let digits = |n: usize| alloc::format!("{}", n.saturating_sub(1)).len();
         max_chars = max_chars.max(digits(p.cols));
-        let cw = (text_w(max_chars, 12.0) + 10.0).max(24.0);
+        let mut cw = (text_w(max_chars, 12.0) + 10.0).max(26.0);
+        // Widen the cells to fit the natural column coordinates at 11 px (as the "Index
+        // Mapping" figure of 01_layout.md does) unless that makes a very wide picture.
+        if !p.col_shape.is_int() && p.cols > 1 && p.cols <= WIDEN_COLS {
+            let w = coord_labels(&p.col_shape, p.cols)
+                .iter()
+                .map(String::len)
+                .max()
+                .unwrap_or(1);
+            cw = cw.max(text_w(w, 11.0) + 8.0);
+        }
         let ch = if two_lines { 32.0 } else { 22.0 };
         let row_index_w = text_w(digits(p.rows), 11.0) + 10.0;
         let row_coord = (!p.row_shape.is_int() && p.rows > 1).then(|| {
@@ -278,8 +291,9 @@ pub(crate) fn write_svg(panels: &[Panel], caption: &[String]) -> String {
     let _ = write!(
         s,
         "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{width}\" height=\"{height}\" \
-         viewBox=\"0 0 {width} {height}\" font-family=\"DejaVu Sans Mono, monospace\">\n<style>\n\
-         text{{font-size:12px;text-anchor:middle;fill:#000}}\n\
+         viewBox=\"0 0 {width} {height}\" font-family=\"DejaVu Sans Mono, monospace\" \
+         font-size=\"12\">\n<style>\n\
+         text{{text-anchor:middle;fill:#000}}\n\
          .title{{font-size:13px;font-weight:bold;text-anchor:start}}\n\
          .note{{font-size:11px;fill:#444;text-anchor:start}}\n\
          .h{{font-size:11px;fill:#555}}\n\
@@ -366,7 +380,7 @@ fn write_panel(s: &mut String, p: &Panel, g: &Geometry, x0: f64, y0: f64, banks:
     }
     if let Some((labels, font)) = &g.col_coord {
         let y = y0 + g.head_top + HEAD_H + font + 1.0;
-        let _ = writeln!(s, "<g class=\"h\" style=\"font-size:{font:.1}px\">");
+        let _ = writeln!(s, "<g style=\"font-size:{font:.1}px;fill:#555\">");
         for (n, l) in labels.iter().enumerate() {
             let _ = writeln!(
                 s,

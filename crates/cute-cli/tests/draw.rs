@@ -365,3 +365,58 @@ fn show_colours_only_when_asked_or_on_a_terminal() {
     let o = cute(&["show", "4:1", "--color", "sometimes"]);
     assert_eq!(o.status.code(), Some(2));
 }
+
+/// Splits a shell command line with single quotes (all the gallery uses).
+fn shell_words(line: &str) -> Vec<String> {
+    let mut words = Vec::new();
+    let mut cur = String::new();
+    let (mut quoted, mut any) = (false, false);
+    for c in line.chars() {
+        match c {
+            '\'' => {
+                quoted = !quoted;
+                any = true;
+            }
+            ' ' if !quoted => {
+                if any {
+                    words.push(std::mem::take(&mut cur));
+                    any = false;
+                }
+            }
+            c => {
+                cur.push(c);
+                any = true;
+            }
+        }
+    }
+    if any {
+        words.push(cur);
+    }
+    words
+}
+
+#[test]
+fn gallery_commands_make_the_committed_pictures() {
+    let gallery = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/gallery");
+    let readme = std::fs::read_to_string(gallery.join("README.md")).unwrap();
+    let dir = tempdir();
+    let mut count = 0;
+    for line in readme.lines().filter(|l| l.starts_with("cute png ")) {
+        let mut words = shell_words(line);
+        assert_eq!(words.remove(0), "cute");
+        let at = words.iter().position(|w| w == "-o").unwrap() + 1;
+        let name = words[at].clone();
+        let out = dir.join(&name);
+        words[at] = out.to_str().unwrap().to_string();
+        let args: Vec<&str> = words.iter().map(String::as_str).collect();
+        ok(&args);
+        let made = decode_png(&std::fs::read(&out).unwrap());
+        let committed = decode_png(&std::fs::read(gallery.join(&name)).unwrap());
+        assert_eq!((made.0, made.1), (committed.0, committed.1), "{line}");
+        let kb = std::fs::metadata(gallery.join(&name)).unwrap().len() / 1024;
+        assert!(kb < 100, "{name} is {kb} KiB");
+        count += 1;
+    }
+    assert!(count >= 6, "the gallery has {count} pictures");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -187,9 +187,9 @@ pub fn png(svg: &str, scale: f32) -> Result<Vec<u8>, OpError> {
         ));
     }
     let mut opt = usvg::Options::default();
-    opt.fontdb_mut().load_system_fonts();
+    *opt.fontdb_mut() = label_fonts();
     if opt.fontdb.is_empty() {
-        eprintln!("cute: warning: no system fonts found, the PNG will have no labels");
+        eprintln!("cute: warning: no monospace system font found, the PNG will have no labels");
     }
     let tree = usvg::Tree::from_str(svg, &opt)
         .map_err(|e| OpError::new("Render", format!("png: cannot read the SVG: {e}")))?;
@@ -216,7 +216,44 @@ pub fn png(svg: &str, scale: f32) -> Result<Vec<u8>, OpError> {
         .map_err(|e| OpError::new("Render", format!("png: cannot encode: {e}")))
 }
 
-/// PNG of opaque RGBA pixels as 8-bit RGB with the best compression: the pictures have a white
+/// The fonts of the labels, read into memory once: the system's regular and bold faces of
+/// `DejaVu Sans Mono` or else its default monospace family, registered as `monospace`. (A
+/// database of font *files* would re-read a file for every one of the thousands of labels.)
+fn label_fonts() -> resvg::usvg::fontdb::Database {
+    use resvg::usvg::fontdb::{Database, Family, Query, Source, Weight};
+    let mut system = Database::new();
+    system.load_system_fonts();
+    let mut db = Database::new();
+    let families = [Family::Name("DejaVu Sans Mono"), Family::Monospace];
+    let mut loaded = std::collections::HashSet::new();
+    for weight in [Weight::NORMAL, Weight::BOLD] {
+        let query = Query {
+            families: &families,
+            weight,
+            ..Query::default()
+        };
+        let Some(id) = system.query(&query) else {
+            continue;
+        };
+        if let Some(name) = system.face(id).and_then(|f| f.families.first()) {
+            db.set_monospace_family(name.0.clone());
+        }
+        match system.face_source(id) {
+            Some((Source::File(path), _)) => {
+                if loaded.insert(path.clone()) {
+                    if let Ok(data) = std::fs::read(&path) {
+                        db.load_font_data(data);
+                    }
+                }
+            }
+            Some((Source::Binary(data), _)) => db.load_font_data(data.as_ref().as_ref().to_vec()),
+            _ => {}
+        }
+    }
+    db
+}
+
+/// PNG of opaque RGBA pixels as 8-bit RGB, best compression up to 4 Mpx: the pictures have a white
 /// background, so alpha carries nothing, and this is several times smaller than tiny-skia's
 /// default RGBA encoding.
 fn encode_rgb_png(rgba: &[u8], w: u32, h: u32) -> Result<Vec<u8>, png::EncodingError> {
@@ -228,8 +265,13 @@ fn encode_rgb_png(rgba: &[u8], w: u32, h: u32) -> Result<Vec<u8>, png::EncodingE
     let mut enc = png::Encoder::new(&mut out, w, h);
     enc.set_color(png::ColorType::Rgb);
     enc.set_depth(png::BitDepth::Eight);
-    enc.set_compression(png::Compression::Best);
-    enc.set_adaptive_filter(png::AdaptiveFilterType::Adaptive);
+    // Best compression costs seconds on pictures of tens of megapixels; those get the fast one.
+    if u64::from(w) * u64::from(h) <= 4_000_000 {
+        enc.set_compression(png::Compression::Best);
+        enc.set_adaptive_filter(png::AdaptiveFilterType::Adaptive);
+    } else {
+        enc.set_compression(png::Compression::Default);
+    }
     let mut writer = enc.write_header()?;
     writer.write_image_data(&rgb)?;
     writer.finish()?;

@@ -239,11 +239,9 @@ fn label_fonts() -> resvg::usvg::fontdb::Database {
             db.set_monospace_family(name.0.clone());
         }
         match system.face_source(id) {
-            Some((Source::File(path), _)) => {
-                if loaded.insert(path.clone()) {
-                    if let Ok(data) = std::fs::read(&path) {
-                        db.load_font_data(data);
-                    }
+            Some((Source::File(path), _)) if loaded.insert(path.clone()) => {
+                if let Ok(data) = std::fs::read(&path) {
+                    db.load_font_data(data);
                 }
             }
             Some((Source::Binary(data), _)) => db.load_font_data(data.as_ref().as_ref().to_vec()),

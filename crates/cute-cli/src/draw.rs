@@ -295,7 +295,12 @@ fn write_out(path: Option<&str>, bytes: &[u8]) -> Result<(), OpError> {
 
 /// `cute svg`, `cute png`, `cute latex`.
 pub fn run(a: &DrawArgs, format: Format) -> ExitCode {
-    let result = picture(a, format).and_then(|text| match format {
+    let result = if format != Format::Png && a.scale != 1.0 {
+        Err(OpError::new("BadRequest", "--scale is for cute png only"))
+    } else {
+        picture(a, format)
+    };
+    let result = result.and_then(|text| match format {
         Format::Png => {
             let Some(path) = a.output.as_deref() else {
                 return Err(OpError::new(

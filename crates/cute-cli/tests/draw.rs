@@ -313,6 +313,10 @@ fn errors_are_typed_and_quick() {
     assert_eq!(o.status.code(), Some(2));
     let o = cute(&["banks", "(4,4):(1,4)", "--access", "diagonal"]);
     assert_eq!(o.status.code(), Some(2));
+    let o = cute(&["svg", "4:1", "--scale", "2"]);
+    assert_eq!(o.status.code(), Some(2));
+    let o = cute(&["png", "4:1", "-o", "-", "--scale", "0"]);
+    assert_eq!(o.status.code(), Some(2));
     // An unwritable output file.
     let o = cute(&["svg", "4:1", "-o", "/nonexistent-dir/x.svg"]);
     assert_eq!(o.status.code(), Some(1));

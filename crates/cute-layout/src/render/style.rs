@@ -5,7 +5,7 @@ use core::fmt;
 /// The largest number of cells a picture (SVG, LaTeX, bank view, each panel of an operation
 /// picture) accepts: 64Ki, four times a 128 x 128 tile. A larger request (say a `2^40`-point
 /// layout) is refused with [`LayoutError::TooLarge`](crate::LayoutError::TooLarge) before
-/// anything is computed; at this limit an SVG is about 5 MB.
+/// anything is computed; at this limit an SVG is about 6.5 MB.
 pub const MAX_PICTURE_CELLS: i64 = 1 << 16;
 
 /// How to draw: an optional offset post-map and an optional title.

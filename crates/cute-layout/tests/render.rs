@@ -551,11 +551,38 @@ fn op_pictures_put_operands_beside_the_result() {
     )
     .unwrap_err();
     assert_eq!(e.kind(), "InvalidArgument");
-    // A tiler with `_` is not drawn, and said so.
+    // Tuple tilers are drawn through A's coordinates: (2,4) on 8x8 selects i + 8j; `_` keeps
+    // the whole mode.
+    let a = l("(8,8):(8,1)");
+    let p = parse(
+        &render::svg_op(
+            Op::LogicalDivide,
+            &a,
+            &"(2,4)".parse().unwrap(),
+            &Style::new(),
+        )
+        .unwrap(),
+    );
+    assert_eq!(
+        p.panels[1].labels,
+        ["0", "8", "16", "24", "1", "9", "17", "25"]
+    );
+    let p = parse(
+        &render::svg_op(
+            Op::LogicalDivide,
+            &a,
+            &"(_,4)".parse().unwrap(),
+            &Style::new(),
+        )
+        .unwrap(),
+    );
+    assert_eq!(p.panels.len(), 3);
+    assert_eq!(p.panels[1].labels.len(), 32);
+    // Products draw a tuple tiler as the layout of its modes; one with `_` is not drawn.
     let svg = render::svg_op(
-        Op::LogicalDivide,
-        &l("(8,8):(8,1)"),
-        &"(_,4)".parse().unwrap(),
+        Op::LogicalProduct,
+        &l("(2,2):(1,2)"),
+        &"(_,2)".parse().unwrap(),
         &Style::new(),
     )
     .unwrap();

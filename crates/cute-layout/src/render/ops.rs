@@ -11,6 +11,10 @@
 //!   value is in the image of `A`) and the cell `0` of `B`, where that copy is placed;
 //! * **composition**: the cells of `A` that `B` selects (the 1-D coordinates in the image of `B`).
 //!
+//! A tuple tiler of a divide or a composition (`(2,4)`, `(3:4,_)`) is drawn through `A`'s
+//! coordinates: each cell of `B` shows the 1-D coordinate of `A` it selects, as a layout tiler's
+//! values do.
+//!
 //! Highlights go by value, so for a layout `A` that maps two coordinates to one offset both
 //! cells are outlined. With a post-map in the [`Style`], `A` and the result are drawn through
 //! it; `B` (coordinates into `A`, or the arrangement of copies) is drawn as it is.
@@ -206,7 +210,17 @@ pub fn svg_op(op: Op, a: &Layout, b: &Tiler, style: &Style<'_>) -> Result<String
     let name = op.name();
     let ga = Grid::of_layout(name, a, style)?;
     let gr = Grid::of_layout(name, &r, style)?;
-    let bl = tiler_layout(b);
+    // A tuple tiler of a divide or a composition is drawn through A's coordinates: cell c of B
+    // shows the 1-D coordinate of A that tile element c takes (col_major(shape(A)) o B), the
+    // same thing a layout tiler's values are.
+    let by_coords = matches!(b, Tiler::Modes(_)) && (op.is_divide() || op == Op::Composition);
+    let bl = if by_coords {
+        Layout::col_major(a.shape())
+            .and_then(|id| id.compose_tiler(b))
+            .ok()
+    } else {
+        tiler_layout(b)
+    };
     let gb = match &bl {
         Some(l) => Some(Grid::of_layout(name, l, &Style::new())?),
         None => None,
@@ -252,6 +266,11 @@ pub fn svg_op(op: Op, a: &Layout, b: &Tiler, style: &Style<'_>) -> Result<String
     let mut panels = alloc::vec![pa];
     if let Some(g) = gb {
         let mut pb = Panel::of_grid(format!("B = {b}"), g);
+        if by_coords {
+            pb.notes.push(String::from(
+                "cells: the 1-D coordinate of A of each tile element",
+            ));
+        }
         pb.highlight = hl_b;
         panels.push(pb);
     }

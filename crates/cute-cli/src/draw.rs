@@ -217,12 +217,21 @@ pub fn png(svg: &str, scale: f32) -> Result<Vec<u8>, OpError> {
 }
 
 /// The fonts of the labels, read into memory once: the system's regular and bold faces of
-/// `DejaVu Sans Mono` or else its default monospace family, registered as `monospace`. (A
+/// `DejaVu Sans Mono` or else of a monospaced family it has, registered as `monospace`. (A
 /// database of font *files* would re-read a file for every one of the thousands of labels.)
 fn label_fonts() -> resvg::usvg::fontdb::Database {
     use resvg::usvg::fontdb::{Database, Family, Query, Source, Weight};
     let mut system = Database::new();
     system.load_system_fonts();
+    // fontdb's default `monospace` is Courier New; prefer any monospaced face the system has.
+    let any_mono = system
+        .faces()
+        .find(|f| f.monospaced)
+        .and_then(|f| f.families.first())
+        .map(|f| f.0.clone());
+    if let Some(name) = any_mono {
+        system.set_monospace_family(name);
+    }
     let mut db = Database::new();
     let families = [Family::Name("DejaVu Sans Mono"), Family::Monospace];
     let mut loaded = std::collections::HashSet::new();

@@ -14,6 +14,7 @@
 
 mod analysis;
 mod batch;
+mod draw;
 mod ops;
 
 use std::io::{self, Write};
@@ -49,7 +50,18 @@ enum Command {
         /// Also print the vector view (Layout / Coord / Index lines).
         #[arg(long)]
         vector: bool,
+        /// Colour the table: auto (when stdout is a terminal and NO_COLOR is unset), always, never.
+        #[arg(long, default_value = "auto", value_name = "WHEN")]
+        color: String,
     },
+    /// Draw a layout, a thread-value layout (--tv), its banks (--banks) or an operation as SVG.
+    Svg(draw::DrawArgs),
+    /// The same pictures as `svg`, rendered to PNG (-o FILE required).
+    Png(draw::DrawArgs),
+    /// CuTe's print_latex / print_latex_tv (--tv): a TikZ picture of a layout.
+    Latex(draw::DrawArgs),
+    /// Shared-memory bank conflicts of an access pattern (e.g. a warp reading each row).
+    Banks(draw::BanksArgs),
     /// Answer JSON requests read from stdin, one per line: {"op": NAME, "args": [...]}.
     Batch,
     /// List the operations that `cute OP` and `cute batch` run.
@@ -84,7 +96,15 @@ fn main() -> ExitCode {
             layout,
             coords,
             vector,
-        } => match show(&layout, coords, vector) {
+            color,
+        } => match draw::want_color(&color).and_then(|c| show(&layout, coords, vector, c)) {
+            Ok(text) => emit(&text),
+            Err(e) => fail(&e),
+        },
+        Command::Svg(a) => draw::run(&a, draw::Format::Svg),
+        Command::Png(a) => draw::run(&a, draw::Format::Png),
+        Command::Latex(a) => draw::run(&a, draw::Format::Latex),
+        Command::Banks(a) => match draw::banks_report(&a) {
             Ok(text) => emit(&text),
             Err(e) => fail(&e),
         },
@@ -134,7 +154,7 @@ fn main() -> ExitCode {
 }
 
 /// `cute show`: the layout's text form and properties, then its table.
-fn show(text: &str, coords: bool, vector: bool) -> Result<String, OpError> {
+fn show(text: &str, coords: bool, vector: bool, color: bool) -> Result<String, OpError> {
     let l: Layout = text
         .parse()
         .map_err(|e| OpError::new("ParseError", format!("show: {e}")))?;
@@ -145,7 +165,7 @@ fn show(text: &str, coords: bool, vector: bool) -> Result<String, OpError> {
         l.rank(),
         l.depth()
     );
-    match l.table() {
+    match l.table().map(|t| if color { t.with_ansi() } else { t }) {
         Ok(t) if coords => out += &t.with_coords().to_string(),
         Ok(t) => out += &t.to_string(),
         Err(e) => out += &format!("table omitted: {e}\n"),

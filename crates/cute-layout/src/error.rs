@@ -176,14 +176,15 @@ pub enum LayoutError {
         /// last one still open: its extent is how far it has run so far).
         modes: alloc::vec::Vec<(i64, i64)>,
     },
-    /// A decision procedure would have to enumerate more than `limit` points (the question is
-    /// NP-hard in general; see the operation's docs for the cases decided algebraically).
+    /// A request is larger than a fixed limit of the library: a picture with too many cells, a
+    /// decision that would have to enumerate too many points, a value with too many nodes.
+    /// Refused before any of the work is done.
     TooLarge {
         /// Operation that was attempted.
         op: &'static str,
-        /// The layout.
-        layout: Box<Layout>,
-        /// The most points the procedure enumerates.
+        /// What is too large, and how large it is.
+        what: String,
+        /// The limit.
         limit: i64,
     },
 }
@@ -334,10 +335,9 @@ impl fmt::Display for LayoutError {
                 }
                 Ok(())
             }
-            LayoutError::TooLarge { op, layout, limit } => write!(
-                f,
-                "{op}: deciding this for {layout} needs more than {limit} points enumerated"
-            ),
+            LayoutError::TooLarge { op, what, limit } => {
+                write!(f, "{op}: {what} (the limit is {limit})")
+            }
         }
     }
 }

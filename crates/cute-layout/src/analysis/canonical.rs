@@ -250,7 +250,10 @@ impl Layout {
                 if self.size() > MAX_ENUMERATED {
                     return Err(LayoutError::TooLarge {
                         op: "injective",
-                        layout: self.clone().into(),
+                        what: alloc::format!(
+                            "deciding this for {self} would enumerate {} points",
+                            self.size()
+                        ),
                         limit: MAX_ENUMERATED,
                     });
                 }

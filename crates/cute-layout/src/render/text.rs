@@ -127,7 +127,12 @@ impl<'a> Grid<'a> {
 pub struct Table<'a> {
     grid: Grid<'a>,
     coords: bool,
+    ansi: bool,
 }
+
+/// Background colours of [`Table::with_ansi`] (xterm 256-colour indices), by value mod 8: the
+/// same pastel hues as the SVG pictures.
+const ANSI_BG: [u8; 8] = [153, 223, 151, 217, 183, 229, 152, 225];
 
 impl Table<'_> {
     /// Adds the column header of `01_layout.md`'s "Index Mapping" figure: the column numbers and,
@@ -153,6 +158,23 @@ impl Table<'_> {
             coords: true,
             ..self
         }
+    }
+
+    /// Colours every cell for a terminal: ANSI escapes set a background by value mod 8 (and a
+    /// black foreground) around each cell's content and reset after it. Removing the escapes
+    /// gives the plain table, character for character. Only use it when the output is a
+    /// terminal that wants colour (e.g. `NO_COLOR` unset).
+    ///
+    /// # Examples
+    /// ```
+    /// # use cute_layout::Layout;
+    /// let l: Layout = "(2,2):(1,2)".parse()?;
+    /// let t = l.table()?.with_ansi().to_string();
+    /// assert!(t.contains("|\x1b[30;48;5;223m 1 \x1b[0m|"));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn with_ansi(self) -> Self {
+        Table { ansi: true, ..self }
     }
 
     /// Number of rows (the size of mode 0; 1 for a rank-1 layout).
@@ -264,11 +286,18 @@ impl fmt::Display for Table<'_> {
             write!(f, "{m:>label$}  ")?;
             for n in 0..g.cols {
                 let v = g.at(m, n);
+                f.write_char('|')?;
+                if self.ansi {
+                    let bg = ANSI_BG.get(v.rem_euclid(8) as usize).copied().unwrap_or(0);
+                    write!(f, "\x1b[30;48;5;{bg}m")?;
+                }
                 if self.coords {
-                    f.write_char('|')?;
                     centred(f, &v.to_string(), cell)?;
                 } else {
-                    write!(f, "| {v:>w$} ")?;
+                    write!(f, " {v:>w$} ")?;
+                }
+                if self.ansi {
+                    f.write_str("\x1b[0m")?;
                 }
             }
             writeln!(f, "|")?;
@@ -336,6 +365,7 @@ impl Layout {
         Ok(Table {
             grid: Grid::new(self, "print_layout")?,
             coords: false,
+            ansi: false,
         })
     }
 

@@ -1,0 +1,83 @@
+//! Options shared by every picture: the offset post-map hook and the title.
+
+use core::fmt;
+
+/// The largest number of cells a picture (SVG, LaTeX, bank view, each panel of an operation
+/// picture) accepts: 64Ki, four times a 128 x 128 tile. A larger request (say a `2^40`-point
+/// layout) is refused with [`LayoutError::TooLarge`](crate::LayoutError::TooLarge) before
+/// anything is computed; at this limit an SVG is about 6.5 MB.
+pub const MAX_PICTURE_CELLS: i64 = 1 << 16;
+
+/// How to draw: an optional offset post-map and an optional title.
+///
+/// # The offset post-map hook
+///
+/// Every picture function draws the values a layout yields. With
+/// [`Style::post_map`] each value `x` is replaced by `f(x)` before it is labelled, coloured,
+/// assigned a bank or compared: the picture is then the one of `f ∘ L`. This is how composed
+/// layouts such as CuTe's `Sw<B,M,S> o 0 o L` (a swizzle after a layout) are drawn and
+/// bank-analysed: pass the swizzle as `f`. Thread-value pictures apply `f` to the tile index the
+/// layout yields. `f` must not panic; it may return any `i64` (the bank of a negative address is
+/// taken with `rem_euclid`).
+///
+/// Name what you draw with [`Style::title`], since the library cannot print `f`
+/// (e.g. `"Sw<3,4,3> o 0 o (8,64):(64,1)"`).
+///
+/// # Examples
+/// ```
+/// # use cute_layout::{Layout, render::{self, Style}};
+/// let l: Layout = "(4,4):(4,1)".parse()?;
+/// // A swizzle-like post-map: xor bit 2 into bit 0 (Sw<1,0,2>).
+/// let sw = |x: i64| x ^ ((x & 0b100) >> 2);
+/// let svg = render::svg(&l, &Style::new().post_map(&sw).title("Sw<1,0,2> o 0 o (4,4):(4,1)"))?;
+/// assert!(svg.contains("Sw&lt;1,0,2&gt; o 0 o (4,4):(4,1)"));
+/// assert!(svg.contains(">5</text>")); // L(1,0) = 4 becomes 4 ^ 1 = 5
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Clone, Copy, Default)]
+pub struct Style<'a> {
+    pub(crate) post: Option<&'a dyn Fn(i64) -> i64>,
+    pub(crate) title: Option<&'a str>,
+}
+
+impl<'a> Style<'a> {
+    /// No post-map, the layout's own text as the title.
+    pub fn new() -> Self {
+        Style::default()
+    }
+
+    /// Applies `f` to every value the layout yields before drawing it (see the type's docs).
+    pub fn post_map(self, f: &'a dyn Fn(i64) -> i64) -> Self {
+        Style {
+            post: Some(f),
+            ..self
+        }
+    }
+
+    /// The name printed above the picture (and in the LaTeX header comment) instead of the
+    /// layout's text form.
+    pub fn title(self, title: &'a str) -> Self {
+        Style {
+            title: Some(title),
+            ..self
+        }
+    }
+
+    /// `f(x)` with the post-map, `x` without.
+    #[inline]
+    pub(crate) fn map(&self, x: i64) -> i64 {
+        match self.post {
+            Some(f) => f(x),
+            None => x,
+        }
+    }
+}
+
+impl fmt::Debug for Style<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Style")
+            .field("post_map", &self.post.map(|_| "fn(i64) -> i64"))
+            .field("title", &self.title)
+            .finish()
+    }
+}

@@ -28,6 +28,7 @@
 extern crate alloc;
 
 mod algebra;
+mod composed;
 mod coord;
 mod error;
 mod fmt;
@@ -35,12 +36,15 @@ mod int_tuple;
 mod layout;
 mod parse;
 pub mod render;
+mod swizzle;
 mod tree;
 
 pub use algebra::Tiler;
+pub use composed::ComposedLayout;
 pub use coord::Offsets;
 pub use error::{LayoutError, ParseError, ParseErrorKind};
 pub use int_tuple::IntTuple;
 pub use layout::{Layout, Order, StrideValue};
 pub use render::{Table, VectorTable, MAX_TABLE_CELLS};
+pub use swizzle::{Swizzle, MAX_SWIZZLE_BITS};
 pub use tree::MAX_DEPTH;

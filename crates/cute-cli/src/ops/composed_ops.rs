@@ -1,0 +1,185 @@
+//! The operations on swizzles and composed layouts (`Sw<B,M,S>`, `Sw<B,M,S> o OFFSET o LAYOUT`):
+//! argument accessors and the overloads of `composition`, the inverses, `table` and the
+//! divides and products, dispatched by argument kind as CuTe overloads them.
+
+use cute_layout::{ComposedLayout, Layout, Swizzle, Tiler};
+
+use super::{push_value, Arg, Args, OpError, MAX_TABLE_VALUES};
+
+/// A layout-like argument: a plain layout, a swizzle, or a composed layout (with layers).
+pub(super) enum Func {
+    Layout(Layout),
+    Swizzle(Swizzle),
+    Composed(ComposedLayout),
+}
+
+impl Args<'_> {
+    /// Argument `k` as a layout, a swizzle (`[B,M,S]` or `Sw<B,M,S>`) or a composed layout.
+    pub(super) fn func(&self, k: usize) -> Result<Func, OpError> {
+        let text = match &self.args[k] {
+            Arg::List(items) => {
+                let v: Vec<i64> = (0..items.len())
+                    .map(|j| match &items[j] {
+                        Arg::Int(i) => Ok(*i),
+                        Arg::Text(t) => t.trim().parse::<i64>().map_err(|_| t.clone()),
+                        other => Err(other.to_string()),
+                    })
+                    .collect::<Result<_, _>>()
+                    .map_err(|t| {
+                        OpError::new(
+                            "BadRequest",
+                            format!(
+                                "{}: argument {}: a swizzle list holds integers, got {t}",
+                                self.op,
+                                k + 1
+                            ),
+                        )
+                    })?;
+                let [b, m, s] = v[..] else {
+                    return Err(OpError::new(
+                        "BadRequest",
+                        format!(
+                            "{}: argument {}: a swizzle is [B,M,S], got {} values",
+                            self.op,
+                            k + 1,
+                            v.len()
+                        ),
+                    ));
+                };
+                return Ok(Func::Swizzle(Swizzle::new(b, m, s)?));
+            }
+            Arg::Int(_) => return Ok(Func::Layout(self.layout(k)?)),
+            Arg::Text(t) => t.trim(),
+        };
+        if text.starts_with("Sw") && !text.contains(':') {
+            return text
+                .parse()
+                .map(Func::Swizzle)
+                .map_err(|e| self.parse_error(k, "swizzle", e));
+        }
+        if text.starts_with("Sw") {
+            let c: ComposedLayout = text
+                .parse()
+                .map_err(|e| self.parse_error(k, "composed layout", e))?;
+            return Ok(match c.as_layout() {
+                Some(l) => Func::Layout(l.clone()),
+                None => Func::Composed(c),
+            });
+        }
+        Ok(Func::Layout(self.layout(k)?))
+    }
+
+    /// Whether argument `k` is a swizzle or a composed layout (not a plain layout or tiler).
+    pub(super) fn is_swizzled(&self, k: usize) -> bool {
+        match &self.args[k] {
+            Arg::List(_) => true,
+            Arg::Text(t) => t.trim_start().starts_with("Sw"),
+            Arg::Int(_) => false,
+        }
+    }
+}
+
+/// `swizzle B M S`: the swizzle's text form.
+pub(super) fn swizzle(a: &Args<'_>) -> Result<String, OpError> {
+    Ok(Swizzle::new(a.int(0)?, a.int(1)?, a.int(2)?)?.to_string())
+}
+
+/// `composition A B` for every pairing of layouts, swizzles, composed layouts and tilers.
+pub(super) fn composition(a: &Args<'_>) -> Result<String, OpError> {
+    let lhs = a.func(0)?;
+    if !a.is_swizzled(1) && !matches!(lhs, Func::Swizzle(_)) {
+        let t = a.tiler(1)?;
+        return Ok(match lhs {
+            Func::Composed(c) => c.compose_tiler(&t)?.to_string(),
+            _ => a.layout(0)?.compose_tiler(&t)?.to_string(),
+        });
+    }
+    Ok(match (lhs, a.func(1)?) {
+        (Func::Swizzle(sw), Func::Swizzle(s2)) => sw.compose(&s2)?.to_string(),
+        (Func::Swizzle(sw), Func::Layout(l)) => sw.compose_layout(&l).to_string(),
+        (Func::Swizzle(sw), Func::Composed(c)) => sw.compose_composed(&c)?.to_string(),
+        (Func::Layout(l), Func::Swizzle(sw)) => l.compose_swizzle(&sw)?.to_string(),
+        (Func::Layout(l), Func::Composed(c)) => l.compose_composed(&c)?.to_string(),
+        (Func::Composed(c), Func::Swizzle(sw)) => c.compose_swizzle(&sw)?.to_string(),
+        (Func::Composed(c), Func::Composed(c2)) => c.compose_composed(&c2)?.to_string(),
+        (Func::Layout(l), Func::Layout(r)) => l.compose(&r)?.to_string(),
+        (Func::Composed(c), Func::Layout(r)) => c.compose(&r)?.to_string(),
+    })
+}
+
+/// `right_inverse` / `left_inverse` of a layout, a swizzle (itself) or a composed layout.
+pub(super) fn inverse(a: &Args<'_>, right: bool) -> Result<String, OpError> {
+    Ok(match a.func(0)? {
+        Func::Layout(l) => {
+            if right {
+                l.right_inverse().to_string()
+            } else {
+                l.left_inverse()?.to_string()
+            }
+        }
+        Func::Swizzle(sw) => sw.inverse().to_string(),
+        Func::Composed(c) => {
+            if right {
+                c.right_inverse()?.to_string()
+            } else {
+                c.left_inverse()?.to_string()
+            }
+        }
+    })
+}
+
+/// A divide or product: on a composed layout it applies to the inner layout.
+pub(super) fn by_tiler(
+    a: &Args<'_>,
+    f: fn(&Layout, &Tiler) -> Result<Layout, cute_layout::LayoutError>,
+    g: fn(&ComposedLayout, &Tiler) -> Result<ComposedLayout, cute_layout::LayoutError>,
+) -> Result<String, OpError> {
+    Ok(match a.func(0)? {
+        Func::Composed(c) => g(&c, &a.tiler(1)?)?.to_string(),
+        Func::Swizzle(sw) => {
+            return Err(OpError::new(
+                "BadRequest",
+                format!("{}: {sw} is a swizzle, not a layout", a.op),
+            ))
+        }
+        Func::Layout(l) => f(&l, &a.tiler(1)?)?.to_string(),
+    })
+}
+
+/// `table`: the values of a layout or composed layout over its domain (or `N` values), or the
+/// first `N` values of a swizzle (default `2^(B+M+|S|)`, every pattern of the bits it touches).
+pub(super) fn table(a: &Args<'_>) -> Result<String, OpError> {
+    let f = a.func(0)?;
+    let n = if a.len() == 2 { Some(a.int(1)?) } else { None };
+    let (size, what) = match &f {
+        Func::Layout(l) => (l.size(), l.to_string()),
+        Func::Composed(c) => (c.size(), c.to_string()),
+        Func::Swizzle(sw) => (1i64 << sw.top_bit(), sw.to_string()),
+    };
+    let count = n.unwrap_or(size);
+    if !(0..=MAX_TABLE_VALUES).contains(&count) {
+        return Err(OpError::new(
+            "InvalidArgument",
+            format!(
+                "table: {count} values requested for {what}; between 0 and {MAX_TABLE_VALUES} allowed"
+            ),
+        ));
+    }
+    let mut out = String::new();
+    match (&f, n) {
+        (Func::Layout(l), None) => l.offsets().for_each(|v| push_value(&mut out, v)),
+        (Func::Composed(c), None) => c.offsets().for_each(|v| push_value(&mut out, v)),
+        (Func::Layout(l), Some(_)) => {
+            for i in 0..count {
+                push_value(&mut out, l.index_any(i)?);
+            }
+        }
+        (Func::Composed(c), Some(_)) => {
+            for i in 0..count {
+                push_value(&mut out, c.index_any(i)?);
+            }
+        }
+        (Func::Swizzle(sw), _) => (0..count).for_each(|x| push_value(&mut out, sw.apply(x))),
+    }
+    Ok(out)
+}

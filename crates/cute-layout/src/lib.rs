@@ -36,6 +36,7 @@ mod int_tuple;
 mod layout;
 mod parse;
 pub mod render;
+mod slice;
 mod swizzle;
 mod tree;
 
@@ -46,5 +47,6 @@ pub use error::{LayoutError, ParseError, ParseErrorKind};
 pub use int_tuple::IntTuple;
 pub use layout::{Layout, Order, StrideValue};
 pub use render::{Table, VectorTable, MAX_TABLE_CELLS};
+pub use slice::{Slice, SliceCoord};
 pub use swizzle::{Swizzle, MAX_SWIZZLE_BITS};
 pub use tree::MAX_DEPTH;

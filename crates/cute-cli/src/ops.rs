@@ -122,6 +122,7 @@ pub static OPS: &[OpSpec] = &[
     // construction
     op("make_layout", "SHAPE [STRIDE|LayoutLeft|LayoutRight]", (1, 2), "layout from a shape and a stride or a stride order (default LayoutLeft)", make_layout),
     op("make_ordered_layout", "SHAPE ORDER", (2, 2), "compact layout whose strides increase in ORDER", |a| Ok(Layout::ordered(a.tuple(0)?, a.tuple(1)?)?.to_string())),
+    op("make_identity_layout", "SHAPE", (1, 1), "the shape with unit basis strides: maps each coordinate to itself", composed_ops::make_identity_layout),
     op("concat", "LAYOUT...", (1, MANY), "the layout whose modes are the arguments (make_layout(l0, l1, ...))", |a| Ok(Layout::from_modes(a.layouts()?)?.to_string())),
     op("append", "LAYOUT LAYOUT", (2, 2), "modes of the first, then the second as one more mode", |a| Ok(a.layout(0)?.append(&a.layout(1)?)?.to_string())),
     op("prepend", "LAYOUT LAYOUT", (2, 2), "the second as the first mode, then the modes of the first", |a| Ok(a.layout(0)?.prepend(&a.layout(1)?)?.to_string())),

@@ -25,7 +25,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
-use cute_layout::{ComposedLayout, IntTuple, Layout};
+use cute_layout::{ComposedLayout, IntTuple, Layout, ScaledBasis};
 use serde_json::{json, Value};
 
 /// Largest domain a checker enumerates.
@@ -374,6 +374,46 @@ fn cvalues(c: &ComposedLayout) -> Result<Vec<i64>, String> {
 /// A composed layout at any index (the last mode of the inner layout runs on).
 fn cat(c: &ComposedLayout, i: i64) -> Result<i64, String> {
     c.index_any(i).map_err(|e| format!("{c} at {i}: {e}"))
+}
+
+fn basis_lay(s: &str) -> Result<Layout<ScaledBasis>, String> {
+    s.parse()
+        .map_err(|e| format!("{s:?} is not a layout with basis strides: {e}"))
+}
+
+/// composition with basis strides: B's value is a coordinate of A (or A's value a coordinate).
+fn check_compose_basis(a: &str, b: &str, ours: &str) -> Check {
+    let mut points = Vec::new();
+    if b.contains('@') {
+        let (a, b, r) = (lay(a)?, basis_lay(b)?, lay(ours)?);
+        guard(b.size(), "B")?;
+        for i in 0..b.size() {
+            let c = b.value_1d(i).ok_or("B has no value")?;
+            let want = a.index(&c).map_err(|e| e.to_string())?;
+            points.push((i, r.index_1d(i), Some(want), r.shape(), b.shape()));
+        }
+    } else {
+        let (a, b, r) = (basis_lay(a)?, lay(b)?, basis_lay(ours)?);
+        guard(b.size(), "B")?;
+        for i in 0..b.size() {
+            let bi = b.index_1d(i).ok_or("B short")?;
+            let want = a.value(&IntTuple::int(bi)).map_err(|e| e.to_string())?;
+            let got = r.value_1d(i);
+            if got.as_ref() != Some(&want) {
+                return Err(format!("R({i}) = {got:?}, A(B({i})) = {want}"));
+            }
+        }
+        return Ok(());
+    }
+    for (i, got, want, rs, bs) in points {
+        if !compatible(&tree(&bs), &tree(&rs)) {
+            return Err(format!("shape {rs} is not compatible with {bs}"));
+        }
+        if got != want {
+            return Err(format!("R({i}) = {got:?}, A(B({i})) = {want:?}"));
+        }
+    }
+    Ok(())
 }
 
 /// composition where an operand or the result is a composed layout: R(i) = A(B(i)).
@@ -956,6 +996,9 @@ fn check(case: &Value, ours: &str) -> Check {
                 a.cosize()
             };
             check_complement(&a, m, &lay(ours)?)
+        }
+        "composition" if a0()?.contains('@') || a1()?.contains('@') => {
+            check_compose_basis(&a0()?, &a1()?, ours)
         }
         "composition"
             if [a0()?, a1()?, ours.to_string()]

@@ -28,6 +28,7 @@
 extern crate alloc;
 
 mod algebra;
+mod basis;
 mod composed;
 mod coord;
 mod error;
@@ -41,6 +42,7 @@ mod swizzle;
 mod tree;
 
 pub use algebra::Tiler;
+pub use basis::{ScaledBasis, MAX_BASIS_DEPTH};
 pub use composed::ComposedLayout;
 pub use coord::Offsets;
 pub use error::{LayoutError, ParseError, ParseErrorKind};

@@ -2,7 +2,7 @@
 //! argument accessors and the overloads of `composition`, the inverses, `table` and the
 //! divides and products, dispatched by argument kind as CuTe overloads them.
 
-use cute_layout::{ComposedLayout, Layout, Swizzle, Tiler};
+use cute_layout::{ComposedLayout, IntTuple, Layout, ScaledBasis, Swizzle, Tiler};
 
 use super::{push_value, Arg, Args, OpError, MAX_TABLE_VALUES};
 
@@ -69,6 +69,18 @@ impl Args<'_> {
         Ok(Func::Layout(self.layout(k)?))
     }
 
+    /// Whether argument `k` is a layout with basis strides (`1@0`).
+    pub(super) fn is_basis(&self, k: usize) -> bool {
+        matches!(&self.args[k], Arg::Text(t) if t.contains('@'))
+    }
+
+    /// Argument `k` as a layout with basis strides.
+    pub(super) fn basis_layout(&self, k: usize) -> Result<Layout<ScaledBasis>, OpError> {
+        let text = self.text(k, "layout with basis strides")?;
+        text.parse()
+            .map_err(|e| self.parse_error(k, "layout with basis strides", e))
+    }
+
     /// Whether argument `k` is a swizzle or a composed layout (not a plain layout or tiler).
     pub(super) fn is_swizzled(&self, k: usize) -> bool {
         match &self.args[k] {
@@ -86,6 +98,12 @@ pub(super) fn swizzle(a: &Args<'_>) -> Result<String, OpError> {
 
 /// `composition A B` for every pairing of layouts, swizzles, composed layouts and tilers.
 pub(super) fn composition(a: &Args<'_>) -> Result<String, OpError> {
+    if a.is_basis(0) {
+        return Ok(a.basis_layout(0)?.compose(&a.layout(1)?)?.to_string());
+    }
+    if a.is_basis(1) {
+        return Ok(a.layout(0)?.compose_basis(&a.basis_layout(1)?)?.to_string());
+    }
     let lhs = a.func(0)?;
     if !a.is_swizzled(1) && !matches!(lhs, Func::Swizzle(_)) {
         let t = a.tiler(1)?;
@@ -182,4 +200,10 @@ pub(super) fn table(a: &Args<'_>) -> Result<String, OpError> {
         (Func::Swizzle(sw), _) => (0..count).for_each(|x| push_value(&mut out, sw.apply(x))),
     }
     Ok(out)
+}
+
+/// `make_identity_layout SHAPE`: the shape with unit basis strides.
+pub(super) fn make_identity_layout(a: &Args<'_>) -> Result<String, OpError> {
+    let shape: IntTuple = a.tuple(0)?;
+    Ok(Layout::identity(shape)?.to_string())
 }

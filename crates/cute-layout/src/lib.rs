@@ -39,6 +39,7 @@ mod parse;
 pub mod render;
 mod slice;
 mod swizzle;
+mod tensor;
 mod tree;
 
 pub use algebra::Tiler;
@@ -51,4 +52,5 @@ pub use layout::{Layout, Order, StrideValue};
 pub use render::{Table, VectorTable, MAX_TABLE_CELLS};
 pub use slice::{Slice, SliceCoord};
 pub use swizzle::{Swizzle, MAX_SWIZZLE_BITS};
+pub use tensor::{IdentityTensor, Storage, StorageMut, Tensor};
 pub use tree::MAX_DEPTH;

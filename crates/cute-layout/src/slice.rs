@@ -62,6 +62,40 @@ impl SliceCoord {
         SliceCoord { toks, leaves }
     }
 
+    /// The tuple of the given slice coordinates, e.g. `(_,(1,_))`.
+    ///
+    /// # Errors
+    /// [`LayoutError::TooDeep`] past [`MAX_DEPTH`](crate::MAX_DEPTH).
+    pub fn tuple<I: IntoIterator<Item = SliceCoord>>(elems: I) -> Result<Self, LayoutError> {
+        let mut b = TupleBuilder::open();
+        for e in elems {
+            b.push_tree(&e.toks, &e.leaves);
+        }
+        let (toks, leaves) = b.close();
+        if tree::depth(&toks) > tree::MAX_DEPTH {
+            return Err(LayoutError::TooDeep {
+                op: "slice",
+                limit: tree::MAX_DEPTH,
+            });
+        }
+        Ok(SliceCoord { toks, leaves })
+    }
+
+    /// The coordinate with every `_` replaced by 0 (the origin of the slice).
+    pub fn origin(&self) -> IntTuple {
+        IntTuple {
+            toks: self.toks.clone(),
+            leaves: self
+                .leaves
+                .iter()
+                .map(|s| match s {
+                    Slice::At(v) => *v,
+                    Slice::All => 0,
+                })
+                .collect(),
+        }
+    }
+
     /// Whether any entry is `_`.
     pub fn has_wildcard(&self) -> bool {
         self.leaves.contains(&Slice::All)
@@ -138,18 +172,14 @@ impl Out {
         self.b.push_tree(&l.toks, &l.shape);
         self.stride.extend_from_slice(&l.stride);
     }
-    fn push_out(&mut self, o: Out) {
-        let (toks, shape) = o.b.close();
-        self.b.push_tree(&toks, &shape);
-        self.stride.extend_from_slice(&o.stride);
-    }
 }
 
 impl Layout {
     /// CuTe `slice_and_offset(c, layout)`: the sub-layout of the modes where `c` is `_`, and the
-    /// offset of the fixed entries. Structure as in CuTe: a tuple coordinate keeps, in order, the
-    /// modes it does not fix, each nested tuple coordinate giving one nested tuple; `_` alone is
-    /// the whole layout; a coordinate without `_` gives the empty layout `():()`.
+    /// offset of the fixed entries. Structure as in CuTe: a tuple coordinate gives the flat tuple,
+    /// in order, of the modes its `_` entries meet (each kept whole; nested tuple coordinates
+    /// splice their kept modes in); `_` alone is the whole layout; a coordinate without `_` gives
+    /// the empty layout `():()`.
     ///
     /// # Laws
     /// * For every coordinate `d` of the result, `self(c with its _ replaced by d) ==
@@ -166,7 +196,7 @@ impl Layout {
     /// # use cute_layout::{Layout, SliceCoord};
     /// let a: Layout = "((2,3),(4,5)):((1,2),(6,24))".parse()?;
     /// let (s, off) = a.slice_and_offset(&"((1,_),(_,3))".parse::<SliceCoord>()?)?;
-    /// assert_eq!((s.to_string(), off), ("((3),(4)):((2),(6))".to_string(), 73));
+    /// assert_eq!((s.to_string(), off), ("(3,4):(2,6)".to_string(), 73));
     /// assert_eq!(a.slice(&"(_,7)".parse::<SliceCoord>()?)?.to_string(), "((2,3)):((1,2))");
     /// assert!(a.slice(&"(_,20)".parse::<SliceCoord>()?).is_err());
     /// # Ok::<(), Box<dyn std::error::Error>>(())
@@ -215,10 +245,8 @@ impl Layout {
     /// CuTe's `lift_slice`: append what slicing `self` by `c` leaves, as one element (or none).
     fn slice_into(&self, c: &SliceCoord, out: &mut Out, off: &mut i64) -> Result<(), LayoutError> {
         if !tree::is_leaf(&c.toks) {
-            let mut inner = Out::new();
-            self.slice_tuple(c, &mut inner, off)?;
-            out.push_out(inner);
-            return Ok(());
+            // CuTe's filter_tuple: what a nested coordinate keeps is spliced into the parent.
+            return self.slice_tuple(c, out, off);
         }
         match c.leaves[0] {
             Slice::All => out.push(self),

@@ -318,9 +318,11 @@ impl Layout<ScaledBasis> {
                         a
                     },
                 },
-                _ => return Err(fail(alloc::format!(
+                _ => {
+                    return Err(fail(alloc::format!(
                     "{self} o {rhs}: leaf {k} of the result steps along several coordinate modes"
-                ))),
+                )))
+                }
             });
         }
         Layout::checked("composition", toks, shape, stride)

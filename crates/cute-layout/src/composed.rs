@@ -196,7 +196,7 @@ impl ComposedLayout {
 
     /// `post` for offsets of the inner layout's domain (no overflow, checked on construction).
     #[inline]
-    fn post_in_domain(&self, v: i64) -> i64 {
+    pub(crate) fn post_in_domain(&self, v: i64) -> i64 {
         let mut v = v;
         for (sw, off) in self.layers.iter().rev() {
             v = sw.apply(v.wrapping_add(*off));

@@ -641,10 +641,14 @@ impl<S: StorageMut> Tensor<S> {
     /// CuTe `copy(src, dst)`: element `i` of `src` (in its layout's 1-D order) to element `i`
     /// of `self`, for tensors of the same size and any two layouts.
     ///
-    /// Plain layouts take a fast path: both layouts are split into common flat modes (extent,
-    /// source stride, destination stride) and walked with an odometer, the innermost run as a
-    /// strided loop (a `copy_from_slice` when both strides are 1), the two innermost modes in
-    /// cache blocks; no division per element. Swizzled layouts walk both offset sequences.
+    /// The two layouts (the inner layouts of swizzled ones) are split into common flat modes
+    /// (extent, source stride, destination stride) and walked with an odometer: no division
+    /// per element. When the destination is injective the order of the walk does not matter,
+    /// so the modes are sorted to put the smallest destination strides innermost and merged
+    /// where both sides stay contiguous; the innermost run is a `clone_from_slice` when both
+    /// strides are 1, else a strided loop, and the two innermost modes go in 64 x 64 cache
+    /// blocks. Swizzles are applied to each offset. Layouts that share no common split walk
+    /// both offset sequences in order.
     ///
     /// # Laws
     /// * Afterwards `self.get_1d(i) == src.get_1d(i)` for every `i < size`.
@@ -681,20 +685,71 @@ impl<S: StorageMut> Tensor<S> {
         }
         let (sb, db) = (src.base as i64, self.base as i64);
         let s = src.data.as_slice();
-        if let (Some(sl), Some(dl)) = (src.layout.as_layout(), self.layout.as_layout()) {
-            if let Some(modes) = joint_modes(sl, dl) {
-                let d = self.data.as_mut_slice();
-                copy_modes(s, sb, d, db, &modes);
-                return Ok(());
+        let (sl, dl) = (src.layout.clone(), self.layout.clone());
+        // Any order of the elements gives the same result when no two source elements land on
+        // one destination element; then walk in the order that is cheapest for memory.
+        let reorder = injective(dl.layout());
+        if let Some(modes) = plan(sl.layout(), dl.layout(), reorder) {
+            let d = self.data.as_mut_slice();
+            if sl.layers().is_empty() && dl.layers().is_empty() {
+                copy_modes(s, sb, d, db, &modes, |x| x, |x| x, true);
+            } else {
+                copy_modes(
+                    s,
+                    sb,
+                    d,
+                    db,
+                    &modes,
+                    |x| sl.post_in_domain(x),
+                    |x| dl.post_in_domain(x),
+                    false,
+                );
             }
+            return Ok(());
         }
-        let dl = self.layout.clone();
         let d = self.data.as_mut_slice();
-        for (so, doff) in src.layout.offsets().zip(dl.offsets()) {
+        for (so, doff) in sl.offsets().zip(dl.offsets()) {
             d[(db + doff) as usize] = s[(sb + so) as usize].clone();
         }
         Ok(())
     }
+}
+
+/// Whether a layout is injective, by a sufficient condition: its coalesced modes, sorted by
+/// `|stride|`, each start past the span of the ones before.
+fn injective(l: &Layout) -> bool {
+    let mut m = flat_modes(&l.coalesce());
+    m.sort_by_key(|&(_, d)| d.unsigned_abs());
+    let mut span = 0u64;
+    for (n, d) in m {
+        if n > 1 && d.unsigned_abs() <= span {
+            return false;
+        }
+        span = d
+            .unsigned_abs()
+            .saturating_mul(n as u64 - 1)
+            .saturating_add(span);
+    }
+    true
+}
+
+/// The joint modes of two layouts, innermost first; if `reorder`, sorted so the innermost walks
+/// the destination (then the source) with the smallest strides, and merged where both stay
+/// contiguous.
+fn plan(a: &Layout, b: &Layout, reorder: bool) -> Option<SmallVec<[(i64, i64, i64); 8]>> {
+    let mut m = joint_modes(a, b)?;
+    if reorder {
+        m.sort_by_key(|&(_, sa, db)| (db.unsigned_abs(), sa.unsigned_abs()));
+        let mut merged: SmallVec<[(i64, i64, i64); 8]> = SmallVec::new();
+        for (n, sa, db) in m {
+            match merged.last_mut() {
+                Some(last) if sa == last.0 * last.1 && db == last.0 * last.2 => last.0 *= n,
+                _ => merged.push((n, sa, db)),
+            }
+        }
+        m = merged;
+    }
+    Some(m)
 }
 
 /// Flat modes `(extent, stride in a, stride in b)` that walk `a` and `b` together in 1-D order:
@@ -748,32 +803,56 @@ fn flat_modes(l: &Layout) -> SmallVec<[(i64, i64); 8]> {
 /// Cache block for the two innermost modes of a copy.
 const BLOCK: i64 = 64;
 
-/// The copy loop over joint modes (see [`Tensor::copy_from`]).
-fn copy_modes<T: Clone>(s: &[T], sb: i64, d: &mut [T], db: i64, modes: &[(i64, i64, i64)]) {
+/// The copy loop over joint modes (see [`Tensor::copy_from`]): an odometer over the outer
+/// modes, the two innermost in cache blocks, the innermost as one run. Positions are
+/// `base + post(offset)`; `plain` says the post-maps are the identity (then runs are slice
+/// copies or strided loops).
+#[allow(clippy::too_many_arguments)]
+fn copy_modes<T: Clone>(
+    s: &[T],
+    sb: i64,
+    d: &mut [T],
+    db: i64,
+    modes: &[(i64, i64, i64)],
+    ps: impl Fn(i64) -> i64,
+    pd: impl Fn(i64) -> i64,
+    plain: bool,
+) {
     let (n0, s0, d0) = modes[0];
     let (n1, s1, d1) = modes.get(1).copied().unwrap_or((1, 0, 0));
     let outer = &modes[modes.len().min(2)..];
-    // Odometer over the outer modes.
     let mut coord: SmallVec<[i64; 8]> = SmallVec::from_elem(0, outer.len());
-    let (mut so, mut dof) = (sb, db);
+    let (mut so, mut dof) = (0i64, 0i64);
+    // Block the innermost mode only where the second one needs blocking for the cache.
+    let block0 = if n1 == 1 || (s0 == 1 && d0 == 1) {
+        n0
+    } else {
+        BLOCK
+    };
     loop {
-        // The two inner modes, in blocks of BLOCK x BLOCK.
         let mut j0 = 0;
         while j0 < n1 {
             let j1 = (j0 + BLOCK).min(n1);
             let mut i0 = 0;
             while i0 < n0 {
-                let i1 = (i0 + BLOCK).min(n0);
+                let i1 = (i0 + block0).min(n0);
                 for j in j0..j1 {
                     let ss = so + j * s1 + i0 * s0;
                     let ds = dof + j * d1 + i0 * d0;
-                    run(s, ss, s0, d, ds, d0, i1 - i0);
+                    if plain {
+                        run(s, sb + ss, s0, d, db + ds, d0, i1 - i0);
+                    } else {
+                        for k in 0..i1 - i0 {
+                            let x = sb + ps(ss + k * s0);
+                            let y = db + pd(ds + k * d0);
+                            d[y as usize] = s[x as usize].clone();
+                        }
+                    }
                 }
                 i0 = i1;
             }
             j0 = j1;
         }
-        // Advance the outer odometer.
         let mut k = 0;
         loop {
             if k == outer.len() {

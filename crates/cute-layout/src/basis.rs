@@ -215,12 +215,32 @@ impl Layout<ScaledBasis> {
     /// # Errors
     /// As [`IntTuple::idx2crd`]; [`LayoutError::Overflow`]; [`LayoutError::InvalidArgument`] if
     /// plain and basis strides are mixed at one position.
+    ///
+    /// # Examples
+    /// ```
+    /// # use cute_layout::{Layout};
+    /// let id = Layout::identity("(4,8)".parse()?)?;
+    /// assert_eq!(id.value(&"(3,5)".parse()?)?.to_string(), "(3,5)");
+    /// assert_eq!(id.value(&"13".parse()?)?.to_string(), "(1,3)");
+    /// let t: cute_layout::Layout<cute_layout::ScaledBasis> = "(2,3):(2@1,1@0)".parse()?;
+    /// assert_eq!(t.value(&"(1,2)".parse()?)?.to_string(), "(2,2)");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn value(&self, coord: &IntTuple) -> Result<IntTuple, LayoutError> {
         let natural = self.shape().idx2crd(coord)?;
         self.value_of_leaves(&natural.leaves)
     }
 
     /// The coordinate at 1-D index `i` of the domain, `None` outside it.
+    ///
+    /// # Examples
+    /// ```
+    /// # use cute_layout::{Layout};
+    /// let id = Layout::identity("(4,8)".parse()?)?;
+    /// assert_eq!(id.value_1d(31).unwrap().to_string(), "(3,7)");
+    /// assert_eq!(id.value_1d(32), None);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn value_1d(&self, i: i64) -> Option<IntTuple> {
         if i < 0 || i >= self.size() {
             return None;

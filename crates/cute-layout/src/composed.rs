@@ -110,6 +110,16 @@ impl ComposedLayout {
     ///
     /// # Errors
     /// [`LayoutError::Overflow`] as in [`ComposedLayout::new`].
+    ///
+    /// # Examples
+    /// ```
+    /// # use cute_layout::{ComposedLayout, Swizzle};
+    /// let sw = Swizzle::new(2, 0, 3)?;
+    /// let c = ComposedLayout::from_layers([(sw, 0), (sw, 0)], "(8,8):(1,8)".parse()?)?;
+    /// assert_eq!(c.to_string(), "Sw<2,0,3> o 0 o Sw<2,0,3> o 0 o (8,8):(1,8)");
+    /// assert!((0..64).all(|i| c.index_1d(i) == Some(i))); // a swizzle twice is the identity
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn from_layers(
         layers: impl IntoIterator<Item = (Swizzle, i64)>,
         layout: Layout,
@@ -244,6 +254,15 @@ impl ComposedLayout {
     ///
     /// # Errors
     /// As [`Layout::index`]; [`LayoutError::Overflow`] if the value leaves `i64`.
+    ///
+    /// # Examples
+    /// ```
+    /// # use cute_layout::{ComposedLayout};
+    /// let c: ComposedLayout = "Sw<1,0,2> o 0 o (4,4):(4,1)".parse()?;
+    /// assert_eq!(c.index(&"(1,2)".parse()?)?, 7); // L = 6, bit 2 set: 6 ^ 1
+    /// assert_eq!(c.index(&"9".parse()?)?, 7); // the same point as a 1-D index
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     #[doc(alias = "crd2idx")]
     pub fn index(&self, coord: &IntTuple) -> Result<i64, LayoutError> {
         let v = self.layout.index(coord)?;
@@ -251,6 +270,15 @@ impl ComposedLayout {
     }
 
     /// The 1-D function on the domain: `Some(self(i))` for `0 <= i < size`, else `None`.
+    ///
+    /// # Examples
+    /// ```
+    /// # use cute_layout::{ComposedLayout};
+    /// let c: ComposedLayout = "Sw<1,0,2> o 0 o (4,4):(4,1)".parse()?;
+    /// assert_eq!(c.index_1d(6), Some(9));
+    /// assert_eq!(c.index_1d(16), None);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     #[inline]
     pub fn index_1d(&self, i: i64) -> Option<i64> {
         self.layout.index_1d(i).map(|v| self.post_in_domain(v))
@@ -260,6 +288,14 @@ impl ComposedLayout {
     ///
     /// # Errors
     /// [`LayoutError::Overflow`] if the value leaves `i64`.
+    ///
+    /// # Examples
+    /// ```
+    /// # use cute_layout::{ComposedLayout};
+    /// let c: ComposedLayout = "Sw<1,0,2> o 0 o (4,4):(4,1)".parse()?;
+    /// assert_eq!(c.index_any(17)?, 8); // (1,4) with the last mode running on: 8
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn index_any(&self, i: i64) -> Result<i64, LayoutError> {
         let v = self.layout.index_any(i)?;
         self.post(v).ok_or(LayoutError::overflow("crd2idx"))
@@ -280,11 +316,28 @@ impl ComposedLayout {
     }
 
     /// Mode `i` (CuTe `get<i>`): the layers over mode `i` of the inner layout.
+    ///
+    /// # Examples
+    /// ```
+    /// # use cute_layout::{ComposedLayout};
+    /// let c: ComposedLayout = "Sw<1,0,2> o 0 o (4,4):(4,1)".parse()?;
+    /// assert_eq!(c.mode(1).unwrap().to_string(), "Sw<1,0,2> o 0 o 4:1");
+    /// assert!(c.mode(2).is_none());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn mode(&self, i: usize) -> Option<Self> {
         self.layout.mode(i).and_then(|m| self.with_layout(m).ok())
     }
 
     /// The sub-layout at a hierarchical index path, with the layers.
+    ///
+    /// # Examples
+    /// ```
+    /// # use cute_layout::{ComposedLayout};
+    /// let c: ComposedLayout = "Sw<1,0,2> o 0 o (4,(2,2)):(4,(1,2))".parse()?;
+    /// assert_eq!(c.mode_at(&[1, 1]).unwrap().to_string(), "Sw<1,0,2> o 0 o 2:2");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn mode_at(&self, path: &[usize]) -> Option<Self> {
         self.layout
             .mode_at(path)
@@ -292,6 +345,14 @@ impl ComposedLayout {
     }
 
     /// CuTe `flatten` of the inner layout.
+    ///
+    /// # Examples
+    /// ```
+    /// # use cute_layout::{ComposedLayout};
+    /// let c: ComposedLayout = "Sw<1,0,2> o 0 o ((2,2),4):((8,4),1)".parse()?;
+    /// assert_eq!(c.flatten().to_string(), "Sw<1,0,2> o 0 o (2,2,4):(8,4,1)");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn flatten(&self) -> Self {
         ComposedLayout {
             layers: self.layers.clone(),
@@ -300,6 +361,16 @@ impl ComposedLayout {
     }
 
     /// CuTe `coalesce` of the inner layout (same function).
+    ///
+    /// # Examples
+    /// ```
+    /// # use cute_layout::{ComposedLayout};
+    /// let c: ComposedLayout = "Sw<1,0,2> o 0 o (4,4):(1,4)".parse()?;
+    /// let k = c.coalesce();
+    /// assert_eq!(k.to_string(), "Sw<1,0,2> o 0 o 16:1");
+    /// assert!(k.offsets().eq(c.offsets()));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn coalesce(&self) -> Self {
         ComposedLayout {
             layers: self.layers.clone(),
@@ -311,6 +382,14 @@ impl ComposedLayout {
     ///
     /// # Errors
     /// As [`Layout::group_modes`].
+    ///
+    /// # Examples
+    /// ```
+    /// # use cute_layout::{ComposedLayout};
+    /// let c: ComposedLayout = "Sw<1,0,2> o 0 o (2,2,4):(1,2,4)".parse()?;
+    /// assert_eq!(c.group_modes(0, 2)?.to_string(), "Sw<1,0,2> o 0 o ((2,2),4):((1,2),4)");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn group_modes(&self, begin: usize, end: usize) -> Result<Self, LayoutError> {
         self.map(|l| l.group_modes(begin, end))
     }
@@ -319,6 +398,14 @@ impl ComposedLayout {
     ///
     /// # Errors
     /// As [`Layout::take_modes`].
+    ///
+    /// # Examples
+    /// ```
+    /// # use cute_layout::{ComposedLayout};
+    /// let c: ComposedLayout = "Sw<1,0,2> o 0 o (2,2,4):(1,2,4)".parse()?;
+    /// assert_eq!(c.take_modes(1, 3)?.to_string(), "Sw<1,0,2> o 0 o (2,4):(2,4)");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn take_modes(&self, begin: usize, end: usize) -> Result<Self, LayoutError> {
         self.map(|l| l.take_modes(begin, end))
     }
@@ -348,6 +435,17 @@ impl ComposedLayout {
     ///
     /// # Errors
     /// As [`Layout::compose`].
+    ///
+    /// # Examples
+    /// ```
+    /// # use cute_layout::{ComposedLayout, Layout};
+    /// let c: ComposedLayout = "Sw<1,0,2> o 0 o (4,4):(4,1)".parse()?;
+    /// let b: Layout = "4:4".parse()?;
+    /// let r = c.compose(&b)?;
+    /// assert_eq!(r.to_string(), "Sw<1,0,2> o 0 o 4:1");
+    /// assert!((0..4).all(|i| r.index_1d(i) == c.index_any(b.index_1d(i).unwrap()).ok()));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     #[doc(alias = "composition")]
     pub fn compose(&self, rhs: &Layout) -> Result<Self, LayoutError> {
         self.map(|l| l.compose(rhs))
@@ -383,6 +481,17 @@ impl ComposedLayout {
     ///
     /// # Errors
     /// As [`Layout::compose_swizzle`].
+    ///
+    /// # Examples
+    /// ```
+    /// # use cute_layout::{ComposedLayout, Swizzle};
+    /// let c: ComposedLayout = "Sw<1,0,4> o 0 o 32:1".parse()?;
+    /// let sw = Swizzle::new(1, 1, 2)?;
+    /// let r = c.compose_swizzle(&sw)?;
+    /// assert_eq!(r.to_string(), "Sw<1,0,4> o 0 o Sw<1,1,2> o 0 o 32:1");
+    /// assert!((0..32).all(|i| r.index_1d(i) == c.index_any(sw.apply(i)).ok()));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     #[doc(alias = "composition")]
     pub fn compose_swizzle(&self, sw: &Swizzle) -> Result<Self, LayoutError> {
         let inner = self.layout.compose_swizzle(sw)?;
@@ -396,6 +505,16 @@ impl ComposedLayout {
     ///
     /// # Errors
     /// As [`Layout::with_shape`].
+    ///
+    /// # Examples
+    /// ```
+    /// # use cute_layout::{ComposedLayout};
+    /// let c: ComposedLayout = "Sw<1,0,2> o 0 o (4,4):(4,1)".parse()?;
+    /// let r = c.with_shape(&"(2,8)".parse()?)?;
+    /// assert_eq!(r.shape().to_string(), "(2,(2,4))"); // compatible with (2,8)
+    /// assert!(r.offsets().eq(c.offsets()));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn with_shape(&self, shape: &IntTuple) -> Result<Self, LayoutError> {
         self.map(|l| l.with_shape(shape))
     }
@@ -404,6 +523,17 @@ impl ComposedLayout {
     ///
     /// # Errors
     /// As [`Layout::logical_divide`].
+    ///
+    /// # Examples
+    /// ```
+    /// # use cute_layout::{ComposedLayout, Tiler};
+    /// let c: ComposedLayout = "Sw<1,0,2> o 0 o (4,4):(4,1)".parse()?;
+    /// let t: Tiler = "(2,2)".parse()?;
+    /// let r = c.logical_divide(&t)?;
+    /// assert_eq!(r.layout(), &c.layout().logical_divide(&t)?);
+    /// assert_eq!(r.layers(), c.layers());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn logical_divide(&self, tiler: &Tiler) -> Result<Self, LayoutError> {
         self.map(|l| l.logical_divide(tiler))
     }
@@ -412,6 +542,17 @@ impl ComposedLayout {
     ///
     /// # Errors
     /// As [`Layout::zipped_divide`].
+    ///
+    /// # Examples
+    /// ```
+    /// # use cute_layout::{ComposedLayout, Tiler};
+    /// let c: ComposedLayout = "Sw<1,0,2> o 0 o (4,4):(4,1)".parse()?;
+    /// let t: Tiler = "(2,2)".parse()?;
+    /// let r = c.zipped_divide(&t)?;
+    /// assert_eq!(r.layout(), &c.layout().zipped_divide(&t)?);
+    /// assert_eq!(r.layers(), c.layers());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn zipped_divide(&self, tiler: &Tiler) -> Result<Self, LayoutError> {
         self.map(|l| l.zipped_divide(tiler))
     }
@@ -420,6 +561,17 @@ impl ComposedLayout {
     ///
     /// # Errors
     /// As [`Layout::tiled_divide`].
+    ///
+    /// # Examples
+    /// ```
+    /// # use cute_layout::{ComposedLayout, Tiler};
+    /// let c: ComposedLayout = "Sw<1,0,2> o 0 o (4,4):(4,1)".parse()?;
+    /// let t: Tiler = "(2,2)".parse()?;
+    /// let r = c.tiled_divide(&t)?;
+    /// assert_eq!(r.layout(), &c.layout().tiled_divide(&t)?);
+    /// assert_eq!(r.layers(), c.layers());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn tiled_divide(&self, tiler: &Tiler) -> Result<Self, LayoutError> {
         self.map(|l| l.tiled_divide(tiler))
     }
@@ -428,6 +580,17 @@ impl ComposedLayout {
     ///
     /// # Errors
     /// As [`Layout::flat_divide`].
+    ///
+    /// # Examples
+    /// ```
+    /// # use cute_layout::{ComposedLayout, Tiler};
+    /// let c: ComposedLayout = "Sw<1,0,2> o 0 o (4,4):(4,1)".parse()?;
+    /// let t: Tiler = "(2,2)".parse()?;
+    /// let r = c.flat_divide(&t)?;
+    /// assert_eq!(r.layout(), &c.layout().flat_divide(&t)?);
+    /// assert_eq!(r.layers(), c.layers());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn flat_divide(&self, tiler: &Tiler) -> Result<Self, LayoutError> {
         self.map(|l| l.flat_divide(tiler))
     }
@@ -436,6 +599,17 @@ impl ComposedLayout {
     ///
     /// # Errors
     /// As [`Layout::logical_product`].
+    ///
+    /// # Examples
+    /// ```
+    /// # use cute_layout::{ComposedLayout, Tiler};
+    /// let c: ComposedLayout = "Sw<1,0,2> o 0 o (4,4):(4,1)".parse()?;
+    /// let t: Tiler = "(2,2)".parse()?;
+    /// let r = c.logical_product(&t)?;
+    /// assert_eq!(r.layout(), &c.layout().logical_product(&t)?);
+    /// assert_eq!(r.size(), 64);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn logical_product(&self, tiler: &Tiler) -> Result<Self, LayoutError> {
         self.map(|l| l.logical_product(tiler))
     }
@@ -444,6 +618,17 @@ impl ComposedLayout {
     ///
     /// # Errors
     /// As [`Layout::zipped_product`].
+    ///
+    /// # Examples
+    /// ```
+    /// # use cute_layout::{ComposedLayout, Tiler};
+    /// let c: ComposedLayout = "Sw<1,0,2> o 0 o (4,4):(4,1)".parse()?;
+    /// let t: Tiler = "(2,2)".parse()?;
+    /// let r = c.zipped_product(&t)?;
+    /// assert_eq!(r.layout(), &c.layout().zipped_product(&t)?);
+    /// assert_eq!(r.size(), 64);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn zipped_product(&self, tiler: &Tiler) -> Result<Self, LayoutError> {
         self.map(|l| l.zipped_product(tiler))
     }
@@ -452,6 +637,17 @@ impl ComposedLayout {
     ///
     /// # Errors
     /// As [`Layout::tiled_product`].
+    ///
+    /// # Examples
+    /// ```
+    /// # use cute_layout::{ComposedLayout, Tiler};
+    /// let c: ComposedLayout = "Sw<1,0,2> o 0 o (4,4):(4,1)".parse()?;
+    /// let t: Tiler = "(2,2)".parse()?;
+    /// let r = c.tiled_product(&t)?;
+    /// assert_eq!(r.layout(), &c.layout().tiled_product(&t)?);
+    /// assert_eq!(r.size(), 64);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn tiled_product(&self, tiler: &Tiler) -> Result<Self, LayoutError> {
         self.map(|l| l.tiled_product(tiler))
     }
@@ -460,6 +656,17 @@ impl ComposedLayout {
     ///
     /// # Errors
     /// As [`Layout::flat_product`].
+    ///
+    /// # Examples
+    /// ```
+    /// # use cute_layout::{ComposedLayout, Tiler};
+    /// let c: ComposedLayout = "Sw<1,0,2> o 0 o (4,4):(4,1)".parse()?;
+    /// let t: Tiler = "(2,2)".parse()?;
+    /// let r = c.flat_product(&t)?;
+    /// assert_eq!(r.layout(), &c.layout().flat_product(&t)?);
+    /// assert_eq!(r.size(), 64);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn flat_product(&self, tiler: &Tiler) -> Result<Self, LayoutError> {
         self.map(|l| l.flat_product(tiler))
     }
@@ -468,6 +675,17 @@ impl ComposedLayout {
     ///
     /// # Errors
     /// As [`Layout::blocked_product`].
+    ///
+    /// # Examples
+    /// ```
+    /// # use cute_layout::{ComposedLayout, Layout};
+    /// let c: ComposedLayout = "Sw<1,0,2> o 0 o (4,4):(4,1)".parse()?;
+    /// let b: Layout = "(2,2):(1,2)".parse()?;
+    /// let r = c.blocked_product(&b)?;
+    /// assert_eq!(r.layout(), &c.layout().blocked_product(&b)?);
+    /// assert_eq!(r.swizzle(), c.swizzle());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn blocked_product(&self, tiler: &Layout) -> Result<Self, LayoutError> {
         self.map(|l| l.blocked_product(tiler))
     }
@@ -476,6 +694,17 @@ impl ComposedLayout {
     ///
     /// # Errors
     /// As [`Layout::raked_product`].
+    ///
+    /// # Examples
+    /// ```
+    /// # use cute_layout::{ComposedLayout, Layout};
+    /// let c: ComposedLayout = "Sw<1,0,2> o 0 o (4,4):(4,1)".parse()?;
+    /// let b: Layout = "(2,2):(1,2)".parse()?;
+    /// let r = c.raked_product(&b)?;
+    /// assert_eq!(r.layout(), &c.layout().raked_product(&b)?);
+    /// assert_eq!(r.swizzle(), c.swizzle());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn raked_product(&self, tiler: &Layout) -> Result<Self, LayoutError> {
         self.map(|l| l.raked_product(tiler))
     }
@@ -506,6 +735,14 @@ impl ComposedLayout {
     ///
     /// # Errors
     /// As [`Layout::complement`].
+    ///
+    /// # Examples
+    /// ```
+    /// # use cute_layout::{ComposedLayout};
+    /// let c: ComposedLayout = "Sw<1,0,2> o 0 o 4:2".parse()?;
+    /// assert_eq!(c.complement(16)?.to_string(), "(2,2):(1,8)");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn complement(&self, cotarget: i64) -> Result<Layout, LayoutError> {
         self.layout.complement(cotarget)
     }
@@ -651,6 +888,17 @@ impl Swizzle {
     ///
     /// # Errors
     /// [`LayoutError::Overflow`] as in [`ComposedLayout::new`].
+    ///
+    /// # Examples
+    /// ```
+    /// # use cute_layout::{ComposedLayout, Swizzle};
+    /// let c: ComposedLayout = "Sw<1,0,2> o 0 o (4,4):(4,1)".parse()?;
+    /// let sw = Swizzle::new(1, 2, 1)?;
+    /// let r = sw.compose_composed(&c)?;
+    /// assert_eq!(r.to_string(), "Sw<1,2,1> o 0 o Sw<1,0,2> o 0 o (4,4):(4,1)");
+    /// assert!((0..16).all(|i| r.index_1d(i) == Some(sw.apply(c.index_1d(i).unwrap()))));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     #[doc(alias = "composition")]
     pub fn compose_composed(&self, c: &ComposedLayout) -> Result<ComposedLayout, LayoutError> {
         let outer = (!self.is_identity()).then_some((*self, 0));

@@ -66,6 +66,15 @@ impl SliceCoord {
     ///
     /// # Errors
     /// [`LayoutError::TooDeep`] past [`MAX_DEPTH`](crate::MAX_DEPTH).
+    ///
+    /// # Examples
+    /// ```
+    /// # use cute_layout::{IntTuple, SliceCoord};
+    /// let c = SliceCoord::tuple([SliceCoord::all(), SliceCoord::from(IntTuple::int(3))])?;
+    /// assert_eq!(c.to_string(), "(_,3)");
+    /// assert_eq!(c, "(_,3)".parse()?);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn tuple<I: IntoIterator<Item = SliceCoord>>(elems: I) -> Result<Self, LayoutError> {
         let mut b = TupleBuilder::open();
         for e in elems {
@@ -82,6 +91,13 @@ impl SliceCoord {
     }
 
     /// The coordinate with every `_` replaced by 0 (the origin of the slice).
+    ///
+    /// # Examples
+    /// ```
+    /// # use cute_layout::{SliceCoord};
+    /// assert_eq!("(_,(2,_))".parse::<SliceCoord>()?.origin().to_string(), "(0,(2,0))");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn origin(&self) -> IntTuple {
         IntTuple {
             toks: self.toks.clone(),
@@ -224,6 +240,15 @@ impl Layout {
     ///
     /// # Errors
     /// As [`Layout::slice_and_offset`].
+    ///
+    /// # Examples
+    /// ```
+    /// # use cute_layout::{Layout, SliceCoord};
+    /// let a: Layout = "(4,8):(8,1)".parse()?;
+    /// assert_eq!(a.slice(&"(_,1)".parse::<SliceCoord>()?)?.to_string(), "(4):(8)");
+    /// assert_eq!(a.slice(&"_".parse::<SliceCoord>()?)?, a);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn slice(&self, c: &SliceCoord) -> Result<Layout, LayoutError> {
         Ok(self.slice_and_offset(c)?.0)
     }
@@ -300,6 +325,14 @@ impl ComposedLayout {
     ///
     /// # Errors
     /// As [`ComposedLayout::slice_and_offset`].
+    ///
+    /// # Examples
+    /// ```
+    /// # use cute_layout::{ComposedLayout, SliceCoord};
+    /// let c: ComposedLayout = "Sw<3,4,3> o 0 o (8,64):(64,1)".parse()?;
+    /// assert_eq!(c.slice(&"(_,5)".parse::<SliceCoord>()?)?.to_string(), "Sw<3,4,3> o 5 o (8):(64)");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn slice(&self, c: &SliceCoord) -> Result<ComposedLayout, LayoutError> {
         Ok(self.slice_and_offset(c)?.0)
     }

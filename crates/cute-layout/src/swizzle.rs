@@ -151,6 +151,15 @@ impl Swizzle {
     /// # Laws
     /// * `apply(apply(x)) == x` for every `x` (an involution).
     /// * `apply(x)` differs from `x` only in the bits of [`Swizzle::zzz_mask`].
+    ///
+    /// # Examples
+    /// ```
+    /// # use cute_layout::{Swizzle};
+    /// let sw = Swizzle::new(3, 4, 3)?;
+    /// assert_eq!(sw.apply(0b10_1000_0000), 0b10_1101_0000); // bits 7, 9 toggle bits 4, 6
+    /// assert_eq!(sw.apply(0b111_0000), 0b111_0000); // no read bit set
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     #[inline]
     pub fn apply(&self, x: i64) -> i64 {
         let y = x & self.yyy_mask();
@@ -294,6 +303,14 @@ impl Swizzle {
     /// # Errors
     /// [`LayoutError::InvalidArgument`] if `n` is not a positive power of two;
     /// [`LayoutError::InvalidSwizzle`] past 62 bits.
+    ///
+    /// # Examples
+    /// ```
+    /// # use cute_layout::{Swizzle};
+    /// assert_eq!(Swizzle::new(3, 4, 3)?.downcast(2)?.to_string(), "Sw<3,5,3>");
+    /// assert!(Swizzle::new(3, 4, 3)?.downcast(3).is_err());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn downcast(&self, n: i64) -> Result<Swizzle, LayoutError> {
         let k = log2_exact("downcast", n)?;
         Swizzle::new(self.bits, self.base + k, self.shift)

@@ -239,12 +239,31 @@ impl<S: Storage> Tensor<S> {
     ///
     /// # Errors
     /// As [`Tensor::position`].
+    ///
+    /// # Examples
+    /// ```
+    /// # use cute_layout::{Layout, Tensor};
+    /// let a = Tensor::new((0..6).collect::<Vec<u8>>(), "(2,3):(3,1)".parse::<Layout>()?)?;
+    /// assert_eq!(*a.get(&"(1,2)".parse()?)?, 5);
+    /// assert_eq!(*a.get(&"3".parse()?)?, 4); // 1-D: coordinate (1,1)
+    /// assert_eq!(a.get(&"(2,0)".parse()?).unwrap_err().kind(), "CoordOutOfRange");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn get(&self, c: &IntTuple) -> Result<&S::Elem, LayoutError> {
         let p = self.position(c)?;
         Ok(&self.data.as_slice()[p])
     }
 
     /// The element at 1-D index `i`, `None` outside `0..size`.
+    ///
+    /// # Examples
+    /// ```
+    /// # use cute_layout::{Layout, Tensor};
+    /// let a = Tensor::new((0..6).collect::<Vec<u8>>(), "(2,3):(3,1)".parse::<Layout>()?)?;
+    /// assert_eq!(a.get_1d(1), Some(&3));
+    /// assert_eq!(a.get_1d(6), None);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn get_1d(&self, i: i64) -> Option<&S::Elem> {
         let o = self.layout.index_1d(i)?;
         Some(&self.data.as_slice()[self.pos(o)])
@@ -256,12 +275,28 @@ impl<S: Storage> Tensor<S> {
     }
 
     /// All elements in the layout's (colexicographic) order.
+    ///
+    /// # Examples
+    /// ```
+    /// # use cute_layout::{Layout, Tensor};
+    /// let a = Tensor::new((0..6).collect::<Vec<u8>>(), "(2,3):(3,1)".parse::<Layout>()?)?;
+    /// assert_eq!(a.iter().copied().collect::<Vec<_>>(), [0, 3, 1, 4, 2, 5]); // column by column
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn iter(&self) -> impl Iterator<Item = &S::Elem> + '_ {
         let d = self.data.as_slice();
         self.positions().map(move |p| &d[p])
     }
 
     /// The elements in layout order, cloned.
+    ///
+    /// # Examples
+    /// ```
+    /// # use cute_layout::{Layout, Tensor};
+    /// let a = Tensor::new((0..6).collect::<Vec<u8>>(), "(2,3):(3,1)".parse::<Layout>()?)?;
+    /// assert_eq!(a.to_vec(), [0, 3, 1, 4, 2, 5]);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn to_vec(&self) -> Vec<S::Elem>
     where
         S::Elem: Clone,
@@ -332,6 +367,15 @@ impl<S: Storage> Tensor<S> {
     }
 
     /// CuTe `flatten` of the layout.
+    ///
+    /// # Examples
+    /// ```
+    /// # use cute_layout::{Layout, Tensor};
+    /// let a = Tensor::new((0..12).collect::<Vec<u8>>(), "((2,2),3):((1,2),4)".parse::<Layout>()?)?;
+    /// assert_eq!(a.flatten().layout().to_string(), "(2,2,3):(1,2,4)");
+    /// assert_eq!(a.flatten().to_vec(), a.to_vec());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn flatten(&self) -> Tensor<&[S::Elem]> {
         Tensor {
             data: self.data.as_slice(),
@@ -341,6 +385,15 @@ impl<S: Storage> Tensor<S> {
     }
 
     /// CuTe `coalesce` of the layout (same elements in the same order, fewest modes).
+    ///
+    /// # Examples
+    /// ```
+    /// # use cute_layout::{Layout, Tensor};
+    /// let a = Tensor::new((0..6).collect::<Vec<u8>>(), "(2,3):(1,2)".parse::<Layout>()?)?;
+    /// assert_eq!(a.coalesce().layout().to_string(), "6:1");
+    /// assert_eq!(a.coalesce().to_vec(), a.to_vec());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn coalesce(&self) -> Tensor<&[S::Elem]> {
         Tensor {
             data: self.data.as_slice(),
@@ -353,6 +406,14 @@ impl<S: Storage> Tensor<S> {
     ///
     /// # Errors
     /// As [`Layout::group_modes`].
+    ///
+    /// # Examples
+    /// ```
+    /// # use cute_layout::{Layout, Tensor};
+    /// let a = Tensor::new((0..12).collect::<Vec<u8>>(), "(2,3,2):(1,2,6)".parse::<Layout>()?)?;
+    /// assert_eq!(a.group_modes(0, 2)?.layout().to_string(), "((2,3),2):((1,2),6)");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn group_modes(&self, begin: usize, end: usize) -> Result<Tensor<&[S::Elem]>, LayoutError> {
         self.map("group", |l| l.group_modes(begin, end))
     }
@@ -362,6 +423,14 @@ impl<S: Storage> Tensor<S> {
     ///
     /// # Errors
     /// As [`Layout::compose`]; [`LayoutError::OutOfBounds`] if `rhs` reaches past the tensor.
+    ///
+    /// # Examples
+    /// ```
+    /// # use cute_layout::{Layout, Tensor};
+    /// let a = Tensor::new((0..6).collect::<Vec<u8>>(), "(2,3):(3,1)".parse::<Layout>()?)?;
+    /// assert_eq!(a.compose(&"3:2".parse()?)?.to_vec(), [0, 1, 2]); // 1-D elements 0, 2, 4: the first row
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn compose(&self, rhs: &Layout) -> Result<Tensor<&[S::Elem]>, LayoutError> {
         self.map("composition", |l| l.compose(rhs))
     }
@@ -370,6 +439,14 @@ impl<S: Storage> Tensor<S> {
     ///
     /// # Errors
     /// As [`Layout::compose_tiler`]; [`LayoutError::OutOfBounds`].
+    ///
+    /// # Examples
+    /// ```
+    /// # use cute_layout::{Layout, Tensor};
+    /// let a = Tensor::new((0..6).collect::<Vec<u8>>(), "(2,3):(3,1)".parse::<Layout>()?)?;
+    /// assert_eq!(a.compose_tiler(&"(1,2)".parse()?)?.to_vec(), [0, 1]);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn compose_tiler(&self, tiler: &Tiler) -> Result<Tensor<&[S::Elem]>, LayoutError> {
         self.map("composition", |l| l.compose_tiler(tiler))
     }
@@ -379,6 +456,19 @@ impl<S: Storage> Tensor<S> {
     /// # Errors
     /// As [`Layout::logical_divide`]; [`LayoutError::OutOfBounds`] if a partial tile reaches
     /// past the storage.
+    ///
+    /// # Examples
+    /// ```
+    /// # use cute_layout::{Layout, Tensor, Tiler};
+    /// let a = Tensor::new((0..16).collect::<Vec<u8>>(), "(4,4):(1,4)".parse::<Layout>()?)?;
+    /// let t: Tiler = "(2,2)".parse()?;
+    /// let d = a.logical_divide(&t)?;
+    /// assert_eq!(d.layout().layout(), &a.layout().layout().logical_divide(&t)?);
+    /// let mut v = d.to_vec();
+    /// v.sort();
+    /// assert_eq!(v, a.to_vec()); // the same elements, regrouped
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn logical_divide(&self, tiler: &Tiler) -> Result<Tensor<&[S::Elem]>, LayoutError> {
         self.map("logical_divide", |l| l.logical_divide(tiler))
     }
@@ -387,6 +477,19 @@ impl<S: Storage> Tensor<S> {
     ///
     /// # Errors
     /// As [`Tensor::logical_divide`].
+    ///
+    /// # Examples
+    /// ```
+    /// # use cute_layout::{Layout, Tensor, Tiler};
+    /// let a = Tensor::new((0..16).collect::<Vec<u8>>(), "(4,4):(1,4)".parse::<Layout>()?)?;
+    /// let t: Tiler = "(2,2)".parse()?;
+    /// let d = a.zipped_divide(&t)?;
+    /// assert_eq!(d.layout().layout(), &a.layout().layout().zipped_divide(&t)?);
+    /// let mut v = d.to_vec();
+    /// v.sort();
+    /// assert_eq!(v, a.to_vec()); // the same elements, regrouped
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn zipped_divide(&self, tiler: &Tiler) -> Result<Tensor<&[S::Elem]>, LayoutError> {
         self.map("zipped_divide", |l| l.zipped_divide(tiler))
     }
@@ -395,6 +498,19 @@ impl<S: Storage> Tensor<S> {
     ///
     /// # Errors
     /// As [`Tensor::logical_divide`].
+    ///
+    /// # Examples
+    /// ```
+    /// # use cute_layout::{Layout, Tensor, Tiler};
+    /// let a = Tensor::new((0..16).collect::<Vec<u8>>(), "(4,4):(1,4)".parse::<Layout>()?)?;
+    /// let t: Tiler = "(2,2)".parse()?;
+    /// let d = a.tiled_divide(&t)?;
+    /// assert_eq!(d.layout().layout(), &a.layout().layout().tiled_divide(&t)?);
+    /// let mut v = d.to_vec();
+    /// v.sort();
+    /// assert_eq!(v, a.to_vec()); // the same elements, regrouped
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn tiled_divide(&self, tiler: &Tiler) -> Result<Tensor<&[S::Elem]>, LayoutError> {
         self.map("tiled_divide", |l| l.tiled_divide(tiler))
     }
@@ -403,6 +519,19 @@ impl<S: Storage> Tensor<S> {
     ///
     /// # Errors
     /// As [`Tensor::logical_divide`].
+    ///
+    /// # Examples
+    /// ```
+    /// # use cute_layout::{Layout, Tensor, Tiler};
+    /// let a = Tensor::new((0..16).collect::<Vec<u8>>(), "(4,4):(1,4)".parse::<Layout>()?)?;
+    /// let t: Tiler = "(2,2)".parse()?;
+    /// let d = a.flat_divide(&t)?;
+    /// assert_eq!(d.layout().layout(), &a.layout().layout().flat_divide(&t)?);
+    /// let mut v = d.to_vec();
+    /// v.sort();
+    /// assert_eq!(v, a.to_vec()); // the same elements, regrouped
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn flat_divide(&self, tiler: &Tiler) -> Result<Tensor<&[S::Elem]>, LayoutError> {
         self.map("flat_divide", |l| l.flat_divide(tiler))
     }
@@ -418,6 +547,16 @@ impl<S: Storage> Tensor<S> {
     /// # Errors
     /// As [`Tensor::zipped_divide`] and [`Tensor::slice`] (a tile coordinate outside the grid of
     /// tiles is [`LayoutError::CoordOutOfRange`]).
+    ///
+    /// # Examples
+    /// ```
+    /// # use cute_layout::{IntTuple, Layout, Tensor};
+    /// let a = Tensor::new((0..6).collect::<Vec<u8>>(), "(2,3):(3,1)".parse::<Layout>()?)?;
+    /// let row = a.local_tile(&"(1,3)".parse()?, &IntTuple::int(1))?;
+    /// assert_eq!(row.to_vec(), [3, 4, 5]);
+    /// assert!(a.local_tile(&"(1,3)".parse()?, &IntTuple::int(2)).is_err());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn local_tile(
         &self,
         tiler: &Tiler,
@@ -547,12 +686,30 @@ impl<S: StorageMut> Tensor<S> {
     ///
     /// # Errors
     /// As [`Tensor::position`].
+    ///
+    /// # Examples
+    /// ```
+    /// # use cute_layout::{IntTuple, Layout, Tensor};
+    /// let mut a = Tensor::new(vec![0u8; 6], "(2,3):(3,1)".parse::<Layout>()?)?;
+    /// *a.get_mut(&IntTuple::flat([1, 2]))? = 9;
+    /// assert_eq!(a.data(), [0, 0, 0, 0, 0, 9]);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn get_mut(&mut self, c: &IntTuple) -> Result<&mut S::Elem, LayoutError> {
         let p = self.position(c)?;
         Ok(&mut self.data.as_mut_slice()[p])
     }
 
     /// A mutable view of the whole tensor.
+    ///
+    /// # Examples
+    /// ```
+    /// # use cute_layout::{Layout, Tensor};
+    /// let mut a = Tensor::new(vec![0u8; 6], "(2,3):(3,1)".parse::<Layout>()?)?;
+    /// a.view_mut().fill(1);
+    /// assert_eq!(a.data(), [1; 6]);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn view_mut(&mut self) -> Tensor<&mut [S::Elem]> {
         Tensor {
             layout: self.layout.clone(),
@@ -579,6 +736,15 @@ impl<S: StorageMut> Tensor<S> {
     ///
     /// # Errors
     /// As [`Tensor::slice`].
+    ///
+    /// # Examples
+    /// ```
+    /// # use cute_layout::{Layout, Tensor};
+    /// let mut a = Tensor::new(vec![0u8; 6], "(2,3):(3,1)".parse::<Layout>()?)?;
+    /// a.slice_mut(&"(_,1)".parse()?)?.fill(7);
+    /// assert_eq!(a.data(), [0, 7, 0, 0, 7, 0]);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn slice_mut(&mut self, c: &SliceCoord) -> Result<Tensor<&mut [S::Elem]>, LayoutError> {
         let (l, off) = self.layout.slice_and_offset(c)?;
         self.derive_mut("slice", l, off)
@@ -588,6 +754,15 @@ impl<S: StorageMut> Tensor<S> {
     ///
     /// # Errors
     /// As [`Tensor::local_tile`].
+    ///
+    /// # Examples
+    /// ```
+    /// # use cute_layout::{IntTuple, Layout, Tensor};
+    /// let mut a = Tensor::new(vec![0u8; 16], "(4,4):(4,1)".parse::<Layout>()?)?;
+    /// a.local_tile_mut(&"(2,2)".parse()?, &IntTuple::flat([1, 1]))?.fill(1);
+    /// assert_eq!(a.data(), [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 0, 0, 1, 1]);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn local_tile_mut(
         &mut self,
         tiler: &Tiler,
@@ -603,6 +778,18 @@ impl<S: StorageMut> Tensor<S> {
     ///
     /// # Errors
     /// As [`Tensor::local_partition`].
+    ///
+    /// # Examples
+    /// ```
+    /// # use cute_layout::{Layout, Tensor};
+    /// let mut a = Tensor::new(vec![0u8; 8], "8:1".parse::<Layout>()?)?;
+    /// let thr: Layout = "4:1".parse()?;
+    /// for t in 0..4 {
+    ///     a.local_partition_mut(&thr, t)?.fill(t as u8);
+    /// }
+    /// assert_eq!(a.data(), [0, 1, 2, 3, 0, 1, 2, 3]);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn local_partition_mut(
         &mut self,
         thr: &Layout,
@@ -616,6 +803,18 @@ impl<S: StorageMut> Tensor<S> {
     ///
     /// # Errors
     /// As [`Tensor::partition_tv`].
+    ///
+    /// # Examples
+    /// ```
+    /// # use cute_layout::{Layout, Tensor};
+    /// let mut a = Tensor::new(vec![0u8; 8], "8:1".parse::<Layout>()?)?;
+    /// let tv: Layout = "(4,2):(2,1)".parse()?; // thread t owns elements 2t, 2t+1
+    /// for t in 0..4 {
+    ///     a.partition_tv_mut(&tv, t)?.fill(t as u8);
+    /// }
+    /// assert_eq!(a.data(), [0, 0, 1, 1, 2, 2, 3, 3]);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn partition_tv_mut(
         &mut self,
         tv: &Layout,
@@ -626,6 +825,15 @@ impl<S: StorageMut> Tensor<S> {
     }
 
     /// Set every element to `v` (CuTe `fill`).
+    ///
+    /// # Examples
+    /// ```
+    /// # use cute_layout::{Layout, Tensor};
+    /// let mut a = Tensor::new(vec![0u8; 8], "(2,2):(4,1)".parse::<Layout>()?)?;
+    /// a.fill(5);
+    /// assert_eq!(a.data(), [5, 5, 0, 0, 5, 5, 0, 0]);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn fill(&mut self, v: S::Elem)
     where
         S::Elem: Clone,
@@ -1002,6 +1210,15 @@ impl IdentityTensor {
     ///
     /// # Errors
     /// [`LayoutError::CoordOutOfRange`] outside the view's shape; as [`Layout::index`].
+    ///
+    /// # Examples
+    /// ```
+    /// # use cute_layout::{IdentityTensor, IntTuple};
+    /// let c = IdentityTensor::new("(4,6)".parse()?)?;
+    /// assert_eq!(c.get(&IntTuple::int(9))?.to_string(), "(1,2)");
+    /// assert!(c.get(&IntTuple::int(24)).is_err());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn get(&self, c: &IntTuple) -> Result<IntTuple, LayoutError> {
         check_in_domain("identity_tensor", &self.shape(), c)?;
         let natural = self.shape().idx2crd(c)?;
@@ -1024,6 +1241,16 @@ impl IdentityTensor {
     ///
     /// # Errors
     /// As [`IdentityTensor::get`].
+    ///
+    /// # Examples
+    /// ```
+    /// # use cute_layout::{IdentityTensor, IntTuple, Tiler};
+    /// let c = IdentityTensor::new("(4,6)".parse()?)?;
+    /// let tile = c.local_tile(&"(4,4)".parse::<Tiler>()?, &IntTuple::flat([0, 1]))?;
+    /// assert!(tile.in_bounds(&IntTuple::flat([0, 1]))?); // column 5
+    /// assert!(!tile.in_bounds(&IntTuple::flat([0, 2]))?); // column 6 of 6
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn in_bounds(&self, c: &IntTuple) -> Result<bool, LayoutError> {
         let g = self.get(c)?;
         Ok(g.leaves()
@@ -1033,6 +1260,16 @@ impl IdentityTensor {
     }
 
     /// All coordinates of this view, in its layout's order.
+    ///
+    /// # Examples
+    /// ```
+    /// # use cute_layout::{IdentityTensor};
+    /// let c = IdentityTensor::new("(4,6)".parse()?)?;
+    /// let all: Vec<String> = c.iter().map(|x| x.to_string()).collect();
+    /// assert_eq!(all.len(), 24);
+    /// assert_eq!((all[0].as_str(), all[23].as_str()), ("(0,0)", "(3,5)"));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn iter(&self) -> impl Iterator<Item = IntTuple> + '_ {
         (0..self.size()).filter_map(move |i| self.get(&IntTuple::int(i)).ok())
     }
@@ -1058,6 +1295,15 @@ impl IdentityTensor {
     ///
     /// # Errors
     /// As [`Layout::slice_and_offset`].
+    ///
+    /// # Examples
+    /// ```
+    /// # use cute_layout::{IdentityTensor, IntTuple, SliceCoord};
+    /// let c = IdentityTensor::new("(4,6)".parse()?)?;
+    /// let col = c.slice(&"(_,4)".parse::<SliceCoord>()?)?;
+    /// assert_eq!(col.get(&IntTuple::int(3))?.to_string(), "(3,4)");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn slice(&self, c: &SliceCoord) -> Result<Self, LayoutError> {
         let l = basis_slice(&self.layout, c)?;
         self.with(l, Some(c.origin()))
@@ -1068,6 +1314,16 @@ impl IdentityTensor {
     ///
     /// # Errors
     /// As [`Layout::zipped_divide`] on the per-mode layouts.
+    ///
+    /// # Examples
+    /// ```
+    /// # use cute_layout::{IdentityTensor, IntTuple, Tiler};
+    /// let c = IdentityTensor::new("(4,6)".parse()?)?;
+    /// let z = c.zipped_divide(&"(2,4)".parse::<Tiler>()?)?;
+    /// assert_eq!(z.shape().to_string(), "((2,4),(2,2))");
+    /// assert_eq!(z.get(&IntTuple::flat([7, 3]))?.to_string(), "(3,7)"); // past column 5: a partial tile
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn zipped_divide(&self, tiler: &Tiler) -> Result<Self, LayoutError> {
         self.with(basis_zipped_divide(&self.layout, tiler)?, None)
     }
@@ -1076,6 +1332,15 @@ impl IdentityTensor {
     ///
     /// # Errors
     /// As [`IdentityTensor::zipped_divide`] and [`IdentityTensor::slice`].
+    ///
+    /// # Examples
+    /// ```
+    /// # use cute_layout::{IdentityTensor, IntTuple, Tiler};
+    /// let c = IdentityTensor::new("(4,6)".parse()?)?;
+    /// let t = c.local_tile(&"(2,3)".parse::<Tiler>()?, &IntTuple::flat([1, 1]))?;
+    /// assert_eq!(t.get(&IntTuple::flat([1, 2]))?.to_string(), "(3,5)");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn local_tile(&self, tiler: &Tiler, coord: &IntTuple) -> Result<Self, LayoutError> {
         let z = self.zipped_divide(tiler)?;
         let shadow = ComposedLayout::from(shadow_of(&z.layout)?);
@@ -1087,6 +1352,15 @@ impl IdentityTensor {
     ///
     /// # Errors
     /// As [`Tensor::local_partition`].
+    ///
+    /// # Examples
+    /// ```
+    /// # use cute_layout::{IdentityTensor, IntTuple, Layout};
+    /// let c = IdentityTensor::new("(4,6)".parse()?)?;
+    /// let p = c.local_partition(&"(2,2):(2,1)".parse::<Layout>()?, 1)?;
+    /// assert_eq!(p.get(&IntTuple::flat([1, 2]))?.to_string(), "(2,5)"); // thread 1 at (0,1)
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn local_partition(&self, thr: &Layout, idx: i64) -> Result<Self, LayoutError> {
         let coord = thread_coord("local_partition", thr, idx)?;
         let tiler = Tiler::Modes(thr.modes().map(|m| Tiler::Int(m.size())).collect());

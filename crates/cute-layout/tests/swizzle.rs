@@ -251,3 +251,48 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn swizzle_error_messages() {
+    let msg = |e: LayoutError| e.to_string();
+    assert_eq!(
+        msg(Swizzle::new(-1, 0, 3).unwrap_err()),
+        "swizzle: Sw<-1,0,3>: the bit count B is negative"
+    );
+    assert_eq!(
+        msg(Swizzle::new(1, -2, 3).unwrap_err()),
+        "swizzle: Sw<1,-2,3>: the base M is negative"
+    );
+    assert_eq!(
+        msg(Swizzle::new(3, 4, -2).unwrap_err()),
+        "swizzle: Sw<3,4,-2>: |S| is smaller than B, so the bit fields overlap"
+    );
+    assert_eq!(
+        msg(Swizzle::new(20, 30, 20).unwrap_err()),
+        "swizzle: Sw<20,30,20>: B + M + |S| exceeds 62 bits"
+    );
+    assert_eq!(
+        msg(Swizzle::from_masks(0b11, 0b1000).unwrap_err()),
+        "make_swizzle: masks 0b11 and 0b1000: the masks have different numbers of bits"
+    );
+    let l: Layout = "(3,4):(1,3)".parse().unwrap();
+    assert_eq!(
+        msg(l.compose_swizzle(&Swizzle::new(1, 0, 1).unwrap()).unwrap_err()),
+        "composition: (3,4):(1,3) does not commute Sw<1,0,1> into a swizzle: extent 3 is not a power of two"
+    );
+    let c: ComposedLayout = "Sw<1,0,1> o 4 o 8:1".parse().unwrap();
+    assert_eq!(
+        msg(c.right_inverse().unwrap_err()),
+        "right_inverse: Sw<1,0,1> o 4 o 8:1 has offset 4; its inverse composes a swizzle after a layout"
+    );
+    let e = cute_layout::Tensor::new(vec![0u8; 4], l.clone()).unwrap_err();
+    assert_eq!(
+        msg(e),
+        "make_tensor: the layout reaches offsets 0 to 11, outside storage of length 4"
+    );
+    let t = cute_layout::Tensor::new(vec![0u8; 12], l).unwrap();
+    assert_eq!(
+        msg(t.get(&"(3,0)".parse().unwrap()).unwrap_err()),
+        "tensor: coordinate (3,0) is outside shape (3,4)"
+    );
+}

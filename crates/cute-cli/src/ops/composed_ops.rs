@@ -207,3 +207,110 @@ pub(super) fn make_identity_layout(a: &Args<'_>) -> Result<String, OpError> {
     let shape: IntTuple = a.tuple(0)?;
     Ok(Layout::identity(shape)?.to_string())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::{run_op, Arg};
+
+    fn t(s: &str) -> Arg {
+        Arg::Text(s.into())
+    }
+
+    fn sw(b: i64, m: i64, s: i64) -> Arg {
+        Arg::List(vec![Arg::Int(b), Arg::Int(m), Arg::Int(s)])
+    }
+
+    #[test]
+    fn swizzle_ops_answer() {
+        let ok = |op: &str, args: &[Arg]| run_op(op, args).unwrap();
+        assert_eq!(
+            ok("swizzle", &[Arg::Int(3), Arg::Int(4), Arg::Int(3)]),
+            "Sw<3,4,3>"
+        );
+        assert_eq!(
+            ok("composition", &[sw(1, 2, 3), t("(8,8):(1,8)")]),
+            "Sw<1,2,3> o 0 o (8,8):(1,8)"
+        );
+        assert_eq!(
+            ok("composition", &[t("Sw<0,2,3>"), t("(8,8):(1,8)")]),
+            "(8,8):(1,8)"
+        );
+        assert_eq!(
+            ok("composition", &[t("(8,8):(8,1)"), t("Sw<2,0,-3>")]),
+            "Sw<2,0,3> o 0 o (8,8):(8,1)"
+        );
+        assert_eq!(
+            ok("composition", &[t("Sw<1,0,3>"), t("Sw<1,1,3>")]),
+            "Sw<2,0,3>"
+        );
+        assert_eq!(
+            ok(
+                "composition",
+                &[t("Sw<1,0,2> o 0 o (4,4):(4,1)"), t("(2,2)")]
+            ),
+            "Sw<1,0,2> o 0 o (2,2):(4,1)"
+        );
+        assert_eq!(ok("table", &[t("Sw<1,0,1>")]), "0,1,3,2");
+        assert_eq!(ok("table", &[sw(1, 0, 1), Arg::Int(6)]), "0,1,3,2,4,5");
+        assert_eq!(ok("table", &[t("Sw<1,0,1> o 0 o 4:1")]), "0,1,3,2");
+        assert_eq!(
+            ok("table", &[t("Sw<1,0,1> o 0 o 4:1"), Arg::Int(5)]),
+            "0,1,3,2,4"
+        );
+        assert_eq!(ok("right_inverse", &[t("Sw<1,0,2>")]), "Sw<1,0,2>");
+        assert_eq!(
+            ok("left_inverse", &[t("Sw<1,0,1> o 0 o (4,4):(8,1)")]),
+            "Sw<1,2,1> o 0 o (8,4):(4,1)"
+        );
+        assert_eq!(
+            ok("logical_divide", &[t("Sw<1,0,2> o 0 o 16:1"), t("4")]),
+            "Sw<1,0,2> o 0 o (4,4):(1,4)"
+        );
+        assert_eq!(
+            ok("make_identity_layout", &[t("(2,(3,4))")]),
+            "(2,(3,4)):(1@0,(1@0@1,1@1@1))"
+        );
+        assert_eq!(
+            ok("composition", &[t("(4,4):(4,1)"), t("(4,4):(1@1,1@0)")]),
+            "(4,4):(1,4)"
+        );
+    }
+
+    #[test]
+    fn swizzle_ops_refuse_with_typed_errors() {
+        let kind = |op: &str, args: &[Arg]| run_op(op, args).unwrap_err().kind;
+        assert_eq!(
+            kind("swizzle", &[Arg::Int(3), Arg::Int(4), Arg::Int(2)]),
+            "InvalidSwizzle"
+        );
+        assert_eq!(
+            kind("composition", &[sw(3, 4, 2), t("8:1")]),
+            "InvalidSwizzle"
+        );
+        assert_eq!(
+            kind("composition", &[Arg::List(vec![Arg::Int(1)]), t("8:1")]),
+            "BadRequest"
+        );
+        assert_eq!(kind("composition", &[t("Sw<3,4>"), t("8:1")]), "ParseError");
+        assert_eq!(
+            kind("composition", &[t("(3,4):(1,3)"), t("Sw<1,0,1>")]),
+            "NotRepresentable"
+        );
+        assert_eq!(
+            kind("right_inverse", &[t("Sw<1,0,1> o 4 o 8:1")]),
+            "NotRepresentable"
+        );
+        assert_eq!(
+            kind("logical_divide", &[t("Sw<1,0,1>"), t("2")]),
+            "BadRequest"
+        );
+        assert_eq!(
+            kind("logical_divide", &[t("8:1"), t("Sw<1,0,1>")]),
+            "BadRequest"
+        );
+        assert_eq!(
+            kind("composition", &[t("Sw<1,0,1>"), t("Sw<1,0,2>")]),
+            "InvalidArgument"
+        );
+    }
+}

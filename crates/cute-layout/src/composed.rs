@@ -44,8 +44,19 @@ use crate::swizzle::Swizzle;
 /// Inline capacity for the layers of a composed layout.
 type Layers = SmallVec<[(Swizzle, i64); 2]>;
 
-/// `Sw ∘ offset ∘ L`: see the [module docs](self). The value at a coordinate `c` is
-/// `Sw(offset + L(c))`; with several layers, the innermost (last printed) is applied first.
+/// `Sw ∘ offset ∘ L`, CuTe's `ComposedLayout<Swizzle, Offset, Layout>`: the value at a
+/// coordinate `c` is `Sw(offset + L(c))`. Text form as CuTe prints it:
+/// `Sw<3,4,3> o 0 o (8,64):(64,1)`.
+///
+/// A swizzle is not linear, so `composition(Sw, L)` cannot be folded into a new shape and stride;
+/// the parts are kept. The inner layout defines the domain (shape, size, rank, modes); the
+/// swizzle and offset post-process its offsets ([`ComposedLayout::post`]). Operations on the
+/// domain (modes, flatten, coalesce, composition with a tiler on the right, divides, products,
+/// slicing) act on the inner layout and keep the layers, as in CuTe. Composing a layout on the
+/// left and the inverses move the swizzle through a layout, which is checked
+/// ([`Layout::compose_swizzle`]). CuTe nests composed layouts; this type is a chain of
+/// (swizzle, offset) layers over one layout, printed outermost first and applied innermost
+/// first; a chain of no layers is a plain layout and prints as one.
 ///
 /// # Examples
 /// ```

@@ -17,6 +17,11 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
+//! Beyond plain layouts: [`Swizzle`] and [`ComposedLayout`] (`Sw<3,4,3> o 0 o (8,64):(64,1)`,
+//! CuTe's swizzled shared-memory layouts), [`ScaledBasis`] strides and [`Layout::identity`]
+//! (layouts that evaluate to coordinates), and [`Tensor`] / [`IdentityTensor`] (layouts over
+//! storage: slicing with [`SliceCoord`], `local_tile`, `local_partition`, copy).
+//!
 //! Design rules: layouts are small values (up to 16 leaves stored inline, no heap allocation);
 //! every constructor validates its input so the rest can rely on it; every failure caused by
 //! input is a typed [`LayoutError`] or [`ParseError`], never a panic; the library does no I/O.

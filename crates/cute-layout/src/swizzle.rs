@@ -37,6 +37,11 @@ pub const MAX_SWIZZLE_BITS: i64 = 62;
 /// CuTe's `Swizzle<B,M,S>`: `f(x) = x ^ shiftr(x & yyy, S)` with `yyy = ((1<<B)-1) << (M + max(0,S))`
 /// and `shiftr(v, s) = v >> s` for `s >= 0`, `v << -s` otherwise. Text form `Sw<B,M,S>`.
 ///
+/// Why: a row-major tile in shared memory puts a column in one memory bank, so a warp reading
+/// a column serializes. XOR-ing the `B` row bits starting at bit `M + S` into the `B` column bits
+/// starting at bit `M` permutes each row by its row number: a column spreads over all banks and
+/// the set of offsets does not change. `f` is an involution (its own inverse).
+///
 /// # Examples
 /// ```
 /// # use cute_layout::Swizzle;
@@ -170,7 +175,9 @@ impl Swizzle {
         }
     }
 
-    /// The inverse function: the swizzle itself (see the [module docs](self)).
+    /// The inverse function: the swizzle itself. [`Swizzle::new`] requires `|S| >= B`, so the
+    /// read bits (`yyy`) and the toggled bits (`zzz`) never overlap and applying it twice
+    /// toggles the same bits back.
     ///
     /// # Examples
     /// ```

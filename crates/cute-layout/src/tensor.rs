@@ -75,8 +75,22 @@ impl<T> StorageMut for &mut [T] {
     }
 }
 
-/// A layout over storage: see the [module docs](self). `S` is `Vec<T>` (owning), `&[T]` or
-/// `&mut [T]` (borrowed).
+/// A layout over storage, CuTe's `Tensor<Engine, Layout>`: the element at coordinate `c` is
+/// `data[base + layout(c)]`. `S` is `Vec<T>` (owning), `&[T]` or `&mut [T]` (borrowed).
+///
+/// Every constructor checks once, from the layout's image bounds, that every offset the layout
+/// can produce lies inside the storage ([`LayoutError::OutOfBounds`] otherwise), so reading an
+/// element needs only the check that the coordinate is in the domain. Slicing, tiling and
+/// partitioning are layout operations returning views that borrow the same storage.
+///
+/// # Examples
+/// ```
+/// # use cute_layout::{IntTuple, Layout, Tensor, Tiler};
+/// let a = Tensor::new((0..24).collect::<Vec<i32>>(), "(4,6):(6,1)".parse::<Layout>()?)?;
+/// let t = a.local_tile(&"(2,3)".parse::<Tiler>()?, &IntTuple::flat([1, 1]))?;
+/// assert_eq!(t.to_vec(), [15, 21, 16, 22, 17, 23]);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Clone)]
 pub struct Tensor<S> {
     data: S,

@@ -246,7 +246,9 @@ impl ComposedLayout {
         self.layout.size()
     }
 
-    /// CuTe's `cosize` of a composed layout: the inner layout's cosize.
+    /// CuTe's `cosize` of a composed layout: the inner layout's cosize. With a swizzle or an
+    /// offset this is not a bound on the values (a swizzle may move a value past it);
+    /// [`ComposedLayout::image_bounds`] is.
     pub fn cosize(&self) -> i64 {
         self.layout.cosize()
     }

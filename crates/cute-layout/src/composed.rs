@@ -760,6 +760,100 @@ impl ComposedLayout {
         self.layout.complement(cotarget)
     }
 
+    /// CuTe `upcast<N>` of a composed layout: every part seen as elements `n` times wider
+    /// (swizzles `Sw<B, M - log2 n, S>`, offsets divided by `n`, the inner layout by
+    /// [`Layout::upcast`]).
+    ///
+    /// # Laws
+    /// * `n * R(u) == self(u')` as for [`Layout::upcast`]: a swizzle whose bits all lie at or
+    ///   above bit `log2 n` commutes with scaling by `n`.
+    ///
+    /// # Errors
+    /// [`LayoutError::InvalidArgument`] if `n` is not a power of two (with layers) and the errors
+    /// of [`Layout::upcast`]; [`LayoutError::NotRepresentable`] if a swizzle reads or writes bits
+    /// inside a wide element (`M < log2 n`: CuTe then drops those bits and changes the function)
+    /// or an offset is not a multiple of `n`.
+    ///
+    /// # Examples
+    /// ```
+    /// # use cute_layout::{ComposedLayout, IntTuple};
+    /// let c: ComposedLayout = "Sw<3,4,3> o 0 o (8,64):(64,1)".parse()?;
+    /// let u = c.upcast(2)?;
+    /// assert_eq!(u.to_string(), "Sw<3,3,3> o 0 o (8,32):(32,1)");
+    /// for r in 0..8 {
+    ///     for k in 0..32 {
+    ///         let wide = u.index(&IntTuple::flat([r, k]))?;
+    ///         assert_eq!(2 * wide, c.index(&IntTuple::flat([r, 2 * k]))?);
+    ///     }
+    /// }
+    /// assert_eq!(c.upcast(32).unwrap_err().kind(), "NotRepresentable");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn upcast(&self, n: i64) -> Result<Self, LayoutError> {
+        let inner = self.layout.upcast(n)?;
+        let mut layers = Layers::new();
+        for (sw, off) in &self.layers {
+            let moved = sw.upcast(n)?;
+            if !sw.is_identity() && moved.base() + n.trailing_zeros() as i64 != sw.base() {
+                return Err(LayoutError::NotRepresentable {
+                    op: "upcast",
+                    what: alloc::format!("{sw} touches bits inside an element {n} times wider"),
+                });
+            }
+            if off % n != 0 {
+                return Err(LayoutError::NotRepresentable {
+                    op: "upcast",
+                    what: alloc::format!("offset {off} is not a multiple of {n}"),
+                });
+            }
+            layers.push((if sw.is_identity() { *sw } else { moved }, off / n));
+        }
+        Self::from_layers(layers, inner)
+    }
+
+    /// CuTe `downcast<N>` of a composed layout: every part seen as elements `n` times narrower
+    /// (swizzles `Sw<B, M + log2 n, S>`, offsets times `n`, the inner layout by
+    /// [`Layout::downcast`]).
+    ///
+    /// # Laws
+    /// * `n * self(c) == R(c')` where `c'` scales the coordinate of the stride-1 leaf by `n`.
+    ///
+    /// # Errors
+    /// [`LayoutError::InvalidArgument`] if `n` is not a power of two (with layers) and the errors
+    /// of [`Layout::downcast`]; [`LayoutError::InvalidSwizzle`] past 62 bits;
+    /// [`LayoutError::Overflow`].
+    ///
+    /// # Examples
+    /// ```
+    /// # use cute_layout::{ComposedLayout, IntTuple};
+    /// let c: ComposedLayout = "Sw<3,4,3> o 0 o (8,64):(64,1)".parse()?;
+    /// let d = c.downcast(2)?;
+    /// assert_eq!(d.to_string(), "Sw<3,5,3> o 0 o (8,128):(128,1)");
+    /// for r in 0..8 {
+    ///     for k in 0..64 {
+    ///         let narrow = d.index(&IntTuple::flat([r, 2 * k]))?;
+    ///         assert_eq!(narrow, 2 * c.index(&IntTuple::flat([r, k]))?);
+    ///     }
+    /// }
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn downcast(&self, n: i64) -> Result<Self, LayoutError> {
+        let inner = self.layout.downcast(n)?;
+        let mut layers = Layers::new();
+        for (sw, off) in &self.layers {
+            let moved = if sw.is_identity() {
+                *sw
+            } else {
+                sw.downcast(n)?
+            };
+            let off = off
+                .checked_mul(n)
+                .ok_or(LayoutError::overflow("downcast"))?;
+            layers.push((moved, off));
+        }
+        Self::from_layers(layers, inner)
+    }
+
     /// CuTe `right_inverse`: `R` with `self(R(i)) == i` for `0 <= i < size(R)`. For
     /// `Sw ∘ 0 ∘ L` it is `right_inverse(L) ∘ Sw`, a composed layout again (see
     /// [`Layout::compose_swizzle`]).

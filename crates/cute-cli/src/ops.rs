@@ -10,7 +10,9 @@
 
 use std::fmt;
 
-use cute_layout::{IntTuple, Layout, LayoutError, Order, ParseError, Tiler};
+use cute_layout::{ComposedLayout, IntTuple, Layout, LayoutError, Order, ParseError, Tiler};
+
+mod composed_ops;
 
 /// One argument of an operation: text in CuTe's form (the command line gives only these), an
 /// integer, or a list (a swizzle's `[B, M, S]` in `cute batch`).
@@ -120,6 +122,7 @@ pub static OPS: &[OpSpec] = &[
     // construction
     op("make_layout", "SHAPE [STRIDE|LayoutLeft|LayoutRight]", (1, 2), "layout from a shape and a stride or a stride order (default LayoutLeft)", make_layout),
     op("make_ordered_layout", "SHAPE ORDER", (2, 2), "compact layout whose strides increase in ORDER", |a| Ok(Layout::ordered(a.tuple(0)?, a.tuple(1)?)?.to_string())),
+    op("make_identity_layout", "SHAPE", (1, 1), "the shape with unit basis strides: maps each coordinate to itself", composed_ops::make_identity_layout),
     op("concat", "LAYOUT...", (1, MANY), "the layout whose modes are the arguments (make_layout(l0, l1, ...))", |a| Ok(Layout::from_modes(a.layouts()?)?.to_string())),
     op("append", "LAYOUT LAYOUT", (2, 2), "modes of the first, then the second as one more mode", |a| Ok(a.layout(0)?.append(&a.layout(1)?)?.to_string())),
     op("prepend", "LAYOUT LAYOUT", (2, 2), "the second as the first mode, then the modes of the first", |a| Ok(a.layout(0)?.prepend(&a.layout(1)?)?.to_string())),
@@ -147,24 +150,24 @@ pub static OPS: &[OpSpec] = &[
     op("filter", "LAYOUT", (1, 1), "coalesce without stride-0 and extent-1 modes", |a| Ok(a.layout(0)?.filter().to_string())),
     op("filter_zeros", "LAYOUT", (1, 1), "stride-0 modes get extent 1", |a| Ok(a.layout(0)?.filter_zeros().to_string())),
     op("complement", "LAYOUT [COTARGET]", (1, 2), "the layout filling the gaps of the image up to COTARGET (default cosize)", |a| Ok(if a.len() == 2 { a.layout(0)?.complement_shape(&a.tuple(1)?)? } else { a.layout(0)?.complement_cosize()? }.to_string())),
-    op("composition", "LAYOUT LAYOUT|TILER", (2, 2), "A o B: R(c) = A(B(c))", |a| { a.no_swizzle()?; Ok(a.layout(0)?.compose_tiler(&a.tiler(1)?)?.to_string()) }),
+    op("composition", "LAYOUT|SWIZZLE|COMPOSED LAYOUT|TILER|SWIZZLE|COMPOSED", (2, 2), "A o B: R(c) = A(B(c))", composed_ops::composition),
     op("with_shape", "LAYOUT SHAPE", (2, 2), "the layout re-indexed by a shape (A o col_major(shape))", |a| Ok(a.layout(0)?.with_shape(&a.tuple(1)?)?.to_string())),
-    op("right_inverse", "LAYOUT", (1, 1), "largest R with A(R(i)) = i", |a| Ok(a.layout(0)?.right_inverse().to_string())),
-    op("left_inverse", "LAYOUT", (1, 1), "R with R(A(i)) = i (quasi-inverse if not injective)", |a| Ok(a.layout(0)?.left_inverse()?.to_string())),
+    op("right_inverse", "LAYOUT|COMPOSED", (1, 1), "largest R with A(R(i)) = i", |a| composed_ops::inverse(a, true)),
+    op("left_inverse", "LAYOUT|COMPOSED", (1, 1), "R with R(A(i)) = i (quasi-inverse if not injective)", |a| composed_ops::inverse(a, false)),
     op("nullspace", "LAYOUT", (1, 1), "the coordinates A maps to 0", |a| Ok(a.layout(0)?.nullspace().to_string())),
     op("max_common_vector", "LAYOUT LAYOUT", (2, 2), "number of leading elements both layouts map alike", |a| Ok(a.layout(0)?.max_common_vector(&a.layout(1)?).to_string())),
     op("max_common_layout", "LAYOUT LAYOUT", (2, 2), "layout of the leading elements both layouts map alike", |a| Ok(a.layout(0)?.max_common_layout(&a.layout(1)?).to_string())),
     op("upcast", "N LAYOUT", (2, 2), "the layout for elements N times wider", |a| Ok(a.layout(1)?.upcast(a.int(0)?)?.to_string())),
     op("downcast", "N LAYOUT", (2, 2), "the layout for elements N times narrower", |a| Ok(a.layout(1)?.downcast(a.int(0)?)?.to_string())),
     op("recast", "OLD_BITS NEW_BITS LAYOUT", (3, 3), "the layout for elements of NEW_BITS bits instead of OLD_BITS", |a| Ok(a.layout(2)?.recast(a.int(0)?, a.int(1)?)?.to_string())),
-    op("logical_divide", "LAYOUT TILER", (2, 2), "A o (T, complement(T))", |a| Ok(a.layout(0)?.logical_divide(&a.tiler(1)?)?.to_string())),
-    op("zipped_divide", "LAYOUT TILER", (2, 2), "logical_divide as ((tile),(rest))", |a| Ok(a.layout(0)?.zipped_divide(&a.tiler(1)?)?.to_string())),
-    op("tiled_divide", "LAYOUT TILER", (2, 2), "logical_divide as ((tile),rest...)", |a| Ok(a.layout(0)?.tiled_divide(&a.tiler(1)?)?.to_string())),
-    op("flat_divide", "LAYOUT TILER", (2, 2), "logical_divide as (tile...,rest...)", |a| Ok(a.layout(0)?.flat_divide(&a.tiler(1)?)?.to_string())),
-    op("logical_product", "LAYOUT TILER", (2, 2), "(A, complement(A) o B)", |a| Ok(a.layout(0)?.logical_product(&a.tiler(1)?)?.to_string())),
-    op("zipped_product", "LAYOUT TILER", (2, 2), "logical_product as ((block),(rest))", |a| Ok(a.layout(0)?.zipped_product(&a.tiler(1)?)?.to_string())),
-    op("tiled_product", "LAYOUT TILER", (2, 2), "logical_product as ((block),rest...)", |a| Ok(a.layout(0)?.tiled_product(&a.tiler(1)?)?.to_string())),
-    op("flat_product", "LAYOUT TILER", (2, 2), "logical_product as (block...,rest...)", |a| Ok(a.layout(0)?.flat_product(&a.tiler(1)?)?.to_string())),
+    op("logical_divide", "LAYOUT TILER", (2, 2), "A o (T, complement(T))", |a| composed_ops::by_tiler(a, Layout::logical_divide, ComposedLayout::logical_divide)),
+    op("zipped_divide", "LAYOUT TILER", (2, 2), "logical_divide as ((tile),(rest))", |a| composed_ops::by_tiler(a, Layout::zipped_divide, ComposedLayout::zipped_divide)),
+    op("tiled_divide", "LAYOUT TILER", (2, 2), "logical_divide as ((tile),rest...)", |a| composed_ops::by_tiler(a, Layout::tiled_divide, ComposedLayout::tiled_divide)),
+    op("flat_divide", "LAYOUT TILER", (2, 2), "logical_divide as (tile...,rest...)", |a| composed_ops::by_tiler(a, Layout::flat_divide, ComposedLayout::flat_divide)),
+    op("logical_product", "LAYOUT TILER", (2, 2), "(A, complement(A) o B)", |a| composed_ops::by_tiler(a, Layout::logical_product, ComposedLayout::logical_product)),
+    op("zipped_product", "LAYOUT TILER", (2, 2), "logical_product as ((block),(rest))", |a| composed_ops::by_tiler(a, Layout::zipped_product, ComposedLayout::zipped_product)),
+    op("tiled_product", "LAYOUT TILER", (2, 2), "logical_product as ((block),rest...)", |a| composed_ops::by_tiler(a, Layout::tiled_product, ComposedLayout::tiled_product)),
+    op("flat_product", "LAYOUT TILER", (2, 2), "logical_product as (block...,rest...)", |a| composed_ops::by_tiler(a, Layout::flat_product, ComposedLayout::flat_product)),
     op("blocked_product", "LAYOUT LAYOUT", (2, 2), "copies of A placed block by block as B says", |a| Ok(a.layout(0)?.blocked_product(&a.layout(1)?)?.to_string())),
     op("raked_product", "LAYOUT LAYOUT", (2, 2), "copies of A interleaved as B says", |a| Ok(a.layout(0)?.raked_product(&a.layout(1)?)?.to_string())),
     op("tile_to_shape", "LAYOUT SHAPE [ORDER]", (2, 3), "A repeated to fill SHAPE", |a| Ok(a.layout(0)?.tile_to_shape(&a.tuple(1)?, if a.len() == 3 { Some(a.tuple(2)?) } else { None }.as_ref())?.to_string())),
@@ -177,8 +180,9 @@ pub static OPS: &[OpSpec] = &[
     op("bijective", "LAYOUT", (1, 1), "whether it is a bijection onto its range of cosize offsets", |a| Ok(bit(a.layout(0)?.is_bijective()))),
     op("compact", "LAYOUT", (1, 1), "whether it is a bijection onto [0, size)", |a| Ok(bit(a.layout(0)?.is_compact()))),
     op("image", "LAYOUT", (1, 1), "the offsets as disjoint strided intervals placed by a layout", |a| Ok(a.layout(0)?.image()?.to_string())),
+    op("swizzle", "B M S", (3, 3), "CuTe's Swizzle<B,M,S>: x ^ ((x & yyy) >> S), printed Sw<B,M,S>", composed_ops::swizzle),
     // rendering
-    op("table", "LAYOUT [N]", (1, 2), "values v0,v1,... of the 1-D function (N of them if given)", table),
+    op("table", "LAYOUT|COMPOSED|SWIZZLE [N]", (1, 2), "values v0,v1,... of the 1-D function (N of them if given)", composed_ops::table),
     op("print_layout", "LAYOUT", (1, 1), "CuTe's print_layout table", |a| Ok(a.layout(0)?.table()?.to_string().trim_end().to_string())),
 ];
 
@@ -319,33 +323,15 @@ impl<'a> Args<'a> {
         let s = self.text(k, "tiler")?;
         if s.trim_start().starts_with("Sw") {
             return Err(OpError::new(
-                "NotImplemented",
-                format!("{}: swizzles are not implemented yet", self.op),
+                "BadRequest",
+                format!(
+                    "{}: argument {} is a swizzle or composed layout, not a tiler",
+                    self.op,
+                    k + 1
+                ),
             ));
         }
         s.parse().map_err(|e| self.parse_error(k, "tiler", e))
-    }
-
-    /// Fail with `NotImplemented` if any argument is a swizzle or a composed layout.
-    pub fn no_swizzle(&self) -> Result<(), OpError> {
-        for (k, arg) in self.args.iter().enumerate() {
-            let sw = match arg {
-                Arg::List(_) => true,
-                Arg::Text(t) => t.trim_start().starts_with("Sw") || t.contains(" o "),
-                Arg::Int(_) => false,
-            };
-            if sw {
-                return Err(OpError::new(
-                    "NotImplemented",
-                    format!(
-                        "{}: argument {} is a swizzle; swizzles are not implemented yet",
-                        self.op,
-                        k + 1
-                    ),
-                ));
-            }
-        }
-        Ok(())
     }
 
     /// Argument `k` as an integer tuple.
@@ -456,45 +442,6 @@ fn idx2crd(a: &Args<'_>) -> Result<String, OpError> {
 
 /// Most values `table` writes.
 pub const MAX_TABLE_VALUES: i64 = 1 << 20;
-
-fn table(a: &Args<'_>) -> Result<String, OpError> {
-    if let Arg::List(_) = a.args[0] {
-        return Err(OpError::new(
-            "NotImplemented",
-            "table: swizzles are not implemented yet",
-        ));
-    }
-    if let Arg::Text(t) = &a.args[0] {
-        if t.trim_start().starts_with("Sw") {
-            return Err(OpError::new(
-                "NotImplemented",
-                "table: swizzles and composed layouts are not implemented yet",
-            ));
-        }
-    }
-    let l = a.layout(0)?;
-    let n = if a.len() == 2 { a.int(1)? } else { l.size() };
-    if !(0..=MAX_TABLE_VALUES).contains(&n) {
-        return Err(OpError::new(
-            "InvalidArgument",
-            format!(
-                "table: {n} values requested for {l}; between 0 and {MAX_TABLE_VALUES} allowed"
-            ),
-        ));
-    }
-    let mut out = String::new();
-    if a.len() == 2 {
-        // N values of the 1-D function, past the end too (the last mode runs on).
-        for i in 0..n {
-            push_value(&mut out, l.index_any(i)?);
-        }
-    } else {
-        for v in l.offsets() {
-            push_value(&mut out, v);
-        }
-    }
-    Ok(out)
-}
 
 fn push_value(out: &mut String, v: i64) {
     use std::fmt::Write as _;

@@ -8,7 +8,9 @@
 //! * elsewhere (CuTe refused, or its answer breaks the law, or there is no reference) ours must be
 //!   an error ("refused ...") or a result that satisfies the law, checked point by point below by
 //!   brute force ("law-abiding alternative");
-//! * `UnknownOp` / `NotImplemented` answers are counted as "not implemented" and do not fail.
+//! * `UnknownOp` / `NotImplemented` answers are counted as "not implemented" and fail the run;
+//! * `swizzle` and `swizzle_composition` answers are also judged by their value tables (`table`
+//!   of the swizzle, and of CuTe's composed layout, equal to the reference's `cute_static_table`).
 //!
 //! The law checkers follow the "Laws" section of `../shared/conformance/README.md` and evaluate
 //! layouts with the library (`index_1d`, `index_any`, `offsets`); results are parsed with the
@@ -23,7 +25,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
-use cute_layout::{IntTuple, Layout};
+use cute_layout::{ComposedLayout, IntTuple, Layout, ScaledBasis};
 use serde_json::{json, Value};
 
 /// Largest domain a checker enumerates.
@@ -349,6 +351,82 @@ fn check_compose(a: &Layout, b: &Layout, r: &Layout) -> Check {
     guard(b.size(), "B")?;
     for (i, bi) in b.offsets().enumerate() {
         let want = at(a, bi)?;
+        let got = r.index_1d(i as i64).ok_or("R smaller than B")?;
+        if got != want {
+            return Err(format!("R({i}) = {got}, A(B({i})) = {want}"));
+        }
+    }
+    Ok(())
+}
+
+/// A layout or a composed layout (`Sw<B,M,S> o OFFSET o LAYOUT`), evaluated by the library.
+fn comp(s: &str) -> Result<ComposedLayout, String> {
+    s.parse()
+        .map_err(|e| format!("{s:?} is not a (composed) layout: {e}"))
+}
+
+/// The function of a composed layout over its domain.
+fn cvalues(c: &ComposedLayout) -> Result<Vec<i64>, String> {
+    guard(c.size(), &c.to_string())?;
+    Ok(c.offsets().collect())
+}
+
+/// A composed layout at any index (the last mode of the inner layout runs on).
+fn cat(c: &ComposedLayout, i: i64) -> Result<i64, String> {
+    c.index_any(i).map_err(|e| format!("{c} at {i}: {e}"))
+}
+
+fn basis_lay(s: &str) -> Result<Layout<ScaledBasis>, String> {
+    s.parse()
+        .map_err(|e| format!("{s:?} is not a layout with basis strides: {e}"))
+}
+
+/// composition with basis strides: B's value is a coordinate of A (or A's value a coordinate).
+fn check_compose_basis(a: &str, b: &str, ours: &str) -> Check {
+    let mut points = Vec::new();
+    if b.contains('@') {
+        let (a, b, r) = (lay(a)?, basis_lay(b)?, lay(ours)?);
+        guard(b.size(), "B")?;
+        for i in 0..b.size() {
+            let c = b.value_1d(i).ok_or("B has no value")?;
+            let want = a.index(&c).map_err(|e| e.to_string())?;
+            points.push((i, r.index_1d(i), Some(want), r.shape(), b.shape()));
+        }
+    } else {
+        let (a, b, r) = (basis_lay(a)?, lay(b)?, basis_lay(ours)?);
+        guard(b.size(), "B")?;
+        for i in 0..b.size() {
+            let bi = b.index_1d(i).ok_or("B short")?;
+            let want = a.value(&IntTuple::int(bi)).map_err(|e| e.to_string())?;
+            let got = r.value_1d(i);
+            if got.as_ref() != Some(&want) {
+                return Err(format!("R({i}) = {got:?}, A(B({i})) = {want}"));
+            }
+        }
+        return Ok(());
+    }
+    for (i, got, want, rs, bs) in points {
+        if !compatible(&tree(&bs), &tree(&rs)) {
+            return Err(format!("shape {rs} is not compatible with {bs}"));
+        }
+        if got != want {
+            return Err(format!("R({i}) = {got:?}, A(B({i})) = {want:?}"));
+        }
+    }
+    Ok(())
+}
+
+/// composition where an operand or the result is a composed layout: R(i) = A(B(i)).
+fn check_compose_composed(a: &ComposedLayout, b: &ComposedLayout, r: &ComposedLayout) -> Check {
+    if !compatible(&tree(&b.shape()), &tree(&r.shape())) {
+        return Err(format!(
+            "shape {} is not compatible with {}",
+            r.shape(),
+            b.shape()
+        ));
+    }
+    for (i, bi) in cvalues(b)?.into_iter().enumerate() {
+        let want = cat(a, bi)?;
         let got = r.index_1d(i as i64).ok_or("R smaller than B")?;
         if got != want {
             return Err(format!("R({i}) = {got}, A(B({i})) = {want}"));
@@ -919,6 +997,16 @@ fn check(case: &Value, ours: &str) -> Check {
             };
             check_complement(&a, m, &lay(ours)?)
         }
+        "composition" if a0()?.contains('@') || a1()?.contains('@') => {
+            check_compose_basis(&a0()?, &a1()?, ours)
+        }
+        "composition"
+            if [a0()?, a1()?, ours.to_string()]
+                .iter()
+                .any(|x| x.contains("Sw")) =>
+        {
+            check_compose_composed(&comp(&a0()?)?, &comp(&a1()?)?, &comp(ours)?)
+        }
         "composition" => check_compose(&lay(&a0()?)?, &lay(&a1()?)?, &lay(ours)?),
         "composition_tiler" => {
             check_compose_tiler(&lay(&a0()?)?, &parse_tiler(&a1()?)?, &lay(ours)?)
@@ -964,24 +1052,24 @@ fn check(case: &Value, ours: &str) -> Check {
             }
         }
         "right_inverse" => {
-            let (a, r) = (lay(&a0()?)?, lay(ours)?);
-            for (i, ri) in values(&r)?.into_iter().enumerate() {
-                if at(&a, ri)? != i as i64 {
-                    return Err(format!("A(R({i})) = {} != {i}", at(&a, ri)?));
+            let (a, r) = (comp(&a0()?)?, comp(ours)?);
+            for (i, ri) in cvalues(&r)?.into_iter().enumerate() {
+                if cat(&a, ri)? != i as i64 {
+                    return Err(format!("A(R({i})) = {} != {i}", cat(&a, ri)?));
                 }
             }
             Ok(())
         }
         "left_inverse" => {
-            let (a, r) = (lay(&a0()?)?, lay(ours)?);
-            let av = values(&a)?;
+            let (a, r) = (comp(&a0()?)?, comp(ours)?);
+            let av = cvalues(&a)?;
             let injective = av.iter().collect::<HashSet<_>>().len() == av.len();
             for (i, &x) in av.iter().enumerate() {
-                let rx = at(&r, x)?;
+                let rx = cat(&r, x)?;
                 if injective && rx != i as i64 {
                     return Err(format!("R(A({i})) = {rx} != {i}"));
                 }
-                if !injective && at(&a, rx)? != x {
+                if !injective && cat(&a, rx)? != x {
                     return Err(format!("A(R(A({i}))) != A({i})"));
                 }
             }
@@ -1187,6 +1275,20 @@ fn requests(case: &Value) -> Vec<Request> {
         reference: reference.clone(),
         table: None,
     }];
+    if op == "swizzle_composition" {
+        // The value table of CuTe's composed layout, through our parser and evaluator (the
+        // composition's own answer must equal that text, so it has the same table).
+        if let (Some(r), Some(t)) = (reference.as_deref(), case["cute_static_table"].as_array()) {
+            let want: Vec<String> = t.iter().map(|v| v.to_string()).collect();
+            out.push(Request {
+                label: "swizzle_composition (table)".into(),
+                case: case.clone(),
+                line: json!({"op": "table", "args": [r]}).to_string(),
+                reference: Some(want.join(",")),
+                table: Some(want.join(",")),
+            });
+        }
+    }
     if op == "swizzle" {
         if let (Ok((b, m, s)), Some(t)) = (
             swizzle_args(&case["args"]),
@@ -1290,7 +1392,7 @@ fn judge(req: &Request, answer: &Value, counts: &mut Counts, failures: &mut Vec<
             counts.failed += 1;
             fail(
                 ours.into(),
-                "swizzle table differs from x ^ ((x & mask) >> S)".into(),
+                "value table differs from the reference table".into(),
             );
         }
         return;
@@ -1569,6 +1671,12 @@ fn main() {
         "law checkers reject these shares of mutated CuTe answers (last integer + 1): {}",
         strength.join(", ")
     );
+    if c.not_implemented > 0 {
+        errors.push(format!(
+            "{} requests answered UnknownOp / NotImplemented",
+            c.not_implemented
+        ));
+    }
     if !errors.is_empty() || !failures.is_empty() {
         for e in &errors {
             eprintln!("ERROR {e}");

@@ -187,6 +187,39 @@ pub enum LayoutError {
         /// The limit.
         limit: i64,
     },
+    /// Swizzle parameters outside CuTe's domain (`B >= 0`, `M >= 0`, `|S| >= B`, the
+    /// "BBits/MBase/SShift" static checks), or past the 63 bits of an `i64`.
+    InvalidSwizzle {
+        /// Operation that was attempted.
+        op: &'static str,
+        /// `B`, the number of bits toggled.
+        bits: i64,
+        /// `M`, the lowest toggled bit.
+        base: i64,
+        /// `S`, the distance from the toggling to the toggled bits.
+        shift: i64,
+        /// The condition that failed.
+        reason: &'static str,
+    },
+    /// A tensor's layout reaches an offset outside its storage.
+    OutOfBounds {
+        /// Operation that was attempted.
+        op: &'static str,
+        /// Smallest and largest offset the layout can produce.
+        bounds: (i64, i64),
+        /// Length of the storage.
+        len: usize,
+    },
+    /// A coordinate lies outside the layout's domain (a leaf coordinate `>=` its extent or
+    /// negative).
+    CoordOutOfRange {
+        /// Operation that was attempted.
+        op: &'static str,
+        /// The coordinate.
+        coord: Box<IntTuple>,
+        /// The shape.
+        shape: Box<IntTuple>,
+    },
 }
 
 impl LayoutError {
@@ -211,6 +244,9 @@ impl LayoutError {
             LayoutError::NotRepresentable { .. } => "NotRepresentable",
             LayoutError::NotALayout { .. } => "NotALayout",
             LayoutError::TooLarge { .. } => "TooLarge",
+            LayoutError::InvalidSwizzle { .. } => "InvalidSwizzle",
+            LayoutError::OutOfBounds { .. } => "OutOfBounds",
+            LayoutError::CoordOutOfRange { .. } => "CoordOutOfRange",
         }
     }
 
@@ -337,6 +373,21 @@ impl fmt::Display for LayoutError {
             }
             LayoutError::TooLarge { op, what, limit } => {
                 write!(f, "{op}: {what} (the limit is {limit})")
+            }
+            LayoutError::InvalidSwizzle {
+                op,
+                bits,
+                base,
+                shift,
+                reason,
+            } => write!(f, "{op}: Sw<{bits},{base},{shift}>: {reason}"),
+            LayoutError::OutOfBounds { op, bounds, len } => write!(
+                f,
+                "{op}: the layout reaches offsets {} to {}, outside storage of length {len}",
+                bounds.0, bounds.1
+            ),
+            LayoutError::CoordOutOfRange { op, coord, shape } => {
+                write!(f, "{op}: coordinate {coord} is outside shape {shape}")
             }
         }
     }

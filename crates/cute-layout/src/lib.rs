@@ -17,6 +17,11 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
+//! Beyond plain layouts: [`Swizzle`] and [`ComposedLayout`] (`Sw<3,4,3> o 0 o (8,64):(64,1)`,
+//! CuTe's swizzled shared-memory layouts), [`ScaledBasis`] strides and [`Layout::identity`]
+//! (layouts that evaluate to coordinates), and [`Tensor`] / [`IdentityTensor`] (layouts over
+//! storage: slicing with [`SliceCoord`], `local_tile`, `local_partition`, copy).
+//!
 //! Design rules: layouts are small values (up to 16 leaves stored inline, no heap allocation);
 //! every constructor validates its input so the rest can rely on it; every failure caused by
 //! input is a typed [`LayoutError`] or [`ParseError`], never a panic; the library does no I/O.
@@ -29,6 +34,8 @@ extern crate alloc;
 
 mod algebra;
 pub mod analysis;
+mod basis;
+mod composed;
 mod coord;
 mod error;
 mod fmt;
@@ -36,6 +43,9 @@ mod int_tuple;
 mod layout;
 mod parse;
 pub mod render;
+mod slice;
+mod swizzle;
+mod tensor;
 mod tree;
 
 pub use algebra::Tiler;
@@ -43,9 +53,14 @@ pub use analysis::{
     explain_complement, explain_composition, explain_logical_divide, explain_logical_product,
     explain_rearranged, find_layout, find_layout_with_shape, Explanation, Image,
 };
+pub use basis::{ScaledBasis, MAX_BASIS_DEPTH};
+pub use composed::ComposedLayout;
 pub use coord::Offsets;
 pub use error::{LayoutError, ParseError, ParseErrorKind};
 pub use int_tuple::IntTuple;
 pub use layout::{Layout, Order, StrideValue};
 pub use render::{Table, VectorTable, MAX_TABLE_CELLS};
+pub use slice::{Slice, SliceCoord};
+pub use swizzle::{Swizzle, MAX_SWIZZLE_BITS};
+pub use tensor::{IdentityTensor, Storage, StorageMut, Tensor};
 pub use tree::MAX_DEPTH;

@@ -92,7 +92,7 @@ fn seed_search(f: &[i64]) -> Option<Vec<(i64, i64)>> {
         return Some(vec![(m as i64, s0)]);
     }
     for n0 in (2..=t).rev() {
-        if m % n0 != 0 {
+        if !m.is_multiple_of(n0) {
             continue;
         }
         let consistent = (0..m).all(|x| f[x] == f[n0 * (x / n0)] + s0 * (x % n0) as i64);

@@ -116,7 +116,7 @@ pub(crate) fn find_modes(values: &[i64]) -> Result<Modes, LayoutError> {
             d = v;
         }
     }
-    if m % block != 0 {
+    if !m.is_multiple_of(block) {
         return Err(not_a_layout(m, None, None, &fixed, q, d));
     }
     let n = m / block;

@@ -1,0 +1,316 @@
+//! The operations on swizzles and composed layouts (`Sw<B,M,S>`, `Sw<B,M,S> o OFFSET o LAYOUT`):
+//! argument accessors and the overloads of `composition`, the inverses, `table` and the
+//! divides and products, dispatched by argument kind as CuTe overloads them.
+
+use cute_layout::{ComposedLayout, IntTuple, Layout, ScaledBasis, Swizzle, Tiler};
+
+use super::{push_value, Arg, Args, OpError, MAX_TABLE_VALUES};
+
+/// A layout-like argument: a plain layout, a swizzle, or a composed layout (with layers).
+pub(super) enum Func {
+    Layout(Layout),
+    Swizzle(Swizzle),
+    Composed(ComposedLayout),
+}
+
+impl Args<'_> {
+    /// Argument `k` as a layout, a swizzle (`[B,M,S]` or `Sw<B,M,S>`) or a composed layout.
+    pub(super) fn func(&self, k: usize) -> Result<Func, OpError> {
+        let text = match &self.args[k] {
+            Arg::List(items) => {
+                let v: Vec<i64> = (0..items.len())
+                    .map(|j| match &items[j] {
+                        Arg::Int(i) => Ok(*i),
+                        Arg::Text(t) => t.trim().parse::<i64>().map_err(|_| t.clone()),
+                        other => Err(other.to_string()),
+                    })
+                    .collect::<Result<_, _>>()
+                    .map_err(|t| {
+                        OpError::new(
+                            "BadRequest",
+                            format!(
+                                "{}: argument {}: a swizzle list holds integers, got {t}",
+                                self.op,
+                                k + 1
+                            ),
+                        )
+                    })?;
+                let [b, m, s] = v[..] else {
+                    return Err(OpError::new(
+                        "BadRequest",
+                        format!(
+                            "{}: argument {}: a swizzle is [B,M,S], got {} values",
+                            self.op,
+                            k + 1,
+                            v.len()
+                        ),
+                    ));
+                };
+                return Ok(Func::Swizzle(Swizzle::new(b, m, s)?));
+            }
+            Arg::Int(_) => return Ok(Func::Layout(self.layout(k)?)),
+            Arg::Text(t) => t.trim(),
+        };
+        if text.starts_with("Sw") && !text.contains(':') {
+            return text
+                .parse()
+                .map(Func::Swizzle)
+                .map_err(|e| self.parse_error(k, "swizzle", e));
+        }
+        if text.starts_with("Sw") {
+            let c: ComposedLayout = text
+                .parse()
+                .map_err(|e| self.parse_error(k, "composed layout", e))?;
+            return Ok(match c.as_layout() {
+                Some(l) => Func::Layout(l.clone()),
+                None => Func::Composed(c),
+            });
+        }
+        Ok(Func::Layout(self.layout(k)?))
+    }
+
+    /// Whether argument `k` is a layout with basis strides (`1@0`).
+    pub(super) fn is_basis(&self, k: usize) -> bool {
+        matches!(&self.args[k], Arg::Text(t) if t.contains('@'))
+    }
+
+    /// Argument `k` as a layout with basis strides.
+    pub(super) fn basis_layout(&self, k: usize) -> Result<Layout<ScaledBasis>, OpError> {
+        let text = self.text(k, "layout with basis strides")?;
+        text.parse()
+            .map_err(|e| self.parse_error(k, "layout with basis strides", e))
+    }
+
+    /// Whether argument `k` is a swizzle or a composed layout (not a plain layout or tiler).
+    pub(super) fn is_swizzled(&self, k: usize) -> bool {
+        match &self.args[k] {
+            Arg::List(_) => true,
+            Arg::Text(t) => t.trim_start().starts_with("Sw"),
+            Arg::Int(_) => false,
+        }
+    }
+}
+
+/// `swizzle B M S`: the swizzle's text form.
+pub(super) fn swizzle(a: &Args<'_>) -> Result<String, OpError> {
+    Ok(Swizzle::new(a.int(0)?, a.int(1)?, a.int(2)?)?.to_string())
+}
+
+/// `composition A B` for every pairing of layouts, swizzles, composed layouts and tilers.
+pub(super) fn composition(a: &Args<'_>) -> Result<String, OpError> {
+    if a.is_basis(0) {
+        return Ok(a.basis_layout(0)?.compose(&a.layout(1)?)?.to_string());
+    }
+    if a.is_basis(1) {
+        return Ok(a.layout(0)?.compose_basis(&a.basis_layout(1)?)?.to_string());
+    }
+    let lhs = a.func(0)?;
+    if !a.is_swizzled(1) && !matches!(lhs, Func::Swizzle(_)) {
+        let t = a.tiler(1)?;
+        return Ok(match lhs {
+            Func::Composed(c) => c.compose_tiler(&t)?.to_string(),
+            _ => a.layout(0)?.compose_tiler(&t)?.to_string(),
+        });
+    }
+    Ok(match (lhs, a.func(1)?) {
+        (Func::Swizzle(sw), Func::Swizzle(s2)) => sw.compose(&s2)?.to_string(),
+        (Func::Swizzle(sw), Func::Layout(l)) => sw.compose_layout(&l).to_string(),
+        (Func::Swizzle(sw), Func::Composed(c)) => sw.compose_composed(&c)?.to_string(),
+        (Func::Layout(l), Func::Swizzle(sw)) => l.compose_swizzle(&sw)?.to_string(),
+        (Func::Layout(l), Func::Composed(c)) => l.compose_composed(&c)?.to_string(),
+        (Func::Composed(c), Func::Swizzle(sw)) => c.compose_swizzle(&sw)?.to_string(),
+        (Func::Composed(c), Func::Composed(c2)) => c.compose_composed(&c2)?.to_string(),
+        (Func::Layout(l), Func::Layout(r)) => l.compose(&r)?.to_string(),
+        (Func::Composed(c), Func::Layout(r)) => c.compose(&r)?.to_string(),
+    })
+}
+
+/// `right_inverse` / `left_inverse` of a layout, a swizzle (itself) or a composed layout.
+pub(super) fn inverse(a: &Args<'_>, right: bool) -> Result<String, OpError> {
+    Ok(match a.func(0)? {
+        Func::Layout(l) => {
+            if right {
+                l.right_inverse().to_string()
+            } else {
+                l.left_inverse()?.to_string()
+            }
+        }
+        Func::Swizzle(sw) => sw.inverse().to_string(),
+        Func::Composed(c) => {
+            if right {
+                c.right_inverse()?.to_string()
+            } else {
+                c.left_inverse()?.to_string()
+            }
+        }
+    })
+}
+
+/// A divide or product: on a composed layout it applies to the inner layout.
+pub(super) fn by_tiler(
+    a: &Args<'_>,
+    f: fn(&Layout, &Tiler) -> Result<Layout, cute_layout::LayoutError>,
+    g: fn(&ComposedLayout, &Tiler) -> Result<ComposedLayout, cute_layout::LayoutError>,
+) -> Result<String, OpError> {
+    Ok(match a.func(0)? {
+        Func::Composed(c) => g(&c, &a.tiler(1)?)?.to_string(),
+        Func::Swizzle(sw) => {
+            return Err(OpError::new(
+                "BadRequest",
+                format!("{}: {sw} is a swizzle, not a layout", a.op),
+            ))
+        }
+        Func::Layout(l) => f(&l, &a.tiler(1)?)?.to_string(),
+    })
+}
+
+/// `table`: the values of a layout or composed layout over its domain (or `N` values), or the
+/// first `N` values of a swizzle (default `2^(B+M+|S|)`, every pattern of the bits it touches).
+pub(super) fn table(a: &Args<'_>) -> Result<String, OpError> {
+    let f = a.func(0)?;
+    let n = if a.len() == 2 { Some(a.int(1)?) } else { None };
+    let (size, what) = match &f {
+        Func::Layout(l) => (l.size(), l.to_string()),
+        Func::Composed(c) => (c.size(), c.to_string()),
+        Func::Swizzle(sw) => (1i64 << sw.top_bit(), sw.to_string()),
+    };
+    let count = n.unwrap_or(size);
+    if !(0..=MAX_TABLE_VALUES).contains(&count) {
+        return Err(OpError::new(
+            "InvalidArgument",
+            format!(
+                "table: {count} values requested for {what}; between 0 and {MAX_TABLE_VALUES} allowed"
+            ),
+        ));
+    }
+    let mut out = String::new();
+    match (&f, n) {
+        (Func::Layout(l), None) => l.offsets().for_each(|v| push_value(&mut out, v)),
+        (Func::Composed(c), None) => c.offsets().for_each(|v| push_value(&mut out, v)),
+        (Func::Layout(l), Some(_)) => {
+            for i in 0..count {
+                push_value(&mut out, l.index_any(i)?);
+            }
+        }
+        (Func::Composed(c), Some(_)) => {
+            for i in 0..count {
+                push_value(&mut out, c.index_any(i)?);
+            }
+        }
+        (Func::Swizzle(sw), _) => (0..count).for_each(|x| push_value(&mut out, sw.apply(x))),
+    }
+    Ok(out)
+}
+
+/// `make_identity_layout SHAPE`: the shape with unit basis strides.
+pub(super) fn make_identity_layout(a: &Args<'_>) -> Result<String, OpError> {
+    let shape: IntTuple = a.tuple(0)?;
+    Ok(Layout::identity(shape)?.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{run_op, Arg};
+
+    fn t(s: &str) -> Arg {
+        Arg::Text(s.into())
+    }
+
+    fn sw(b: i64, m: i64, s: i64) -> Arg {
+        Arg::List(vec![Arg::Int(b), Arg::Int(m), Arg::Int(s)])
+    }
+
+    #[test]
+    fn swizzle_ops_answer() {
+        let ok = |op: &str, args: &[Arg]| run_op(op, args).unwrap();
+        assert_eq!(
+            ok("swizzle", &[Arg::Int(3), Arg::Int(4), Arg::Int(3)]),
+            "Sw<3,4,3>"
+        );
+        assert_eq!(
+            ok("composition", &[sw(1, 2, 3), t("(8,8):(1,8)")]),
+            "Sw<1,2,3> o 0 o (8,8):(1,8)"
+        );
+        assert_eq!(
+            ok("composition", &[t("Sw<0,2,3>"), t("(8,8):(1,8)")]),
+            "(8,8):(1,8)"
+        );
+        assert_eq!(
+            ok("composition", &[t("(8,8):(8,1)"), t("Sw<2,0,-3>")]),
+            "Sw<2,0,3> o 0 o (8,8):(8,1)"
+        );
+        assert_eq!(
+            ok("composition", &[t("Sw<1,0,3>"), t("Sw<1,1,3>")]),
+            "Sw<2,0,3>"
+        );
+        assert_eq!(
+            ok(
+                "composition",
+                &[t("Sw<1,0,2> o 0 o (4,4):(4,1)"), t("(2,2)")]
+            ),
+            "Sw<1,0,2> o 0 o (2,2):(4,1)"
+        );
+        assert_eq!(ok("table", &[t("Sw<1,0,1>")]), "0,1,3,2");
+        assert_eq!(ok("table", &[sw(1, 0, 1), Arg::Int(6)]), "0,1,3,2,4,5");
+        assert_eq!(ok("table", &[t("Sw<1,0,1> o 0 o 4:1")]), "0,1,3,2");
+        assert_eq!(
+            ok("table", &[t("Sw<1,0,1> o 0 o 4:1"), Arg::Int(5)]),
+            "0,1,3,2,4"
+        );
+        assert_eq!(ok("right_inverse", &[t("Sw<1,0,2>")]), "Sw<1,0,2>");
+        assert_eq!(
+            ok("left_inverse", &[t("Sw<1,0,1> o 0 o (4,4):(8,1)")]),
+            "Sw<1,2,1> o 0 o (8,4):(4,1)"
+        );
+        assert_eq!(
+            ok("logical_divide", &[t("Sw<1,0,2> o 0 o 16:1"), t("4")]),
+            "Sw<1,0,2> o 0 o (4,4):(1,4)"
+        );
+        assert_eq!(
+            ok("make_identity_layout", &[t("(2,(3,4))")]),
+            "(2,(3,4)):(1@0,(1@0@1,1@1@1))"
+        );
+        assert_eq!(
+            ok("composition", &[t("(4,4):(4,1)"), t("(4,4):(1@1,1@0)")]),
+            "(4,4):(1,4)"
+        );
+    }
+
+    #[test]
+    fn swizzle_ops_refuse_with_typed_errors() {
+        let kind = |op: &str, args: &[Arg]| run_op(op, args).unwrap_err().kind;
+        assert_eq!(
+            kind("swizzle", &[Arg::Int(3), Arg::Int(4), Arg::Int(2)]),
+            "InvalidSwizzle"
+        );
+        assert_eq!(
+            kind("composition", &[sw(3, 4, 2), t("8:1")]),
+            "InvalidSwizzle"
+        );
+        assert_eq!(
+            kind("composition", &[Arg::List(vec![Arg::Int(1)]), t("8:1")]),
+            "BadRequest"
+        );
+        assert_eq!(kind("composition", &[t("Sw<3,4>"), t("8:1")]), "ParseError");
+        assert_eq!(
+            kind("composition", &[t("(3,4):(1,3)"), t("Sw<1,0,1>")]),
+            "NotRepresentable"
+        );
+        assert_eq!(
+            kind("right_inverse", &[t("Sw<1,0,1> o 4 o 8:1")]),
+            "NotRepresentable"
+        );
+        assert_eq!(
+            kind("logical_divide", &[t("Sw<1,0,1>"), t("2")]),
+            "BadRequest"
+        );
+        assert_eq!(
+            kind("logical_divide", &[t("8:1"), t("Sw<1,0,1>")]),
+            "BadRequest"
+        );
+        assert_eq!(
+            kind("composition", &[t("Sw<1,0,1>"), t("Sw<1,0,2>")]),
+            "InvalidArgument"
+        );
+    }
+}

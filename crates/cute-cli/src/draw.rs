@@ -18,7 +18,7 @@ use std::process::ExitCode;
 
 use clap::Args;
 use cute_layout::render::{self, Access, Banks, Op, Style};
-use cute_layout::{IntTuple, Layout, Tiler};
+use cute_layout::{ComposedLayout, IntTuple, Layout, Tiler};
 
 use crate::ops::OpError;
 
@@ -93,6 +93,12 @@ fn parse_layout(s: &str) -> Result<Layout, OpError> {
         .map_err(|e| OpError::new("ParseError", format!("layout {s:?}: {e}")))
 }
 
+/// A layout, or a swizzled layout `Sw<B,M,S> o OFF o L`.
+fn parse_composed(s: &str) -> Result<ComposedLayout, OpError> {
+    s.parse()
+        .map_err(|e| OpError::new("ParseError", format!("layout {s:?}: {e}")))
+}
+
 fn parse_access(s: &str) -> Result<Access, OpError> {
     match s {
         "rows" | "row" => Ok(Access::Rows),
@@ -116,7 +122,19 @@ pub fn picture(a: &DrawArgs, format: Format) -> Result<String, OpError> {
     let latex = format == Format::Latex;
     match a.args.as_slice() {
         [layout] => {
-            let l = parse_layout(layout)?;
+            // A swizzled layout `Sw<B,M,S> o OFF o L` is drawn as L with its offsets sent
+            // through the swizzle layers (the render module's post-map hook).
+            let composed = parse_composed(layout)?;
+            let l = composed.layout().clone();
+            // The layers are checked not to overflow on the layout's offsets at construction.
+            let post = |x: i64| composed.post(x).unwrap_or(x);
+            let style = if composed.as_layout().is_some() {
+                style
+            } else {
+                style
+                    .post_map(&post)
+                    .title(a.title.as_deref().unwrap_or(layout.as_str()))
+            };
             if a.tv {
                 let tile_text = a.tile.as_deref().unwrap_or_default();
                 let tile: IntTuple = tile_text.parse().map_err(|e| {
@@ -335,10 +353,16 @@ pub fn run(a: &DrawArgs, format: Format) -> ExitCode {
 
 /// `cute banks`: the report, then one line per request.
 pub fn banks_report(a: &BanksArgs) -> Result<String, OpError> {
-    let l = parse_layout(&a.layout)?;
+    let c = parse_composed(&a.layout)?;
+    let post = |x: i64| c.post(x).unwrap_or(x);
+    let style = if c.as_layout().is_some() {
+        Style::new()
+    } else {
+        Style::new().post_map(&post)
+    };
     let banks = Banks::new(a.banks, a.elem_bytes)?;
-    let r = render::bank_conflicts(&l, banks, parse_access(&a.access)?, &Style::new())?;
-    let mut out = format!("{l}\n{r}\n");
+    let r = render::bank_conflicts(c.layout(), banks, parse_access(&a.access)?, &style)?;
+    let mut out = format!("{c}\n{r}\n");
     for (k, q) in r.requests.iter().enumerate() {
         out += &format!(
             "request {k}: {} elements, {} words, {} wavefronts (ideal {}){}\n",

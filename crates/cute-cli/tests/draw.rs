@@ -439,3 +439,40 @@ fn gallery_commands_make_the_committed_pictures() {
     assert!(count >= 6, "the gallery has {count} pictures");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Swizzled layouts `Sw<B,M,S> o OFF o L` are drawn and bank-analysed through their swizzle:
+/// every cell label is the swizzled offset, and the swizzle removes the plain layout's conflicts.
+#[test]
+fn swizzled_layouts_are_drawn_through_the_swizzle() {
+    let plain = String::from_utf8(ok(&["banks", "(4,32):(1,4)"])).unwrap();
+    assert!(
+        plain.contains("16 wavefronts (ideal 4), 12 extra"),
+        "{plain}"
+    );
+    let sw = String::from_utf8(ok(&["banks", "Sw<2,0,5> o 0 o (4,32):(1,4)"])).unwrap();
+    assert!(sw.starts_with("Sw<2,0,5> o 0 o (4,32):(1,4)\n"), "{sw}");
+    assert!(sw.contains("4 wavefronts (ideal 4), 0 extra"), "{sw}");
+
+    let text = "Sw<1,0,2> o 0 o (4,4):(4,1)";
+    let svg = String::from_utf8(ok(&["svg", text, "-o", "-"])).unwrap();
+    let doc = roxmltree::Document::parse(&svg).expect("well-formed SVG");
+    let title = doc
+        .descendants()
+        .find(|n| n.has_tag_name("text") && n.attribute("class") == Some("title"));
+    assert_eq!(title.and_then(|n| n.text()), Some(text));
+    // Cells in row-major order, coloured by offset mod 8; the offsets are row-major 4r + c
+    // through Sw<1,0,2>(x) = x ^ ((x & 4) >> 2).
+    let cells = doc
+        .descendants()
+        .find(|n| n.attribute("class") == Some("cells"))
+        .expect("a cells group");
+    let classes: Vec<&str> = cells
+        .children()
+        .filter(|n| n.has_tag_name("rect"))
+        .filter_map(|n| n.attribute("class"))
+        .collect();
+    let sw = |x: i64| x ^ ((x & 4) >> 2);
+    let want: Vec<String> = (0..16).map(|x| format!("o{}", sw(x) % 8)).collect();
+    assert_eq!(classes, want);
+    assert_ne!(sw(4), 4, "the swizzle moves some offsets");
+}

@@ -256,12 +256,22 @@ impl Case {
     }
 }
 
-/// Parse a whole cases file: one [`Case`] per non-blank line that does not start with `#`,
-/// with its 1-based line number and its text.
+/// One case of a cases file.
+#[derive(Clone, Debug)]
+pub struct CaseLine {
+    /// 1-based line number in the file.
+    pub line: usize,
+    /// The line's text.
+    pub text: String,
+    /// The parsed case.
+    pub case: Case,
+}
+
+/// Parse a whole cases file: one [`Case`] per non-blank line that does not start with `#`.
 ///
 /// # Errors
-/// The first line that is not a case, with its line number.
-pub fn parse_cases(text: &str) -> Result<Vec<(usize, String, Case)>, (usize, CaseError)> {
+/// The first line that is not a case, with its 1-based line number.
+pub fn parse_cases(text: &str) -> Result<Vec<CaseLine>, (usize, CaseError)> {
     let mut out = Vec::new();
     for (k, line) in text.lines().enumerate() {
         let line = line.trim();
@@ -269,7 +279,11 @@ pub fn parse_cases(text: &str) -> Result<Vec<(usize, String, Case)>, (usize, Cas
             continue;
         }
         let case = Case::parse(line).map_err(|e| (k + 1, e))?;
-        out.push((k + 1, line.to_string(), case));
+        out.push(CaseLine {
+            line: k + 1,
+            text: line.to_string(),
+            case,
+        });
     }
     Ok(out)
 }
@@ -354,7 +368,7 @@ mod tests {
     fn the_vendored_cases_parse_and_run() {
         let cases = parse_cases(CASES).expect("cases.txt parses");
         assert_eq!(cases.len(), 16);
-        for (line, text, case) in &cases {
+        for CaseLine { line, text, case } in &cases {
             let r = case.result_text();
             assert!(r.is_ok(), "line {line} `{text}`: {r:?}");
             assert_ne!(case.run(), -1, "line {line} `{text}`");

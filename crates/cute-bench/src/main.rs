@@ -14,7 +14,7 @@ use std::io::Write;
 use std::process::ExitCode;
 
 use clap::Parser;
-use cute_bench::{parse_cases, run_iters, time_case};
+use cute_bench::{parse_cases, run_iters, time_case, CaseLine};
 
 #[derive(Parser, Debug)]
 #[command(
@@ -65,7 +65,7 @@ fn main() -> ExitCode {
     };
     // Every case is run once before timing: a refused operation is reported (its error path is
     // still timed, so that a side-by-side run keeps one line per case).
-    for (id, (line, text, case)) in cases.iter().enumerate() {
+    for (id, CaseLine { line, text, case }) in cases.iter().enumerate() {
         if let Err(e) = case.result_text() {
             eprintln!(
                 "cute-bench: case {id} ({}:{line}) `{text}` is refused: {e}",
@@ -76,7 +76,7 @@ fn main() -> ExitCode {
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
     let r = if let Some(id) = cli.callgrind_case {
-        let Some((_, _, case)) = cases.get(id) else {
+        let Some(CaseLine { case, .. }) = cases.get(id) else {
             eprintln!("cute-bench: no case {id} (the file has {})", cases.len());
             return ExitCode::from(2);
         };
@@ -85,10 +85,13 @@ fn main() -> ExitCode {
         eprintln!("checksum {sum}");
         Ok(())
     } else if cli.results {
-        cases.iter().enumerate().try_for_each(|(id, (_, _, case))| {
-            let r = case.result_text().unwrap_or_else(|e| format!("error: {e}"));
-            writeln!(out, "{id} {r}")
-        })
+        cases
+            .iter()
+            .enumerate()
+            .try_for_each(|(id, CaseLine { case, .. })| {
+                let r = case.result_text().unwrap_or_else(|e| format!("error: {e}"));
+                writeln!(out, "{id} {r}")
+            })
     } else {
         let target = cli.repeat_ms.max(1) * 1_000_000;
         if cli.table {
@@ -101,7 +104,7 @@ fn main() -> ExitCode {
         cases
             .iter()
             .enumerate()
-            .try_for_each(|(id, (_, text, case))| {
+            .try_for_each(|(id, CaseLine { text, case, .. })| {
                 let t = time_case(case, target, cli.repeats);
                 let r = if cli.table {
                     writeln!(

@@ -41,6 +41,26 @@ pub(crate) struct Span {
     pub leaf: (usize, usize),
 }
 
+impl Span {
+    /// The span of the whole tree of a layout.
+    #[inline]
+    pub(crate) fn whole<D: Copy>(l: &crate::layout::Layout<D>) -> Span {
+        Span {
+            tok: (0, l.toks.len()),
+            leaf: (0, l.shape.len()),
+        }
+    }
+
+    /// This span (relative to the sub-tree `base`) relative to the whole tree.
+    #[inline]
+    pub(crate) fn offset(self, base: Span) -> Span {
+        Span {
+            tok: (base.tok.0 + self.tok.0, base.tok.0 + self.tok.1),
+            leaf: (base.leaf.0 + self.leaf.0, base.leaf.0 + self.leaf.1),
+        }
+    }
+}
+
 /// The end (exclusive) of the sub-tree that starts at token `start`.
 #[inline]
 pub(crate) fn subtree_end(toks: &[Tok], start: usize) -> usize {

@@ -1,25 +1,45 @@
 //! logical, zipped, tiled and flat divide.
 
+use super::build::LayoutBuilder;
 use super::{by_mode, Rest, Tiler};
 use crate::error::LayoutError;
 use crate::int_tuple::IntTuple;
 use crate::layout::Layout;
+use crate::tree;
 
 /// CuTe `zip2_by(layout, guide)`: gather the rank-2 results found at the terminals of `guide`
-/// into `((firsts...), (seconds..., remaining modes...))`.
+/// into `((firsts...), (seconds..., remaining modes...))`. Built in place, without allocating.
 pub(crate) fn tile_unzip(
     op: &'static str,
     l: &Layout,
     guide: &Tiler,
 ) -> Result<Layout, LayoutError> {
-    let (a, b) = zip2_by(op, l, guide)?;
-    Layout::from_modes([a, b])
+    let mut first = LayoutBuilder::new();
+    let mut second = LayoutBuilder::new();
+    zip2_by(op, l, tree::Span::whole(l), guide, &mut first, &mut second)?;
+    let mut out = LayoutBuilder::new();
+    out.open();
+    out.append(&first);
+    out.append(&second);
+    out.close();
+    out.finish(op)
 }
 
-fn zip2_by(op: &'static str, l: &Layout, guide: &Tiler) -> Result<(Layout, Layout), LayoutError> {
+/// Append to `first` and `second` one element each: the two halves of the sub-tree `node` of
+/// `l` split along `guide`.
+fn zip2_by(
+    op: &'static str,
+    l: &Layout,
+    node: tree::Span,
+    guide: &Tiler,
+    first: &mut LayoutBuilder,
+    second: &mut LayoutBuilder,
+) -> Result<(), LayoutError> {
+    let toks = &l.toks[node.tok.0..node.tok.1];
+    let at = |s: tree::Span| s.offset(node);
     match guide {
         Tiler::Modes(gs) => {
-            let rank = l.rank();
+            let rank = tree::rank(toks);
             if gs.len() > rank {
                 return Err(LayoutError::RankMismatch {
                     op,
@@ -27,25 +47,35 @@ fn zip2_by(op: &'static str, l: &Layout, guide: &Tiler) -> Result<(Layout, Layou
                     found: gs.len(),
                 });
             }
-            let mut firsts = alloc::vec::Vec::with_capacity(gs.len());
-            let mut seconds = alloc::vec::Vec::with_capacity(rank);
-            for (m, g) in l.modes().zip(gs.iter()) {
-                let (a, b) = zip2_by(op, &m, g)?;
-                firsts.push(a);
-                seconds.push(b);
+            first.open();
+            second.open();
+            let mut modes = tree::modes(toks);
+            for g in gs {
+                let m = modes.next().expect("rank checked above");
+                zip2_by(op, l, at(m), g, first, second)?;
             }
-            seconds.extend(l.modes().skip(gs.len()));
-            Ok((Layout::from_modes(firsts)?, Layout::from_modes(seconds)?))
+            for m in modes {
+                second.push_span(l, at(m));
+            }
+            first.close();
+            second.close();
+            Ok(())
         }
         _ => {
-            if l.rank() != 2 || l.is_leaf() {
+            let rank = tree::rank(toks);
+            if rank != 2 || tree::is_leaf(toks) {
                 return Err(LayoutError::RankMismatch {
                     op,
                     expected: 2,
-                    found: l.rank(),
+                    found: rank,
                 });
             }
-            Ok((l.mode(0).expect("rank 2"), l.mode(1).expect("rank 2")))
+            let mut modes = tree::modes(toks);
+            let m0 = modes.next().expect("rank 2");
+            let m1 = modes.next().expect("rank 2");
+            first.push_span(l, at(m0));
+            second.push_span(l, at(m1));
+            Ok(())
         }
     }
 }

@@ -5,6 +5,7 @@
 //! operation returns the [`LayoutError`] that names the failed condition instead; the decision is
 //! made algebraically (from the shapes and strides), never by enumerating the domain.
 
+mod build;
 mod cast;
 mod coalesce;
 mod complement;

@@ -117,7 +117,8 @@ impl IntTuple {
     /// [`LayoutError::Overflow`] if the product does not fit in `i64`.
     pub fn size(&self) -> Result<i64, LayoutError> {
         self.leaves.iter().try_fold(1i64, |acc, &v| {
-            acc.checked_mul(v).ok_or(LayoutError::overflow("size"))
+            acc.checked_mul(v)
+                .ok_or_else(|| LayoutError::overflow("size"))
         })
     }
 
@@ -208,7 +209,7 @@ impl IntTuple {
             out[i] = if self.leaves[i] == 1 { 0 } else { acc };
             acc = acc
                 .checked_mul(self.leaves[i])
-                .ok_or(LayoutError::overflow("make_layout"))?;
+                .ok_or_else(|| LayoutError::overflow("make_layout"))?;
         }
         Ok(IntTuple {
             toks: self.toks.clone(),

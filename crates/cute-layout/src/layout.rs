@@ -204,12 +204,16 @@ impl<D: Copy> Layout<D> {
             if s < 1 {
                 return Err(LayoutError::InvalidExtent { op, extent: s });
             }
-            size = size.checked_mul(s).ok_or(LayoutError::overflow(op))?;
+            size = size
+                .checked_mul(s)
+                .ok_or_else(|| LayoutError::overflow(op))?;
             let reach = d
                 .magnitude()
                 .and_then(|m| m.checked_mul(s - 1))
-                .ok_or(LayoutError::overflow(op))?;
-            span = span.checked_add(reach).ok_or(LayoutError::overflow(op))?;
+                .ok_or_else(|| LayoutError::overflow(op))?;
+            span = span
+                .checked_add(reach)
+                .ok_or_else(|| LayoutError::overflow(op))?;
         }
         Ok(Layout {
             toks,
@@ -535,7 +539,7 @@ impl Layout {
                 stride[j] = if shape.leaves[j] == 1 { 0 } else { acc };
                 acc = acc
                     .checked_mul(shape.leaves[j])
-                    .ok_or(LayoutError::overflow("make_ordered_layout"))?;
+                    .ok_or_else(|| LayoutError::overflow("make_ordered_layout"))?;
             }
         }
         if let Some(&e) = shape.leaves.iter().find(|&&e| e < 1) {

@@ -238,6 +238,7 @@ pub(crate) fn validate(toks: &[Tok]) -> Result<usize, TreeError> {
     if toks.is_empty() {
         return Err(TreeError::Empty);
     }
+    let mut max_depth = 0usize;
     let end = match toks[0] {
         Tok::Leaf => 1,
         Tok::Close => return Err(TreeError::Unbalanced),
@@ -251,6 +252,7 @@ pub(crate) fn validate(toks: &[Tok]) -> Result<usize, TreeError> {
                         if d > MAX_DEPTH {
                             return Err(TreeError::TooDeep);
                         }
+                        max_depth = max_depth.max(d);
                     }
                     Tok::Close => {
                         if d == 0 {
@@ -271,7 +273,7 @@ pub(crate) fn validate(toks: &[Tok]) -> Result<usize, TreeError> {
     if end != toks.len() {
         return Err(TreeError::Unbalanced);
     }
-    Ok(depth(toks))
+    Ok(max_depth)
 }
 
 #[derive(Debug, PartialEq, Eq)]

@@ -247,6 +247,23 @@ pub struct Offsets {
     remaining: u64,
 }
 
+impl Offsets {
+    /// Step the odometer to the next coordinate (the caller knows there is one).
+    #[inline]
+    fn advance(&mut self) {
+        for (k, &(s, d, back)) in self.modes.iter().enumerate() {
+            let c = &mut self.coord[k];
+            *c += 1;
+            if *c < s {
+                self.offset += d;
+                return;
+            }
+            *c = 0;
+            self.offset -= back;
+        }
+    }
+}
+
 impl Iterator for Offsets {
     type Item = i64;
     #[inline]
@@ -257,22 +274,63 @@ impl Iterator for Offsets {
         let out = self.offset;
         self.remaining -= 1;
         if self.remaining > 0 {
-            for (k, &(s, d, back)) in self.modes.iter().enumerate() {
-                let c = &mut self.coord[k];
-                *c += 1;
-                if *c < s {
-                    self.offset += d;
-                    break;
-                }
-                *c = 0;
-                self.offset -= back;
-            }
+            self.advance();
         }
         Some(out)
     }
+
     fn size_hint(&self) -> (usize, Option<usize>) {
         let n = usize::try_from(self.remaining).unwrap_or(usize::MAX);
         (n, usize::try_from(self.remaining).ok())
+    }
+
+    /// Internal iteration: the two fastest modes run as plain nested loops (one add per offset);
+    /// the odometer only steps when both wrap.
+    fn fold<B, F: FnMut(B, i64) -> B>(mut self, init: B, mut f: F) -> B {
+        let mut acc = init;
+        let (s0, d0, s1, d1) = match self.modes.as_slice() {
+            [(s0, d0, _), (s1, d1, _), ..] => (*s0, *d0, *s1, *d1),
+            [(s0, d0, _)] => (*s0, *d0, 1, 0),
+            [] => (1, 0, 1, 0),
+        };
+        let block = (s0 * s1).unsigned_abs(); // cannot overflow: at most size()
+        while self.remaining > 0 {
+            let aligned = self.coord.first().is_none_or(|&c| c == 0)
+                && self.coord.get(1).is_none_or(|&c| c == 0);
+            if !aligned || self.remaining < block {
+                // Partial block: one step at a time.
+                let out = self.offset;
+                self.remaining -= 1;
+                if self.remaining > 0 {
+                    self.advance();
+                }
+                acc = f(acc, out);
+                continue;
+            }
+            let mut base = self.offset;
+            for _ in 0..s1 {
+                let mut off = base;
+                for _ in 0..s0 {
+                    acc = f(acc, off);
+                    off += d0;
+                }
+                base += d1;
+            }
+            self.remaining -= block;
+            if self.remaining == 0 {
+                break;
+            }
+            // Both fast modes are at their last coordinate: let the odometer carry.
+            self.offset = base - d1 + (s0 - 1) * d0;
+            if let Some(c) = self.coord.get_mut(0) {
+                *c = s0 - 1;
+            }
+            if let Some(c) = self.coord.get_mut(1) {
+                *c = s1 - 1;
+            }
+            self.advance();
+        }
+        acc
     }
 }
 

@@ -44,21 +44,21 @@ fn walk_coord(
         shape: IntTuple::from_slices(toks, shape).into(),
     };
     let ct = &coord.toks;
-    let (mut i, mut j, mut ci) = (0usize, 0usize, 0usize);
+    // i: coordinate token, j: shape token, ci: coordinate leaf, l0: shape leaf at token j
+    let (mut i, mut j, mut ci, mut l0) = (0usize, 0usize, 0usize, 0usize);
     while i < ct.len() {
         match ct[i] {
             Tok::Leaf => {
                 if j >= toks.len() || toks[j] == Tok::Close {
                     return Err(mismatch());
                 }
-                let end = tree::subtree_end(toks, j);
-                let l0 = tree::count_leaves(&toks[..j]);
-                let n = tree::count_leaves(&toks[j..end]);
+                let (end, n) = tree::subtree_end_and_leaves(toks, j);
                 let c = coord.leaves[ci];
                 split_int(c, &shape[l0..l0 + n], |k, v| f(l0 + k, v));
                 ci += 1;
                 i += 1;
                 j = end;
+                l0 += n;
             }
             t => {
                 if j >= toks.len() || toks[j] != t {
@@ -355,6 +355,16 @@ impl IntTuple {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn idx2crd(&self, coord: &IntTuple) -> Result<IntTuple, LayoutError> {
+        if let Some(c) = coord.as_int() {
+            // An integer meets the root: split it over all leaves (what walk_coord does for it),
+            // without walking the tree.
+            let mut out = IntTuple {
+                toks: self.toks.clone(),
+                leaves: Leaves::new(),
+            };
+            split_int(c, &self.leaves, |_, v| out.leaves.push(v));
+            return Ok(out);
+        }
         let mut out = self.leaves.clone();
         walk_coord("idx2crd", coord, &self.toks, &self.leaves, |k, v| {
             out[k] = v

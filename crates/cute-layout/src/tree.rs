@@ -87,6 +87,25 @@ pub(crate) fn subtree_end(toks: &[Tok], start: usize) -> usize {
     }
 }
 
+/// The end (exclusive) of the sub-tree that starts at token `start`, and its number of leaves,
+/// in one pass.
+#[inline]
+pub(crate) fn subtree_end_and_leaves(toks: &[Tok], start: usize) -> (usize, usize) {
+    let mut depth = 0usize;
+    let mut leaves = 0usize;
+    for (i, t) in toks.iter().enumerate().skip(start) {
+        match t {
+            Tok::Leaf => leaves += 1,
+            Tok::Open => depth += 1,
+            Tok::Close => depth -= 1,
+        }
+        if depth == 0 {
+            return (i + 1, leaves);
+        }
+    }
+    (toks.len(), leaves)
+}
+
 /// Number of `Leaf` tokens.
 #[inline]
 pub(crate) fn count_leaves(toks: &[Tok]) -> usize {

@@ -25,37 +25,43 @@ use crate::tree::{Leaves, Tok, Toks};
 
 const OP: &str = "composition";
 
-/// The result of composing A with one leaf of B.
-struct LeafResult {
-    /// Flat modes of the result (CuTe's shape for this leaf).
+/// The results of composing A with every leaf of B, stored flat (one buffer for all leaves, so
+/// that nothing large is moved per leaf).
+#[derive(Default)]
+struct Leaves2 {
+    /// Flat modes of all per-leaf results, leaf after leaf.
     modes: Modes,
-    /// Whether the result is an integer layout (rather than a tuple).
-    is_int: bool,
-    /// Largest digit used in each non-last mode of A: `(mode, max digit)`.
-    footprint: Leaves<(usize, i64)>,
-    /// Sign of the leaf's stride (0 for stride 0 or extent 1).
-    sign: i64,
+    /// Per leaf: the end of its modes in `modes`, whether the result is an integer layout
+    /// (rather than a tuple), and the sign of the leaf's stride (0 for stride 0 or extent 1).
+    info: Leaves<(usize, bool, i64)>,
+    /// Largest digit each leaf uses in each non-last mode of A: `(leaf, mode, max digit)`.
+    footprint: Leaves<(usize, usize, i64)>,
 }
 
 /// CuTe's `composition_impl` for one leaf `n:r` of B against the flat, coalesced `a`, plus the
-/// soundness bookkeeping. `a` has at least one mode; its last mode is unbounded.
-fn compose_leaf(a: &[(i64, i64)], lhs: &Layout, n: i64, r: i64) -> Result<LeafResult, LayoutError> {
+/// soundness bookkeeping, appended to `out` as leaf number `k`. `a` has at least one mode; its
+/// last mode is unbounded.
+fn compose_leaf(
+    a: &[(i64, i64)],
+    lhs: &Layout,
+    n: i64,
+    r: i64,
+    k: usize,
+    out: &mut Leaves2,
+) -> Result<(), LayoutError> {
     let sign = if n == 1 { 0 } else { r.signum() };
-    let mut out = LeafResult {
-        modes: Modes::new(),
-        is_int: true,
-        footprint: Leaves::new(),
-        sign,
-    };
+    let start = out.modes.len();
     if r == 0 {
         // CuTe: static stride-0 shortcut.
         out.modes.push((n, 0));
-        return Ok(out);
+        out.info.push((out.modes.len(), true, sign));
+        return Ok(());
     }
     if a.len() == 1 {
         // CuTe: integral left-hand side shortcut; A is linear, so this is always exact.
         out.modes.push((n, mul(OP, r, a[0].1)?));
-        return Ok(out);
+        out.info.push((out.modes.len(), true, sign));
+        return Ok(());
     }
     let (mut rest_shape, mut rest_stride) = (n, r);
     for (j, &(s, d)) in a[..a.len() - 1].iter().enumerate() {
@@ -97,20 +103,23 @@ fn compose_leaf(a: &[(i64, i64)], lhs: &Layout, n: i64, r: i64) -> Result<LeafRe
             });
         }
         out.modes.push((new_shape, mul(OP, rest_stride, d)?));
-        out.footprint.push((j, mul(OP, new_shape - 1, abs)?));
+        out.footprint.push((k, j, mul(OP, new_shape - 1, abs)?));
         rest_shape /= new_shape;
         rest_stride = next_stride;
     }
     let last = a[a.len() - 1].1;
-    if out.modes.is_empty() {
+    let mut is_int = true;
+    let count = out.modes.len() - start;
+    if count == 0 {
         out.modes.push((rest_shape, mul(OP, rest_stride, last)?));
     } else if rest_shape == 1 {
-        out.is_int = out.modes.len() == 1;
+        is_int = count == 1;
     } else {
         out.modes.push((rest_shape, mul(OP, rest_stride, last)?));
-        out.is_int = false;
+        is_int = false;
     }
-    Ok(out)
+    out.info.push((out.modes.len(), is_int, sign));
+    Ok(())
 }
 
 impl Layout {
@@ -155,9 +164,9 @@ impl Layout {
     #[doc(alias = "composition")]
     pub fn compose(&self, rhs: &Layout) -> Result<Layout, LayoutError> {
         let a = bw_coalesce_x(self);
-        let mut leaves: Leaves<LeafResult> = Leaves::new();
-        for (&n, &r) in rhs.shape.iter().zip(rhs.stride.iter()) {
-            leaves.push(compose_leaf(&a, self, n, r)?);
+        let mut leaves = Leaves2::default();
+        for (k, (&n, &r)) in rhs.shape.iter().zip(rhs.stride.iter()).enumerate() {
+            compose_leaf(&a, self, n, r, k, &mut leaves)?;
         }
         check_disjoint(self, rhs, &a, &leaves)?;
         // Put the per-leaf results in rhs's tree.
@@ -165,24 +174,26 @@ impl Layout {
         let mut shape: Leaves<i64> = Leaves::new();
         let mut stride: Leaves<i64> = Leaves::new();
         let mut k = 0usize;
+        let mut start = 0usize;
         for &t in &rhs.toks {
             if t != Tok::Leaf {
                 toks.push(t);
                 continue;
             }
-            let lr = &leaves[k];
+            let (end, is_int, _) = leaves.info[k];
             k += 1;
-            if lr.is_int {
+            if is_int {
                 toks.push(Tok::Leaf);
             } else {
                 toks.push(Tok::Open);
-                toks.extend(core::iter::repeat_n(Tok::Leaf, lr.modes.len()));
+                toks.extend(core::iter::repeat_n(Tok::Leaf, end - start));
                 toks.push(Tok::Close);
             }
-            for &(s, d) in &lr.modes {
+            for &(s, d) in &leaves.modes[start..end] {
                 shape.push(s);
                 stride.push(d);
             }
+            start = end;
         }
         Layout::checked(OP, toks, shape, stride)
     }
@@ -242,20 +253,20 @@ fn check_disjoint(
     lhs: &Layout,
     rhs: &Layout,
     a: &[(i64, i64)],
-    leaves: &[LeafResult],
+    leaves: &Leaves2,
 ) -> Result<(), LayoutError> {
-    if a.len() <= 1 || leaves.len() <= 1 {
+    if a.len() <= 1 || leaves.info.len() <= 1 {
         return Ok(());
     }
     // Opposite signs: A(y - z) is not A(y) - A(z) across a mode boundary.
     let mut first_sign: Option<(usize, i64)> = None;
-    for (k, lr) in leaves.iter().enumerate() {
-        if lr.sign == 0 {
+    for (k, &(_, _, sign)) in leaves.info.iter().enumerate() {
+        if sign == 0 {
             continue;
         }
         match first_sign {
-            None => first_sign = Some((k, lr.sign)),
-            Some((k0, s0)) if s0 != lr.sign => {
+            None => first_sign = Some((k, sign)),
+            Some((k0, s0)) if s0 != sign => {
                 return Err(LayoutError::NotRepresentable {
                     op: OP,
                     what: alloc::format!(
@@ -269,12 +280,10 @@ fn check_disjoint(
     for (j, &(s, _)) in a[..a.len() - 1].iter().enumerate() {
         let mut total = 0i64;
         let mut users: Leaves<usize> = Leaves::new();
-        for (k, lr) in leaves.iter().enumerate() {
-            for &(jj, m) in &lr.footprint {
-                if jj == j && m > 0 {
-                    total = total.saturating_add(m);
-                    users.push(k);
-                }
+        for &(k, jj, m) in &leaves.footprint {
+            if jj == j && m > 0 {
+                total = total.saturating_add(m);
+                users.push(k);
             }
         }
         if total > s - 1 {

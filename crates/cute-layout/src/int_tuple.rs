@@ -21,10 +21,22 @@ use crate::tree::{self, Leaves, Tok, Toks, TupleBuilder};
 /// assert_eq!(t.flatten().to_string(), "(3,6,2,8)");
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-#[derive(Clone, PartialEq, Eq, Hash)]
+#[derive(PartialEq, Eq, Hash)]
 pub struct IntTuple {
     pub(crate) toks: Toks,
     pub(crate) leaves: Leaves<i64>,
+}
+
+// Not derived: a slice copy of the `Copy` elements is much cheaper than SmallVec's
+// element-by-element `clone`.
+impl Clone for IntTuple {
+    #[inline]
+    fn clone(&self) -> Self {
+        IntTuple {
+            toks: Toks::from_slice(&self.toks),
+            leaves: Leaves::from_slice(&self.leaves),
+        }
+    }
 }
 
 impl IntTuple {

@@ -33,11 +33,24 @@ use crate::tree::{self, Leaves, Tok, Toks, TupleBuilder};
 /// assert_eq!(l.index(&"(1,(1,2))".parse()?)?, 17); // natural
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-#[derive(Clone, PartialEq, Eq, Hash)]
+#[derive(PartialEq, Eq, Hash)]
 pub struct Layout<D = i64> {
     pub(crate) toks: Toks,
     pub(crate) shape: Leaves<i64>,
     pub(crate) stride: Leaves<D>,
+}
+
+// Not derived: SmallVec's own `clone` copies element by element through an iterator; the
+// elements are `Copy`, so a slice copy is several times cheaper (a hot path of the algebra).
+impl<D: Copy> Clone for Layout<D> {
+    #[inline]
+    fn clone(&self) -> Self {
+        Layout {
+            toks: Toks::from_slice(&self.toks),
+            shape: Leaves::from_slice(&self.shape),
+            stride: Leaves::from_slice(&self.stride),
+        }
+    }
 }
 
 /// Which mode gets stride 1 in [`Layout::col_major`] / [`Layout::row_major`].

@@ -182,14 +182,16 @@ impl<D: Copy> Layout<D> {
     where
         D: StrideValue,
     {
-        let mut b = TupleBuilder::open();
-        let mut st: Leaves<D> = Leaves::new();
+        let mut out = Self::building();
+        out.toks.push(Tok::Open);
         for m in modes {
-            b.push_tree(&m.toks, &m.shape);
-            st.extend_from_slice(&m.stride);
+            out.toks.extend_from_slice(&m.toks);
+            out.shape.extend_from_slice(&m.shape);
+            out.stride.extend_from_slice(&m.stride);
         }
-        let (toks, shape) = b.close();
-        Self::checked("make_layout", toks, shape, st)
+        out.toks.push(Tok::Close);
+        out.check("make_layout")?;
+        Ok(out)
     }
 
     pub(crate) fn checked(
@@ -201,7 +203,33 @@ impl<D: Copy> Layout<D> {
     where
         D: StrideValue,
     {
-        match tree::validate(&toks) {
+        let l = Layout {
+            toks,
+            shape,
+            stride,
+        };
+        l.check(op)?;
+        Ok(l)
+    }
+
+    /// An empty layout under construction (no tokens, no leaves): the algebra pushes into it in
+    /// place and then calls [`Layout::check`].
+    #[inline]
+    pub(crate) fn building() -> Self {
+        Layout {
+            toks: Toks::new(),
+            shape: Leaves::new(),
+            stride: Leaves::new(),
+        }
+    }
+
+    /// What every constructor checks: a well-formed tree no deeper than the limit, extents >= 1,
+    /// and size and the largest offset magnitude in `i64`.
+    pub(crate) fn check(&self, op: &'static str) -> Result<(), LayoutError>
+    where
+        D: StrideValue,
+    {
+        match tree::validate(&self.toks) {
             Ok(_) => {}
             Err(tree::TreeError::TooDeep) => {
                 return Err(LayoutError::TooDeep {
@@ -213,26 +241,17 @@ impl<D: Copy> Layout<D> {
         }
         let mut size = 1i64;
         let mut span = 0i64;
-        for (&s, d) in shape.iter().zip(stride.iter()) {
+        for (&s, d) in self.shape.iter().zip(self.stride.iter()) {
             if s < 1 {
                 return Err(LayoutError::InvalidExtent { op, extent: s });
             }
-            size = size
-                .checked_mul(s)
-                .ok_or_else(|| LayoutError::overflow(op))?;
-            let reach = d
-                .magnitude()
-                .and_then(|m| m.checked_mul(s - 1))
-                .ok_or_else(|| LayoutError::overflow(op))?;
-            span = span
-                .checked_add(reach)
-                .ok_or_else(|| LayoutError::overflow(op))?;
+            let reach = d.magnitude().and_then(|m| m.checked_mul(s - 1));
+            match (size.checked_mul(s), reach.and_then(|r| span.checked_add(r))) {
+                (Some(a), Some(b)) => (size, span) = (a, b),
+                _ => return Err(LayoutError::overflow(op)),
+            }
         }
-        Ok(Layout {
-            toks,
-            shape,
-            stride,
-        })
+        Ok(())
     }
 
     /// CuTe `append(self, other)`: `self`'s modes followed by `other` as one more mode. A layout

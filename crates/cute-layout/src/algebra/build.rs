@@ -4,60 +4,61 @@
 
 use crate::error::LayoutError;
 use crate::layout::Layout;
-use crate::tree::{Leaves, Span, Tok, Toks};
+use crate::tree::{Span, Tok};
 
 /// A layout under construction: its preorder tokens and its leaves.
-#[derive(Default)]
 pub(crate) struct LayoutBuilder {
-    toks: Toks,
-    shape: Leaves<i64>,
-    stride: Leaves<i64>,
+    l: Layout,
 }
 
 impl LayoutBuilder {
+    #[inline]
     pub fn new() -> Self {
-        Self::default()
+        LayoutBuilder {
+            l: Layout::building(),
+        }
     }
 
     /// Start a tuple.
     #[inline]
     pub fn open(&mut self) {
-        self.toks.push(Tok::Open);
+        self.l.toks.push(Tok::Open);
     }
 
     /// End the innermost tuple.
     #[inline]
     pub fn close(&mut self) {
-        self.toks.push(Tok::Close);
+        self.l.toks.push(Tok::Close);
     }
 
     /// Append the whole of `l` as one element.
     #[inline]
     #[allow(dead_code)] // kept for callers that gather whole layouts
     pub fn push(&mut self, l: &Layout) {
-        self.toks.extend_from_slice(&l.toks);
-        self.shape.extend_from_slice(&l.shape);
-        self.stride.extend_from_slice(&l.stride);
+        self.l.toks.extend_from_slice(&l.toks);
+        self.l.shape.extend_from_slice(&l.shape);
+        self.l.stride.extend_from_slice(&l.stride);
     }
 
     /// Append the sub-tree `s` of `l` as one element.
     #[inline]
     pub fn push_span(&mut self, l: &Layout, s: Span) {
-        self.toks.extend_from_slice(&l.toks[s.tok.0..s.tok.1]);
-        self.shape.extend_from_slice(&l.shape[s.leaf.0..s.leaf.1]);
-        self.stride.extend_from_slice(&l.stride[s.leaf.0..s.leaf.1]);
+        self.l.toks.extend_from_slice(&l.toks[s.tok.0..s.tok.1]);
+        self.l.shape.extend_from_slice(&l.shape[s.leaf.0..s.leaf.1]);
+        self.l.stride.extend_from_slice(&l.stride[s.leaf.0..s.leaf.1]);
     }
 
     /// Append everything another builder holds (its elements become elements here).
     #[inline]
     pub fn append(&mut self, other: &LayoutBuilder) {
-        self.toks.extend_from_slice(&other.toks);
-        self.shape.extend_from_slice(&other.shape);
-        self.stride.extend_from_slice(&other.stride);
+        self.l.toks.extend_from_slice(&other.l.toks);
+        self.l.shape.extend_from_slice(&other.l.shape);
+        self.l.stride.extend_from_slice(&other.l.stride);
     }
 
     /// The layout built (validated as every constructor does).
     pub fn finish(self, op: &'static str) -> Result<Layout, LayoutError> {
-        Layout::checked(op, self.toks, self.shape, self.stride)
+        self.l.check(op)?;
+        Ok(self.l)
     }
 }

@@ -45,7 +45,9 @@ impl LayoutBuilder {
     pub fn push_span(&mut self, l: &Layout, s: Span) {
         self.l.toks.extend_from_slice(&l.toks[s.tok.0..s.tok.1]);
         self.l.shape.extend_from_slice(&l.shape[s.leaf.0..s.leaf.1]);
-        self.l.stride.extend_from_slice(&l.stride[s.leaf.0..s.leaf.1]);
+        self.l
+            .stride
+            .extend_from_slice(&l.stride[s.leaf.0..s.leaf.1]);
     }
 
     /// Append everything another builder holds (its elements become elements here).

@@ -43,7 +43,7 @@ pub(crate) fn bw_coalesce_leaves(shape: &[i64], stride: &[i64], last: Option<i64
 /// Append `(s, d)` to coalesced modes: dropped if `s == 1`, merged into the last mode if that
 /// mode's `extent * stride == d`.
 #[inline]
-fn push_merged(out: &mut Modes, s: i64, d: i64) {
+pub(crate) fn push_merged(out: &mut Modes, s: i64, d: i64) {
     if s == 1 {
         return;
     }

@@ -1,6 +1,7 @@
 //! complement(A, M): the layout that fills the gaps of A's image up to M.
 
-use super::{bw_coalesce, ceil_div, flat_modes, from_flat, mul, Modes};
+use super::coalesce::push_merged;
+use super::{bw_coalesce, ceil_div, from_flat, from_flat_unchecked, mul, Modes};
 use crate::error::LayoutError;
 use crate::int_tuple::IntTuple;
 use crate::layout::Layout;
@@ -56,8 +57,7 @@ impl Layout {
                 what: alloc::format!("cotarget {cotarget} is not positive"),
             });
         }
-        let f = self.filter();
-        complement_filtered(&f, &IntTuple::int(cotarget))
+        complement_filtered(&filter_modes(self), &[cotarget])
     }
 
     /// [`Layout::complement`] with a shape as cotarget (CuTe accepts any `IntTuple`): the
@@ -81,7 +81,7 @@ impl Layout {
                 what: alloc::format!("cotarget {cotarget} has extent {c} below 1"),
             });
         }
-        complement_filtered(&self.filter(), cotarget)
+        complement_filtered(&filter_modes(self), cotarget.leaves())
     }
 
     /// `complement(self, cosize(filter(self)))`: CuTe's one-argument complement.
@@ -98,26 +98,36 @@ impl Layout {
     /// ```
     #[doc(alias = "complement")]
     pub fn complement_cosize(&self) -> Result<Layout, LayoutError> {
-        let f = self.filter();
-        let m = f.cosize().max(1);
-        complement_filtered(&f, &IntTuple::int(m))
+        let f = filter_modes(self);
+        let m = 1 + f.iter().map(|&(s, d)| (s - 1) * d.abs()).sum::<i64>();
+        complement_filtered(&f, &[m.max(1)])
     }
 }
 
 /// CuTe's `ceil_div(cotarget, d)` for a tuple cotarget: divide the elements left to right, each
 /// by what is left of `d`; the result's size (CuTe then coalesces it to one static extent).
-fn ceil_div_shape(cotarget: &IntTuple, d: i64) -> Result<i64, LayoutError> {
+fn ceil_div_shape(cotarget: &[i64], d: i64) -> Result<i64, LayoutError> {
     let mut rest = d;
     let mut out = 1i64;
-    for &c in cotarget.leaves() {
+    for &c in cotarget {
         out = mul(OP, out, ceil_div(c, rest))?;
         rest = ceil_div(rest, c);
     }
     Ok(out)
 }
 
-/// Complement of an already filtered layout (flat, coalesced, no stride-0 or extent-1 modes,
-/// or `1:0`).
+/// The modes of `filter(l)`: `l`'s leaves coalesced, stride-0 and extent-1 leaves left out
+/// (none at all for `1:0`), without building the filtered layout.
+fn filter_modes(l: &Layout) -> Modes {
+    let mut out = Modes::new();
+    for (&s, &d) in l.shape.iter().zip(l.stride.iter()) {
+        push_merged(&mut out, if d == 0 { 1 } else { s }, d);
+    }
+    out
+}
+
+/// Complement of an already filtered layout given by its modes (flat, coalesced, no stride-0
+/// or extent-1 modes; none for `1:0`).
 ///
 /// Condition checked (and why it is exact): sort the modes by stride, let `S_i = s_i d_i` and
 /// `g_i = floor(d_i / S_{i-1})` (`S_{-1} = 1`). CuTe's result is
@@ -127,10 +137,15 @@ fn ceil_div_shape(cotarget: &IntTuple, d: i64) -> Result<i64, LayoutError> {
 /// and misses A's image. What can still fail is coverage: with `r_i = d_i mod S_{i-1}`,
 /// `cosize((A, R)) = rest * S_k - Σ r_i` must reach `M`, and `size(R) = Π g_i * rest` must reach
 /// `M / size(A)` (integer division, CuTe's post-condition). Both are checked directly.
-fn complement_filtered(f: &Layout, cotarget: &IntTuple) -> Result<Layout, LayoutError> {
-    let m = cotarget.size()?;
-    let mut modes: Modes = flat_modes(f);
-    if modes.len() == 1 && modes[0].1 == 0 {
+fn complement_filtered(f: &[(i64, i64)], cotarget: &[i64]) -> Result<Layout, LayoutError> {
+    let m = cotarget
+        .iter()
+        .try_fold(1i64, |acc, &c| acc.checked_mul(c))
+        .ok_or_else(|| LayoutError::overflow("size"))?;
+    // `f` as the layout filter() returns, for error messages only.
+    let f_layout = || from_flat_unchecked(f);
+    let mut modes = Modes::from_slice(f);
+    if modes.is_empty() {
         // CuTe: make_layout(coalesce(cotarget)); a compact extent-1 mode has stride 0.
         let d = if m == 1 { 0 } else { 1 };
         return from_flat(OP, &[(m, d)]);
@@ -139,7 +154,8 @@ fn complement_filtered(f: &Layout, cotarget: &IntTuple) -> Result<Layout, Layout
         return Err(LayoutError::InvalidArgument {
             op: OP,
             what: alloc::format!(
-                "stride {d} of {f} is negative; complement needs non-negative strides"
+                "stride {d} of {} is negative; complement needs non-negative strides",
+                f_layout()
             ),
         });
     }
@@ -158,12 +174,12 @@ fn complement_filtered(f: &Layout, cotarget: &IntTuple) -> Result<Layout, Layout
                 if d == prev_stride || (prev_stride != 0 && d % prev_stride == 0) {
                     LayoutError::NotInjective {
                         op: OP,
-                        layout: f.clone().into(),
+                        layout: f_layout().into(),
                     }
                 } else {
                     LayoutError::NotComplementable {
                         op: OP,
-                        layout: f.clone().into(),
+                        layout: f_layout().into(),
                         stride: d,
                         span,
                     }
@@ -188,7 +204,7 @@ fn complement_filtered(f: &Layout, cotarget: &IntTuple) -> Result<Layout, Layout
         if cosize < m || size_r < m / size_a {
             return Err(LayoutError::NotComplementable {
                 op: OP,
-                layout: f.clone().into(),
+                layout: f_layout().into(),
                 stride,
                 span: span_before,
             });

@@ -33,7 +33,6 @@ impl LayoutBuilder {
 
     /// Append the whole of `l` as one element.
     #[inline]
-    #[allow(dead_code)] // kept for callers that gather whole layouts
     pub fn push(&mut self, l: &Layout) {
         self.l.toks.extend_from_slice(&l.toks);
         self.l.shape.extend_from_slice(&l.shape);

@@ -21,7 +21,7 @@ pub(crate) use coalesce::{bw_coalesce, bw_coalesce_x};
 
 use crate::error::LayoutError;
 use crate::layout::Layout;
-use crate::tree::{Leaves, Tok, Toks, TupleBuilder};
+use crate::tree::{Leaves, Tok, Toks};
 
 /// A flat list of modes `(extent, stride)` (the working form of most algorithms).
 pub(crate) type Modes = Leaves<(i64, i64)>;
@@ -67,24 +67,21 @@ pub(crate) fn by_mode<T>(
             found: n,
         });
     }
-    let mut b = TupleBuilder::open();
-    let mut stride: Leaves<i64> = Leaves::new();
-    let mut push = |m: &Layout| {
-        b.push_tree(&m.toks, &m.shape);
-        stride.extend_from_slice(&m.stride);
-    };
-    let mut modes = layout.modes();
+    let mut out = build::LayoutBuilder::new();
+    out.open();
+    let whole = crate::tree::Span::whole(layout);
+    let mut modes = crate::tree::modes(&layout.toks);
     for p in profile {
         let m = modes.next().expect("rank checked above");
-        push(&f(&m, p)?);
+        out.push(&f(&layout.sub(m.offset(whole)), p)?);
     }
     if rest == Rest::Keep {
         for m in modes {
-            push(&m);
+            out.push_span(layout, m.offset(whole));
         }
     }
-    let (toks, shape) = b.close();
-    Layout::checked(op, toks, shape, stride)
+    out.close();
+    out.finish(op)
 }
 
 /// Build a layout from flat modes: an integer layout for one mode, a flat tuple otherwise, and

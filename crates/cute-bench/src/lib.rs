@@ -121,7 +121,7 @@ fn leaf_sum(l: &Layout) -> i64 {
 
 /// Checksum of a layout result; an error counts as `-1` (the error is reported before timing).
 #[inline]
-fn layout_sum(r: Result<Layout, LayoutError>) -> i64 {
+fn layout_sum(r: &Result<Layout, LayoutError>) -> i64 {
     match r {
         Ok(l) => leaf_sum(&l),
         Err(_) => -1,
@@ -211,15 +211,15 @@ impl Case {
     pub fn run(&self) -> i64 {
         match self {
             Case::Coalesce(l) => leaf_sum(&l.coalesce()),
-            Case::Composition(l, t) => layout_sum(l.compose_tiler(t)),
-            Case::Complement(l, m) => layout_sum(l.complement(*m)),
+            Case::Composition(l, t) => layout_sum(&l.compose_tiler(t)),
+            Case::Complement(l, m) => layout_sum(&l.complement(*m)),
             Case::RightInverse(l) => leaf_sum(&l.right_inverse()),
-            Case::LeftInverse(l) => layout_sum(l.left_inverse()),
-            Case::LogicalDivide(l, t) => layout_sum(l.logical_divide(t)),
-            Case::ZippedDivide(l, t) => layout_sum(l.zipped_divide(t)),
-            Case::LogicalProduct(l, t) => layout_sum(l.logical_product(t)),
-            Case::BlockedProduct(a, b) => layout_sum(a.blocked_product(b)),
-            Case::RakedProduct(a, b) => layout_sum(a.raked_product(b)),
+            Case::LeftInverse(l) => layout_sum(&l.left_inverse()),
+            Case::LogicalDivide(l, t) => layout_sum(&l.logical_divide(t)),
+            Case::ZippedDivide(l, t) => layout_sum(&l.zipped_divide(t)),
+            Case::LogicalProduct(l, t) => layout_sum(&l.logical_product(t)),
+            Case::BlockedProduct(a, b) => layout_sum(&a.blocked_product(b)),
+            Case::RakedProduct(a, b) => layout_sum(&a.raked_product(b)),
             Case::Crd2Idx(c, l) => l.index(c).unwrap_or(-1),
             Case::Idx2Crd(i, s) => match s.idx2crd(i) {
                 Ok(c) => c.leaves().iter().fold(0i64, |a, &v| a.wrapping_add(v)),

@@ -21,7 +21,7 @@ use super::{bw_coalesce_x, by_mode, mul, Modes, Rest, Tiler};
 use crate::error::LayoutError;
 use crate::int_tuple::IntTuple;
 use crate::layout::Layout;
-use crate::tree::{Leaves, Tok, Toks};
+use crate::tree::{Leaves, Tok};
 
 const OP: &str = "composition";
 
@@ -170,32 +170,33 @@ impl Layout {
         }
         check_disjoint(self, rhs, &a, &leaves)?;
         // Put the per-leaf results in rhs's tree.
-        let mut toks = Toks::new();
-        let mut shape: Leaves<i64> = Leaves::new();
-        let mut stride: Leaves<i64> = Leaves::new();
+        let mut out = Layout::building();
         let mut k = 0usize;
         let mut start = 0usize;
         for &t in &rhs.toks {
             if t != Tok::Leaf {
-                toks.push(t);
+                out.toks.push(t);
                 continue;
             }
             let (end, is_int, _) = leaves.info[k];
             k += 1;
             if is_int {
-                toks.push(Tok::Leaf);
+                out.toks.push(Tok::Leaf);
             } else {
-                toks.push(Tok::Open);
-                toks.extend(core::iter::repeat_n(Tok::Leaf, end - start));
-                toks.push(Tok::Close);
+                out.toks.push(Tok::Open);
+                for _ in start..end {
+                    out.toks.push(Tok::Leaf);
+                }
+                out.toks.push(Tok::Close);
             }
             for &(s, d) in &leaves.modes[start..end] {
-                shape.push(s);
-                stride.push(d);
+                out.shape.push(s);
+                out.stride.push(d);
             }
             start = end;
         }
-        Layout::checked(OP, toks, shape, stride)
+        out.check(OP)?;
+        Ok(out)
     }
 
     /// Composition with a tiler (CuTe `composition(layout, tiler)`): a layout tiler composes the

@@ -104,6 +104,13 @@ impl Layout {
     }
 }
 
+/// [`Layout::complement_shape`] with the cotarget given by its leaves, known to be >= 1 (the
+/// divides pass a coalesced layout's shape).
+#[inline]
+pub(crate) fn complement_leaves(l: &Layout, cotarget: &[i64]) -> Result<Layout, LayoutError> {
+    complement_filtered(&filter_modes(l), cotarget)
+}
+
 /// CuTe's `ceil_div(cotarget, d)` for a tuple cotarget: divide the elements left to right, each
 /// by what is left of `d`; the result's size (CuTe then coalesces it to one static extent).
 fn ceil_div_shape(cotarget: &[i64], d: i64) -> Result<i64, LayoutError> {

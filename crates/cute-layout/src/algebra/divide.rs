@@ -124,11 +124,7 @@ impl Layout {
     pub fn logical_divide(&self, tiler: &Tiler) -> Result<Layout, LayoutError> {
         match tiler {
             Tiler::Int(n) => self.logical_divide(&Tiler::Layout(Tiler::int_layout(*n, true))),
-            Tiler::Layout(t) => {
-                let cotarget = self.coalesce().shape();
-                let comp = t.complement_shape(&cotarget)?;
-                self.compose(&Layout::from_modes([t.clone(), comp])?)
-            }
+            Tiler::Layout(t) => divide_by_layout(self, t),
             Tiler::Skip => Ok(self.clone()),
             Tiler::Modes(ts) => by_mode("logical_divide", self, ts.iter(), Rest::Keep, |m, t| {
                 m.logical_divide(t)
@@ -230,4 +226,21 @@ impl IntTuple {
             },
         }
     }
+}
+
+/// `a ⊘ t` for a layout tiler: `a ∘ (t, complement(t, shape(coalesce(a))))`, without building
+/// the coalesced layout, its shape or a copy of `t`.
+pub(crate) fn divide_by_layout(a: &Layout, t: &Layout) -> Result<Layout, LayoutError> {
+    let coalesced = super::coalesce::bw_coalesce_leaves(&a.shape, &a.stride, None);
+    let mut cotarget: tree::Leaves<i64> = coalesced.iter().map(|m| m.0).collect();
+    if cotarget.is_empty() {
+        cotarget.push(1); // coalesce gives 1:0
+    }
+    let comp = super::complement::complement_leaves(t, &cotarget)?;
+    let mut rhs = LayoutBuilder::new();
+    rhs.open();
+    rhs.push(t);
+    rhs.push(&comp);
+    rhs.close();
+    a.compose(&rhs.finish("make_layout")?)
 }

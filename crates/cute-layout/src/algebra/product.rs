@@ -41,11 +41,7 @@ impl Layout {
     pub fn logical_product(&self, tiler: &Tiler) -> Result<Layout, LayoutError> {
         match tiler {
             Tiler::Int(n) => self.logical_product(&Tiler::Layout(Tiler::int_layout(*n, true))),
-            Tiler::Layout(b) => {
-                let m = mul("logical_product", self.size(), b.cosize().max(1))?;
-                let comp = self.complement(m)?;
-                Layout::from_modes([self.clone(), comp.compose(b)?])
-            }
+            Tiler::Layout(b) => product_by_layout(self, b),
             Tiler::Skip => Ok(self.clone()),
             Tiler::Modes(ts) => by_mode("logical_product", self, ts.iter(), Rest::Keep, |m, t| {
                 m.logical_product(t)
@@ -219,4 +215,17 @@ impl Layout {
         };
         block.blocked_product(&tiler)
     }
+}
+
+/// `a ⊗ b` for a layout tiler: `(a, complement(a, size(a) * cosize(b)) ∘ b)`, gathered in place
+/// (no copy of `a`).
+pub(crate) fn product_by_layout(a: &Layout, b: &Layout) -> Result<Layout, LayoutError> {
+    let m = mul("logical_product", a.size(), b.cosize().max(1))?;
+    let comp = a.complement(m)?;
+    let mut out = LayoutBuilder::new();
+    out.open();
+    out.push(a);
+    out.push(&comp.compose(b)?);
+    out.close();
+    out.finish("make_layout")
 }

@@ -11,6 +11,19 @@ pub(crate) struct LayoutBuilder {
     l: Layout,
 }
 
+/// Append a few `Copy` elements. SmallVec's `extend_from_slice` goes through a general insert
+/// (reserve, shift, copy) that costs more than pushing the handful of leaves a mode has.
+#[inline]
+fn extend<A: smallvec::Array>(v: &mut smallvec::SmallVec<A>, s: &[A::Item])
+where
+    A::Item: Copy,
+{
+    v.reserve(s.len());
+    for &x in s {
+        v.push(x);
+    }
+}
+
 impl LayoutBuilder {
     #[inline]
     pub fn new() -> Self {
@@ -34,16 +47,16 @@ impl LayoutBuilder {
     /// Append the whole of `l` as one element.
     #[inline]
     pub fn push(&mut self, l: &Layout) {
-        self.l.toks.extend_from_slice(&l.toks);
-        self.l.shape.extend_from_slice(&l.shape);
-        self.l.stride.extend_from_slice(&l.stride);
+        extend(&mut self.l.toks, &l.toks);
+        extend(&mut self.l.shape, &l.shape);
+        extend(&mut self.l.stride, &l.stride);
     }
 
     /// Append the sub-tree `s` of `l` as one element.
     #[inline]
     pub fn push_span(&mut self, l: &Layout, s: Span) {
-        self.l.toks.extend_from_slice(&l.toks[s.tok.0..s.tok.1]);
-        self.l.shape.extend_from_slice(&l.shape[s.leaf.0..s.leaf.1]);
+        extend(&mut self.l.toks, &l.toks[s.tok.0..s.tok.1]);
+        extend(&mut self.l.shape, &l.shape[s.leaf.0..s.leaf.1]);
         self.l
             .stride
             .extend_from_slice(&l.stride[s.leaf.0..s.leaf.1]);
@@ -52,9 +65,9 @@ impl LayoutBuilder {
     /// Append everything another builder holds (its elements become elements here).
     #[inline]
     pub fn append(&mut self, other: &LayoutBuilder) {
-        self.l.toks.extend_from_slice(&other.l.toks);
-        self.l.shape.extend_from_slice(&other.l.shape);
-        self.l.stride.extend_from_slice(&other.l.stride);
+        extend(&mut self.l.toks, &other.l.toks);
+        extend(&mut self.l.shape, &other.l.shape);
+        extend(&mut self.l.stride, &other.l.stride);
     }
 
     /// The layout built (validated as every constructor does).

@@ -5,13 +5,22 @@ use crate::error::LayoutError;
 use crate::layout::Layout;
 use crate::tree::Leaves;
 
+/// The flat modes of `coalesce(l)` (`[(1, 0)]` for `1:0`), without building that layout.
+fn coalesced_modes(l: &Layout) -> Modes {
+    let mut m = super::coalesce::bw_coalesce_leaves(&l.shape, &l.stride, None);
+    if m.is_empty() {
+        m.push((1, 0));
+    }
+    m
+}
+
 /// The coalesced modes of `l` with their exclusive prefix products (colexicographic weights),
 /// sorted stably by stride: `(extent, stride, weight)`.
 fn sorted_with_weights(l: &Layout) -> Leaves<(i64, i64, i64)> {
-    let c = l.coalesce();
+    let c = coalesced_modes(l);
     let mut acc = 1i64;
     let mut v: Leaves<(i64, i64, i64)> = Leaves::new();
-    for (s, d) in flat_modes(&c) {
+    for &(s, d) in &c {
         v.push((s, d, acc));
         acc *= s; // cannot overflow: a product of extents of a valid layout
     }
@@ -79,19 +88,15 @@ impl Layout {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn left_inverse(&self) -> Result<Layout, LayoutError> {
-        let c = self.coalesce();
+        let c = coalesced_modes(self);
         // The last mode runs on past the end only if self's own last leaf is not extent 1
         // (coalesce drops such a leaf, but self's extension follows it).
         let runs_on = self.shape.last().is_some_and(|&s| s > 1);
-        let last_colex = if runs_on {
-            c.leaf_count() - 1
-        } else {
-            usize::MAX
-        };
+        let last_colex = if runs_on { c.len() - 1 } else { usize::MAX };
         // (extent, stride, weight, colex position), sorted stably by stride
         let mut sorted: Leaves<(i64, i64, i64, usize)> = Leaves::new();
         let mut acc = 1i64;
-        for (k, (s, d)) in flat_modes(&c).into_iter().enumerate() {
+        for (k, &(s, d)) in c.iter().enumerate() {
             sorted.push((s, d, acc, k));
             acc *= s;
         }

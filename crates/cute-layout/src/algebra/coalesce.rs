@@ -5,39 +5,31 @@ use crate::error::LayoutError;
 use crate::int_tuple::IntTuple;
 use crate::layout::Layout;
 
-/// CuTe's `bw_coalesce`: skip extent-1 modes and merge a mode into its left neighbour when the
-/// neighbour's `extent * stride` equals its stride. `last` replaces the extent of the final mode
+/// CuTe's `bw_coalesce` of the leaves of a layout, appended to `out`: skip extent-1 modes and
+/// merge a mode into its left neighbour when the neighbour's `extent * stride` equals its
+/// stride. `last` replaces the extent of the final mode
 /// (CuTe's `coalesce_x` passes 2 for an extent-1 last mode so that its stride survives for
 /// indices past the end).
 ///
 /// CuTe walks from the right; this walks from the left, which gives the same modes: whether two
 /// neighbours merge depends only on them (a merged run `(s_a...s_i):d_a` has
 /// `s_a...s_i * d_a == s_i * d_i`), and an extent-1 last mode is dropped as soon as any other
-/// mode is left, as in CuTe. One pass, no reversal.
-pub(crate) fn bw_coalesce(modes: &[(i64, i64)], last: Option<i64>) -> Modes {
-    let mut out = Modes::new();
-    let Some((&(ls, ld), init)) = modes.split_last() else {
-        return out;
-    };
-    for &(s, d) in init {
-        push_merged(&mut out, s, d);
-    }
-    push_merged(&mut out, last.unwrap_or(ls), ld);
-    out
-}
-
-/// [`bw_coalesce`] of the leaves of a layout, without building the pairs first.
-pub(crate) fn bw_coalesce_leaves(shape: &[i64], stride: &[i64], last: Option<i64>) -> Modes {
-    let mut out = Modes::new();
+/// mode is left, as in CuTe. One pass, no reversal. (An out-parameter, because returning a
+/// `Modes` by value copies its whole inline buffer.)
+pub(crate) fn coalesce_leaves_into(
+    shape: &[i64],
+    stride: &[i64],
+    last: Option<i64>,
+    out: &mut Modes,
+) {
     let n = shape.len().min(stride.len());
     if n == 0 {
-        return out;
+        return;
     }
     for k in 0..n - 1 {
-        push_merged(&mut out, shape[k], stride[k]);
+        push_merged(out, shape[k], stride[k]);
     }
-    push_merged(&mut out, last.unwrap_or(shape[n - 1]), stride[n - 1]);
-    out
+    push_merged(out, last.unwrap_or(shape[n - 1]), stride[n - 1]);
 }
 
 /// Append `(s, d)` to coalesced modes: dropped if `s == 1`, merged into the last mode if that
@@ -59,12 +51,12 @@ pub(crate) fn push_merged(out: &mut Modes, s: i64, d: i64) {
 
 /// CuTe's `coalesce_x`: coalesce, but keep the last mode's stride even when its extent is 1, so
 /// that the function is preserved past the end of the domain too. Never empty.
-pub(crate) fn bw_coalesce_x(l: &Layout) -> Modes {
+pub(crate) fn bw_coalesce_x(l: &Layout, out: &mut Modes) {
     let last = match l.shape.last() {
         Some(&1) => Some(2),
         _ => None,
     };
-    bw_coalesce_leaves(&l.shape, &l.stride, last)
+    coalesce_leaves_into(&l.shape, &l.stride, last, out);
 }
 
 impl Layout {
@@ -92,7 +84,8 @@ impl Layout {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn coalesce(&self) -> Layout {
-        let modes = bw_coalesce_leaves(&self.shape, &self.stride, None);
+        let mut modes = Modes::new();
+        coalesce_leaves_into(&self.shape, &self.stride, None, &mut modes);
         super::from_flat_unchecked(&modes)
     }
 

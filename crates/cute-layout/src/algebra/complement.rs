@@ -1,7 +1,7 @@
 //! complement(A, M): the layout that fills the gaps of A's image up to M.
 
 use super::coalesce::push_merged;
-use super::{bw_coalesce, ceil_div, from_flat, from_flat_unchecked, mul, Modes};
+use super::{ceil_div, from_flat, from_flat_coalesced, from_flat_unchecked, mul, Modes};
 use crate::error::LayoutError;
 use crate::int_tuple::IntTuple;
 use crate::layout::Layout;
@@ -57,7 +57,9 @@ impl Layout {
                 what: alloc::format!("cotarget {cotarget} is not positive"),
             });
         }
-        complement_filtered(&filter_modes(self), &[cotarget])
+        let mut f = Modes::new();
+        filter_modes(self, &mut f);
+        complement_filtered(&f, &[cotarget])
     }
 
     /// [`Layout::complement`] with a shape as cotarget (CuTe accepts any `IntTuple`): the
@@ -81,7 +83,9 @@ impl Layout {
                 what: alloc::format!("cotarget {cotarget} has extent {c} below 1"),
             });
         }
-        complement_filtered(&filter_modes(self), cotarget.leaves())
+        let mut f = Modes::new();
+        filter_modes(self, &mut f);
+        complement_filtered(&f, cotarget.leaves())
     }
 
     /// `complement(self, cosize(filter(self)))`: CuTe's one-argument complement.
@@ -98,7 +102,8 @@ impl Layout {
     /// ```
     #[doc(alias = "complement")]
     pub fn complement_cosize(&self) -> Result<Layout, LayoutError> {
-        let f = filter_modes(self);
+        let mut f = Modes::new();
+        filter_modes(self, &mut f);
         let m = 1 + f.iter().map(|&(s, d)| (s - 1) * d.abs()).sum::<i64>();
         complement_filtered(&f, &[m.max(1)])
     }
@@ -108,7 +113,9 @@ impl Layout {
 /// divides pass a coalesced layout's shape).
 #[inline]
 pub(crate) fn complement_leaves(l: &Layout, cotarget: &[i64]) -> Result<Layout, LayoutError> {
-    complement_filtered(&filter_modes(l), cotarget)
+    let mut f = Modes::new();
+    filter_modes(l, &mut f);
+    complement_filtered(&f, cotarget)
 }
 
 /// CuTe's `ceil_div(cotarget, d)` for a tuple cotarget: divide the elements left to right, each
@@ -125,12 +132,10 @@ fn ceil_div_shape(cotarget: &[i64], d: i64) -> Result<i64, LayoutError> {
 
 /// The modes of `filter(l)`: `l`'s leaves coalesced, stride-0 and extent-1 leaves left out
 /// (none at all for `1:0`), without building the filtered layout.
-fn filter_modes(l: &Layout) -> Modes {
-    let mut out = Modes::new();
+fn filter_modes(l: &Layout, out: &mut Modes) {
     for (&s, &d) in l.shape.iter().zip(l.stride.iter()) {
-        push_merged(&mut out, if d == 0 { 1 } else { s }, d);
+        push_merged(out, if d == 0 { 1 } else { s }, d);
     }
-    out
 }
 
 /// Complement of an already filtered layout given by its modes (flat, coalesced, no stride-0
@@ -217,5 +222,5 @@ fn complement_filtered(f: &[(i64, i64)], cotarget: &[i64]) -> Result<Layout, Lay
             });
         }
     }
-    from_flat(OP, &bw_coalesce(&out, None))
+    from_flat_coalesced(OP, &out)
 }

@@ -163,7 +163,8 @@ impl Layout {
     /// ```
     #[doc(alias = "composition")]
     pub fn compose(&self, rhs: &Layout) -> Result<Layout, LayoutError> {
-        let a = bw_coalesce_x(self);
+        let mut a = Modes::new();
+        bw_coalesce_x(self, &mut a);
         let mut leaves = Leaves2::default();
         for (k, (&n, &r)) in rhs.shape.iter().zip(rhs.stride.iter()).enumerate() {
             compose_leaf(&a, self, n, r, k, &mut leaves)?;

@@ -231,7 +231,8 @@ impl IntTuple {
 /// `a ⊘ t` for a layout tiler: `a ∘ (t, complement(t, shape(coalesce(a))))`, without building
 /// the coalesced layout, its shape or a copy of `t`.
 pub(crate) fn divide_by_layout(a: &Layout, t: &Layout) -> Result<Layout, LayoutError> {
-    let coalesced = super::coalesce::bw_coalesce_leaves(&a.shape, &a.stride, None);
+    let mut coalesced = super::Modes::new();
+    super::coalesce::coalesce_leaves_into(&a.shape, &a.stride, None, &mut coalesced);
     let mut cotarget: tree::Leaves<i64> = coalesced.iter().map(|m| m.0).collect();
     if cotarget.is_empty() {
         cotarget.push(1); // coalesce gives 1:0

@@ -6,26 +6,24 @@ use crate::layout::Layout;
 use crate::tree::Leaves;
 
 /// The flat modes of `coalesce(l)` (`[(1, 0)]` for `1:0`), without building that layout.
-fn coalesced_modes(l: &Layout) -> Modes {
-    let mut m = super::coalesce::bw_coalesce_leaves(&l.shape, &l.stride, None);
-    if m.is_empty() {
-        m.push((1, 0));
+fn coalesced_modes(l: &Layout, out: &mut Modes) {
+    super::coalesce::coalesce_leaves_into(&l.shape, &l.stride, None, out);
+    if out.is_empty() {
+        out.push((1, 0));
     }
-    m
 }
 
 /// The coalesced modes of `l` with their exclusive prefix products (colexicographic weights),
 /// sorted stably by stride: `(extent, stride, weight)`.
-fn sorted_with_weights(l: &Layout) -> Leaves<(i64, i64, i64)> {
-    let c = coalesced_modes(l);
+fn sorted_with_weights(l: &Layout, v: &mut Leaves<(i64, i64, i64)>) {
+    let mut c = Modes::new();
+    coalesced_modes(l, &mut c);
     let mut acc = 1i64;
-    let mut v: Leaves<(i64, i64, i64)> = Leaves::new();
     for &(s, d) in &c {
         v.push((s, d, acc));
         acc *= s; // cannot overflow: a product of extents of a valid layout
     }
     v.sort_by_key(|m| m.1);
-    v
 }
 
 impl Layout {
@@ -54,13 +52,15 @@ impl Layout {
         let mut out = Modes::new();
         out.push((1, 0));
         let mut curr = 1i64;
-        for (s, d, w) in sorted_with_weights(self) {
+        let mut sorted = Leaves::new();
+        sorted_with_weights(self, &mut sorted);
+        for &(s, d, w) in &sorted {
             if d == curr {
                 out.push((s, w));
                 curr = s * d;
             }
         }
-        from_flat("right_inverse", &super::bw_coalesce(&out, None))
+        super::from_flat_coalesced("right_inverse", &out)
             .expect("a right inverse is no larger than the layout")
     }
 
@@ -88,7 +88,8 @@ impl Layout {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn left_inverse(&self) -> Result<Layout, LayoutError> {
-        let c = coalesced_modes(self);
+        let mut c = Modes::new();
+        coalesced_modes(self, &mut c);
         // The last mode runs on past the end only if self's own last leaf is not extent 1
         // (coalesce drops such a leaf, but self's extension follows it).
         let runs_on = self.shape.last().is_some_and(|&s| s > 1);
@@ -157,7 +158,7 @@ impl Layout {
         let last = sorted.last().map_or(1, |m| m.0);
         shape.push(last);
         let modes: Modes = shape.iter().copied().zip(stride.iter().copied()).collect();
-        from_flat("left_inverse", &super::bw_coalesce(&modes, None))
+        super::from_flat_coalesced("left_inverse", &modes)
     }
 
     /// The nullspace (kernel) of `self` (CuTe `nullspace`): the layout over the stride-0 leaves,

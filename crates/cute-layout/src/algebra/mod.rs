@@ -17,7 +17,7 @@ mod tiler;
 
 pub use tiler::Tiler;
 
-pub(crate) use coalesce::{bw_coalesce, bw_coalesce_x};
+pub(crate) use coalesce::bw_coalesce_x;
 
 use crate::error::LayoutError;
 use crate::layout::Layout;
@@ -107,6 +107,18 @@ fn check_flat(op: &'static str, modes: &[(i64, i64)]) -> Result<(), LayoutError>
         }
     }
     Ok(())
+}
+
+/// [`from_flat`] of the coalesced `modes` (CuTe's `coalesce` of a flat layout).
+pub(crate) fn from_flat_coalesced(
+    op: &'static str,
+    modes: &[(i64, i64)],
+) -> Result<Layout, LayoutError> {
+    let mut c = Modes::new();
+    for &(s, d) in modes {
+        coalesce::push_merged(&mut c, s, d);
+    }
+    from_flat(op, &c)
 }
 
 /// [`from_flat`] for modes known to pass its checks (e.g. a coalesced valid layout), built in

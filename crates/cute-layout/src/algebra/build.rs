@@ -2,6 +2,7 @@
 //! appended to, so that gathering and zipping modes (zipped divide, products) neither allocates
 //! nor copies whole layouts.
 
+use super::view::extend;
 use crate::error::LayoutError;
 use crate::layout::Layout;
 use crate::tree::{Span, Tok};
@@ -9,19 +10,6 @@ use crate::tree::{Span, Tok};
 /// A layout under construction: its preorder tokens and its leaves.
 pub(crate) struct LayoutBuilder {
     l: Layout,
-}
-
-/// Append a few `Copy` elements. SmallVec's `extend_from_slice` goes through a general insert
-/// (reserve, shift, copy) that costs more than pushing the handful of leaves a mode has.
-#[inline]
-fn extend<A: smallvec::Array>(v: &mut smallvec::SmallVec<A>, s: &[A::Item])
-where
-    A::Item: Copy,
-{
-    v.reserve(s.len());
-    for &x in s {
-        v.push(x);
-    }
 }
 
 impl LayoutBuilder {

@@ -49,16 +49,6 @@ pub(crate) fn push_merged(out: &mut Modes, s: i64, d: i64) {
     out.push((s, d));
 }
 
-/// CuTe's `coalesce_x`: coalesce, but keep the last mode's stride even when its extent is 1, so
-/// that the function is preserved past the end of the domain too. Never empty.
-pub(crate) fn bw_coalesce_x(l: &Layout, out: &mut Modes) {
-    let last = match l.shape.last() {
-        Some(&1) => Some(2),
-        _ => None,
-    };
-    coalesce_leaves_into(&l.shape, &l.stride, last, out);
-}
-
 impl Layout {
     /// Coalesce: the layout with the fewest modes that has the same 1-D function on the domain.
     ///

@@ -1,7 +1,7 @@
 //! complement(A, M): the layout that fills the gaps of A's image up to M.
 
 use super::coalesce::push_merged;
-use super::{ceil_div, from_flat, from_flat_coalesced, from_flat_unchecked, mul, Modes};
+use super::{ceil_div, from_flat, from_flat_unchecked, mul, Modes};
 use crate::error::LayoutError;
 use crate::int_tuple::IntTuple;
 use crate::layout::Layout;
@@ -133,7 +133,12 @@ fn ceil_div_shape(cotarget: &[i64], d: i64) -> Result<i64, LayoutError> {
 /// The modes of `filter(l)`: `l`'s leaves coalesced, stride-0 and extent-1 leaves left out
 /// (none at all for `1:0`), without building the filtered layout.
 fn filter_modes(l: &Layout, out: &mut Modes) {
-    for (&s, &d) in l.shape.iter().zip(l.stride.iter()) {
+    filter_leaves(&l.shape, &l.stride, out);
+}
+
+/// [`filter_modes`] of a layout given by its leaves.
+pub(crate) fn filter_leaves(shape: &[i64], stride: &[i64], out: &mut Modes) {
+    for (&s, &d) in shape.iter().zip(stride.iter()) {
         push_merged(out, if d == 0 { 1 } else { s }, d);
     }
 }
@@ -150,6 +155,18 @@ fn filter_modes(l: &Layout, out: &mut Modes) {
 /// `cosize((A, R)) = rest * S_k - Σ r_i` must reach `M`, and `size(R) = Π g_i * rest` must reach
 /// `M / size(A)` (integer division, CuTe's post-condition). Both are checked directly.
 fn complement_filtered(f: &[(i64, i64)], cotarget: &[i64]) -> Result<Layout, LayoutError> {
+    let mut r = Modes::new();
+    complement_modes(f, cotarget, &mut r)?;
+    from_flat(OP, &r)
+}
+
+/// [`complement_filtered`]'s flat modes (appended to `result`, coalesced), for kernels that
+/// build the complement into a larger layout. The caller checks them ([`super::check_flat`]).
+pub(crate) fn complement_modes(
+    f: &[(i64, i64)],
+    cotarget: &[i64],
+    result: &mut Modes,
+) -> Result<(), LayoutError> {
     let m = cotarget
         .iter()
         .try_fold(1i64, |acc, &c| acc.checked_mul(c))
@@ -160,7 +177,8 @@ fn complement_filtered(f: &[(i64, i64)], cotarget: &[i64]) -> Result<Layout, Lay
     if modes.is_empty() {
         // CuTe: make_layout(coalesce(cotarget)); a compact extent-1 mode has stride 0.
         let d = if m == 1 { 0 } else { 1 };
-        return from_flat(OP, &[(m, d)]);
+        result.push((m, d));
+        return Ok(());
     }
     if let Some(&(_, d)) = modes.iter().find(|m| m.1 < 0) {
         return Err(LayoutError::InvalidArgument {
@@ -222,5 +240,8 @@ fn complement_filtered(f: &[(i64, i64)], cotarget: &[i64]) -> Result<Layout, Lay
             });
         }
     }
-    from_flat_coalesced(OP, &out)
+    for &(s, d) in &out {
+        push_merged(result, s, d);
+    }
+    Ok(())
 }

@@ -17,7 +17,8 @@
 //!
 //! Both checks use only the extents and strides, so they cost O(leaves × modes), like the walk.
 
-use super::{bw_coalesce_x, by_mode, mul, Modes, Rest, Tiler};
+use super::view::View;
+use super::{by_mode, mul, Modes, Rest, Tiler};
 use crate::error::LayoutError;
 use crate::int_tuple::IntTuple;
 use crate::layout::Layout;
@@ -43,7 +44,7 @@ struct Leaves2 {
 /// last mode is unbounded.
 fn compose_leaf(
     a: &[(i64, i64)],
-    lhs: &Layout,
+    lhs: View<'_>,
     n: i64,
     r: i64,
     k: usize,
@@ -71,7 +72,7 @@ fn compose_leaf(
         if abs % s != 0 && abs >= s {
             return Err(LayoutError::StrideNotDivisible {
                 op: OP,
-                lhs: lhs.clone().into(),
+                lhs: lhs.to_layout().into(),
                 stride: abs,
                 extent: s,
             });
@@ -87,7 +88,7 @@ fn compose_leaf(
         if rest_shape % new_shape != 0 {
             return Err(LayoutError::ShapeNotDivisible {
                 op: OP,
-                lhs: lhs.clone().into(),
+                lhs: lhs.to_layout().into(),
                 shape: rest_shape,
                 extent: new_shape,
             });
@@ -97,7 +98,7 @@ fn compose_leaf(
             // `s`; CuTe's answer is wrong here.
             return Err(LayoutError::StrideNotDivisible {
                 op: OP,
-                lhs: lhs.clone().into(),
+                lhs: lhs.to_layout().into(),
                 stride: abs,
                 extent: s,
             });
@@ -163,39 +164,8 @@ impl Layout {
     /// ```
     #[doc(alias = "composition")]
     pub fn compose(&self, rhs: &Layout) -> Result<Layout, LayoutError> {
-        let mut a = Modes::new();
-        bw_coalesce_x(self, &mut a);
-        let mut leaves = Leaves2::default();
-        for (k, (&n, &r)) in rhs.shape.iter().zip(rhs.stride.iter()).enumerate() {
-            compose_leaf(&a, self, n, r, k, &mut leaves)?;
-        }
-        check_disjoint(self, rhs, &a, &leaves)?;
-        // Put the per-leaf results in rhs's tree.
         let mut out = Layout::building();
-        let mut k = 0usize;
-        let mut start = 0usize;
-        for &t in &rhs.toks {
-            if t != Tok::Leaf {
-                out.toks.push(t);
-                continue;
-            }
-            let (end, is_int, _) = leaves.info[k];
-            k += 1;
-            if is_int {
-                out.toks.push(Tok::Leaf);
-            } else {
-                out.toks.push(Tok::Open);
-                for _ in start..end {
-                    out.toks.push(Tok::Leaf);
-                }
-                out.toks.push(Tok::Close);
-            }
-            for &(s, d) in &leaves.modes[start..end] {
-                out.shape.push(s);
-                out.stride.push(d);
-            }
-            start = end;
-        }
+        compose_into(self.view(), rhs.view(), &mut out)?;
         out.check(OP)?;
         Ok(out)
     }
@@ -249,11 +219,64 @@ impl Layout {
     }
 }
 
+/// `lhs ∘ rhs` appended to `out` (its tree in place of `rhs`'s), see [`Layout::compose`]. The
+/// caller checks `out` when it is complete.
+pub(crate) fn compose_into(
+    lhs: View<'_>,
+    rhs: View<'_>,
+    out: &mut Layout,
+) -> Result<(), LayoutError> {
+    let mut a = Modes::new();
+    coalesce_x_leaves(lhs.shape, lhs.stride, &mut a);
+    let mut leaves = Leaves2::default();
+    for (k, (&n, &r)) in rhs.shape.iter().zip(rhs.stride.iter()).enumerate() {
+        compose_leaf(&a, lhs, n, r, k, &mut leaves)?;
+    }
+    check_disjoint(lhs, rhs, &a, &leaves)?;
+    // Put the per-leaf results in rhs's tree.
+    let mut k = 0usize;
+    let mut start = 0usize;
+    for &t in rhs.toks {
+        if t != Tok::Leaf {
+            out.toks.push(t);
+            continue;
+        }
+        let (end, is_int, _) = leaves.info[k];
+        k += 1;
+        if is_int {
+            out.toks.push(Tok::Leaf);
+        } else {
+            out.toks.push(Tok::Open);
+            for _ in start..end {
+                out.toks.push(Tok::Leaf);
+            }
+            out.toks.push(Tok::Close);
+        }
+        for &(s, d) in &leaves.modes[start..end] {
+            out.shape.push(s);
+            out.stride.push(d);
+        }
+        start = end;
+    }
+    Ok(())
+}
+
+/// CuTe's `coalesce_x` of a layout's leaves: as coalesce, but an extent-1 last leaf counts as
+/// extent 2, so that its stride survives for indices past the end.
+#[inline]
+fn coalesce_x_leaves(shape: &[i64], stride: &[i64], out: &mut Modes) {
+    let last = match shape.last() {
+        Some(&1) => Some(2),
+        _ => None,
+    };
+    super::coalesce::coalesce_leaves_into(shape, stride, last, out);
+}
+
 /// The across-leaves condition: the leaves' digits in every bounded mode of `a` must add up
 /// without a carry, and leaves touching a multi-mode `a` must not have opposite signs.
 fn check_disjoint(
-    lhs: &Layout,
-    rhs: &Layout,
+    lhs: View<'_>,
+    rhs: View<'_>,
     a: &[(i64, i64)],
     leaves: &Leaves2,
 ) -> Result<(), LayoutError> {
@@ -272,7 +295,9 @@ fn check_disjoint(
                 return Err(LayoutError::NotRepresentable {
                     op: OP,
                     what: alloc::format!(
-                        "modes {k0} and {k} of {rhs} have strides of opposite signs, so {lhs} does not add their images"
+                        "modes {k0} and {k} of {} have strides of opposite signs, so {} does not add their images",
+                        rhs.to_layout(),
+                        lhs.to_layout()
                     ),
                 })
             }
@@ -291,8 +316,8 @@ fn check_disjoint(
         if total > s - 1 {
             return Err(LayoutError::ModesOverlap {
                 op: OP,
-                lhs: lhs.clone().into(),
-                rhs: rhs.clone().into(),
+                lhs: lhs.to_layout().into(),
+                rhs: rhs.to_layout().into(),
                 modes: (users[0], users[1.min(users.len() - 1)]),
             });
         }

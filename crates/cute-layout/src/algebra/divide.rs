@@ -1,6 +1,7 @@
 //! logical, zipped, tiled and flat divide.
 
 use super::build::LayoutBuilder;
+use super::kernels;
 use super::{by_mode, Rest, Tiler};
 use crate::error::LayoutError;
 use crate::int_tuple::IntTuple;
@@ -122,6 +123,9 @@ impl Layout {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn logical_divide(&self, tiler: &Tiler) -> Result<Layout, LayoutError> {
+        if let Some(r) = kernels::by_kernel(kernels::Kernel::Divide, self, tiler) {
+            return r;
+        }
         match tiler {
             Tiler::Int(n) => self.logical_divide(&Tiler::Layout(Tiler::int_layout(*n, true))),
             Tiler::Layout(t) => divide_by_layout(self, t),

@@ -12,12 +12,12 @@ mod complement;
 mod composition;
 mod divide;
 mod inverse;
+mod kernels;
 mod product;
 mod tiler;
+mod view;
 
 pub use tiler::Tiler;
-
-pub(crate) use coalesce::bw_coalesce_x;
 
 use crate::error::LayoutError;
 use crate::layout::Layout;
@@ -93,7 +93,7 @@ pub(crate) fn from_flat(op: &'static str, modes: &[(i64, i64)]) -> Result<Layout
 
 /// The checks of [`Layout::checked`] for flat modes: extents >= 1, size and span in `i64`.
 #[inline]
-fn check_flat(op: &'static str, modes: &[(i64, i64)]) -> Result<(), LayoutError> {
+pub(crate) fn check_flat(op: &'static str, modes: &[(i64, i64)]) -> Result<(), LayoutError> {
     let mut size = 1i64;
     let mut span = 0i64;
     for &(s, d) in modes {

@@ -2,6 +2,7 @@
 
 use super::build::LayoutBuilder;
 use super::divide::{tile_unzip, unpack};
+use super::kernels;
 use super::{by_mode, from_flat, mul, Rest, Tiler};
 use crate::error::LayoutError;
 use crate::int_tuple::IntTuple;
@@ -39,6 +40,9 @@ impl Layout {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn logical_product(&self, tiler: &Tiler) -> Result<Layout, LayoutError> {
+        if let Some(r) = kernels::by_kernel(kernels::Kernel::Product, self, tiler) {
+            return r;
+        }
         match tiler {
             Tiler::Int(n) => self.logical_product(&Tiler::Layout(Tiler::int_layout(*n, true))),
             Tiler::Layout(b) => product_by_layout(self, b),

@@ -154,8 +154,11 @@ impl Iterator for Modes<'_> {
             return None;
         }
         let start = self.pos;
-        let stop = subtree_end(self.toks, start);
-        let n = count_leaves(&self.toks[start..stop]);
+        let (stop, n) = if self.toks[start] == Tok::Leaf {
+            (start + 1, 1)
+        } else {
+            subtree_end_and_leaves(self.toks, start)
+        };
         let span = Span {
             tok: (start, stop),
             leaf: (self.leaf, self.leaf + n),

@@ -50,14 +50,6 @@ impl LayoutBuilder {
             .extend_from_slice(&l.stride[s.leaf.0..s.leaf.1]);
     }
 
-    /// Append everything another builder holds (its elements become elements here).
-    #[inline]
-    pub fn append(&mut self, other: &LayoutBuilder) {
-        extend(&mut self.l.toks, &other.l.toks);
-        extend(&mut self.l.shape, &other.l.shape);
-        extend(&mut self.l.stride, &other.l.stride);
-    }
-
     /// The layout built (validated as every constructor does).
     pub fn finish(self, op: &'static str) -> Result<Layout, LayoutError> {
         self.l.check(op)?;

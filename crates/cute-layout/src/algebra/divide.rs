@@ -1,6 +1,7 @@
 //! logical, zipped, tiled and flat divide.
 
 use super::build::LayoutBuilder;
+use super::view::push_view;
 use super::kernels;
 use super::{by_mode, Rest, Tiler};
 use crate::error::LayoutError;
@@ -15,32 +16,32 @@ pub(crate) fn tile_unzip(
     l: &Layout,
     guide: &Tiler,
 ) -> Result<Layout, LayoutError> {
-    let mut first = LayoutBuilder::new();
-    let mut second = LayoutBuilder::new();
-    zip2_by(op, l, tree::Span::whole(l), guide, &mut first, &mut second)?;
-    let mut out = LayoutBuilder::new();
-    out.open();
-    out.append(&first);
-    out.append(&second);
-    out.close();
-    out.finish(op)
+    // Two walks over the same tree, the firsts then the seconds, straight into the result.
+    let mut out = Layout::building();
+    out.toks.push(tree::Tok::Open);
+    zip2_half(op, l, tree::Span::whole(l), guide, false, &mut out)?;
+    zip2_half(op, l, tree::Span::whole(l), guide, true, &mut out)?;
+    out.toks.push(tree::Tok::Close);
+    out.check(op)?;
+    Ok(out)
 }
 
-/// Append to `first` and `second` one element each: the two halves of the sub-tree `node` of
-/// `l` split along `guide`.
-fn zip2_by(
+/// Append to `out` one element: the first (or, if `second`, the second) half of the sub-tree
+/// `node` of `l` split along `guide` (the seconds followed by the modes past the guide).
+fn zip2_half(
     op: &'static str,
     l: &Layout,
     node: tree::Span,
     guide: &Tiler,
-    first: &mut LayoutBuilder,
-    second: &mut LayoutBuilder,
+    second: bool,
+    out: &mut Layout,
 ) -> Result<(), LayoutError> {
     let toks = &l.toks[node.tok.0..node.tok.1];
+    let view = l.view();
     let at = |s: tree::Span| s.offset(node);
+    let rank = tree::rank(toks);
     match guide {
         Tiler::Modes(gs) => {
-            let rank = tree::rank(toks);
             if gs.len() > rank {
                 return Err(LayoutError::RankMismatch {
                     op,
@@ -48,22 +49,21 @@ fn zip2_by(
                     found: gs.len(),
                 });
             }
-            first.open();
-            second.open();
+            out.toks.push(tree::Tok::Open);
             let mut modes = tree::modes(toks);
             for g in gs {
                 let m = modes.next().expect("rank checked above");
-                zip2_by(op, l, at(m), g, first, second)?;
+                zip2_half(op, l, at(m), g, second, out)?;
             }
-            for m in modes {
-                second.push_span(l, at(m));
+            if second {
+                for m in modes {
+                    push_view(out, view.span(at(m)));
+                }
             }
-            first.close();
-            second.close();
+            out.toks.push(tree::Tok::Close);
             Ok(())
         }
         _ => {
-            let rank = tree::rank(toks);
             if rank != 2 || tree::is_leaf(toks) {
                 return Err(LayoutError::RankMismatch {
                     op,
@@ -74,8 +74,7 @@ fn zip2_by(
             let mut modes = tree::modes(toks);
             let m0 = modes.next().expect("rank 2");
             let m1 = modes.next().expect("rank 2");
-            first.push_span(l, at(m0));
-            second.push_span(l, at(m1));
+            push_view(out, view.span(at(if second { m1 } else { m0 })));
             Ok(())
         }
     }

@@ -229,15 +229,27 @@ impl<D: Copy> Layout<D> {
     where
         D: StrideValue,
     {
-        match tree::validate(&self.toks) {
-            Ok(_) => {}
-            Err(tree::TreeError::TooDeep) => {
-                return Err(LayoutError::TooDeep {
-                    op,
-                    limit: tree::MAX_DEPTH,
-                })
+        // Trees are balanced by construction (every builder opens and closes its tuples), so
+        // only the depth can be wrong, and a tree deeper than MAX_DEPTH has more than
+        // 2 * MAX_DEPTH tokens: shorter ones skip the walk.
+        debug_assert!(
+            !matches!(
+                tree::validate(&self.toks),
+                Err(tree::TreeError::Empty | tree::TreeError::Unbalanced)
+            ),
+            "internal invariant broken: malformed token tree"
+        );
+        if self.toks.len() > 2 * tree::MAX_DEPTH {
+            match tree::validate(&self.toks) {
+                Ok(_) => {}
+                Err(tree::TreeError::TooDeep) => {
+                    return Err(LayoutError::TooDeep {
+                        op,
+                        limit: tree::MAX_DEPTH,
+                    })
+                }
+                Err(e) => panic!("internal invariant broken: malformed token tree {e:?}"),
             }
-            Err(e) => panic!("internal invariant broken: malformed token tree {e:?}"),
         }
         let mut size = 1i64;
         let mut span = 0i64;

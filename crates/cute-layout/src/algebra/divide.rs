@@ -1,8 +1,8 @@
 //! logical, zipped, tiled and flat divide.
 
 use super::build::LayoutBuilder;
-use super::view::push_view;
 use super::kernels;
+use super::view::push_view;
 use super::{by_mode, Rest, Tiler};
 use crate::error::LayoutError;
 use crate::int_tuple::IntTuple;

@@ -67,6 +67,14 @@ pub(crate) fn by_kernel(
     }))
 }
 
+/// `a ⊗ b` for a layout `b` (the whole layout, not mode by mode).
+pub(crate) fn product_layout(a: &Layout, b: &Layout) -> Result<Layout, LayoutError> {
+    let mut out = Layout::building();
+    product_into(a.view(), b.view(), &mut out)?;
+    out.check(Kernel::Product.op())?;
+    Ok(out)
+}
+
 /// `(k(a_0, t_0), ..., k(a_{n-1}, t_{n-1}), a_n, ...)` for a flat tuple tiler (CuTe's
 /// `transform_layout` keeping the modes past the tiler).
 fn by_mode_into(

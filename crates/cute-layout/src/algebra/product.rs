@@ -8,15 +8,16 @@ use crate::error::LayoutError;
 use crate::int_tuple::IntTuple;
 use crate::layout::Layout;
 use crate::tree;
+use alloc::borrow::Cow;
 
 /// `append<R>(l)`: pad with `1:0` modes up to rank `r` (a layout already of rank `r` is kept).
-fn pad(l: &Layout, r: usize) -> Result<Layout, LayoutError> {
+fn pad(l: &Layout, r: usize) -> Result<Cow<'_, Layout>, LayoutError> {
     if l.rank() >= r {
-        return Ok(l.clone());
+        return Ok(Cow::Borrowed(l));
     }
     let one = from_flat("product", &[])?;
     let extra = r - l.rank();
-    Layout::from_modes(l.modes().chain(core::iter::repeat_n(one, extra)))
+    Layout::from_modes(l.modes().chain(core::iter::repeat_n(one, extra))).map(Cow::Owned)
 }
 
 impl Layout {
@@ -113,7 +114,7 @@ impl Layout {
         let r = self.rank().max(tiler.rank());
         let a = pad(self, r)?;
         let b = pad(tiler, r)?;
-        let p = a.logical_product(&Tiler::Layout(b.clone()))?;
+        let p = kernels::product_layout(&a, &b)?;
         let op = if raked {
             "raked_product"
         } else {

@@ -224,8 +224,9 @@ def run_results(bench, cases_file):
     return {int(i): r for i, r in (line.split(" ", 1) for line in out.splitlines())}
 
 
-def check(op, ours_text, theirs):
-    """Compare our result (text) with pycute's value: exact, same-function or DIFFERS."""
+def check(op, ours_text, theirs, args):
+    """Compare our result (text) with pycute's value: exact, same-function, valid-inverse (an
+    inverse that satisfies its law but differs from pycute's off the image) or DIFFERS."""
     import pycute
 
     if op == "sweep":
@@ -238,6 +239,13 @@ def check(op, ours_text, theirs):
     n = pycute.size(theirs)
     if pycute.size(ours) == n and all(ours(i) == theirs(i) for i in range(n)):
         return "same-function"
+    layout = parse_value(args[0])
+    if op == "left_inverse":
+        if all(ours(layout(i)) == i for i in range(pycute.size(layout))):
+            return "valid-inverse"
+    if op == "right_inverse":
+        if pycute.size(ours) == n and all(layout(ours(i)) == i for i in range(n)):
+            return "valid-inverse"
     return "DIFFERS"
 
 
@@ -290,7 +298,7 @@ def main():
     for i, (text, op, args) in enumerate(cases):
         fn, elements = make_call(op, args)
         try:
-            verdict = check(op, results.get(i, ""), fn())
+            verdict = check(op, results.get(i, ""), fn(), args)
         except Exception as e:  # a result pycute or our parser cannot handle
             verdict = f"unchecked ({type(e).__name__})"
         py_min, py_med = time_pycute(fn, elements, opts.repeats)

@@ -104,6 +104,9 @@ impl Layout {
         if let Some(i) = coord.as_int() {
             return self.index_any(i);
         }
+        if let Some(r) = self.index_rd(coord) {
+            return r;
+        }
         let mut acc = 0i64;
         let mut ovf = false;
         walk_coord("crd2idx", coord, &self.toks, &self.shape, |k, c| {
@@ -119,6 +122,50 @@ impl Layout {
             return Err(LayoutError::overflow("crd2idx"));
         }
         Ok(acc)
+    }
+
+    /// [`Layout::index`] of an R-D coordinate (a flat tuple with one integer per top-level mode of
+    /// a tuple-shaped layout), which is what `walk_coord` computes for it, in one pass over the
+    /// modes; `None` for any other coordinate.
+    #[inline]
+    fn index_rd(&self, coord: &IntTuple) -> Option<Result<i64, LayoutError>> {
+        let n = coord.leaves.len();
+        if coord.toks.len() != n + 2 || self.toks.len() < 2 || self.toks[0] != Tok::Open {
+            return None;
+        }
+        let (toks, shape, stride) = (&self.toks[..], &self.shape[..], &self.stride[..]);
+        let mut acc = 0i64;
+        let mut ovf = false;
+        let (mut j, mut l0) = (1usize, 0usize);
+        for &c in coord.leaves.iter() {
+            if j >= toks.len() - 1 {
+                return None; // fewer modes than coordinates
+            }
+            let (end, m) = if toks[j] == Tok::Leaf {
+                (j + 1, 1)
+            } else {
+                tree::subtree_end_and_leaves(toks, j)
+            };
+            split_int(c, &shape[l0..l0 + m], |k, v| {
+                match v
+                    .checked_mul(stride[l0 + k])
+                    .and_then(|x| acc.checked_add(x))
+                {
+                    Some(x) => acc = x,
+                    None => ovf = true,
+                }
+            });
+            j = end;
+            l0 += m;
+        }
+        if j != toks.len() - 1 {
+            return None; // more modes than coordinates
+        }
+        Some(if ovf {
+            Err(LayoutError::overflow("crd2idx"))
+        } else {
+            Ok(acc)
+        })
     }
 
     /// The layout's 1-D function at any integer (CuTe semantics: past the end the last mode runs

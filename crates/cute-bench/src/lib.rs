@@ -123,7 +123,7 @@ fn leaf_sum(l: &Layout) -> i64 {
 #[inline]
 fn layout_sum(r: &Result<Layout, LayoutError>) -> i64 {
     match r {
-        Ok(l) => leaf_sum(&l),
+        Ok(l) => leaf_sum(l),
         Err(_) => -1,
     }
 }

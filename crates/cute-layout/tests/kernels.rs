@@ -1,7 +1,8 @@
-//! The fast kernels behind `logical_divide` and `logical_product` (layout, integer and flat
-//! tuple tilers) must give exactly what the definitions give, result and error alike:
-//! `a ⊘ t = a ∘ (t, complement(t, shape(coalesce(a))))` and
-//! `a ⊗ b = (a, complement(a, size(a) * cosize(b)) ∘ b)`, mode by mode for a tuple tiler.
+//! The fast kernels behind `compose_tiler`, `logical_divide` and `logical_product` (layout,
+//! integer and flat tuple tilers) must give exactly what the definitions give, result and error
+//! alike: `a ∘ t` by `compose`, `a ⊘ t = a ∘ (t, complement(t, shape(coalesce(a))))` and
+//! `a ⊗ b = (a, complement(a, size(a) * cosize(b)) ∘ b)`, mode by mode for a tuple tiler (modes
+//! past the tiler kept, except by composition, which drops them).
 
 use cute_layout::{Layout, LayoutError, Tiler};
 
@@ -52,20 +53,26 @@ fn same(got: Result<Layout, LayoutError>, want: Result<Layout, LayoutError>, wha
     }
 }
 
-/// The definition mode by mode for a tuple tiler (modes past the tiler kept).
+/// The definition mode by mode for a tuple tiler (modes past the tiler kept or dropped).
 fn by_mode(
     a: &Layout,
     ts: &[Layout],
     f: fn(&Layout, &Layout) -> Result<Layout, LayoutError>,
+    keep: bool,
 ) -> Result<Layout, LayoutError> {
     let mut modes = Vec::new();
     for (k, m) in a.modes().enumerate() {
-        modes.push(match ts.get(k) {
-            Some(t) => f(&m, t)?,
-            None => m,
-        });
+        match ts.get(k) {
+            Some(t) => modes.push(f(&m, t)?),
+            None if keep => modes.push(m),
+            None => {}
+        }
     }
     Layout::from_modes(modes)
+}
+
+fn compose_def(a: &Layout, t: &Layout) -> Result<Layout, LayoutError> {
+    a.compose(t)
 }
 
 #[test]
@@ -75,16 +82,10 @@ fn kernels_match_the_definitions() {
     for a in &layouts {
         for t in &tilers {
             let what = format!("{a} by {t}");
-            same(
-                a.logical_divide(&Tiler::Layout(t.clone())),
-                divide_def(a, t),
-                &what,
-            );
-            same(
-                a.logical_product(&Tiler::Layout(t.clone())),
-                product_def(a, t),
-                &what,
-            );
+            let tl = Tiler::Layout(t.clone());
+            same(a.logical_divide(&tl), divide_def(a, t), &what);
+            same(a.logical_product(&tl), product_def(a, t), &what);
+            same(a.compose_tiler(&tl), compose_def(a, t), &what);
             // a tuple tiler with a layout first and an integer second
             if a.rank() >= 2 {
                 for n in [1i64, 2, 4] {
@@ -92,12 +93,17 @@ fn kernels_match_the_definitions() {
                     let int = if n == 1 { "1:0" } else { "_:1" }.replace('_', &n.to_string());
                     let ts = [t.clone(), int.parse().unwrap()];
                     let what = format!("{a} by {tiler}");
-                    same(a.logical_divide(&tiler), by_mode(a, &ts, divide_def), &what);
-                    same(
-                        a.logical_product(&tiler),
-                        by_mode(a, &ts, product_def),
-                        &what,
-                    );
+                    let want = by_mode(a, &ts, divide_def, true);
+                    same(a.logical_divide(&tiler), want, &what);
+                    let want = by_mode(a, &ts, product_def, true);
+                    same(a.logical_product(&tiler), want, &what);
+                    // composition: an integer n is n:1, also for n == 1; later modes dropped
+                    let cts = [t.clone(), format!("{n}:1").parse().unwrap()];
+                    let want = by_mode(a, &cts, compose_def, false);
+                    same(a.compose_tiler(&tiler), want, &what);
+                    let first = Tiler::Modes(vec![Tiler::Int(n)]);
+                    let want = by_mode(a, &cts[1..], compose_def, false);
+                    same(a.compose_tiler(&first), want, &format!("{a} by {first}"));
                 }
             }
         }

@@ -193,6 +193,12 @@ impl Layout {
     /// ```
     #[doc(alias = "composition")]
     pub fn compose_tiler(&self, tiler: &Tiler) -> Result<Layout, LayoutError> {
+        let mut out = Layout::building();
+        match super::kernels::by_kernel(super::kernels::Kernel::Compose, self, tiler, &mut out) {
+            Some(Ok(())) => return Ok(out),
+            Some(Err(e)) => return Err(e),
+            None => {}
+        }
         match tiler {
             Tiler::Layout(l) => self.compose(l),
             Tiler::Int(n) => self.compose(&Tiler::int_layout(*n, false)),

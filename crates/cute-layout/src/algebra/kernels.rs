@@ -1,11 +1,13 @@
-//! Allocation-free kernels of the divides and products: they read their operands through
-//! [`View`]s and append to the layout being built, so that dividing or multiplying the modes of
-//! a layout by a tuple tiler copies no mode and moves no intermediate layout.
+//! Allocation-free kernels of composition with a tiler, the divides and the products: they read
+//! their operands through [`View`]s and append to the layout being built, so that composing,
+//! dividing or multiplying the modes of a layout by a tuple tiler copies no mode and moves no
+//! intermediate layout.
 //!
 //! Each kernel computes exactly what the generic path (tiler dispatch, `complement`, `compose`,
-//! `make_layout`) computes; [`Layout::logical_divide`] and [`Layout::logical_product`] use them
-//! for the tilers they cover (a layout, an integer, `_`, or a flat tuple of those) and fall back
-//! to the generic path otherwise (nested tilers, errors of rank).
+//! `make_layout`) computes; [`Layout::compose_tiler`], [`Layout::logical_divide`] and
+//! [`Layout::logical_product`] use them for the tilers they cover (a layout, an integer, `_`, or
+//! a flat tuple of those) and fall back to the generic path otherwise (nested tilers, errors of
+//! rank).
 
 use super::complement::{complement_modes, filter_leaves};
 use super::composition::compose_into;
@@ -22,6 +24,8 @@ pub(crate) enum Kernel {
     Divide,
     /// `a ⊗ b = (a, complement(a, size(a) * cosize(b)) ∘ b)`.
     Product,
+    /// `a ∘ b` (modes past a tuple tiler are dropped, an integer `n` is `n:1`).
+    Compose,
 }
 
 impl Kernel {
@@ -29,7 +33,20 @@ impl Kernel {
         match self {
             Kernel::Divide => "logical_divide",
             Kernel::Product => "logical_product",
+            Kernel::Compose => "composition",
         }
+    }
+
+    /// Whether the integer tiler 1 stands for `1:0` (divides and products, CuTe's
+    /// `make_layout(1)`) rather than `1:1` (composition).
+    fn one_is_zero(self) -> bool {
+        self != Kernel::Compose
+    }
+
+    /// Whether the modes past a tuple tiler are kept (divides and products) or dropped
+    /// (composition).
+    fn keeps_rest(self) -> bool {
+        self != Kernel::Compose
     }
 
     /// Apply the kernel to `a` and the layout tiler `t`, appending the result to `out`.
@@ -37,34 +54,35 @@ impl Kernel {
         match self {
             Kernel::Divide => divide_into(a, t, out),
             Kernel::Product => product_into(a, t, out),
+            Kernel::Compose => compose_into(a, t, out),
         }
     }
 }
 
-/// The kernel over a whole tiler, or `None` where the generic path must run (a nested tuple
-/// tiler, a tuple longer than the layout's rank, `_` at the top).
+/// The kernel over a whole tiler, written to `out` (an empty layout) and checked; `None` where
+/// the generic path must run (a nested tuple tiler, a tuple longer than the layout's rank, `_`
+/// at the top), with `out` untouched.
 pub(crate) fn by_kernel(
     kernel: Kernel,
     a: &Layout,
     tiler: &Tiler,
-) -> Option<Result<Layout, LayoutError>> {
-    let mut out = Layout::building();
+    out: &mut Layout,
+) -> Option<Result<(), LayoutError>> {
     let r = match tiler {
-        Tiler::Layout(t) => kernel.apply(a.view(), t.view(), &mut out),
-        Tiler::Int(n) => with_int_view(*n, |t| kernel.apply(a.view(), t, &mut out)),
+        Tiler::Layout(t) => kernel.apply(a.view(), t.view(), out),
+        Tiler::Int(n) => {
+            with_int_view(*n, kernel.one_is_zero(), |t| kernel.apply(a.view(), t, out))
+        }
         Tiler::Skip => return None,
         Tiler::Modes(ts) => {
             let flat = ts.iter().all(|t| !matches!(t, Tiler::Modes(_)));
             if !flat || ts.len() > tree::rank(&a.toks) {
                 return None;
             }
-            by_mode_into(kernel, a, ts, &mut out)
+            by_mode_into(kernel, a, ts, out)
         }
     };
-    Some(r.and_then(|()| {
-        out.check(kernel.op())?;
-        Ok(out)
-    }))
+    Some(r.and_then(|()| out.check(kernel.op())))
 }
 
 /// `a ⊗ b` for a layout `b` (the whole layout, not mode by mode).
@@ -76,7 +94,7 @@ pub(crate) fn product_layout(a: &Layout, b: &Layout) -> Result<Layout, LayoutErr
 }
 
 /// `(k(a_0, t_0), ..., k(a_{n-1}, t_{n-1}), a_n, ...)` for a flat tuple tiler (CuTe's
-/// `transform_layout` keeping the modes past the tiler).
+/// `transform_layout`; composition drops the modes past the tiler).
 fn by_mode_into(
     kernel: Kernel,
     a: &Layout,
@@ -91,23 +109,25 @@ fn by_mode_into(
         let m = view.span(modes.next().expect("rank checked").offset(whole));
         match t {
             Tiler::Layout(t) => kernel.apply(m, t.view(), out)?,
-            Tiler::Int(n) => with_int_view(*n, |t| kernel.apply(m, t, out))?,
+            Tiler::Int(n) => with_int_view(*n, kernel.one_is_zero(), |t| kernel.apply(m, t, out))?,
             Tiler::Skip => push_view(out, m),
             Tiler::Modes(_) => unreachable!("flat tilers only"),
         }
     }
-    for m in modes {
-        push_view(out, view.span(m.offset(whole)));
+    if kernel.keeps_rest() {
+        for m in modes {
+            push_view(out, view.span(m.offset(whole)));
+        }
     }
     out.toks.push(Tok::Close);
     Ok(())
 }
 
-/// The layout an integer tiler stands for in divides and products (CuTe `make_layout(n)`,
-/// `1:0` for `n == 1`), as a view on the stack.
+/// The layout an integer tiler stands for, `n:1` (in divides and products CuTe's
+/// `make_layout(n)`, which is `1:0` for `n == 1`), as a view on the stack.
 #[inline]
-fn with_int_view<R>(n: i64, f: impl FnOnce(View<'_>) -> R) -> R {
-    let d = if n == 1 { 0 } else { 1 };
+fn with_int_view<R>(n: i64, one_is_zero: bool, f: impl FnOnce(View<'_>) -> R) -> R {
+    let d = if one_is_zero && n == 1 { 0 } else { 1 };
     f(View {
         toks: LEAF,
         shape: &[n],

@@ -41,8 +41,11 @@ impl Layout {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn logical_product(&self, tiler: &Tiler) -> Result<Layout, LayoutError> {
-        if let Some(r) = kernels::by_kernel(kernels::Kernel::Product, self, tiler) {
-            return r;
+        let mut out = Layout::building();
+        match kernels::by_kernel(kernels::Kernel::Product, self, tiler, &mut out) {
+            Some(Ok(())) => return Ok(out),
+            Some(Err(e)) => return Err(e),
+            None => {}
         }
         match tiler {
             Tiler::Int(n) => self.logical_product(&Tiler::Layout(Tiler::int_layout(*n, true))),

@@ -100,7 +100,6 @@ pub(crate) fn extend<A: smallvec::Array>(v: &mut smallvec::SmallVec<A>, s: &[A::
 where
     A::Item: Copy,
 {
-    v.reserve(s.len());
     for &x in s {
         v.push(x);
     }

@@ -44,21 +44,21 @@ fn walk_coord(
         shape: IntTuple::from_slices(toks, shape).into(),
     };
     let ct = &coord.toks;
-    let (mut i, mut j, mut ci) = (0usize, 0usize, 0usize);
+    // i: coordinate token, j: shape token, ci: coordinate leaf, l0: shape leaf at token j
+    let (mut i, mut j, mut ci, mut l0) = (0usize, 0usize, 0usize, 0usize);
     while i < ct.len() {
         match ct[i] {
             Tok::Leaf => {
                 if j >= toks.len() || toks[j] == Tok::Close {
                     return Err(mismatch());
                 }
-                let end = tree::subtree_end(toks, j);
-                let l0 = tree::count_leaves(&toks[..j]);
-                let n = tree::count_leaves(&toks[j..end]);
+                let (end, n) = tree::subtree_end_and_leaves(toks, j);
                 let c = coord.leaves[ci];
                 split_int(c, &shape[l0..l0 + n], |k, v| f(l0 + k, v));
                 ci += 1;
                 i += 1;
                 j = end;
+                l0 += n;
             }
             t => {
                 if j >= toks.len() || toks[j] != t {
@@ -104,6 +104,9 @@ impl Layout {
         if let Some(i) = coord.as_int() {
             return self.index_any(i);
         }
+        if let Some(r) = self.index_rd(coord) {
+            return r;
+        }
         let mut acc = 0i64;
         let mut ovf = false;
         walk_coord("crd2idx", coord, &self.toks, &self.shape, |k, c| {
@@ -119,6 +122,50 @@ impl Layout {
             return Err(LayoutError::overflow("crd2idx"));
         }
         Ok(acc)
+    }
+
+    /// [`Layout::index`] of an R-D coordinate (a flat tuple with one integer per top-level mode of
+    /// a tuple-shaped layout), which is what `walk_coord` computes for it, in one pass over the
+    /// modes; `None` for any other coordinate.
+    #[inline]
+    fn index_rd(&self, coord: &IntTuple) -> Option<Result<i64, LayoutError>> {
+        let n = coord.leaves.len();
+        if coord.toks.len() != n + 2 || self.toks.len() < 2 || self.toks[0] != Tok::Open {
+            return None;
+        }
+        let (toks, shape, stride) = (&self.toks[..], &self.shape[..], &self.stride[..]);
+        let mut acc = 0i64;
+        let mut ovf = false;
+        let (mut j, mut l0) = (1usize, 0usize);
+        for &c in coord.leaves.iter() {
+            if j >= toks.len() - 1 {
+                return None; // fewer modes than coordinates
+            }
+            let (end, m) = if toks[j] == Tok::Leaf {
+                (j + 1, 1)
+            } else {
+                tree::subtree_end_and_leaves(toks, j)
+            };
+            split_int(c, &shape[l0..l0 + m], |k, v| {
+                match v
+                    .checked_mul(stride[l0 + k])
+                    .and_then(|x| acc.checked_add(x))
+                {
+                    Some(x) => acc = x,
+                    None => ovf = true,
+                }
+            });
+            j = end;
+            l0 += m;
+        }
+        if j != toks.len() - 1 {
+            return None; // more modes than coordinates
+        }
+        Some(if ovf {
+            Err(LayoutError::overflow("crd2idx"))
+        } else {
+            Ok(acc)
+        })
     }
 
     /// The layout's 1-D function at any integer (CuTe semantics: past the end the last mode runs
@@ -247,6 +294,23 @@ pub struct Offsets {
     remaining: u64,
 }
 
+impl Offsets {
+    /// Step the odometer to the next coordinate (the caller knows there is one).
+    #[inline]
+    fn advance(&mut self) {
+        for (k, &(s, d, back)) in self.modes.iter().enumerate() {
+            let c = &mut self.coord[k];
+            *c += 1;
+            if *c < s {
+                self.offset += d;
+                return;
+            }
+            *c = 0;
+            self.offset -= back;
+        }
+    }
+}
+
 impl Iterator for Offsets {
     type Item = i64;
     #[inline]
@@ -257,22 +321,63 @@ impl Iterator for Offsets {
         let out = self.offset;
         self.remaining -= 1;
         if self.remaining > 0 {
-            for (k, &(s, d, back)) in self.modes.iter().enumerate() {
-                let c = &mut self.coord[k];
-                *c += 1;
-                if *c < s {
-                    self.offset += d;
-                    break;
-                }
-                *c = 0;
-                self.offset -= back;
-            }
+            self.advance();
         }
         Some(out)
     }
+
     fn size_hint(&self) -> (usize, Option<usize>) {
         let n = usize::try_from(self.remaining).unwrap_or(usize::MAX);
         (n, usize::try_from(self.remaining).ok())
+    }
+
+    /// Internal iteration: the two fastest modes run as plain nested loops (one add per offset);
+    /// the odometer only steps when both wrap.
+    fn fold<B, F: FnMut(B, i64) -> B>(mut self, init: B, mut f: F) -> B {
+        let mut acc = init;
+        let (s0, d0, s1, d1) = match self.modes.as_slice() {
+            [(s0, d0, _), (s1, d1, _), ..] => (*s0, *d0, *s1, *d1),
+            [(s0, d0, _)] => (*s0, *d0, 1, 0),
+            [] => (1, 0, 1, 0),
+        };
+        let block = (s0 * s1).unsigned_abs(); // cannot overflow: at most size()
+        while self.remaining > 0 {
+            let aligned = self.coord.first().is_none_or(|&c| c == 0)
+                && self.coord.get(1).is_none_or(|&c| c == 0);
+            if !aligned || self.remaining < block {
+                // Partial block: one step at a time.
+                let out = self.offset;
+                self.remaining -= 1;
+                if self.remaining > 0 {
+                    self.advance();
+                }
+                acc = f(acc, out);
+                continue;
+            }
+            let mut base = self.offset;
+            for _ in 0..s1 {
+                let mut off = base;
+                for _ in 0..s0 {
+                    acc = f(acc, off);
+                    off += d0;
+                }
+                base += d1;
+            }
+            self.remaining -= block;
+            if self.remaining == 0 {
+                break;
+            }
+            // Both fast modes are at their last coordinate: let the odometer carry.
+            self.offset = base - d1 + (s0 - 1) * d0;
+            if let Some(c) = self.coord.get_mut(0) {
+                *c = s0 - 1;
+            }
+            if let Some(c) = self.coord.get_mut(1) {
+                *c = s1 - 1;
+            }
+            self.advance();
+        }
+        acc
     }
 }
 
@@ -297,6 +402,16 @@ impl IntTuple {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn idx2crd(&self, coord: &IntTuple) -> Result<IntTuple, LayoutError> {
+        if let Some(c) = coord.as_int() {
+            // An integer meets the root: split it over all leaves (what walk_coord does for it),
+            // without walking the tree.
+            let mut out = IntTuple {
+                toks: self.toks.clone(),
+                leaves: Leaves::new(),
+            };
+            split_int(c, &self.leaves, |_, v| out.leaves.push(v));
+            return Ok(out);
+        }
         let mut out = self.leaves.clone();
         walk_coord("idx2crd", coord, &self.toks, &self.leaves, |k, v| {
             out[k] = v

@@ -21,10 +21,22 @@ use crate::tree::{self, Leaves, Tok, Toks, TupleBuilder};
 /// assert_eq!(t.flatten().to_string(), "(3,6,2,8)");
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-#[derive(Clone, PartialEq, Eq, Hash)]
+#[derive(PartialEq, Eq, Hash)]
 pub struct IntTuple {
     pub(crate) toks: Toks,
     pub(crate) leaves: Leaves<i64>,
+}
+
+// Not derived: a slice copy of the `Copy` elements is much cheaper than SmallVec's
+// element-by-element `clone`.
+impl Clone for IntTuple {
+    #[inline]
+    fn clone(&self) -> Self {
+        IntTuple {
+            toks: Toks::from_slice(&self.toks),
+            leaves: Leaves::from_slice(&self.leaves),
+        }
+    }
 }
 
 impl IntTuple {
@@ -117,7 +129,8 @@ impl IntTuple {
     /// [`LayoutError::Overflow`] if the product does not fit in `i64`.
     pub fn size(&self) -> Result<i64, LayoutError> {
         self.leaves.iter().try_fold(1i64, |acc, &v| {
-            acc.checked_mul(v).ok_or(LayoutError::overflow("size"))
+            acc.checked_mul(v)
+                .ok_or_else(|| LayoutError::overflow("size"))
         })
     }
 
@@ -208,7 +221,7 @@ impl IntTuple {
             out[i] = if self.leaves[i] == 1 { 0 } else { acc };
             acc = acc
                 .checked_mul(self.leaves[i])
-                .ok_or(LayoutError::overflow("make_layout"))?;
+                .ok_or_else(|| LayoutError::overflow("make_layout"))?;
         }
         Ok(IntTuple {
             toks: self.toks.clone(),

@@ -33,11 +33,24 @@ use crate::tree::{self, Leaves, Tok, Toks, TupleBuilder};
 /// assert_eq!(l.index(&"(1,(1,2))".parse()?)?, 17); // natural
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-#[derive(Clone, PartialEq, Eq, Hash)]
+#[derive(PartialEq, Eq, Hash)]
 pub struct Layout<D = i64> {
     pub(crate) toks: Toks,
     pub(crate) shape: Leaves<i64>,
     pub(crate) stride: Leaves<D>,
+}
+
+// Not derived: SmallVec's own `clone` copies element by element through an iterator; the
+// elements are `Copy`, so a slice copy is several times cheaper (a hot path of the algebra).
+impl<D: Copy> Clone for Layout<D> {
+    #[inline]
+    fn clone(&self) -> Self {
+        Layout {
+            toks: Toks::from_slice(&self.toks),
+            shape: Leaves::from_slice(&self.shape),
+            stride: Leaves::from_slice(&self.stride),
+        }
+    }
 }
 
 /// Which mode gets stride 1 in [`Layout::col_major`] / [`Layout::row_major`].
@@ -169,14 +182,16 @@ impl<D: Copy> Layout<D> {
     where
         D: StrideValue,
     {
-        let mut b = TupleBuilder::open();
-        let mut st: Leaves<D> = Leaves::new();
+        let mut out = Self::building();
+        out.toks.push(Tok::Open);
         for m in modes {
-            b.push_tree(&m.toks, &m.shape);
-            st.extend_from_slice(&m.stride);
+            out.toks.extend_from_slice(&m.toks);
+            out.shape.extend_from_slice(&m.shape);
+            out.stride.extend_from_slice(&m.stride);
         }
-        let (toks, shape) = b.close();
-        Self::checked("make_layout", toks, shape, st)
+        out.toks.push(Tok::Close);
+        out.check("make_layout")?;
+        Ok(out)
     }
 
     pub(crate) fn checked(
@@ -188,34 +203,67 @@ impl<D: Copy> Layout<D> {
     where
         D: StrideValue,
     {
-        match tree::validate(&toks) {
-            Ok(_) => {}
-            Err(tree::TreeError::TooDeep) => {
-                return Err(LayoutError::TooDeep {
-                    op,
-                    limit: tree::MAX_DEPTH,
-                })
-            }
-            Err(e) => panic!("internal invariant broken: malformed token tree {e:?}"),
-        }
-        let mut size = 1i64;
-        let mut span = 0i64;
-        for (&s, d) in shape.iter().zip(stride.iter()) {
-            if s < 1 {
-                return Err(LayoutError::InvalidExtent { op, extent: s });
-            }
-            size = size.checked_mul(s).ok_or(LayoutError::overflow(op))?;
-            let reach = d
-                .magnitude()
-                .and_then(|m| m.checked_mul(s - 1))
-                .ok_or(LayoutError::overflow(op))?;
-            span = span.checked_add(reach).ok_or(LayoutError::overflow(op))?;
-        }
-        Ok(Layout {
+        let l = Layout {
             toks,
             shape,
             stride,
-        })
+        };
+        l.check(op)?;
+        Ok(l)
+    }
+
+    /// An empty layout under construction (no tokens, no leaves): the algebra pushes into it in
+    /// place and then calls [`Layout::check`].
+    #[inline]
+    pub(crate) fn building() -> Self {
+        Layout {
+            toks: Toks::new(),
+            shape: Leaves::new(),
+            stride: Leaves::new(),
+        }
+    }
+
+    /// What every constructor checks: a well-formed tree no deeper than the limit, extents >= 1,
+    /// and size and the largest offset magnitude in `i64`.
+    pub(crate) fn check(&self, op: &'static str) -> Result<(), LayoutError>
+    where
+        D: StrideValue,
+    {
+        // Trees are balanced by construction (every builder opens and closes its tuples), so
+        // only the depth can be wrong, and a tree deeper than MAX_DEPTH has more than
+        // 2 * MAX_DEPTH tokens: shorter ones skip the walk.
+        debug_assert!(
+            !matches!(
+                tree::validate(&self.toks),
+                Err(tree::TreeError::Empty | tree::TreeError::Unbalanced)
+            ),
+            "internal invariant broken: malformed token tree"
+        );
+        if self.toks.len() > 2 * tree::MAX_DEPTH {
+            match tree::validate(&self.toks) {
+                Ok(_) => {}
+                Err(tree::TreeError::TooDeep) => {
+                    return Err(LayoutError::TooDeep {
+                        op,
+                        limit: tree::MAX_DEPTH,
+                    })
+                }
+                Err(e) => panic!("internal invariant broken: malformed token tree {e:?}"),
+            }
+        }
+        let mut size = 1i64;
+        let mut span = 0i64;
+        for (&s, d) in self.shape.iter().zip(self.stride.iter()) {
+            if s < 1 {
+                return Err(LayoutError::InvalidExtent { op, extent: s });
+            }
+            let reach = d.magnitude().and_then(|m| m.checked_mul(s - 1));
+            match (size.checked_mul(s), reach.and_then(|r| span.checked_add(r))) {
+                (Some(a), Some(b)) => (size, span) = (a, b),
+                _ => return Err(LayoutError::overflow(op)),
+            }
+        }
+        Ok(())
     }
 
     /// CuTe `append(self, other)`: `self`'s modes followed by `other` as one more mode. A layout
@@ -535,7 +583,7 @@ impl Layout {
                 stride[j] = if shape.leaves[j] == 1 { 0 } else { acc };
                 acc = acc
                     .checked_mul(shape.leaves[j])
-                    .ok_or(LayoutError::overflow("make_ordered_layout"))?;
+                    .ok_or_else(|| LayoutError::overflow("make_ordered_layout"))?;
             }
         }
         if let Some(&e) = shape.leaves.iter().find(|&&e| e < 1) {

@@ -41,6 +41,26 @@ pub(crate) struct Span {
     pub leaf: (usize, usize),
 }
 
+impl Span {
+    /// The span of the whole tree of a layout.
+    #[inline]
+    pub(crate) fn whole<D: Copy>(l: &crate::layout::Layout<D>) -> Span {
+        Span {
+            tok: (0, l.toks.len()),
+            leaf: (0, l.shape.len()),
+        }
+    }
+
+    /// This span (relative to the sub-tree `base`) relative to the whole tree.
+    #[inline]
+    pub(crate) fn offset(self, base: Span) -> Span {
+        Span {
+            tok: (base.tok.0 + self.tok.0, base.tok.0 + self.tok.1),
+            leaf: (base.leaf.0 + self.leaf.0, base.leaf.0 + self.leaf.1),
+        }
+    }
+}
+
 /// The end (exclusive) of the sub-tree that starts at token `start`.
 #[inline]
 pub(crate) fn subtree_end(toks: &[Tok], start: usize) -> usize {
@@ -65,6 +85,25 @@ pub(crate) fn subtree_end(toks: &[Tok], start: usize) -> usize {
             }
         }
     }
+}
+
+/// The end (exclusive) of the sub-tree that starts at token `start`, and its number of leaves,
+/// in one pass.
+#[inline]
+pub(crate) fn subtree_end_and_leaves(toks: &[Tok], start: usize) -> (usize, usize) {
+    let mut depth = 0usize;
+    let mut leaves = 0usize;
+    for (i, t) in toks.iter().enumerate().skip(start) {
+        match t {
+            Tok::Leaf => leaves += 1,
+            Tok::Open => depth += 1,
+            Tok::Close => depth -= 1,
+        }
+        if depth == 0 {
+            return (i + 1, leaves);
+        }
+    }
+    (toks.len(), leaves)
 }
 
 /// Number of `Leaf` tokens.
@@ -115,8 +154,11 @@ impl Iterator for Modes<'_> {
             return None;
         }
         let start = self.pos;
-        let stop = subtree_end(self.toks, start);
-        let n = count_leaves(&self.toks[start..stop]);
+        let (stop, n) = if self.toks[start] == Tok::Leaf {
+            (start + 1, 1)
+        } else {
+            subtree_end_and_leaves(self.toks, start)
+        };
         let span = Span {
             tok: (start, stop),
             leaf: (self.leaf, self.leaf + n),
@@ -218,6 +260,7 @@ pub(crate) fn validate(toks: &[Tok]) -> Result<usize, TreeError> {
     if toks.is_empty() {
         return Err(TreeError::Empty);
     }
+    let mut max_depth = 0usize;
     let end = match toks[0] {
         Tok::Leaf => 1,
         Tok::Close => return Err(TreeError::Unbalanced),
@@ -231,6 +274,7 @@ pub(crate) fn validate(toks: &[Tok]) -> Result<usize, TreeError> {
                         if d > MAX_DEPTH {
                             return Err(TreeError::TooDeep);
                         }
+                        max_depth = max_depth.max(d);
                     }
                     Tok::Close => {
                         if d == 0 {
@@ -251,7 +295,7 @@ pub(crate) fn validate(toks: &[Tok]) -> Result<usize, TreeError> {
     if end != toks.len() {
         return Err(TreeError::Unbalanced);
     }
-    Ok(depth(toks))
+    Ok(max_depth)
 }
 
 #[derive(Debug, PartialEq, Eq)]

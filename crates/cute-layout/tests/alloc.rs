@@ -9,7 +9,7 @@ use std::cell::Cell;
 use std::hint::black_box;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use cute_layout::{IntTuple, Layout};
+use cute_layout::{IntTuple, Layout, Tiler};
 
 struct Counting;
 
@@ -149,4 +149,93 @@ fn evaluating_does_not_allocate() {
     let (_, _, a, b, c) = out;
     assert_eq!(a, b, "natural and R-D coordinates of the same point");
     assert_eq!(c, l.index_1d(12345).unwrap());
+}
+
+/// The 16 cases of the benchmark (crates/cute-bench/cases.txt, a copy of
+/// ../shared/bench/cases.txt): operands are parsed outside the counted region; the operation
+/// itself, and reading its result, must not allocate.
+const BENCH_CASES: &str = include_str!("../../cute-bench/cases.txt");
+
+/// One benchmark case, parsed. Operands are kept as text until [`BenchCase::parse`].
+enum BenchCase {
+    Coalesce(Layout),
+    Composition(Layout, Tiler),
+    Complement(Layout, i64),
+    RightInverse(Layout),
+    LeftInverse(Layout),
+    LogicalDivide(Layout, Tiler),
+    ZippedDivide(Layout, Tiler),
+    LogicalProduct(Layout, Tiler),
+    BlockedProduct(Layout, Layout),
+    RakedProduct(Layout, Layout),
+    Crd2Idx(IntTuple, Layout),
+    Idx2Crd(IntTuple, IntTuple),
+    Sweep(Layout),
+}
+
+impl BenchCase {
+    fn parse(line: &str) -> BenchCase {
+        let w: Vec<&str> = line.split_whitespace().collect();
+        let l = || w[1].parse::<Layout>().unwrap();
+        let t = || w[2].parse::<Tiler>().unwrap();
+        let l2 = || w[2].parse::<Layout>().unwrap();
+        match w[0] {
+            "coalesce" => BenchCase::Coalesce(l()),
+            "composition" => BenchCase::Composition(l(), t()),
+            "complement" => BenchCase::Complement(l(), w[2].parse().unwrap()),
+            "right_inverse" => BenchCase::RightInverse(l()),
+            "left_inverse" => BenchCase::LeftInverse(l()),
+            "logical_divide" => BenchCase::LogicalDivide(l(), t()),
+            "zipped_divide" => BenchCase::ZippedDivide(l(), t()),
+            "logical_product" => BenchCase::LogicalProduct(l(), t()),
+            "blocked_product" => BenchCase::BlockedProduct(l(), l2()),
+            "raked_product" => BenchCase::RakedProduct(l(), l2()),
+            "crd2idx" => BenchCase::Crd2Idx(w[1].parse().unwrap(), l2()),
+            "idx2crd" => BenchCase::Idx2Crd(w[1].parse().unwrap(), w[2].parse().unwrap()),
+            "sweep" => BenchCase::Sweep(l()),
+            op => panic!("unknown benchmark operation {op}"),
+        }
+    }
+
+    /// The operation; the result folded into a checksum (sum of all leaves).
+    fn run(&self) -> i64 {
+        fn sum(r: Result<Layout, cute_layout::LayoutError>) -> i64 {
+            let l = r.expect("every benchmark case has a result");
+            l.shape_leaves().iter().chain(l.stride_leaves()).sum()
+        }
+        match self {
+            BenchCase::Coalesce(l) => sum(Ok(l.coalesce())),
+            BenchCase::Composition(l, t) => sum(l.compose_tiler(t)),
+            BenchCase::Complement(l, m) => sum(l.complement(*m)),
+            BenchCase::RightInverse(l) => sum(Ok(l.right_inverse())),
+            BenchCase::LeftInverse(l) => sum(l.left_inverse()),
+            BenchCase::LogicalDivide(l, t) => sum(l.logical_divide(t)),
+            BenchCase::ZippedDivide(l, t) => sum(l.zipped_divide(t)),
+            BenchCase::LogicalProduct(l, t) => sum(l.logical_product(t)),
+            BenchCase::BlockedProduct(a, b) => sum(a.blocked_product(b)),
+            BenchCase::RakedProduct(a, b) => sum(a.raked_product(b)),
+            BenchCase::Crd2Idx(c, l) => l.index(c).unwrap(),
+            BenchCase::Idx2Crd(i, s) => s.idx2crd(i).unwrap().leaves().iter().sum(),
+            BenchCase::Sweep(l) => l.offsets().sum(),
+        }
+    }
+}
+
+#[test]
+fn the_benchmark_cases_do_not_allocate() {
+    let cases: Vec<(&str, BenchCase)> = BENCH_CASES
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .map(|l| (l, BenchCase::parse(l)))
+        .collect();
+    assert_eq!(cases.len(), 16);
+    let mut failures = Vec::new();
+    for (text, case) in &cases {
+        let (n, _) = allocations(|| black_box(black_box(case).run()));
+        if n != 0 {
+            failures.push(format!("{n} allocations: {text}"));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
 }

@@ -1,51 +1,77 @@
 //! coalesce, coalesce by profile, filter_zeros, filter.
 
-use super::{by_mode, flat_modes, from_flat, Modes, Rest};
+use super::{by_mode, Modes, Rest};
 use crate::error::LayoutError;
 use crate::int_tuple::IntTuple;
 use crate::layout::Layout;
 
-/// CuTe's `bw_coalesce`: walk the flat modes from the right, skipping extent-1 modes and merging a
-/// mode into the front of the result when `extent * stride` equals the front's stride.
-/// `last` replaces the extent of the final mode (CuTe's `coalesce_x` passes 2 for an extent-1 last
-/// mode so that its stride survives for indices past the end).
-pub(crate) fn bw_coalesce(modes: &[(i64, i64)], last: Option<i64>) -> Modes {
-    let mut out = Modes::new(); // built reversed: out.last() is the front
-    let Some(&(ls, ld)) = modes.last() else {
-        return out;
-    };
-    out.push((last.unwrap_or(ls), ld));
-    for &(s, d) in modes[..modes.len() - 1].iter().rev() {
-        if s == 1 {
-            continue;
-        }
-        let single = out.len() == 1;
-        let front = out.last_mut().expect("non-empty");
-        if single && front.0 == 1 {
-            *front = (s, d);
-        } else if s.checked_mul(d) == Some(front.1) {
-            // s * front.0 cannot overflow: it is a product of extents of a valid layout
-            *front = (s * front.0, d);
-        } else {
-            out.push((s, d));
-        }
+/// CuTe's `bw_coalesce` of the leaves of a layout, appended to `out`: skip extent-1 modes and
+/// merge a mode into its left neighbour when the neighbour's `extent * stride` equals its
+/// stride. `last` replaces the extent of the final mode
+/// (CuTe's `coalesce_x` passes 2 for an extent-1 last mode so that its stride survives for
+/// indices past the end).
+///
+/// CuTe walks from the right; this walks from the left, which gives the same modes: whether two
+/// neighbours merge depends only on them (a merged run `(s_a...s_i):d_a` has
+/// `s_a...s_i * d_a == s_i * d_i`), and an extent-1 last mode is dropped as soon as any other
+/// mode is left, as in CuTe. One pass, no reversal. (An out-parameter, because returning a
+/// `Modes` by value copies its whole inline buffer.)
+pub(crate) fn coalesce_leaves_into(
+    shape: &[i64],
+    stride: &[i64],
+    last: Option<i64>,
+    out: &mut Modes,
+) {
+    let n = shape.len().min(stride.len());
+    if n == 0 {
+        return;
     }
-    out.reverse();
-    if out.len() == 1 && out[0].0 == 1 {
-        out.clear();
+    for k in 0..n - 1 {
+        push_merged(out, shape[k], stride[k]);
+    }
+    push_merged(out, last.unwrap_or(shape[n - 1]), stride[n - 1]);
+}
+
+/// CuTe's `bw_coalesce` of flat modes, returned by value (for callers off the hot paths; see
+/// [`coalesce_leaves_into`] for the semantics).
+pub(crate) fn bw_coalesce(modes: &[(i64, i64)], last: Option<i64>) -> Modes {
+    let mut out = Modes::new();
+    if let Some((&(ls, ld), init)) = modes.split_last() {
+        for &(s, d) in init {
+            push_merged(&mut out, s, d);
+        }
+        push_merged(&mut out, last.unwrap_or(ls), ld);
     }
     out
 }
 
-/// CuTe's `coalesce_x`: coalesce, but keep the last mode's stride even when its extent is 1, so
-/// that the function is preserved past the end of the domain too. Never empty.
+/// CuTe's `coalesce_x` of a layout: as coalesce, but an extent-1 last leaf counts as extent 2,
+/// so that its stride survives for indices past the end.
 pub(crate) fn bw_coalesce_x(l: &Layout) -> Modes {
-    let m = flat_modes(l);
-    let last = match m.last() {
-        Some(&(1, _)) => Some(2),
+    let last = match l.shape.last() {
+        Some(&1) => Some(2),
         _ => None,
     };
-    bw_coalesce(&m, last)
+    let mut out = Modes::new();
+    coalesce_leaves_into(&l.shape, &l.stride, last, &mut out);
+    out
+}
+
+/// Append `(s, d)` to coalesced modes: dropped if `s == 1`, merged into the last mode if that
+/// mode's `extent * stride == d`.
+#[inline]
+pub(crate) fn push_merged(out: &mut Modes, s: i64, d: i64) {
+    if s == 1 {
+        return;
+    }
+    if let Some(front) = out.last_mut() {
+        if front.0.checked_mul(front.1) == Some(d) {
+            // cannot overflow: a product of extents of a valid layout
+            front.0 *= s;
+            return;
+        }
+    }
+    out.push((s, d));
 }
 
 impl Layout {
@@ -73,8 +99,9 @@ impl Layout {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn coalesce(&self) -> Layout {
-        let modes = bw_coalesce(&flat_modes(self), None);
-        from_flat("coalesce", &modes).expect("coalesce keeps size and span")
+        let mut modes = Modes::new();
+        coalesce_leaves_into(&self.shape, &self.stride, None, &mut modes);
+        super::from_flat_unchecked(&modes)
     }
 
     /// Coalesce within a profile (CuTe `coalesce(layout, profile)`): for a tuple profile, mode `i`

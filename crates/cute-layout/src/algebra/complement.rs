@@ -1,6 +1,7 @@
 //! complement(A, M): the layout that fills the gaps of A's image up to M.
 
-use super::{bw_coalesce, ceil_div, flat_modes, from_flat, mul, Modes};
+use super::coalesce::push_merged;
+use super::{ceil_div, from_flat, from_flat_unchecked, mul, Modes};
 use crate::error::LayoutError;
 use crate::int_tuple::IntTuple;
 use crate::layout::Layout;
@@ -56,8 +57,9 @@ impl Layout {
                 what: alloc::format!("cotarget {cotarget} is not positive"),
             });
         }
-        let f = self.filter();
-        complement_filtered(&f, &IntTuple::int(cotarget))
+        let mut f = Modes::new();
+        filter_modes(self, &mut f);
+        complement_filtered(&f, &[cotarget])
     }
 
     /// [`Layout::complement`] with a shape as cotarget (CuTe accepts any `IntTuple`): the
@@ -81,7 +83,9 @@ impl Layout {
                 what: alloc::format!("cotarget {cotarget} has extent {c} below 1"),
             });
         }
-        complement_filtered(&self.filter(), cotarget)
+        let mut f = Modes::new();
+        filter_modes(self, &mut f);
+        complement_filtered(&f, cotarget.leaves())
     }
 
     /// `complement(self, cosize(filter(self)))`: CuTe's one-argument complement.
@@ -98,26 +102,49 @@ impl Layout {
     /// ```
     #[doc(alias = "complement")]
     pub fn complement_cosize(&self) -> Result<Layout, LayoutError> {
-        let f = self.filter();
-        let m = f.cosize().max(1);
-        complement_filtered(&f, &IntTuple::int(m))
+        let mut f = Modes::new();
+        filter_modes(self, &mut f);
+        let m = 1 + f.iter().map(|&(s, d)| (s - 1) * d.abs()).sum::<i64>();
+        complement_filtered(&f, &[m.max(1)])
     }
+}
+
+/// [`Layout::complement_shape`] with the cotarget given by its leaves, known to be >= 1 (the
+/// divides pass a coalesced layout's shape).
+#[inline]
+pub(crate) fn complement_leaves(l: &Layout, cotarget: &[i64]) -> Result<Layout, LayoutError> {
+    let mut f = Modes::new();
+    filter_modes(l, &mut f);
+    complement_filtered(&f, cotarget)
 }
 
 /// CuTe's `ceil_div(cotarget, d)` for a tuple cotarget: divide the elements left to right, each
 /// by what is left of `d`; the result's size (CuTe then coalesces it to one static extent).
-fn ceil_div_shape(cotarget: &IntTuple, d: i64) -> Result<i64, LayoutError> {
+fn ceil_div_shape(cotarget: &[i64], d: i64) -> Result<i64, LayoutError> {
     let mut rest = d;
     let mut out = 1i64;
-    for &c in cotarget.leaves() {
+    for &c in cotarget {
         out = mul(OP, out, ceil_div(c, rest))?;
         rest = ceil_div(rest, c);
     }
     Ok(out)
 }
 
-/// Complement of an already filtered layout (flat, coalesced, no stride-0 or extent-1 modes,
-/// or `1:0`).
+/// The modes of `filter(l)`: `l`'s leaves coalesced, stride-0 and extent-1 leaves left out
+/// (none at all for `1:0`), without building the filtered layout.
+fn filter_modes(l: &Layout, out: &mut Modes) {
+    filter_leaves(&l.shape, &l.stride, out);
+}
+
+/// [`filter_modes`] of a layout given by its leaves.
+pub(crate) fn filter_leaves(shape: &[i64], stride: &[i64], out: &mut Modes) {
+    for (&s, &d) in shape.iter().zip(stride.iter()) {
+        push_merged(out, if d == 0 { 1 } else { s }, d);
+    }
+}
+
+/// Complement of an already filtered layout given by its modes (flat, coalesced, no stride-0
+/// or extent-1 modes; none for `1:0`).
 ///
 /// Condition checked (and why it is exact): sort the modes by stride, let `S_i = s_i d_i` and
 /// `g_i = floor(d_i / S_{i-1})` (`S_{-1} = 1`). CuTe's result is
@@ -127,19 +154,38 @@ fn ceil_div_shape(cotarget: &IntTuple, d: i64) -> Result<i64, LayoutError> {
 /// and misses A's image. What can still fail is coverage: with `r_i = d_i mod S_{i-1}`,
 /// `cosize((A, R)) = rest * S_k - Σ r_i` must reach `M`, and `size(R) = Π g_i * rest` must reach
 /// `M / size(A)` (integer division, CuTe's post-condition). Both are checked directly.
-fn complement_filtered(f: &Layout, cotarget: &IntTuple) -> Result<Layout, LayoutError> {
-    let m = cotarget.size()?;
-    let mut modes: Modes = flat_modes(f);
-    if modes.len() == 1 && modes[0].1 == 0 {
+fn complement_filtered(f: &[(i64, i64)], cotarget: &[i64]) -> Result<Layout, LayoutError> {
+    let mut r = Modes::new();
+    complement_modes(f, cotarget, &mut r)?;
+    from_flat(OP, &r)
+}
+
+/// [`complement_filtered`]'s flat modes (appended to `result`, coalesced), for kernels that
+/// build the complement into a larger layout. The caller checks them ([`super::check_flat`]).
+pub(crate) fn complement_modes(
+    f: &[(i64, i64)],
+    cotarget: &[i64],
+    result: &mut Modes,
+) -> Result<(), LayoutError> {
+    let m = cotarget
+        .iter()
+        .try_fold(1i64, |acc, &c| acc.checked_mul(c))
+        .ok_or_else(|| LayoutError::overflow("size"))?;
+    // `f` as the layout filter() returns, for error messages only.
+    let f_layout = || from_flat_unchecked(f);
+    let mut modes = Modes::from_slice(f);
+    if modes.is_empty() {
         // CuTe: make_layout(coalesce(cotarget)); a compact extent-1 mode has stride 0.
         let d = if m == 1 { 0 } else { 1 };
-        return from_flat(OP, &[(m, d)]);
+        result.push((m, d));
+        return Ok(());
     }
     if let Some(&(_, d)) = modes.iter().find(|m| m.1 < 0) {
         return Err(LayoutError::InvalidArgument {
             op: OP,
             what: alloc::format!(
-                "stride {d} of {f} is negative; complement needs non-negative strides"
+                "stride {d} of {} is negative; complement needs non-negative strides",
+                f_layout()
             ),
         });
     }
@@ -158,12 +204,12 @@ fn complement_filtered(f: &Layout, cotarget: &IntTuple) -> Result<Layout, Layout
                 if d == prev_stride || (prev_stride != 0 && d % prev_stride == 0) {
                     LayoutError::NotInjective {
                         op: OP,
-                        layout: f.clone().into(),
+                        layout: f_layout().into(),
                     }
                 } else {
                     LayoutError::NotComplementable {
                         op: OP,
-                        layout: f.clone().into(),
+                        layout: f_layout().into(),
                         stride: d,
                         span,
                     }
@@ -188,11 +234,14 @@ fn complement_filtered(f: &Layout, cotarget: &IntTuple) -> Result<Layout, Layout
         if cosize < m || size_r < m / size_a {
             return Err(LayoutError::NotComplementable {
                 op: OP,
-                layout: f.clone().into(),
+                layout: f_layout().into(),
                 stride,
                 span: span_before,
             });
         }
     }
-    from_flat(OP, &bw_coalesce(&out, None))
+    for &(s, d) in &out {
+        push_merged(result, s, d);
+    }
+    Ok(())
 }

@@ -18,26 +18,28 @@
 //!
 //! Both checks use only the extents and strides, so they cost O(leaves × modes), like the walk.
 
-use super::{bw_coalesce_x, by_tiler, mul, Modes, Rest, Tiler};
+use super::view::View;
+use super::{by_tiler, mul, Modes, Rest, Tiler};
 use crate::error::LayoutError;
 use crate::int_tuple::IntTuple;
 use crate::layout::Layout;
-use crate::tree::{Leaves, Tok, Toks};
+use crate::tree::{Leaves, Tok};
 
 const OP: &str = "composition";
 
-/// The result of composing A with one leaf of B.
-struct LeafResult {
-    /// Flat modes of the result (CuTe's shape for this leaf).
+/// The results of composing A with every leaf of B, stored flat (one buffer for all leaves, so
+/// that nothing large is moved per leaf).
+#[derive(Default)]
+struct Leaves2 {
+    /// Flat modes of all per-leaf results, leaf after leaf.
     modes: Modes,
-    /// Whether the result is an integer layout (rather than a tuple).
-    is_int: bool,
-    /// Largest digit used in each non-last mode of A: `(mode, max digit)`.
-    footprint: Leaves<(usize, i64)>,
-    /// Sign of the leaf's stride (0 for stride 0 or extent 1).
-    sign: i64,
-    /// Right only if no other leaf of B moves (see [`WeakStep::RightAlone`]): the mode of A
-    /// and the stride, for the error message.
+    /// Per leaf: the end of its modes in `modes`, whether the result is an integer layout
+    /// (rather than a tuple), and the sign of the leaf's stride (0 for stride 0 or extent 1).
+    info: Leaves<(usize, bool, i64)>,
+    /// Largest digit each leaf uses in each non-last mode of A: `(leaf, mode, max digit)`.
+    footprint: Leaves<(usize, usize, i64)>,
+    /// The first leaf's "right only if no other leaf of B moves" (see [`WeakStep::RightAlone`]):
+    /// the mode of A and the stride, for the error message.
     alone: Option<(i64, i64)>,
 }
 
@@ -105,25 +107,30 @@ fn tail_value(t: &[(i64, i64)], mut x: i64) -> Option<i64> {
 }
 
 /// CuTe's `composition_impl` for one leaf `n:r` of B against the flat, coalesced `a`, plus the
-/// soundness bookkeeping. `a` has at least one mode; its last mode is unbounded.
-fn compose_leaf(a: &[(i64, i64)], lhs: &Layout, n: i64, r: i64) -> Result<LeafResult, LayoutError> {
+/// soundness bookkeeping, appended to `out` as leaf number `k`. `a` has at least one mode; its
+/// last mode is unbounded.
+fn compose_leaf(
+    a: &[(i64, i64)],
+    lhs: View<'_>,
+    n: i64,
+    r: i64,
+    k: usize,
+    out: &mut Leaves2,
+) -> Result<(), LayoutError> {
     let sign = if n == 1 { 0 } else { r.signum() };
-    let mut out = LeafResult {
-        modes: Modes::new(),
-        is_int: true,
-        footprint: Leaves::new(),
-        sign,
-        alone: None,
-    };
+    let start = out.modes.len();
+    let mut alone: Option<(i64, i64)> = None;
     if r == 0 {
         // CuTe: static stride-0 shortcut.
         out.modes.push((n, 0));
-        return Ok(out);
+        out.info.push((out.modes.len(), true, sign));
+        return Ok(());
     }
     if a.len() == 1 {
         // CuTe: integral left-hand side shortcut; A is linear, so this is always exact.
         out.modes.push((n, mul(OP, r, a[0].1)?));
-        return Ok(out);
+        out.info.push((out.modes.len(), true, sign));
+        return Ok(());
     }
     let (mut rest_shape, mut rest_stride) = (n, r);
     for (j, &(s, d)) in a[..a.len() - 1].iter().enumerate() {
@@ -133,7 +140,7 @@ fn compose_leaf(a: &[(i64, i64)], lhs: &Layout, n: i64, r: i64) -> Result<LeafRe
         if abs % s != 0 && abs >= s {
             return Err(LayoutError::StrideNotDivisible {
                 op: OP,
-                lhs: lhs.clone().into(),
+                lhs: lhs.to_layout().into(),
                 stride: abs,
                 extent: s,
             });
@@ -149,7 +156,7 @@ fn compose_leaf(a: &[(i64, i64)], lhs: &Layout, n: i64, r: i64) -> Result<LeafRe
         if rest_shape % new_shape != 0 {
             return Err(LayoutError::ShapeNotDivisible {
                 op: OP,
-                lhs: lhs.clone().into(),
+                lhs: lhs.to_layout().into(),
                 shape: rest_shape,
                 extent: new_shape,
             });
@@ -159,11 +166,11 @@ fn compose_leaf(a: &[(i64, i64)], lhs: &Layout, n: i64, r: i64) -> Result<LeafRe
             // Weak divisibility: the walk continues into the next mode as if `abs` divided `s`.
             match weak_step(a, j, abs, new_shape, rest_shape) {
                 WeakStep::Right(top) => top_digit = top,
-                WeakStep::RightAlone => out.alone = Some((s, abs)),
+                WeakStep::RightAlone => alone = Some((s, abs)),
                 WeakStep::Wrong => {
                     return Err(LayoutError::StrideNotDivisible {
                         op: OP,
-                        lhs: lhs.clone().into(),
+                        lhs: lhs.to_layout().into(),
                         stride: abs,
                         extent: s,
                     })
@@ -171,20 +178,26 @@ fn compose_leaf(a: &[(i64, i64)], lhs: &Layout, n: i64, r: i64) -> Result<LeafRe
             }
         }
         out.modes.push((new_shape, mul(OP, rest_stride, d)?));
-        out.footprint.push((j, top_digit));
+        out.footprint.push((k, j, top_digit));
         rest_shape /= new_shape;
         rest_stride = next_stride;
     }
     let last = a[a.len() - 1].1;
-    if out.modes.is_empty() {
+    let mut is_int = true;
+    let count = out.modes.len() - start;
+    if count == 0 {
         out.modes.push((rest_shape, mul(OP, rest_stride, last)?));
     } else if rest_shape == 1 {
-        out.is_int = out.modes.len() == 1;
+        is_int = count == 1;
     } else {
         out.modes.push((rest_shape, mul(OP, rest_stride, last)?));
-        out.is_int = false;
+        is_int = false;
     }
-    Ok(out)
+    out.info.push((out.modes.len(), is_int, sign));
+    if out.alone.is_none() {
+        out.alone = alone;
+    }
+    Ok(())
 }
 
 impl Layout {
@@ -228,53 +241,10 @@ impl Layout {
     /// ```
     #[doc(alias = "composition")]
     pub fn compose(&self, rhs: &Layout) -> Result<Layout, LayoutError> {
-        let a = bw_coalesce_x(self);
-        let mut leaves: Leaves<LeafResult> = Leaves::new();
-        for (&n, &r) in rhs.shape.iter().zip(rhs.stride.iter()) {
-            leaves.push(compose_leaf(&a, self, n, r)?);
-        }
-        let moving = rhs
-            .shape
-            .iter()
-            .zip(rhs.stride.iter())
-            .filter(|&(&n, &r)| n > 1 && r != 0)
-            .count();
-        if let Some(&(s, abs)) = leaves.iter().find_map(|lr| lr.alone.as_ref()) {
-            if moving > 1 {
-                return Err(LayoutError::StrideNotDivisible {
-                    op: OP,
-                    lhs: self.clone().into(),
-                    stride: abs,
-                    extent: s,
-                });
-            }
-        }
-        check_disjoint(self, rhs, &a, &leaves)?;
-        // Put the per-leaf results in rhs's tree.
-        let mut toks = Toks::new();
-        let mut shape: Leaves<i64> = Leaves::new();
-        let mut stride: Leaves<i64> = Leaves::new();
-        let mut k = 0usize;
-        for &t in &rhs.toks {
-            if t != Tok::Leaf {
-                toks.push(t);
-                continue;
-            }
-            let lr = &leaves[k];
-            k += 1;
-            if lr.is_int {
-                toks.push(Tok::Leaf);
-            } else {
-                toks.push(Tok::Open);
-                toks.extend(core::iter::repeat_n(Tok::Leaf, lr.modes.len()));
-                toks.push(Tok::Close);
-            }
-            for &(s, d) in &lr.modes {
-                shape.push(s);
-                stride.push(d);
-            }
-        }
-        Layout::checked(OP, toks, shape, stride)
+        let mut out = Layout::building();
+        compose_into(self.view(), rhs.view(), &mut out)?;
+        out.check(OP)?;
+        Ok(out)
     }
 
     /// Composition with a tiler (CuTe `composition(layout, tiler)`): a layout tiler composes the
@@ -300,6 +270,12 @@ impl Layout {
     /// ```
     #[doc(alias = "composition")]
     pub fn compose_tiler(&self, tiler: &Tiler) -> Result<Layout, LayoutError> {
+        let mut out = Layout::building();
+        match super::kernels::by_kernel(super::kernels::Kernel::Compose, self, tiler, &mut out) {
+            Some(Ok(())) => return Ok(out),
+            Some(Err(e)) => return Err(e),
+            None => {}
+        }
         by_tiler(OP, self, tiler, false, Rest::Drop, &|a, b| a.compose(b))
     }
 
@@ -321,30 +297,101 @@ impl Layout {
     }
 }
 
+/// `lhs ∘ rhs` appended to `out` (its tree in place of `rhs`'s), see [`Layout::compose`]. The
+/// caller checks `out` when it is complete.
+pub(crate) fn compose_into(
+    lhs: View<'_>,
+    rhs: View<'_>,
+    out: &mut Layout,
+) -> Result<(), LayoutError> {
+    let mut a = Modes::new();
+    coalesce_x_leaves(lhs.shape, lhs.stride, &mut a);
+    let mut leaves = Leaves2::default();
+    for (k, (&n, &r)) in rhs.shape.iter().zip(rhs.stride.iter()).enumerate() {
+        compose_leaf(&a, lhs, n, r, k, &mut leaves)?;
+    }
+    if let Some((s, abs)) = leaves.alone {
+        let moving = rhs
+            .shape
+            .iter()
+            .zip(rhs.stride.iter())
+            .filter(|&(&n, &r)| n > 1 && r != 0)
+            .count();
+        if moving > 1 {
+            return Err(LayoutError::StrideNotDivisible {
+                op: OP,
+                lhs: lhs.to_layout().into(),
+                stride: abs,
+                extent: s,
+            });
+        }
+    }
+    check_disjoint(lhs, rhs, &a, &leaves)?;
+    // Put the per-leaf results in rhs's tree.
+    let mut k = 0usize;
+    let mut start = 0usize;
+    for &t in rhs.toks {
+        if t != Tok::Leaf {
+            out.toks.push(t);
+            continue;
+        }
+        let (end, is_int, _) = leaves.info[k];
+        k += 1;
+        if is_int {
+            out.toks.push(Tok::Leaf);
+        } else {
+            out.toks.push(Tok::Open);
+            for _ in start..end {
+                out.toks.push(Tok::Leaf);
+            }
+            out.toks.push(Tok::Close);
+        }
+        for &(s, d) in &leaves.modes[start..end] {
+            out.shape.push(s);
+            out.stride.push(d);
+        }
+        start = end;
+    }
+    Ok(())
+}
+
+/// CuTe's `coalesce_x` of a layout's leaves: as coalesce, but an extent-1 last leaf counts as
+/// extent 2, so that its stride survives for indices past the end.
+#[inline]
+fn coalesce_x_leaves(shape: &[i64], stride: &[i64], out: &mut Modes) {
+    let last = match shape.last() {
+        Some(&1) => Some(2),
+        _ => None,
+    };
+    super::coalesce::coalesce_leaves_into(shape, stride, last, out);
+}
+
 /// The across-leaves condition: the leaves' digits in every bounded mode of `a` must add up
 /// without a carry, and leaves touching a multi-mode `a` must not have opposite signs.
 fn check_disjoint(
-    lhs: &Layout,
-    rhs: &Layout,
+    lhs: View<'_>,
+    rhs: View<'_>,
     a: &[(i64, i64)],
-    leaves: &[LeafResult],
+    leaves: &Leaves2,
 ) -> Result<(), LayoutError> {
-    if a.len() <= 1 || leaves.len() <= 1 {
+    if a.len() <= 1 || leaves.info.len() <= 1 {
         return Ok(());
     }
     // Opposite signs: A(y - z) is not A(y) - A(z) across a mode boundary.
     let mut first_sign: Option<(usize, i64)> = None;
-    for (k, lr) in leaves.iter().enumerate() {
-        if lr.sign == 0 {
+    for (k, &(_, _, sign)) in leaves.info.iter().enumerate() {
+        if sign == 0 {
             continue;
         }
         match first_sign {
-            None => first_sign = Some((k, lr.sign)),
-            Some((k0, s0)) if s0 != lr.sign => {
+            None => first_sign = Some((k, sign)),
+            Some((k0, s0)) if s0 != sign => {
                 return Err(LayoutError::NotRepresentable {
                     op: OP,
                     what: alloc::format!(
-                        "modes {k0} and {k} of {rhs} have strides of opposite signs, so {lhs} does not add their images"
+                        "modes {k0} and {k} of {} have strides of opposite signs, so {} does not add their images",
+                        rhs.to_layout(),
+                        lhs.to_layout()
                     ),
                 })
             }
@@ -354,19 +401,17 @@ fn check_disjoint(
     for (j, &(s, _)) in a[..a.len() - 1].iter().enumerate() {
         let mut total = 0i64;
         let mut users: Leaves<usize> = Leaves::new();
-        for (k, lr) in leaves.iter().enumerate() {
-            for &(jj, m) in &lr.footprint {
-                if jj == j && m > 0 {
-                    total = total.saturating_add(m);
-                    users.push(k);
-                }
+        for &(k, jj, m) in &leaves.footprint {
+            if jj == j && m > 0 {
+                total = total.saturating_add(m);
+                users.push(k);
             }
         }
         if total > s - 1 {
             return Err(LayoutError::ModesOverlap {
                 op: OP,
-                lhs: lhs.clone().into(),
-                rhs: rhs.clone().into(),
+                lhs: lhs.to_layout().into(),
+                rhs: rhs.to_layout().into(),
                 modes: (users[0], users[1.min(users.len() - 1)]),
             });
         }

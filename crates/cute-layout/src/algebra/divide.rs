@@ -1,25 +1,47 @@
 //! logical, zipped, tiled and flat divide.
 
+use super::build::LayoutBuilder;
+use super::kernels;
+use super::view::push_view;
 use super::{by_tiler, Rest, Tiler};
 use crate::error::LayoutError;
 use crate::int_tuple::IntTuple;
 use crate::layout::Layout;
+use crate::tree;
 
 /// CuTe `zip2_by(layout, guide)`: gather the rank-2 results found at the terminals of `guide`
-/// into `((firsts...), (seconds..., remaining modes...))`.
+/// into `((firsts...), (seconds..., remaining modes...))`. Built in place, without allocating.
 pub(crate) fn tile_unzip(
     op: &'static str,
     l: &Layout,
     guide: &Tiler,
 ) -> Result<Layout, LayoutError> {
-    let (a, b) = zip2_by(op, l, guide)?;
-    Layout::from_modes([a, b])
+    // Two walks over the same tree, the firsts then the seconds, straight into the result.
+    let mut out = Layout::building();
+    out.toks.push(tree::Tok::Open);
+    zip2_half(op, l, tree::Span::whole(l), guide, false, &mut out)?;
+    zip2_half(op, l, tree::Span::whole(l), guide, true, &mut out)?;
+    out.toks.push(tree::Tok::Close);
+    out.check(op)?;
+    Ok(out)
 }
 
-fn zip2_by(op: &'static str, l: &Layout, guide: &Tiler) -> Result<(Layout, Layout), LayoutError> {
+/// Append to `out` one element: the first (or, if `second`, the second) half of the sub-tree
+/// `node` of `l` split along `guide` (the seconds followed by the modes past the guide).
+fn zip2_half(
+    op: &'static str,
+    l: &Layout,
+    node: tree::Span,
+    guide: &Tiler,
+    second: bool,
+    out: &mut Layout,
+) -> Result<(), LayoutError> {
+    let toks = &l.toks[node.tok.0..node.tok.1];
+    let view = l.view();
+    let at = |s: tree::Span| s.offset(node);
+    let rank = tree::rank(toks);
     match guide {
         Tiler::Modes(gs) => {
-            let rank = l.rank();
             if gs.len() > rank {
                 return Err(LayoutError::RankMismatch {
                     op,
@@ -27,25 +49,33 @@ fn zip2_by(op: &'static str, l: &Layout, guide: &Tiler) -> Result<(Layout, Layou
                     found: gs.len(),
                 });
             }
-            let mut firsts = alloc::vec::Vec::with_capacity(gs.len());
-            let mut seconds = alloc::vec::Vec::with_capacity(rank);
-            for (m, g) in l.modes().zip(gs.iter()) {
-                let (a, b) = zip2_by(op, &m, g)?;
-                firsts.push(a);
-                seconds.push(b);
+            out.toks.push(tree::Tok::Open);
+            let mut modes = tree::modes(toks);
+            for g in gs {
+                let m = modes.next().expect("rank checked above");
+                zip2_half(op, l, at(m), g, second, out)?;
             }
-            seconds.extend(l.modes().skip(gs.len()));
-            Ok((Layout::from_modes(firsts)?, Layout::from_modes(seconds)?))
+            if second {
+                for m in modes {
+                    push_view(out, view.span(at(m)));
+                }
+            }
+            out.toks.push(tree::Tok::Close);
+            Ok(())
         }
         _ => {
-            if l.rank() != 2 || l.is_leaf() {
+            if rank != 2 || tree::is_leaf(toks) {
                 return Err(LayoutError::RankMismatch {
                     op,
                     expected: 2,
-                    found: l.rank(),
+                    found: rank,
                 });
             }
-            Ok((l.mode(0).expect("rank 2"), l.mode(1).expect("rank 2")))
+            let mut modes = tree::modes(toks);
+            let m0 = modes.next().expect("rank 2");
+            let m1 = modes.next().expect("rank 2");
+            push_view(out, view.span(at(if second { m1 } else { m0 })));
+            Ok(())
         }
     }
 }
@@ -92,9 +122,14 @@ impl Layout {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn logical_divide(&self, tiler: &Tiler) -> Result<Layout, LayoutError> {
+        let mut out = Layout::building();
+        match kernels::by_kernel(kernels::Kernel::Divide, self, tiler, &mut out) {
+            Some(Ok(())) => return Ok(out),
+            Some(Err(e)) => return Err(e),
+            None => {}
+        }
         by_tiler("logical_divide", self, tiler, true, Rest::Keep, &|a, t| {
-            let comp = t.complement_shape(&a.coalesce().shape())?;
-            a.compose(&Layout::from_modes([t.clone(), comp])?)
+            divide_by_layout(a, t)
         })
     }
 
@@ -216,4 +251,22 @@ impl IntTuple {
             },
         }
     }
+}
+
+/// `a ⊘ t` for a layout tiler: `a ∘ (t, complement(t, shape(coalesce(a))))`, without building
+/// the coalesced layout, its shape or a copy of `t`.
+pub(crate) fn divide_by_layout(a: &Layout, t: &Layout) -> Result<Layout, LayoutError> {
+    let mut coalesced = super::Modes::new();
+    super::coalesce::coalesce_leaves_into(&a.shape, &a.stride, None, &mut coalesced);
+    let mut cotarget: tree::Leaves<i64> = coalesced.iter().map(|m| m.0).collect();
+    if cotarget.is_empty() {
+        cotarget.push(1); // coalesce gives 1:0
+    }
+    let comp = super::complement::complement_leaves(t, &cotarget)?;
+    let mut rhs = LayoutBuilder::new();
+    rhs.open();
+    rhs.push(t);
+    rhs.push(&comp);
+    rhs.close();
+    a.compose(&rhs.finish("make_layout")?)
 }

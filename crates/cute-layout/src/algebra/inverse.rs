@@ -5,18 +5,25 @@ use crate::error::LayoutError;
 use crate::layout::Layout;
 use crate::tree::Leaves;
 
+/// The flat modes of `coalesce(l)` (`[(1, 0)]` for `1:0`), without building that layout.
+fn coalesced_modes(l: &Layout, out: &mut Modes) {
+    super::coalesce::coalesce_leaves_into(&l.shape, &l.stride, None, out);
+    if out.is_empty() {
+        out.push((1, 0));
+    }
+}
+
 /// The coalesced modes of `l` with their exclusive prefix products (colexicographic weights),
 /// in CuTe's stride order ([`exchange_sort`]): `(extent, stride, weight)`.
-fn sorted_with_weights(l: &Layout) -> Leaves<(i64, i64, i64)> {
-    let c = l.coalesce();
+fn sorted_with_weights(l: &Layout, v: &mut Leaves<(i64, i64, i64)>) {
+    let mut c = Modes::new();
+    coalesced_modes(l, &mut c);
     let mut acc = 1i64;
-    let mut v: Leaves<(i64, i64, i64)> = Leaves::new();
-    for (s, d) in flat_modes(&c) {
+    for &(s, d) in &c {
         v.push((s, d, acc));
         acc *= s; // cannot overflow: a product of extents of a valid layout
     }
-    exchange_sort(&mut v, |m| m.1);
-    v
+    exchange_sort(v, |m| m.1);
 }
 
 /// Sorts by `key` the way CuTe's inverses do: an exchange sort (`for i, for j > i: if key(j) <
@@ -59,13 +66,15 @@ impl Layout {
         let mut out = Modes::new();
         out.push((1, 0));
         let mut curr = 1i64;
-        for (s, d, w) in sorted_with_weights(self) {
+        let mut sorted = Leaves::new();
+        sorted_with_weights(self, &mut sorted);
+        for &(s, d, w) in &sorted {
             if d == curr {
                 out.push((s, w));
                 curr = s * d;
             }
         }
-        from_flat("right_inverse", &super::bw_coalesce(&out, None))
+        super::from_flat_coalesced("right_inverse", &out)
             .expect("a right inverse is no larger than the layout")
     }
 
@@ -93,19 +102,16 @@ impl Layout {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn left_inverse(&self) -> Result<Layout, LayoutError> {
-        let c = self.coalesce();
+        let mut c = Modes::new();
+        coalesced_modes(self, &mut c);
         // The last mode runs on past the end only if self's own last leaf is not extent 1
         // (coalesce drops such a leaf, but self's extension follows it).
         let runs_on = self.shape.last().is_some_and(|&s| s > 1);
-        let last_colex = if runs_on {
-            c.leaf_count() - 1
-        } else {
-            usize::MAX
-        };
+        let last_colex = if runs_on { c.len() - 1 } else { usize::MAX };
         // (extent, stride, weight, colex position), in CuTe's stride order
         let mut sorted: Leaves<(i64, i64, i64, usize)> = Leaves::new();
         let mut acc = 1i64;
-        for (k, (s, d)) in flat_modes(&c).into_iter().enumerate() {
+        for (k, &(s, d)) in c.iter().enumerate() {
             sorted.push((s, d, acc, k));
             acc *= s;
         }
@@ -166,7 +172,7 @@ impl Layout {
         let last = sorted.last().map_or(1, |m| m.0);
         shape.push(last);
         let modes: Modes = shape.iter().copied().zip(stride.iter().copied()).collect();
-        from_flat("left_inverse", &super::bw_coalesce(&modes, None))
+        super::from_flat_coalesced("left_inverse", &modes)
     }
 
     /// The nullspace (kernel) of `self` (CuTe `nullspace`): the layout over the stride-0 leaves,

@@ -5,14 +5,17 @@
 //! operation returns the [`LayoutError`] that names the failed condition instead; the decision is
 //! made algebraically (from the shapes and strides), never by enumerating the domain.
 
+mod build;
 mod cast;
 mod coalesce;
 mod complement;
 mod composition;
 mod divide;
 mod inverse;
+mod kernels;
 mod product;
 mod tiler;
+mod view;
 
 pub use tiler::Tiler;
 
@@ -21,7 +24,7 @@ pub(crate) use composition::{weak_step, WeakStep};
 
 use crate::error::LayoutError;
 use crate::layout::Layout;
-use crate::tree::{Leaves, Tok, Toks, TupleBuilder};
+use crate::tree::{Leaves, Tok, Toks};
 
 /// A flat list of modes `(extent, stride)` (the working form of most algorithms).
 pub(crate) type Modes = Leaves<(i64, i64)>;
@@ -92,60 +95,87 @@ pub(crate) fn by_mode<T>(
             found: n,
         });
     }
-    let mut b = TupleBuilder::open();
-    let mut stride: Leaves<i64> = Leaves::new();
-    let mut push = |m: &Layout| {
-        b.push_tree(&m.toks, &m.shape);
-        stride.extend_from_slice(&m.stride);
-    };
-    let mut modes = layout.modes();
+    let mut out = build::LayoutBuilder::new();
+    out.open();
+    let whole = crate::tree::Span::whole(layout);
+    let mut modes = crate::tree::modes(&layout.toks);
     for p in profile {
         let m = modes.next().expect("rank checked above");
-        push(&f(&m, p)?);
+        out.push(&f(&layout.sub(m.offset(whole)), p)?);
     }
     if rest == Rest::Keep {
         for m in modes {
-            push(&m);
+            out.push_span(layout, m.offset(whole));
         }
     }
-    let (toks, shape) = b.close();
-    Layout::checked(op, toks, shape, stride)
+    out.close();
+    out.finish(op)
 }
 
 /// Build a layout from flat modes: an integer layout for one mode, a flat tuple otherwise, and
 /// `1:0` for none.
 pub(crate) fn from_flat(op: &'static str, modes: &[(i64, i64)]) -> Result<Layout, LayoutError> {
-    match modes.len() {
-        0 => Ok(Layout::from_parts_unchecked(
-            leaf_toks(),
-            Leaves::from_slice(&[1]),
-            Leaves::from_slice(&[0]),
-        )),
-        1 => Layout::checked(
-            op,
-            leaf_toks(),
-            Leaves::from_slice(&[modes[0].0]),
-            Leaves::from_slice(&[modes[0].1]),
-        ),
-        _ => from_flat_tuple(op, modes),
-    }
+    check_flat(op, modes)?;
+    Ok(from_flat_unchecked(modes))
 }
 
-/// Build a flat tuple layout (a 1-tuple for one mode).
-pub(crate) fn from_flat_tuple(
+/// The checks of [`Layout::checked`] for flat modes: extents >= 1, size and span in `i64`.
+#[inline]
+pub(crate) fn check_flat(op: &'static str, modes: &[(i64, i64)]) -> Result<(), LayoutError> {
+    let mut size = 1i64;
+    let mut span = 0i64;
+    for &(s, d) in modes {
+        if s < 1 {
+            return Err(LayoutError::InvalidExtent { op, extent: s });
+        }
+        let reach = d.checked_abs().and_then(|m| m.checked_mul(s - 1));
+        match (size.checked_mul(s), reach.and_then(|r| span.checked_add(r))) {
+            (Some(a), Some(b)) => (size, span) = (a, b),
+            _ => return Err(LayoutError::Overflow { op }),
+        }
+    }
+    Ok(())
+}
+
+/// [`from_flat`] of the coalesced `modes` (CuTe's `coalesce` of a flat layout).
+pub(crate) fn from_flat_coalesced(
     op: &'static str,
     modes: &[(i64, i64)],
 ) -> Result<Layout, LayoutError> {
-    let mut toks = Toks::new();
-    toks.push(Tok::Open);
-    toks.extend(core::iter::repeat_n(Tok::Leaf, modes.len()));
-    toks.push(Tok::Close);
-    Layout::checked(
-        op,
-        toks,
-        modes.iter().map(|m| m.0).collect(),
-        modes.iter().map(|m| m.1).collect(),
-    )
+    let mut c = Modes::new();
+    for &(s, d) in modes {
+        coalesce::push_merged(&mut c, s, d);
+    }
+    from_flat(op, &c)
+}
+
+/// [`from_flat`] for modes known to pass its checks (e.g. a coalesced valid layout), built in
+/// place.
+#[inline]
+pub(crate) fn from_flat_unchecked(modes: &[(i64, i64)]) -> Layout {
+    let mut l = Layout::from_parts_unchecked(Toks::new(), Leaves::new(), Leaves::new());
+    match modes.len() {
+        0 => {
+            l.toks.push(Tok::Leaf);
+            l.shape.push(1);
+            l.stride.push(0);
+        }
+        1 => {
+            l.toks.push(Tok::Leaf);
+            l.shape.push(modes[0].0);
+            l.stride.push(modes[0].1);
+        }
+        _ => {
+            l.toks.push(Tok::Open);
+            for &(s, d) in modes {
+                l.toks.push(Tok::Leaf);
+                l.shape.push(s);
+                l.stride.push(d);
+            }
+            l.toks.push(Tok::Close);
+        }
+    }
+    l
 }
 
 pub(crate) fn leaf_toks() -> Toks {
@@ -157,7 +187,7 @@ pub(crate) fn leaf_toks() -> Toks {
 /// `a * b`, checked.
 #[inline]
 pub(crate) fn mul(op: &'static str, a: i64, b: i64) -> Result<i64, LayoutError> {
-    a.checked_mul(b).ok_or(LayoutError::Overflow { op })
+    a.checked_mul(b).ok_or_else(|| LayoutError::Overflow { op })
 }
 
 /// `ceil(a / b)` for `a >= 0`, `b > 0`.

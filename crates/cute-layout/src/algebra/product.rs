@@ -1,19 +1,23 @@
 //! logical, zipped, tiled, flat, blocked and raked product; tile_to_shape.
 
+use super::build::LayoutBuilder;
 use super::divide::{tile_unzip, unpack};
+use super::kernels;
 use super::{by_tiler, from_flat, mul, Rest, Tiler};
 use crate::error::LayoutError;
 use crate::int_tuple::IntTuple;
 use crate::layout::Layout;
+use crate::tree;
+use alloc::borrow::Cow;
 
 /// `append<R>(l)`: pad with `1:0` modes up to rank `r` (a layout already of rank `r` is kept).
-fn pad(l: &Layout, r: usize) -> Result<Layout, LayoutError> {
+fn pad(l: &Layout, r: usize) -> Result<Cow<'_, Layout>, LayoutError> {
     if l.rank() >= r {
-        return Ok(l.clone());
+        return Ok(Cow::Borrowed(l));
     }
     let one = from_flat("product", &[])?;
     let extra = r - l.rank();
-    Layout::from_modes(l.modes().chain(core::iter::repeat_n(one, extra)))
+    Layout::from_modes(l.modes().chain(core::iter::repeat_n(one, extra))).map(Cow::Owned)
 }
 
 impl Layout {
@@ -37,10 +41,14 @@ impl Layout {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn logical_product(&self, tiler: &Tiler) -> Result<Layout, LayoutError> {
+        let mut out = Layout::building();
+        match kernels::by_kernel(kernels::Kernel::Product, self, tiler, &mut out) {
+            Some(Ok(())) => return Ok(out),
+            Some(Err(e)) => return Err(e),
+            None => {}
+        }
         by_tiler("logical_product", self, tiler, true, Rest::Keep, &|a, b| {
-            let m = mul("logical_product", a.size(), b.cosize().max(1))?;
-            let comp = a.complement(m)?;
-            Layout::from_modes([a.clone(), comp.compose(b)?])
+            product_by_layout(a, b)
         })
     }
 
@@ -154,46 +162,56 @@ impl Layout {
         let r = self.rank().max(tiler.rank());
         let a = pad(self, r)?;
         let b = pad(tiler, r)?;
-        let p = a.logical_product(&Tiler::Layout(b.clone()))?;
-        let (x, y) = (p.mode(0).expect("rank 2"), p.mode(1).expect("rank 2"));
+        let p = kernels::product_layout(&a, &b)?;
+        let op = if raked {
+            "raked_product"
+        } else {
+            "blocked_product"
+        };
+        // Work on the two modes of p in place (spans), building the result without copies.
+        let whole = tree::Span::whole(&p);
+        let mut pm = tree::modes(&p.toks);
+        let x = pm.next().expect("rank 2").offset(whole);
+        let y = pm.next().expect("rank 2").offset(whole);
+        let sub = |s: tree::Span| &p.toks[s.tok.0..s.tok.1];
+        let (x_leaf, y_leaf) = (tree::is_leaf(sub(x)), tree::is_leaf(sub(y)));
         // CuTe `zip(first, second)`: a non-tuple `first` gives the single mode `(first, second)`;
         // otherwise mode i is `(first_i, second_i)` (a non-tuple `second` counts as a 1-tuple,
         // where CuTe fails to compile).
-        if !x.is_leaf() && b.is_leaf() && !y.is_leaf() && y.rank() != x.rank() {
+        if !x_leaf && b.is_leaf() && !y_leaf && tree::rank(sub(y)) != tree::rank(sub(x)) {
             // CuTe: "Mismatched Ranks" (the tiler's one mode expanded into several).
             return Err(LayoutError::RankMismatch {
-                op: if raked {
-                    "raked_product"
-                } else {
-                    "blocked_product"
-                },
-                expected: x.rank(),
-                found: y.rank(),
+                op,
+                expected: tree::rank(sub(x)),
+                found: tree::rank(sub(y)),
             });
         }
         let (first, second) = if raked { (y, x) } else { (x, y) };
-        let mut modes = alloc::vec::Vec::with_capacity(r);
-        if first.is_leaf() {
-            modes.push(Layout::from_modes([first, second])?);
+        let first_leaf = if raked { y_leaf } else { x_leaf };
+        let mut out = LayoutBuilder::new();
+        out.open();
+        if first_leaf {
+            out.open();
+            out.push_span(&p, first);
+            out.push_span(&p, second);
+            out.close();
         } else {
-            for (i, fi) in first.modes().enumerate() {
-                let si = if second.is_leaf() && i == 0 {
-                    second.clone()
-                } else {
-                    second.mode(i).ok_or(LayoutError::RankMismatch {
-                        op: if raked {
-                            "raked_product"
-                        } else {
-                            "blocked_product"
-                        },
-                        expected: first.rank(),
-                        found: second.rank(),
-                    })?
-                };
-                modes.push(Layout::from_modes([fi, si])?);
+            // A non-tuple `second` is its own (only) mode, as tree::modes gives it.
+            let mut seconds = tree::modes(sub(second));
+            for fi in tree::modes(sub(first)) {
+                let si = seconds.next().ok_or_else(|| LayoutError::RankMismatch {
+                    op,
+                    expected: tree::rank(sub(first)),
+                    found: tree::rank(sub(second)),
+                })?;
+                out.open();
+                out.push_span(&p, fi.offset(first));
+                out.push_span(&p, si.offset(second));
+                out.close();
             }
         }
-        Layout::from_modes(modes)
+        out.close();
+        out.finish(op)
     }
 
     /// CuTe `tile_to_shape(block, shape, order)`: repeat `self` (padded to the rank of `shape`)
@@ -250,4 +268,17 @@ impl Layout {
         };
         block.blocked_product(&tiler)
     }
+}
+
+/// `a ⊗ b` for a layout tiler: `(a, complement(a, size(a) * cosize(b)) ∘ b)`, gathered in place
+/// (no copy of `a`).
+pub(crate) fn product_by_layout(a: &Layout, b: &Layout) -> Result<Layout, LayoutError> {
+    let m = mul("logical_product", a.size(), b.cosize().max(1))?;
+    let comp = a.complement(m)?;
+    let mut out = LayoutBuilder::new();
+    out.open();
+    out.push(a);
+    out.push(&comp.compose(b)?);
+    out.close();
+    out.finish("make_layout")
 }

@@ -1,0 +1,133 @@
+//! `cute-bench`: time the layout algebra on a cases file (the format of
+//! `../shared/bench/cases.txt`).
+//!
+//! * `cute-bench FILE`: one line `ID ns_per_op` per case on stdout (ID = 0-based index of the
+//!   case in the file; for `sweep`, ns per element; the minimum over the repeats), nothing else.
+//!   This is the machine-readable form other harnesses run side by side with their own.
+//! * `cute-bench --stats FILE`: one line `ID min median iters` per case.
+//! * `cute-bench --table FILE`: a human-readable table (min and median, the case text).
+//! * `cute-bench --results FILE`: one line `ID result` per case (the result in CuTe's text form).
+//! * `cute-bench --callgrind-case ID --iters N FILE`: run case ID exactly N times and nothing
+//!   else, for `valgrind --tool=callgrind`: instructions/op = (Ir(N2) - Ir(N1)) / (N2 - N1).
+
+use std::io::Write;
+use std::process::ExitCode;
+
+use clap::Parser;
+use cute_bench::{parse_cases, run_iters, time_case, CaseLine};
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "cute-bench",
+    about = "Time the layout algebra on a cases file (one `ID ns_per_op` line per case)"
+)]
+struct Cli {
+    /// The cases file (`op arg1 [arg2]` per line, `#` comments).
+    file: std::path::PathBuf,
+    /// Print `ID min_ns median_ns iters` per case instead of `ID ns_per_op`.
+    #[arg(long, conflicts_with_all = ["table", "results", "callgrind_case"])]
+    stats: bool,
+    /// Print a human-readable table.
+    #[arg(long, conflicts_with_all = ["results", "callgrind_case"])]
+    table: bool,
+    /// Print each case's result in CuTe's text form instead of timing.
+    #[arg(long, conflicts_with = "callgrind_case")]
+    results: bool,
+    /// Run only case ID (0-based), `--iters` times, without timing (for callgrind).
+    #[arg(long, value_name = "ID", requires = "iters")]
+    callgrind_case: Option<usize>,
+    /// Iterations for `--callgrind-case`.
+    #[arg(long, value_name = "N")]
+    iters: Option<u64>,
+    /// Target duration of one timed repeat, in milliseconds.
+    #[arg(long, default_value_t = 20, value_name = "MS")]
+    repeat_ms: u64,
+    /// Number of timed repeats per case.
+    #[arg(long, default_value_t = 9, value_name = "N")]
+    repeats: usize,
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let text = match std::fs::read_to_string(&cli.file) {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("cute-bench: cannot read {}: {e}", cli.file.display());
+            return ExitCode::from(2);
+        }
+    };
+    let cases = match parse_cases(&text) {
+        Ok(c) => c,
+        Err((line, e)) => {
+            eprintln!("cute-bench: {}:{line}: {e}", cli.file.display());
+            return ExitCode::from(2);
+        }
+    };
+    // Every case is run once before timing: a refused operation is reported (its error path is
+    // still timed, so that a side-by-side run keeps one line per case).
+    for (id, CaseLine { line, text, case }) in cases.iter().enumerate() {
+        if let Err(e) = case.result_text() {
+            eprintln!(
+                "cute-bench: case {id} ({}:{line}) `{text}` is refused: {e}",
+                cli.file.display()
+            );
+        }
+    }
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    let r = if let Some(id) = cli.callgrind_case {
+        let Some(CaseLine { case, .. }) = cases.get(id) else {
+            eprintln!("cute-bench: no case {id} (the file has {})", cases.len());
+            return ExitCode::from(2);
+        };
+        let sum = run_iters(case, cli.iters.unwrap_or(1));
+        // The checksum goes to stderr so that stdout stays empty in this mode.
+        eprintln!("checksum {sum}");
+        Ok(())
+    } else if cli.results {
+        cases
+            .iter()
+            .enumerate()
+            .try_for_each(|(id, CaseLine { case, .. })| {
+                let r = case.result_text().unwrap_or_else(|e| format!("error: {e}"));
+                writeln!(out, "{id} {r}")
+            })
+    } else {
+        let target = cli.repeat_ms.max(1) * 1_000_000;
+        if cli.table {
+            let _ = writeln!(
+                out,
+                "{:>3}  {:>10}  {:>10}  {:>12}  case (sweep: ns per element)",
+                "id", "min ns", "median ns", "iters"
+            );
+        }
+        cases
+            .iter()
+            .enumerate()
+            .try_for_each(|(id, CaseLine { text, case, .. })| {
+                let t = time_case(case, target, cli.repeats);
+                let r = if cli.table {
+                    writeln!(
+                        out,
+                        "{id:>3}  {:>10.3}  {:>10.3}  {:>12}  {text}",
+                        t.min(),
+                        t.median(),
+                        t.iters
+                    )
+                } else if cli.stats {
+                    writeln!(out, "{id} {:.4} {:.4} {}", t.min(), t.median(), t.iters)
+                } else {
+                    writeln!(out, "{id} {:.4}", t.min())
+                };
+                r.and_then(|()| out.flush())
+            })
+    };
+    match r {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("cute-bench: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}

@@ -1,0 +1,185 @@
+//! Allocation-free kernels of composition with a tiler, the divides and the products: they read
+//! their operands through [`View`]s and append to the layout being built, so that composing,
+//! dividing or multiplying the modes of a layout by a tuple tiler copies no mode and moves no
+//! intermediate layout.
+//!
+//! Each kernel computes exactly what the generic path (tiler dispatch, `complement`, `compose`,
+//! `make_layout`) computes; [`Layout::compose_tiler`], [`Layout::logical_divide`] and
+//! [`Layout::logical_product`] use them for the tilers they cover (a layout, an integer, `_`, or
+//! a flat tuple of those) and fall back to the generic path otherwise (nested tilers, errors of
+//! rank).
+
+use super::complement::{complement_modes, filter_leaves};
+use super::composition::compose_into;
+use super::view::{push_flat, push_view, View, LEAF};
+use super::{check_flat, coalesce, mul, Modes, Tiler};
+use crate::error::LayoutError;
+use crate::layout::Layout;
+use crate::tree::{self, Leaves, Span, Tok};
+
+/// Which operation a kernel runs per mode.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Kernel {
+    /// `a ⊘ t = a ∘ (t, complement(t, shape(coalesce(a))))`.
+    Divide,
+    /// `a ⊗ b = (a, complement(a, size(a) * cosize(b)) ∘ b)`.
+    Product,
+    /// `a ∘ b` (modes past a tuple tiler are dropped, an integer `n` is `n:1`).
+    Compose,
+}
+
+impl Kernel {
+    fn op(self) -> &'static str {
+        match self {
+            Kernel::Divide => "logical_divide",
+            Kernel::Product => "logical_product",
+            Kernel::Compose => "composition",
+        }
+    }
+
+    /// Whether the integer tiler 1 stands for `1:0` (divides and products, CuTe's
+    /// `make_layout(1)`) rather than `1:1` (composition).
+    fn one_is_zero(self) -> bool {
+        self != Kernel::Compose
+    }
+
+    /// Whether the modes past a tuple tiler are kept (divides and products) or dropped
+    /// (composition).
+    fn keeps_rest(self) -> bool {
+        self != Kernel::Compose
+    }
+
+    /// Apply the kernel to `a` and the layout tiler `t`, appending the result to `out`.
+    fn apply(self, a: View<'_>, t: View<'_>, out: &mut Layout) -> Result<(), LayoutError> {
+        match self {
+            Kernel::Divide => divide_into(a, t, out),
+            Kernel::Product => product_into(a, t, out),
+            Kernel::Compose => compose_into(a, t, out),
+        }
+    }
+}
+
+/// The kernel over a whole tiler, written to `out` (an empty layout) and checked; `None` where
+/// the generic path must run (a nested tuple tiler, a tuple longer than the layout's rank, `_`
+/// at the top), with `out` untouched.
+pub(crate) fn by_kernel(
+    kernel: Kernel,
+    a: &Layout,
+    tiler: &Tiler,
+    out: &mut Layout,
+) -> Option<Result<(), LayoutError>> {
+    let r = match tiler {
+        Tiler::Layout(t) => kernel.apply(a.view(), t.view(), out),
+        Tiler::Int(n) => {
+            with_int_view(*n, kernel.one_is_zero(), |t| kernel.apply(a.view(), t, out))
+        }
+        Tiler::Skip => return None,
+        Tiler::Modes(ts) => {
+            let flat = ts.iter().all(|t| !matches!(t, Tiler::Modes(_)));
+            if !flat || ts.len() > tree::rank(&a.toks) {
+                return None;
+            }
+            by_mode_into(kernel, a, ts, out)
+        }
+    };
+    Some(r.and_then(|()| out.check(kernel.op())))
+}
+
+/// `a ⊗ b` for a layout `b` (the whole layout, not mode by mode).
+pub(crate) fn product_layout(a: &Layout, b: &Layout) -> Result<Layout, LayoutError> {
+    let mut out = Layout::building();
+    product_into(a.view(), b.view(), &mut out)?;
+    out.check(Kernel::Product.op())?;
+    Ok(out)
+}
+
+/// `(k(a_0, t_0), ..., k(a_{n-1}, t_{n-1}), a_n, ...)` for a flat tuple tiler (CuTe's
+/// `transform_layout`; composition drops the modes past the tiler).
+fn by_mode_into(
+    kernel: Kernel,
+    a: &Layout,
+    ts: &[Tiler],
+    out: &mut Layout,
+) -> Result<(), LayoutError> {
+    let whole = Span::whole(a);
+    let view = a.view();
+    out.toks.push(Tok::Open);
+    let mut modes = tree::modes(&a.toks);
+    for t in ts {
+        let m = view.span(modes.next().expect("rank checked").offset(whole));
+        match t {
+            Tiler::Layout(t) => kernel.apply(m, t.view(), out)?,
+            Tiler::Int(n) => with_int_view(*n, kernel.one_is_zero(), |t| kernel.apply(m, t, out))?,
+            Tiler::Skip => push_view(out, m),
+            Tiler::Modes(_) => unreachable!("flat tilers only"),
+        }
+    }
+    if kernel.keeps_rest() {
+        for m in modes {
+            push_view(out, view.span(m.offset(whole)));
+        }
+    }
+    out.toks.push(Tok::Close);
+    Ok(())
+}
+
+/// The layout an integer tiler stands for, `n:1` (in divides and products CuTe's
+/// `make_layout(n)`, which is `1:0` for `n == 1`), as a view on the stack.
+#[inline]
+fn with_int_view<R>(n: i64, one_is_zero: bool, f: impl FnOnce(View<'_>) -> R) -> R {
+    let d = if one_is_zero && n == 1 { 0 } else { 1 };
+    f(View {
+        toks: LEAF,
+        shape: &[n],
+        stride: &[d],
+    })
+}
+
+/// `a ⊘ t` appended to `out`.
+fn divide_into(a: View<'_>, t: View<'_>, out: &mut Layout) -> Result<(), LayoutError> {
+    // cotarget: shape(coalesce(a)) (`1` for `1:0`)
+    let mut coalesced = Modes::new();
+    coalesce::coalesce_leaves_into(a.shape, a.stride, None, &mut coalesced);
+    let mut cotarget: Leaves<i64> = Leaves::new();
+    for &(s, _) in &coalesced {
+        cotarget.push(s);
+    }
+    if cotarget.is_empty() {
+        cotarget.push(1);
+    }
+    let mut f = Modes::new();
+    filter_leaves(t.shape, t.stride, &mut f);
+    let mut comp = Modes::new();
+    complement_modes(&f, &cotarget, &mut comp)?;
+    check_flat("complement", &comp)?;
+    // (t, complement)
+    let mut rhs = Layout::building();
+    rhs.toks.push(Tok::Open);
+    push_view(&mut rhs, t);
+    push_flat(&mut rhs, &comp);
+    rhs.toks.push(Tok::Close);
+    compose_into(a, rhs.view(), out)
+}
+
+/// `a ⊗ b` appended to `out`.
+fn product_into(a: View<'_>, b: View<'_>, out: &mut Layout) -> Result<(), LayoutError> {
+    let cosize_b = 1 + b
+        .shape
+        .iter()
+        .zip(b.stride)
+        .map(|(&s, &d)| (s - 1) * d.abs())
+        .sum::<i64>();
+    let m = mul("logical_product", a.size(), cosize_b.max(1))?;
+    let mut f = Modes::new();
+    filter_leaves(a.shape, a.stride, &mut f);
+    let mut comp = Modes::new();
+    complement_modes(&f, &[m], &mut comp)?;
+    check_flat("complement", &comp)?;
+    let mut lhs = Layout::building();
+    push_flat(&mut lhs, &comp);
+    out.toks.push(Tok::Open);
+    push_view(out, a);
+    compose_into(lhs.view(), b, out)?;
+    out.toks.push(Tok::Close);
+    Ok(())
+}

@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# The algebra benchmark, everything in one run (about a minute on 2 cores):
+#   ours: ns/op (min and median of 9 repeats, cute-bench --stats) and instructions/op
+#         (callgrind, scripts/bench-ir.sh; skipped without valgrind);
+#   pycute: µs/op in the same run (scripts/bench-pycute.py; its venv is created on first use);
+#   CuTe C++: the numbers of results-baseline.md beside the cases file.
+# Prints the machine, its load, and the table as Markdown (the "Algebra benchmarks" section of
+# BENCHMARKS.md).
+#
+# Usage: scripts/bench.sh [CASES_FILE]     (default ../shared/bench/cases.txt)
+set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+cd "$root"
+cases="${1:-../shared/bench/cases.txt}"
+baseline="${BASELINE:-$(dirname "$cases")/results-baseline.md}"
+export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$root/target}"
+cargo build --release --quiet -p cute-bench
+bin="$CARGO_TARGET_DIR/release/cute-bench"
+
+echo "- cpu: $(lscpu | sed -n 's/^Model name: *//p' | head -1), $(nproc) cores"
+echo "- load average before the run: $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "- rustc: $(rustc --version)"
+echo "- cases: $cases"
+echo "- date: $(date -u +%Y-%m-%dT%H:%MZ)"
+echo
+
+tmp="$(mktemp -d)"
+trap 'rm -rf "$tmp"' EXIT
+args=(--cases "$cases" --bench "$bin" --markdown)
+if command -v valgrind >/dev/null; then
+    scripts/bench-ir.sh "$cases" "$bin" >"$tmp/ir"
+    args+=(--ir "$tmp/ir")
+else
+    echo "(valgrind not installed: no instruction counts)" >&2
+fi
+[ -f "$baseline" ] && args+=(--baseline "$baseline")
+python3 scripts/bench-pycute.py "${args[@]}" 2> >(grep -v ' done$' >&2)
+echo
+echo "- load average after the run: $(cut -d' ' -f1-3 /proc/loadavg)"

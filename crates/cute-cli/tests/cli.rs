@@ -264,3 +264,26 @@ fn ops_lists_every_operation() {
         assert!(text.lines().any(|l| l.starts_with(op)), "{op} missing");
     }
 }
+
+/// `cute show` of a swizzled layout prints the composed text and the table through the swizzle
+/// (`Sw<1,0,2>(x) = x ^ ((x & 4) >> 2)` on the row-major offsets `4r + c`).
+#[test]
+fn show_swizzled_layout() {
+    let o = cute(&["show", "Sw<1,0,2> o 0 o (4,4):(4,1)", "--vector"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(
+        out.starts_with("layout: Sw<1,0,2> o 0 o (4,4):(4,1)\nsize:   16\n"),
+        "{out}"
+    );
+    let sw = |x: i64| x ^ ((x & 4) >> 2);
+    for r in 0..4 {
+        let row: Vec<String> = (0..4).map(|c| format!("{:>2}", sw(4 * r + c))).collect();
+        let want = format!(" {r}  | {} |", row.join(" | "));
+        assert!(out.contains(&want), "no row {want:?} in\n{out}");
+    }
+    let index: String = (0..16)
+        .map(|i| format!(" {:>2}", sw(4 * (i % 4) + i / 4)))
+        .collect();
+    assert!(out.contains(&format!("\nIndex :{index}\n")), "{out}");
+}

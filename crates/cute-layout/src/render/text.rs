@@ -70,6 +70,21 @@ struct Grid<'a> {
     layout: &'a Layout,
     rows: i64,
     cols: i64,
+    post: Option<PostMap<'a>>,
+}
+
+/// A function applied to every value before it is shown (e.g. a swizzle), and the name to print
+/// instead of the layout's text.
+#[derive(Clone, Copy)]
+struct PostMap<'a> {
+    f: &'a dyn Fn(i64) -> i64,
+    name: &'a str,
+}
+
+impl fmt::Debug for PostMap<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("PostMap").field("name", &self.name).finish()
+    }
 }
 
 impl<'a> Grid<'a> {
@@ -92,6 +107,7 @@ impl<'a> Grid<'a> {
             layout,
             rows,
             cols: size / rows,
+            post: None,
         })
     }
 
@@ -99,12 +115,31 @@ impl<'a> Grid<'a> {
     #[inline]
     fn at(&self, m: i64, n: i64) -> i64 {
         // In the domain by construction (m < rows, n < cols, rows * cols == size).
-        self.layout.index_1d(m + self.rows * n).unwrap_or(0)
+        let v = self.layout.index_1d(m + self.rows * n).unwrap_or(0);
+        self.post.map_or(v, |p| (p.f)(v))
     }
 
     /// Width of the widest value, with its sign.
     fn value_width(&self) -> usize {
-        self.layout.offsets().map(text_width).max().unwrap_or(1)
+        match self.post {
+            None => self.layout.offsets().map(text_width).max(),
+            Some(p) => self.layout.offsets().map(|v| text_width((p.f)(v))).max(),
+        }
+        .unwrap_or(1)
+    }
+
+    /// The cosize CuTe's cell width is computed from: the layout's, or one past the largest
+    /// mapped value.
+    fn cosize(&self) -> i64 {
+        match self.post {
+            None => self.layout.cosize(),
+            Some(p) => self
+                .layout
+                .offsets()
+                .map(|v| (p.f)(v))
+                .max()
+                .map_or(0, |m| m + 1),
+        }
     }
 
     /// The shape of the column mode: mode 1, modes `1..R` grouped, or the whole shape (rank 1).
@@ -134,7 +169,32 @@ pub struct Table<'a> {
 /// same pastel hues as the SVG pictures.
 const ANSI_BG: [u8; 8] = [153, 223, 151, 217, 183, 229, 152, 225];
 
-impl Table<'_> {
+impl<'a> Table<'a> {
+    /// Shows `f(v)` instead of every value `v`, and `name` instead of the layout's text: the table
+    /// of a layout seen through a function of its offsets, e.g. a swizzled layout
+    /// `Sw<B,M,S> o 0 o L` drawn as `L` with the swizzle as `f` (CuTe prints such a composed
+    /// layout the same way).
+    ///
+    /// # Examples
+    /// ```
+    /// # use cute_layout::Layout;
+    /// let l: Layout = "(2,2):(2,1)".parse()?;
+    /// let sw = |x: i64| x ^ ((x & 2) >> 1); // Sw<1,0,1>
+    /// let t = l.table()?.with_post_map(&sw, "Sw<1,0,1> o 0 o (2,2):(2,1)").to_string();
+    /// assert_eq!(t.lines().next(), Some("Sw<1,0,1> o 0 o (2,2):(2,1)"));
+    /// assert_eq!(t.lines().nth(3), Some(" 0  | 0 | 3 |"));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn with_post_map(self, f: &'a dyn Fn(i64) -> i64, name: &'a str) -> Self {
+        Table {
+            grid: Grid {
+                post: Some(PostMap { f, name }),
+                ..self.grid
+            },
+            ..self
+        }
+    }
+
     /// Adds the column header of `01_layout.md`'s "Index Mapping" figure: the column numbers and,
     /// when the column mode is a tuple, the natural coordinate of every column, each line marked
     /// `<== 1-D col coord` / `<== 2-D col coord (j,k)`. Cells are then wide enough for the
@@ -206,10 +266,13 @@ impl fmt::Display for Table<'_> {
         let g = &self.grid;
         let label = text_width(g.rows - 1).max(2);
         let gutter = label + 2;
-        let mut w = cute_num_digits(g.layout.cosize())
+        let mut w = cute_num_digits(g.cosize())
             .max(g.value_width())
             .max(text_width(g.cols - 1));
-        writeln!(f, "{}", g.layout)?;
+        match g.post {
+            Some(p) => writeln!(f, "{}", p.name)?,
+            None => writeln!(f, "{}", g.layout)?,
+        }
 
         if self.coords {
             let cshape = g.column_shape();
@@ -322,18 +385,35 @@ pub struct VectorTable<'a> {
     grid: Grid<'a>,
 }
 
+impl<'a> VectorTable<'a> {
+    /// Shows `f(v)` instead of every value `v`, and `name` instead of the layout's text (see
+    /// [`Table::with_post_map`]).
+    pub fn with_post_map(self, f: &'a dyn Fn(i64) -> i64, name: &'a str) -> Self {
+        VectorTable {
+            grid: Grid {
+                post: Some(PostMap { f, name }),
+                ..self.grid
+            },
+        }
+    }
+}
+
 impl fmt::Display for VectorTable<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let l = self.grid.layout;
         let size = l.size();
         let w = self.grid.value_width().max(text_width(size - 1)).max(2);
-        writeln!(f, "Layout:  {l}")?;
+        match self.grid.post {
+            Some(p) => writeln!(f, "Layout:  {}", p.name)?,
+            None => writeln!(f, "Layout:  {l}")?,
+        }
         f.write_str("Coord :")?;
         for i in 0..size {
             write!(f, " {i:>w$}")?;
         }
         f.write_str("\nIndex :")?;
         for v in l.offsets() {
+            let v = self.grid.post.map_or(v, |p| (p.f)(v));
             write!(f, " {v:>w$}")?;
         }
         writeln!(f)

@@ -182,7 +182,7 @@ impl<'a> Table<'a> {
     /// let sw = |x: i64| x ^ ((x & 2) >> 1); // Sw<1,0,1>
     /// let t = l.table()?.with_post_map(&sw, "Sw<1,0,1> o 0 o (2,2):(2,1)").to_string();
     /// assert_eq!(t.lines().next(), Some("Sw<1,0,1> o 0 o (2,2):(2,1)"));
-    /// assert_eq!(t.lines().nth(3), Some(" 0  | 0 | 3 |"));
+    /// assert_eq!(t.lines().nth(5), Some(" 1  | 3 | 2 |"));
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn with_post_map(self, f: &'a dyn Fn(i64) -> i64, name: &'a str) -> Self {

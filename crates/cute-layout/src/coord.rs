@@ -176,7 +176,8 @@ impl Layout {
     /// `index(coord(L(c))) == L(c)`.
     ///
     /// # Errors
-    /// [`LayoutError::ZeroStride`] if a leaf of extent > 1 has stride 0 (CuTe divides by zero).
+    /// [`LayoutError::ZeroStride`] if a leaf of extent > 1 has stride 0 (CuTe divides by zero);
+    /// [`LayoutError::Overflow`] for `i64::MIN` over a stride of -1.
     ///
     /// # Examples
     /// ```
@@ -197,7 +198,9 @@ impl Layout {
                     layout: self.clone().into(),
                 });
             } else {
-                out.push((i / d) % s);
+                // `i64::MIN / -1` is the one quotient that overflows.
+                let q = i.checked_div(d).ok_or(LayoutError::overflow("idx2crd"))?;
+                out.push(q % s);
             }
         }
         Ok(IntTuple {
@@ -284,7 +287,7 @@ impl IntTuple {
     ///
     /// # Errors
     /// [`LayoutError::CoordMismatch`] if a tuple in `c` meets an integer or a tuple of another
-    /// rank in the shape.
+    /// rank in the shape; [`LayoutError::InvalidExtent`] if a shape extent is below 1.
     ///
     /// # Examples
     /// ```
@@ -297,6 +300,13 @@ impl IntTuple {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn idx2crd(&self, coord: &IntTuple) -> Result<IntTuple, LayoutError> {
+        if let Some(&extent) = self.leaves.iter().find(|&&e| e < 1) {
+            // A shape extent divides the coordinate.
+            return Err(LayoutError::InvalidExtent {
+                op: "idx2crd",
+                extent,
+            });
+        }
         let mut out = self.leaves.clone();
         walk_coord("idx2crd", coord, &self.toks, &self.leaves, |k, v| {
             out[k] = v

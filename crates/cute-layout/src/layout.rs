@@ -7,8 +7,9 @@
 //! Storage is inline for up to 16 leaves: building, copying, querying and evaluating such a layout
 //! never allocates. Past 16 leaves (or 32 tree tokens) the storage spills to the heap; everything
 //! keeps working. Every constructor validates its input once (extents >= 1, shape and stride
-//! congruent, nesting at most [`MAX_DEPTH`](crate::MAX_DEPTH), and `size` and the largest
-//! `|offset|` representable in `i64`), so evaluation inside the domain cannot overflow.
+//! congruent, nesting at most [`MAX_DEPTH`](crate::MAX_DEPTH), and `size` and the cosize (one
+//! past the largest `|offset|`) representable in `i64`), so evaluation inside the domain cannot
+//! overflow.
 
 use core::fmt;
 
@@ -211,6 +212,8 @@ impl<D: Copy> Layout<D> {
                 .ok_or(LayoutError::overflow(op))?;
             span = span.checked_add(reach).ok_or(LayoutError::overflow(op))?;
         }
+        // `cosize() == 1 + span` must fit too.
+        span.checked_add(1).ok_or(LayoutError::overflow(op))?;
         Ok(Layout {
             toks,
             shape,

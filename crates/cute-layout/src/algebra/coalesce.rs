@@ -41,6 +41,10 @@ pub(crate) fn bw_coalesce(modes: &[(i64, i64)], last: Option<i64>) -> Modes {
 /// that the function is preserved past the end of the domain too. Never empty.
 pub(crate) fn bw_coalesce_x(l: &Layout) -> Modes {
     let m = flat_modes(l);
+    if m.is_empty() {
+        // The empty layout `():()` maps every index to 0, as `1:0` does.
+        return bw_coalesce(&[(1, 0)], Some(2));
+    }
     let last = match m.last() {
         Some(&(1, _)) => Some(2),
         _ => None,

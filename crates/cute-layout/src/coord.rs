@@ -235,7 +235,8 @@ impl Layout {
             modes,
             coord,
             offset: 0,
-            remaining: self.size() as u64,
+            // A layout's size is at least 1 (every extent is), so the cast is exact.
+            remaining: self.size().unsigned_abs(),
         }
     }
 }

@@ -42,6 +42,13 @@ pub enum LayoutError {
         /// The limit.
         limit: usize,
     },
+    /// A value has more than [`MAX_NODES`](crate::MAX_NODES) integers and tuples.
+    TooLarge {
+        /// Operation that was attempted.
+        op: &'static str,
+        /// The limit.
+        limit: usize,
+    },
     /// Two tuples that must have equal rank do not (CuTe's "Mismatched Ranks").
     RankMismatch {
         /// Operation that was attempted.
@@ -168,6 +175,7 @@ impl LayoutError {
             LayoutError::NotCongruent { .. } => "NotCongruent",
             LayoutError::Overflow { .. } => "Overflow",
             LayoutError::TooDeep { .. } => "TooDeep",
+            LayoutError::TooLarge { .. } => "TooLarge",
             LayoutError::RankMismatch { .. } => "RankMismatch",
             LayoutError::CoordMismatch { .. } => "CoordMismatch",
             LayoutError::ModeOutOfRange { .. } => "ModeOutOfRange",
@@ -200,6 +208,9 @@ impl fmt::Display for LayoutError {
             LayoutError::Overflow { op } => write!(f, "{op}: integer overflow"),
             LayoutError::TooDeep { op, limit } => {
                 write!(f, "{op}: nesting deeper than {limit} levels")
+            }
+            LayoutError::TooLarge { op, limit } => {
+                write!(f, "{op}: more than {limit} integers and tuples in one value")
             }
             LayoutError::RankMismatch {
                 op,
@@ -287,6 +298,8 @@ pub enum ParseErrorKind {
     IntegerOverflow,
     /// Nesting deeper than [`MAX_DEPTH`](crate::MAX_DEPTH).
     TooDeep,
+    /// More than [`MAX_NODES`](crate::MAX_NODES) integers and tuples in one value.
+    TooLarge,
     /// The text parsed, but the value is invalid (e.g. shape and stride not congruent).
     Invalid(LayoutError),
 }
@@ -326,6 +339,12 @@ impl fmt::Display for ParseError {
                 f,
                 "parse: nesting deeper than {} levels at byte {}",
                 crate::MAX_DEPTH,
+                self.offset
+            ),
+            ParseErrorKind::TooLarge => write!(
+                f,
+                "parse: more than {} integers and tuples in one value at byte {}",
+                crate::MAX_NODES,
                 self.offset
             ),
             ParseErrorKind::Invalid(e) => write!(f, "{e}"),

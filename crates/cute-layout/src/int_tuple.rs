@@ -74,6 +74,12 @@ impl IntTuple {
                     limit: tree::MAX_DEPTH,
                 })
             }
+            Err(tree::TreeError::TooLarge) => {
+                return Err(LayoutError::TooLarge {
+                    op: "int_tuple",
+                    limit: tree::MAX_NODES,
+                })
+            }
             Err(e) => panic!("internal invariant broken: malformed token tree {e:?}"),
         }
         debug_assert_eq!(tree::count_leaves(&toks), leaves.len());

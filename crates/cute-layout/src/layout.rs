@@ -197,6 +197,12 @@ impl<D: Copy> Layout<D> {
                     limit: tree::MAX_DEPTH,
                 })
             }
+            Err(tree::TreeError::TooLarge) => {
+                return Err(LayoutError::TooLarge {
+                    op,
+                    limit: tree::MAX_NODES,
+                })
+            }
             Err(e) => panic!("internal invariant broken: malformed token tree {e:?}"),
         }
         let mut size = 1i64;

@@ -43,4 +43,4 @@ pub use error::{LayoutError, ParseError, ParseErrorKind};
 pub use int_tuple::IntTuple;
 pub use layout::{Layout, Order, StrideValue};
 pub use render::{Table, VectorTable, MAX_TABLE_CELLS};
-pub use tree::MAX_DEPTH;
+pub use tree::{MAX_DEPTH, MAX_NODES};

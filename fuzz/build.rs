@@ -21,7 +21,10 @@ fn main() {
         .expect("conformance.rs: section banner `// The run` not found");
     // Stop before the dashed line above the banner.
     let end = run.saturating_sub(1);
-    assert!(start < end, "conformance.rs: law section markers out of order");
+    assert!(
+        start < end,
+        "conformance.rs: law section markers out of order"
+    );
     let body = lines[start..end].join("\n");
     let out = PathBuf::from(env::var("OUT_DIR").expect("OUT_DIR")).join("laws.rs");
     fs::write(out, body + "\n").expect("write laws.rs");

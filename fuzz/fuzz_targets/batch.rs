@@ -17,7 +17,8 @@ fuzz_target!(|data: &[u8]| {
     assert!(text.is_empty() || text.ends_with('\n'));
     for a in answers {
         let v: Value = serde_json::from_str(a).expect("answer is JSON");
-        let ok = v.get("ok").is_some_and(Value::is_string) && v.as_object().map(|o| o.len()) == Some(1);
+        let ok =
+            v.get("ok").is_some_and(Value::is_string) && v.as_object().map(|o| o.len()) == Some(1);
         let err = v.get("error").is_some_and(Value::is_string)
             && v.get("kind").is_some_and(Value::is_string)
             && v.as_object().map(|o| o.len()) == Some(2);

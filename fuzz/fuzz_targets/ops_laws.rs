@@ -22,7 +22,10 @@ fuzz_target!(|data: &[u8]| {
     };
     let args: Vec<_> = (0..n)
         .map(|k| {
-            let w = words.get(k).or(words.last()).map_or("LAYOUT", String::as_str);
+            let w = words
+                .get(k)
+                .or(words.last())
+                .map_or("LAYOUT", String::as_str);
             gen::arg(&mut b, w)
         })
         .collect();

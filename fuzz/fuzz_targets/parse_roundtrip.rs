@@ -20,7 +20,11 @@ where
             Err(e) => panic!("{s:?} parsed, printed as {printed:?}, which does not parse: {e}"),
         };
         assert_eq!(back, v, "{s:?} -> {printed:?} -> {back:?}");
-        assert_eq!(back.to_string(), printed, "print is not a fixed point for {s:?}");
+        assert_eq!(
+            back.to_string(),
+            printed,
+            "print is not a fixed point for {s:?}"
+        );
     }
 }
 

@@ -33,7 +33,10 @@ fn ints_small(s: &str, limit: i64) -> bool {
     let mut i = 0;
     while i < b.len() {
         if b[i].is_ascii_digit() {
-            let j = b[i..].iter().position(|c| !c.is_ascii_digit()).map_or(b.len(), |p| i + p);
+            let j = b[i..]
+                .iter()
+                .position(|c| !c.is_ascii_digit())
+                .map_or(b.len(), |p| i + p);
             match s[i..j].parse::<i64>() {
                 Ok(v) if v <= limit => {}
                 _ => return false,
@@ -74,8 +77,7 @@ fn size_of(s: &str) -> Option<i64> {
 ///
 /// `Err` is a finding.
 pub fn check_result(op: &str, args: &[Arg], ours: &str) -> Result<(), String> {
-    if ours.contains(':') && !ours.contains(" o ") && !ours.contains('@') && !ours.contains('\n')
-    {
+    if ours.contains(':') && !ours.contains(" o ") && !ours.contains('@') && !ours.contains('\n') {
         let l: Layout = ours
             .parse()
             .map_err(|e| format!("result {ours:?} does not parse: {e}"))?;
@@ -86,10 +88,16 @@ pub fn check_result(op: &str, args: &[Arg], ours: &str) -> Result<(), String> {
     let Some(texts) = args.iter().map(text).collect::<Option<Vec<String>>>() else {
         return Ok(());
     };
-    if texts.iter().any(|t| !ints_small(t, CHECK_INT) || t.contains('<')) {
+    if texts
+        .iter()
+        .any(|t| !ints_small(t, CHECK_INT) || t.contains('<'))
+    {
         return Ok(());
     }
-    if texts.iter().any(|t| size_of(t).is_some_and(|s| s > CHECK_ARG_SIZE)) {
+    if texts
+        .iter()
+        .any(|t| size_of(t).is_some_and(|s| s > CHECK_ARG_SIZE))
+    {
         return Ok(());
     }
     if !ints_small(ours, 1 << 20) || size_of(ours).is_some_and(|s| s > CHECK_RESULT_SIZE) {
@@ -170,10 +178,17 @@ fn check_table(texts: &[String], ours: &str) -> Result<(), String> {
         None => l.size(),
     };
     let want: Vec<String> = (0..n)
-        .map(|i| l.index_any(i).map(|v| v.to_string()).map_err(|e| e.to_string()))
+        .map(|i| {
+            l.index_any(i)
+                .map(|v| v.to_string())
+                .map_err(|e| e.to_string())
+        })
         .collect::<Result<_, _>>()?;
     if want.join(",") != ours {
-        return Err(format!("table {texts:?} = {ours:?}, expected {:?}", want.join(",")));
+        return Err(format!(
+            "table {texts:?} = {ours:?}, expected {:?}",
+            want.join(",")
+        ));
     }
     Ok(())
 }
@@ -184,12 +199,16 @@ fn check_with_shape(texts: &[String], ours: &str) -> Result<(), String> {
     let s: IntTuple = texts[1].parse().map_err(|e| format!("{e}"))?;
     let r: Layout = ours.parse().map_err(|e| format!("{e}"))?;
     if r.size() != s.size().map_err(|e| e.to_string())? || !s.compatible(&r.shape()) {
-        return Err(format!("with_shape {texts:?} = {ours}: shape does not refine {s}"));
+        return Err(format!(
+            "with_shape {texts:?} = {ours}: shape does not refine {s}"
+        ));
     }
     for i in 0..r.size() {
         let want = a.index_any(i).map_err(|e| e.to_string())?;
         if r.index_1d(i) != Some(want) {
-            return Err(format!("with_shape {texts:?} = {ours}: R({i}) != A({i}) = {want}"));
+            return Err(format!(
+                "with_shape {texts:?} = {ours}: R({i}) != A({i}) = {want}"
+            ));
         }
     }
     Ok(())

@@ -38,10 +38,7 @@ fn kind(a: &Value) -> &str {
         return "ok";
     }
     assert_eq!(o.len(), 2, "{a}");
-    assert!(
-        o["error"].as_str().is_some_and(|m| !m.is_empty()),
-        "{a}"
-    );
+    assert!(o["error"].as_str().is_some_and(|m| !m.is_empty()), "{a}");
     o["kind"].as_str().expect("kind")
 }
 
@@ -63,26 +60,69 @@ fn bad_inputs_get_error_lines_and_later_lines_are_answered() {
     let many = format!("({})", vec!["1"; 5000].join(","));
     let bad: Vec<(Vec<u8>, &str)> = vec![
         // malformed text
-        (req("size", &["(2,(2,2):(4,(2,1))"]).into_bytes(), "ParseError"),
-        (req("composition", &["(4,2):(1", "2:1"]).into_bytes(), "ParseError"),
+        (
+            req("size", &["(2,(2,2):(4,(2,1))"]).into_bytes(),
+            "ParseError",
+        ),
+        (
+            req("composition", &["(4,2):(1", "2:1"]).into_bytes(),
+            "ParseError",
+        ),
         (req("size", &["(2,2):(1,2,3)"]).into_bytes(), "ParseError"),
         (req("size", &["8:1 junk"]).into_bytes(), "ParseError"),
-        (req("logical_divide", &["8:1", "<2:1"]).into_bytes(), "ParseError"),
+        (
+            req("logical_divide", &["8:1", "<2:1"]).into_bytes(),
+            "ParseError",
+        ),
         (req("size", &["_"]).into_bytes(), "ParseError"),
         // overflow
-        (req("size", &["(4294967296,4294967296):(1,0)"]).into_bytes(), "ParseError"),
-        (req("size", &["99999999999999999999"]).into_bytes(), "ParseError"),
-        (req("cosize", &["2:9223372036854775807"]).into_bytes(), "ParseError"),
-        (req("complement", &["2:4611686018427387904", "9223372036854775807"]).into_bytes(), "Overflow"),
-        (req("logical_product", &["4:1", "3:4611686018427387903"]).into_bytes(), "Overflow"),
-        (req("size", &["(4294967296,4294967296)"]).into_bytes(), "Overflow"),
-        (req("crd2idx", &["(0,4)", "(2,2):(1,4611686018427387903)"]).into_bytes(), "Overflow"),
-        (req("idx2crd", &["-9223372036854775808", "(4,3):(-1,4)"]).into_bytes(), "Overflow"),
+        (
+            req("size", &["(4294967296,4294967296):(1,0)"]).into_bytes(),
+            "ParseError",
+        ),
+        (
+            req("size", &["99999999999999999999"]).into_bytes(),
+            "ParseError",
+        ),
+        (
+            req("cosize", &["2:9223372036854775807"]).into_bytes(),
+            "ParseError",
+        ),
+        (
+            req(
+                "complement",
+                &["2:4611686018427387904", "9223372036854775807"],
+            )
+            .into_bytes(),
+            "Overflow",
+        ),
+        (
+            req("logical_product", &["4:1", "3:4611686018427387903"]).into_bytes(),
+            "Overflow",
+        ),
+        (
+            req("size", &["(4294967296,4294967296)"]).into_bytes(),
+            "Overflow",
+        ),
+        (
+            req("crd2idx", &["(0,4)", "(2,2):(1,4611686018427387903)"]).into_bytes(),
+            "Overflow",
+        ),
+        (
+            req("idx2crd", &["-9223372036854775808", "(4,3):(-1,4)"]).into_bytes(),
+            "Overflow",
+        ),
         (br#"{"op": "size", "args": [1e400]}"#.to_vec(), "BadRequest"),
-        (br#"{"op": "upcast", "args": [18446744073709551616, "4:1"]}"#.to_vec(), "BadRequest"),
+        (
+            br#"{"op": "upcast", "args": [18446744073709551616, "4:1"]}"#.to_vec(),
+            "BadRequest",
+        ),
         // deep nesting and size limits
         (req("size", &[&deep_text]).into_bytes(), "ParseError"),
-        (req("logical_divide", &["8:1", &deep_text]).into_bytes(), "ParseError"),
+        (
+            req("logical_divide", &["8:1", &deep_text]).into_bytes(),
+            "ParseError",
+        ),
         (deep_json.into_bytes(), "BadRequest"),
         (deep_args.into_bytes(), "BadRequest"),
         (req("rank", &[&many]).into_bytes(), "ParseError"),
@@ -93,13 +133,34 @@ fn bad_inputs_get_error_lines_and_later_lines_are_answered() {
         (b"\"size\"".to_vec(), "BadRequest"),
         (b"{\"op\": 7}".to_vec(), "BadRequest"),
         (b"{\"args\": [\"8:1\"]}".to_vec(), "BadRequest"),
-        (b"{\"op\": \"size\", \"args\": \"8:1\"}".to_vec(), "BadRequest"),
-        (b"{\"op\": \"size\", \"args\": [null]}".to_vec(), "BadRequest"),
-        (b"{\"op\": \"size\", \"args\": [{\"a\": 1}]}".to_vec(), "BadRequest"),
-        (b"{\"op\": \"size\", \"args\": [\"8:1\"]} trailing".to_vec(), "BadRequest"),
-        (b"{\"op\": \"\\ud800\", \"args\": []}".to_vec(), "BadRequest"),
-        (b"{\"op\": \"size\\u0000\", \"args\": [\"8:1\"]}".to_vec(), "UnknownOp"),
-        (b"\xef\xbb\xbf{\"op\": \"size\", \"args\": [\"8:1\"]}".to_vec(), "BadRequest"),
+        (
+            b"{\"op\": \"size\", \"args\": \"8:1\"}".to_vec(),
+            "BadRequest",
+        ),
+        (
+            b"{\"op\": \"size\", \"args\": [null]}".to_vec(),
+            "BadRequest",
+        ),
+        (
+            b"{\"op\": \"size\", \"args\": [{\"a\": 1}]}".to_vec(),
+            "BadRequest",
+        ),
+        (
+            b"{\"op\": \"size\", \"args\": [\"8:1\"]} trailing".to_vec(),
+            "BadRequest",
+        ),
+        (
+            b"{\"op\": \"\\ud800\", \"args\": []}".to_vec(),
+            "BadRequest",
+        ),
+        (
+            b"{\"op\": \"size\\u0000\", \"args\": [\"8:1\"]}".to_vec(),
+            "UnknownOp",
+        ),
+        (
+            b"\xef\xbb\xbf{\"op\": \"size\", \"args\": [\"8:1\"]}".to_vec(),
+            "BadRequest",
+        ),
         (b"\xc3\x28\xa0\xa1".to_vec(), "BadRequest"),
         (b"\x00\x00\x00".to_vec(), "BadRequest"),
         (Vec::new(), "BadRequest"),
@@ -107,16 +168,31 @@ fn bad_inputs_get_error_lines_and_later_lines_are_answered() {
         (b"\r".to_vec(), "BadRequest"),
         // refusals of well-formed input
         (req("size", &["0:1"]).into_bytes(), "ParseError"),
-        (req("idx2crd", &["5", "(2,0,3)"]).into_bytes(), "InvalidExtent"),
-        (req("print_layout", &["(1048576,1048576):(1,1048576)"]).into_bytes(), "InvalidArgument"),
-        (req("table", &["(1048576,1048576):(1,1048576)"]).into_bytes(), "InvalidArgument"),
-        (req("complement", &["(2,2):(1,1)", "8"]).into_bytes(), "NotInjective"),
+        (
+            req("idx2crd", &["5", "(2,0,3)"]).into_bytes(),
+            "InvalidExtent",
+        ),
+        (
+            req("print_layout", &["(1048576,1048576):(1,1048576)"]).into_bytes(),
+            "InvalidArgument",
+        ),
+        (
+            req("table", &["(1048576,1048576):(1,1048576)"]).into_bytes(),
+            "InvalidArgument",
+        ),
+        (
+            req("complement", &["(2,2):(1,1)", "8"]).into_bytes(),
+            "NotInjective",
+        ),
         (req("nope", &[]).into_bytes(), "UnknownOp"),
         (req("size", &[]).into_bytes(), "Arity"),
     ];
     let good = [
         (req("size", &["(2,(2,2)):(4,(2,1))"]), "8"),
-        (req("composition", &["(6,2):(8,2)", "(4,3):(3,1)"]), "((2,2),3):((24,2),8)"),
+        (
+            req("composition", &["(6,2):(8,2)", "(4,3):(3,1)"]),
+            "((2,2),3):((24,2),8)",
+        ),
     ];
     let mut input = Vec::new();
     for (line, _) in &bad {
@@ -129,11 +205,20 @@ fn bad_inputs_get_error_lines_and_later_lines_are_answered() {
     }
     let (out, answers) = batch(input);
     assert!(out.status.success(), "{out:?}");
-    assert!(out.stderr.is_empty(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     assert_eq!(answers.len(), bad.len() * (1 + good.len()));
     for (k, ((line, want), chunk)) in bad.iter().zip(answers.chunks(1 + good.len())).enumerate() {
         let shown = String::from_utf8_lossy(&line[..line.len().min(80)]).to_string();
-        assert_eq!(kind(&chunk[0]), *want, "bad line {k} {shown:?}: {}", chunk[0]);
+        assert_eq!(
+            kind(&chunk[0]),
+            *want,
+            "bad line {k} {shown:?}: {}",
+            chunk[0]
+        );
         for ((_, result), a) in good.iter().zip(&chunk[1..]) {
             assert_eq!(a["ok"], *result, "after bad line {k} {shown:?}");
         }
@@ -205,10 +290,16 @@ fn an_endless_line_uses_bounded_memory() {
 fn piping_into_head_exits_quietly() {
     let request = req("table", &["(64,64):(64,1)"]);
     let pipelines = [
-        (format!("yes '{request}' | head -n 20000 | {CUTE} batch"), "head -c 10"),
+        (
+            format!("yes '{request}' | head -n 20000 | {CUTE} batch"),
+            "head -c 10",
+        ),
         (format!("{CUTE} ops"), "head -n 1"),
         (format!("{CUTE} show '(256,256):(256,1)'"), "head -n 1"),
-        (format!("{CUTE} print_layout '(256,256):(256,1)'"), "head -n 2"),
+        (
+            format!("{CUTE} print_layout '(256,256):(256,1)'"),
+            "head -n 2",
+        ),
         (format!("{CUTE} --help"), "head -n 1"),
     ];
     let dir = std::env::temp_dir().join(format!("cute-hardening-{}", std::process::id()));
@@ -227,7 +318,10 @@ fn piping_into_head_exits_quietly() {
         let statuses = String::from_utf8_lossy(&o.stdout).trim().to_string();
         let cute_status = statuses.split_whitespace().rev().nth(1).unwrap_or("?");
         let stderr = std::fs::read_to_string(&err).unwrap_or_default();
-        assert_eq!(cute_status, "0", "{writer} | {head}: statuses {statuses}; {stderr}");
+        assert_eq!(
+            cute_status, "0",
+            "{writer} | {head}: statuses {statuses}; {stderr}"
+        );
         assert!(stderr.is_empty(), "{writer} | {head}: {stderr}");
     }
     let _ = std::fs::remove_dir_all(&dir);
@@ -333,6 +427,9 @@ fn one_answer_per_line_whatever_the_bytes() {
             "ok"
         ]
     );
-    assert!(answers[5]["error"].as_str().unwrap_or("").contains("not UTF-8"));
+    assert!(answers[5]["error"]
+        .as_str()
+        .unwrap_or("")
+        .contains("not UTF-8"));
     assert_eq!(answers[10]["ok"], "2");
 }

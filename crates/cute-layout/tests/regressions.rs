@@ -82,7 +82,9 @@ fn fuzz_idx2crd_with_zero_or_negative_extent() {
             "{shape}: {e:?}"
         );
     }
-    let e = tup("(2,0)").crd2crd(&tup("(1,1)"), &tup("(0,2)")).unwrap_err();
+    let e = tup("(2,0)")
+        .crd2crd(&tup("(1,1)"), &tup("(0,2)"))
+        .unwrap_err();
     assert!(matches!(e, LayoutError::InvalidExtent { .. }), "{e:?}");
 }
 
@@ -101,7 +103,10 @@ fn fuzz_max_common_vector_stays_in_both_domains() {
     assert_eq!(lay("5:1").max_common_vector(&lay("8:1")), 5);
     assert_eq!(lay("8:1").max_common_vector(&lay("5:1")), 5);
     assert_eq!(lay("3:1").max_common_vector(&lay("6:1")), 3);
-    assert_eq!(lay("(4,8):(1,4)").max_common_vector(&lay("(4,8):(1,4)")), 32);
+    assert_eq!(
+        lay("(4,8):(1,4)").max_common_vector(&lay("(4,8):(1,4)")),
+        32
+    );
 }
 
 /// ops_laws: `complement(6:3, (5,3,5))` followed CuTe's element-wise `ceil_div` of the tuple
@@ -130,7 +135,10 @@ fn fuzz_complement_tuple_cotarget_reaches_its_size() {
     }
     // Where CuTe's element-wise answer obeys the law, it is kept.
     assert_eq!(
-        lay("64:1").complement_shape(&tup("(32,4,4)")).unwrap().to_string(),
+        lay("64:1")
+            .complement_shape(&tup("(32,4,4)"))
+            .unwrap()
+            .to_string(),
         "8:64"
     );
 }
@@ -142,11 +150,11 @@ fn fuzz_complement_tuple_cotarget_reaches_its_size() {
 #[test]
 fn overflow_in_construction() {
     let cases = [
-        "(4294967296,4294967296):(1,0)",            // size 2^64
-        "(2,4611686018427387904):(0,0)",            // size 2^63
-        "3:4611686018427387904",                    // stride * (extent - 1) = 2^63
-        "(3037000500,3037000500):(1,3037000500)",   // span past i64::MAX
-        "1:-9223372036854775808",                   // |stride| does not fit
+        "(4294967296,4294967296):(1,0)",          // size 2^64
+        "(2,4611686018427387904):(0,0)",          // size 2^63
+        "3:4611686018427387904",                  // stride * (extent - 1) = 2^63
+        "(3037000500,3037000500):(1,3037000500)", // span past i64::MAX
+        "1:-9223372036854775808",                 // |stride| does not fit
         "(2,2,2):(3074457345618258603,3074457345618258603,3074457345618258603)", // sum of reaches
     ];
     for s in cases {
@@ -189,7 +197,9 @@ fn overflow_in_queries() {
     assert!(is_overflow(&l.index_any(i64::MAX).unwrap_err()));
     assert_eq!(l.index(&tup("(1,1)")).unwrap(), 4611686018427387904);
     assert!(is_overflow(
-        &tup("(4294967296,4294967296)").crd2idx(&tup("0")).unwrap_err()
+        &tup("(4294967296,4294967296)")
+            .crd2idx(&tup("0"))
+            .unwrap_err()
     ));
     // idx2crd with the largest index divides without overflow.
     assert_eq!(
@@ -202,7 +212,9 @@ fn overflow_in_queries() {
 fn overflow_in_algebra() {
     let huge = "4611686018427387903";
     // complement: the repeat of the span to reach the cotarget.
-    let e = lay("2:4611686018427387904").complement(i64::MAX).unwrap_err();
+    let e = lay("2:4611686018427387904")
+        .complement(i64::MAX)
+        .unwrap_err();
     assert!(is_overflow(&e), "{e:?}");
     // logical_product: complement(A, size(A) * cosize(B)).
     let b = lay(&format!("3:{huge}"));
@@ -229,10 +241,7 @@ fn overflow_in_algebra() {
     // casts
     let e = lay("4:1").downcast(4611686018427387904).unwrap_err();
     assert!(is_overflow(&e), "{e:?}");
-    assert_eq!(
-        lay("4:1").upcast(0).unwrap_err().kind(),
-        "InvalidArgument"
-    );
+    assert_eq!(lay("4:1").upcast(0).unwrap_err().kind(), "InvalidArgument");
     assert_eq!(
         lay("4:1").downcast(-2).unwrap_err().kind(),
         "InvalidArgument"
@@ -259,7 +268,9 @@ fn deep_nesting_is_an_error_not_a_stack_overflow() {
         let e = text.parse::<Tiler>().unwrap_err();
         assert_eq!(e.kind, ParseErrorKind::TooDeep);
     }
-    let e = format!("<{}", "<".repeat(10_000)).parse::<Tiler>().unwrap_err();
+    let e = format!("<{}", "<".repeat(10_000))
+        .parse::<Tiler>()
+        .unwrap_err();
     assert_eq!(e.kind, ParseErrorKind::TooDeep);
     // Exactly MAX_DEPTH levels parse and print back.
     let ok = format!("{}7{}", "(".repeat(MAX_DEPTH), ")".repeat(MAX_DEPTH));
@@ -271,7 +282,10 @@ fn deep_nesting_is_an_error_not_a_stack_overflow() {
     assert_eq!(l.coalesce().to_string(), "7:1");
     // One more level through the constructors.
     let e = IntTuple::tuple([t.clone()]).unwrap_err();
-    assert!(matches!(e, LayoutError::TooDeep { limit, .. } if limit == MAX_DEPTH), "{e:?}");
+    assert!(
+        matches!(e, LayoutError::TooDeep { limit, .. } if limit == MAX_DEPTH),
+        "{e:?}"
+    );
     let e = Layout::from_modes([l.clone()]).unwrap_err();
     assert!(matches!(e, LayoutError::TooDeep { .. }), "{e:?}");
     let e = l.append(&l).unwrap_err();
@@ -289,7 +303,10 @@ fn many_leaves_work() {
     let shape = format!("({})", vec!["2"; n].join(","));
     let stride = format!(
         "({})",
-        (0..n).map(|k| (1i64 << k).to_string()).collect::<Vec<_>>().join(",")
+        (0..n)
+            .map(|k| (1i64 << k).to_string())
+            .collect::<Vec<_>>()
+            .join(",")
     );
     let l = lay(&format!("{shape}:{stride}"));
     assert_eq!(l.size(), 1 << 40);
@@ -347,7 +364,10 @@ fn too_many_nodes_is_an_error() {
     );
     let l = lay(&half);
     let e = Layout::from_modes([l.clone(), l.clone(), l.clone()]).unwrap_err();
-    assert!(matches!(e, LayoutError::TooLarge { limit, .. } if limit == MAX_NODES), "{e:?}");
+    assert!(
+        matches!(e, LayoutError::TooLarge { limit, .. } if limit == MAX_NODES),
+        "{e:?}"
+    );
     assert_eq!(e.kind(), "TooLarge");
     let e = IntTuple::tuple([l.shape(), l.shape(), l.shape()]).unwrap_err();
     assert!(matches!(e, LayoutError::TooLarge { .. }), "{e:?}");
@@ -386,7 +406,10 @@ fn zero_and_negative_extents() {
         "InvalidArgument"
     );
     assert_eq!(
-        lay("4:1").complement_shape(&tup("(2,0)")).unwrap_err().kind(),
+        lay("4:1")
+            .complement_shape(&tup("(2,0)"))
+            .unwrap_err()
+            .kind(),
         "InvalidArgument"
     );
     // The size of a tuple with a zero is 0 (a tuple is not a shape); no layout is built from it.
@@ -412,7 +435,10 @@ fn empty_tuples() {
     // Where a mode is required, an empty tuple is an error.
     assert_eq!(e.group_modes(0, 1).unwrap_err().kind(), "ModeOutOfRange");
     assert_eq!(e.take_modes(0, 0).unwrap_err().kind(), "EmptyModeRange");
-    assert_eq!(e.replace(0, &lay("2:1")).unwrap_err().kind(), "ModeOutOfRange");
+    assert_eq!(
+        e.replace(0, &lay("2:1")).unwrap_err().kind(),
+        "ModeOutOfRange"
+    );
     assert!(e.mode(0).is_none());
     // A coordinate that is `()` does not fit a shape that has modes.
     let err = lay("(2,3):(1,2)").index(&tup("()")).unwrap_err();

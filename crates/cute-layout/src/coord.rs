@@ -152,8 +152,8 @@ impl Layout {
     /// ```
     /// # use cute_layout::Layout;
     /// let l: Layout = "(2,(2,2)):(4,(2,1))".parse()?;
-    /// let v: Vec<i64> = (0..8).map(|i| l.index_1d(i).unwrap()).collect();
-    /// assert_eq!(v, [0, 4, 2, 6, 1, 5, 3, 7]); // 01_layout.md print1D
+    /// let v: Option<Vec<i64>> = (0..8).map(|i| l.index_1d(i)).collect();
+    /// assert_eq!(v, Some(vec![0, 4, 2, 6, 1, 5, 3, 7])); // 01_layout.md print1D
     /// assert_eq!(l.index_1d(8), None);
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```

@@ -116,8 +116,9 @@ impl<D: Copy> Layout<D> {
     /// ```
     /// # use cute_layout::Layout;
     /// let a: Layout = "(4,(3,6)):(1,(4,12))".parse()?;
-    /// assert_eq!(a.mode(0).unwrap().to_string(), "4:1");
-    /// assert_eq!(a.mode(1).unwrap().to_string(), "(3,6):(4,12)");
+    /// let text = |m: Option<Layout>| m.map(|m| m.to_string());
+    /// assert_eq!(text(a.mode(0)).as_deref(), Some("4:1"));
+    /// assert_eq!(text(a.mode(1)).as_deref(), Some("(3,6):(4,12)"));
     /// assert!(a.mode(2).is_none());
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
@@ -134,8 +135,10 @@ impl<D: Copy> Layout<D> {
     /// ```
     /// # use cute_layout::Layout;
     /// let a: Layout = "(4,(3,6)):(1,(4,12))".parse()?;
-    /// assert_eq!(a.mode_at(&[1, 0]).unwrap().to_string(), "3:4");
-    /// assert_eq!(a.mode_at(&[1, 1]).unwrap().to_string(), "6:12");
+    /// let text = |m: Option<Layout>| m.map(|m| m.to_string());
+    /// assert_eq!(text(a.mode_at(&[1, 0])).as_deref(), Some("3:4"));
+    /// assert_eq!(text(a.mode_at(&[1, 1])).as_deref(), Some("6:12"));
+    /// assert_eq!(a.mode_at(&[2]), None);
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn mode_at(&self, path: &[usize]) -> Option<Self> {

@@ -20,7 +20,10 @@ pub(crate) fn bw_coalesce(modes: &[(i64, i64)], last: Option<i64>) -> Modes {
             continue;
         }
         let single = out.len() == 1;
-        let front = out.last_mut().expect("non-empty");
+        // `out` holds the last mode from before the loop and never shrinks in it.
+        let Some(front) = out.last_mut() else {
+            continue;
+        };
         if single && front.0 == 1 {
             *front = (s, d);
         } else if s.checked_mul(d) == Some(front.1) {

@@ -433,3 +433,19 @@ fn one_answer_per_line_whatever_the_bytes() {
         .contains("not UTF-8"));
     assert_eq!(answers[10]["ok"], "2");
 }
+
+/// An error line written to a stderr pipe whose reader has gone: still the documented status
+/// (`eprintln!` would panic on the failed write).
+#[test]
+fn a_closed_stderr_pipe_is_not_a_panic() {
+    // The process substitution's reader exits at once; after the pause, writes to fd 2 fail
+    // with EPIPE.
+    let o = Command::new("bash")
+        .arg("-c")
+        .arg(format!(
+            "exec 2> >(exec true); sleep 0.3; {CUTE} frobnicate; echo \"status=$?\""
+        ))
+        .output()
+        .expect("bash");
+    assert_eq!(String::from_utf8_lossy(&o.stdout).trim(), "status=2");
+}

@@ -29,6 +29,9 @@ fuzz_target!(|data: &[u8]| {
             gen::arg(&mut b, w)
         })
         .collect();
+    if std::env::var_os("CUTE_FUZZ_SHOW").is_some() {
+        eprintln!("{} {args:?}", spec.name); // for triage: the call an artifact makes
+    }
     let result = run_op(spec.name, &args);
     if let Ok(ours) = &result {
         if let Err(e) = check_result(spec.name, &args, ours) {

@@ -116,7 +116,7 @@ pub fn check_result(op: &str, args: &[Arg], ours: &str) -> Result<(), String> {
         "cosize" if lay0 && texts[0].contains('-') => return Ok(()),
         "size" | "cosize" | "rank" | "depth" | "flatten" if lay0 => op,
         "crd2idx" if n == 2 && lay1 => op,
-        "idx2crd" if n == 2 => {
+        "idx2crd" if n == 2 && texts[0].trim().parse::<i64>().is_ok() => {
             if lay1 {
                 variant = json!("layout");
             }

@@ -71,6 +71,28 @@ fn fuzz_compose_with_empty_layout() {
     );
 }
 
+/// ops_laws: composition's extended coalesce (`bw_coalesce_x`) stands in extent 2 for a last
+/// mode of extent 1 and then multiplied it into a neighbouring extent near 2^62: an overflow in
+/// `tiled_divide` / `flat_divide` by `1:0`.
+#[test]
+fn fuzz_extended_coalesce_near_i64_max() {
+    let tiler: Tiler = "1:0".parse().unwrap();
+    let a = lay("(((),4611686018427387905),(()),1):(((),0),(()),0)");
+    // A is the constant 0 on 2^62 + 1 points; so is the result.
+    let r = a.tiled_divide(&tiler).unwrap();
+    assert_eq!(r.size(), a.size());
+    assert!(r.stride_leaves().iter().all(|&d| d == 0), "{r}");
+    let a = lay(
+        "(((1,1,1,1),1,(),4611686018427387904),(),(1,1)):(((4,0,0,0),0,(),0),(),(0,0))",
+    );
+    let r = a.flat_divide(&tiler).unwrap();
+    assert_eq!(r.size(), a.size());
+    let a = lay("(4611686018427387904,1):(1,4611686018427387904)");
+    let r = a.compose(&lay("4:1")).unwrap();
+    assert_eq!(r.to_string(), "4:1");
+    assert_eq!(a.coalesce().to_string(), "4611686018427387904:1");
+}
+
 /// ops_laws: `idx2crd(c, shape)` with a shape extent of 0 divided by zero; negative extents
 /// gave meaningless coordinates.
 #[test]

@@ -26,9 +26,13 @@ pub(crate) fn bw_coalesce(modes: &[(i64, i64)], last: Option<i64>) -> Modes {
         };
         if single && front.0 == 1 {
             *front = (s, d);
-        } else if s.checked_mul(d) == Some(front.1) {
-            // s * front.0 cannot overflow: it is a product of extents of a valid layout
-            *front = (s * front.0, d);
+        } else if let Some(e) = s
+            .checked_mul(front.0)
+            .filter(|_| s.checked_mul(d) == Some(front.1))
+        {
+            // The product of extents of a valid layout fits, but `bw_coalesce_x`'s substitute
+            // last extent (2) may not: then the modes stay apart (the same function).
+            *front = (e, d);
         } else {
             out.push((s, d));
         }

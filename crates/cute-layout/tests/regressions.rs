@@ -82,9 +82,7 @@ fn fuzz_extended_coalesce_near_i64_max() {
     let r = a.tiled_divide(&tiler).unwrap();
     assert_eq!(r.size(), a.size());
     assert!(r.stride_leaves().iter().all(|&d| d == 0), "{r}");
-    let a = lay(
-        "(((1,1,1,1),1,(),4611686018427387904),(),(1,1)):(((4,0,0,0),0,(),0),(),(0,0))",
-    );
+    let a = lay("(((1,1,1,1),1,(),4611686018427387904),(),(1,1)):(((4,0,0,0),0,(),0),(),(0,0))");
     let r = a.flat_divide(&tiler).unwrap();
     assert_eq!(r.size(), a.size());
     let a = lay("(4611686018427387904,1):(1,4611686018427387904)");

@@ -174,8 +174,10 @@ mod tests {
 
     fn batch(input: &[u8]) -> String {
         let mut out = Vec::new();
-        run(input, &mut out).unwrap();
-        String::from_utf8(out).unwrap()
+        if let Err(e) = run(input, &mut out) {
+            panic!("writing to a Vec failed: {e}");
+        }
+        String::from_utf8_lossy(&out).into_owned()
     }
 
     #[test]

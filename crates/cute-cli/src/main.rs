@@ -31,7 +31,14 @@ use crate::ops::{run_op, Arg, OpError, OPS};
     version,
     about = "CuTe layouts on the command line: show, compute, batch-evaluate",
     after_help = "Any operation of `cute ops` is also a command: `cute OP ARGS...`, e.g.\n  \
-                  cute crd2idx '(1,5)' '(3,(2,3)):(3,(12,1))'"
+                  cute crd2idx '(1,5)' '(3,(2,3)):(3,(12,1))'\n\n\
+                  Exit status:\n  \
+                  0  success; also `cute batch` at the end of its input, whatever the answers, and\n     \
+                  any command whose output pipe was closed (e.g. by `| head`)\n  \
+                  1  the operation refused its input (the error names the condition), or\n     \
+                  `cute batch` could not read its input or write its answers\n  \
+                  2  usage error: unknown operation, wrong number of arguments, text that does\n     \
+                  not parse, a malformed argument"
 )]
 struct Cli {
     #[command(subcommand)]
@@ -115,7 +122,7 @@ fn main() -> ExitCode {
                 Ok(()) => ExitCode::SUCCESS,
                 Err(e) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
                 Err(e) => {
-                    eprintln!("cute batch: {e}");
+                    note(&format!("cute batch: {e}"));
                     ExitCode::FAILURE
                 }
             }
@@ -199,7 +206,7 @@ fn emit(text: &str) -> ExitCode {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("cute: cannot write output: {e}");
+            note(&format!("cute: cannot write output: {e}"));
             ExitCode::FAILURE
         }
     }
@@ -208,9 +215,14 @@ fn emit(text: &str) -> ExitCode {
 /// Reports `e` as one line on stderr and picks the exit status.
 fn fail(e: &OpError) -> ExitCode {
     let message = e.message.replace(['\n', '\r'], " ");
-    eprintln!("cute: error[{}]: {message}", e.kind);
+    note(&format!("cute: error[{}]: {message}", e.kind));
     match e.kind {
         "UnknownOp" | "Arity" | "ParseError" | "BadRequest" => ExitCode::from(2),
         _ => ExitCode::from(1),
     }
+}
+
+/// Writes one line to stderr; unlike `eprintln!`, a closed stderr is not a panic.
+fn note(line: &str) {
+    let _ = writeln!(io::stderr().lock(), "{line}");
 }

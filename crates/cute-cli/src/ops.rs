@@ -459,6 +459,11 @@ mod tests {
         Arg::Text(s.into())
     }
 
+    /// The result of a call that must succeed.
+    fn ok(op: &str, args: &[Arg]) -> String {
+        run_op(op, args).unwrap_or_else(|e| panic!("{op}{args:?}: {e}"))
+    }
+
     #[test]
     fn names_are_unique() {
         for (k, a) in OPS.iter().enumerate() {
@@ -473,36 +478,30 @@ mod tests {
 
     #[test]
     fn run_op_basics() {
-        assert_eq!(run_op("size", &[t("(2,(2,2)):(4,(2,1))")]).unwrap(), "8");
-        assert_eq!(run_op("size", &[t("(2,3)")]).unwrap(), "6");
+        assert_eq!(ok("size", &[t("(2,(2,2)):(4,(2,1))")]), "8");
+        assert_eq!(ok("size", &[t("(2,3)")]), "6");
         assert_eq!(
-            run_op("make_layout", &[t("(2,4)"), t("LayoutRight")]).unwrap(),
+            ok("make_layout", &[t("(2,4)"), t("LayoutRight")]),
             "(2,4):(4,1)"
         );
         assert_eq!(
-            run_op("make_layout", &[t("(2,4)"), t("(12,1)")]).unwrap(),
+            ok("make_layout", &[t("(2,4)"), t("(12,1)")]),
             "(2,4):(12,1)"
         );
         assert_eq!(
-            run_op("crd2idx", &[Arg::Int(16), t("(3,(2,3)):(3,(12,1))")]).unwrap(),
+            ok("crd2idx", &[Arg::Int(16), t("(3,(2,3)):(3,(12,1))")]),
             "17"
         );
+        assert_eq!(ok("idx2crd", &[t("16"), t("(3,(2,3))")]), "(1,(1,2))");
         assert_eq!(
-            run_op("idx2crd", &[t("16"), t("(3,(2,3))")]).unwrap(),
-            "(1,(1,2))"
-        );
-        assert_eq!(
-            run_op("idx2crd", &[t("143"), t("(8,12,2):(1,8,96)")]).unwrap(),
+            ok("idx2crd", &[t("143"), t("(8,12,2):(1,8,96)")]),
             "(7,5,1)"
         );
-        assert_eq!(run_op("compatible", &[t("24"), t("(4,6)")]).unwrap(), "1");
-        assert_eq!(run_op("table", &[t("(2,2):(2,1)")]).unwrap(), "0,2,1,3");
+        assert_eq!(ok("compatible", &[t("24"), t("(4,6)")]), "1");
+        assert_eq!(ok("table", &[t("(2,2):(2,1)")]), "0,2,1,3");
+        assert_eq!(ok("table", &[t("(2,2):(2,1)"), Arg::Int(6)]), "0,2,1,3,2,4");
         assert_eq!(
-            run_op("table", &[t("(2,2):(2,1)"), Arg::Int(6)]).unwrap(),
-            "0,2,1,3,2,4"
-        );
-        assert_eq!(
-            run_op("mode", &[t("(4,(3,6)):(1,(4,12))"), t("1"), t("0")]).unwrap(),
+            ok("mode", &[t("(4,(3,6)):(1,(4,12))"), t("1"), t("0")]),
             "3:4"
         );
     }

@@ -199,8 +199,8 @@ impl Layout {
     /// ```
     /// # use cute_layout::Layout;
     /// let l: Layout = "(2,(2,2)):(4,(2,1))".parse()?;
-    /// let v: Vec<i64> = (0..8).map(|i| l.index_1d(i).unwrap()).collect();
-    /// assert_eq!(v, [0, 4, 2, 6, 1, 5, 3, 7]); // 01_layout.md print1D
+    /// let v: Option<Vec<i64>> = (0..8).map(|i| l.index_1d(i)).collect();
+    /// assert_eq!(v, Some(vec![0, 4, 2, 6, 1, 5, 3, 7])); // 01_layout.md print1D
     /// assert_eq!(l.index_1d(8), None);
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
@@ -223,7 +223,8 @@ impl Layout {
     /// `index(coord(L(c))) == L(c)`.
     ///
     /// # Errors
-    /// [`LayoutError::ZeroStride`] if a leaf of extent > 1 has stride 0 (CuTe divides by zero).
+    /// [`LayoutError::ZeroStride`] if a leaf of extent > 1 has stride 0 (CuTe divides by zero);
+    /// [`LayoutError::Overflow`] for `i64::MIN` over a stride of -1.
     ///
     /// # Examples
     /// ```
@@ -244,7 +245,9 @@ impl Layout {
                     layout: self.clone().into(),
                 });
             } else {
-                out.push((i / d) % s);
+                // `i64::MIN / -1` is the one quotient that overflows.
+                let q = i.checked_div(d).ok_or(LayoutError::overflow("idx2crd"))?;
+                out.push(q % s);
             }
         }
         Ok(IntTuple {
@@ -279,7 +282,8 @@ impl Layout {
             modes,
             coord,
             offset: 0,
-            remaining: self.size() as u64,
+            // A layout's size is at least 1 (every extent is), so the cast is exact.
+            remaining: self.size().unsigned_abs(),
         }
     }
 }
@@ -389,7 +393,7 @@ impl IntTuple {
     ///
     /// # Errors
     /// [`LayoutError::CoordMismatch`] if a tuple in `c` meets an integer or a tuple of another
-    /// rank in the shape.
+    /// rank in the shape; [`LayoutError::InvalidExtent`] if a shape extent is below 1.
     ///
     /// # Examples
     /// ```
@@ -402,6 +406,13 @@ impl IntTuple {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn idx2crd(&self, coord: &IntTuple) -> Result<IntTuple, LayoutError> {
+        if let Some(&extent) = self.leaves.iter().find(|&&e| e < 1) {
+            // A shape extent divides the coordinate.
+            return Err(LayoutError::InvalidExtent {
+                op: "idx2crd",
+                extent,
+            });
+        }
         if let Some(c) = coord.as_int() {
             // An integer meets the root: split it over all leaves (what walk_coord does for it),
             // without walking the tree.

@@ -223,6 +223,16 @@ pub enum LayoutError {
 }
 
 impl LayoutError {
+    /// [`LayoutError::TooLarge`] for a value with more than [`MAX_NODES`](crate::MAX_NODES)
+    /// integers and tuples.
+    pub(crate) fn too_many_nodes(op: &'static str) -> Self {
+        LayoutError::TooLarge {
+            op,
+            what: String::from("a value with more integers and tuples than allowed"),
+            limit: crate::tree::MAX_NODES as i64,
+        }
+    }
+
     /// The variant's name, as used in `cute batch` (`"kind"` field).
     pub fn kind(&self) -> &'static str {
         match self {
@@ -415,6 +425,8 @@ pub enum ParseErrorKind {
     IntegerOverflow,
     /// Nesting deeper than [`MAX_DEPTH`](crate::MAX_DEPTH).
     TooDeep,
+    /// More than [`MAX_NODES`](crate::MAX_NODES) integers and tuples in one value.
+    TooLarge,
     /// The text parsed, but the value is invalid (e.g. shape and stride not congruent).
     Invalid(LayoutError),
 }
@@ -454,6 +466,12 @@ impl fmt::Display for ParseError {
                 f,
                 "parse: nesting deeper than {} levels at byte {}",
                 crate::MAX_DEPTH,
+                self.offset
+            ),
+            ParseErrorKind::TooLarge => write!(
+                f,
+                "parse: more than {} integers and tuples in one value at byte {}",
+                crate::MAX_NODES,
                 self.offset
             ),
             ParseErrorKind::Invalid(e) => write!(f, "{e}"),

@@ -86,6 +86,7 @@ impl IntTuple {
                     limit: tree::MAX_DEPTH,
                 })
             }
+            Err(tree::TreeError::TooLarge) => return Err(LayoutError::too_many_nodes("int_tuple")),
             Err(e) => panic!("internal invariant broken: malformed token tree {e:?}"),
         }
         debug_assert_eq!(tree::count_leaves(&toks), leaves.len());

@@ -7,8 +7,9 @@
 //! Storage is inline for up to 16 leaves: building, copying, querying and evaluating such a layout
 //! never allocates. Past 16 leaves (or 32 tree tokens) the storage spills to the heap; everything
 //! keeps working. Every constructor validates its input once (extents >= 1, shape and stride
-//! congruent, nesting at most [`MAX_DEPTH`](crate::MAX_DEPTH), and `size` and the largest
-//! `|offset|` representable in `i64`), so evaluation inside the domain cannot overflow.
+//! congruent, nesting at most [`MAX_DEPTH`](crate::MAX_DEPTH), and `size` and the cosize (one
+//! past the largest `|offset|`) representable in `i64`), so evaluation inside the domain cannot
+//! overflow.
 
 use core::fmt;
 
@@ -128,8 +129,9 @@ impl<D: Copy> Layout<D> {
     /// ```
     /// # use cute_layout::Layout;
     /// let a: Layout = "(4,(3,6)):(1,(4,12))".parse()?;
-    /// assert_eq!(a.mode(0).unwrap().to_string(), "4:1");
-    /// assert_eq!(a.mode(1).unwrap().to_string(), "(3,6):(4,12)");
+    /// let text = |m: Option<Layout>| m.map(|m| m.to_string());
+    /// assert_eq!(text(a.mode(0)).as_deref(), Some("4:1"));
+    /// assert_eq!(text(a.mode(1)).as_deref(), Some("(3,6):(4,12)"));
     /// assert!(a.mode(2).is_none());
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
@@ -146,8 +148,10 @@ impl<D: Copy> Layout<D> {
     /// ```
     /// # use cute_layout::Layout;
     /// let a: Layout = "(4,(3,6)):(1,(4,12))".parse()?;
-    /// assert_eq!(a.mode_at(&[1, 0]).unwrap().to_string(), "3:4");
-    /// assert_eq!(a.mode_at(&[1, 1]).unwrap().to_string(), "6:12");
+    /// let text = |m: Option<Layout>| m.map(|m| m.to_string());
+    /// assert_eq!(text(a.mode_at(&[1, 0])).as_deref(), Some("3:4"));
+    /// assert_eq!(text(a.mode_at(&[1, 1])).as_deref(), Some("6:12"));
+    /// assert_eq!(a.mode_at(&[2]), None);
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn mode_at(&self, path: &[usize]) -> Option<Self> {
@@ -239,7 +243,8 @@ impl<D: Copy> Layout<D> {
             ),
             "internal invariant broken: malformed token tree"
         );
-        if self.toks.len() > 2 * tree::MAX_DEPTH {
+        // Likewise a tree of more than MAX_NODES nodes has more than MAX_NODES tokens.
+        if self.toks.len() > (2 * tree::MAX_DEPTH).min(tree::MAX_NODES) {
             match tree::validate(&self.toks) {
                 Ok(_) => {}
                 Err(tree::TreeError::TooDeep) => {
@@ -248,6 +253,7 @@ impl<D: Copy> Layout<D> {
                         limit: tree::MAX_DEPTH,
                     })
                 }
+                Err(tree::TreeError::TooLarge) => return Err(LayoutError::too_many_nodes(op)),
                 Err(e) => panic!("internal invariant broken: malformed token tree {e:?}"),
             }
         }
@@ -262,6 +268,10 @@ impl<D: Copy> Layout<D> {
                 (Some(a), Some(b)) => (size, span) = (a, b),
                 _ => return Err(LayoutError::overflow(op)),
             }
+        }
+        // `cosize() == 1 + span` must fit too.
+        if span == i64::MAX {
+            return Err(LayoutError::overflow(op));
         }
         Ok(())
     }

@@ -63,4 +63,4 @@ pub use render::{Table, VectorTable, MAX_TABLE_CELLS};
 pub use slice::{Slice, SliceCoord};
 pub use swizzle::{Swizzle, MAX_SWIZZLE_BITS};
 pub use tensor::{IdentityTensor, Storage, StorageMut, Tensor};
-pub use tree::MAX_DEPTH;
+pub use tree::{MAX_DEPTH, MAX_NODES};

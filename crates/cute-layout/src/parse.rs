@@ -7,20 +7,23 @@
 //! layout    := inttuple ':' inttuple        (shape and stride must be congruent)
 //! ```
 //! Parsing never recurses, so deep nesting cannot overflow the stack; it stops at
-//! [`MAX_DEPTH`](crate::MAX_DEPTH) with [`ParseErrorKind::TooDeep`].
+//! [`MAX_DEPTH`](crate::MAX_DEPTH) with [`ParseErrorKind::TooDeep`], and past
+//! [`MAX_NODES`](crate::MAX_NODES) integers and tuples with [`ParseErrorKind::TooLarge`].
 
 use core::str::FromStr;
 
 use crate::error::{LayoutError, ParseError, ParseErrorKind};
 use crate::int_tuple::IntTuple;
 use crate::layout::Layout;
-use crate::tree::{Leaves, Tok, Toks, MAX_DEPTH};
+use crate::tree::{Leaves, Tok, Toks, MAX_DEPTH, MAX_NODES};
 
 /// A cursor over the input text.
 pub(crate) struct Parser<'a> {
     pub s: &'a [u8],
     pub src: &'a str,
     pub pos: usize,
+    /// Nodes (integers and tuples) of the tiler being parsed, see [`MAX_NODES`].
+    pub nodes: usize,
 }
 
 impl<'a> Parser<'a> {
@@ -29,6 +32,7 @@ impl<'a> Parser<'a> {
             s: src.as_bytes(),
             src,
             pos: 0,
+            nodes: 0,
         }
     }
 
@@ -63,6 +67,18 @@ impl<'a> Parser<'a> {
         } else {
             Err(self.error(expected))
         }
+    }
+
+    /// Counts one more node of the value being parsed; fails past [`MAX_NODES`].
+    pub fn count_node(&mut self, nodes: &mut usize) -> Result<(), ParseError> {
+        *nodes += 1;
+        if *nodes > MAX_NODES {
+            return Err(ParseError {
+                offset: self.pos,
+                kind: ParseErrorKind::TooLarge,
+            });
+        }
+        Ok(())
     }
 
     pub fn at_end(&mut self) -> bool {
@@ -134,8 +150,11 @@ impl<'a> Parser<'a> {
         let mut toks = Toks::new();
         let mut leaves: Leaves<T> = Leaves::new();
         let mut depth = 0usize;
+        let mut nodes = 0usize;
         loop {
             // Expect a value.
+            self.skip_ws();
+            self.count_node(&mut nodes)?;
             if self.peek() == Some(b'(') {
                 self.pos += 1;
                 depth += 1;

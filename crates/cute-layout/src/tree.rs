@@ -17,6 +17,10 @@ pub(crate) const TOKS_INLINE: usize = 32;
 pub(crate) const LEAVES_INLINE: usize = 16;
 /// The deepest nesting accepted anywhere (parsing, construction).
 pub const MAX_DEPTH: usize = 64;
+/// The most nodes (integers plus tuples) one shape, stride, coordinate or tiler may have,
+/// anywhere (parsing, construction, results). Real layouts have a few dozen; the limit keeps
+/// the algorithms that are quadratic in the number of leaves fast on any input.
+pub const MAX_NODES: usize = 4096;
 
 /// One token of a tree's preorder sequence.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
@@ -295,6 +299,9 @@ pub(crate) fn validate(toks: &[Tok]) -> Result<usize, TreeError> {
     if end != toks.len() {
         return Err(TreeError::Unbalanced);
     }
+    if toks.iter().filter(|t| **t != Tok::Close).count() > MAX_NODES {
+        return Err(TreeError::TooLarge);
+    }
     Ok(max_depth)
 }
 
@@ -303,6 +310,7 @@ pub(crate) enum TreeError {
     Empty,
     Unbalanced,
     TooDeep,
+    TooLarge,
 }
 
 /// Builder for token sequences made of sub-trees.

@@ -48,13 +48,24 @@ pub(crate) fn bw_coalesce(modes: &[(i64, i64)], last: Option<i64>) -> Modes {
 /// CuTe's `coalesce_x` of a layout: as coalesce, but an extent-1 last leaf counts as extent 2,
 /// so that its stride survives for indices past the end.
 pub(crate) fn bw_coalesce_x(l: &Layout) -> Modes {
-    let last = match l.shape.last() {
+    let mut out = Modes::new();
+    coalesce_x_leaves_into(&l.shape, &l.stride, &mut out);
+    out
+}
+
+/// [`bw_coalesce_x`] of a layout's leaves, appended to `out`; never empty: a layout without
+/// leaves (`():()`) gives `1:0`.
+#[inline]
+pub(crate) fn coalesce_x_leaves_into(shape: &[i64], stride: &[i64], out: &mut Modes) {
+    let last = match shape.last() {
         Some(&1) => Some(2),
         _ => None,
     };
-    let mut out = Modes::new();
-    coalesce_leaves_into(&l.shape, &l.stride, last, &mut out);
-    out
+    let start = out.len();
+    coalesce_leaves_into(shape, stride, last, out);
+    if out.len() == start {
+        out.push((1, 0));
+    }
 }
 
 /// Append `(s, d)` to coalesced modes: dropped if `s == 1`, merged into the last mode if that
@@ -66,9 +77,12 @@ pub(crate) fn push_merged(out: &mut Modes, s: i64, d: i64) {
     }
     if let Some(front) = out.last_mut() {
         if front.0.checked_mul(front.1) == Some(d) {
-            // cannot overflow: a product of extents of a valid layout
-            front.0 *= s;
-            return;
+            // The product of extents of a valid layout fits, but `coalesce_x`'s substitute last
+            // extent (2) may not: then the modes stay apart (the same function).
+            if let Some(e) = front.0.checked_mul(s) {
+                front.0 = e;
+                return;
+            }
         }
     }
     out.push((s, d));

@@ -305,7 +305,7 @@ pub(crate) fn compose_into(
     out: &mut Layout,
 ) -> Result<(), LayoutError> {
     let mut a = Modes::new();
-    coalesce_x_leaves(lhs.shape, lhs.stride, &mut a);
+    super::coalesce::coalesce_x_leaves_into(lhs.shape, lhs.stride, &mut a);
     let mut leaves = Leaves2::default();
     for (k, (&n, &r)) in rhs.shape.iter().zip(rhs.stride.iter()).enumerate() {
         compose_leaf(&a, lhs, n, r, k, &mut leaves)?;
@@ -353,17 +353,6 @@ pub(crate) fn compose_into(
         start = end;
     }
     Ok(())
-}
-
-/// CuTe's `coalesce_x` of a layout's leaves: as coalesce, but an extent-1 last leaf counts as
-/// extent 2, so that its stride survives for indices past the end.
-#[inline]
-fn coalesce_x_leaves(shape: &[i64], stride: &[i64], out: &mut Modes) {
-    let last = match shape.last() {
-        Some(&1) => Some(2),
-        _ => None,
-    };
-    super::coalesce::coalesce_leaves_into(shape, stride, last, out);
 }
 
 /// The across-leaves condition: the leaves' digits in every bounded mode of `a` must add up

@@ -247,7 +247,11 @@ impl Layout {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn max_common_vector(&self, other: &Layout) -> i64 {
-        self.common_prefix(&other.right_inverse()).max(1)
+        // Both domains bound the run (`5:1` and `8:1` share 5 elements, not 8).
+        self.common_prefix(&other.right_inverse())
+            .min(self.size())
+            .min(other.size())
+            .max(1)
     }
 
     /// The extent of the leading stride-1 mode of `coalesce(self ∘ inv)` (CuTe's

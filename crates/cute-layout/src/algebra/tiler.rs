@@ -166,6 +166,9 @@ impl Parser<'_> {
             self.skip_ws();
             self.pos
         };
+        let mut nodes = self.nodes;
+        self.count_node(&mut nodes)?;
+        self.nodes = nodes;
         match self.peek() {
             Some(b'_') if !matches!(self.s.get(self.pos + 1), Some(c) if c.is_ascii_digit() || *c == b'-') =>
             {

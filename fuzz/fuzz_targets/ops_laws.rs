@@ -1,0 +1,60 @@
+//! Every operation of the CLI's table on generated arguments: no panic, no hang, and every `Ok`
+//! result obeys the operation's law where the domain is small enough to enumerate (the
+//! conformance suite's checkers). Also renders the first argument's table when it is a layout.
+#![no_main]
+
+use cute_fuzz::gen::{self, Bytes};
+use cute_fuzz::laws::check_result;
+use cute_fuzz::ops::{run_op, OPS};
+use cute_layout::Layout;
+use libfuzzer_sys::fuzz_target;
+
+fuzz_target!(|data: &[u8]| {
+    let mut b = Bytes::new(data);
+    let spec = &OPS[b.below(OPS.len())];
+    let (words, _) = gen::usage_words(spec.usage);
+    let hi = spec.max.min(spec.min + 3).min(6);
+    // Rarely a wrong number of arguments.
+    let n = if b.below(32) == 0 {
+        b.below(5)
+    } else {
+        spec.min + b.below(hi - spec.min + 1)
+    };
+    let args: Vec<_> = (0..n)
+        .map(|k| {
+            let w = words
+                .get(k)
+                .or(words.last())
+                .map_or("LAYOUT", String::as_str);
+            gen::arg(&mut b, w)
+        })
+        .collect();
+    if std::env::var_os("CUTE_FUZZ_SHOW").is_some() {
+        eprintln!("{} {args:?}", spec.name); // for triage: the call an artifact makes
+    }
+    let result = run_op(spec.name, &args);
+    if let Ok(ours) = &result {
+        if let Err(e) = check_result(spec.name, &args, ours) {
+            panic!("law broken: {e}");
+        }
+    }
+    if let Some(cute_fuzz::ops::Arg::Text(t)) = args.first() {
+        if let Ok(l) = t.parse::<Layout>() {
+            // The renderers' limits are tested elsewhere; drawing 65536-cell tables here would
+            // only slow the search down.
+            if l.size() <= 1 << 12 {
+                render(&l);
+            }
+            let _ = (l.size(), l.cosize(), l.rank(), l.depth(), l.image_bounds());
+        }
+    }
+});
+
+fn render(l: &Layout) {
+    if let Ok(table) = l.table() {
+        let _ = table.with_coords().to_string();
+    }
+    if let Ok(v) = l.vector_table() {
+        let _ = v.to_string();
+    }
+}

@@ -1,0 +1,246 @@
+//! Arguments for the operations, generated from the fuzzer's bytes.
+//!
+//! Values are mostly small (so that results are often `Ok` and their laws can be checked by
+//! enumeration), with a steady share of extreme ones (0, negatives, powers of two near 2^31,
+//! 2^32, 2^62, `i64::MAX`, `i64::MIN`) to reach every overflow check. The argument kinds follow
+//! the usage string of each operation in the CLI's table, so operations added to the table are
+//! fuzzed without changes here.
+
+use std::fmt::Write as _;
+
+use crate::ops::Arg;
+
+/// A cursor over the fuzzer's bytes; past the end it reads zeros.
+pub struct Bytes<'a> {
+    data: &'a [u8],
+    pos: usize,
+}
+
+impl<'a> Bytes<'a> {
+    pub fn new(data: &'a [u8]) -> Self {
+        Bytes { data, pos: 0 }
+    }
+
+    pub fn byte(&mut self) -> u8 {
+        let b = self.data.get(self.pos).copied().unwrap_or(0);
+        self.pos += 1;
+        b
+    }
+
+    /// A number in `0..n` (`n >= 1`).
+    pub fn below(&mut self, n: usize) -> usize {
+        usize::from(self.byte()) % n
+    }
+}
+
+const SPECIAL: [i64; 16] = [
+    0,
+    -1,
+    i64::MAX,
+    i64::MIN,
+    1 << 31,
+    1 << 32,
+    3_037_000_500, // just above sqrt(i64::MAX)
+    1 << 62,
+    (1 << 62) + 1,
+    1 << 40,
+    i64::MAX / 2,
+    -(1 << 40),
+    65_536,
+    1 << 20,
+    i64::MIN + 1,
+    4_294_967_295,
+];
+
+/// A shape extent: mostly 1..=8.
+pub fn extent(b: &mut Bytes) -> i64 {
+    match b.byte() {
+        x @ 0..=199 => 1 + i64::from(x % 8),
+        x @ 200..=231 => 1 + i64::from(x % 32),
+        x @ 232..=239 => -i64::from(x % 3),
+        x => SPECIAL[usize::from(x - 240)],
+    }
+}
+
+/// A stride: mostly 0..=7, powers of two, small negatives.
+pub fn stride(b: &mut Bytes) -> i64 {
+    match b.byte() {
+        x @ 0..=159 => i64::from(x % 8),
+        x @ 160..=199 => 1 << (x % 12),
+        x @ 200..=229 => -1 - i64::from(x % 4),
+        x @ 230..=239 => 3 * i64::from(x % 10),
+        x => SPECIAL[usize::from(x - 240)],
+    }
+}
+
+/// A small integer (an index, a mode number, a cast factor).
+pub fn small(b: &mut Bytes) -> i64 {
+    match b.byte() {
+        x @ 0..=223 => i64::from(x % 18) - 1,
+        x => SPECIAL[usize::from(x - 224) % 16],
+    }
+}
+
+/// The tree of a tuple: leaves and (possibly empty) tuples.
+#[derive(Clone, Debug)]
+pub enum Tree {
+    Leaf,
+    Tuple(Vec<Tree>),
+}
+
+/// A tree of depth at most `depth` and at most `*budget` leaves.
+pub fn tree(b: &mut Bytes, depth: u32, budget: &mut u32) -> Tree {
+    let x = b.byte();
+    if depth == 0 || *budget <= 1 || x < 140 {
+        *budget = budget.saturating_sub(1);
+        return Tree::Leaf;
+    }
+    let n = usize::from(x % 5); // 0..=4 elements; () included
+    let mut v = Vec::with_capacity(n);
+    for _ in 0..n {
+        if *budget == 0 {
+            break;
+        }
+        v.push(tree(b, depth - 1, budget));
+    }
+    Tree::Tuple(v)
+}
+
+/// Writes `t` with leaves from `leaf`.
+pub fn write_tree(out: &mut String, t: &Tree, leaf: &mut impl FnMut() -> i64) {
+    match t {
+        Tree::Leaf => {
+            let _ = write!(out, "{}", leaf());
+        }
+        Tree::Tuple(v) => {
+            out.push('(');
+            for (k, e) in v.iter().enumerate() {
+                if k > 0 {
+                    out.push(',');
+                }
+                write_tree(out, e, leaf);
+            }
+            out.push(')');
+        }
+    }
+}
+
+fn some_tree(b: &mut Bytes) -> Tree {
+    let mut budget = 1 + b.below(8) as u32;
+    tree(b, 3, &mut budget)
+}
+
+/// A layout in the text form; rarely with a stride that does not fit the shape.
+pub fn layout(b: &mut Bytes) -> String {
+    let t = some_tree(b);
+    let mut s = String::new();
+    write_tree(&mut s, &t, &mut || extent(b));
+    s.push(':');
+    let st = if b.below(32) == 0 { some_tree(b) } else { t };
+    write_tree(&mut s, &st, &mut || stride(b));
+    s
+}
+
+/// An integer tuple (a shape, profile, order, cotarget); rarely a coordinate-like one.
+pub fn tuple(b: &mut Bytes) -> String {
+    let t = some_tree(b);
+    let mut s = String::new();
+    if b.below(4) == 0 {
+        write_tree(&mut s, &t, &mut || small(b));
+    } else {
+        write_tree(&mut s, &t, &mut || extent(b));
+    }
+    s
+}
+
+/// A coordinate: small, sometimes negative or huge.
+pub fn coord(b: &mut Bytes) -> String {
+    let t = some_tree(b);
+    let mut s = String::new();
+    write_tree(&mut s, &t, &mut || small(b));
+    s
+}
+
+/// A tiler: a layout, a shape, `_`, or a tuple of those (in `(...)` or `<...>` notation).
+pub fn tiler(b: &mut Bytes, depth: u32) -> String {
+    match b.below(8) {
+        0..=2 => layout(b),
+        3 => extent(b).to_string(),
+        4 => tuple(b),
+        5 if depth > 0 => "_".to_string(),
+        _ if depth > 0 => {
+            let n = 1 + b.below(3);
+            let angle = b.below(8) == 0;
+            let parts: Vec<String> = (0..n).map(|_| tiler(b, depth - 1)).collect();
+            if angle {
+                format!("<{}>", parts.join(","))
+            } else {
+                format!("({})", parts.join(","))
+            }
+        }
+        _ => layout(b),
+    }
+}
+
+/// A swizzle argument: `Sw<B,M,S>` text or a `[B, M, S]` list.
+fn swizzle(b: &mut Bytes) -> Arg {
+    let (x, y, z) = (small(b), small(b), small(b).wrapping_sub(4));
+    if b.below(2) == 0 {
+        Arg::List(vec![Arg::Int(x), Arg::Int(y), Arg::Int(z)])
+    } else {
+        Arg::Text(format!("Sw<{x},{y},{z}>"))
+    }
+}
+
+/// One argument of the kind named by a usage word (`LAYOUT`, `TILER`, `SHAPE`, `N`, ...).
+pub fn arg(b: &mut Bytes, word: &str) -> Arg {
+    let alts: Vec<&str> = word.split('|').collect();
+    let w = alts[b.below(alts.len())];
+    if b.below(24) == 0 {
+        // Anything at all where the word asks for something specific.
+        return match b.below(6) {
+            0 => Arg::Text(layout(b)),
+            1 => Arg::Text(tuple(b)),
+            2 => Arg::Int(small(b)),
+            3 => swizzle(b),
+            4 => Arg::Text(tiler(b, 2)),
+            _ => Arg::Text(String::new()),
+        };
+    }
+    match w {
+        "LAYOUT" => Arg::Text(layout(b)),
+        "TILER" => Arg::Text(tiler(b, 2)),
+        "COORD" => Arg::Text(coord(b)),
+        "SHAPE" | "TUPLE" | "PROFILE" | "COTARGET" | "ORDER" | "STRIDE" => Arg::Text(tuple(b)),
+        "N" | "I" | "BEGIN" | "END" | "INDEX" => {
+            let v = small(b);
+            if b.below(2) == 0 {
+                Arg::Int(v)
+            } else {
+                Arg::Text(v.to_string())
+            }
+        }
+        "LayoutLeft" | "LayoutRight" => Arg::Text(w.to_string()),
+        "SWIZZLE" => swizzle(b),
+        _ => Arg::Text(layout(b)),
+    }
+}
+
+/// The words of a usage string: `"LAYOUT [N]"` gives `["LAYOUT", "N"]`, and whether the last
+/// one repeats (`LAYOUT...`).
+pub fn usage_words(usage: &str) -> (Vec<String>, bool) {
+    let mut repeat = false;
+    let words = usage
+        .split_whitespace()
+        .map(|w| {
+            let w = w.trim_matches(|c| c == '[' || c == ']');
+            if let Some(x) = w.strip_suffix("...") {
+                repeat = true;
+                x.to_string()
+            } else {
+                w.to_string()
+            }
+        })
+        .collect();
+    (words, repeat)
+}

@@ -1,0 +1,215 @@
+//! The law checkers of `crates/cute-cli/tests/conformance.rs`, compiled verbatim (see build.rs),
+//! and [`check_result`], which maps one `run_op` call onto a conformance case and judges it.
+
+#[allow(dead_code, clippy::all, unused_imports)]
+mod conformance {
+    use std::collections::HashSet;
+
+    use cute_layout::{IntTuple, Layout};
+    use serde_json::{json, Value};
+
+    include!(concat!(env!("OUT_DIR"), "/laws.rs"));
+
+    pub fn judge(case: &Value, ours: &str) -> Result<(), String> {
+        check(case, ours)
+    }
+}
+
+use cute_layout::{IntTuple, Layout};
+use serde_json::{json, Value};
+
+use crate::ops::Arg;
+
+/// Largest absolute integer in the arguments for which the law is checked (the checkers use
+/// plain `i64` arithmetic, sized for the conformance vectors).
+const CHECK_INT: i64 = 1 << 12;
+/// Largest argument size for which the law is checked.
+const CHECK_ARG_SIZE: i64 = 1 << 10;
+/// Largest result size for which the law is checked.
+const CHECK_RESULT_SIZE: i64 = 1 << 14;
+
+fn ints_small(s: &str, limit: i64) -> bool {
+    let b = s.as_bytes();
+    let mut i = 0;
+    while i < b.len() {
+        if b[i].is_ascii_digit() {
+            let j = b[i..]
+                .iter()
+                .position(|c| !c.is_ascii_digit())
+                .map_or(b.len(), |p| i + p);
+            match s[i..j].parse::<i64>() {
+                Ok(v) if v <= limit => {}
+                _ => return false,
+            }
+            i = j;
+        } else {
+            i += 1;
+        }
+    }
+    true
+}
+
+fn text(a: &Arg) -> Option<String> {
+    match a {
+        Arg::Text(s) => Some(s.clone()),
+        Arg::Int(i) => Some(i.to_string()),
+        Arg::List(_) => None,
+    }
+}
+
+fn is_layout(s: &str) -> bool {
+    s.contains(':')
+}
+
+/// The size of `s` read as a layout or tuple, if it parses.
+fn size_of(s: &str) -> Option<i64> {
+    if let Ok(l) = s.parse::<Layout>() {
+        return Some(l.size());
+    }
+    s.parse::<IntTuple>().ok().and_then(|t| t.size().ok())
+}
+
+/// Judges the successful result `ours` of `run_op(op, args)`:
+///
+/// * every layout result prints back to itself (`parse(print(x)) == x`);
+/// * where the conformance suite has a law for the operation and the domain is small enough to
+///   enumerate, the result obeys it.
+///
+/// `Err` is a finding.
+pub fn check_result(op: &str, args: &[Arg], ours: &str) -> Result<(), String> {
+    if ours.contains(':') && !ours.contains(" o ") && !ours.contains('@') && !ours.contains('\n') {
+        let l: Layout = ours
+            .parse()
+            .map_err(|e| format!("result {ours:?} does not parse: {e}"))?;
+        if l.to_string() != ours {
+            return Err(format!("result {ours:?} prints back as {l}"));
+        }
+    }
+    let Some(texts) = args.iter().map(text).collect::<Option<Vec<String>>>() else {
+        return Ok(());
+    };
+    if texts
+        .iter()
+        .any(|t| !ints_small(t, CHECK_INT) || t.contains('<'))
+    {
+        return Ok(());
+    }
+    if texts
+        .iter()
+        .any(|t| size_of(t).is_some_and(|s| s > CHECK_ARG_SIZE))
+    {
+        return Ok(());
+    }
+    if !ints_small(ours, 1 << 20) || size_of(ours).is_some_and(|s| s > CHECK_RESULT_SIZE) {
+        return Ok(());
+    }
+    let n = texts.len();
+    let lay0 = n >= 1 && is_layout(&texts[0]);
+    let lay1 = n >= 2 && is_layout(&texts[1]);
+    let mut variant = Value::Null;
+    let case_op = match op {
+        "make_layout" if n == 2 && matches!(texts[1].trim(), "LayoutLeft" | "LayoutRight") => {
+            "make_layout"
+        }
+        // With negative strides `cosize` is CuTe 4.x's `1 + sum (s-1)|d|`, not the checker's
+        // "one past the largest offset".
+        "cosize" if lay0 && texts[0].contains('-') => return Ok(()),
+        "size" | "cosize" | "rank" | "depth" | "flatten" if lay0 => op,
+        "crd2idx" if n == 2 && lay1 => op,
+        "idx2crd" if n == 2 && texts[0].trim().parse::<i64>().is_ok() => {
+            if lay1 {
+                variant = json!("layout");
+            }
+            op
+        }
+        "coalesce" if lay0 => {
+            if n == 2 {
+                "coalesce_by_mode"
+            } else {
+                op
+            }
+        }
+        "complement" if lay0 => {
+            if n == 2 {
+                op
+            } else {
+                "complement_nocotarget"
+            }
+        }
+        "composition" if lay0 && n == 2 => {
+            if texts[1].parse::<Layout>().is_ok() {
+                "composition"
+            } else {
+                "composition_tiler"
+            }
+        }
+        "filter" | "right_inverse" | "left_inverse" | "nullspace" if lay0 => op,
+        "max_common_vector" | "max_common_layout" if lay0 && lay1 => op,
+        "upcast" | "downcast" if lay1 => op,
+        "logical_divide" | "zipped_divide" | "tiled_divide" | "flat_divide" | "logical_product"
+        | "zipped_product" | "tiled_product" | "blocked_product" | "raked_product"
+            if lay0 =>
+        {
+            op
+        }
+        "weakly_congruent" | "compatible" | "evenly_divides" if !lay0 && !lay1 => op,
+        "table" if lay0 => return check_table(&texts, ours),
+        "with_shape" if lay0 && !lay1 && n == 2 => return check_with_shape(&texts, ours),
+        _ => return Ok(()),
+    };
+    let case = json!({"op": case_op, "args": texts, "variant": variant});
+    match conformance::judge(&case, ours) {
+        Ok(()) => Ok(()),
+        // The checker cannot judge this case (a domain too large to enumerate, a tiler shape it
+        // has no reference for): not a finding.
+        Err(e) if e.contains("too many to check") || e.contains("`_` tiler") => Ok(()),
+        Err(e) if e.contains("is not a layout or integer") || e.contains("no mode") => Ok(()),
+        Err(e) if e.contains("is not a tiler") || e.contains("is not an int tuple") => Ok(()),
+        Err(e) => Err(format!("{op}{texts:?} = {ours}: {e}")),
+    }
+}
+
+/// `table L [N]`: the values of the 1-D function, `N` of them (past the end the last mode runs
+/// on) or the whole domain.
+fn check_table(texts: &[String], ours: &str) -> Result<(), String> {
+    let l: Layout = texts[0].parse().map_err(|e| format!("{e}"))?;
+    let n = match texts.get(1) {
+        Some(t) => t.trim().parse::<i64>().map_err(|e| format!("{e}"))?,
+        None => l.size(),
+    };
+    let want: Vec<String> = (0..n)
+        .map(|i| {
+            l.index_any(i)
+                .map(|v| v.to_string())
+                .map_err(|e| e.to_string())
+        })
+        .collect::<Result<_, _>>()?;
+    if want.join(",") != ours {
+        return Err(format!(
+            "table {texts:?} = {ours:?}, expected {:?}",
+            want.join(",")
+        ));
+    }
+    Ok(())
+}
+
+/// `with_shape A S`: `R(i) = A(i)` for `i < size(S)`, and R has shape S.
+fn check_with_shape(texts: &[String], ours: &str) -> Result<(), String> {
+    let a: Layout = texts[0].parse().map_err(|e| format!("{e}"))?;
+    let s: IntTuple = texts[1].parse().map_err(|e| format!("{e}"))?;
+    let r: Layout = ours.parse().map_err(|e| format!("{e}"))?;
+    if r.size() != s.size().map_err(|e| e.to_string())? || !s.compatible(&r.shape()) {
+        return Err(format!(
+            "with_shape {texts:?} = {ours}: shape does not refine {s}"
+        ));
+    }
+    for i in 0..r.size() {
+        let want = a.index_any(i).map_err(|e| e.to_string())?;
+        if r.index_1d(i) != Some(want) {
+            return Err(format!(
+                "with_shape {texts:?} = {ours}: R({i}) != A({i}) = {want}"
+            ));
+        }
+    }
+    Ok(())
+}

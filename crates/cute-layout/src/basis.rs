@@ -461,7 +461,7 @@ impl FromStr for Layout<ScaledBasis> {
     fn from_str(s: &str) -> Result<Self, ParseError> {
         let mut p = Parser::new(s);
         let shape = p.int_tuple()?;
-        p.expect(b':', "':'")?;
+        p.eat(b':', "':'")?;
         let at = {
             p.skip_ws();
             p.pos

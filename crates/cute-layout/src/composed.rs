@@ -1180,9 +1180,9 @@ impl FromStr for ComposedLayout {
         let mut layers = Layers::new();
         while p.at_swizzle() {
             let sw = p.swizzle()?;
-            p.expect(b'o', "'o'")?;
+            p.eat(b'o', "'o'")?;
             let off = p.int()?;
-            p.expect(b'o', "'o'")?;
+            p.eat(b'o', "'o'")?;
             layers.push((sw, off));
         }
         let at = {

@@ -60,7 +60,7 @@ impl<'a> Parser<'a> {
         }
     }
 
-    pub fn expect(&mut self, c: u8, expected: &'static str) -> Result<(), ParseError> {
+    pub fn eat(&mut self, c: u8, expected: &'static str) -> Result<(), ParseError> {
         if self.peek() == Some(c) {
             self.pos += 1;
             Ok(())
@@ -210,7 +210,7 @@ impl<'a> Parser<'a> {
             self.pos
         };
         let shape = self.int_tuple()?;
-        self.expect(b':', "':'")?;
+        self.eat(b':', "':'")?;
         self.stride_for(shape_at, shape)
     }
 

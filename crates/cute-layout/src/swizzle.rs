@@ -361,13 +361,13 @@ impl Parser<'_> {
             return Err(self.error("'Sw<'"));
         }
         self.pos += 2;
-        self.expect(b'<', "'<'")?;
+        self.eat(b'<', "'<'")?;
         let b = self.int()?;
-        self.expect(b',', "','")?;
+        self.eat(b',', "','")?;
         let m = self.int()?;
-        self.expect(b',', "','")?;
+        self.eat(b',', "','")?;
         let s = self.int()?;
-        self.expect(b'>', "'>'")?;
+        self.eat(b'>', "'>'")?;
         Swizzle::new(b, m, s).map_err(|e| ParseError {
             offset: start,
             kind: ParseErrorKind::Invalid(e),

@@ -3,7 +3,7 @@
 use super::build::LayoutBuilder;
 use super::kernels;
 use super::view::push_view;
-use super::{by_tiler, Rest, Tiler};
+use super::Tiler;
 use crate::error::LayoutError;
 use crate::int_tuple::IntTuple;
 use crate::layout::Layout;
@@ -121,16 +121,9 @@ impl Layout {
     /// assert_eq!(a.logical_divide(&t)?.to_string(), "((2,2),(2,3)):((4,1),(2,8))");
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
+    #[inline]
     pub fn logical_divide(&self, tiler: &Tiler) -> Result<Layout, LayoutError> {
-        let mut out = Layout::building();
-        match kernels::by_kernel(kernels::Kernel::Divide, self, tiler, &mut out) {
-            Some(Ok(())) => return Ok(out),
-            Some(Err(e)) => return Err(e),
-            None => {}
-        }
-        by_tiler("logical_divide", self, tiler, true, Rest::Keep, &|a, t| {
-            divide_by_layout(a, t)
-        })
+        super::in_place(|out| kernels::run(kernels::Kernel::Divide, self, tiler, out))
     }
 
     /// CuTe `zipped_divide`: [`Layout::logical_divide`] with the tile modes gathered into mode 0

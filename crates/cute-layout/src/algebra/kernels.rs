@@ -12,7 +12,7 @@
 use super::complement::{complement_modes, filter_leaves};
 use super::composition::compose_into;
 use super::view::{push_flat, push_view, View, LEAF};
-use super::{check_flat, coalesce, mul, Modes, Tiler};
+use super::{by_tiler, check_flat, coalesce, mul, Modes, Rest, Tiler};
 use crate::error::LayoutError;
 use crate::layout::Layout;
 use crate::tree::{self, Leaves, Span, Tok};
@@ -59,30 +59,64 @@ impl Kernel {
     }
 }
 
-/// The kernel over a whole tiler, written to `out` (an empty layout) and checked; `None` where
-/// the generic path must run (a nested tuple tiler, a tuple longer than the layout's rank, `_`
-/// at the top), with `out` untouched.
+/// Whether the kernels cover `tiler` for `a`: a layout, an integer, or a flat tuple of those
+/// and `_` no longer than `a`'s rank. Elsewhere (a nested tuple tiler, a tuple longer than the
+/// layout's rank, `_` at the top) the generic path must run.
+#[inline]
+pub(crate) fn covers(a: &Layout, tiler: &Tiler) -> bool {
+    match tiler {
+        Tiler::Layout(_) | Tiler::Int(_) => true,
+        Tiler::Skip => false,
+        Tiler::Modes(ts) => {
+            ts.iter().all(|t| !matches!(t, Tiler::Modes(_))) && ts.len() <= tree::rank(&a.toks)
+        }
+    }
+}
+
+/// The whole operation (composition with a tiler, logical divide, logical product) written to
+/// `out` (an empty layout) and checked: the kernels where they [`covers`] the tiler, the generic
+/// tiler dispatch otherwise.
+pub(crate) fn run(
+    kernel: Kernel,
+    a: &Layout,
+    tiler: &Tiler,
+    out: &mut Layout,
+) -> Result<(), LayoutError> {
+    if covers(a, tiler) {
+        by_kernel(kernel, a, tiler, out)?;
+        return out.check(kernel.op());
+    }
+    *out = match kernel {
+        Kernel::Compose => by_tiler(kernel.op(), a, tiler, false, Rest::Drop, &|a, b| {
+            a.compose(b)
+        }),
+        Kernel::Divide => by_tiler(kernel.op(), a, tiler, true, Rest::Keep, &|a, t| {
+            super::divide::divide_by_layout(a, t)
+        }),
+        Kernel::Product => by_tiler(kernel.op(), a, tiler, true, Rest::Keep, &|a, b| {
+            super::product::product_by_layout(a, b)
+        }),
+    }?;
+    Ok(())
+}
+
+/// The kernel over a whole tiler that [`covers`] accepts, appended to `out` (the caller checks
+/// the result).
+#[inline]
 pub(crate) fn by_kernel(
     kernel: Kernel,
     a: &Layout,
     tiler: &Tiler,
     out: &mut Layout,
-) -> Option<Result<(), LayoutError>> {
-    let r = match tiler {
+) -> Result<(), LayoutError> {
+    match tiler {
         Tiler::Layout(t) => kernel.apply(a.view(), t.view(), out),
         Tiler::Int(n) => {
             with_int_view(*n, kernel.one_is_zero(), |t| kernel.apply(a.view(), t, out))
         }
-        Tiler::Skip => return None,
-        Tiler::Modes(ts) => {
-            let flat = ts.iter().all(|t| !matches!(t, Tiler::Modes(_)));
-            if !flat || ts.len() > tree::rank(&a.toks) {
-                return None;
-            }
-            by_mode_into(kernel, a, ts, out)
-        }
-    };
-    Some(r.and_then(|()| out.check(kernel.op())))
+        Tiler::Modes(ts) => by_mode_into(kernel, a, ts, out),
+        Tiler::Skip => unreachable!("not covered"),
+    }
 }
 
 /// `a ⊗ b` for a layout `b` (the whole layout, not mode by mode).

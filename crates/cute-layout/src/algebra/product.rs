@@ -3,7 +3,7 @@
 use super::build::LayoutBuilder;
 use super::divide::{tile_unzip, unpack};
 use super::kernels;
-use super::{by_tiler, from_flat, mul, Rest, Tiler};
+use super::{from_flat, mul, Tiler};
 use crate::error::LayoutError;
 use crate::int_tuple::IntTuple;
 use crate::layout::Layout;
@@ -40,16 +40,9 @@ impl Layout {
     /// assert_eq!(a.logical_product(&b)?.to_string(), "((2,2),(2,3)):((4,1),(2,8))");
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
+    #[inline]
     pub fn logical_product(&self, tiler: &Tiler) -> Result<Layout, LayoutError> {
-        let mut out = Layout::building();
-        match kernels::by_kernel(kernels::Kernel::Product, self, tiler, &mut out) {
-            Some(Ok(())) => return Ok(out),
-            Some(Err(e)) => return Err(e),
-            None => {}
-        }
-        by_tiler("logical_product", self, tiler, true, Rest::Keep, &|a, b| {
-            product_by_layout(a, b)
-        })
+        super::in_place(|out| kernels::run(kernels::Kernel::Product, self, tiler, out))
     }
 
     /// CuTe `zipped_product`: [`Layout::logical_product`] gathered as `((block...), (rest...))`.

@@ -10,8 +10,8 @@
 //! rank).
 
 use super::complement::{complement_modes, filter_leaves};
-use super::composition::compose_into;
-use super::view::{push_flat, push_view, View, LEAF};
+use super::composition::{compose_into, linear_stride_x};
+use super::view::{extend, push_flat, push_view, View, LEAF};
 use super::{by_tiler, check_flat, coalesce, mul, Modes, Rest, Tiler};
 use crate::error::LayoutError;
 use crate::layout::Layout;
@@ -171,6 +171,24 @@ fn with_int_view<R>(n: i64, one_is_zero: bool, f: impl FnOnce(View<'_>) -> R) ->
 
 /// `a ⊘ t` appended to `out`.
 fn divide_into(a: View<'_>, t: View<'_>, out: &mut Layout) -> Result<(), LayoutError> {
+    if let Some(d) = linear_stride_x(a.shape, a.stride) {
+        // A linear `a` (one mode after coalesce_x, so coalesce(a) is `size(a):d` or `1:0`):
+        // the cotarget is size(a), and composing with `a` scales every stride by d.
+        let mut f = Modes::new();
+        filter_leaves(t.shape, t.stride, &mut f);
+        let mut comp = Modes::new();
+        complement_modes(&f, &[a.size()], &mut comp)?;
+        check_flat("complement", &comp)?;
+        out.toks.push(Tok::Open);
+        extend(&mut out.toks, t.toks);
+        extend(&mut out.shape, t.shape);
+        for &r in t.stride {
+            out.stride.push(mul(Kernel::Compose.op(), r, d)?);
+        }
+        push_flat_scaled(out, &comp, d)?;
+        out.toks.push(Tok::Close);
+        return Ok(());
+    }
     // cotarget: shape(coalesce(a)) (`1` for `1:0`)
     let mut coalesced = Modes::new();
     coalesce::coalesce_leaves_into(a.shape, a.stride, None, &mut coalesced);
@@ -209,11 +227,51 @@ fn product_into(a: View<'_>, b: View<'_>, out: &mut Layout) -> Result<(), Layout
     let mut comp = Modes::new();
     complement_modes(&f, &[m], &mut comp)?;
     check_flat("complement", &comp)?;
-    let mut lhs = Layout::building();
-    push_flat(&mut lhs, &comp);
     out.toks.push(Tok::Open);
     push_view(out, a);
-    compose_into(lhs.view(), b, out)?;
+    if comp.len() <= 1 {
+        // A linear complement (as a layout `s:d`, or `1:0` for none, whose coalesce_x is
+        // `2:0`): composing with it scales b's strides by d.
+        let d = comp.first().map_or(0, |m| m.1);
+        extend(&mut out.toks, b.toks);
+        extend(&mut out.shape, b.shape);
+        for &r in b.stride {
+            out.stride.push(mul(Kernel::Compose.op(), r, d)?);
+        }
+    } else {
+        let mut lhs = Layout::building();
+        push_flat(&mut lhs, &comp);
+        compose_into(lhs.view(), b, out)?;
+    }
     out.toks.push(Tok::Close);
+    Ok(())
+}
+
+/// [`push_flat`] with every stride multiplied by `d` (checked): the flat modes composed with a
+/// linear layout of stride `d`.
+#[inline]
+fn push_flat_scaled(out: &mut Layout, modes: &[(i64, i64)], d: i64) -> Result<(), LayoutError> {
+    let op = Kernel::Compose.op();
+    match modes {
+        [] => {
+            out.toks.push(Tok::Leaf);
+            out.shape.push(1);
+            out.stride.push(0);
+        }
+        [(s, r)] => {
+            out.toks.push(Tok::Leaf);
+            out.shape.push(*s);
+            out.stride.push(mul(op, *r, d)?);
+        }
+        _ => {
+            out.toks.push(Tok::Open);
+            for &(s, r) in modes {
+                out.toks.push(Tok::Leaf);
+                out.shape.push(s);
+                out.stride.push(mul(op, r, d)?);
+            }
+            out.toks.push(Tok::Close);
+        }
+    }
     Ok(())
 }

@@ -1,7 +1,7 @@
 //! logical, zipped, tiled, flat, blocked and raked product; tile_to_shape.
 
 use super::build::LayoutBuilder;
-use super::divide::{tile_unzip, unpack};
+use super::divide::{unpack, zipped_into};
 use super::kernels;
 use super::{from_flat, mul, Tiler};
 use crate::error::LayoutError;
@@ -62,8 +62,11 @@ impl Layout {
     /// assert_eq!(a.zipped_product(&t)?.to_string(), "((2,5),(3,4)):((5,1),(10,30))");
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
+    #[inline]
     pub fn zipped_product(&self, tiler: &Tiler) -> Result<Layout, LayoutError> {
-        tile_unzip("zipped_product", &self.logical_product(tiler)?, tiler)
+        super::in_place(|out| {
+            zipped_into("zipped_product", kernels::Kernel::Product, self, tiler, out)
+        })
     }
 
     /// CuTe `tiled_product`: [`Layout::zipped_product`] with the rest mode unpacked.

@@ -269,7 +269,9 @@ impl Layout {
     #[doc(alias = "composition")]
     #[inline]
     pub fn compose_tiler(&self, tiler: &Tiler) -> Result<Layout, LayoutError> {
-        super::in_place(|out| super::kernels::run(super::kernels::Kernel::Compose, self, tiler, out))
+        super::in_place(|out| {
+            super::kernels::run(super::kernels::Kernel::Compose, self, tiler, out)
+        })
     }
 
     /// CuTe `with_shape`/`composition(layout, shape)`: `self ∘ col_major(shape)`, i.e. the same
@@ -372,7 +374,11 @@ pub(crate) fn linear_stride_x(shape: &[i64], stride: &[i64]) -> Option<i64> {
     let n = shape.len().min(stride.len());
     let mut cur: Option<(i64, i64)> = None;
     for k in 0..n {
-        let s = if k + 1 == n && shape[k] == 1 { 2 } else { shape[k] };
+        let s = if k + 1 == n && shape[k] == 1 {
+            2
+        } else {
+            shape[k]
+        };
         let d = stride[k];
         if s == 1 {
             continue;

@@ -215,7 +215,9 @@ impl Layout {
     /// ```
     #[inline]
     pub fn zipped_divide(&self, tiler: &Tiler) -> Result<Layout, LayoutError> {
-        super::in_place(|out| zipped_into("zipped_divide", kernels::Kernel::Divide, self, tiler, out))
+        super::in_place(|out| {
+            zipped_into("zipped_divide", kernels::Kernel::Divide, self, tiler, out)
+        })
     }
 
     /// CuTe `tiled_divide`: [`Layout::zipped_divide`] with the rest mode unpacked:

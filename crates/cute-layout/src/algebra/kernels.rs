@@ -119,12 +119,15 @@ pub(crate) fn by_kernel(
     }
 }
 
-/// `a ⊗ b` for a layout `b` (the whole layout, not mode by mode).
-pub(crate) fn product_layout(a: &Layout, b: &Layout) -> Result<Layout, LayoutError> {
-    let mut out = Layout::building();
-    product_into(a.view(), b.view(), &mut out)?;
-    out.check(Kernel::Product.op())?;
-    Ok(out)
+/// `a ⊗ b` for a layout `b` (the whole layout, not mode by mode), written to `out` (an empty
+/// layout) and checked.
+pub(crate) fn product_layout_into(
+    a: &Layout,
+    b: &Layout,
+    out: &mut Layout,
+) -> Result<(), LayoutError> {
+    product_into(a.view(), b.view(), out)?;
+    out.check(Kernel::Product.op())
 }
 
 /// `(k(a_0, t_0), ..., k(a_{n-1}, t_{n-1}), a_n, ...)` for a flat tuple tiler (CuTe's

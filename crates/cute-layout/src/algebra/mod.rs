@@ -154,17 +154,6 @@ pub(crate) fn check_flat(op: &'static str, modes: &[(i64, i64)]) -> Result<(), L
     Ok(())
 }
 
-/// [`from_flat`] of the coalesced `modes` (CuTe's `coalesce` of a flat layout).
-pub(crate) fn from_flat_coalesced(
-    op: &'static str,
-    modes: &[(i64, i64)],
-) -> Result<Layout, LayoutError> {
-    let mut c = Modes::new();
-    for &(s, d) in modes {
-        coalesce::push_merged(&mut c, s, d);
-    }
-    from_flat(op, &c)
-}
 
 /// [`from_flat`] for modes known to pass its checks (e.g. a coalesced valid layout), built in
 /// place.

@@ -94,6 +94,11 @@ pub(crate) fn zipped_into(
     match tiler {
         Tiler::Layout(_) | Tiler::Int(_) => kernels::run(kernel, a, tiler, out),
         Tiler::Modes(ts) if kernels::covers(a, tiler) => {
+            if kernel == kernels::Kernel::Divide {
+                if let Some(r) = kernels::zipped_divide_fused(a, ts, out) {
+                    return r;
+                }
+            }
             let mut l = Layout::building();
             kernels::run(kernel, a, tiler, &mut l)?;
             unzip_flat(op, &l, ts.len(), out)

@@ -218,18 +218,8 @@ fn divide_into(a: View<'_>, t: View<'_>, out: &mut Layout) -> Result<(), LayoutE
 
 /// `a ⊗ b` appended to `out`.
 fn product_into(a: View<'_>, b: View<'_>, out: &mut Layout) -> Result<(), LayoutError> {
-    let cosize_b = 1 + b
-        .shape
-        .iter()
-        .zip(b.stride)
-        .map(|(&s, &d)| (s - 1) * d.abs())
-        .sum::<i64>();
-    let m = mul("logical_product", a.size(), cosize_b.max(1))?;
-    let mut f = Modes::new();
-    filter_leaves(a.shape, a.stride, &mut f);
     let mut comp = Modes::new();
-    complement_modes(&f, &[m], &mut comp)?;
-    check_flat("complement", &comp)?;
+    product_complement(a, b, &mut comp)?;
     out.toks.push(Tok::Open);
     push_view(out, a);
     if comp.len() <= 1 {
@@ -277,4 +267,164 @@ fn push_flat_scaled(out: &mut Layout, modes: &[(i64, i64)], d: i64) -> Result<()
         }
     }
     Ok(())
+}
+
+/// The flat modes of `complement(a, size(a) * cosize(b))` (checked), the left factor of mode 1
+/// of `a ⊗ b`.
+fn product_complement(a: View<'_>, b: View<'_>, comp: &mut Modes) -> Result<(), LayoutError> {
+    let cosize_b = 1 + b
+        .shape
+        .iter()
+        .zip(b.stride)
+        .map(|(&s, &d)| (s - 1) * d.abs())
+        .sum::<i64>();
+    let m = mul("logical_product", a.size(), cosize_b.max(1))?;
+    let mut f = Modes::new();
+    filter_leaves(a.shape, a.stride, &mut f);
+    complement_modes(&f, &[m], comp)?;
+    check_flat("complement", comp)
+}
+
+/// Append the tree of `v` with every stride multiplied by `d` (checked).
+#[inline]
+fn push_view_scaled(out: &mut Layout, v: View<'_>, d: i64) -> Result<(), LayoutError> {
+    extend(&mut out.toks, v.toks);
+    extend(&mut out.shape, v.shape);
+    for &r in v.stride {
+        out.stride.push(mul(Kernel::Compose.op(), r, d)?);
+    }
+    Ok(())
+}
+
+/// CuTe's blocked (`raked == false`) or raked product in one pass, written to `out` (an empty
+/// layout), where it is the zip of `a ⊗ b = (a, A* ∘ b)` with a linear `A*` (so `A* ∘ b` is `b`
+/// with its strides scaled): both operands of the same rank (no padding) and the zip's first
+/// operand a tuple. `None`, with `out` untouched, where the general path must run; the errors
+/// are those of the general path, in its order.
+pub(crate) fn rank_product_fused(
+    a: &Layout,
+    b: &Layout,
+    raked: bool,
+    out: &mut Layout,
+) -> Option<Result<(), LayoutError>> {
+    let first = if raked { b } else { a };
+    if first.is_leaf() || tree::rank(&a.toks) != tree::rank(&b.toks) {
+        return None;
+    }
+    let mut comp = Modes::new();
+    if let Err(e) = product_complement(a.view(), b.view(), &mut comp) {
+        return Some(Err(e));
+    }
+    if comp.len() > 1 {
+        return None;
+    }
+    let d = comp.first().map_or(0, |m| m.1);
+    Some(zip_scaled(a, b, d, raked, out).and_then(|()| out.check(Kernel::Product.op())))
+}
+
+/// `((a_0, b_0 d), (a_1, b_1 d), ...)` (raked: `((b_0 d, a_0), ...)`), for `a` and `b` of the
+/// same rank; `b`'s strides multiplied by `d`.
+fn zip_scaled(
+    a: &Layout,
+    b: &Layout,
+    d: i64,
+    raked: bool,
+    out: &mut Layout,
+) -> Result<(), LayoutError> {
+    let (av, bv) = (a.view(), b.view());
+    out.toks.push(Tok::Open);
+    for (sa, sb) in tree::modes(&a.toks).zip(tree::modes(&b.toks)) {
+        out.toks.push(Tok::Open);
+        if raked {
+            push_view_scaled(out, bv.span(sb), d)?;
+            push_view(out, av.span(sa));
+        } else {
+            push_view(out, av.span(sa));
+            push_view_scaled(out, bv.span(sb), d)?;
+        }
+        out.toks.push(Tok::Close);
+    }
+    out.toks.push(Tok::Close);
+    Ok(())
+}
+
+/// CuTe's zipped divide by a flat tuple of layout or integer tilers in one pass, written to
+/// `out` (an empty layout), where every divided mode of `a` is linear (one mode after
+/// coalesce_x, so that its divide is `(t d, complement(t, size) d)`):
+/// `((t_0 d_0, ...), (c_0 d_0, ..., rest...))`. `None`, with `out` untouched, where the general
+/// path must run; the errors are those of the general path, in its order.
+pub(crate) fn zipped_divide_fused(
+    a: &Layout,
+    ts: &[Tiler],
+    out: &mut Layout,
+) -> Option<Result<(), LayoutError>> {
+    if ts.len() > tree::rank(&a.toks)
+        || ts
+            .iter()
+            .any(|t| !matches!(t, Tiler::Layout(_) | Tiler::Int(_)))
+    {
+        return None;
+    }
+    let whole = Span::whole(a);
+    let view = a.view();
+    let op = Kernel::Compose.op();
+    // Pass 1: per divided mode its scale d and its complement's modes (all in one buffer).
+    let mut scale: Leaves<(i64, usize)> = Leaves::new(); // (d, end of its modes in `comps`)
+    let mut comps = Modes::new();
+    let mut modes = tree::modes(&a.toks);
+    for t in ts {
+        let m = view.span(modes.next()?.offset(whole));
+        let d = linear_stride_x(m.shape, m.stride)?;
+        let r = with_tiler_view(t, |t| -> Result<(), LayoutError> {
+            let mut f = Modes::new();
+            filter_leaves(t.shape, t.stride, &mut f);
+            let mut comp = Modes::new();
+            complement_modes(&f, &[m.size()], &mut comp)?;
+            check_flat("complement", &comp)?;
+            for &r in t.stride {
+                mul(op, r, d)?;
+            }
+            for &(_, r) in &comp {
+                mul(op, r, d)?;
+            }
+            comps.extend_from_slice(&comp);
+            Ok(())
+        });
+        if let Err(e) = r {
+            return Some(Err(e));
+        }
+        scale.push((d, comps.len()));
+    }
+    // Pass 2: write (products known not to overflow).
+    let r = (|| {
+        out.toks.push(Tok::Open);
+        out.toks.push(Tok::Open);
+        for (t, &(d, _)) in ts.iter().zip(&scale) {
+            with_tiler_view(t, |t| push_view_scaled(out, t, d))?;
+        }
+        out.toks.push(Tok::Close);
+        out.toks.push(Tok::Open);
+        let mut start = 0;
+        for &(d, end) in &scale {
+            push_flat_scaled(out, &comps[start..end], d)?;
+            start = end;
+        }
+        for m in modes {
+            push_view(out, view.span(m.offset(whole)));
+        }
+        out.toks.push(Tok::Close);
+        out.toks.push(Tok::Close);
+        out.check(Kernel::Divide.op())
+    })();
+    Some(r)
+}
+
+/// A layout or integer tiler (divides: `n` is `n:1`, `1:0` for 1) as a view.
+#[inline]
+fn with_tiler_view<R>(t: &Tiler, f: impl FnOnce(View<'_>) -> R) -> R {
+    match t {
+        Tiler::Layout(l) => f(l.view()),
+        Tiler::Int(n) => with_int_view(*n, true, f),
+        _ => unreachable!("layout and integer tilers only"),
+    }
 }

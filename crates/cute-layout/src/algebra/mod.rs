@@ -154,7 +154,6 @@ pub(crate) fn check_flat(op: &'static str, modes: &[(i64, i64)]) -> Result<(), L
     Ok(())
 }
 
-
 /// [`from_flat`] for modes known to pass its checks (e.g. a coalesced valid layout), built in
 /// place.
 #[inline]

@@ -222,6 +222,9 @@ fn rank_product_into(
     raked: bool,
     out: &mut Layout,
 ) -> Result<(), LayoutError> {
+    if let Some(r) = kernels::rank_product_fused(a, b, raked, out) {
+        return r;
+    }
     let (ra, rb) = (a.rank(), b.rank());
     let r = ra.max(rb);
     let (pa, pb);

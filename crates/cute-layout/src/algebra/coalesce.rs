@@ -26,10 +26,38 @@ pub(crate) fn coalesce_leaves_into(
     if n == 0 {
         return;
     }
-    for k in 0..n - 1 {
-        push_merged(out, shape[k], stride[k]);
+    if !out.is_empty() {
+        for k in 0..n - 1 {
+            push_merged(out, shape[k], stride[k]);
+        }
+        push_merged(out, last.unwrap_or(shape[n - 1]), stride[n - 1]);
+        return;
     }
-    push_merged(out, last.unwrap_or(shape[n - 1]), stride[n - 1]);
+    // Into an empty `out`: the same merges with the mode being merged kept in registers (one
+    // push per finished mode rather than a look at `out`'s last mode per leaf).
+    let (mut cs, mut cd) = (1i64, 0i64);
+    for k in 0..n {
+        let s = if k + 1 == n {
+            last.unwrap_or(shape[k])
+        } else {
+            shape[k]
+        };
+        let d = stride[k];
+        if s == 1 {
+            continue;
+        }
+        if cs == 1 {
+            (cs, cd) = (s, d);
+        } else if cs.checked_mul(cd) == Some(d) {
+            cs *= s; // cannot overflow: a product of extents of a valid layout (as push_merged)
+        } else {
+            out.push((cs, cd));
+            (cs, cd) = (s, d);
+        }
+    }
+    if cs != 1 {
+        out.push((cs, cd));
+    }
 }
 
 /// CuTe's `bw_coalesce` of flat modes, returned by value (for callers off the hot paths; see

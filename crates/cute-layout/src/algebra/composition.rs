@@ -305,7 +305,9 @@ pub(crate) fn compose_into(
     rhs: View<'_>,
     out: &mut Layout,
 ) -> Result<(), LayoutError> {
-    if let Some(d) = linear_stride_x(lhs.shape, lhs.stride) {
+    let mut a = Modes::new();
+    coalesce_x_leaves(lhs.shape, lhs.stride, &mut a);
+    if let [(_, d)] = a[..] {
         // A linear lhs (one mode after coalesce_x): every leaf n:r of rhs becomes n:(r d),
         // in rhs's tree; no leaf is split and no two leaves can collide (CuTe's integral
         // shortcut, see `compose_leaf`).
@@ -316,8 +318,6 @@ pub(crate) fn compose_into(
         }
         return Ok(());
     }
-    let mut a = Modes::new();
-    coalesce_x_leaves(lhs.shape, lhs.stride, &mut a);
     let mut leaves = Leaves2::default();
     for (k, (&n, &r)) in rhs.shape.iter().zip(rhs.stride.iter()).enumerate() {
         compose_leaf(&a, lhs, n, r, k, &mut leaves)?;

@@ -177,11 +177,8 @@ fn divide_into(a: View<'_>, t: View<'_>, out: &mut Layout) -> Result<(), LayoutE
     if let Some(d) = linear_stride_x(a.shape, a.stride) {
         // A linear `a` (one mode after coalesce_x, so coalesce(a) is `size(a):d` or `1:0`):
         // the cotarget is size(a), and composing with `a` scales every stride by d.
-        let mut f = Modes::new();
-        filter_leaves(t.shape, t.stride, &mut f);
         let mut comp = Modes::new();
-        complement_modes(&f, &[a.size()], &mut comp)?;
-        check_flat("complement", &comp)?;
+        tile_complement(t, a.size(), &mut comp)?;
         out.toks.push(Tok::Open);
         extend(&mut out.toks, t.toks);
         extend(&mut out.shape, t.shape);
@@ -376,11 +373,8 @@ pub(crate) fn zipped_divide_fused(
         let m = view.span(modes.next()?.offset(whole));
         let d = linear_stride_x(m.shape, m.stride)?;
         let r = with_tiler_view(t, |t| -> Result<(), LayoutError> {
-            let mut f = Modes::new();
-            filter_leaves(t.shape, t.stride, &mut f);
             let mut comp = Modes::new();
-            complement_modes(&f, &[m.size()], &mut comp)?;
-            check_flat("complement", &comp)?;
+            tile_complement(t, m.size(), &mut comp)?;
             for &r in t.stride {
                 mul(op, r, d)?;
             }
@@ -427,4 +421,25 @@ fn with_tiler_view<R>(t: &Tiler, f: impl FnOnce(View<'_>) -> R) -> R {
         Tiler::Int(n) => with_int_view(*n, true, f),
         _ => unreachable!("layout and integer tilers only"),
     }
+}
+
+/// The flat modes of `complement(t, size)` (checked as the complement of a divide is), with the
+/// common contiguous tile `n:1` (`n > 1`) done directly: its complement is `ceil(size / n):n`
+/// (nothing when that extent is 1), exactly what the general algorithm gives for it.
+#[inline]
+fn tile_complement(t: View<'_>, size: i64, comp: &mut Modes) -> Result<(), LayoutError> {
+    match (t.shape, t.stride) {
+        (&[n], &[1]) if n > 1 && size >= 1 => {
+            let rest = super::ceil_div(size, n);
+            if rest != 1 {
+                comp.push((rest, n));
+            }
+        }
+        _ => {
+            let mut f = Modes::new();
+            filter_leaves(t.shape, t.stride, &mut f);
+            complement_modes(&f, &[size], comp)?;
+        }
+    }
+    check_flat("complement", comp)
 }

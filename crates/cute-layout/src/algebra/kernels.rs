@@ -381,7 +381,7 @@ pub(crate) fn zipped_divide_fused(
             for &(_, r) in &comp {
                 mul(op, r, d)?;
             }
-            comps.extend_from_slice(&comp);
+            extend(&mut comps, &comp);
             Ok(())
         });
         if let Err(e) = r {

@@ -126,10 +126,12 @@ impl Layout {
     /// assert!((0..m.size()).all(|i| c.index_1d(i) == m.index_1d(i)));
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
+    #[inline]
     pub fn coalesce(&self) -> Layout {
-        let mut modes = Modes::new();
-        coalesce_leaves_into(&self.shape, &self.stride, None, &mut modes);
-        super::from_flat_unchecked(&modes)
+        let mut out = Layout::building();
+        let pairs = self.shape.iter().copied().zip(self.stride.iter().copied());
+        super::view::push_flat_merged(&mut out, pairs);
+        out
     }
 
     /// Coalesce within a profile (CuTe `coalesce(layout, profile)`): for a tuple profile, mode `i`

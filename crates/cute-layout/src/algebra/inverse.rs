@@ -1,6 +1,6 @@
 //! right_inverse, left_inverse, nullspace, max_common_vector, max_common_layout.
 
-use super::view::push_flat;
+use super::view::{push_flat, push_flat_merged};
 use super::{flat_modes, from_flat, Modes};
 use crate::error::LayoutError;
 use crate::layout::Layout;
@@ -200,15 +200,14 @@ fn right_inverse_into(l: &Layout, out: &mut Layout) {
     let mut sorted = Leaves::new();
     sorted_with_weights(l, &mut sorted);
     // The chain of strides 1, s_0, s_0 s_1, ..., coalesced as it is found.
-    let mut modes = Modes::new();
     let mut curr = 1i64;
-    for &(s, d, w) in &sorted {
-        if d == curr {
-            super::coalesce::push_merged(&mut modes, s, w);
+    let chain = sorted.iter().filter_map(|&(s, d, w)| {
+        (d == curr).then(|| {
             curr = s * d;
-        }
-    }
-    push_flat(out, &modes);
+            (s, w)
+        })
+    });
+    push_flat_merged(out, chain);
 }
 
 /// [`Layout::left_inverse`] written to `out` (an empty layout).

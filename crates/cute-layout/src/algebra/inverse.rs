@@ -202,10 +202,12 @@ fn right_inverse_into(l: &Layout, out: &mut Layout) {
     // The chain of strides 1, s_0, s_0 s_1, ..., coalesced as it is found.
     let mut curr = 1i64;
     let chain = sorted.iter().filter_map(|&(s, d, w)| {
-        (d == curr).then(|| {
+        if d == curr {
             curr = s * d;
-            (s, w)
-        })
+            Some((s, w))
+        } else {
+            None
+        }
     });
     push_flat_merged(out, chain);
 }

@@ -26,10 +26,40 @@ pub(crate) fn coalesce_leaves_into(
     if n == 0 {
         return;
     }
-    for k in 0..n - 1 {
-        push_merged(out, shape[k], stride[k]);
+    if !out.is_empty() {
+        for k in 0..n - 1 {
+            push_merged(out, shape[k], stride[k]);
+        }
+        push_merged(out, last.unwrap_or(shape[n - 1]), stride[n - 1]);
+        return;
     }
-    push_merged(out, last.unwrap_or(shape[n - 1]), stride[n - 1]);
+    // Into an empty `out`: the same merges with the mode being merged kept in registers (one
+    // push per finished mode rather than a look at `out`'s last mode per leaf).
+    let (mut cs, mut cd) = (1i64, 0i64);
+    for k in 0..n {
+        let s = if k + 1 == n {
+            last.unwrap_or(shape[k])
+        } else {
+            shape[k]
+        };
+        let d = stride[k];
+        if s == 1 {
+            continue;
+        }
+        if cs == 1 {
+            (cs, cd) = (s, d);
+        } else if let Some(e) = cs.checked_mul(s).filter(|_| cs.checked_mul(cd) == Some(d)) {
+            // Merge; if the product overflows (only `coalesce_x`'s substitute last extent can
+            // make it), the modes stay apart: the same function (as push_merged).
+            cs = e;
+        } else {
+            out.push((cs, cd));
+            (cs, cd) = (s, d);
+        }
+    }
+    if cs != 1 {
+        out.push((cs, cd));
+    }
 }
 
 /// CuTe's `bw_coalesce` of flat modes, returned by value (for callers off the hot paths; see
@@ -112,10 +142,12 @@ impl Layout {
     /// assert!((0..m.size()).all(|i| c.index_1d(i) == m.index_1d(i)));
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
+    #[inline]
     pub fn coalesce(&self) -> Layout {
-        let mut modes = Modes::new();
-        coalesce_leaves_into(&self.shape, &self.stride, None, &mut modes);
-        super::from_flat_unchecked(&modes)
+        let mut out = Layout::building();
+        let pairs = self.shape.iter().copied().zip(self.stride.iter().copied());
+        super::view::push_flat_merged(&mut out, pairs);
+        out
     }
 
     /// Coalesce within a profile (CuTe `coalesce(layout, profile)`): for a tuple profile, mode `i`

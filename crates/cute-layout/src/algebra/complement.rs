@@ -173,14 +173,13 @@ pub(crate) fn complement_modes(
         .ok_or_else(|| LayoutError::overflow("size"))?;
     // `f` as the layout filter() returns, for error messages only.
     let f_layout = || from_flat_unchecked(f);
-    let mut modes = Modes::from_slice(f);
-    if modes.is_empty() {
+    if f.is_empty() {
         // CuTe: make_layout(coalesce(cotarget)); a compact extent-1 mode has stride 0.
         let d = if m == 1 { 0 } else { 1 };
         result.push((m, d));
         return Ok(());
     }
-    if let Some(&(_, d)) = modes.iter().find(|m| m.1 < 0) {
+    if let Some(&(_, d)) = f.iter().find(|m| m.1 < 0) {
         return Err(LayoutError::InvalidArgument {
             op: OP,
             what: alloc::format!(
@@ -189,15 +188,23 @@ pub(crate) fn complement_modes(
             ),
         });
     }
-    // Stable sort by stride (CuTe picks the first minimum each step).
-    modes.sort_by_key(|m| m.1);
-    let mut out = Modes::new();
+    // Stable sort by stride (CuTe picks the first minimum each step); `f` usually is sorted.
+    let sorted_copy;
+    let modes: &[(i64, i64)] = if f.windows(2).all(|w| w[0].1 <= w[1].1) {
+        f
+    } else {
+        let mut v = Modes::from_slice(f);
+        v.sort_by_key(|m| m.1);
+        sorted_copy = v;
+        &sorted_copy
+    };
     let mut span = 1i64; // S_{i-1}
     let mut prev_stride = 0i64;
     let mut gap_sum = 0i64; // Σ r_i
     let mut first_gap: Option<(i64, i64)> = None;
     let mut size_a = 1i64;
-    for &(s, d) in &modes {
+    let mut size_r = Some(1i64); // Π g_i (only needed, and only checked, with a gap)
+    for &(s, d) in modes {
         if d < span {
             // g_i == 0: the modes overlap (CuTe: "Non-injective Layout detected in complement").
             return Err(
@@ -221,7 +228,9 @@ pub(crate) fn complement_modes(
             first_gap = Some((d, span));
         }
         gap_sum += r;
-        out.push((d / span, span));
+        let g = d / span;
+        size_r = size_r.and_then(|x| x.checked_mul(g));
+        push_merged(result, g, span);
         prev_stride = d;
         span = mul(OP, d, s)?;
         size_a = mul(OP, size_a, s)?;
@@ -233,9 +242,11 @@ pub(crate) fn complement_modes(
         // integer one, which reaches it (the coverage check below still applies).
         rest = ceil_div(m, span);
     }
-    out.push((rest, if rest == 1 { 0 } else { span }));
+    push_merged(result, rest, if rest == 1 { 0 } else { span });
     if let Some((stride, span_before)) = first_gap {
-        let size_r = out.iter().try_fold(1i64, |acc, &(g, _)| mul(OP, acc, g))?;
+        let size_r = size_r
+            .and_then(|x| x.checked_mul(rest))
+            .ok_or_else(|| LayoutError::overflow(OP))?;
         let cosize = mul(OP, rest, span)? - gap_sum;
         if cosize < m || size_r < m / size_a {
             return Err(LayoutError::NotComplementable {
@@ -245,9 +256,6 @@ pub(crate) fn complement_modes(
                 span: span_before,
             });
         }
-    }
-    for &(s, d) in &out {
-        push_merged(result, s, d);
     }
     Ok(())
 }

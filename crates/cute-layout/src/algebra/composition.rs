@@ -18,8 +18,8 @@
 //!
 //! Both checks use only the extents and strides, so they cost O(leaves × modes), like the walk.
 
-use super::view::View;
-use super::{by_tiler, mul, Modes, Rest, Tiler};
+use super::view::{extend, View};
+use super::{mul, Modes, Tiler};
 use crate::error::LayoutError;
 use crate::int_tuple::IntTuple;
 use crate::layout::Layout;
@@ -240,11 +240,9 @@ impl Layout {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     #[doc(alias = "composition")]
+    #[inline]
     pub fn compose(&self, rhs: &Layout) -> Result<Layout, LayoutError> {
-        let mut out = Layout::building();
-        compose_into(self.view(), rhs.view(), &mut out)?;
-        out.check(OP)?;
-        Ok(out)
+        super::in_place(|out| compose_checked(self, rhs, out))
     }
 
     /// Composition with a tiler (CuTe `composition(layout, tiler)`): a layout tiler composes the
@@ -269,14 +267,11 @@ impl Layout {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     #[doc(alias = "composition")]
+    #[inline]
     pub fn compose_tiler(&self, tiler: &Tiler) -> Result<Layout, LayoutError> {
-        let mut out = Layout::building();
-        match super::kernels::by_kernel(super::kernels::Kernel::Compose, self, tiler, &mut out) {
-            Some(Ok(())) => return Ok(out),
-            Some(Err(e)) => return Err(e),
-            None => {}
-        }
-        by_tiler(OP, self, tiler, false, Rest::Drop, &|a, b| a.compose(b))
+        super::in_place(|out| {
+            super::kernels::run(super::kernels::Kernel::Compose, self, tiler, out)
+        })
     }
 
     /// CuTe `with_shape`/`composition(layout, shape)`: `self ∘ col_major(shape)`, i.e. the same
@@ -297,6 +292,12 @@ impl Layout {
     }
 }
 
+/// [`Layout::compose`] written to `out` (an empty layout).
+fn compose_checked(lhs: &Layout, rhs: &Layout, out: &mut Layout) -> Result<(), LayoutError> {
+    compose_into(lhs.view(), rhs.view(), out)?;
+    out.check(OP)
+}
+
 /// `lhs ∘ rhs` appended to `out` (its tree in place of `rhs`'s), see [`Layout::compose`]. The
 /// caller checks `out` when it is complete.
 pub(crate) fn compose_into(
@@ -306,6 +307,17 @@ pub(crate) fn compose_into(
 ) -> Result<(), LayoutError> {
     let mut a = Modes::new();
     super::coalesce::coalesce_x_leaves_into(lhs.shape, lhs.stride, &mut a);
+    if let [(_, d)] = a[..] {
+        // A linear lhs (one mode after coalesce_x): every leaf n:r of rhs becomes n:(r d),
+        // in rhs's tree; no leaf is split and no two leaves can collide (CuTe's integral
+        // shortcut, see `compose_leaf`).
+        extend(&mut out.toks, rhs.toks);
+        extend(&mut out.shape, rhs.shape);
+        for &r in rhs.stride {
+            out.stride.push(mul(OP, r, d)?);
+        }
+        return Ok(());
+    }
     let mut leaves = Leaves2::default();
     for (k, (&n, &r)) in rhs.shape.iter().zip(rhs.stride.iter()).enumerate() {
         compose_leaf(&a, lhs, n, r, k, &mut leaves)?;
@@ -353,6 +365,31 @@ pub(crate) fn compose_into(
         start = end;
     }
     Ok(())
+}
+
+/// The stride of `coalesce_x(l)` (see `coalesce::coalesce_x_leaves_into`) when it has exactly one mode, from
+/// `l`'s leaves, without building the modes; `None` when it has more (or an extent overflows).
+#[inline]
+pub(crate) fn linear_stride_x(shape: &[i64], stride: &[i64]) -> Option<i64> {
+    let n = shape.len().min(stride.len());
+    let mut cur: Option<(i64, i64)> = None;
+    for k in 0..n {
+        let s = if k + 1 == n && shape[k] == 1 {
+            2
+        } else {
+            shape[k]
+        };
+        let d = stride[k];
+        if s == 1 {
+            continue;
+        }
+        cur = match cur {
+            None => Some((s, d)),
+            Some((cs, cd)) if cs.checked_mul(cd) == Some(d) => Some((cs.checked_mul(s)?, cd)),
+            Some(_) => return None,
+        };
+    }
+    cur.map(|m| m.1)
 }
 
 /// The across-leaves condition: the leaves' digits in every bounded mode of `a` must add up

@@ -3,7 +3,7 @@
 use super::build::LayoutBuilder;
 use super::kernels;
 use super::view::push_view;
-use super::{by_tiler, Rest, Tiler};
+use super::Tiler;
 use crate::error::LayoutError;
 use crate::int_tuple::IntTuple;
 use crate::layout::Layout;
@@ -80,6 +80,80 @@ fn zip2_half(
     }
 }
 
+/// CuTe's `zipped_divide` / `zipped_product` written to `out` (an empty layout): the logical
+/// divide or product, gathered by [`tile_unzip`]. For a layout or integer tiler the logical
+/// result is already `(tile, rest)`; for a flat tuple tiler it is gathered here in one pass over
+/// its top-level modes (same leaves, same depth: no second check).
+pub(crate) fn zipped_into(
+    op: &'static str,
+    kernel: kernels::Kernel,
+    a: &Layout,
+    tiler: &Tiler,
+    out: &mut Layout,
+) -> Result<(), LayoutError> {
+    match tiler {
+        Tiler::Layout(_) | Tiler::Int(_) => kernels::run(kernel, a, tiler, out),
+        Tiler::Modes(ts) if kernels::covers(a, tiler) => {
+            if kernel == kernels::Kernel::Divide {
+                if let Some(r) = kernels::zipped_divide_fused(a, ts, out) {
+                    return r;
+                }
+            }
+            let mut l = Layout::building();
+            kernels::run(kernel, a, tiler, &mut l)?;
+            unzip_flat(op, &l, ts.len(), out)
+        }
+        _ => {
+            let mut l = Layout::building();
+            kernels::run(kernel, a, tiler, &mut l)?;
+            *out = tile_unzip(op, &l, tiler)?;
+            Ok(())
+        }
+    }
+}
+
+/// `zip2_by(l, guide)` for a flat guide of `n` elements (`n <= rank(l)`): modes `0..n` of `l`
+/// must be of rank 2; `((m0_0, ..., m0_{n-1}), (m1_0, ..., m1_{n-1}, l_n, ...))`, appended to
+/// `out`.
+fn unzip_flat(op: &'static str, l: &Layout, n: usize, out: &mut Layout) -> Result<(), LayoutError> {
+    let whole = tree::Span::whole(l);
+    let view = l.view();
+    // The two halves of each of the first n modes: (token start, split, end) and leaf split.
+    let mut halves: tree::Leaves<(tree::Span, tree::Span)> = tree::Leaves::new();
+    let mut modes = tree::modes(&l.toks);
+    for _ in 0..n {
+        let m = modes.next().expect("n <= rank").offset(whole);
+        let toks = &l.toks[m.tok.0..m.tok.1];
+        let mut sub = tree::modes(toks);
+        match (tree::is_leaf(toks), sub.next(), sub.next(), sub.next()) {
+            (false, Some(m0), Some(m1), None) => halves.push((m0.offset(m), m1.offset(m))),
+            _ => {
+                return Err(LayoutError::RankMismatch {
+                    op,
+                    expected: 2,
+                    found: tree::rank(toks),
+                })
+            }
+        }
+    }
+    out.toks.push(tree::Tok::Open);
+    out.toks.push(tree::Tok::Open);
+    for &(m0, _) in &halves {
+        push_view(out, view.span(m0));
+    }
+    out.toks.push(tree::Tok::Close);
+    out.toks.push(tree::Tok::Open);
+    for &(_, m1) in &halves {
+        push_view(out, view.span(m1));
+    }
+    for m in modes {
+        push_view(out, view.span(m.offset(whole)));
+    }
+    out.toks.push(tree::Tok::Close);
+    out.toks.push(tree::Tok::Close);
+    Ok(())
+}
+
 /// `(m0, m1...)` / `(m0..., m1...)`: unpack a mode of rank > 1 into its elements (CuTe's slice
 /// with `repeat<R>(_)`, which keeps rank-1 modes whole).
 pub(crate) fn unpack(l: &Layout, first: bool) -> Result<Layout, LayoutError> {
@@ -121,16 +195,9 @@ impl Layout {
     /// assert_eq!(a.logical_divide(&t)?.to_string(), "((2,2),(2,3)):((4,1),(2,8))");
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
+    #[inline]
     pub fn logical_divide(&self, tiler: &Tiler) -> Result<Layout, LayoutError> {
-        let mut out = Layout::building();
-        match kernels::by_kernel(kernels::Kernel::Divide, self, tiler, &mut out) {
-            Some(Ok(())) => return Ok(out),
-            Some(Err(e)) => return Err(e),
-            None => {}
-        }
-        by_tiler("logical_divide", self, tiler, true, Rest::Keep, &|a, t| {
-            divide_by_layout(a, t)
-        })
+        super::in_place(|out| kernels::run(kernels::Kernel::Divide, self, tiler, out))
     }
 
     /// CuTe `zipped_divide`: [`Layout::logical_divide`] with the tile modes gathered into mode 0
@@ -151,8 +218,11 @@ impl Layout {
     /// assert_eq!(a.zipped_divide(&t)?.to_string(), "((3,(2,4)),(3,(2,2))):((177,(13,2)),(59,(26,1)))");
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
+    #[inline]
     pub fn zipped_divide(&self, tiler: &Tiler) -> Result<Layout, LayoutError> {
-        tile_unzip("zipped_divide", &self.logical_divide(tiler)?, tiler)
+        super::in_place(|out| {
+            zipped_into("zipped_divide", kernels::Kernel::Divide, self, tiler, out)
+        })
     }
 
     /// CuTe `tiled_divide`: [`Layout::zipped_divide`] with the rest mode unpacked:

@@ -1,5 +1,6 @@
 //! right_inverse, left_inverse, nullspace, max_common_vector, max_common_layout.
 
+use super::view::{push_flat, push_flat_merged};
 use super::{flat_modes, from_flat, Modes};
 use crate::error::LayoutError;
 use crate::layout::Layout;
@@ -62,20 +63,11 @@ impl Layout {
     /// assert!((0..r.size()).all(|i| l.index_any(r.index_1d(i).unwrap()).unwrap() == i));
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
+    #[inline]
     pub fn right_inverse(&self) -> Layout {
-        let mut out = Modes::new();
-        out.push((1, 0));
-        let mut curr = 1i64;
-        let mut sorted = Leaves::new();
-        sorted_with_weights(self, &mut sorted);
-        for &(s, d, w) in &sorted {
-            if d == curr {
-                out.push((s, w));
-                curr = s * d;
-            }
-        }
-        super::from_flat_coalesced("right_inverse", &out)
-            .expect("a right inverse is no larger than the layout")
+        let mut out = Layout::building();
+        right_inverse_into(self, &mut out);
+        out
     }
 
     /// A left inverse (CuTe `left_inverse`, a quasi-inverse for non-injective layouts): `R` with
@@ -101,78 +93,9 @@ impl Layout {
     /// assert!((0..l.size()).all(|i| r.index_any(l.index_1d(i).unwrap()).unwrap() == i));
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
+    #[inline]
     pub fn left_inverse(&self) -> Result<Layout, LayoutError> {
-        let mut c = Modes::new();
-        coalesced_modes(self, &mut c);
-        // The last mode runs on past the end only if self's own last leaf is not extent 1
-        // (coalesce drops such a leaf, but self's extension follows it).
-        let runs_on = self.shape.last().is_some_and(|&s| s > 1);
-        let last_colex = if runs_on { c.len() - 1 } else { usize::MAX };
-        // (extent, stride, weight, colex position), in CuTe's stride order
-        let mut sorted: Leaves<(i64, i64, i64, usize)> = Leaves::new();
-        let mut acc = 1i64;
-        for (k, &(s, d)) in c.iter().enumerate() {
-            sorted.push((s, d, acc, k));
-            acc *= s;
-        }
-        exchange_sort(&mut sorted, |m| m.1);
-        if sorted.iter().any(|m| m.1 < 0) {
-            if sorted.iter().any(|m| m.1 > 0) {
-                return Err(LayoutError::NotRepresentable {
-                    op: "left_inverse",
-                    what: alloc::format!(
-                        "{self} has strides of both signs, so its offsets do not determine its coordinates digit by digit"
-                    ),
-                });
-            }
-            // All strides <= 0: self(i) = -self'(i) with self' = |self|, and R(y) = R'(-y) is R'
-            // with its strides negated (truncating division is odd-symmetric).
-            let mut pos = self.clone();
-            pos.stride.iter_mut().for_each(|d| *d = -*d);
-            let mut r = pos.left_inverse()?;
-            r.stride.iter_mut().for_each(|d| *d = -*d);
-            return Ok(r);
-        }
-        let nz: Leaves<(i64, i64, i64, usize)> =
-            sorted.iter().copied().filter(|m| m.1 != 0).collect();
-        let mut shape: Leaves<i64> = Leaves::new();
-        let mut stride: Leaves<i64> = Leaves::new();
-        stride.push(0);
-        let mut covered = 1i64; // the previous stride in the chain
-        let mut low = 0i64; // largest offset of the modes below (Σ (s_j - 1) d_j)
-        for (t, &(s, d, w, k)) in nz.iter().enumerate() {
-            if d % covered != 0 {
-                return Err(LayoutError::NotRepresentable {
-                    op: "left_inverse",
-                    what: alloc::format!(
-                        "stride {d} of {self} is not a multiple of {covered}, the stride before it (left inverse divisibility condition)"
-                    ),
-                });
-            }
-            // The digit R reads for this mode is floor(y / d) mod (next / d) (unbounded for the
-            // top mode). It stays a valid coordinate of the mode unless the modes below can carry
-            // into it while its digit range exceeds its extent; a wrapped coordinate moves to the
-            // next mode of self in colexicographic order and changes the value, unless this is
-            // self's last mode (which runs on).
-            let q = nz.get(t + 1).map(|m| m.1 / d);
-            let wide = q.is_none_or(|q| q > s);
-            if wide && k != last_colex && low >= d {
-                return Err(LayoutError::NotRepresentable {
-                    op: "left_inverse",
-                    what: alloc::format!(
-                        "the modes of {self} below stride {d} overlap it, so no layout recovers their coordinates"
-                    ),
-                });
-            }
-            low = low.saturating_add((s - 1).saturating_mul(d));
-            shape.push(d / covered);
-            stride.push(w);
-            covered = d;
-        }
-        let last = sorted.last().map_or(1, |m| m.0);
-        shape.push(last);
-        let modes: Modes = shape.iter().copied().zip(stride.iter().copied()).collect();
-        super::from_flat_coalesced("left_inverse", &modes)
+        super::in_place(|out| left_inverse_into(self, out))
     }
 
     /// The nullspace (kernel) of `self` (CuTe `nullspace`): the layout over the stride-0 leaves,
@@ -274,4 +197,97 @@ impl Layout {
         }
         1
     }
+}
+
+/// [`Layout::right_inverse`] written to `out` (an empty layout).
+fn right_inverse_into(l: &Layout, out: &mut Layout) {
+    let mut sorted = Leaves::new();
+    sorted_with_weights(l, &mut sorted);
+    // The chain of strides 1, s_0, s_0 s_1, ..., coalesced as it is found.
+    let mut curr = 1i64;
+    let chain = sorted.iter().filter_map(|&(s, d, w)| {
+        if d == curr {
+            curr = s * d;
+            Some((s, w))
+        } else {
+            None
+        }
+    });
+    push_flat_merged(out, chain);
+}
+
+/// [`Layout::left_inverse`] written to `out` (an empty layout).
+fn left_inverse_into(l: &Layout, out: &mut Layout) -> Result<(), LayoutError> {
+    let mut c = Modes::new();
+    coalesced_modes(l, &mut c);
+    // The last mode runs on past the end only if self's own last leaf is not extent 1
+    // (coalesce drops such a leaf, but self's extension follows it).
+    let runs_on = l.shape.last().is_some_and(|&s| s > 1);
+    let last_colex = if runs_on { c.len() - 1 } else { usize::MAX };
+    // (extent, stride, weight, colex position), in CuTe's stride order
+    let mut sorted: Leaves<(i64, i64, i64, usize)> = Leaves::new();
+    let mut acc = 1i64;
+    for (k, &(s, d)) in c.iter().enumerate() {
+        sorted.push((s, d, acc, k));
+        acc *= s;
+    }
+    exchange_sort(&mut sorted, |m| m.1);
+    if sorted.iter().any(|m| m.1 < 0) {
+        if sorted.iter().any(|m| m.1 > 0) {
+            return Err(LayoutError::NotRepresentable {
+                    op: "left_inverse",
+                    what: alloc::format!(
+                        "{l} has strides of both signs, so its offsets do not determine its coordinates digit by digit"
+                    ),
+                });
+        }
+        // All strides <= 0: self(i) = -self'(i) with self' = |self|, and R(y) = R'(-y) is R'
+        // with its strides negated (truncating division is odd-symmetric).
+        let mut pos = l.clone();
+        pos.stride.iter_mut().for_each(|d| *d = -*d);
+        left_inverse_into(&pos, out)?;
+        out.stride.iter_mut().for_each(|d| *d = -*d);
+        return Ok(());
+    }
+    // Strides are >= 0 here and sorted: the nonzero ones are a suffix.
+    let nz = &sorted[sorted.iter().take_while(|m| m.1 == 0).count()..];
+    // The modes of R, coalesced as they come: (d / covered, weight of the mode before).
+    let mut modes = Modes::new();
+    let mut prev_w = 0i64;
+    let mut covered = 1i64; // the previous stride in the chain
+    let mut low = 0i64; // largest offset of the modes below (Σ (s_j - 1) d_j)
+    for (t, &(s, d, w, k)) in nz.iter().enumerate() {
+        if d % covered != 0 {
+            return Err(LayoutError::NotRepresentable {
+                    op: "left_inverse",
+                    what: alloc::format!(
+                        "stride {d} of {l} is not a multiple of {covered}, the stride before it (left inverse divisibility condition)"
+                    ),
+                });
+        }
+        // The digit R reads for this mode is floor(y / d) mod (next / d) (unbounded for the
+        // top mode). It stays a valid coordinate of the mode unless the modes below can carry
+        // into it while its digit range exceeds its extent; a wrapped coordinate moves to the
+        // next mode of self in colexicographic order and changes the value, unless this is
+        // self's last mode (which runs on).
+        let q = nz.get(t + 1).map(|m| m.1 / d);
+        let wide = q.is_none_or(|q| q > s);
+        if wide && k != last_colex && low >= d {
+            return Err(LayoutError::NotRepresentable {
+                    op: "left_inverse",
+                    what: alloc::format!(
+                        "the modes of {l} below stride {d} overlap it, so no layout recovers their coordinates"
+                    ),
+                });
+        }
+        low = low.saturating_add((s - 1).saturating_mul(d));
+        super::coalesce::push_merged(&mut modes, d / covered, prev_w);
+        prev_w = w;
+        covered = d;
+    }
+    let last = sorted.last().map_or(1, |m| m.0);
+    super::coalesce::push_merged(&mut modes, last, prev_w);
+    super::check_flat("left_inverse", &modes)?;
+    push_flat(out, &modes);
+    Ok(())
 }

@@ -10,9 +10,9 @@
 //! rank).
 
 use super::complement::{complement_modes, filter_leaves};
-use super::composition::compose_into;
-use super::view::{push_flat, push_view, View, LEAF};
-use super::{check_flat, coalesce, mul, Modes, Tiler};
+use super::composition::{compose_into, linear_stride_x};
+use super::view::{extend, push_flat, push_view, View, LEAF};
+use super::{by_tiler, check_flat, coalesce, mul, Modes, Rest, Tiler};
 use crate::error::LayoutError;
 use crate::layout::Layout;
 use crate::tree::{self, Leaves, Span, Tok};
@@ -59,38 +59,75 @@ impl Kernel {
     }
 }
 
-/// The kernel over a whole tiler, written to `out` (an empty layout) and checked; `None` where
-/// the generic path must run (a nested tuple tiler, a tuple longer than the layout's rank, `_`
-/// at the top), with `out` untouched.
+/// Whether the kernels cover `tiler` for `a`: a layout, an integer, or a flat tuple of those
+/// and `_` no longer than `a`'s rank. Elsewhere (a nested tuple tiler, a tuple longer than the
+/// layout's rank, `_` at the top) the generic path must run.
+#[inline]
+pub(crate) fn covers(a: &Layout, tiler: &Tiler) -> bool {
+    match tiler {
+        Tiler::Layout(_) | Tiler::Int(_) => true,
+        Tiler::Skip => false,
+        Tiler::Modes(ts) => {
+            ts.iter().all(|t| !matches!(t, Tiler::Modes(_))) && ts.len() <= tree::rank(&a.toks)
+        }
+    }
+}
+
+/// The whole operation (composition with a tiler, logical divide, logical product) written to
+/// `out` (an empty layout) and checked: the kernels where they [`covers`] the tiler, the generic
+/// tiler dispatch otherwise.
+pub(crate) fn run(
+    kernel: Kernel,
+    a: &Layout,
+    tiler: &Tiler,
+    out: &mut Layout,
+) -> Result<(), LayoutError> {
+    if covers(a, tiler) {
+        by_kernel(kernel, a, tiler, out)?;
+        return out.check(kernel.op());
+    }
+    *out = match kernel {
+        Kernel::Compose => by_tiler(kernel.op(), a, tiler, false, Rest::Drop, &|a, b| {
+            a.compose(b)
+        }),
+        Kernel::Divide => by_tiler(kernel.op(), a, tiler, true, Rest::Keep, &|a, t| {
+            super::divide::divide_by_layout(a, t)
+        }),
+        Kernel::Product => by_tiler(kernel.op(), a, tiler, true, Rest::Keep, &|a, b| {
+            super::product::product_by_layout(a, b)
+        }),
+    }?;
+    Ok(())
+}
+
+/// The kernel over a whole tiler that [`covers`] accepts, appended to `out` (the caller checks
+/// the result).
+#[inline]
 pub(crate) fn by_kernel(
     kernel: Kernel,
     a: &Layout,
     tiler: &Tiler,
     out: &mut Layout,
-) -> Option<Result<(), LayoutError>> {
-    let r = match tiler {
+) -> Result<(), LayoutError> {
+    match tiler {
         Tiler::Layout(t) => kernel.apply(a.view(), t.view(), out),
         Tiler::Int(n) => {
             with_int_view(*n, kernel.one_is_zero(), |t| kernel.apply(a.view(), t, out))
         }
-        Tiler::Skip => return None,
-        Tiler::Modes(ts) => {
-            let flat = ts.iter().all(|t| !matches!(t, Tiler::Modes(_)));
-            if !flat || ts.len() > tree::rank(&a.toks) {
-                return None;
-            }
-            by_mode_into(kernel, a, ts, out)
-        }
-    };
-    Some(r.and_then(|()| out.check(kernel.op())))
+        Tiler::Modes(ts) => by_mode_into(kernel, a, ts, out),
+        Tiler::Skip => unreachable!("not covered"),
+    }
 }
 
-/// `a ⊗ b` for a layout `b` (the whole layout, not mode by mode).
-pub(crate) fn product_layout(a: &Layout, b: &Layout) -> Result<Layout, LayoutError> {
-    let mut out = Layout::building();
-    product_into(a.view(), b.view(), &mut out)?;
-    out.check(Kernel::Product.op())?;
-    Ok(out)
+/// `a ⊗ b` for a layout `b` (the whole layout, not mode by mode), written to `out` (an empty
+/// layout) and checked.
+pub(crate) fn product_layout_into(
+    a: &Layout,
+    b: &Layout,
+    out: &mut Layout,
+) -> Result<(), LayoutError> {
+    product_into(a.view(), b.view(), out)?;
+    out.check(Kernel::Product.op())
 }
 
 /// `(k(a_0, t_0), ..., k(a_{n-1}, t_{n-1}), a_n, ...)` for a flat tuple tiler (CuTe's
@@ -137,6 +174,21 @@ fn with_int_view<R>(n: i64, one_is_zero: bool, f: impl FnOnce(View<'_>) -> R) ->
 
 /// `a ⊘ t` appended to `out`.
 fn divide_into(a: View<'_>, t: View<'_>, out: &mut Layout) -> Result<(), LayoutError> {
+    if let Some(d) = linear_stride_x(a.shape, a.stride) {
+        // A linear `a` (one mode after coalesce_x, so coalesce(a) is `size(a):d` or `1:0`):
+        // the cotarget is size(a), and composing with `a` scales every stride by d.
+        let mut comp = Modes::new();
+        tile_complement(t, a.size(), &mut comp)?;
+        out.toks.push(Tok::Open);
+        extend(&mut out.toks, t.toks);
+        extend(&mut out.shape, t.shape);
+        for &r in t.stride {
+            out.stride.push(mul(Kernel::Compose.op(), r, d)?);
+        }
+        push_flat_scaled(out, &comp, d)?;
+        out.toks.push(Tok::Close);
+        return Ok(());
+    }
     // cotarget: shape(coalesce(a)) (`1` for `1:0`)
     let mut coalesced = Modes::new();
     coalesce::coalesce_leaves_into(a.shape, a.stride, None, &mut coalesced);
@@ -163,6 +215,60 @@ fn divide_into(a: View<'_>, t: View<'_>, out: &mut Layout) -> Result<(), LayoutE
 
 /// `a ⊗ b` appended to `out`.
 fn product_into(a: View<'_>, b: View<'_>, out: &mut Layout) -> Result<(), LayoutError> {
+    let mut comp = Modes::new();
+    product_complement(a, b, &mut comp)?;
+    out.toks.push(Tok::Open);
+    push_view(out, a);
+    if comp.len() <= 1 {
+        // A linear complement (as a layout `s:d`, or `1:0` for none, whose coalesce_x is
+        // `2:0`): composing with it scales b's strides by d.
+        let d = comp.first().map_or(0, |m| m.1);
+        extend(&mut out.toks, b.toks);
+        extend(&mut out.shape, b.shape);
+        for &r in b.stride {
+            out.stride.push(mul(Kernel::Compose.op(), r, d)?);
+        }
+    } else {
+        let mut lhs = Layout::building();
+        push_flat(&mut lhs, &comp);
+        compose_into(lhs.view(), b, out)?;
+    }
+    out.toks.push(Tok::Close);
+    Ok(())
+}
+
+/// [`push_flat`] with every stride multiplied by `d` (checked): the flat modes composed with a
+/// linear layout of stride `d`.
+#[inline]
+fn push_flat_scaled(out: &mut Layout, modes: &[(i64, i64)], d: i64) -> Result<(), LayoutError> {
+    let op = Kernel::Compose.op();
+    match modes {
+        [] => {
+            out.toks.push(Tok::Leaf);
+            out.shape.push(1);
+            out.stride.push(0);
+        }
+        [(s, r)] => {
+            out.toks.push(Tok::Leaf);
+            out.shape.push(*s);
+            out.stride.push(mul(op, *r, d)?);
+        }
+        _ => {
+            out.toks.push(Tok::Open);
+            for &(s, r) in modes {
+                out.toks.push(Tok::Leaf);
+                out.shape.push(s);
+                out.stride.push(mul(op, r, d)?);
+            }
+            out.toks.push(Tok::Close);
+        }
+    }
+    Ok(())
+}
+
+/// The flat modes of `complement(a, size(a) * cosize(b))` (checked), the left factor of mode 1
+/// of `a ⊗ b`.
+fn product_complement(a: View<'_>, b: View<'_>, comp: &mut Modes) -> Result<(), LayoutError> {
     let cosize_b = 1 + b
         .shape
         .iter()
@@ -172,14 +278,168 @@ fn product_into(a: View<'_>, b: View<'_>, out: &mut Layout) -> Result<(), Layout
     let m = mul("logical_product", a.size(), cosize_b.max(1))?;
     let mut f = Modes::new();
     filter_leaves(a.shape, a.stride, &mut f);
+    complement_modes(&f, &[m], comp)?;
+    check_flat("complement", comp)
+}
+
+/// Append the tree of `v` with every stride multiplied by `d` (checked).
+#[inline]
+fn push_view_scaled(out: &mut Layout, v: View<'_>, d: i64) -> Result<(), LayoutError> {
+    extend(&mut out.toks, v.toks);
+    extend(&mut out.shape, v.shape);
+    for &r in v.stride {
+        out.stride.push(mul(Kernel::Compose.op(), r, d)?);
+    }
+    Ok(())
+}
+
+/// CuTe's blocked (`raked == false`) or raked product in one pass, written to `out` (an empty
+/// layout), where it is the zip of `a ⊗ b = (a, A* ∘ b)` with a linear `A*` (so `A* ∘ b` is `b`
+/// with its strides scaled): both operands of the same rank (no padding) and the zip's first
+/// operand a tuple. `None`, with `out` untouched, where the general path must run; the errors
+/// are those of the general path, in its order.
+pub(crate) fn rank_product_fused(
+    a: &Layout,
+    b: &Layout,
+    raked: bool,
+    out: &mut Layout,
+) -> Option<Result<(), LayoutError>> {
+    let first = if raked { b } else { a };
+    if first.is_leaf() || tree::rank(&a.toks) != tree::rank(&b.toks) {
+        return None;
+    }
     let mut comp = Modes::new();
-    complement_modes(&f, &[m], &mut comp)?;
-    check_flat("complement", &comp)?;
-    let mut lhs = Layout::building();
-    push_flat(&mut lhs, &comp);
+    if let Err(e) = product_complement(a.view(), b.view(), &mut comp) {
+        return Some(Err(e));
+    }
+    if comp.len() > 1 {
+        return None;
+    }
+    let d = comp.first().map_or(0, |m| m.1);
+    Some(zip_scaled(a, b, d, raked, out).and_then(|()| out.check(Kernel::Product.op())))
+}
+
+/// `((a_0, b_0 d), (a_1, b_1 d), ...)` (raked: `((b_0 d, a_0), ...)`), for `a` and `b` of the
+/// same rank; `b`'s strides multiplied by `d`.
+fn zip_scaled(
+    a: &Layout,
+    b: &Layout,
+    d: i64,
+    raked: bool,
+    out: &mut Layout,
+) -> Result<(), LayoutError> {
+    let (av, bv) = (a.view(), b.view());
     out.toks.push(Tok::Open);
-    push_view(out, a);
-    compose_into(lhs.view(), b, out)?;
+    for (sa, sb) in tree::modes(&a.toks).zip(tree::modes(&b.toks)) {
+        out.toks.push(Tok::Open);
+        if raked {
+            push_view_scaled(out, bv.span(sb), d)?;
+            push_view(out, av.span(sa));
+        } else {
+            push_view(out, av.span(sa));
+            push_view_scaled(out, bv.span(sb), d)?;
+        }
+        out.toks.push(Tok::Close);
+    }
     out.toks.push(Tok::Close);
     Ok(())
+}
+
+/// CuTe's zipped divide by a flat tuple of layout or integer tilers in one pass, written to
+/// `out` (an empty layout), where every divided mode of `a` is linear (one mode after
+/// coalesce_x, so that its divide is `(t d, complement(t, size) d)`):
+/// `((t_0 d_0, ...), (c_0 d_0, ..., rest...))`. `None`, with `out` untouched, where the general
+/// path must run; the errors are those of the general path, in its order.
+pub(crate) fn zipped_divide_fused(
+    a: &Layout,
+    ts: &[Tiler],
+    out: &mut Layout,
+) -> Option<Result<(), LayoutError>> {
+    if ts.len() > tree::rank(&a.toks)
+        || ts
+            .iter()
+            .any(|t| !matches!(t, Tiler::Layout(_) | Tiler::Int(_)))
+    {
+        return None;
+    }
+    let whole = Span::whole(a);
+    let view = a.view();
+    let op = Kernel::Compose.op();
+    // Pass 1: per divided mode its scale d and its complement's modes (all in one buffer).
+    let mut scale: Leaves<(i64, usize)> = Leaves::new(); // (d, end of its modes in `comps`)
+    let mut comps = Modes::new();
+    let mut modes = tree::modes(&a.toks);
+    for t in ts {
+        let m = view.span(modes.next()?.offset(whole));
+        let d = linear_stride_x(m.shape, m.stride)?;
+        let r = with_tiler_view(t, |t| -> Result<(), LayoutError> {
+            let mut comp = Modes::new();
+            tile_complement(t, m.size(), &mut comp)?;
+            for &r in t.stride {
+                mul(op, r, d)?;
+            }
+            for &(_, r) in &comp {
+                mul(op, r, d)?;
+            }
+            extend(&mut comps, &comp);
+            Ok(())
+        });
+        if let Err(e) = r {
+            return Some(Err(e));
+        }
+        scale.push((d, comps.len()));
+    }
+    // Pass 2: write (products known not to overflow).
+    let r = (|| {
+        out.toks.push(Tok::Open);
+        out.toks.push(Tok::Open);
+        for (t, &(d, _)) in ts.iter().zip(&scale) {
+            with_tiler_view(t, |t| push_view_scaled(out, t, d))?;
+        }
+        out.toks.push(Tok::Close);
+        out.toks.push(Tok::Open);
+        let mut start = 0;
+        for &(d, end) in &scale {
+            push_flat_scaled(out, &comps[start..end], d)?;
+            start = end;
+        }
+        for m in modes {
+            push_view(out, view.span(m.offset(whole)));
+        }
+        out.toks.push(Tok::Close);
+        out.toks.push(Tok::Close);
+        out.check(Kernel::Divide.op())
+    })();
+    Some(r)
+}
+
+/// A layout or integer tiler (divides: `n` is `n:1`, `1:0` for 1) as a view.
+#[inline]
+fn with_tiler_view<R>(t: &Tiler, f: impl FnOnce(View<'_>) -> R) -> R {
+    match t {
+        Tiler::Layout(l) => f(l.view()),
+        Tiler::Int(n) => with_int_view(*n, true, f),
+        _ => unreachable!("layout and integer tilers only"),
+    }
+}
+
+/// The flat modes of `complement(t, size)` (checked as the complement of a divide is), with the
+/// common contiguous tile `n:1` (`n > 1`) done directly: its complement is `ceil(size / n):n`
+/// (nothing when that extent is 1), exactly what the general algorithm gives for it.
+#[inline]
+fn tile_complement(t: View<'_>, size: i64, comp: &mut Modes) -> Result<(), LayoutError> {
+    match (t.shape, t.stride) {
+        (&[n], &[1]) if n > 1 && size >= 1 => {
+            let rest = super::ceil_div(size, n);
+            if rest != 1 {
+                comp.push((rest, n));
+            }
+        }
+        _ => {
+            let mut f = Modes::new();
+            filter_leaves(t.shape, t.stride, &mut f);
+            complement_modes(&f, &[size], comp)?;
+        }
+    }
+    check_flat("complement", comp)
 }

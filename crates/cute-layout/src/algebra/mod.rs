@@ -112,6 +112,23 @@ pub(crate) fn by_mode<T>(
     out.finish(op)
 }
 
+/// The result of `fill` run on an empty layout that lives in the returned `Result` itself: with
+/// the public operations `#[inline]` wrappers around `fill`, the result is built in the caller's
+/// frame and never moved (a `Layout` is over 300 bytes of inline storage, and returning a named
+/// local copies all of it).
+#[inline(always)]
+pub(crate) fn in_place(
+    fill: impl FnOnce(&mut Layout) -> Result<(), LayoutError>,
+) -> Result<Layout, LayoutError> {
+    let mut r: Result<Layout, LayoutError> = Ok(Layout::building());
+    if let Ok(out) = &mut r {
+        if let Err(e) = fill(out) {
+            r = Err(e);
+        }
+    }
+    r
+}
+
 /// Build a layout from flat modes: an integer layout for one mode, a flat tuple otherwise, and
 /// `1:0` for none.
 pub(crate) fn from_flat(op: &'static str, modes: &[(i64, i64)]) -> Result<Layout, LayoutError> {
@@ -135,18 +152,6 @@ pub(crate) fn check_flat(op: &'static str, modes: &[(i64, i64)]) -> Result<(), L
         }
     }
     Ok(())
-}
-
-/// [`from_flat`] of the coalesced `modes` (CuTe's `coalesce` of a flat layout).
-pub(crate) fn from_flat_coalesced(
-    op: &'static str,
-    modes: &[(i64, i64)],
-) -> Result<Layout, LayoutError> {
-    let mut c = Modes::new();
-    for &(s, d) in modes {
-        coalesce::push_merged(&mut c, s, d);
-    }
-    from_flat(op, &c)
 }
 
 /// [`from_flat`] for modes known to pass its checks (e.g. a coalesced valid layout), built in

@@ -1,9 +1,10 @@
 //! logical, zipped, tiled, flat, blocked and raked product; tile_to_shape.
 
 use super::build::LayoutBuilder;
-use super::divide::{tile_unzip, unpack};
+use super::divide::{unpack, zipped_into};
 use super::kernels;
-use super::{by_tiler, from_flat, mul, Rest, Tiler};
+use super::view::push_view;
+use super::{from_flat, mul, Tiler};
 use crate::error::LayoutError;
 use crate::int_tuple::IntTuple;
 use crate::layout::Layout;
@@ -40,16 +41,9 @@ impl Layout {
     /// assert_eq!(a.logical_product(&b)?.to_string(), "((2,2),(2,3)):((4,1),(2,8))");
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
+    #[inline]
     pub fn logical_product(&self, tiler: &Tiler) -> Result<Layout, LayoutError> {
-        let mut out = Layout::building();
-        match kernels::by_kernel(kernels::Kernel::Product, self, tiler, &mut out) {
-            Some(Ok(())) => return Ok(out),
-            Some(Err(e)) => return Err(e),
-            None => {}
-        }
-        by_tiler("logical_product", self, tiler, true, Rest::Keep, &|a, b| {
-            product_by_layout(a, b)
-        })
+        super::in_place(|out| kernels::run(kernels::Kernel::Product, self, tiler, out))
     }
 
     /// CuTe `zipped_product`: [`Layout::logical_product`] gathered as `((block...), (rest...))`.
@@ -69,8 +63,11 @@ impl Layout {
     /// assert_eq!(a.zipped_product(&t)?.to_string(), "((2,5),(3,4)):((5,1),(10,30))");
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
+    #[inline]
     pub fn zipped_product(&self, tiler: &Tiler) -> Result<Layout, LayoutError> {
-        tile_unzip("zipped_product", &self.logical_product(tiler)?, tiler)
+        super::in_place(|out| {
+            zipped_into("zipped_product", kernels::Kernel::Product, self, tiler, out)
+        })
     }
 
     /// CuTe `tiled_product`: [`Layout::zipped_product`] with the rest mode unpacked.
@@ -132,8 +129,9 @@ impl Layout {
     /// assert_eq!(a.raked_product(&b)?.to_string(), "((3,2),(4,5)):((10,5),(30,1))");
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
+    #[inline]
     pub fn blocked_product(&self, tiler: &Layout) -> Result<Layout, LayoutError> {
-        self.rank_product(tiler, false)
+        super::in_place(|out| rank_product_into(self, tiler, false, out))
     }
 
     /// CuTe `raked_product`: as [`Layout::blocked_product`] with each mode `((A* ∘ B)_i, self_i)`,
@@ -154,64 +152,9 @@ impl Layout {
     /// assert_eq!(a.raked_product(&b)?.to_string(), "((3,2),(4,5)):((10,5),(30,1))");
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
+    #[inline]
     pub fn raked_product(&self, tiler: &Layout) -> Result<Layout, LayoutError> {
-        self.rank_product(tiler, true)
-    }
-
-    fn rank_product(&self, tiler: &Layout, raked: bool) -> Result<Layout, LayoutError> {
-        let r = self.rank().max(tiler.rank());
-        let a = pad(self, r)?;
-        let b = pad(tiler, r)?;
-        let p = kernels::product_layout(&a, &b)?;
-        let op = if raked {
-            "raked_product"
-        } else {
-            "blocked_product"
-        };
-        // Work on the two modes of p in place (spans), building the result without copies.
-        let whole = tree::Span::whole(&p);
-        let mut pm = tree::modes(&p.toks);
-        let x = pm.next().expect("rank 2").offset(whole);
-        let y = pm.next().expect("rank 2").offset(whole);
-        let sub = |s: tree::Span| &p.toks[s.tok.0..s.tok.1];
-        let (x_leaf, y_leaf) = (tree::is_leaf(sub(x)), tree::is_leaf(sub(y)));
-        // CuTe `zip(first, second)`: a non-tuple `first` gives the single mode `(first, second)`;
-        // otherwise mode i is `(first_i, second_i)` (a non-tuple `second` counts as a 1-tuple,
-        // where CuTe fails to compile).
-        if !x_leaf && b.is_leaf() && !y_leaf && tree::rank(sub(y)) != tree::rank(sub(x)) {
-            // CuTe: "Mismatched Ranks" (the tiler's one mode expanded into several).
-            return Err(LayoutError::RankMismatch {
-                op,
-                expected: tree::rank(sub(x)),
-                found: tree::rank(sub(y)),
-            });
-        }
-        let (first, second) = if raked { (y, x) } else { (x, y) };
-        let first_leaf = if raked { y_leaf } else { x_leaf };
-        let mut out = LayoutBuilder::new();
-        out.open();
-        if first_leaf {
-            out.open();
-            out.push_span(&p, first);
-            out.push_span(&p, second);
-            out.close();
-        } else {
-            // A non-tuple `second` is its own (only) mode, as tree::modes gives it.
-            let mut seconds = tree::modes(sub(second));
-            for fi in tree::modes(sub(first)) {
-                let si = seconds.next().ok_or_else(|| LayoutError::RankMismatch {
-                    op,
-                    expected: tree::rank(sub(first)),
-                    found: tree::rank(sub(second)),
-                })?;
-                out.open();
-                out.push_span(&p, fi.offset(first));
-                out.push_span(&p, si.offset(second));
-                out.close();
-            }
-        }
-        out.close();
-        out.finish(op)
+        super::in_place(|out| rank_product_into(self, tiler, true, out))
     }
 
     /// CuTe `tile_to_shape(block, shape, order)`: repeat `self` (padded to the rank of `shape`)
@@ -268,6 +211,86 @@ impl Layout {
         };
         block.blocked_product(&tiler)
     }
+}
+
+/// [`Layout::blocked_product`] (`raked == false`) or [`Layout::raked_product`] written to `out`
+/// (an empty layout): the logical product of the padded operands is built on the stack and its
+/// modes zipped straight into `out`.
+fn rank_product_into(
+    a: &Layout,
+    b: &Layout,
+    raked: bool,
+    out: &mut Layout,
+) -> Result<(), LayoutError> {
+    if let Some(r) = kernels::rank_product_fused(a, b, raked, out) {
+        return r;
+    }
+    let (ra, rb) = (a.rank(), b.rank());
+    let r = ra.max(rb);
+    let (pa, pb);
+    let a = if ra >= r {
+        a
+    } else {
+        pa = pad(a, r)?.into_owned();
+        &pa
+    };
+    let b = if rb >= r {
+        b
+    } else {
+        pb = pad(b, r)?.into_owned();
+        &pb
+    };
+    let mut p = Layout::building();
+    kernels::product_layout_into(a, b, &mut p)?;
+    let op = if raked {
+        "raked_product"
+    } else {
+        "blocked_product"
+    };
+    // Work on the two modes of p in place (spans), building the result without copies.
+    let whole = tree::Span::whole(&p);
+    let view = p.view();
+    let mut pm = tree::modes(&p.toks);
+    let x = pm.next().expect("rank 2").offset(whole);
+    let y = pm.next().expect("rank 2").offset(whole);
+    let sub = |s: tree::Span| &p.toks[s.tok.0..s.tok.1];
+    let (x_leaf, y_leaf) = (tree::is_leaf(sub(x)), tree::is_leaf(sub(y)));
+    // CuTe `zip(first, second)`: a non-tuple `first` gives the single mode `(first, second)`;
+    // otherwise mode i is `(first_i, second_i)` (a non-tuple `second` counts as a 1-tuple,
+    // where CuTe fails to compile).
+    if !x_leaf && b.is_leaf() && !y_leaf && tree::rank(sub(y)) != tree::rank(sub(x)) {
+        // CuTe: "Mismatched Ranks" (the tiler's one mode expanded into several).
+        return Err(LayoutError::RankMismatch {
+            op,
+            expected: tree::rank(sub(x)),
+            found: tree::rank(sub(y)),
+        });
+    }
+    let (first, second) = if raked { (y, x) } else { (x, y) };
+    let first_leaf = if raked { y_leaf } else { x_leaf };
+    out.toks.push(tree::Tok::Open);
+    if first_leaf {
+        out.toks.push(tree::Tok::Open);
+        push_view(out, view.span(first));
+        push_view(out, view.span(second));
+        out.toks.push(tree::Tok::Close);
+    } else {
+        // A non-tuple `second` is its own (only) mode, as tree::modes gives it.
+        let mut seconds = tree::modes(sub(second));
+        for fi in tree::modes(sub(first)) {
+            let si = seconds.next().ok_or_else(|| LayoutError::RankMismatch {
+                op,
+                expected: tree::rank(sub(first)),
+                found: tree::rank(sub(second)),
+            })?;
+            out.toks.push(tree::Tok::Open);
+            push_view(out, view.span(fi.offset(first)));
+            push_view(out, view.span(si.offset(second)));
+            out.toks.push(tree::Tok::Close);
+        }
+    }
+    out.toks.push(tree::Tok::Close);
+    out.check(op)
 }
 
 /// `a ⊗ b` for a layout tiler: `(a, complement(a, size(a) * cosize(b)) ∘ b)`, gathered in place

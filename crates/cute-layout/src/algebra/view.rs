@@ -93,6 +93,44 @@ pub(crate) fn push_flat(out: &mut Layout, modes: &[(i64, i64)]) {
     }
 }
 
+/// Write the modes `pairs` to the empty layout `out` as [`push_flat`] writes them, after the
+/// merges of `coalesce` ([`super::coalesce::push_merged`]: extent-1 modes dropped, a mode whose
+/// stride is the previous mode's extent * stride merged into it). The mode being merged is kept
+/// in registers and each finished mode pushed straight into `out`'s leaves.
+#[inline]
+pub(crate) fn push_flat_merged(out: &mut Layout, pairs: impl Iterator<Item = (i64, i64)>) {
+    let (mut cs, mut cd) = (1i64, 0i64);
+    for (s, d) in pairs {
+        if s == 1 {
+            continue;
+        }
+        if cs == 1 {
+            (cs, cd) = (s, d);
+        } else if let Some(e) = cs.checked_mul(s).filter(|_| cs.checked_mul(cd) == Some(d)) {
+            // Merge; if the product overflows (only `coalesce_x`'s substitute last extent can
+            // make it), the modes stay apart: the same function (as push_merged).
+            cs = e;
+        } else {
+            out.shape.push(cs);
+            out.stride.push(cd);
+            (cs, cd) = (s, d);
+        }
+    }
+    // The last mode (`1:0` if there is none).
+    out.shape.push(cs);
+    out.stride.push(if cs == 1 { 0 } else { cd });
+    match out.shape.len() {
+        1 => out.toks.push(Tok::Leaf),
+        n => {
+            out.toks.push(Tok::Open);
+            for _ in 0..n {
+                out.toks.push(Tok::Leaf);
+            }
+            out.toks.push(Tok::Close);
+        }
+    }
+}
+
 /// Append a few `Copy` elements. SmallVec's `extend_from_slice` goes through a general insert
 /// (reserve, shift, copy) that costs more than pushing the handful of leaves a mode has.
 #[inline]

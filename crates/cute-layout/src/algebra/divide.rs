@@ -51,8 +51,8 @@ fn zip2_half(
             }
             out.toks.push(tree::Tok::Open);
             let mut modes = tree::modes(toks);
-            for g in gs {
-                let m = modes.next().expect("rank checked above");
+            // `gs.len() <= rank`: every tiler element meets a mode.
+            for (g, m) in gs.iter().zip(&mut modes) {
                 zip2_half(op, l, at(m), g, second, out)?;
             }
             if second {
@@ -64,16 +64,16 @@ fn zip2_half(
             Ok(())
         }
         _ => {
-            if rank != 2 || tree::is_leaf(toks) {
+            let mut modes = tree::modes(toks);
+            let (Some(m0), Some(m1), false) =
+                (modes.next(), modes.next(), rank != 2 || tree::is_leaf(toks))
+            else {
                 return Err(LayoutError::RankMismatch {
                     op,
                     expected: 2,
                     found: rank,
                 });
-            }
-            let mut modes = tree::modes(toks);
-            let m0 = modes.next().expect("rank 2");
-            let m1 = modes.next().expect("rank 2");
+            };
             push_view(out, view.span(at(if second { m1 } else { m0 })));
             Ok(())
         }
@@ -121,8 +121,8 @@ fn unzip_flat(op: &'static str, l: &Layout, n: usize, out: &mut Layout) -> Resul
     // The two halves of each of the first n modes: (token start, split, end) and leaf split.
     let mut halves: tree::Leaves<(tree::Span, tree::Span)> = tree::Leaves::new();
     let mut modes = tree::modes(&l.toks);
-    for _ in 0..n {
-        let m = modes.next().expect("n <= rank").offset(whole);
+    for m in (&mut modes).take(n) {
+        let m = m.offset(whole);
         let toks = &l.toks[m.tok.0..m.tok.1];
         let mut sub = tree::modes(toks);
         match (tree::is_leaf(toks), sub.next(), sub.next(), sub.next()) {
@@ -157,8 +157,13 @@ fn unzip_flat(op: &'static str, l: &Layout, n: usize, out: &mut Layout) -> Resul
 /// `(m0, m1...)` / `(m0..., m1...)`: unpack a mode of rank > 1 into its elements (CuTe's slice
 /// with `repeat<R>(_)`, which keeps rank-1 modes whole).
 pub(crate) fn unpack(l: &Layout, first: bool) -> Result<Layout, LayoutError> {
-    let m0 = l.mode(0).expect("rank 2 result");
-    let m1 = l.mode(1).expect("rank 2 result");
+    let (Some(m0), Some(m1)) = (l.mode(0), l.mode(1)) else {
+        return Err(LayoutError::RankMismatch {
+            op: "unpack",
+            expected: 2,
+            found: l.rank(),
+        });
+    };
     let parts = |m: Layout| -> alloc::vec::Vec<Layout> {
         if m.rank() > 1 {
             m.modes().collect()

@@ -1,7 +1,7 @@
 //! right_inverse, left_inverse, nullspace, max_common_vector, max_common_layout.
 
 use super::view::{push_flat, push_flat_merged};
-use super::{flat_modes, from_flat, Modes};
+use super::{flat_modes, from_flat, from_flat_unchecked, Modes};
 use crate::error::LayoutError;
 use crate::layout::Layout;
 use crate::tree::Leaves;
@@ -122,7 +122,8 @@ impl Layout {
             }
             acc *= s;
         }
-        from_flat("nullspace", &out).expect("a sub-layout of a compact layout")
+        // A sub-layout of a compact layout: extents >= 1, size and span fit.
+        from_flat_unchecked(&out)
     }
 
     /// CuTe `max_common_layout(self, other)`: a layout `R` of the largest contiguous run of
@@ -147,12 +148,12 @@ impl Layout {
         let inv = other.right_inverse();
         let n = self.common_prefix(&inv);
         if n <= 1 {
-            return from_flat("max_common_layout", &[]).expect("1:0");
+            return from_flat_unchecked(&[]); // 1:0
         }
-        // inv ∘ n:1, always exact: a prefix of inv's modes.
-        let prefix = from_flat("max_common_layout", &[(n, 1)]).expect("n:1");
+        // inv ∘ n:1, always exact: a prefix of inv's modes (n >= 2 is a size, so n:1 is valid).
+        let prefix = from_flat_unchecked(&[(n, 1)]);
         inv.compose(&prefix)
-            .unwrap_or_else(|_| from_flat("max_common_layout", &[]).expect("1:0"))
+            .unwrap_or_else(|_| from_flat_unchecked(&[]))
     }
 
     /// CuTe `max_common_vector(self, other)`: the number of contiguous elements, from index 0,

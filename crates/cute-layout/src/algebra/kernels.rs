@@ -115,7 +115,11 @@ pub(crate) fn by_kernel(
             with_int_view(*n, kernel.one_is_zero(), |t| kernel.apply(a.view(), t, out))
         }
         Tiler::Modes(ts) => by_mode_into(kernel, a, ts, out),
-        Tiler::Skip => unreachable!("not covered"),
+        // `_` keeps the layout (not sent here by `covers`, but well defined).
+        Tiler::Skip => {
+            push_view(out, a.view());
+            Ok(())
+        }
     }
 }
 
@@ -142,8 +146,9 @@ fn by_mode_into(
     let view = a.view();
     out.toks.push(Tok::Open);
     let mut modes = tree::modes(&a.toks);
-    for t in ts {
-        let m = view.span(modes.next().expect("rank checked").offset(whole));
+    // The caller checked `ts.len() <= rank`: every tiler element meets a mode.
+    for (t, m) in ts.iter().zip(&mut modes) {
+        let m = view.span(m.offset(whole));
         match t {
             Tiler::Layout(t) => kernel.apply(m, t.view(), out)?,
             Tiler::Int(n) => with_int_view(*n, kernel.one_is_zero(), |t| kernel.apply(m, t, out))?,

@@ -99,8 +99,8 @@ pub(crate) fn by_mode<T>(
     out.open();
     let whole = crate::tree::Span::whole(layout);
     let mut modes = crate::tree::modes(&layout.toks);
-    for p in profile {
-        let m = modes.next().expect("rank checked above");
+    // `n <= rank`: every profile element meets a mode.
+    for (p, m) in profile.zip(&mut modes) {
         out.push(&f(&layout.sub(m.offset(whole)), p)?);
     }
     if rest == Rest::Keep {

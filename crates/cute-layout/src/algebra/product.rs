@@ -251,8 +251,14 @@ fn rank_product_into(
     let whole = tree::Span::whole(&p);
     let view = p.view();
     let mut pm = tree::modes(&p.toks);
-    let x = pm.next().expect("rank 2").offset(whole);
-    let y = pm.next().expect("rank 2").offset(whole);
+    let (Some(x), Some(y)) = (pm.next(), pm.next()) else {
+        return Err(LayoutError::RankMismatch {
+            op,
+            expected: 2,
+            found: p.rank(),
+        });
+    };
+    let (x, y) = (x.offset(whole), y.offset(whole));
     let sub = |s: tree::Span| &p.toks[s.tok.0..s.tok.1];
     let (x_leaf, y_leaf) = (tree::is_leaf(sub(x)), tree::is_leaf(sub(y)));
     // CuTe `zip(first, second)`: a non-tuple `first` gives the single mode `(first, second)`;

@@ -127,6 +127,12 @@ fn fuzz_max_common_vector_stays_in_both_domains() {
         lay("(4,8):(1,4)").max_common_vector(&lay("(4,8):(1,4)")),
         32
     );
+    // ops_laws (final run): the witness of 2 would be index 36 of a 36-point layout.
+    let a = lay("(((3,1),(3,2)),2):(((1,1),(1,4)),1)");
+    let b = lay("(((3,6),(3,2)),2):(((5,6),(1,1)),4)");
+    assert_eq!(a.max_common_vector(&b), 2);
+    assert_eq!((a.index_1d(18), b.index_1d(18)), (Some(1), Some(1)));
+    assert_eq!(a.index_1d(36), None);
 }
 
 /// ops_laws: `complement(6:3, (5,3,5))` followed CuTe's element-wise `ceil_div` of the tuple

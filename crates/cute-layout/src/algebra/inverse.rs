@@ -146,7 +146,7 @@ impl Layout {
     /// ```
     pub fn max_common_layout(&self, other: &Layout) -> Layout {
         let inv = other.right_inverse();
-        let n = self.common_prefix(&inv);
+        let (n, _) = self.common_prefix(&inv);
         if n <= 1 {
             return from_flat_unchecked(&[]); // 1:0
         }
@@ -171,8 +171,12 @@ impl Layout {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn max_common_vector(&self, other: &Layout) -> i64 {
-        // Both domains bound the run (`5:1` and `8:1` share 5 elements, not 8).
-        self.common_prefix(&other.right_inverse())
+        // Both domains bound the run (`5:1` and `8:1` share 5 elements, not 8): the witnesses
+        // `R(i)` (R the right inverse of `other`, in other's domain) must be in self's domain too.
+        let inv = other.right_inverse();
+        let (n, k) = self.common_prefix(&inv);
+        let modes = flat_modes(&inv);
+        n.min(below(&modes[..k.min(modes.len())], self.size()))
             .min(self.size())
             .min(other.size())
             .max(1)
@@ -182,7 +186,8 @@ impl Layout {
     /// `max_common_vector`), where `inv` is a right inverse. If that composition is refused, the
     /// longest prefix of `inv`'s modes that composes is used instead (the common vector only
     /// depends on a prefix).
-    fn common_prefix(&self, inv: &Layout) -> i64 {
+    /// Also returns how many of `inv`'s flat modes were used.
+    fn common_prefix(&self, inv: &Layout) -> (i64, usize) {
         let modes = flat_modes(inv);
         for k in (1..=modes.len()).rev() {
             let Ok(sub) = from_flat("max_common_vector", &modes[..k]) else {
@@ -191,12 +196,12 @@ impl Layout {
             if let Ok(c) = self.compose(&sub) {
                 let m = flat_modes(&c.coalesce());
                 return match m.first() {
-                    Some(&(s, 1)) => s,
-                    _ => 1,
+                    Some(&(s, 1)) => (s, k),
+                    _ => (1, k),
                 };
             }
         }
-        1
+        (1, 0)
     }
 }
 
@@ -291,4 +296,30 @@ fn left_inverse_into(l: &Layout, out: &mut Layout) -> Result<(), LayoutError> {
     super::check_flat("left_inverse", &modes)?;
     push_flat(out, &modes);
     Ok(())
+}
+
+/// The largest `n` with `R(i) < bound` for every `i < n`, where `R` is the layout of the flat
+/// `modes` (non-negative strides, as a right inverse has; `bound >= 1`). With non-negative
+/// strides the largest value over `i < P_k * c` (all of the first `k` modes, `c` values of mode
+/// `k`) is the sum of the full reaches of the first `k` modes plus `(c - 1) * w_k`.
+fn below(modes: &[(i64, i64)], bound: i64) -> i64 {
+    let mut reach = 0i64; // the largest value over the modes taken so far, < bound
+    let mut count = 1i64; // the product of their extents
+    for &(s, w) in modes {
+        if w < 0 {
+            return count;
+        }
+        let c = if w == 0 {
+            s
+        } else {
+            ((bound - 1 - reach) / w + 1).min(s)
+        };
+        if c < s {
+            return count * c;
+        }
+        // Both stay within the size and cosize of a valid layout.
+        reach += (s - 1) * w;
+        count *= s;
+    }
+    i64::MAX
 }

@@ -13,5 +13,10 @@ pub mod ops;
 #[allow(dead_code)]
 pub mod batch;
 
+/// `crates/cute-cli/src/analysis.rs`, unchanged: the analysis operations of the table.
+#[path = "../../crates/cute-cli/src/analysis.rs"]
+#[allow(dead_code)]
+pub mod analysis;
+
 pub mod gen;
 pub mod laws;

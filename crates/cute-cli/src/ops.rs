@@ -12,6 +12,7 @@ use std::fmt;
 
 use cute_layout::{ComposedLayout, IntTuple, Layout, LayoutError, Order, ParseError, Tiler};
 
+#[path = "ops/composed_ops.rs"]
 mod composed_ops;
 
 /// One argument of an operation: text in CuTe's form (the command line gives only these), an

@@ -358,21 +358,26 @@ impl Iterator for Offsets {
                 acc = f(acc, out);
                 continue;
             }
+            // Every offset handed to `f` is one of the layout's, so it fits; the step past the
+            // last one of a row (or of the block) may not, and is never used: wrapping steps.
             let mut base = self.offset;
             for _ in 0..s1 {
                 let mut off = base;
                 for _ in 0..s0 {
                     acc = f(acc, off);
-                    off += d0;
+                    off = off.wrapping_add(d0);
                 }
-                base += d1;
+                base = base.wrapping_add(d1);
             }
             self.remaining -= block;
             if self.remaining == 0 {
                 break;
             }
-            // Both fast modes are at their last coordinate: let the odometer carry.
-            self.offset = base - d1 + (s0 - 1) * d0;
+            // Both fast modes are at their last coordinate: let the odometer carry. (The last
+            // offset of the block is one of the layout's: the wrapped steps cancel exactly.)
+            self.offset = base
+                .wrapping_sub(d1)
+                .wrapping_add((s0 - 1).wrapping_mul(d0));
             if let Some(c) = self.coord.get_mut(0) {
                 *c = s0 - 1;
             }

@@ -1,36 +1,14 @@
 //! `cute find`, `cute explain` and the analysis batch operations.
 
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
+mod common;
 
-fn cute(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_cute"))
-        .args(args)
-        .output()
-        .expect("run cute")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8(o.stdout.clone()).expect("stdout is UTF-8")
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8(o.stderr.clone()).expect("stderr is UTF-8")
-}
+use common::{batch_raw, cute, stderr, stdout};
 
 fn batch(input: &str) -> Vec<String> {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_cute"))
-        .arg("batch")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .expect("run cute batch");
-    let mut stdin = child.stdin.take().unwrap();
-    let input = input.as_bytes().to_vec();
-    let w = std::thread::spawn(move || stdin.write_all(&input));
-    let out = child.wait_with_output().unwrap();
-    w.join().unwrap().unwrap();
-    stdout(&out).lines().map(String::from).collect()
+    stdout(&batch_raw(input.as_bytes()))
+        .lines()
+        .map(String::from)
+        .collect()
 }
 
 #[test]

@@ -1,42 +1,11 @@
 //! The `cute` binary: `show`, `OP ARGS...`, exit statuses, and `batch` on malformed input.
 
+mod common;
+
 use std::io::{Read, Write};
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Stdio};
 
-fn cute(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_cute"))
-        .args(args)
-        .output()
-        .expect("run cute")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8(o.stdout.clone()).expect("stdout is UTF-8")
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8(o.stderr.clone()).expect("stderr is UTF-8")
-}
-
-fn batch(input: &[u8]) -> (Output, Vec<serde_json::Value>) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_cute"))
-        .arg("batch")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("run cute batch");
-    let mut stdin = child.stdin.take().unwrap();
-    let input = input.to_vec();
-    let w = std::thread::spawn(move || stdin.write_all(&input));
-    let out = child.wait_with_output().unwrap();
-    w.join().unwrap().unwrap();
-    let answers = stdout(&out)
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{l:?}: {e}")))
-        .collect();
-    (out, answers)
-}
+use common::{batch, cute, stderr, stdout};
 
 #[test]
 fn show_prints_properties_and_table() {

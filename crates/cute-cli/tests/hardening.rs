@@ -4,32 +4,13 @@
 //! documented ones (`cute --help`, README "Exit status").
 
 use std::io::{Read, Write};
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Stdio};
 
 use serde_json::Value;
 
-const CUTE: &str = env!("CARGO_BIN_EXE_cute");
+mod common;
 
-/// Runs `cute batch` on `input` (written from another thread) and parses every answer line.
-fn batch(input: Vec<u8>) -> (Output, Vec<Value>) {
-    let mut child = Command::new(CUTE)
-        .arg("batch")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("run cute batch");
-    let mut stdin = child.stdin.take().expect("stdin");
-    let w = std::thread::spawn(move || stdin.write_all(&input));
-    let out = child.wait_with_output().expect("wait");
-    w.join().expect("writer").expect("write stdin");
-    let text = String::from_utf8(out.stdout.clone()).expect("answers are UTF-8");
-    let answers = text
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{l:?}: {e}")))
-        .collect();
-    (out, answers)
-}
+use common::{batch, CUTE};
 
 /// The kind of an answer, `"ok"` for a result; panics on anything that is neither form.
 fn kind(a: &Value) -> &str {
@@ -203,7 +184,7 @@ fn bad_inputs_get_error_lines_and_later_lines_are_answered() {
             input.push(b'\n');
         }
     }
-    let (out, answers) = batch(input);
+    let (out, answers) = batch(&input);
     assert!(out.status.success(), "{out:?}");
     assert!(
         out.stderr.is_empty(),
@@ -384,7 +365,7 @@ fn exit_statuses_are_the_documented_ones() {
     assert!(err.starts_with("cute batch: "), "{err}");
     assert_eq!(err.lines().count(), 1, "{err}");
     // Empty input: no answers, status 0.
-    let (out, answers) = batch(Vec::new());
+    let (out, answers) = batch(&Vec::new());
     assert!(out.status.success() && answers.is_empty());
 }
 
@@ -408,7 +389,7 @@ fn one_answer_per_line_whatever_the_bytes() {
     let mut input = lines.join(&b'\n');
     input.extend_from_slice(b"\n");
     input.extend_from_slice(good.as_bytes()); // no final newline
-    let (out, answers) = batch(input);
+    let (out, answers) = batch(&input);
     assert!(out.status.success());
     let kinds: Vec<&str> = answers.iter().map(kind).collect();
     assert_eq!(

@@ -421,11 +421,18 @@ impl IntTuple {
         if let Some(c) = coord.as_int() {
             // An integer meets the root: split it over all leaves (what walk_coord does for it),
             // without walking the tree.
-            let mut out = IntTuple {
-                toks: self.toks.clone(),
-                leaves: Leaves::new(),
-            };
-            split_int(c, &self.leaves, |_, v| out.leaves.push(v));
+            // Copy the shape and overwrite each leaf with its coordinate in place (cheaper than
+            // pushing into an empty list).
+            let mut out = self.clone();
+            if let Some((last, init)) = out.leaves.split_last_mut() {
+                let mut c = c;
+                for e in init {
+                    let s = *e;
+                    *e = c % s;
+                    c /= s;
+                }
+                *last = c;
+            }
             return Ok(out);
         }
         let mut out = self.leaves.clone();

@@ -3,7 +3,9 @@
 #   ours: ns/op (min and median of 9 repeats, cute-bench --stats) and instructions/op
 #         (callgrind, scripts/bench-ir.sh; skipped without valgrind);
 #   pycute: µs/op in the same run (scripts/bench-pycute.py; its venv is created on first use);
-#   CuTe C++: the numbers of results-baseline.md beside the cases file.
+#   CuTe C++: the numbers of results-baseline.md beside the cases file, and (when g++ is
+#   installed) our own host-only build of CuTe on the same cases in the same run
+#   (scripts/bench-cute-cpp.py, a second table; CUTE_CPP=0 skips it).
 # Prints the machine, its load, and the table as Markdown (the "Algebra benchmarks" section of
 # BENCHMARKS.md).
 #
@@ -35,5 +37,13 @@ else
 fi
 [ -f "$baseline" ] && args+=(--baseline "$baseline")
 python3 scripts/bench-pycute.py "${args[@]}" 2> >(grep -v ' done$' >&2)
+if [ "${CUTE_CPP:-1}" != 0 ] && command -v "${CXX:-g++}" >/dev/null; then
+    echo
+    echo "CuTe C++ built here (host-only, headers from the nvidia-cutlass wheel):"
+    echo
+    cpp_args=(--cases "$cases" --markdown)
+    command -v valgrind >/dev/null && cpp_args+=(--ir)
+    python3 scripts/bench-cute-cpp.py "${cpp_args[@]}" 2> >(grep -v '^case ' >&2)
+fi
 echo
 echo "- load average after the run: $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -20,10 +20,10 @@
 //!
 //! This is a `harness = false` test so that its report is printed by `cargo test`.
 
+mod common;
+
 use std::collections::{BTreeMap, HashSet};
-use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
 
 use cute_layout::{ComposedLayout, IntTuple, Layout, ScaledBasis};
 use serde_json::{json, Value};
@@ -1385,27 +1385,26 @@ fn judge(req: &Request, answer: &Value, counts: &mut Counts, failures: &mut Vec<
         );
         return;
     };
-    if let Some(want) = &req.table {
-        if ours == want {
+    // Where the answer is fixed (a value table, or CuTe's lawful answer), it must be that.
+    let fixed = if let Some(want) = &req.table {
+        Some((
+            Some(want.as_str()),
+            "value table differs from the reference table",
+        ))
+    } else if law_ok == Some(true) {
+        Some((
+            req.reference.as_deref(),
+            "differs from CuTe's answer, which obeys the law",
+        ))
+    } else {
+        None
+    };
+    if let Some((want, why)) = fixed {
+        if Some(ours) == want {
             counts.agreed += 1;
         } else {
             counts.failed += 1;
-            fail(
-                ours.into(),
-                "value table differs from the reference table".into(),
-            );
-        }
-        return;
-    }
-    if law_ok == Some(true) {
-        if Some(ours) == req.reference.as_deref() {
-            counts.agreed += 1;
-        } else {
-            counts.failed += 1;
-            fail(
-                ours.into(),
-                "differs from CuTe's answer, which obeys the law".into(),
-            );
+            fail(ours.into(), why.into());
         }
         return;
     }
@@ -1423,21 +1422,8 @@ fn judge(req: &Request, answer: &Value, counts: &mut Counts, failures: &mut Vec<
 }
 
 fn run_batch(lines: &[String]) -> Result<Vec<Value>, String> {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_cute"))
-        .arg("batch")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .map_err(|e| format!("cannot start cute: {e}"))?;
-    let mut stdin = child.stdin.take().ok_or("no stdin")?;
     let input: String = lines.iter().map(|l| format!("{l}\n")).collect();
-    let writer = std::thread::spawn(move || stdin.write_all(input.as_bytes()));
-    let out = child.wait_with_output().map_err(|e| e.to_string())?;
-    writer
-        .join()
-        .map_err(|_| "writer panicked")?
-        .map_err(|e| e.to_string())?;
+    let out = common::batch_raw(input.as_bytes());
     if !out.status.success() {
         return Err(format!(
             "cute batch exited with {}: {}",

@@ -10,7 +10,7 @@ use serde_json::Value;
 
 mod common;
 
-use common::{batch, CUTE};
+use common::{batch, cute, spawn_batch, CUTE};
 
 /// The kind of an answer, `"ok"` for a result; panics on anything that is neither form.
 fn kind(a: &Value) -> &str {
@@ -211,13 +211,7 @@ fn bad_inputs_get_error_lines_and_later_lines_are_answered() {
 /// The line is 1 GiB, written in 1 MiB chunks (about a second).
 #[test]
 fn an_endless_line_uses_bounded_memory() {
-    let mut child = Command::new(CUTE)
-        .arg("batch")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("run cute batch");
+    let mut child = spawn_batch();
     let pid = child.id();
     let mut stdin = child.stdin.take().expect("stdin");
     let mut stdout = child.stdout.take().expect("stdout");
@@ -311,8 +305,7 @@ fn piping_into_head_exits_quietly() {
 /// Exit statuses as documented: 0 success, 1 refusal or batch I/O failure, 2 usage.
 #[test]
 fn exit_statuses_are_the_documented_ones() {
-    let run = |args: &[&str]| Command::new(CUTE).args(args).output().expect("run cute");
-    let help = String::from_utf8(run(&["--help"]).stdout).expect("UTF-8");
+    let help = String::from_utf8(cute(&["--help"]).stdout).expect("UTF-8");
     assert!(help.contains("Exit status:"), "{help}");
     for (args, code) in [
         (vec!["size", "(2,2):(1,2)"], 0),
@@ -325,7 +318,7 @@ fn exit_statuses_are_the_documented_ones() {
         (vec!["size"], 2),
         (vec!["--no-such-flag"], 2),
     ] {
-        let o = run(&args);
+        let o = cute(&args);
         assert_eq!(o.status.code(), Some(code), "{args:?}: {o:?}");
         let err = String::from_utf8(o.stderr).expect("UTF-8");
         assert!(!err.contains("panicked"), "{args:?}: {err}");
@@ -338,7 +331,7 @@ fn exit_statuses_are_the_documented_ones() {
         }
     }
     // A 10,000-deep argument on the command line.
-    let o = run(&["size", &"(".repeat(10_000)]);
+    let o = cute(&["size", &"(".repeat(10_000)]);
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("nesting deeper than 64 levels"));
     // An argument that is not UTF-8 is a usage error, not a crash.

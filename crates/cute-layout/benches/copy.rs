@@ -38,34 +38,39 @@ fn memcpy(b: Bencher) {
     });
 }
 
-/// Nested loops, same layout (row-major to row-major).
-#[divan::bench]
-fn loop_copy(b: Bencher) {
+/// Nested loops over the source in row-major order, element `(i, j)` stored at `dst_index(i, j)`.
+fn nested_loop(b: Bencher, dst_index: impl Fn(usize, usize) -> usize) {
     let src = source();
     let mut dst = vec![0f32; N * N];
     b.counter(BytesCount::new(BYTES)).bench_local(|| {
         let s = black_box(&src);
         for i in 0..N {
             for j in 0..N {
-                dst[i * N + j] = s[i * N + j];
+                dst[dst_index(i, j)] = s[i * N + j];
             }
         }
         black_box(&mut dst);
     });
 }
 
+/// Nested loops, same layout (row-major to row-major).
+#[divan::bench]
+fn loop_copy(b: Bencher) {
+    nested_loop(b, |i, j| i * N + j);
+}
+
 /// Nested loops, transpose (row-major to column-major).
 #[divan::bench]
 fn loop_transpose(b: Bencher) {
-    let src = source();
-    let mut dst = vec![0f32; N * N];
+    nested_loop(b, |i, j| j * N + i);
+}
+
+/// Tensor copy from the row-major source into a destination of layout `dst`.
+fn tensor_copy_to(b: Bencher, dst: Layout) {
+    let src = Tensor::new(source(), row_major()).unwrap();
+    let mut dst = Tensor::new(vec![0f32; N * N], dst).unwrap();
     b.counter(BytesCount::new(BYTES)).bench_local(|| {
-        let s = black_box(&src);
-        for i in 0..N {
-            for j in 0..N {
-                dst[j * N + i] = s[i * N + j];
-            }
-        }
+        dst.copy_from(black_box(&src)).unwrap();
         black_box(&mut dst);
     });
 }
@@ -73,23 +78,13 @@ fn loop_transpose(b: Bencher) {
 /// Tensor copy, same layout: the layouts coalesce to one contiguous run.
 #[divan::bench]
 fn tensor_copy(b: Bencher) {
-    let src = Tensor::new(source(), row_major()).unwrap();
-    let mut dst = Tensor::new(vec![0f32; N * N], row_major()).unwrap();
-    b.counter(BytesCount::new(BYTES)).bench_local(|| {
-        dst.copy_from(black_box(&src)).unwrap();
-        black_box(&mut dst);
-    });
+    tensor_copy_to(b, row_major());
 }
 
 /// Tensor copy, transpose: row-major source into a column-major view of the destination.
 #[divan::bench]
 fn tensor_transpose(b: Bencher) {
-    let src = Tensor::new(source(), row_major()).unwrap();
-    let mut dst = Tensor::new(vec![0f32; N * N], col_major()).unwrap();
-    b.counter(BytesCount::new(BYTES)).bench_local(|| {
-        dst.copy_from(black_box(&src)).unwrap();
-        black_box(&mut dst);
-    });
+    tensor_copy_to(b, col_major());
 }
 
 /// Tensor copy into a swizzled layout (the generic path: both offset sequences walked by

@@ -2,9 +2,12 @@
 //! exhaustive search as an independent oracle), equality vs enumeration on 10^5+ pairs, the
 //! predicates and the image over a whole small domain, and explanations vs the algebra.
 
+mod common;
+
 use std::collections::BTreeSet;
 use std::path::Path;
 
+use common::flat;
 use cute_layout::analysis::{Condition, Step};
 use cute_layout::{
     explain_complement, explain_composition, find_layout, find_layout_with_shape, IntTuple, Layout,
@@ -34,14 +37,6 @@ impl Rng {
     fn range(&mut self, lo: i64, hi: i64) -> i64 {
         lo + (self.next() % (hi - lo + 1) as u64) as i64
     }
-}
-
-fn flat(modes: &[(i64, i64)]) -> Layout {
-    let sh: Vec<String> = modes.iter().map(|m| m.0.to_string()).collect();
-    let st: Vec<String> = modes.iter().map(|m| m.1.to_string()).collect();
-    format!("({}):({})", sh.join(","), st.join(","))
-        .parse()
-        .unwrap()
 }
 
 /// A random flat layout: 1..=4 modes, extents 1..=4, strides in lo..=hi.

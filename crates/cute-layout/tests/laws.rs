@@ -1,6 +1,8 @@
 //! Law checks: every algebra operation, on CuTe's documented examples and on random layouts,
 //! checked point by point against brute-force enumeration (the only place enumeration is used).
 
+mod common;
+
 use cute_layout::{IntTuple, Layout, LayoutError, Tiler};
 use proptest::prelude::*;
 
@@ -581,27 +583,7 @@ fn evenly_divides_examples() {
 fn layout_strategy(neg: bool) -> impl Strategy<Value = Layout> {
     let lo = if neg { -4i64 } else { 0 };
     let leaf = (1i64..=6, lo..=16i64);
-    prop::collection::vec(prop::collection::vec(leaf, 1..=3), 1..=3).prop_map(|modes| {
-        let ms: Vec<Layout> = modes
-            .into_iter()
-            .map(|m| {
-                if m.len() == 1 {
-                    format!("{}:{}", m[0].0, m[0].1).parse().unwrap()
-                } else {
-                    let sh: Vec<String> = m.iter().map(|x| x.0.to_string()).collect();
-                    let st: Vec<String> = m.iter().map(|x| x.1.to_string()).collect();
-                    format!("({}):({})", sh.join(","), st.join(","))
-                        .parse()
-                        .unwrap()
-                }
-            })
-            .collect();
-        if ms.len() == 1 {
-            ms.into_iter().next().unwrap()
-        } else {
-            Layout::from_modes(ms).unwrap()
-        }
-    })
+    prop::collection::vec(prop::collection::vec(leaf, 1..=3), 1..=3).prop_map(common::nested)
 }
 
 proptest! {

@@ -1,6 +1,8 @@
 //! Pictures (issue 4): SVG, TikZ, thread-value, bank and operation pictures. Every SVG is parsed
 //! as XML and its cells and labels are checked against the layout evaluated point by point.
 
+mod common;
+
 use cute_layout::render::{self, Access, Banks, Op, Style};
 use cute_layout::{IntTuple, Layout, LayoutError, Tiler};
 use proptest::prelude::*;
@@ -626,27 +628,7 @@ fn layout_strategy() -> impl Strategy<Value = Layout> {
         .prop_filter("at most 4096 points", |ms| {
             ms.iter().flatten().map(|l| l.0).product::<i64>() <= 4096
         });
-    modes.prop_map(|modes| {
-        let ms: Vec<Layout> = modes
-            .into_iter()
-            .map(|m| {
-                let sh: Vec<String> = m.iter().map(|x| x.0.to_string()).collect();
-                let st: Vec<String> = m.iter().map(|x| x.1.to_string()).collect();
-                if m.len() == 1 {
-                    format!("{}:{}", sh[0], st[0]).parse().unwrap()
-                } else {
-                    format!("({}):({})", sh.join(","), st.join(","))
-                        .parse()
-                        .unwrap()
-                }
-            })
-            .collect();
-        if ms.len() == 1 {
-            ms.into_iter().next().unwrap()
-        } else {
-            Layout::from_modes(ms).unwrap()
-        }
-    })
+    modes.prop_map(common::nested)
 }
 
 proptest! {

@@ -1,5 +1,7 @@
 //! Law checks for swizzles and composed layouts, point by point over whole domains.
 
+mod common;
+
 use cute_layout::{ComposedLayout, Layout, LayoutError, Swizzle, Tiler};
 use proptest::prelude::*;
 
@@ -32,13 +34,7 @@ fn bit_layout_strategy() -> impl Strategy<Value = (Layout, i64)> {
 
 fn layout_strategy() -> impl Strategy<Value = Layout> {
     let leaf = (1i64..=8, 0i64..=16);
-    prop::collection::vec(leaf, 1..=4).prop_map(|m| {
-        let sh: Vec<String> = m.iter().map(|x| x.0.to_string()).collect();
-        let st: Vec<String> = m.iter().map(|x| x.1.to_string()).collect();
-        format!("({}):({})", sh.join(","), st.join(","))
-            .parse()
-            .unwrap()
-    })
+    prop::collection::vec(leaf, 1..=4).prop_map(|m| common::flat(&m))
 }
 
 /// Every swizzle with `B + M + |S| <= 8`.

@@ -1,5 +1,7 @@
 //! Tensor operations checked against their definitions on whole domains.
 
+mod common;
+
 use cute_layout::{
     ComposedLayout, IdentityTensor, IntTuple, Layout, LayoutError, Slice, SliceCoord, Swizzle,
     Tensor, Tiler,
@@ -292,13 +294,7 @@ fn identity_tensor_predicates_partial_tiles() {
 }
 
 fn layout_strategy() -> impl Strategy<Value = Layout> {
-    prop::collection::vec((1i64..=4, -6i64..=12), 1..=4).prop_map(|m| {
-        let sh: Vec<String> = m.iter().map(|x| x.0.to_string()).collect();
-        let st: Vec<String> = m.iter().map(|x| x.1.to_string()).collect();
-        format!("({}):({})", sh.join(","), st.join(","))
-            .parse()
-            .unwrap()
-    })
+    prop::collection::vec((1i64..=4, -6i64..=12), 1..=4).prop_map(|m| common::flat(&m))
 }
 
 proptest! {

@@ -2,7 +2,7 @@
 #![allow(dead_code)] // each test file uses its own subset
 
 use std::io::Write;
-use std::process::{Command, Output, Stdio};
+use std::process::{Child, Command, Output, Stdio};
 
 use serde_json::Value;
 
@@ -24,16 +24,21 @@ pub fn stderr(o: &Output) -> String {
     String::from_utf8(o.stderr.clone()).expect("stderr is UTF-8")
 }
 
-/// Runs `cute batch` on `input`, written from another thread so that large inputs cannot
-/// deadlock against the answers.
-pub fn batch_raw(input: &[u8]) -> Output {
-    let mut child = Command::new(CUTE)
+/// Starts `cute batch` with stdin, stdout and stderr piped.
+pub fn spawn_batch() -> Child {
+    Command::new(CUTE)
         .arg("batch")
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
-        .expect("run cute batch");
+        .expect("run cute batch")
+}
+
+/// Runs `cute batch` on `input`, written from another thread so that large inputs cannot
+/// deadlock against the answers.
+pub fn batch_raw(input: &[u8]) -> Output {
+    let mut child = spawn_batch();
     let mut stdin = child.stdin.take().expect("stdin");
     let input = input.to_vec();
     let w = std::thread::spawn(move || stdin.write_all(&input));

@@ -1,0 +1,31 @@
+//! Helpers shared by the integration tests of `cute-layout` (each test binary includes this
+//! module with `mod common;`, so not every binary uses every helper).
+#![allow(dead_code)]
+
+use cute_layout::Layout;
+
+/// The flat tuple layout `(s0,s1,...):(d0,d1,...)` of `modes` (a tuple even for one mode).
+pub fn flat(modes: &[(i64, i64)]) -> Layout {
+    let sh: Vec<String> = modes.iter().map(|m| m.0.to_string()).collect();
+    let st: Vec<String> = modes.iter().map(|m| m.1.to_string()).collect();
+    format!("({}):({})", sh.join(","), st.join(","))
+        .parse()
+        .unwrap()
+}
+
+/// A depth-2 layout: one top-level mode per inner list (an integer mode `s:d` for a list of one,
+/// else a flat tuple), and the single mode itself when there is only one list.
+pub fn nested(modes: Vec<Vec<(i64, i64)>>) -> Layout {
+    let mut ms: Vec<Layout> = modes
+        .into_iter()
+        .map(|m| match m[..] {
+            [(s, d)] => format!("{s}:{d}").parse().unwrap(),
+            _ => flat(&m),
+        })
+        .collect();
+    if ms.len() == 1 {
+        ms.pop().unwrap()
+    } else {
+        Layout::from_modes(ms).unwrap()
+    }
+}

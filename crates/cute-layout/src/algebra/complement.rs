@@ -1,6 +1,7 @@
 //! complement(A, M): the layout that fills the gaps of A's image up to M.
 
 use super::coalesce::push_merged;
+use super::flat::{divmod, Flat};
 use super::{ceil_div, from_flat, from_flat_unchecked, mul, Modes};
 use crate::error::LayoutError;
 use crate::int_tuple::IntTuple;
@@ -56,6 +57,9 @@ impl Layout {
                 op: OP,
                 what: alloc::format!("cotarget {cotarget} is not positive"),
             });
+        }
+        if let Some(r) = complement_small(&self.shape, &self.stride, cotarget) {
+            return Ok(r);
         }
         let mut f = Modes::new();
         filter_modes(self, &mut f);
@@ -118,6 +122,33 @@ pub(crate) fn complement_leaves(l: &Layout, cotarget: &[i64]) -> Result<Layout, 
     complement_filtered(&f, cotarget)
 }
 
+/// The fast path of [`Layout::complement`] (see [`super::flat`]): an integer cotarget `m >= 1`,
+/// filtered modes sorted by stride with no gaps (each stride a multiple of the span below it).
+/// `None` sends everything else to the general path.
+#[inline]
+pub(super) fn complement_small(shape: &[i64], stride: &[i64], m: i64) -> Option<Layout> {
+    let mut f = Flat::new();
+    for (&s, &d) in shape.iter().zip(stride) {
+        f.push_merged(if d == 0 { 1 } else { s }, d)?;
+    }
+    let mut r = Flat::new();
+    let mut span = 1i64;
+    for (s, d) in f.modes() {
+        if d < span {
+            return None; // unsorted, negative or overlapping
+        }
+        let (g, gap) = divmod(d, span);
+        if gap != 0 {
+            return None; // a gap: the general path checks coverage
+        }
+        r.push_merged(g, span)?;
+        span = d.checked_mul(s)?;
+    }
+    let rest = ceil_div(m, span);
+    r.push_merged(rest, if rest == 1 { 0 } else { span })?;
+    r.valid().then(|| r.layout())
+}
+
 /// CuTe's `ceil_div(cotarget, d)` for a tuple cotarget: divide the elements left to right, each
 /// by what is left of `d`; the result's size (CuTe then coalesces it to one static extent).
 fn ceil_div_shape(cotarget: &[i64], d: i64) -> Result<i64, LayoutError> {
@@ -132,7 +163,7 @@ fn ceil_div_shape(cotarget: &[i64], d: i64) -> Result<i64, LayoutError> {
 
 /// The modes of `filter(l)`: `l`'s leaves coalesced, stride-0 and extent-1 leaves left out
 /// (none at all for `1:0`), without building the filtered layout.
-fn filter_modes(l: &Layout, out: &mut Modes) {
+pub(super) fn filter_modes(l: &Layout, out: &mut Modes) {
     filter_leaves(&l.shape, &l.stride, out);
 }
 
@@ -154,7 +185,10 @@ pub(crate) fn filter_leaves(shape: &[i64], stride: &[i64], out: &mut Modes) {
 /// and misses A's image. What can still fail is coverage: with `r_i = d_i mod S_{i-1}`,
 /// `cosize((A, R)) = rest * S_k - Σ r_i` must reach `M`, and `size(R) = Π g_i * rest` must reach
 /// `M / size(A)` (integer division, CuTe's post-condition). Both are checked directly.
-fn complement_filtered(f: &[(i64, i64)], cotarget: &[i64]) -> Result<Layout, LayoutError> {
+pub(super) fn complement_filtered(
+    f: &[(i64, i64)],
+    cotarget: &[i64],
+) -> Result<Layout, LayoutError> {
     let mut r = Modes::new();
     complement_modes(f, cotarget, &mut r)?;
     from_flat(OP, &r)

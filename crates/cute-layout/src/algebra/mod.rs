@@ -11,6 +11,7 @@ mod coalesce;
 mod complement;
 mod composition;
 mod divide;
+mod flat;
 mod inverse;
 mod kernels;
 mod product;

@@ -35,30 +35,19 @@ pub(crate) fn coalesce_leaves_into(
     }
     // Into an empty `out`: the same merges with the mode being merged kept in registers (one
     // push per finished mode rather than a look at `out`'s last mode per leaf).
-    let (mut cs, mut cd) = (1i64, 0i64);
+    let mut m = Merger::new();
     for k in 0..n {
         let s = if k + 1 == n {
             last.unwrap_or(shape[k])
         } else {
             shape[k]
         };
-        let d = stride[k];
-        if s == 1 {
-            continue;
-        }
-        if cs == 1 {
-            (cs, cd) = (s, d);
-        } else if let Some(e) = cs.checked_mul(s).filter(|_| cs.checked_mul(cd) == Some(d)) {
-            // Merge; if the product overflows (only `coalesce_x`'s substitute last extent can
-            // make it), the modes stay apart: the same function (as push_merged).
-            cs = e;
-        } else {
-            out.push((cs, cd));
-            (cs, cd) = (s, d);
+        if let Some(done) = m.feed(s, stride[k]) {
+            out.push(done);
         }
     }
-    if cs != 1 {
-        out.push((cs, cd));
+    if let Some(done) = m.finish() {
+        out.push(done);
     }
 }
 
@@ -109,21 +98,71 @@ pub(crate) fn coalesce_x_leaves_into(shape: &[i64], stride: &[i64], out: &mut Mo
     }
 }
 
-/// Append `(s, d)` to coalesced modes: dropped if `s == 1`, merged into the last mode if that
-/// mode's `extent * stride == d`.
+/// The one merge rule of coalesce: the extent of `prev` followed by the mode `s:d` merged into
+/// one mode, if `prev`'s `extent * stride == d`. The product of extents of a valid layout fits,
+/// but `coalesce_x`'s substitute last extent (2) may not: then `None`, and the modes stay apart
+/// (the same function).
+#[inline(always)]
+pub(crate) fn merged(prev: (i64, i64), s: i64, d: i64) -> Option<i64> {
+    if prev.0.checked_mul(prev.1) == Some(d) {
+        prev.0.checked_mul(s)
+    } else {
+        None
+    }
+}
+
+/// Coalescing a stream of modes with the mode being merged kept in registers: [`Merger::feed`]
+/// gives back each mode as it is finished, [`Merger::finish`] the last one. Extent-1 modes are
+/// dropped and neighbours merged by [`merged`], as [`push_merged`] does on a list.
+#[derive(Clone, Copy)]
+pub(crate) struct Merger {
+    cs: i64,
+    cd: i64,
+}
+
+impl Merger {
+    #[inline(always)]
+    pub fn new() -> Self {
+        Merger { cs: 1, cd: 0 }
+    }
+
+    /// Take the mode `s:d`; the mode it finishes, if any.
+    #[inline(always)]
+    pub fn feed(&mut self, s: i64, d: i64) -> Option<(i64, i64)> {
+        if s == 1 {
+            return None;
+        }
+        if self.cs == 1 {
+            (self.cs, self.cd) = (s, d);
+            return None;
+        }
+        if let Some(e) = merged((self.cs, self.cd), s, d) {
+            self.cs = e;
+            return None;
+        }
+        let done = (self.cs, self.cd);
+        (self.cs, self.cd) = (s, d);
+        Some(done)
+    }
+
+    /// The mode still open; `None` if every mode fed had extent 1.
+    #[inline(always)]
+    pub fn finish(self) -> Option<(i64, i64)> {
+        (self.cs != 1).then_some((self.cs, self.cd))
+    }
+}
+
+/// Append `(s, d)` to coalesced modes: dropped if `s == 1`, merged into the last mode by
+/// [`merged`].
 #[inline]
 pub(crate) fn push_merged(out: &mut Modes, s: i64, d: i64) {
     if s == 1 {
         return;
     }
     if let Some(front) = out.last_mut() {
-        if front.0.checked_mul(front.1) == Some(d) {
-            // The product of extents of a valid layout fits, but `coalesce_x`'s substitute last
-            // extent (2) may not: then the modes stay apart (the same function).
-            if let Some(e) = front.0.checked_mul(s) {
-                front.0 = e;
-                return;
-            }
+        if let Some(e) = merged(*front, s, d) {
+            front.0 = e;
+            return;
         }
     }
     out.push((s, d));

@@ -49,17 +49,15 @@ impl Flat {
         Some(())
     }
 
-    /// Append a mode as coalesce does: extent 1 dropped, a mode whose stride is the previous
-    /// mode's extent times stride merged into it. `None` when full or when the merged extent
-    /// overflows (the general path keeps such modes apart).
+    /// Append a mode as coalesce does ([`super::coalesce::push_merged`]); `None` when full.
     #[inline(always)]
     pub fn push_merged(&mut self, s: i64, d: i64) -> Option<()> {
         if s == 1 {
             return Some(());
         }
         if let Some(k) = self.n.checked_sub(1) {
-            if self.s[k].checked_mul(self.d[k]) == Some(d) {
-                self.s[k] = self.s[k].checked_mul(s)?;
+            if let Some(e) = super::coalesce::merged((self.s[k], self.d[k]), s, d) {
+                self.s[k] = e;
                 return Some(());
             }
         }

@@ -159,28 +159,8 @@ pub(crate) fn check_flat(op: &'static str, modes: &[(i64, i64)]) -> Result<(), L
 /// place.
 #[inline]
 pub(crate) fn from_flat_unchecked(modes: &[(i64, i64)]) -> Layout {
-    let mut l = Layout::from_parts_unchecked(Toks::new(), Leaves::new(), Leaves::new());
-    match modes.len() {
-        0 => {
-            l.toks.push(Tok::Leaf);
-            l.shape.push(1);
-            l.stride.push(0);
-        }
-        1 => {
-            l.toks.push(Tok::Leaf);
-            l.shape.push(modes[0].0);
-            l.stride.push(modes[0].1);
-        }
-        _ => {
-            l.toks.push(Tok::Open);
-            for &(s, d) in modes {
-                l.toks.push(Tok::Leaf);
-                l.shape.push(s);
-                l.stride.push(d);
-            }
-            l.toks.push(Tok::Close);
-        }
-    }
+    let mut l = Layout::building();
+    view::push_flat(&mut l, modes);
     l
 }
 

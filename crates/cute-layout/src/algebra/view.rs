@@ -99,26 +99,17 @@ pub(crate) fn push_flat(out: &mut Layout, modes: &[(i64, i64)]) {
 /// in registers and each finished mode pushed straight into `out`'s leaves.
 #[inline]
 pub(crate) fn push_flat_merged(out: &mut Layout, pairs: impl Iterator<Item = (i64, i64)>) {
-    let (mut cs, mut cd) = (1i64, 0i64);
+    let mut m = super::coalesce::Merger::new();
     for (s, d) in pairs {
-        if s == 1 {
-            continue;
-        }
-        if cs == 1 {
-            (cs, cd) = (s, d);
-        } else if let Some(e) = cs.checked_mul(s).filter(|_| cs.checked_mul(cd) == Some(d)) {
-            // Merge; if the product overflows (only `coalesce_x`'s substitute last extent can
-            // make it), the modes stay apart: the same function (as push_merged).
-            cs = e;
-        } else {
-            out.shape.push(cs);
-            out.stride.push(cd);
-            (cs, cd) = (s, d);
+        if let Some((s, d)) = m.feed(s, d) {
+            out.shape.push(s);
+            out.stride.push(d);
         }
     }
     // The last mode (`1:0` if there is none).
-    out.shape.push(cs);
-    out.stride.push(if cs == 1 { 0 } else { cd });
+    let (s, d) = m.finish().unwrap_or((1, 0));
+    out.shape.push(s);
+    out.stride.push(d);
     match out.shape.len() {
         1 => out.toks.push(Tok::Leaf),
         n => {

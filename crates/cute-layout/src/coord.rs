@@ -12,6 +12,17 @@ use crate::int_tuple::IntTuple;
 use crate::layout::Layout;
 use crate::tree::{self, Leaves, Tok};
 
+/// `(c / s, c % s)` with C's truncating division, by a shift and a mask where `s` is a power of
+/// two and `c >= 0` (the common case: a division takes tens of cycles, a shift one).
+#[inline(always)]
+pub(crate) fn div_rem(c: i64, s: i64) -> (i64, i64) {
+    if c >= 0 && s > 0 && s & (s - 1) == 0 {
+        (c >> s.trailing_zeros(), c & (s - 1))
+    } else {
+        (c / s, c % s)
+    }
+}
+
 /// Split an integer coordinate over the flat leaves `shape`: every leaf but the last gets
 /// `(c / P) % s`, the last gets what is left (C-style truncating division, as CuTe).
 #[inline]
@@ -21,8 +32,9 @@ fn split_int(mut c: i64, shape: &[i64], mut f: impl FnMut(usize, i64)) {
         if k + 1 == n {
             f(k, c);
         } else {
-            f(k, c % s);
-            c /= s;
+            let (q, r) = div_rem(c, s);
+            f(k, r);
+            c = q;
         }
     }
 }
@@ -427,9 +439,9 @@ impl IntTuple {
             if let Some((last, init)) = out.leaves.split_last_mut() {
                 let mut c = c;
                 for e in init {
-                    let s = *e;
-                    *e = c % s;
-                    c /= s;
+                    let (q, r) = div_rem(c, *e);
+                    *e = r;
+                    c = q;
                 }
                 *last = c;
             }
@@ -489,5 +501,20 @@ impl IntTuple {
         }
         let i = self.crd2idx(coord)?;
         dst.idx2crd(&IntTuple::int(i))
+    }
+}
+
+#[cfg(test)]
+mod div_rem_tests {
+    use super::div_rem;
+
+    /// The shift path gives exactly C's truncating division, and the other cases fall through.
+    #[test]
+    fn div_rem_is_truncating_division() {
+        for s in (1..=70).chain([1 << 20, 1 << 40, (1 << 40) + 1, i64::MAX]) {
+            for c in (-300..=300).chain([i64::MAX, i64::MAX - 1, i64::MIN + 1, 1 << 41]) {
+                assert_eq!(div_rem(c, s), (c / s, c % s), "{c} / {s}");
+            }
+        }
     }
 }

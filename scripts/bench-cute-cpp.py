@@ -38,94 +38,43 @@ import sys
 import tempfile
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
-VENV = pathlib.Path(os.environ.get("CUTE_BENCH_VENV", pathlib.Path.home() / ".cache" / "cute-bench" / "venv"))
+sys.path.insert(0, str(ROOT / "scripts"))
+import cute_notation  # noqa: E402  (after the path is set)
+
 WHEELS = ["nvidia-cutlass", "nvidia-cuda-runtime-cu12", "nvidia-cuda-nvcc-cu12", "nvidia-cuda-cccl-cu12"]
 
 
 def include_dirs():
     """The include directories of the wheels, installing them into the venv if needed."""
-    py = VENV / "bin" / "python"
-    if not py.exists():
-        print(f"bench-cute-cpp: creating {VENV}", file=sys.stderr)
-        subprocess.run([sys.executable, "-m", "venv", str(VENV)], check=True)
 
-    def site():
+    def dirs_of(py):
         out = subprocess.run(
             [str(py), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
             capture_output=True, text=True, check=True,
         )
-        return pathlib.Path(out.stdout.strip())
+        sp = pathlib.Path(out.stdout.strip())
+        return [
+            sp / "cutlass_library" / "source" / "include",
+            sp / "nvidia" / "cuda_runtime" / "include",
+            sp / "nvidia" / "cuda_cccl" / "include",
+            sp / "nvidia" / "cuda_nvcc" / "include",
+        ]
 
-    sp = site()
-    dirs = [
-        sp / "cutlass_library" / "source" / "include",
-        sp / "nvidia" / "cuda_runtime" / "include",
-        sp / "nvidia" / "cuda_cccl" / "include",
-        sp / "nvidia" / "cuda_nvcc" / "include",
-    ]
-    if not all(d.is_dir() for d in dirs):
-        print("bench-cute-cpp: pip install --no-deps " + " ".join(WHEELS), file=sys.stderr)
-        subprocess.run([str(py), "-m", "pip", "install", "--quiet", "--no-deps", *WHEELS],
-                       check=True, stdout=sys.stderr)
+    py = cute_notation.venv_python(WHEELS, "bench-cute-cpp",
+                                   lambda py: all(d.is_dir() for d in dirs_of(py)))
+    dirs = dirs_of(py)
     missing = [str(d) for d in dirs if not d.is_dir()]
     if missing:
         sys.exit("bench-cute-cpp: missing include directories: " + ", ".join(missing))
     return dirs
 
 
-# ---- CuTe notation -> a small tree --------------------------------------------------------------
+# ---- CuTe notation: cute_notation.parse gives
 # int | ("tuple", [items]) | ("layout", shape, stride) | ("tiles", [items])
 
 
 def parse_arg(text):
-    s = text.replace(" ", "")
-    pos = 0
-
-    def peek():
-        return s[pos] if pos < len(s) else ""
-
-    def expect(c):
-        nonlocal pos
-        if peek() != c:
-            raise ValueError(f"expected '{c}' at {pos} in {text!r}")
-        pos += 1
-
-    def int_tuple():
-        nonlocal pos
-        if peek() == "(":
-            pos += 1
-            items = [int_tuple()]
-            while peek() == ",":
-                pos += 1
-                items.append(int_tuple())
-            expect(")")
-            return ("tuple", items)
-        m = re.match(r"-?\d+", s[pos:])
-        if not m:
-            raise ValueError(f"expected an integer at {pos} in {text!r}")
-        pos += m.end()
-        return int(m.group())
-
-    def value():
-        nonlocal pos
-        if peek() == "<":
-            pos += 1
-            items = [value()]
-            while peek() == ",":
-                pos += 1
-                items.append(value())
-            expect(">")
-            return ("tiles", items)
-        shape = int_tuple()
-        if peek() == ":":
-            pos += 1
-            return ("layout", shape, int_tuple())
-        return shape
-
-    v = value()
-    if pos != len(s):
-        raise ValueError(f"trailing text at {pos} in {text!r}")
-    return v
+    return cute_notation.parse(text)
 
 
 class Emitter:
@@ -294,8 +243,7 @@ def main():
     cxx = os.environ.get("CXX", "g++")
     work = pathlib.Path(opts.keep) if opts.keep else pathlib.Path(tempfile.mkdtemp(prefix="cute-cpp-"))
     work.mkdir(parents=True, exist_ok=True)
-    lines = [ln.split() for ln in pathlib.Path(opts.cases).read_text().splitlines()
-             if ln.strip() and not ln.lstrip().startswith("#")]
+    lines = [[op, *args] for _, op, args in cute_notation.read_cases(opts.cases)]
     rows = []
     for cid, (op, *args) in enumerate(lines):
         row = {"id": cid, "op": op, "variant": "does not compile", "min": None, "median": None,

@@ -35,7 +35,8 @@ import sys
 import timeit
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
-VENV = pathlib.Path(os.environ.get("CUTE_BENCH_VENV", pathlib.Path.home() / ".cache" / "cute-bench" / "venv"))
+sys.path.insert(0, str(ROOT / "scripts"))
+import cute_notation  # noqa: E402  (after the path is set)
 
 
 def ensure_pycute():
@@ -46,78 +47,33 @@ def ensure_pycute():
         return
     except ImportError:
         pass
-    py = VENV / "bin" / "python"
-    if pathlib.Path(sys.prefix).resolve() == VENV.resolve():
-        sys.exit("bench-pycute: pycute is not importable inside " + str(VENV))
-    if not py.exists():
-        print(f"bench-pycute: creating {VENV} (pip install --no-deps nvidia-cutlass)", file=sys.stderr)
-        subprocess.run([sys.executable, "-m", "venv", str(VENV)], check=True)
-    check = subprocess.run([str(py), "-c", "import pycute"], capture_output=True)
-    if check.returncode != 0:
-        subprocess.run(
-            [str(py), "-m", "pip", "install", "--quiet", "--no-deps", "nvidia-cutlass"],
-            check=True,
-            stdout=sys.stderr,
-        )
+    if pathlib.Path(sys.prefix).resolve() == cute_notation.VENV.resolve():
+        sys.exit("bench-pycute: pycute is not importable inside " + str(cute_notation.VENV))
+
+    def ready(py):
+        return subprocess.run([str(py), "-c", "import pycute"], capture_output=True).returncode == 0
+
+    py = cute_notation.venv_python(["nvidia-cutlass"], "bench-pycute", ready)
     os.execv(str(py), [str(py), __file__, *sys.argv[1:]])
 
 
 # ---- CuTe notation -> pycute values ------------------------------------------------------------
 
 
-def parse_value(text):
-    """Parse one argument: an int, an int tuple, a layout `S:D`, or a tuple of tilers `<...>`/`(...)`.
-
-    Returns a pycute value: int, tuple, Layout, or tuple of those.
-    """
+def to_pycute(v):
+    """A parsed argument (cute_notation.parse) as a pycute value: int, tuple or Layout."""
     import pycute
 
-    pos = 0
-    s = text.replace(" ", "")
+    if isinstance(v, int):
+        return v
+    if v[0] == "layout":
+        return pycute.Layout(to_pycute(v[1]), to_pycute(v[2]))
+    return tuple(to_pycute(x) for x in v[1])
 
-    def peek():
-        return s[pos] if pos < len(s) else ""
 
-    def integer():
-        nonlocal pos
-        m = re.compile(r"_?-?\d+").match(s, pos)
-        if not m:
-            raise ValueError(f"expected an integer at {pos} in {text!r}")
-        pos = m.end()
-        return int(m.group().lstrip("_"))
-
-    def node():
-        nonlocal pos
-        c = peek()
-        if c in "(<":
-            close = ")" if c == "(" else ">"
-            pos += 1
-            items = []
-            if peek() == close:
-                pos += 1
-            else:
-                while True:
-                    items.append(node())
-                    if peek() == ",":
-                        pos += 1
-                        continue
-                    if peek() != close:
-                        raise ValueError(f"expected ',' or {close!r} at {pos} in {text!r}")
-                    pos += 1
-                    break
-            value = tuple(items)
-        else:
-            value = integer()
-        if peek() == ":":
-            pos += 1
-            stride = node()
-            return pycute.Layout(value, stride)
-        return value
-
-    v = node()
-    if pos != len(s):
-        raise ValueError(f"trailing text at {pos} in {text!r}")
-    return v
+def parse_value(text):
+    """Parse one argument: an int, an int tuple, a layout `S:D`, or a tuple of tilers `<...>`/`(...)`."""
+    return to_pycute(cute_notation.parse(text))
 
 
 def as_tiler(v):
@@ -188,14 +144,7 @@ def make_call(op, args):
 
 
 def read_cases(path):
-    cases = []
-    for line in pathlib.Path(path).read_text().splitlines():
-        line = line.strip()
-        if not line or line.startswith("#"):
-            continue
-        words = line.split()
-        cases.append((line, words[0], words[1:]))
-    return cases
+    return cute_notation.read_cases(path)
 
 
 def time_pycute(fn, elements, repeats):

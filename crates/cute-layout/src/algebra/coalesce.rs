@@ -51,17 +51,6 @@ pub(crate) fn coalesce_leaves_into(
     }
 }
 
-/// The fast path of [`Layout::coalesce`] (see [`super::flat`]); `None` past the inline
-/// capacity or where a merged extent would overflow.
-#[inline]
-pub(super) fn coalesce_small(shape: &[i64], stride: &[i64]) -> Option<Layout> {
-    let mut f = super::flat::Flat::new();
-    for (&s, &d) in shape.iter().zip(stride) {
-        f.push_merged(s, d)?;
-    }
-    Some(f.layout())
-}
-
 /// CuTe's `bw_coalesce` of flat modes, returned by value (for callers off the hot paths; see
 /// [`coalesce_leaves_into`] for the semantics).
 pub(crate) fn bw_coalesce(modes: &[(i64, i64)], last: Option<i64>) -> Modes {
@@ -194,9 +183,6 @@ impl Layout {
     /// ```
     #[inline]
     pub fn coalesce(&self) -> Layout {
-        if let Some(l) = coalesce_small(&self.shape, &self.stride) {
-            return l;
-        }
         let mut out = Layout::building();
         let pairs = self.shape.iter().copied().zip(self.stride.iter().copied());
         super::view::push_flat_merged(&mut out, pairs);

@@ -6,6 +6,11 @@
 //! the arrays to the result whole; anything unusual (more leaves, an error, an overflow, a case
 //! the fast path does not cover) makes it return `None`, and the caller runs the general
 //! algorithm, which gives the same result or the typed error. The tests compare both paths.
+//!
+//! A fast path is kept only where it saves time, not just instructions: zero-initialising the
+//! arrays (a `memset` call) and moving them into the result cost cycles that callgrind counts as
+//! few instructions. Coalesce has none: its general path (one merge pass in registers, straight
+//! into the result) ran 24.9 ns where an array fast path ran 30.3 ns (349 instead of 391 Ir).
 
 use crate::layout::Layout;
 use crate::tree::{Leaves, Tok, Toks, LEAVES_INLINE, TOKS_INLINE};
@@ -122,7 +127,7 @@ mod tests {
     use alloc::string::ToString;
     use alloc::vec::Vec;
 
-    use super::super::{coalesce, complement, inverse, Modes};
+    use super::super::{complement, inverse, Modes};
     use crate::layout::Layout;
     use crate::tree::Tok;
 
@@ -152,23 +157,10 @@ mod tests {
         }
     }
 
-    fn check(l: &Layout, used: &mut [usize; 4]) {
+    fn check(l: &Layout, used: &mut [usize; 3]) {
         if l.check("test").is_err() {
             return;
         }
-        let mut slow = Layout::building();
-        super::super::view::push_flat_merged(
-            &mut slow,
-            l.shape.iter().copied().zip(l.stride.iter().copied()),
-        );
-        same(
-            coalesce::coalesce_small(&l.shape, &l.stride),
-            Some(slow),
-            "coalesce",
-            l,
-            &mut used[0],
-        );
-
         let mut slow = Layout::building();
         inverse::right_inverse_into(l, &mut slow);
         same(
@@ -176,7 +168,7 @@ mod tests {
             Some(slow),
             "right_inverse",
             l,
-            &mut used[1],
+            &mut used[0],
         );
 
         let mut slow = Layout::building();
@@ -186,7 +178,7 @@ mod tests {
             ok.then_some(slow),
             "left_inverse",
             l,
-            &mut used[2],
+            &mut used[1],
         );
 
         for m in [1, 2, 5, 12, 24, 64, 4096] {
@@ -194,7 +186,7 @@ mod tests {
             complement::filter_modes(l, &mut f);
             let slow = complement::complement_filtered(&f, &[m]).ok();
             let fast = complement::complement_small(&l.shape, &l.stride, m);
-            same(fast, slow, "complement", l, &mut used[3]);
+            same(fast, slow, "complement", l, &mut used[2]);
         }
     }
 
@@ -208,7 +200,7 @@ mod tests {
                 modes.push((s, d));
             }
         }
-        let mut used = [0usize; 4];
+        let mut used = [0usize; 3];
         for &a in &modes {
             check(&flat_layout(&[a]), &mut used);
             for &b in &modes {

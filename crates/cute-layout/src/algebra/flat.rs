@@ -121,7 +121,8 @@ impl Flat {
 
 /// Every fast path against the general algorithm it shortcuts: the same layout (text and
 /// tree), or `None` from the fast path, on every flat layout of up to three leaves over small
-/// extents and strides (both signs, zero) and on random layouts of up to sixteen leaves.
+/// extents and strides (both signs, zero) and on random layouts of up to seventeen leaves (one
+/// past the arrays, so that the capacity check is exercised).
 #[cfg(test)]
 mod tests {
     use alloc::string::ToString;

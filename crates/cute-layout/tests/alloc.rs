@@ -19,13 +19,6 @@ fn parts() -> (IntTuple, IntTuple) {
 }
 
 #[test]
-fn the_counter_counts() {
-    let (n, v) = allocations(|| black_box(vec![1u8, 2, 3]));
-    assert_eq!(n, 1);
-    drop(v);
-}
-
-#[test]
 fn building_does_not_allocate() {
     let (shape, stride) = parts();
     let modes: [Layout; 2] = [

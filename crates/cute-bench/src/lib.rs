@@ -222,7 +222,7 @@ impl Case {
             Case::BlockedProduct(a, b) => layout_sum(&a.blocked_product(b)),
             Case::RakedProduct(a, b) => layout_sum(&a.raked_product(b)),
             Case::Crd2Idx(c, l) => l.index(c).unwrap_or(-1),
-            Case::Idx2Crd(i, s) => match s.idx2crd(i) {
+            Case::Idx2Crd(i, s) => match &s.idx2crd(i) {
                 Ok(c) => c.leaves().iter().fold(0i64, |a, &v| a.wrapping_add(v)),
                 Err(_) => -1,
             },

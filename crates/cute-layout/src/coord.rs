@@ -423,6 +423,12 @@ impl IntTuple {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn idx2crd(&self, coord: &IntTuple) -> Result<IntTuple, LayoutError> {
+        crate::algebra::in_place_with(IntTuple::building(), |out| self.idx2crd_into(coord, out))
+    }
+
+    /// [`IntTuple::idx2crd`] written to `out` (an empty tuple, which lives in the caller's
+    /// `Result`: the coordinate is built where it is returned, never moved).
+    fn idx2crd_into(&self, coord: &IntTuple, out: &mut IntTuple) -> Result<(), LayoutError> {
         if let Some(&extent) = self.leaves.iter().find(|&&e| e < 1) {
             // A shape extent divides the coordinate.
             return Err(LayoutError::InvalidExtent {
@@ -430,12 +436,13 @@ impl IntTuple {
                 extent,
             });
         }
+        // The coordinate has the shape's tree: copy the shape, then overwrite each leaf with
+        // its coordinate in place.
+        out.toks.extend_from_slice(&self.toks);
+        out.leaves.extend_from_slice(&self.leaves);
         if let Some(c) = coord.as_int() {
             // An integer meets the root: split it over all leaves (what walk_coord does for it),
             // without walking the tree.
-            // Copy the shape and overwrite each leaf with its coordinate in place (cheaper than
-            // pushing into an empty list).
-            let mut out = self.clone();
             if let Some((last, init)) = out.leaves.split_last_mut() {
                 let mut c = c;
                 for e in init {
@@ -445,15 +452,11 @@ impl IntTuple {
                 }
                 *last = c;
             }
-            return Ok(out);
+            return Ok(());
         }
-        let mut out = self.leaves.clone();
+        let leaves = &mut out.leaves;
         walk_coord("idx2crd", coord, &self.toks, &self.leaves, |k, v| {
-            out[k] = v
-        })?;
-        Ok(IntTuple {
-            toks: self.toks.clone(),
-            leaves: out,
+            leaves[k] = v
         })
     }
 

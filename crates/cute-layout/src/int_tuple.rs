@@ -40,6 +40,15 @@ impl Clone for IntTuple {
 }
 
 impl IntTuple {
+    /// An empty tuple to build into (no tokens: not a valid tuple until filled).
+    #[inline]
+    pub(crate) fn building() -> Self {
+        IntTuple {
+            toks: Toks::new(),
+            leaves: Leaves::new(),
+        }
+    }
+
     /// The integer `v`.
     pub fn int(v: i64) -> Self {
         let mut toks = Toks::new();

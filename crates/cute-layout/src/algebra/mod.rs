@@ -121,7 +121,16 @@ pub(crate) fn by_mode<T>(
 pub(crate) fn in_place(
     fill: impl FnOnce(&mut Layout) -> Result<(), LayoutError>,
 ) -> Result<Layout, LayoutError> {
-    let mut r: Result<Layout, LayoutError> = Ok(Layout::building());
+    in_place_with(Layout::building(), fill)
+}
+
+/// [`in_place`] for any value: `fill` run on `empty` where it lives in the returned `Result`.
+#[inline(always)]
+pub(crate) fn in_place_with<T>(
+    empty: T,
+    fill: impl FnOnce(&mut T) -> Result<(), LayoutError>,
+) -> Result<T, LayoutError> {
+    let mut r: Result<T, LayoutError> = Ok(empty);
     if let Ok(out) = &mut r {
         if let Err(e) = fill(out) {
             r = Err(e);

@@ -181,7 +181,7 @@ impl Layout {
     /// assert!((0..m.size()).all(|i| c.index_1d(i) == m.index_1d(i)));
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
-    #[inline]
+    #[inline(always)]
     pub fn coalesce(&self) -> Layout {
         let mut out = Layout::building();
         let pairs = self.shape.iter().copied().zip(self.stride.iter().copied());

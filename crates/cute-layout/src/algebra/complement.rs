@@ -223,13 +223,13 @@ pub(crate) fn complement_modes(
         });
     }
     // Stable sort by stride (CuTe picks the first minimum each step); `f` usually is sorted.
-    let sorted_copy;
+    // (The copy is filled where it lives: moving a filled list costs more than the sort.)
+    let mut sorted_copy = Modes::new();
     let modes: &[(i64, i64)] = if f.windows(2).all(|w| w[0].1 <= w[1].1) {
         f
     } else {
-        let mut v = Modes::from_slice(f);
-        v.sort_by_key(|m| m.1);
-        sorted_copy = v;
+        sorted_copy.extend_from_slice(f);
+        sorted_copy.sort_by_key(|m| m.1);
         &sorted_copy
     };
     let mut span = 1i64; // S_{i-1}

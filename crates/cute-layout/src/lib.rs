@@ -17,6 +17,9 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
+//! For many coordinates of one shape, [`Idx2Crd`] precomputes `idx2crd`'s divisions, and
+//! [`Layout::offsets`] walks a whole layout with no division at all.
+//!
 //! Beyond plain layouts: [`Swizzle`] and [`ComposedLayout`] (`Sw<3,4,3> o 0 o (8,64):(64,1)`,
 //! CuTe's swizzled shared-memory layouts), [`ScaledBasis`] strides and [`Layout::identity`]
 //! (layouts that evaluate to coordinates), and [`Tensor`] / [`IdentityTensor`] (layouts over
@@ -37,6 +40,7 @@ pub mod analysis;
 mod basis;
 mod composed;
 mod coord;
+mod divider;
 mod error;
 mod fmt;
 mod int_tuple;
@@ -56,6 +60,7 @@ pub use analysis::{
 pub use basis::{ScaledBasis, MAX_BASIS_DEPTH};
 pub use composed::ComposedLayout;
 pub use coord::Offsets;
+pub use divider::Idx2Crd;
 pub use error::{LayoutError, ParseError, ParseErrorKind};
 pub use int_tuple::IntTuple;
 pub use layout::{Layout, Order, StrideValue};

@@ -3,7 +3,7 @@
 
 mod common;
 
-use cute_layout::{IntTuple, Layout, LayoutError, Tiler};
+use cute_layout::{Idx2Crd, IntTuple, Layout, LayoutError, Tiler};
 use proptest::prelude::*;
 
 fn l(s: &str) -> Layout {
@@ -663,6 +663,25 @@ proptest! {
         let b = Layout::from_modes([t0.coalesce(), t1.coalesce()]).unwrap();
         check_blocked_raked(&a, &b);
         check_tile_to_shape(&a, t0.size().min(3), t1.size().min(3));
+    }
+
+    /// `Idx2Crd` (precomputed division) gives `idx2crd`'s coordinate for any index, in range or
+    /// not, negative or not, and `index_1d` inverts it on the domain of a compact layout.
+    #[test]
+    fn idx2crd_precomputed(a in layout_strategy(true), near in -64i64..=64, far in any::<i64>()) {
+        let shape = a.shape();
+        let f = Idx2Crd::new(&shape).unwrap();
+        let mut buf = vec![0i64; shape.leaves().len()];
+        for i in [near, a.size() + near, far] {
+            let want = shape.idx2crd(&IntTuple::int(i)).unwrap();
+            prop_assert_eq!(f.coord(i), want.clone());
+            f.split(i, &mut buf).unwrap();
+            prop_assert_eq!(&buf[..], want.leaves());
+        }
+        let compact = Layout::col_major(shape.clone()).unwrap();
+        for i in 0..a.size().min(256) {
+            prop_assert_eq!(compact.index(&f.coord(i)).unwrap(), i);
+        }
     }
 
     #[test]

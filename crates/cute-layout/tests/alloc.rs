@@ -4,7 +4,7 @@
 
 use std::hint::black_box;
 
-use cute_layout::{IntTuple, Layout};
+use cute_layout::{Idx2Crd, IntTuple, Layout};
 
 #[path = "support/counting.rs"]
 mod counting;
@@ -88,6 +88,28 @@ fn evaluating_does_not_allocate() {
     let (_, _, a, b, c) = out;
     assert_eq!(a, b, "natural and R-D coordinates of the same point");
     assert_eq!(c, l.index_1d(12345).unwrap());
+}
+
+#[test]
+fn idx2crd_does_not_allocate() {
+    let (shape, _) = parts();
+    let f = Idx2Crd::new(&shape).unwrap();
+    let mut buf = [0i64; 16];
+    let (n, out) = allocations(|| {
+        let mut acc = 0i64;
+        for i in (0..1i64 << 16).step_by(97) {
+            f.split(black_box(i), &mut buf).unwrap();
+            acc = acc.wrapping_add(buf.iter().sum::<i64>());
+            let c = black_box(&f).coord(black_box(i));
+            let d = black_box(&shape)
+                .idx2crd(&IntTuple::int(black_box(i)))
+                .unwrap();
+            acc = acc.wrapping_add(i64::from(c == d));
+        }
+        acc
+    });
+    assert_eq!(n, 0, "idx2crd allocated {n} times");
+    assert!(out > 0);
 }
 
 // The 16 benchmark cases are checked by cute-bench's tests/alloc.rs, which runs the benchmark's

@@ -1,8 +1,9 @@
 //! complement(A, M): the layout that fills the gaps of A's image up to M.
 
 use super::coalesce::push_merged;
-use super::flat::{divmod, Flat};
+use super::flat::Flat;
 use super::{ceil_div, from_flat, from_flat_unchecked, mul, Modes};
+use crate::coord::div_rem;
 use crate::error::LayoutError;
 use crate::int_tuple::IntTuple;
 use crate::layout::Layout;
@@ -137,7 +138,7 @@ pub(super) fn complement_small(shape: &[i64], stride: &[i64], m: i64) -> Option<
         if d < span {
             return None; // unsorted, negative or overlapping
         }
-        let (g, gap) = divmod(d, span);
+        let (g, gap) = div_rem(d, span);
         if gap != 0 {
             return None; // a gap: the general path checks coverage
         }

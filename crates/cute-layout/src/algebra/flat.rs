@@ -15,15 +15,6 @@
 use crate::layout::Layout;
 use crate::tree::{Leaves, Tok, Toks, LEAVES_INLINE, TOKS_INLINE};
 
-/// `(a / b, a % b)` for `a >= 0` and `b >= 1` (callers guarantee both), as one unsigned
-/// division without the checks of signed division.
-#[inline(always)]
-pub(crate) fn divmod(a: i64, b: i64) -> (i64, i64) {
-    debug_assert!(a >= 0 && b >= 1);
-    let (a, b) = (a as u64, b.max(1) as u64);
-    ((a / b) as i64, (a % b) as i64)
-}
-
 /// Flat modes `(extent, stride)` in two fixed arrays.
 #[derive(Clone, Copy)]
 pub(crate) struct Flat {
@@ -79,18 +70,7 @@ impl Flat {
     /// Whether the modes form a valid layout: extents >= 1, and size and cosize in `i64`.
     #[inline(always)]
     pub fn valid(&self) -> bool {
-        let (mut size, mut span) = (1i64, 0i64);
-        for (s, d) in self.modes() {
-            let next = (|| {
-                let reach = d.checked_abs()?.checked_mul(s - 1)?;
-                Some((size.checked_mul(s)?, span.checked_add(reach)?))
-            })();
-            match next {
-                Some(v) if s >= 1 => (size, span) = v,
-                _ => return false,
-            }
-        }
-        span < i64::MAX
+        super::flat_fault(self.modes()).is_ok()
     }
 
     /// The layout of these modes as `from_flat` shapes them (an integer layout for one mode,

@@ -1,8 +1,9 @@
 //! right_inverse, left_inverse, nullspace, max_common_vector, max_common_layout.
 
-use super::flat::{divmod, Flat};
+use super::flat::Flat;
 use super::view::{push_flat, push_flat_merged};
 use super::{flat_modes, from_flat, from_flat_unchecked, Modes};
+use crate::coord::div_rem;
 use crate::error::LayoutError;
 use crate::layout::Layout;
 use crate::tree::{Leaves, LEAVES_INLINE};
@@ -276,11 +277,11 @@ pub(super) fn left_inverse_small(l: &Layout) -> Option<Layout> {
     #[allow(clippy::needless_range_loop)]
     for t in z..n {
         let (s, d) = (c.s[t], c.d[t]);
-        let (q, rem) = divmod(d, covered);
+        let (q, rem) = div_rem(d, covered);
         if rem != 0 {
             return None;
         }
-        let wide = t + 1 == n || divmod(c.d[t + 1], d).0 > s;
+        let wide = t + 1 == n || div_rem(c.d[t + 1], d).0 > s;
         if wide && low >= d {
             return None; // the general path decides with the colexicographic position
         }

@@ -146,20 +146,34 @@ pub(crate) fn from_flat(op: &'static str, modes: &[(i64, i64)]) -> Result<Layout
     Ok(from_flat_unchecked(modes))
 }
 
-/// The checks of [`Layout::checked`] for flat modes: extents >= 1, size and span in `i64`.
+/// The checks of [`Layout::checked`] for flat modes: extents >= 1, size and cosize in `i64`.
 #[inline]
 pub(crate) fn check_flat(op: &'static str, modes: &[(i64, i64)]) -> Result<(), LayoutError> {
+    flat_fault(modes.iter().copied()).map_err(|fault| match fault {
+        Some(extent) => LayoutError::InvalidExtent { op, extent },
+        None => LayoutError::Overflow { op },
+    })
+}
+
+/// What [`check_flat`] finds wrong with flat modes, as a plain value for the fast paths:
+/// `Err(Some(extent))` for an extent below 1, `Err(None)` when the size or the cosize (1 + the
+/// largest offset magnitude) leaves `i64`.
+#[inline(always)]
+pub(crate) fn flat_fault(modes: impl Iterator<Item = (i64, i64)>) -> Result<(), Option<i64>> {
     let mut size = 1i64;
     let mut span = 0i64;
-    for &(s, d) in modes {
+    for (s, d) in modes {
         if s < 1 {
-            return Err(LayoutError::InvalidExtent { op, extent: s });
+            return Err(Some(s));
         }
         let reach = d.checked_abs().and_then(|m| m.checked_mul(s - 1));
         match (size.checked_mul(s), reach.and_then(|r| span.checked_add(r))) {
             (Some(a), Some(b)) => (size, span) = (a, b),
-            _ => return Err(LayoutError::Overflow { op }),
+            _ => return Err(None),
         }
+    }
+    if span == i64::MAX {
+        return Err(None);
     }
     Ok(())
 }

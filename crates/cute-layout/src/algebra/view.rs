@@ -97,7 +97,7 @@ pub(crate) fn push_flat(out: &mut Layout, modes: &[(i64, i64)]) {
 /// merges of `coalesce` ([`super::coalesce::push_merged`]: extent-1 modes dropped, a mode whose
 /// stride is the previous mode's extent * stride merged into it). The mode being merged is kept
 /// in registers and each finished mode pushed straight into `out`'s leaves.
-#[inline]
+#[inline(always)]
 pub(crate) fn push_flat_merged(out: &mut Layout, pairs: impl Iterator<Item = (i64, i64)>) {
     let mut m = super::coalesce::Merger::new();
     for (s, d) in pairs {

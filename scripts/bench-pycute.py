@@ -17,7 +17,8 @@ then mode i is (A_i, B'_i) or (B'_i, A_i)).
 Usage:
   scripts/bench-pycute.py [--cases FILE] [--bench BIN] [--repeats N] [--json OUT]
                           [--ir IR_FILE --baseline results-baseline.md --markdown]
-Prints a table: case, ours ns (min / median), pycute us (min / median), pycute/ours ratio. With
+Prints a table: case, ours ns (min / median: the best and the median of cute-bench's placements,
+see `cute_bench::time_case`), pycute us (min / median), pycute/ours ratio. With
 --ir (the output of scripts/bench-ir.sh) and --baseline it adds our instructions/op and the CuTe
 C++ columns of the baseline file, with the ratio of our Ir to CuTe's and their geometric means;
 --markdown prints the table as Markdown (what BENCHMARKS.md holds).

@@ -307,17 +307,19 @@ pub fn run_iters(case: &Case, iters: u64) -> i64 {
 pub struct Timing {
     /// Operations per repeat (chosen so that one repeat lasts about the target time).
     pub iters: u64,
-    /// Nanoseconds per element of each repeat, sorted ascending.
+    /// For each placement of the operands relative to the results (see [`time_case`]), the
+    /// fastest of its repeats; sorted ascending.
     pub ns: Vec<f64>,
 }
 
 impl Timing {
-    /// The fastest repeat: the least disturbed by other load on the machine.
+    /// The fastest repeat at the most favourable placement.
     pub fn min(&self) -> f64 {
         self.ns.first().copied().unwrap_or(f64::NAN)
     }
 
-    /// The median repeat.
+    /// The median over the placements of their fastest repeats: the time at a typical
+    /// placement.
     pub fn median(&self) -> f64 {
         let n = self.ns.len();
         match n {
@@ -328,25 +330,49 @@ impl Timing {
     }
 }
 
-/// Time `case`: the iteration count is doubled until one repeat takes at least `target_ns`
-/// nanoseconds, then `repeats` repeats of that many iterations are timed with [`Instant`].
+/// Time `case` at `placements` placements of its operands relative to the results, `repeats`
+/// repeats each: the iteration count is doubled until one repeat takes at least `target_ns`
+/// nanoseconds, then every repeat of every placement runs that many iterations, timed with
+/// [`Instant`].
 ///
-/// The timing runs on a thread of its own, whose stack starts at a page boundary: on the main
-/// thread the stack's placement depends on the size of the environment, and for the small
-/// operations that placement alone moved the time by up to 60 % (4 KiB aliasing between the
-/// loads and stores of the layout values; coalesce measured 23.7 or 38.7 ns depending on the
-/// length of one environment variable).
-pub fn time_case(case: &Case, target_ns: u64, repeats: usize) -> Timing {
+/// Why placements: where the operands lie relative to the result and the scratch space of an
+/// operation moves its time by up to 80 % (4 KiB aliasing: a load whose address matches a
+/// pending store's in its low 12 bits waits for it). Left to chance (the heap address of the
+/// parsed case depends on everything allocated before it, down to the size of the environment)
+/// this made two runs of the same binary differ by that much. So the timing runs on a thread of
+/// its own (a page-aligned stack, its own heap arena), on a copy of the case made there, and
+/// calls the operation from `placements` stack depths 512 bytes apart (spanning 4 KiB for 8):
+/// [`Timing::min`] is the best placement, [`Timing::median`] a typical one.
+pub fn time_case(case: &Case, target_ns: u64, repeats: usize, placements: usize) -> Timing {
     std::thread::scope(|s| {
-        s.spawn(|| time_case_here(case, target_ns, repeats))
-            .join()
-            .unwrap_or_else(|e| std::panic::resume_unwind(e))
+        s.spawn(|| {
+            let local = case.clone();
+            let case = &local;
+            black_box(run_iters(case, 1)); // warm up caches and branch predictors
+            let iters = calibrate(case, target_ns);
+            let mut ns: Vec<f64> = (0..placements.max(1))
+                .map(|depth| below(depth, &|| fastest(case, iters, repeats)))
+                .collect();
+            ns.sort_by(f64::total_cmp);
+            Timing { iters, ns }
+        })
+        .join()
+        .unwrap_or_else(|e| std::panic::resume_unwind(e))
     })
 }
 
-fn time_case_here(case: &Case, target_ns: u64, repeats: usize) -> Timing {
-    let elements = case.elements() as f64;
-    black_box(run_iters(case, 1)); // warm up caches and branch predictors
+/// Run `f` `depth` stack frames of about 512 bytes below this one.
+#[inline(never)]
+fn below(depth: usize, f: &dyn Fn() -> f64) -> f64 {
+    let pad = [0u8; 448];
+    black_box(&pad);
+    let r = if depth == 0 { f() } else { below(depth - 1, f) };
+    black_box(&pad);
+    r
+}
+
+/// The iteration count for one repeat of about `target_ns` nanoseconds.
+fn calibrate(case: &Case, target_ns: u64) -> u64 {
     let mut iters = 1u64;
     loop {
         let t = Instant::now();
@@ -358,19 +384,23 @@ fn time_case_here(case: &Case, target_ns: u64, repeats: usize) -> Timing {
                 let scaled = (iters as f64) * (target_ns as f64) / (ns as f64);
                 iters = (scaled.ceil() as u64).max(1);
             }
-            break;
+            return iters;
         }
         iters *= 2;
     }
-    let mut ns: Vec<f64> = (0..repeats.max(1))
+}
+
+/// The fastest of `repeats` repeats of `iters` operations, in ns per element.
+#[inline(never)]
+fn fastest(case: &Case, iters: u64, repeats: usize) -> f64 {
+    let elements = case.elements() as f64;
+    (0..repeats.max(1))
         .map(|_| {
             let t = Instant::now();
             black_box(run_iters(case, iters));
             t.elapsed().as_nanos() as f64 / (iters as f64 * elements)
         })
-        .collect();
-    ns.sort_by(f64::total_cmp);
-    Timing { iters, ns }
+        .fold(f64::INFINITY, f64::min)
 }
 
 #[cfg(test)]
@@ -437,8 +467,8 @@ mod tests {
         let i = Case::parse("idx2crd 16 (3,(2,3))").unwrap();
         assert_eq!(i.result_text().unwrap(), "(1,(1,2))");
         assert_eq!(i.run(), 4);
-        let t = time_case(&c, 10_000, 3);
-        assert_eq!(t.ns.len(), 3);
+        let t = time_case(&c, 10_000, 3, 4);
+        assert_eq!(t.ns.len(), 4, "one time per placement");
         assert!(t.min() <= t.median());
     }
 }

@@ -2,9 +2,11 @@
 //! `../shared/bench/cases.txt`).
 //!
 //! * `cute-bench FILE`: one line `ID ns_per_op` per case on stdout (ID = 0-based index of the
-//!   case in the file; for `sweep`, ns per element; the minimum over the repeats), nothing else.
+//!   case in the file; for `sweep`, ns per element; the fastest repeat at the best of several
+//!   placements of the operands, see `cute_bench::time_case`), nothing else.
 //!   This is the machine-readable form other harnesses run side by side with their own.
-//! * `cute-bench --stats FILE`: one line `ID min median iters` per case.
+//! * `cute-bench --stats FILE`: one line `ID min median iters` per case (median: over the
+//!   placements, of each placement's fastest repeat).
 //! * `cute-bench --table FILE`: a human-readable table (min and median, the case text).
 //! * `cute-bench --results FILE`: one line `ID result` per case (the result in CuTe's text form).
 //! * `cute-bench --callgrind-case ID --iters N FILE`: run case ID exactly N times and nothing
@@ -42,9 +44,13 @@ struct Cli {
     /// Target duration of one timed repeat, in milliseconds.
     #[arg(long, default_value_t = 20, value_name = "MS")]
     repeat_ms: u64,
-    /// Number of timed repeats per case.
-    #[arg(long, default_value_t = 9, value_name = "N")]
+    /// Number of timed repeats per placement.
+    #[arg(long, default_value_t = 5, value_name = "N")]
     repeats: usize,
+    /// Number of placements of the operands relative to the results (stack depths 512 bytes
+    /// apart): min is the best placement, median the median over placements.
+    #[arg(long, default_value_t = 8, value_name = "N")]
+    placements: usize,
 }
 
 fn main() -> ExitCode {
@@ -105,7 +111,7 @@ fn main() -> ExitCode {
             .iter()
             .enumerate()
             .try_for_each(|(id, CaseLine { text, case, .. })| {
-                let t = time_case(case, target, cli.repeats);
+                let t = time_case(case, target, cli.repeats, cli.placements);
                 let r = if cli.table {
                     writeln!(
                         out,

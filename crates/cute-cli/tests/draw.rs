@@ -27,74 +27,14 @@ fn text(args: &[&str]) -> String {
     String::from_utf8(ok(args)).expect("UTF-8")
 }
 
-/// A cell of a parsed SVG: its class, rectangle and label.
-#[derive(Debug)]
-struct Cell {
-    class: String,
-    x: f32,
-    y: f32,
-    w: f32,
-    h: f32,
-    label: String,
-}
+#[path = "../../cute-layout/tests/support/svg.rs"]
+mod svg;
+use svg::Cell;
 
 /// The cells of every panel, in order, and the fill colour of every CSS class.
-fn cells(svg: &str) -> (Vec<Vec<Cell>>, HashMap<String, [u8; 3]>) {
-    let doc = roxmltree::Document::parse(svg).expect("well-formed XML");
-    let style = doc
-        .descendants()
-        .find(|n| n.has_tag_name("style"))
-        .and_then(|n| n.text())
-        .unwrap();
-    let mut colors = HashMap::new();
-    for rule in style.lines() {
-        if let Some((sel, body)) = rule.split_once("{fill:#") {
-            let hex = &body[..6];
-            let c = |i: usize| u8::from_str_radix(&hex[i..i + 2], 16).unwrap();
-            colors.insert(sel.trim_start_matches('.').to_string(), [c(0), c(2), c(4)]);
-        }
-    }
-    let mut panels = Vec::new();
-    for p in doc
-        .root_element()
-        .children()
-        .filter(|n| n.attribute("class") == Some("panel"))
-    {
-        let group = |name: &str| {
-            p.children()
-                .find(|n| n.attribute("class") == Some(name))
-                .unwrap()
-        };
-        let labels: Vec<String> = group("labels")
-            .children()
-            .filter(|n| n.has_tag_name("text"))
-            .map(|n| {
-                n.descendants()
-                    .filter(|d| d.is_text())
-                    .map(|d| d.text().unwrap())
-                    .collect::<Vec<_>>()
-                    .join("|")
-            })
-            .collect();
-        let rects = group("cells")
-            .children()
-            .filter(|n| n.has_tag_name("rect"))
-            .zip(labels)
-            .map(|(r, label)| {
-                let f = |a: &str| r.attribute(a).unwrap().parse::<f32>().unwrap();
-                Cell {
-                    class: r.attribute("class").unwrap().to_string(),
-                    x: f("x"),
-                    y: f("y"),
-                    w: f("width"),
-                    h: f("height"),
-                    label,
-                }
-            })
-            .collect();
-        panels.push(rects);
-    }
-    (panels, colors)
+fn cells(picture: &str) -> (Vec<Vec<Cell>>, HashMap<String, [u8; 3]>) {
+    let s = svg::parse(picture);
+    (s.panels.into_iter().map(|p| p.cells).collect(), s.colors)
 }
 
 fn decode_png(bytes: &[u8]) -> (u32, u32, Vec<u8>) {

@@ -11,78 +11,9 @@ fn l(s: &str) -> Layout {
     s.parse().unwrap()
 }
 
-/// A parsed picture: per panel, the cells (class, x, y) and the labels, in document order.
-struct Parsed {
-    panels: Vec<PanelCells>,
-    styles: String,
-}
-
-struct PanelCells {
-    title: String,
-    classes: Vec<String>,
-    labels: Vec<String>,
-    highlight_segments: usize,
-}
-
-fn parse(svg: &str) -> Parsed {
-    let doc = roxmltree::Document::parse(svg).unwrap_or_else(|e| panic!("not XML: {e}\n{svg}"));
-    let root = doc.root_element();
-    assert_eq!(root.tag_name().name(), "svg");
-    assert_eq!(
-        root.tag_name().namespace(),
-        Some("http://www.w3.org/2000/svg")
-    );
-    let styles = root
-        .descendants()
-        .find(|n| n.has_tag_name("style"))
-        .and_then(|n| n.text())
-        .unwrap_or_default()
-        .to_string();
-    let mut panels = Vec::new();
-    for p in root
-        .children()
-        .filter(|n| n.attribute("class") == Some("panel"))
-    {
-        let group = |name: &str| {
-            p.children()
-                .find(|n| n.attribute("class") == Some(name))
-                .unwrap_or_else(|| panic!("panel without {name}"))
-        };
-        let classes = group("cells")
-            .children()
-            .filter(|n| n.has_tag_name("rect"))
-            .map(|n| n.attribute("class").unwrap().to_string())
-            .collect();
-        let labels = group("labels")
-            .children()
-            .filter(|n| n.has_tag_name("text"))
-            .map(|n| {
-                n.descendants()
-                    .filter(|d| d.is_text())
-                    .map(|d| d.text().unwrap())
-                    .collect::<Vec<_>>()
-                    .join("|")
-            })
-            .collect();
-        let title = p
-            .children()
-            .find(|n| n.attribute("class") == Some("title"))
-            .and_then(|n| n.text())
-            .unwrap_or_default()
-            .to_string();
-        let highlight_segments = p
-            .children()
-            .find(|n| n.attribute("class") == Some("hl"))
-            .map_or(0, |n| n.attribute("d").unwrap().matches('M').count());
-        panels.push(PanelCells {
-            title,
-            classes,
-            labels,
-            highlight_segments,
-        });
-    }
-    Parsed { panels, styles }
-}
+#[path = "support/svg.rs"]
+mod svg;
+use svg::parse;
 
 /// The grid values of a layout, row-major, by brute force: rows = size of mode 0 (1 for rank
 /// 1), cell (m, n) = L(m + rows * n).
@@ -108,12 +39,12 @@ fn check_layout_svg(a: &Layout) {
     assert_eq!(p.panels.len(), 1);
     let panel = &p.panels[0];
     let want = grid_values(a);
-    assert_eq!(panel.classes.len(), want.len(), "{a}: one cell per point");
-    assert_eq!(panel.labels.len(), want.len(), "{a}: one label per point");
+    assert_eq!(panel.classes().len(), want.len(), "{a}: one cell per point");
+    assert_eq!(panel.labels().len(), want.len(), "{a}: one label per point");
     for (k, v) in want.iter().enumerate() {
-        assert_eq!(panel.labels[k], v.to_string(), "{a}: label of cell {k}");
+        assert_eq!(panel.labels()[k], v.to_string(), "{a}: label of cell {k}");
         assert_eq!(
-            panel.classes[k],
+            panel.classes()[k],
             format!("o{}", v.rem_euclid(8)),
             "{a}: colour of cell {k}"
         );
@@ -217,7 +148,7 @@ fn svg_128x128_is_fast_and_compact() {
     assert!(svg.len() < 2_000_000, "{} bytes", svg.len());
     assert!(svg.matches("style=").count() <= 1);
     let p = parse(&svg);
-    assert_eq!(p.panels[0].classes.len(), 128 * 128);
+    assert_eq!(p.panels[0].classes().len(), 128 * 128);
 }
 
 /// CuTe's `Sw<B,M,S>` on an offset, for tests only (the library's swizzles come separately).
@@ -235,7 +166,7 @@ fn post_map_hook_draws_a_swizzled_layout() {
     let p = parse(&render::svg(&a, &style).unwrap());
     let want: Vec<i64> = grid_values(&a).into_iter().map(&sw).collect();
     let got: Vec<i64> = p.panels[0]
-        .labels
+        .labels()
         .iter()
         .map(|s| s.parse().unwrap())
         .collect();
@@ -334,10 +265,10 @@ fn bank_svg_cells_show_offset_and_bank() {
     let b = Banks::new(8, 4).unwrap();
     let p = parse(&render::svg_banks(&a, b, Access::Rows, &Style::new()).unwrap());
     let want = grid_values(&a);
-    assert_eq!(p.panels[0].labels.len(), 32);
+    assert_eq!(p.panels[0].labels().len(), 32);
     for (k, v) in want.iter().enumerate() {
-        assert_eq!(p.panels[0].labels[k], format!("{v}|b{}", v % 8));
-        assert_eq!(p.panels[0].classes[k], format!("b{}", v % 8));
+        assert_eq!(p.panels[0].labels()[k], format!("{v}|b{}", v % 8));
+        assert_eq!(p.panels[0].classes()[k], format!("b{}", v % 8));
     }
     for k in 0..8 {
         assert!(p.styles.contains(&format!(".b{k}{{fill:#")));
@@ -350,7 +281,7 @@ fn tv_picture_of_an_mma_accumulator() {
     let tile: IntTuple = "(16,8)".parse().unwrap();
     let p = parse(&render::svg_tv(&tv, &tile, &Style::new()).unwrap());
     let cells = &p.panels[0];
-    assert_eq!(cells.labels.len(), 128);
+    assert_eq!(cells.labels().len(), 128);
     // Brute force: every (t, v) lands at cell (idx % 16, idx / 16), row-major index m*8 + n.
     let mut want = vec![String::new(); 128];
     let mut class = vec![String::new(); 128];
@@ -362,10 +293,10 @@ fn tv_picture_of_an_mma_accumulator() {
             class[(m * 8 + n) as usize] = format!("t{}", t % 8);
         }
     }
-    assert_eq!(cells.labels, want);
-    assert_eq!(cells.classes, class);
-    assert_eq!(cells.labels[0], "T0 V0");
-    assert_eq!(cells.labels[1], "T1 V0");
+    assert_eq!(cells.labels(), want);
+    assert_eq!(cells.classes(), class);
+    assert_eq!(cells.labels()[0], "T0 V0");
+    assert_eq!(cells.labels()[1], "T1 V0");
 }
 
 #[test]
@@ -376,9 +307,9 @@ fn tv_marks_unreached_and_shared_cells() {
     let svg = render::svg_tv(&tv, &tile, &Style::new()).unwrap();
     let p = parse(&svg);
     let c = &p.panels[0];
-    assert_eq!(c.classes.iter().filter(|k| *k == "multi").count(), 4);
-    assert_eq!(c.classes.iter().filter(|k| *k == "none").count(), 4);
-    assert_eq!(c.labels[0], "T0 V0 +1");
+    assert_eq!(c.classes().iter().filter(|k| *k == "multi").count(), 4);
+    assert_eq!(c.classes().iter().filter(|k| *k == "none").count(), 4);
+    assert_eq!(c.labels()[0], "T0 V0 +1");
     assert!(svg.contains("4 cells reached by no (thread, value) pair (grey)"));
     assert!(svg.contains("4 cells reached by several pairs"));
     let tex = render::latex_tv(&tv, &tile, &Style::new()).unwrap();
@@ -503,7 +434,7 @@ fn op_pictures_put_operands_beside_the_result() {
     // Labels of the result are its values.
     let r = a.logical_divide(&t).unwrap();
     let want: Vec<String> = grid_values(&r).iter().map(|v| v.to_string()).collect();
-    assert_eq!(p.panels[2].labels, want);
+    assert_eq!(p.panels[2].labels(), want);
 
     // 2-D divide: tile (2,4) of an 8x8: a 2x4 block in the result.
     let a = l("(8,8):(8,1)");
@@ -566,7 +497,7 @@ fn op_pictures_put_operands_beside_the_result() {
         .unwrap(),
     );
     assert_eq!(
-        p.panels[1].labels,
+        p.panels[1].labels(),
         ["0", "8", "16", "24", "1", "9", "17", "25"]
     );
     let p = parse(
@@ -579,7 +510,7 @@ fn op_pictures_put_operands_beside_the_result() {
         .unwrap(),
     );
     assert_eq!(p.panels.len(), 3);
-    assert_eq!(p.panels[1].labels.len(), 32);
+    assert_eq!(p.panels[1].labels().len(), 32);
     // Products draw a tuple tiler as the layout of its modes; one with `_` is not drawn.
     let svg = render::svg_op(
         Op::LogicalProduct,
@@ -667,8 +598,8 @@ proptest! {
         let tile: IntTuple = format!("({},1)", a.cosize().max(1)).parse().unwrap();
         let p = parse(&render::svg_tv(&a, &tile, &Style::new()).unwrap());
         let c = &p.panels[0];
-        let shared: usize = c.labels.iter().filter_map(|s| s.split('+').nth(1)).map(|k| k.parse::<usize>().unwrap()).sum();
-        let reached = c.classes.iter().filter(|k| *k != "none").count();
+        let shared: usize = c.labels().iter().filter_map(|s| s.split('+').nth(1)).map(|k| k.parse::<usize>().unwrap()).sum();
+        let reached = c.classes().iter().filter(|k| *k != "none").count();
         prop_assert_eq!((reached + shared) as i64, a.size());
     }
 }

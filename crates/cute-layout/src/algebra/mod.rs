@@ -115,8 +115,10 @@ pub(crate) fn by_mode<T>(
 
 /// The result of `fill` run on an empty layout that lives in the returned `Result` itself: with
 /// the public operations `#[inline]` wrappers around `fill`, the result is built in the caller's
-/// frame and never moved (a `Layout` is over 300 bytes of inline storage, and returning a named
-/// local copies all of it).
+/// frame instead of being moved out of each function that builds it (a `Layout` is over 300
+/// bytes of inline storage, and returning a named local copies all of it). One copy remains
+/// where `fill` is out of line: LLVM cannot then merge this `Result` with the caller's
+/// destination (the call may keep the pointer), and moves the finished value once.
 #[inline(always)]
 pub(crate) fn in_place(
     fill: impl FnOnce(&mut Layout) -> Result<(), LayoutError>,

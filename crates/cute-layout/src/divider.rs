@@ -86,7 +86,7 @@ impl Idx2Crd {
             return Err(LayoutError::InvalidArgument {
                 op: "idx2crd",
                 what: format!(
-                    "a buffer of {} entries for the {} leaves of shape {}",
+                    "a buffer of length {} for the {} leaves of shape {}",
                     out.len(),
                     self.div.len() + 1,
                     self.shape
@@ -180,7 +180,7 @@ mod tests {
         let e = f.split(4, &mut short).unwrap_err();
         assert_eq!(
             e.to_string(),
-            "idx2crd: a buffer of 1 entries for the 2 leaves of shape (3,5)"
+            "idx2crd: a buffer of length 1 for the 2 leaves of shape (3,5)"
         );
         assert_eq!(short, [7], "nothing written on error");
     }

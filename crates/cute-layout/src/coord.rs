@@ -429,13 +429,8 @@ impl IntTuple {
     /// [`IntTuple::idx2crd`] written to `out` (an empty tuple, which lives in the caller's
     /// `Result`: the coordinate is built where it is returned, never moved).
     fn idx2crd_into(&self, coord: &IntTuple, out: &mut IntTuple) -> Result<(), LayoutError> {
-        if let Some(&extent) = self.leaves.iter().find(|&&e| e < 1) {
-            // A shape extent divides the coordinate.
-            return Err(LayoutError::InvalidExtent {
-                op: "idx2crd",
-                extent,
-            });
-        }
+        // A shape extent divides the coordinate.
+        self.check_extents("idx2crd")?;
         // The coordinate has the shape's tree: copy the shape, then overwrite each leaf with
         // its coordinate in place.
         out.toks.extend_from_slice(&self.toks);

@@ -53,13 +53,8 @@ impl Idx2Crd {
     /// # Errors
     /// [`LayoutError::InvalidExtent`] if an extent is below 1 (what `idx2crd` reports).
     pub fn new(shape: &IntTuple) -> Result<Idx2Crd, LayoutError> {
+        shape.check_extents("idx2crd")?;
         let leaves = shape.leaves();
-        if let Some(&extent) = leaves.iter().find(|&&e| e < 1) {
-            return Err(LayoutError::InvalidExtent {
-                op: "idx2crd",
-                extent,
-            });
-        }
         let n = leaves.len().saturating_sub(1);
         Ok(Idx2Crd {
             shape: shape.clone(),

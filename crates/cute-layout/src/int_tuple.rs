@@ -49,6 +49,16 @@ impl IntTuple {
         }
     }
 
+    /// `Ok` if every extent (leaf) is at least 1, else [`LayoutError::InvalidExtent`] with the
+    /// first one that is not, for `op`: the check of every function that takes a shape.
+    #[inline]
+    pub(crate) fn check_extents(&self, op: &'static str) -> Result<(), LayoutError> {
+        match self.leaves.iter().find(|&&e| e < 1) {
+            Some(&extent) => Err(LayoutError::InvalidExtent { op, extent }),
+            None => Ok(()),
+        }
+    }
+
     /// The integer `v`.
     pub fn int(v: i64) -> Self {
         let mut toks = Toks::new();

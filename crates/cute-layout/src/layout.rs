@@ -544,12 +544,7 @@ impl Layout {
     /// # Errors
     /// As [`Layout::new`].
     pub fn with_order(shape: IntTuple, order: Order) -> Result<Self, LayoutError> {
-        if let Some(&e) = shape.leaves.iter().find(|&&e| e < 1) {
-            return Err(LayoutError::InvalidExtent {
-                op: "make_layout",
-                extent: e,
-            });
-        }
+        shape.check_extents("make_layout")?;
         let stride = shape.prefix_product(order == Order::RowMajor)?;
         Self::checked("make_layout", shape.toks, shape.leaves, stride.leaves)
     }
@@ -596,12 +591,7 @@ impl Layout {
                     .ok_or_else(|| LayoutError::overflow("make_ordered_layout"))?;
             }
         }
-        if let Some(&e) = shape.leaves.iter().find(|&&e| e < 1) {
-            return Err(LayoutError::InvalidExtent {
-                op: "make_ordered_layout",
-                extent: e,
-            });
-        }
+        shape.check_extents("make_ordered_layout")?;
         Self::checked("make_ordered_layout", shape.toks, shape.leaves, stride)
     }
 

@@ -177,9 +177,7 @@ fn not_a_layout(
 /// ```
 pub fn find_layout_with_shape(values: &[i64], shape: &IntTuple) -> Result<Layout, LayoutError> {
     const OPS: &str = "find_layout_with_shape";
-    if let Some(&e) = shape.leaves().iter().find(|&&e| e < 1) {
-        return Err(LayoutError::InvalidExtent { op: OPS, extent: e });
-    }
+    shape.check_extents(OPS)?;
     let size = shape.size()?;
     if usize::try_from(size).ok() != Some(values.len()) {
         return Err(LayoutError::InvalidArgument {

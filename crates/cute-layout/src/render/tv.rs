@@ -63,9 +63,7 @@ impl TvMap {
                 found: if tile.is_int() { 1 } else { tile.rank() },
             });
         }
-        if let Some(&e) = tile.leaves().iter().find(|&&e| e < 1) {
-            return Err(LayoutError::InvalidExtent { op, extent: e });
-        }
+        tile.check_extents(op)?;
         let row_shape = tile.get(0).unwrap_or_else(|| IntTuple::int(1));
         let col_shape = tile.get(1).unwrap_or_else(|| IntTuple::int(1));
         let m_ext = row_shape.size()?;

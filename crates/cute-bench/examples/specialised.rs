@@ -9,12 +9,19 @@
 //! * `cute`: what CuTe computes with run-time values (A flattened, not coalesced; every mode of
 //!   A visited, size-1 modes kept: `((1,2,4),(4,1,1)):((8,1,8),(2,1,8))`; no checks).
 //!
+//! And the same two variants of logical_divide case 8 (`(128,64):(64,1) ⊘ (32,16)`, a shape
+//! tiler): `divide-ours` (each mode's stride read off, the complement of the tile `n:1` in the
+//! mode's size, strides scaled with checked products, the complement's and the result's size and
+//! cosize checked, a size-1 complement dropped) and `divide-cute` (the same arithmetic unchecked,
+//! the complement's mode always kept, as CuTe's fixed structure has it).
+//!
 //! Inputs pass through `black_box` on every iteration and every leaf of the result is summed
 //! into a checksum, as in the baseline's harness.
 //!
 //! ```text
 //! cargo run --release -p cute-bench --example specialised                # ns/op, both variants
 //! cargo run --release -p cute-bench --example specialised -- ours 1000   # N iterations (callgrind)
+//! cargo run --release -p cute-bench --example specialised -- divide-ours 1000
 //! ```
 //!
 //! Instructions/op: run `ours N` (or `cute N`) under `valgrind --tool=callgrind` for N = 1000 and
@@ -199,6 +206,79 @@ fn cute(a: [(i64, i64); 3], b: [(i64, i64); 2]) -> [[(i64, i64); 3]; 2] {
     out
 }
 
+/// `(a0,a1):(d0,d1) ⊘ (t0,t1)` with the library's semantics: per mode its modes (one or two).
+#[inline(never)]
+fn divide_ours(a: [(i64, i64); 2], t: [i64; 2]) -> Result<[Modes<2>; 2], Refused> {
+    let mut out = [Modes::<2>::new(); 2];
+    for i in 0..2 {
+        let ((s, d), n) = (a[i], t[i]);
+        if s < 2 || n < 2 {
+            return Err(Refused::Divisibility); // not the case measured (the library handles it)
+        }
+        let rest = ceil_div(s, n);
+        out[i].push(n, d);
+        if rest != 1 {
+            // the complement rest:n must be a valid layout, then scaled by d
+            n.checked_mul(rest - 1).ok_or(Refused::Overflow)?;
+            out[i].push(rest, n.checked_mul(d).ok_or(Refused::Overflow)?);
+        }
+    }
+    let (mut size, mut span) = (1i64, 0i64);
+    for m in &out {
+        for k in 0..m.n {
+            size = size.checked_mul(m.s[k]).ok_or(Refused::Overflow)?;
+            let reach = m.d[k].checked_abs().and_then(|x| x.checked_mul(m.s[k] - 1));
+            span = reach
+                .and_then(|x| span.checked_add(x))
+                .ok_or(Refused::Overflow)?;
+        }
+    }
+    Ok(out)
+}
+
+/// The same divide as CuTe computes it with run-time values (complement kept, no checks).
+#[inline(never)]
+fn divide_cute(a: [(i64, i64); 2], t: [i64; 2]) -> [[(i64, i64); 2]; 2] {
+    let mut out = [[(0i64, 0i64); 2]; 2];
+    for i in 0..2 {
+        let ((s, d), n) = (a[i], t[i]);
+        out[i] = [(n, d), (ceil_div(s, n), n * d)];
+    }
+    out
+}
+
+const DA: [(i64, i64); 2] = [(128, 64), (64, 1)];
+const DT: [i64; 2] = [32, 16];
+
+fn run_divide_ours(iters: u64) -> i64 {
+    let mut sum = 0i64;
+    for _ in 0..iters {
+        match divide_ours(black_box(DA), black_box(DT)) {
+            Ok(r) => {
+                for m in &r {
+                    for k in 0..m.n {
+                        sum = sum.wrapping_add(m.s[k]).wrapping_add(m.d[k]);
+                    }
+                }
+            }
+            Err(_) => sum -= 1,
+        }
+    }
+    sum
+}
+
+fn run_divide_cute(iters: u64) -> i64 {
+    let mut sum = 0i64;
+    for _ in 0..iters {
+        for m in divide_cute(black_box(DA), black_box(DT)) {
+            for (s, d) in m {
+                sum = sum.wrapping_add(s).wrapping_add(d);
+            }
+        }
+    }
+    sum
+}
+
 const A: [(i64, i64); 3] = [(4, 2), (2, 1), (8, 8)];
 const B: [(i64, i64); 2] = [(8, 4), (4, 1)];
 
@@ -231,13 +311,13 @@ fn run_cute(iters: u64) -> i64 {
     sum
 }
 
-/// The layout text of the `ours` result.
-fn ours_text() -> String {
-    let modes = match ours(A, B) {
+/// The layout text of a result given as top-level modes (one mode each: an integer mode).
+fn text<const N: usize>(r: Result<[Modes<N>; 2], Refused>) -> String {
+    let modes = match r {
         Ok(m) => m,
         Err(e) => return format!("refused: {e:?}"),
     };
-    let mode = |m: &Modes<3>, v: &[i64; 3]| match m.n {
+    let mode = |m: &Modes<N>, v: &[i64; N]| match m.n {
         1 => v[0].to_string(),
         n => format!(
             "({})",
@@ -253,8 +333,11 @@ fn ours_text() -> String {
     format!("({}):({})", shape.join(","), stride.join(","))
 }
 
+/// A timing loop: `iters` operations, their checksum.
+type Runner = fn(u64) -> i64;
+
 /// Best of 9 repeats of about 20 ms, in ns per op.
-fn time(f: fn(u64) -> i64) -> f64 {
+fn time(f: Runner) -> f64 {
     let mut iters = 1u64;
     while {
         let t = Instant::now();
@@ -282,8 +365,12 @@ fn main() {
         let sum = match variant.as_str() {
             "ours" => run_ours(n),
             "cute" => run_cute(n),
+            "divide-ours" => run_divide_ours(n),
+            "divide-cute" => run_divide_cute(n),
             _ => {
-                eprintln!("specialised: the variants are `ours` and `cute`");
+                eprintln!(
+                    "specialised: the variants are `ours`, `cute`, `divide-ours` and `divide-cute`"
+                );
                 std::process::exit(2);
             }
         };
@@ -295,14 +382,37 @@ fn main() {
     let library = lhs
         .compose(&rhs)
         .map_or_else(|e| e.to_string(), |l| l.to_string());
-    let text = ours_text();
-    println!("library result:          {library}");
-    println!("specialised (ours):      {text}");
-    println!("specialised (CuTe dyn):  {:?}", cute(A, B));
-    if text != library {
-        eprintln!("specialised: the specialised result differs from the library's");
+    let ours_text = text(ours(A, B));
+    println!("composition, library:          {library}");
+    println!("composition, specialised ours: {ours_text}");
+    println!("composition, specialised cute: {:?}", cute(A, B));
+    let lhs: Layout = "(128,64):(64,1)".parse().expect("valid layout");
+    let tiler: cute_layout::Tiler = "(32,16)".parse().expect("valid tiler");
+    let div_library = lhs
+        .logical_divide(&tiler)
+        .map_or_else(|e| e.to_string(), |l| l.to_string());
+    let div_text = text(divide_ours(DA, DT));
+    println!("divide, library:               {div_library}");
+    println!("divide, specialised ours:      {div_text}");
+    println!("divide, specialised cute:      {:?}", divide_cute(DA, DT));
+    if ours_text != library || div_text != div_library {
+        eprintln!("specialised: a specialised result differs from the library's");
         std::process::exit(1);
     }
-    println!("ours: {:.2} ns/op", time(run_ours));
-    println!("cute: {:.2} ns/op", time(run_cute));
+    // Two rounds, the best of each: the first op timed after start-up sometimes runs slow.
+    let runs: [(&str, Runner); 4] = [
+        ("composition ours", run_ours),
+        ("composition cute", run_cute),
+        ("divide ours     ", run_divide_ours),
+        ("divide cute     ", run_divide_cute),
+    ];
+    let mut best = [f64::INFINITY; 4];
+    for _ in 0..2 {
+        for (b, (_, f)) in best.iter_mut().zip(runs) {
+            *b = b.min(time(f));
+        }
+    }
+    for (b, (name, _)) in best.iter().zip(runs) {
+        println!("{name}: {b:.2} ns/op");
+    }
 }

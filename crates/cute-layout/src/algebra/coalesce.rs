@@ -1,5 +1,6 @@
 //! coalesce, coalesce by profile, filter_zeros, filter.
 
+use super::lists::List;
 use super::{by_mode, Modes, Rest};
 use crate::error::LayoutError;
 use crate::int_tuple::IntTuple;
@@ -16,22 +17,21 @@ use crate::layout::Layout;
 /// `s_a...s_i * d_a == s_i * d_i`), and an extent-1 last mode is dropped as soon as any other
 /// mode is left, as in CuTe. One pass, no reversal. (An out-parameter, because returning a
 /// `Modes` by value copies its whole inline buffer.)
-pub(crate) fn coalesce_leaves_into(
+pub(crate) fn coalesce_leaves_into<L: List<(i64, i64)>>(
     shape: &[i64],
     stride: &[i64],
     last: Option<i64>,
-    out: &mut Modes,
-) {
+    out: &mut L,
+) -> Result<(), L::Full> {
     let n = shape.len().min(stride.len());
     if n == 0 {
-        return;
+        return Ok(());
     }
     if !out.is_empty() {
         for k in 0..n - 1 {
-            push_merged(out, shape[k], stride[k]);
+            push_merged(out, shape[k], stride[k])?;
         }
-        push_merged(out, last.unwrap_or(shape[n - 1]), stride[n - 1]);
-        return;
+        return push_merged(out, last.unwrap_or(shape[n - 1]), stride[n - 1]);
     }
     // Into an empty `out`: the same merges with the mode being merged kept in registers (one
     // push per finished mode rather than a look at `out`'s last mode per leaf).
@@ -43,11 +43,12 @@ pub(crate) fn coalesce_leaves_into(
             shape[k]
         };
         if let Some(done) = m.feed(s, stride[k]) {
-            out.push(done);
+            out.put(done)?;
         }
     }
-    if let Some(done) = m.finish() {
-        out.push(done);
+    match m.finish() {
+        Some(done) => out.put(done),
+        None => Ok(()),
     }
 }
 
@@ -57,9 +58,9 @@ pub(crate) fn bw_coalesce(modes: &[(i64, i64)], last: Option<i64>) -> Modes {
     let mut out = Modes::new();
     if let Some((&(ls, ld), init)) = modes.split_last() {
         for &(s, d) in init {
-            push_merged(&mut out, s, d);
+            let Ok(()) = push_merged(&mut out, s, d);
         }
-        push_merged(&mut out, last.unwrap_or(ls), ld);
+        let Ok(()) = push_merged(&mut out, last.unwrap_or(ls), ld);
     }
     out
 }
@@ -68,23 +69,28 @@ pub(crate) fn bw_coalesce(modes: &[(i64, i64)], last: Option<i64>) -> Modes {
 /// so that its stride survives for indices past the end.
 pub(crate) fn bw_coalesce_x(l: &Layout) -> Modes {
     let mut out = Modes::new();
-    coalesce_x_leaves_into(&l.shape, &l.stride, &mut out);
+    let Ok(()) = coalesce_x_leaves_into(&l.shape, &l.stride, &mut out);
     out
 }
 
 /// [`bw_coalesce_x`] of a layout's leaves, appended to `out`; never empty: a layout without
 /// leaves (`():()`) gives `1:0`.
 #[inline]
-pub(crate) fn coalesce_x_leaves_into(shape: &[i64], stride: &[i64], out: &mut Modes) {
+pub(crate) fn coalesce_x_leaves_into<L: List<(i64, i64)>>(
+    shape: &[i64],
+    stride: &[i64],
+    out: &mut L,
+) -> Result<(), L::Full> {
     let last = match shape.last() {
         Some(&1) => Some(2),
         _ => None,
     };
     let start = out.len();
-    coalesce_leaves_into(shape, stride, last, out);
+    coalesce_leaves_into(shape, stride, last, out)?;
     if out.len() == start {
-        out.push((1, 0));
+        out.put((1, 0))?;
     }
+    Ok(())
 }
 
 /// The one merge rule of coalesce: the extent of `prev` followed by the mode `s:d` merged into
@@ -144,17 +150,17 @@ impl Merger {
 /// Append `(s, d)` to coalesced modes: dropped if `s == 1`, merged into the last mode by
 /// [`merged`].
 #[inline]
-pub(crate) fn push_merged(out: &mut Modes, s: i64, d: i64) {
+pub(crate) fn push_merged<L: List<(i64, i64)>>(out: &mut L, s: i64, d: i64) -> Result<(), L::Full> {
     if s == 1 {
-        return;
+        return Ok(());
     }
     if let Some(front) = out.last_mut() {
         if let Some(e) = merged(*front, s, d) {
             front.0 = e;
-            return;
+            return Ok(());
         }
     }
-    out.push((s, d));
+    out.put((s, d))
 }
 
 impl Layout {

@@ -171,7 +171,7 @@ pub(super) fn filter_modes(l: &Layout, out: &mut Modes) {
 /// [`filter_modes`] of a layout given by its leaves.
 pub(crate) fn filter_leaves(shape: &[i64], stride: &[i64], out: &mut Modes) {
     for (&s, &d) in shape.iter().zip(stride.iter()) {
-        push_merged(out, if d == 0 { 1 } else { s }, d);
+        let Ok(()) = push_merged(out, if d == 0 { 1 } else { s }, d);
     }
 }
 
@@ -265,7 +265,7 @@ pub(crate) fn complement_modes(
         gap_sum += r;
         let g = d / span;
         size_r = size_r.and_then(|x| x.checked_mul(g));
-        push_merged(result, g, span);
+        let Ok(()) = push_merged(result, g, span);
         prev_stride = d;
         span = mul(OP, d, s)?;
         size_a = mul(OP, size_a, s)?;
@@ -277,7 +277,7 @@ pub(crate) fn complement_modes(
         // integer one, which reaches it (the coverage check below still applies).
         rest = ceil_div(m, span);
     }
-    push_merged(result, rest, if rest == 1 { 0 } else { span });
+    let Ok(()) = push_merged(result, rest, if rest == 1 { 0 } else { span });
     if let Some((stride, span_before)) = first_gap {
         let size_r = size_r
             .and_then(|x| x.checked_mul(rest))

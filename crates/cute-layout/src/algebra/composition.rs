@@ -18,29 +18,41 @@
 //!
 //! Both checks use only the extents and strides, so they cost O(leaves × modes), like the walk.
 
+use super::lists::{bounded_first, growable, Bounded, Growable, List, Lists, Stop, BOUNDED};
 use super::view::{extend, View};
-use super::{mul, Modes, Tiler};
+use super::{mul, Tiler};
 use crate::error::LayoutError;
 use crate::int_tuple::IntTuple;
 use crate::layout::Layout;
-use crate::tree::{Leaves, Tok};
+use crate::tree::Tok;
 
 const OP: &str = "composition";
 
 /// The results of composing A with every leaf of B, stored flat (one buffer for all leaves, so
-/// that nothing large is moved per leaf).
-#[derive(Default)]
-struct Leaves2 {
+/// that nothing large is moved per leaf), in the working lists `S`.
+struct Leaves2<S: Lists> {
     /// Flat modes of all per-leaf results, leaf after leaf.
-    modes: Modes,
+    modes: S::Modes,
     /// Per leaf: the end of its modes in `modes`, whether the result is an integer layout
     /// (rather than a tuple), and the sign of the leaf's stride (0 for stride 0 or extent 1).
-    info: Leaves<(usize, bool, i64)>,
+    info: S::Info,
     /// Largest digit each leaf uses in each non-last mode of A: `(leaf, mode, max digit)`.
-    footprint: Leaves<(usize, usize, i64)>,
+    footprint: S::Footprint,
     /// The first leaf's "right only if no other leaf of B moves" (see [`WeakStep::RightAlone`]):
     /// the mode of A and the stride, for the error message.
     alone: Option<(i64, i64)>,
+}
+
+impl<S: Lists> Leaves2<S> {
+    #[inline(always)]
+    fn new() -> Self {
+        Leaves2 {
+            modes: List::empty(),
+            info: List::empty(),
+            footprint: List::empty(),
+            alone: None,
+        }
+    }
 }
 
 /// Verdict on CuTe's walk at a weakly divisible mode: the stride `abs` left at mode `j` of `a` is
@@ -109,27 +121,28 @@ fn tail_value(t: &[(i64, i64)], mut x: i64) -> Option<i64> {
 /// CuTe's `composition_impl` for one leaf `n:r` of B against the flat, coalesced `a`, plus the
 /// soundness bookkeeping, appended to `out` as leaf number `k`. `a` has at least one mode; its
 /// last mode is unbounded.
-fn compose_leaf(
+#[inline(always)]
+fn compose_leaf<S: Lists>(
     a: &[(i64, i64)],
     lhs: View<'_>,
     n: i64,
     r: i64,
     k: usize,
-    out: &mut Leaves2,
-) -> Result<(), LayoutError> {
+    out: &mut Leaves2<S>,
+) -> Result<(), Stop<S::Full>> {
     let sign = if n == 1 { 0 } else { r.signum() };
     let start = out.modes.len();
     let mut alone: Option<(i64, i64)> = None;
     if r == 0 {
         // CuTe: static stride-0 shortcut.
-        out.modes.push((n, 0));
-        out.info.push((out.modes.len(), true, sign));
+        out.modes.add((n, 0))?;
+        out.info.add((out.modes.len(), true, sign))?;
         return Ok(());
     }
     if a.len() == 1 {
         // CuTe: integral left-hand side shortcut; A is linear, so this is always exact.
-        out.modes.push((n, mul(OP, r, a[0].1)?));
-        out.info.push((out.modes.len(), true, sign));
+        out.modes.add((n, mul(OP, r, a[0].1)?))?;
+        out.info.add((out.modes.len(), true, sign))?;
         return Ok(());
     }
     let (mut rest_shape, mut rest_stride) = (n, r);
@@ -143,7 +156,8 @@ fn compose_leaf(
                 lhs: lhs.to_layout().into(),
                 stride: abs,
                 extent: s,
-            });
+            }
+            .into());
         }
         let next_shape = super::ceil_div(s, abs);
         let next_stride = super::ceil_div(abs, s) * rest_stride.signum();
@@ -159,7 +173,8 @@ fn compose_leaf(
                 lhs: lhs.to_layout().into(),
                 shape: rest_shape,
                 extent: new_shape,
-            });
+            }
+            .into());
         }
         let mut top_digit = mul(OP, new_shape - 1, abs)?;
         if s % abs != 0 && new_shape < rest_shape {
@@ -173,12 +188,13 @@ fn compose_leaf(
                         lhs: lhs.to_layout().into(),
                         stride: abs,
                         extent: s,
-                    })
+                    }
+                    .into())
                 }
             }
         }
-        out.modes.push((new_shape, mul(OP, rest_stride, d)?));
-        out.footprint.push((k, j, top_digit));
+        out.modes.add((new_shape, mul(OP, rest_stride, d)?))?;
+        out.footprint.add((k, j, top_digit))?;
         rest_shape /= new_shape;
         rest_stride = next_stride;
     }
@@ -186,14 +202,14 @@ fn compose_leaf(
     let mut is_int = true;
     let count = out.modes.len() - start;
     if count == 0 {
-        out.modes.push((rest_shape, mul(OP, rest_stride, last)?));
+        out.modes.add((rest_shape, mul(OP, rest_stride, last)?))?;
     } else if rest_shape == 1 {
         is_int = count == 1;
     } else {
-        out.modes.push((rest_shape, mul(OP, rest_stride, last)?));
+        out.modes.add((rest_shape, mul(OP, rest_stride, last)?))?;
         is_int = false;
     }
-    out.info.push((out.modes.len(), is_int, sign));
+    out.info.add((out.modes.len(), is_int, sign))?;
     if out.alone.is_none() {
         out.alone = alone;
     }
@@ -299,14 +315,49 @@ fn compose_checked(lhs: &Layout, rhs: &Layout, out: &mut Layout) -> Result<(), L
 }
 
 /// `lhs ∘ rhs` appended to `out` (its tree in place of `rhs`'s), see [`Layout::compose`]. The
-/// caller checks `out` when it is complete.
+/// caller checks `out` when it is complete. Runs on bounded working lists first (operands of up
+/// to [`BOUNDED`] leaves), and again on growable ones if a list was full.
+#[inline]
 pub(crate) fn compose_into(
     lhs: View<'_>,
     rhs: View<'_>,
     out: &mut Layout,
 ) -> Result<(), LayoutError> {
-    let mut a = Modes::new();
-    super::coalesce::coalesce_x_leaves_into(lhs.shape, lhs.stride, &mut a);
+    compose_lists::<BOUNDED>(lhs, rhs, out)
+}
+
+/// [`compose_into`] with bounded lists of capacity `N` first (`N` is [`BOUNDED`] but in tests,
+/// which make the lists small so that the bounded run fills up and starts over).
+fn compose_lists<const N: usize>(
+    lhs: View<'_>,
+    rhs: View<'_>,
+    out: &mut Layout,
+) -> Result<(), LayoutError> {
+    if lhs.shape.len() > BOUNDED || rhs.shape.len() > BOUNDED {
+        return growable(compose_with::<Growable>(lhs, rhs, out));
+    }
+    let marks = (out.toks.len(), out.shape.len(), out.stride.len());
+    bounded_first(
+        out,
+        |out| compose_with::<Bounded<N>>(lhs, rhs, out),
+        |out| {
+            out.toks.truncate(marks.0);
+            out.shape.truncate(marks.1);
+            out.stride.truncate(marks.2);
+        },
+        |out| compose_with::<Growable>(lhs, rhs, out),
+    )
+}
+
+/// [`compose_into`] on the working lists `S`.
+#[inline(always)]
+fn compose_with<S: Lists>(
+    lhs: View<'_>,
+    rhs: View<'_>,
+    out: &mut Layout,
+) -> Result<(), Stop<S::Full>> {
+    let mut a = S::Modes::empty();
+    super::coalesce::coalesce_x_leaves_into(lhs.shape, lhs.stride, &mut a).map_err(Stop::Full)?;
     if let [(_, d)] = a[..] {
         // A linear lhs (one mode after coalesce_x): every leaf n:r of rhs becomes n:(r d),
         // in rhs's tree; no leaf is split and no two leaves can collide (CuTe's integral
@@ -318,7 +369,7 @@ pub(crate) fn compose_into(
         }
         return Ok(());
     }
-    let mut leaves = Leaves2::default();
+    let mut leaves = Leaves2::<S>::new();
     for (k, (&n, &r)) in rhs.shape.iter().zip(rhs.stride.iter()).enumerate() {
         compose_leaf(&a, lhs, n, r, k, &mut leaves)?;
     }
@@ -335,7 +386,8 @@ pub(crate) fn compose_into(
                 lhs: lhs.to_layout().into(),
                 stride: abs,
                 extent: s,
-            });
+            }
+            .into());
         }
     }
     check_disjoint(lhs, rhs, &a, &leaves)?;
@@ -394,12 +446,12 @@ pub(crate) fn linear_stride_x(shape: &[i64], stride: &[i64]) -> Option<i64> {
 
 /// The across-leaves condition: the leaves' digits in every bounded mode of `a` must add up
 /// without a carry, and leaves touching a multi-mode `a` must not have opposite signs.
-fn check_disjoint(
+fn check_disjoint<S: Lists>(
     lhs: View<'_>,
     rhs: View<'_>,
     a: &[(i64, i64)],
-    leaves: &Leaves2,
-) -> Result<(), LayoutError> {
+    leaves: &Leaves2<S>,
+) -> Result<(), Stop<S::Full>> {
     if a.len() <= 1 || leaves.info.len() <= 1 {
         return Ok(());
     }
@@ -419,28 +471,200 @@ fn check_disjoint(
                         rhs.to_layout(),
                         lhs.to_layout()
                     ),
-                })
+                }
+                .into())
             }
             _ => {}
         }
     }
     for (j, &(s, _)) in a[..a.len() - 1].iter().enumerate() {
         let mut total = 0i64;
-        let mut users: Leaves<usize> = Leaves::new();
-        for &(k, jj, m) in &leaves.footprint {
+        // The first two leaves that use mode j (the second is the first if only one does).
+        let mut users: Option<(usize, usize)> = None;
+        for &(k, jj, m) in leaves.footprint.iter() {
             if jj == j && m > 0 {
                 total = total.saturating_add(m);
-                users.push(k);
+                users = Some(match users {
+                    None => (k, k),
+                    Some((k0, k1)) if k0 == k1 => (k0, k),
+                    Some(u) => u,
+                });
             }
         }
-        if total > s - 1 {
+        if let (true, Some(modes)) = (total > s - 1, users) {
             return Err(LayoutError::ModesOverlap {
                 op: OP,
                 lhs: lhs.to_layout().into(),
                 rhs: rhs.to_layout().into(),
-                modes: (users[0], users[1.min(users.len() - 1)]),
-            });
+                modes,
+            }
+            .into());
         }
     }
     Ok(())
+}
+
+/// The bounded working lists against the growable ones: the same layout (text and tree) or the
+/// same error, whether the bounded run finishes or fills up and starts over. On every pair of
+/// flat layouts of up to two modes (extents 1-4, strides -2..12) against a sample of such
+/// right-hand sides, and on random nested layouts of up to 40 leaves (past the bounded
+/// threshold of 32, so that the growable-only path runs too).
+#[cfg(test)]
+mod tests {
+    use alloc::string::ToString;
+    use alloc::vec::Vec;
+
+    use super::*;
+
+    fn layout(modes: &[(i64, i64)], nest: usize) -> Layout {
+        // `nest` > 0 groups the first `nest` modes into a sub-tuple.
+        let mut l = Layout::building();
+        if modes.len() == 1 {
+            l.toks.push(Tok::Leaf);
+        } else {
+            l.toks.push(Tok::Open);
+            for k in 0..modes.len() {
+                if nest > 1 && k == 0 {
+                    l.toks.push(Tok::Open);
+                }
+                l.toks.push(Tok::Leaf);
+                if nest > 1 && k + 1 == nest {
+                    l.toks.push(Tok::Close);
+                }
+            }
+            l.toks.push(Tok::Close);
+        }
+        for &(s, d) in modes {
+            l.shape.push(s);
+            l.stride.push(d);
+        }
+        l
+    }
+
+    /// Compare every bounded capacity with the growable run; counts (bounded runs that
+    /// finished, bounded runs that filled up, results that are layouts).
+    fn same(lhs: &Layout, rhs: &Layout, counts: &mut (usize, usize, usize)) {
+        let mut want = Layout::building();
+        let want_r = growable(compose_with::<Growable>(lhs.view(), rhs.view(), &mut want));
+        let check =
+            |got_r: Result<(), LayoutError>, got: &Layout, cap: usize| match (&want_r, got_r) {
+                (Ok(()), Ok(())) => {
+                    assert_eq!(got.to_string(), want.to_string(), "{lhs} o {rhs}, {cap}");
+                    assert!(
+                        *got == want,
+                        "{lhs} o {rhs}, {cap}: same text, different tree"
+                    );
+                }
+                (Err(w), Err(g)) => assert_eq!(g, *w, "{lhs} o {rhs}, {cap}"),
+                (w, g) => panic!("{lhs} o {rhs}, capacity {cap}: growable {w:?}, bounded {g:?}"),
+            };
+        // Into a layout that already holds something, as the kernels append: the restart must
+        // keep what was there.
+        let prefix = |l: &mut Layout| {
+            l.toks.push(Tok::Open);
+            l.toks.push(Tok::Leaf);
+            l.shape.push(7);
+            l.stride.push(3);
+        };
+        let mut got = Layout::building();
+        check(
+            compose_lists::<1>(lhs.view(), rhs.view(), &mut got),
+            &got,
+            1,
+        );
+        let mut got = Layout::building();
+        check(
+            compose_lists::<3>(lhs.view(), rhs.view(), &mut got),
+            &got,
+            3,
+        );
+        let mut got = Layout::building();
+        check(
+            compose_into(lhs.view(), rhs.view(), &mut got),
+            &got,
+            BOUNDED,
+        );
+        let mut got = Layout::building();
+        prefix(&mut got);
+        let r = compose_lists::<2>(lhs.view(), rhs.view(), &mut got);
+        if r.is_ok() {
+            assert_eq!(&got.toks[..2], &[Tok::Open, Tok::Leaf]);
+            assert_eq!((got.shape[0], got.stride[0]), (7, 3));
+            let mut rest = Layout::building();
+            rest.toks.extend_from_slice(&got.toks[2..]);
+            rest.shape.extend_from_slice(&got.shape[1..]);
+            rest.stride.extend_from_slice(&got.stride[1..]);
+            check(r, &rest, 2);
+        } else {
+            check(r, &got, 2);
+        }
+        let mut b = Layout::building();
+        match compose_with::<Bounded<2>>(lhs.view(), rhs.view(), &mut b) {
+            Err(Stop::Full(_)) => counts.1 += 1,
+            _ => counts.0 += 1,
+        }
+        if want_r.is_ok() {
+            counts.2 += 1;
+        }
+    }
+
+    #[test]
+    fn bounded_lists_agree_with_growable_lists() {
+        let extents = [1i64, 2, 3, 4];
+        let strides = [-2i64, -1, 0, 1, 2, 3, 4, 6, 8, 12];
+        let mut modes: Vec<(i64, i64)> = Vec::new();
+        for &s in &extents {
+            for &d in &strides {
+                modes.push((s, d));
+            }
+        }
+        let mut lhs: Vec<Layout> = Vec::new();
+        for &a in &modes {
+            lhs.push(layout(&[a], 0));
+            for &b in &modes {
+                lhs.push(layout(&[a, b], 0));
+            }
+        }
+        let rhs: Vec<Layout> = lhs.iter().step_by(37).cloned().collect();
+        let mut counts = (0, 0, 0);
+        for l in &lhs {
+            for r in &rhs {
+                same(l, r, &mut counts);
+            }
+        }
+        // Random nested layouts up to 40 leaves (xorshift, fixed seed).
+        let mut x = 0x2545_f491_4f6c_dd1du64;
+        let mut next = |n: u64| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x % n
+        };
+        let random = |next: &mut dyn FnMut(u64) -> u64| {
+            let len = 1 + next(40) as usize;
+            let mut ms = Vec::new();
+            let mut span = 1i64;
+            for _ in 0..len {
+                let s = 1 + next(4) as i64;
+                let d = match next(4) {
+                    0 => next(9) as i64 - 2,
+                    1 => span * (1 + next(2) as i64),
+                    _ => span,
+                };
+                span = span.saturating_mul(s).min(1 << 30);
+                ms.push((s, d));
+            }
+            let nest = next(len as u64 + 1) as usize;
+            layout(&ms, nest)
+        };
+        for _ in 0..5_000 {
+            let l = random(&mut next);
+            let r = random(&mut next);
+            same(&l, &r, &mut counts);
+        }
+        assert!(
+            counts.0 > 1000 && counts.1 > 1000 && counts.2 > 10_000,
+            "bounded runs finished / filled up, results: {counts:?}"
+        );
+    }
 }

@@ -332,7 +332,7 @@ impl IntTuple {
 /// the coalesced layout, its shape or a copy of `t`.
 pub(crate) fn divide_by_layout(a: &Layout, t: &Layout) -> Result<Layout, LayoutError> {
     let mut coalesced = super::Modes::new();
-    super::coalesce::coalesce_leaves_into(&a.shape, &a.stride, None, &mut coalesced);
+    let Ok(()) = super::coalesce::coalesce_leaves_into(&a.shape, &a.stride, None, &mut coalesced);
     let mut cotarget: tree::Leaves<i64> = coalesced.iter().map(|m| m.0).collect();
     if cotarget.is_empty() {
         cotarget.push(1); // coalesce gives 1:0

@@ -10,7 +10,7 @@ use crate::tree::{Leaves, LEAVES_INLINE};
 
 /// The flat modes of `coalesce(l)` (`[(1, 0)]` for `1:0`), without building that layout.
 fn coalesced_modes(l: &Layout, out: &mut Modes) {
-    super::coalesce::coalesce_leaves_into(&l.shape, &l.stride, None, out);
+    let Ok(()) = super::coalesce::coalesce_leaves_into(&l.shape, &l.stride, None, out);
     if out.is_empty() {
         out.push((1, 0));
     }
@@ -378,12 +378,12 @@ pub(super) fn left_inverse_into(l: &Layout, out: &mut Layout) -> Result<(), Layo
                 });
         }
         low = low.saturating_add((s - 1).saturating_mul(d));
-        super::coalesce::push_merged(&mut modes, d / covered, prev_w);
+        let Ok(()) = super::coalesce::push_merged(&mut modes, d / covered, prev_w);
         prev_w = w;
         covered = d;
     }
     let last = sorted.last().map_or(1, |m| m.0);
-    super::coalesce::push_merged(&mut modes, last, prev_w);
+    let Ok(()) = super::coalesce::push_merged(&mut modes, last, prev_w);
     super::check_flat("left_inverse", &modes)?;
     push_flat(out, &modes);
     Ok(())

@@ -196,7 +196,7 @@ fn divide_into(a: View<'_>, t: View<'_>, out: &mut Layout) -> Result<(), LayoutE
     }
     // cotarget: shape(coalesce(a)) (`1` for `1:0`)
     let mut coalesced = Modes::new();
-    coalesce::coalesce_leaves_into(a.shape, a.stride, None, &mut coalesced);
+    let Ok(()) = coalesce::coalesce_leaves_into(a.shape, a.stride, None, &mut coalesced);
     let mut cotarget: Leaves<i64> = Leaves::new();
     for &(s, _) in &coalesced {
         cotarget.push(s);

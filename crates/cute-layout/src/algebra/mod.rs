@@ -14,6 +14,7 @@ mod divide;
 mod flat;
 mod inverse;
 mod kernels;
+mod lists;
 mod product;
 mod tiler;
 mod view;

@@ -317,7 +317,6 @@ fn compose_checked(lhs: &Layout, rhs: &Layout, out: &mut Layout) -> Result<(), L
 /// `lhs ∘ rhs` appended to `out` (its tree in place of `rhs`'s), see [`Layout::compose`]. The
 /// caller checks `out` when it is complete. Runs on bounded working lists first (operands of up
 /// to [`BOUNDED`] leaves), and again on growable ones if a list was full.
-#[inline]
 pub(crate) fn compose_into(
     lhs: View<'_>,
     rhs: View<'_>,
@@ -328,6 +327,7 @@ pub(crate) fn compose_into(
 
 /// [`compose_into`] with bounded lists of capacity `N` first (`N` is [`BOUNDED`] but in tests,
 /// which make the lists small so that the bounded run fills up and starts over).
+#[inline]
 fn compose_lists<const N: usize>(
     lhs: View<'_>,
     rhs: View<'_>,

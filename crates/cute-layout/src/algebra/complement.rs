@@ -2,6 +2,7 @@
 
 use super::coalesce::push_merged;
 use super::flat::Flat;
+use super::lists::{growable, List, Stop};
 use super::{ceil_div, from_flat, from_flat_unchecked, mul, Modes};
 use crate::coord::div_rem;
 use crate::error::LayoutError;
@@ -165,14 +166,19 @@ fn ceil_div_shape(cotarget: &[i64], d: i64) -> Result<i64, LayoutError> {
 /// The modes of `filter(l)`: `l`'s leaves coalesced, stride-0 and extent-1 leaves left out
 /// (none at all for `1:0`), without building the filtered layout.
 pub(super) fn filter_modes(l: &Layout, out: &mut Modes) {
-    filter_leaves(&l.shape, &l.stride, out);
+    let Ok(()) = filter_leaves(&l.shape, &l.stride, out);
 }
 
 /// [`filter_modes`] of a layout given by its leaves.
-pub(crate) fn filter_leaves(shape: &[i64], stride: &[i64], out: &mut Modes) {
+pub(crate) fn filter_leaves<L: List<(i64, i64)>>(
+    shape: &[i64],
+    stride: &[i64],
+    out: &mut L,
+) -> Result<(), L::Full> {
     for (&s, &d) in shape.iter().zip(stride.iter()) {
-        let Ok(()) = push_merged(out, if d == 0 { 1 } else { s }, d);
+        push_merged(out, if d == 0 { 1 } else { s }, d)?;
     }
+    Ok(())
 }
 
 /// Complement of an already filtered layout given by its modes (flat, coalesced, no stride-0
@@ -191,17 +197,17 @@ pub(super) fn complement_filtered(
     cotarget: &[i64],
 ) -> Result<Layout, LayoutError> {
     let mut r = Modes::new();
-    complement_modes(f, cotarget, &mut r)?;
+    growable(complement_modes(f, cotarget, &mut r))?;
     from_flat(OP, &r)
 }
 
 /// [`complement_filtered`]'s flat modes (appended to `result`, coalesced), for kernels that
 /// build the complement into a larger layout. The caller checks them ([`super::check_flat`]).
-pub(crate) fn complement_modes(
+pub(crate) fn complement_modes<L: List<(i64, i64)>>(
     f: &[(i64, i64)],
     cotarget: &[i64],
-    result: &mut Modes,
-) -> Result<(), LayoutError> {
+    result: &mut L,
+) -> Result<(), Stop<L::Full>> {
     let m = cotarget
         .iter()
         .try_fold(1i64, |acc, &c| acc.checked_mul(c))
@@ -211,8 +217,7 @@ pub(crate) fn complement_modes(
     if f.is_empty() {
         // CuTe: make_layout(coalesce(cotarget)); a compact extent-1 mode has stride 0.
         let d = if m == 1 { 0 } else { 1 };
-        result.push((m, d));
-        return Ok(());
+        return result.add((m, d));
     }
     if let Some(&(_, d)) = f.iter().find(|m| m.1 < 0) {
         return Err(LayoutError::InvalidArgument {
@@ -221,15 +226,18 @@ pub(crate) fn complement_modes(
                 "stride {d} of {} is negative; complement needs non-negative strides",
                 f_layout()
             ),
-        });
+        }
+        .into());
     }
     // Stable sort by stride (CuTe picks the first minimum each step); `f` usually is sorted.
     // (The copy is filled where it lives: moving a filled list costs more than the sort.)
-    let mut sorted_copy = Modes::new();
+    let mut sorted_copy = L::empty();
     let modes: &[(i64, i64)] = if f.windows(2).all(|w| w[0].1 <= w[1].1) {
         f
     } else {
-        sorted_copy.extend_from_slice(f);
+        for &m in f {
+            sorted_copy.add(m)?;
+        }
         sorted_copy.sort_by_key(|m| m.1);
         &sorted_copy
     };
@@ -255,7 +263,8 @@ pub(crate) fn complement_modes(
                         stride: d,
                         span,
                     }
-                },
+                }
+                .into(),
             );
         }
         let r = d % span;
@@ -265,7 +274,7 @@ pub(crate) fn complement_modes(
         gap_sum += r;
         let g = d / span;
         size_r = size_r.and_then(|x| x.checked_mul(g));
-        let Ok(()) = push_merged(result, g, span);
+        push_merged(result, g, span).map_err(Stop::Full)?;
         prev_stride = d;
         span = mul(OP, d, s)?;
         size_a = mul(OP, size_a, s)?;
@@ -277,7 +286,7 @@ pub(crate) fn complement_modes(
         // integer one, which reaches it (the coverage check below still applies).
         rest = ceil_div(m, span);
     }
-    let Ok(()) = push_merged(result, rest, if rest == 1 { 0 } else { span });
+    push_merged(result, rest, if rest == 1 { 0 } else { span }).map_err(Stop::Full)?;
     if let Some((stride, span_before)) = first_gap {
         let size_r = size_r
             .and_then(|x| x.checked_mul(rest))
@@ -289,7 +298,8 @@ pub(crate) fn complement_modes(
                 layout: f_layout().into(),
                 stride,
                 span: span_before,
-            });
+            }
+            .into());
         }
     }
     Ok(())

@@ -11,11 +11,12 @@
 
 use super::complement::{complement_modes, filter_leaves};
 use super::composition::{compose_into, linear_stride_x};
+use super::lists::{bounded_first, growable, Bounded, Growable, List, Lists, Stop, BOUNDED};
 use super::view::{extend, push_flat, push_view, View, LEAF};
-use super::{by_tiler, check_flat, coalesce, mul, Modes, Rest, Tiler};
+use super::{by_tiler, check_flat, coalesce, mul, Rest, Tiler};
 use crate::error::LayoutError;
 use crate::layout::Layout;
-use crate::tree::{self, Leaves, Span, Tok};
+use crate::tree::{self, Span, Tok};
 
 /// Which operation a kernel runs per mode.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -50,11 +51,16 @@ impl Kernel {
     }
 
     /// Apply the kernel to `a` and the layout tiler `t`, appending the result to `out`.
-    fn apply(self, a: View<'_>, t: View<'_>, out: &mut Layout) -> Result<(), LayoutError> {
+    fn apply<S: Lists>(
+        self,
+        a: View<'_>,
+        t: View<'_>,
+        out: &mut Layout,
+    ) -> Result<(), Stop<S::Full>> {
         match self {
-            Kernel::Divide => divide_into(a, t, out),
-            Kernel::Product => product_into(a, t, out),
-            Kernel::Compose => compose_into(a, t, out),
+            Kernel::Divide => divide_into::<S>(a, t, out),
+            Kernel::Product => product_into::<S>(a, t, out),
+            Kernel::Compose => Ok(compose_into(a, t, out)?),
         }
     }
 }
@@ -76,14 +82,26 @@ pub(crate) fn covers(a: &Layout, tiler: &Tiler) -> bool {
 /// The whole operation (composition with a tiler, logical divide, logical product) written to
 /// `out` (an empty layout) and checked: the kernels where they [`covers`] the tiler, the generic
 /// tiler dispatch otherwise.
-pub(crate) fn run(
+#[inline]
+fn run_lists<const N: usize>(
     kernel: Kernel,
     a: &Layout,
     tiler: &Tiler,
     out: &mut Layout,
 ) -> Result<(), LayoutError> {
     if covers(a, tiler) {
-        by_kernel(kernel, a, tiler, out)?;
+        if kernel == Kernel::Compose {
+            // Composition keeps no working list here (`compose_into` picks its own).
+            growable(by_kernel::<Growable>(kernel, a, tiler, out))?;
+        } else {
+            let reset = truncate_to(out);
+            bounded_first(
+                out,
+                |out| by_kernel::<Bounded<N>>(kernel, a, tiler, out),
+                reset,
+                |out| by_kernel::<Growable>(kernel, a, tiler, out),
+            )?;
+        }
         return out.check(kernel.op());
     }
     *out = match kernel {
@@ -100,21 +118,42 @@ pub(crate) fn run(
     Ok(())
 }
 
-/// The kernel over a whole tiler that [`covers`] accepts, appended to `out` (the caller checks
-/// the result).
-#[inline]
-pub(crate) fn by_kernel(
+/// [`run_lists`] with bounded lists of [`BOUNDED`] entries (tests use smaller ones).
+pub(crate) fn run(
     kernel: Kernel,
     a: &Layout,
     tiler: &Tiler,
     out: &mut Layout,
 ) -> Result<(), LayoutError> {
+    run_lists::<BOUNDED>(kernel, a, tiler, out)
+}
+
+/// What undoes a bounded run's writes to `out`: truncation to its current lengths.
+#[inline(always)]
+fn truncate_to(out: &Layout) -> impl FnOnce(&mut Layout) {
+    let marks = (out.toks.len(), out.shape.len(), out.stride.len());
+    move |out| {
+        out.toks.truncate(marks.0);
+        out.shape.truncate(marks.1);
+        out.stride.truncate(marks.2);
+    }
+}
+
+/// The kernel over a whole tiler that [`covers`] accepts, appended to `out` (the caller checks
+/// the result), on the working lists `S`.
+#[inline]
+fn by_kernel<S: Lists>(
+    kernel: Kernel,
+    a: &Layout,
+    tiler: &Tiler,
+    out: &mut Layout,
+) -> Result<(), Stop<S::Full>> {
     match tiler {
-        Tiler::Layout(t) => kernel.apply(a.view(), t.view(), out),
-        Tiler::Int(n) => {
-            with_int_view(*n, kernel.one_is_zero(), |t| kernel.apply(a.view(), t, out))
-        }
-        Tiler::Modes(ts) => by_mode_into(kernel, a, ts, out),
+        Tiler::Layout(t) => kernel.apply::<S>(a.view(), t.view(), out),
+        Tiler::Int(n) => with_int_view(*n, kernel.one_is_zero(), |t| {
+            kernel.apply::<S>(a.view(), t, out)
+        }),
+        Tiler::Modes(ts) => by_mode_into::<S>(kernel, a, ts, out),
         // `_` keeps the layout (not sent here by `covers`, but well defined).
         Tiler::Skip => {
             push_view(out, a.view());
@@ -125,23 +164,39 @@ pub(crate) fn by_kernel(
 
 /// `a ⊗ b` for a layout `b` (the whole layout, not mode by mode), written to `out` (an empty
 /// layout) and checked.
+#[inline]
+fn product_layout_into_lists<const N: usize>(
+    a: &Layout,
+    b: &Layout,
+    out: &mut Layout,
+) -> Result<(), LayoutError> {
+    let reset = truncate_to(out);
+    bounded_first(
+        out,
+        |out| product_into::<Bounded<N>>(a.view(), b.view(), out),
+        reset,
+        |out| product_into::<Growable>(a.view(), b.view(), out),
+    )?;
+    out.check(Kernel::Product.op())
+}
+
+/// [`product_layout_into_lists`] with bounded lists of [`BOUNDED`] entries (tests use smaller ones).
 pub(crate) fn product_layout_into(
     a: &Layout,
     b: &Layout,
     out: &mut Layout,
 ) -> Result<(), LayoutError> {
-    product_into(a.view(), b.view(), out)?;
-    out.check(Kernel::Product.op())
+    product_layout_into_lists::<BOUNDED>(a, b, out)
 }
 
 /// `(k(a_0, t_0), ..., k(a_{n-1}, t_{n-1}), a_n, ...)` for a flat tuple tiler (CuTe's
 /// `transform_layout`; composition drops the modes past the tiler).
-fn by_mode_into(
+fn by_mode_into<S: Lists>(
     kernel: Kernel,
     a: &Layout,
     ts: &[Tiler],
     out: &mut Layout,
-) -> Result<(), LayoutError> {
+) -> Result<(), Stop<S::Full>> {
     let whole = Span::whole(a);
     let view = a.view();
     out.toks.push(Tok::Open);
@@ -150,8 +205,10 @@ fn by_mode_into(
     for (t, m) in ts.iter().zip(&mut modes) {
         let m = view.span(m.offset(whole));
         match t {
-            Tiler::Layout(t) => kernel.apply(m, t.view(), out)?,
-            Tiler::Int(n) => with_int_view(*n, kernel.one_is_zero(), |t| kernel.apply(m, t, out))?,
+            Tiler::Layout(t) => kernel.apply::<S>(m, t.view(), out)?,
+            Tiler::Int(n) => {
+                with_int_view(*n, kernel.one_is_zero(), |t| kernel.apply::<S>(m, t, out))?
+            }
             Tiler::Skip => push_view(out, m),
             Tiler::Modes(_) => unreachable!("flat tilers only"),
         }
@@ -178,11 +235,11 @@ fn with_int_view<R>(n: i64, one_is_zero: bool, f: impl FnOnce(View<'_>) -> R) ->
 }
 
 /// `a ⊘ t` appended to `out`.
-fn divide_into(a: View<'_>, t: View<'_>, out: &mut Layout) -> Result<(), LayoutError> {
+fn divide_into<S: Lists>(a: View<'_>, t: View<'_>, out: &mut Layout) -> Result<(), Stop<S::Full>> {
     if let Some(d) = linear_stride_x(a.shape, a.stride) {
         // A linear `a` (one mode after coalesce_x, so coalesce(a) is `size(a):d` or `1:0`):
         // the cotarget is size(a), and composing with `a` scales every stride by d.
-        let mut comp = Modes::new();
+        let mut comp = S::Modes::empty();
         tile_complement(t, a.size(), &mut comp)?;
         out.toks.push(Tok::Open);
         extend(&mut out.toks, t.toks);
@@ -195,18 +252,18 @@ fn divide_into(a: View<'_>, t: View<'_>, out: &mut Layout) -> Result<(), LayoutE
         return Ok(());
     }
     // cotarget: shape(coalesce(a)) (`1` for `1:0`)
-    let mut coalesced = Modes::new();
-    let Ok(()) = coalesce::coalesce_leaves_into(a.shape, a.stride, None, &mut coalesced);
-    let mut cotarget: Leaves<i64> = Leaves::new();
-    for &(s, _) in &coalesced {
-        cotarget.push(s);
+    let mut coalesced = S::Modes::empty();
+    coalesce::coalesce_leaves_into(a.shape, a.stride, None, &mut coalesced).map_err(Stop::Full)?;
+    let mut cotarget = S::Ints::empty();
+    for &(s, _) in coalesced.iter() {
+        cotarget.add(s)?;
     }
     if cotarget.is_empty() {
-        cotarget.push(1);
+        cotarget.add(1)?;
     }
-    let mut f = Modes::new();
-    filter_leaves(t.shape, t.stride, &mut f);
-    let mut comp = Modes::new();
+    let mut f = S::Modes::empty();
+    filter_leaves(t.shape, t.stride, &mut f).map_err(Stop::Full)?;
+    let mut comp = S::Modes::empty();
     complement_modes(&f, &cotarget, &mut comp)?;
     check_flat("complement", &comp)?;
     // (t, complement)
@@ -215,12 +272,12 @@ fn divide_into(a: View<'_>, t: View<'_>, out: &mut Layout) -> Result<(), LayoutE
     push_view(&mut rhs, t);
     push_flat(&mut rhs, &comp);
     rhs.toks.push(Tok::Close);
-    compose_into(a, rhs.view(), out)
+    Ok(compose_into(a, rhs.view(), out)?)
 }
 
 /// `a ⊗ b` appended to `out`.
-fn product_into(a: View<'_>, b: View<'_>, out: &mut Layout) -> Result<(), LayoutError> {
-    let mut comp = Modes::new();
+fn product_into<S: Lists>(a: View<'_>, b: View<'_>, out: &mut Layout) -> Result<(), Stop<S::Full>> {
+    let mut comp = S::Modes::empty();
     product_complement(a, b, &mut comp)?;
     out.toks.push(Tok::Open);
     push_view(out, a);
@@ -273,7 +330,11 @@ fn push_flat_scaled(out: &mut Layout, modes: &[(i64, i64)], d: i64) -> Result<()
 
 /// The flat modes of `complement(a, size(a) * cosize(b))` (checked), the left factor of mode 1
 /// of `a ⊗ b`.
-fn product_complement(a: View<'_>, b: View<'_>, comp: &mut Modes) -> Result<(), LayoutError> {
+fn product_complement<L: List<(i64, i64)>>(
+    a: View<'_>,
+    b: View<'_>,
+    comp: &mut L,
+) -> Result<(), Stop<L::Full>> {
     let cosize_b = 1 + b
         .shape
         .iter()
@@ -281,10 +342,10 @@ fn product_complement(a: View<'_>, b: View<'_>, comp: &mut Modes) -> Result<(), 
         .map(|(&s, &d)| (s - 1) * d.abs())
         .sum::<i64>();
     let m = mul("logical_product", a.size(), cosize_b.max(1))?;
-    let mut f = Modes::new();
-    filter_leaves(a.shape, a.stride, &mut f);
+    let mut f = L::empty();
+    filter_leaves(a.shape, a.stride, &mut f).map_err(Stop::Full)?;
     complement_modes(&f, &[m], comp)?;
-    check_flat("complement", comp)
+    Ok(check_flat("complement", comp)?)
 }
 
 /// Append the tree of `v` with every stride multiplied by `d` (checked).
@@ -303,7 +364,8 @@ fn push_view_scaled(out: &mut Layout, v: View<'_>, d: i64) -> Result<(), LayoutE
 /// with its strides scaled): both operands of the same rank (no padding) and the zip's first
 /// operand a tuple. `None`, with `out` untouched, where the general path must run; the errors
 /// are those of the general path, in its order.
-pub(crate) fn rank_product_fused(
+#[inline]
+fn rank_product_fused_lists<const N: usize>(
     a: &Layout,
     b: &Layout,
     raked: bool,
@@ -313,15 +375,39 @@ pub(crate) fn rank_product_fused(
     if first.is_leaf() || tree::rank(&a.toks) != tree::rank(&b.toks) {
         return None;
     }
-    let mut comp = Modes::new();
-    if let Err(e) = product_complement(a.view(), b.view(), &mut comp) {
-        return Some(Err(e));
-    }
-    if comp.len() > 1 {
-        return None;
-    }
-    let d = comp.first().map_or(0, |m| m.1);
+    let d = match bounded_first(
+        &mut (),
+        |_| linear_product_complement::<Bounded<N>>(a.view(), b.view()),
+        |_| {},
+        |_| linear_product_complement::<Growable>(a.view(), b.view()),
+    ) {
+        Err(e) => return Some(Err(e)),
+        Ok(None) => return None,
+        Ok(Some(d)) => d,
+    };
     Some(zip_scaled(a, b, d, raked, out).and_then(|()| out.check(Kernel::Product.op())))
+}
+
+/// [`rank_product_fused_lists`] with bounded lists of [`BOUNDED`] entries (tests use smaller ones).
+pub(crate) fn rank_product_fused(
+    a: &Layout,
+    b: &Layout,
+    raked: bool,
+    out: &mut Layout,
+) -> Option<Result<(), LayoutError>> {
+    rank_product_fused_lists::<BOUNDED>(a, b, raked, out)
+}
+
+/// The stride of the product complement of `a` and `b` when it has at most one mode (`0` for
+/// none), `None` when it has more.
+#[inline(always)]
+fn linear_product_complement<S: Lists>(
+    a: View<'_>,
+    b: View<'_>,
+) -> Result<Option<i64>, Stop<S::Full>> {
+    let mut comp = S::Modes::empty();
+    product_complement(a, b, &mut comp)?;
+    Ok((comp.len() <= 1).then(|| comp.first().map_or(0, |m| m.1)))
 }
 
 /// `((a_0, b_0 d), (a_1, b_1 d), ...)` (raked: `((b_0 d, a_0), ...)`), for `a` and `b` of the
@@ -355,7 +441,8 @@ fn zip_scaled(
 /// coalesce_x, so that its divide is `(t d, complement(t, size) d)`):
 /// `((t_0 d_0, ...), (c_0 d_0, ..., rest...))`. `None`, with `out` untouched, where the general
 /// path must run; the errors are those of the general path, in its order.
-pub(crate) fn zipped_divide_fused(
+#[inline]
+fn zipped_divide_fused_lists<const N: usize>(
     a: &Layout,
     ts: &[Tiler],
     out: &mut Layout,
@@ -367,55 +454,87 @@ pub(crate) fn zipped_divide_fused(
     {
         return None;
     }
+    let reset = truncate_to(out);
+    match bounded_first(
+        out,
+        |out| zipped_with::<Bounded<N>>(a, ts, out),
+        reset,
+        |out| zipped_with::<Growable>(a, ts, out),
+    ) {
+        Ok(None) => None,
+        Ok(Some(())) => Some(Ok(())),
+        Err(e) => Some(Err(e)),
+    }
+}
+
+/// [`zipped_divide_fused_lists`] with bounded lists of [`BOUNDED`] entries (tests use smaller ones).
+pub(crate) fn zipped_divide_fused(
+    a: &Layout,
+    ts: &[Tiler],
+    out: &mut Layout,
+) -> Option<Result<(), LayoutError>> {
+    zipped_divide_fused_lists::<BOUNDED>(a, ts, out)
+}
+
+/// [`zipped_divide_fused`] on the working lists `S`: `Ok(None)`, with `out` untouched, where
+/// the general path must run.
+#[inline(always)]
+fn zipped_with<S: Lists>(
+    a: &Layout,
+    ts: &[Tiler],
+    out: &mut Layout,
+) -> Result<Option<()>, Stop<S::Full>> {
     let whole = Span::whole(a);
     let view = a.view();
     let op = Kernel::Compose.op();
     // Pass 1: per divided mode its scale d and its complement's modes (all in one buffer).
-    let mut scale: Leaves<(i64, usize)> = Leaves::new(); // (d, end of its modes in `comps`)
-    let mut comps = Modes::new();
+    let mut scale = S::Scale::empty(); // (d, end of its modes in `comps`)
+    let mut comps = S::Modes::empty();
     let mut modes = tree::modes(&a.toks);
     for t in ts {
-        let m = view.span(modes.next()?.offset(whole));
-        let d = linear_stride_x(m.shape, m.stride)?;
-        let r = with_tiler_view(t, |t| -> Result<(), LayoutError> {
-            let mut comp = Modes::new();
+        let Some(m) = modes.next() else {
+            return Ok(None);
+        };
+        let m = view.span(m.offset(whole));
+        let Some(d) = linear_stride_x(m.shape, m.stride) else {
+            return Ok(None);
+        };
+        with_tiler_view(t, |t| -> Result<(), Stop<S::Full>> {
+            let mut comp = S::Modes::empty();
             tile_complement(t, m.size(), &mut comp)?;
             for &r in t.stride {
                 mul(op, r, d)?;
             }
-            for &(_, r) in &comp {
+            for &(_, r) in comp.iter() {
                 mul(op, r, d)?;
             }
-            extend(&mut comps, &comp);
+            for &c in comp.iter() {
+                comps.add(c)?;
+            }
             Ok(())
-        });
-        if let Err(e) = r {
-            return Some(Err(e));
-        }
-        scale.push((d, comps.len()));
+        })?;
+        scale.add((d, comps.len()))?;
     }
     // Pass 2: write (products known not to overflow).
-    let r = (|| {
-        out.toks.push(Tok::Open);
-        out.toks.push(Tok::Open);
-        for (t, &(d, _)) in ts.iter().zip(&scale) {
-            with_tiler_view(t, |t| push_view_scaled(out, t, d))?;
-        }
-        out.toks.push(Tok::Close);
-        out.toks.push(Tok::Open);
-        let mut start = 0;
-        for &(d, end) in &scale {
-            push_flat_scaled(out, &comps[start..end], d)?;
-            start = end;
-        }
-        for m in modes {
-            push_view(out, view.span(m.offset(whole)));
-        }
-        out.toks.push(Tok::Close);
-        out.toks.push(Tok::Close);
-        out.check(Kernel::Divide.op())
-    })();
-    Some(r)
+    out.toks.push(Tok::Open);
+    out.toks.push(Tok::Open);
+    for (t, &(d, _)) in ts.iter().zip(scale.iter()) {
+        with_tiler_view(t, |t| push_view_scaled(out, t, d))?;
+    }
+    out.toks.push(Tok::Close);
+    out.toks.push(Tok::Open);
+    let mut start = 0;
+    for &(d, end) in scale.iter() {
+        push_flat_scaled(out, &comps[start..end], d)?;
+        start = end;
+    }
+    for m in modes {
+        push_view(out, view.span(m.offset(whole)));
+    }
+    out.toks.push(Tok::Close);
+    out.toks.push(Tok::Close);
+    out.check(Kernel::Divide.op())?;
+    Ok(Some(()))
 }
 
 /// A layout or integer tiler (divides: `n` is `n:1`, `1:0` for 1) as a view.
@@ -432,19 +551,193 @@ fn with_tiler_view<R>(t: &Tiler, f: impl FnOnce(View<'_>) -> R) -> R {
 /// common contiguous tile `n:1` (`n > 1`) done directly: its complement is `ceil(size / n):n`
 /// (nothing when that extent is 1), exactly what the general algorithm gives for it.
 #[inline]
-fn tile_complement(t: View<'_>, size: i64, comp: &mut Modes) -> Result<(), LayoutError> {
+fn tile_complement<L: List<(i64, i64)>>(
+    t: View<'_>,
+    size: i64,
+    comp: &mut L,
+) -> Result<(), Stop<L::Full>> {
     match (t.shape, t.stride) {
         (&[n], &[1]) if n > 1 && size >= 1 => {
             let rest = super::ceil_div(size, n);
             if rest != 1 {
-                comp.push((rest, n));
+                comp.add((rest, n))?;
             }
         }
         _ => {
-            let mut f = Modes::new();
-            filter_leaves(t.shape, t.stride, &mut f);
+            let mut f = L::empty();
+            filter_leaves(t.shape, t.stride, &mut f).map_err(Stop::Full)?;
             complement_modes(&f, &[size], comp)?;
         }
     }
-    check_flat("complement", comp)
+    Ok(check_flat("complement", comp)?)
+}
+
+/// The kernels on bounded working lists too small for their inputs (capacities 1, 2 and 3:
+/// they fill up and start over with growable lists, at every point of the algorithms) against
+/// the production capacity, which these inputs never fill: the same layout (text and tree) or
+/// the same error, for every entry point, on random layouts and tilers.
+#[cfg(test)]
+mod tests {
+    use alloc::string::ToString;
+
+    use super::*;
+
+    struct Rng(u64);
+
+    impl Rng {
+        fn next(&mut self, n: u64) -> u64 {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            self.0 % n
+        }
+
+        /// A valid layout of 1 to `max` leaves, flat or with its first leaves grouped, mostly
+        /// compact-ish strides (so that the algebra succeeds often), some arbitrary.
+        fn layout(&mut self, max: u64) -> Layout {
+            let len = 1 + self.next(max) as usize;
+            let nest = self.next(len as u64 + 1) as usize;
+            let mut l = Layout::building();
+            if len > 1 {
+                l.toks.push(Tok::Open);
+            }
+            let mut span = 1i64;
+            for k in 0..len {
+                if nest > 1 && k == 0 {
+                    l.toks.push(Tok::Open);
+                }
+                l.toks.push(Tok::Leaf);
+                if nest > 1 && k + 1 == nest {
+                    l.toks.push(Tok::Close);
+                }
+                let s = 1 + self.next(4) as i64;
+                let d = match self.next(5) {
+                    0 => self.next(9) as i64 - 2,
+                    1 => span * (1 + self.next(2) as i64),
+                    _ => span,
+                };
+                span = span.saturating_mul(s).min(1 << 24);
+                l.shape.push(s);
+                l.stride.push(d);
+            }
+            if len > 1 {
+                l.toks.push(Tok::Close);
+            }
+            l
+        }
+
+        fn tiler(&mut self, rank: usize) -> Tiler {
+            match self.next(4) {
+                0 => Tiler::Int(1 + self.next(8) as i64),
+                1 => Tiler::Layout(self.layout(4)),
+                _ => {
+                    let n = 1 + self.next(rank as u64) as usize;
+                    Tiler::Modes(
+                        (0..n)
+                            .map(|_| match self.next(5) {
+                                0 => Tiler::Skip,
+                                1 | 2 => Tiler::Int(1 + self.next(8) as i64),
+                                _ => Tiler::Layout(self.layout(3)),
+                            })
+                            .collect(),
+                    )
+                }
+            }
+        }
+    }
+
+    fn same_layout(
+        what: &str,
+        want: &Result<(), LayoutError>,
+        want_l: &Layout,
+        got: Result<(), LayoutError>,
+        got_l: &Layout,
+    ) {
+        match (want, got) {
+            (Ok(()), Ok(())) => {
+                assert_eq!(got_l.to_string(), want_l.to_string(), "{what}");
+                assert!(got_l == want_l, "{what}: same text, different tree");
+            }
+            (Err(w), Err(g)) => assert_eq!(g, *w, "{what}"),
+            (w, g) => panic!("{what}: {w:?} against {g:?}"),
+        }
+    }
+
+    fn same_option(
+        what: &str,
+        want: &Option<Result<(), LayoutError>>,
+        want_l: &Layout,
+        got: Option<Result<(), LayoutError>>,
+        got_l: &Layout,
+    ) {
+        match (want, got) {
+            (None, None) => assert!(got_l.toks.is_empty(), "{what}: out written"),
+            (Some(w), Some(g)) => same_layout(what, w, want_l, g, got_l),
+            (w, g) => panic!("{what}: {w:?} against {g:?}"),
+        }
+    }
+
+    /// Every entry point at capacity `N` against the production capacity.
+    fn check<const N: usize>(a: &Layout, b: &Layout, t: &Tiler, oks: &mut usize) {
+        let fresh = Layout::building;
+        for kernel in [Kernel::Divide, Kernel::Product, Kernel::Compose] {
+            if !covers(a, t) {
+                continue;
+            }
+            let (mut w, mut g) = (fresh(), fresh());
+            let want = run(kernel, a, t, &mut w);
+            *oks += usize::from(want.is_ok());
+            let got = run_lists::<N>(kernel, a, t, &mut g);
+            same_layout(
+                &alloc::format!("{} {a} {t} ({N})", kernel.op()),
+                &want,
+                &w,
+                got,
+                &g,
+            );
+        }
+        let (mut w, mut g) = (fresh(), fresh());
+        let want = product_layout_into(a, b, &mut w);
+        let got = product_layout_into_lists::<N>(a, b, &mut g);
+        same_layout(&alloc::format!("product {a} {b} ({N})"), &want, &w, got, &g);
+        for raked in [false, true] {
+            let (mut w, mut g) = (fresh(), fresh());
+            let want = rank_product_fused(a, b, raked, &mut w);
+            let got = rank_product_fused_lists::<N>(a, b, raked, &mut g);
+            same_option(
+                &alloc::format!("rank product {a} {b} ({N})"),
+                &want,
+                &w,
+                got,
+                &g,
+            );
+        }
+        if let Tiler::Modes(ts) = t {
+            let (mut w, mut g) = (fresh(), fresh());
+            let want = zipped_divide_fused(a, ts, &mut w);
+            let got = zipped_divide_fused_lists::<N>(a, ts, &mut g);
+            same_option(
+                &alloc::format!("zipped divide {a} {t} ({N})"),
+                &want,
+                &w,
+                got,
+                &g,
+            );
+        }
+    }
+
+    #[test]
+    fn bounded_lists_that_fill_up_agree_with_the_production_capacity() {
+        let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+        let mut oks = 0usize;
+        for _ in 0..6_000 {
+            let a = rng.layout(10);
+            let b = rng.layout(6);
+            let t = rng.tiler(a.rank());
+            check::<1>(&a, &b, &t, &mut oks);
+            check::<2>(&a, &b, &t, &mut oks);
+            check::<3>(&a, &b, &t, &mut oks);
+        }
+        assert!(oks > 5_000, "{oks} kernel runs succeeded");
+    }
 }

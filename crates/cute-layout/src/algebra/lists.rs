@@ -91,6 +91,10 @@ pub(crate) trait Lists {
     type Info: List<(usize, bool, i64), Full = Self::Full>;
     /// Composition's footprints: `(leaf, mode of A, largest digit)`.
     type Footprint: List<(usize, usize, i64), Full = Self::Full>;
+    /// Integers (extents).
+    type Ints: List<i64, Full = Self::Full>;
+    /// Zipped divide's per-mode scale and end of its complement's modes.
+    type Scale: List<(i64, usize), Full = Self::Full>;
 }
 
 /// Growable lists (`SmallVec`, inline up to 16 entries, then on the heap): never full.
@@ -101,6 +105,8 @@ impl Lists for Growable {
     type Modes = Leaves<(i64, i64)>;
     type Info = Leaves<(usize, bool, i64)>;
     type Footprint = Leaves<(usize, usize, i64)>;
+    type Ints = Leaves<i64>;
+    type Scale = Leaves<(i64, usize)>;
 }
 
 /// Bounded lists of `N` entries each (`ArrayVec`, never on the heap).
@@ -111,6 +117,8 @@ impl<const N: usize> Lists for Bounded<N> {
     type Modes = ArrayVec<(i64, i64), N>;
     type Info = ArrayVec<(usize, bool, i64), N>;
     type Footprint = ArrayVec<(usize, usize, i64), N>;
+    type Ints = ArrayVec<i64, N>;
+    type Scale = ArrayVec<(i64, usize), N>;
 }
 
 /// The capacity of the bounded lists the operations try first: twice the inline leaves of a

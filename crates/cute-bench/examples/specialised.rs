@@ -250,65 +250,52 @@ fn divide_cute(a: [(i64, i64); 2], t: [i64; 2]) -> [[(i64, i64); 2]; 2] {
 const DA: [(i64, i64); 2] = [(128, 64), (64, 1)];
 const DT: [i64; 2] = [32, 16];
 
-fn run_divide_ours(iters: u64) -> i64 {
-    let mut sum = 0i64;
-    for _ in 0..iters {
-        match divide_ours(black_box(DA), black_box(DT)) {
-            Ok(r) => {
-                for m in &r {
-                    for k in 0..m.n {
-                        sum = sum.wrapping_add(m.s[k]).wrapping_add(m.d[k]);
-                    }
-                }
-            }
-            Err(_) => sum -= 1,
-        }
-    }
-    sum
-}
-
-fn run_divide_cute(iters: u64) -> i64 {
-    let mut sum = 0i64;
-    for _ in 0..iters {
-        for m in divide_cute(black_box(DA), black_box(DT)) {
-            for (s, d) in m {
-                sum = sum.wrapping_add(s).wrapping_add(d);
-            }
-        }
-    }
-    sum
-}
-
 const A: [(i64, i64); 3] = [(4, 2), (2, 1), (8, 8)];
 const B: [(i64, i64); 2] = [(8, 4), (4, 1)];
 
-fn run_ours(iters: u64) -> i64 {
-    let mut sum = 0i64;
+/// `iters` runs of `op` on `input` passed through `black_box` each time, the leaves of every
+/// result summed into the checksum (`-1` for a refusal).
+#[inline(always)]
+fn repeat<I: Copy, R>(iters: u64, input: I, op: impl Fn(I) -> R, sum: impl Fn(&R) -> i64) -> i64 {
+    let mut acc = 0i64;
     for _ in 0..iters {
-        match ours(black_box(A), black_box(B)) {
-            Ok(r) => {
-                for m in &r {
-                    for i in 0..m.n {
-                        sum = sum.wrapping_add(m.s[i]).wrapping_add(m.d[i]);
-                    }
-                }
-            }
-            Err(_) => sum -= 1,
-        }
+        acc = acc.wrapping_add(sum(&op(black_box(input))));
     }
-    sum
+    acc
+}
+
+/// The sum of the leaves of a result given as mode lists, `-1` for a refusal.
+fn sum_modes<const N: usize, const M: usize>(r: &Result<[Modes<N>; M], Refused>) -> i64 {
+    match r {
+        Ok(modes) => modes
+            .iter()
+            .flat_map(|m| m.s[..m.n].iter().zip(&m.d[..m.n]))
+            .fold(0i64, |acc, (&s, &d)| acc.wrapping_add(s).wrapping_add(d)),
+        Err(_) => -1,
+    }
+}
+
+/// The sum of the leaves of a result given as fixed mode arrays.
+fn sum_pairs<const N: usize, const M: usize>(r: &[[(i64, i64); N]; M]) -> i64 {
+    r.iter()
+        .flatten()
+        .fold(0i64, |acc, &(s, d)| acc.wrapping_add(s).wrapping_add(d))
+}
+
+fn run_ours(iters: u64) -> i64 {
+    repeat(iters, (A, B), |(a, b)| ours(a, b), sum_modes)
 }
 
 fn run_cute(iters: u64) -> i64 {
-    let mut sum = 0i64;
-    for _ in 0..iters {
-        for m in cute(black_box(A), black_box(B)) {
-            for (s, d) in m {
-                sum = sum.wrapping_add(s).wrapping_add(d);
-            }
-        }
-    }
-    sum
+    repeat(iters, (A, B), |(a, b)| cute(a, b), sum_pairs)
+}
+
+fn run_divide_ours(iters: u64) -> i64 {
+    repeat(iters, (DA, DT), |(a, t)| divide_ours(a, t), sum_modes)
+}
+
+fn run_divide_cute(iters: u64) -> i64 {
+    repeat(iters, (DA, DT), |(a, t)| divide_cute(a, t), sum_pairs)
 }
 
 /// The layout text of a result given as top-level modes (one mode each: an integer mode).

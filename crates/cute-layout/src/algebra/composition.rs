@@ -514,32 +514,8 @@ mod tests {
     use alloc::string::ToString;
     use alloc::vec::Vec;
 
+    use super::super::testing::{layout_of, Rng};
     use super::*;
-
-    fn layout(modes: &[(i64, i64)], nest: usize) -> Layout {
-        // `nest` > 0 groups the first `nest` modes into a sub-tuple.
-        let mut l = Layout::building();
-        if modes.len() == 1 {
-            l.toks.push(Tok::Leaf);
-        } else {
-            l.toks.push(Tok::Open);
-            for k in 0..modes.len() {
-                if nest > 1 && k == 0 {
-                    l.toks.push(Tok::Open);
-                }
-                l.toks.push(Tok::Leaf);
-                if nest > 1 && k + 1 == nest {
-                    l.toks.push(Tok::Close);
-                }
-            }
-            l.toks.push(Tok::Close);
-        }
-        for &(s, d) in modes {
-            l.shape.push(s);
-            l.stride.push(d);
-        }
-        l
-    }
 
     /// Compare every bounded capacity with the growable run; counts (bounded runs that
     /// finished, bounded runs that filled up, results that are layouts).
@@ -620,9 +596,9 @@ mod tests {
         }
         let mut lhs: Vec<Layout> = Vec::new();
         for &a in &modes {
-            lhs.push(layout(&[a], 0));
+            lhs.push(layout_of(&[a], 0));
             for &b in &modes {
-                lhs.push(layout(&[a, b], 0));
+                lhs.push(layout_of(&[a, b], 0));
             }
         }
         let rhs: Vec<Layout> = lhs.iter().step_by(37).cloned().collect();
@@ -632,34 +608,11 @@ mod tests {
                 same(l, r, &mut counts);
             }
         }
-        // Random nested layouts up to 40 leaves (xorshift, fixed seed).
-        let mut x = 0x2545_f491_4f6c_dd1du64;
-        let mut next = |n: u64| {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x % n
-        };
-        let random = |next: &mut dyn FnMut(u64) -> u64| {
-            let len = 1 + next(40) as usize;
-            let mut ms = Vec::new();
-            let mut span = 1i64;
-            for _ in 0..len {
-                let s = 1 + next(4) as i64;
-                let d = match next(4) {
-                    0 => next(9) as i64 - 2,
-                    1 => span * (1 + next(2) as i64),
-                    _ => span,
-                };
-                span = span.saturating_mul(s).min(1 << 30);
-                ms.push((s, d));
-            }
-            let nest = next(len as u64 + 1) as usize;
-            layout(&ms, nest)
-        };
+        // Random nested layouts up to 40 leaves.
+        let mut rng = Rng(0x2545_f491_4f6c_dd1d);
         for _ in 0..5_000 {
-            let l = random(&mut next);
-            let r = random(&mut next);
+            let l = rng.layout(40, 1 << 30);
+            let r = rng.layout(40, 1 << 30);
             same(&l, &r, &mut counts);
         }
         assert!(

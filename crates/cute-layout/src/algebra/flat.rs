@@ -108,24 +108,12 @@ mod tests {
     use alloc::string::ToString;
     use alloc::vec::Vec;
 
+    use super::super::testing::{layout_of, Rng};
     use super::super::{complement, inverse, Modes};
     use crate::layout::Layout;
-    use crate::tree::Tok;
 
     fn flat_layout(modes: &[(i64, i64)]) -> Layout {
-        let mut l = Layout::building();
-        if modes.len() == 1 {
-            l.toks.push(Tok::Leaf);
-        } else {
-            l.toks.push(Tok::Open);
-            modes.iter().for_each(|_| l.toks.push(Tok::Leaf));
-            l.toks.push(Tok::Close);
-        }
-        for &(s, d) in modes {
-            l.shape.push(s);
-            l.stride.push(d);
-        }
-        l
+        layout_of(modes, 0)
     }
 
     fn same(fast: Option<Layout>, slow: Option<Layout>, what: &str, l: &Layout, used: &mut usize) {
@@ -191,30 +179,10 @@ mod tests {
                 }
             }
         }
-        // Random layouts up to the inline capacity and one past it (xorshift, fixed seed).
-        let mut x = 0x9e37_79b9_7f4a_7c15u64;
-        let mut next = |n: u64| {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x % n
-        };
+        // Random layouts up to the inline capacity and one past it.
+        let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
         for _ in 0..20_000 {
-            let len = 1 + next(17) as usize;
-            let mut ms = Vec::new();
-            let mut span = 1i64;
-            for _ in 0..len {
-                let s = 1 + next(4) as i64;
-                // Mostly compact-ish strides (so that the fast paths are taken), some arbitrary.
-                let d = match next(4) {
-                    0 => next(9) as i64 - 2,
-                    1 => span * (1 + next(2) as i64),
-                    _ => span,
-                };
-                span = span.saturating_mul(s).min(1 << 40);
-                ms.push((s, d));
-            }
-            check(&flat_layout(&ms), &mut used);
+            check(&flat_layout(&rng.modes(17, 1 << 40)), &mut used);
         }
         assert!(used.iter().all(|&u| u > 1000), "fast paths taken: {used:?}");
     }

@@ -580,68 +580,24 @@ fn tile_complement<L: List<(i64, i64)>>(
 mod tests {
     use alloc::string::ToString;
 
+    use super::super::testing::Rng;
     use super::*;
 
-    struct Rng(u64);
-
-    impl Rng {
-        fn next(&mut self, n: u64) -> u64 {
-            self.0 ^= self.0 << 13;
-            self.0 ^= self.0 >> 7;
-            self.0 ^= self.0 << 17;
-            self.0 % n
-        }
-
-        /// A valid layout of 1 to `max` leaves, flat or with its first leaves grouped, mostly
-        /// compact-ish strides (so that the algebra succeeds often), some arbitrary.
-        fn layout(&mut self, max: u64) -> Layout {
-            let len = 1 + self.next(max) as usize;
-            let nest = self.next(len as u64 + 1) as usize;
-            let mut l = Layout::building();
-            if len > 1 {
-                l.toks.push(Tok::Open);
-            }
-            let mut span = 1i64;
-            for k in 0..len {
-                if nest > 1 && k == 0 {
-                    l.toks.push(Tok::Open);
-                }
-                l.toks.push(Tok::Leaf);
-                if nest > 1 && k + 1 == nest {
-                    l.toks.push(Tok::Close);
-                }
-                let s = 1 + self.next(4) as i64;
-                let d = match self.next(5) {
-                    0 => self.next(9) as i64 - 2,
-                    1 => span * (1 + self.next(2) as i64),
-                    _ => span,
-                };
-                span = span.saturating_mul(s).min(1 << 24);
-                l.shape.push(s);
-                l.stride.push(d);
-            }
-            if len > 1 {
-                l.toks.push(Tok::Close);
-            }
-            l
-        }
-
-        fn tiler(&mut self, rank: usize) -> Tiler {
-            match self.next(4) {
-                0 => Tiler::Int(1 + self.next(8) as i64),
-                1 => Tiler::Layout(self.layout(4)),
-                _ => {
-                    let n = 1 + self.next(rank as u64) as usize;
-                    Tiler::Modes(
-                        (0..n)
-                            .map(|_| match self.next(5) {
-                                0 => Tiler::Skip,
-                                1 | 2 => Tiler::Int(1 + self.next(8) as i64),
-                                _ => Tiler::Layout(self.layout(3)),
-                            })
-                            .collect(),
-                    )
-                }
+    fn tiler(rng: &mut Rng, rank: usize) -> Tiler {
+        match rng.next(4) {
+            0 => Tiler::Int(1 + rng.next(8) as i64),
+            1 => Tiler::Layout(rng.layout(4, 1 << 24)),
+            _ => {
+                let n = 1 + rng.next(rank as u64) as usize;
+                Tiler::Modes(
+                    (0..n)
+                        .map(|_| match rng.next(5) {
+                            0 => Tiler::Skip,
+                            1 | 2 => Tiler::Int(1 + rng.next(8) as i64),
+                            _ => Tiler::Layout(rng.layout(3, 1 << 24)),
+                        })
+                        .collect(),
+                )
             }
         }
     }
@@ -731,9 +687,9 @@ mod tests {
         let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
         let mut oks = 0usize;
         for _ in 0..6_000 {
-            let a = rng.layout(10);
-            let b = rng.layout(6);
-            let t = rng.tiler(a.rank());
+            let a = rng.layout(10, 1 << 24);
+            let b = rng.layout(6, 1 << 24);
+            let t = tiler(&mut rng, a.rank());
             check::<1>(&a, &b, &t, &mut oks);
             check::<2>(&a, &b, &t, &mut oks);
             check::<3>(&a, &b, &t, &mut oks);

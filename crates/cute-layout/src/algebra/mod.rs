@@ -16,6 +16,8 @@ mod inverse;
 mod kernels;
 mod lists;
 mod product;
+#[cfg(test)]
+mod testing;
 mod tiler;
 mod view;
 

@@ -180,7 +180,8 @@ fn product_layout_into_lists<const N: usize>(
     out.check(Kernel::Product.op())
 }
 
-/// [`product_layout_into_lists`] with bounded lists of [`BOUNDED`] entries (tests use smaller ones).
+/// [`product_layout_into_lists`] with bounded lists of [`BOUNDED`] entries (tests use smaller
+/// ones).
 pub(crate) fn product_layout_into(
     a: &Layout,
     b: &Layout,
@@ -467,7 +468,8 @@ fn zipped_divide_fused_lists<const N: usize>(
     }
 }
 
-/// [`zipped_divide_fused_lists`] with bounded lists of [`BOUNDED`] entries (tests use smaller ones).
+/// [`zipped_divide_fused_lists`] with bounded lists of [`BOUNDED`] entries (tests use smaller
+/// ones).
 pub(crate) fn zipped_divide_fused(
     a: &Layout,
     ts: &[Tiler],

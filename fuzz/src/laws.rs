@@ -61,12 +61,15 @@ fn is_layout(s: &str) -> bool {
     s.contains(':')
 }
 
-/// The size of `s` read as a layout or tuple, if it parses.
+/// The size of `s` read as a layout or tuple, if it parses; `i64::MAX` for a tuple whose size
+/// leaves `i64` (too large to judge: the checkers multiply in plain `i64`).
 fn size_of(s: &str) -> Option<i64> {
     if let Ok(l) = s.parse::<Layout>() {
         return Some(l.size());
     }
-    s.parse::<IntTuple>().ok().and_then(|t| t.size().ok())
+    s.parse::<IntTuple>()
+        .ok()
+        .map(|t| t.size().unwrap_or(i64::MAX))
 }
 
 /// Judges the successful result `ours` of `run_op(op, args)`:

@@ -514,7 +514,7 @@ mod tests {
     use alloc::string::ToString;
     use alloc::vec::Vec;
 
-    use super::super::testing::{layout_of, Rng};
+    use super::super::testing::{layout_of, small_modes, Rng};
     use super::*;
 
     /// Compare every bounded capacity with the growable run; counts (bounded runs that
@@ -586,14 +586,7 @@ mod tests {
 
     #[test]
     fn bounded_lists_agree_with_growable_lists() {
-        let extents = [1i64, 2, 3, 4];
-        let strides = [-2i64, -1, 0, 1, 2, 3, 4, 6, 8, 12];
-        let mut modes: Vec<(i64, i64)> = Vec::new();
-        for &s in &extents {
-            for &d in &strides {
-                modes.push((s, d));
-            }
-        }
+        let modes = small_modes();
         let mut lhs: Vec<Layout> = Vec::new();
         for &a in &modes {
             lhs.push(layout_of(&[a], 0));

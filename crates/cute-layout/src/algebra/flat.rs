@@ -106,9 +106,8 @@ impl Flat {
 #[cfg(test)]
 mod tests {
     use alloc::string::ToString;
-    use alloc::vec::Vec;
 
-    use super::super::testing::{layout_of, Rng};
+    use super::super::testing::{layout_of, small_modes, Rng};
     use super::super::{complement, inverse, Modes};
     use crate::layout::Layout;
 
@@ -161,14 +160,7 @@ mod tests {
 
     #[test]
     fn fast_paths_agree_with_the_general_algorithms() {
-        let extents = [1i64, 2, 3, 4];
-        let strides = [-2i64, -1, 0, 1, 2, 3, 4, 6, 8, 12];
-        let mut modes: Vec<(i64, i64)> = Vec::new();
-        for &s in &extents {
-            for &d in &strides {
-                modes.push((s, d));
-            }
-        }
+        let modes = small_modes();
         let mut used = [0usize; 3];
         for &a in &modes {
             check(&flat_layout(&[a]), &mut used);

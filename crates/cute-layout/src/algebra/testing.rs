@@ -33,6 +33,14 @@ pub(crate) fn layout_of(modes: &[(i64, i64)], nest: usize) -> Layout {
     l
 }
 
+/// Every mode of extent 1-4 and stride -2..12 (a sample: -2, -1, 0, 1, 2, 3, 4, 6, 8, 12).
+pub(crate) fn small_modes() -> Vec<(i64, i64)> {
+    let strides = [-2i64, -1, 0, 1, 2, 3, 4, 6, 8, 12];
+    (1..=4i64)
+        .flat_map(|s| strides.iter().map(move |&d| (s, d)))
+        .collect()
+}
+
 /// A xorshift generator (fixed seeds: the tests are deterministic).
 pub(crate) struct Rng(pub u64);
 

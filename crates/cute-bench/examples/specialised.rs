@@ -82,6 +82,22 @@ impl<const N: usize> Modes<N> {
     }
 }
 
+/// The result's checks: its size and its cosize fit in `i64`.
+#[inline(always)]
+fn valid<const N: usize>(out: &[Modes<N>]) -> Result<(), Refused> {
+    let (mut size, mut span) = (1i64, 0i64);
+    for m in out {
+        for i in 0..m.n {
+            size = size.checked_mul(m.s[i]).ok_or(Refused::Overflow)?;
+            let reach = m.d[i].checked_abs().and_then(|x| x.checked_mul(m.s[i] - 1));
+            span = reach
+                .and_then(|x| span.checked_add(x))
+                .ok_or(Refused::Overflow)?;
+        }
+    }
+    Ok(())
+}
+
 fn ceil_div(a: i64, b: i64) -> i64 {
     a / b + i64::from(a % b != 0)
 }
@@ -164,16 +180,7 @@ fn ours(a: [(i64, i64); 3], b: [(i64, i64); 2]) -> Result<[Modes<3>; 2], Refused
             return Err(Refused::Overlap);
         }
     }
-    let (mut size, mut span) = (1i64, 0i64);
-    for m in &out {
-        for i in 0..m.n {
-            size = size.checked_mul(m.s[i]).ok_or(Refused::Overflow)?;
-            let reach = m.d[i].checked_abs().and_then(|x| x.checked_mul(m.s[i] - 1));
-            span = reach
-                .and_then(|x| span.checked_add(x))
-                .ok_or(Refused::Overflow)?;
-        }
-    }
+    valid(&out)?;
     Ok(out)
 }
 
@@ -223,16 +230,7 @@ fn divide_ours(a: [(i64, i64); 2], t: [i64; 2]) -> Result<[Modes<2>; 2], Refused
             out[i].push(rest, n.checked_mul(d).ok_or(Refused::Overflow)?);
         }
     }
-    let (mut size, mut span) = (1i64, 0i64);
-    for m in &out {
-        for k in 0..m.n {
-            size = size.checked_mul(m.s[k]).ok_or(Refused::Overflow)?;
-            let reach = m.d[k].checked_abs().and_then(|x| x.checked_mul(m.s[k] - 1));
-            span = reach
-                .and_then(|x| span.checked_add(x))
-                .ok_or(Refused::Overflow)?;
-        }
-    }
+    valid(&out)?;
     Ok(out)
 }
 

@@ -106,6 +106,23 @@ pub(crate) fn merged(prev: (i64, i64), s: i64, d: i64) -> Option<i64> {
     }
 }
 
+/// The fast path of [`Layout::coalesce`] (see [`super::flat`]): the same merge pass, written to
+/// arrays that become the result; `None` past the inline capacity.
+#[inline(always)]
+pub(super) fn coalesce_small(l: &Layout) -> Option<Layout> {
+    let mut r = super::flat::Flat::new();
+    let mut m = Merger::new();
+    for (&s, &d) in l.shape.iter().zip(l.stride.iter()) {
+        if let Some((s, d)) = m.feed(s, d) {
+            r.push(s, d)?;
+        }
+    }
+    if let Some((s, d)) = m.finish() {
+        r.push(s, d)?;
+    }
+    Some(r.layout())
+}
+
 /// Coalescing a stream of modes with the mode being merged kept in registers: [`Merger::feed`]
 /// gives back each mode as it is finished, [`Merger::finish`] the last one. Extent-1 modes are
 /// dropped and neighbours merged by [`merged`], as [`push_merged`] does on a list.
@@ -189,6 +206,9 @@ impl Layout {
     /// ```
     #[inline(always)]
     pub fn coalesce(&self) -> Layout {
+        if let Some(l) = coalesce_small(self) {
+            return l;
+        }
         let mut out = Layout::building();
         let pairs = self.shape.iter().copied().zip(self.stride.iter().copied());
         super::view::push_flat_merged(&mut out, pairs);

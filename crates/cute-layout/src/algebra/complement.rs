@@ -1,7 +1,7 @@
 //! complement(A, M): the layout that fills the gaps of A's image up to M.
 
 use super::coalesce::push_merged;
-use super::flat::Flat;
+use super::flat::{Flat, WORK};
 use super::lists::{growable, List, Stop};
 use super::{ceil_div, from_flat, from_flat_unchecked, mul, Modes};
 use crate::coord::div_rem;
@@ -129,7 +129,7 @@ pub(crate) fn complement_leaves(l: &Layout, cotarget: &[i64]) -> Result<Layout, 
 /// `None` sends everything else to the general path.
 #[inline]
 pub(super) fn complement_small(shape: &[i64], stride: &[i64], m: i64) -> Option<Layout> {
-    let mut f = Flat::new();
+    let mut f = Flat::<WORK>::new();
     for (&s, &d) in shape.iter().zip(stride) {
         f.push_merged(if d == 0 { 1 } else { s }, d)?;
     }

@@ -1,12 +1,12 @@
 //! right_inverse, left_inverse, nullspace, max_common_vector, max_common_layout.
 
-use super::flat::Flat;
+use super::flat::{Flat, WORK};
 use super::view::{push_flat, push_flat_merged};
 use super::{flat_modes, from_flat, from_flat_unchecked, Modes};
 use crate::coord::div_rem;
 use crate::error::LayoutError;
 use crate::layout::Layout;
-use crate::tree::{Leaves, LEAVES_INLINE};
+use crate::tree::Leaves;
 
 /// The flat modes of `coalesce(l)` (`[(1, 0)]` for `1:0`), without building that layout.
 fn coalesced_modes(l: &Layout, out: &mut Modes) {
@@ -216,14 +216,14 @@ impl Layout {
 /// `coalesce(l)`'s modes (written to the empty `c`) with their colexicographic weights (to `w`)
 /// in CuTe's stride order, on arrays; `None` past the inline capacity.
 #[inline(always)]
-fn sorted_small(l: &Layout, c: &mut Flat, w: &mut [i64; LEAVES_INLINE]) -> Option<()> {
+fn sorted_small(l: &Layout, c: &mut Flat<WORK>, w: &mut [i64; WORK]) -> Option<()> {
     for (&s, &d) in l.shape.iter().zip(l.stride.iter()) {
         c.push_merged(s, d)?;
     }
     if c.n == 0 {
         c.push(1, 0)?;
     }
-    let n = c.n.min(LEAVES_INLINE);
+    let n = c.n.min(WORK);
     let mut acc = 1i64;
     for (wk, &s) in w.iter_mut().zip(&c.s[..n]) {
         *wk = acc;
@@ -245,7 +245,7 @@ fn sorted_small(l: &Layout, c: &mut Flat, w: &mut [i64; LEAVES_INLINE]) -> Optio
 /// The fast path of [`Layout::right_inverse`] (see [`super::flat`]).
 #[inline]
 pub(super) fn right_inverse_small(l: &Layout) -> Option<Layout> {
-    let (mut c, mut w) = (Flat::new(), [0i64; LEAVES_INLINE]);
+    let (mut c, mut w) = (Flat::<WORK>::new(), [0i64; WORK]);
     sorted_small(l, &mut c, &mut w)?;
     let mut r = Flat::new();
     let mut curr = 1i64;
@@ -260,13 +260,13 @@ pub(super) fn right_inverse_small(l: &Layout) -> Option<Layout> {
 
 /// The fast path of [`Layout::left_inverse`] (see [`super::flat`]): non-negative strides, each
 /// nonzero stride a multiple of the one before it and no overlaps; `None` for everything else.
-#[inline]
+#[inline(always)]
 pub(super) fn left_inverse_small(l: &Layout) -> Option<Layout> {
     // `left_inverse_into` keeps the colexicographic position of each mode only to know whether
     // it is the last one; the fast path gives up wherever that would matter.
-    let (mut c, mut w) = (Flat::new(), [0i64; LEAVES_INLINE]);
+    let (mut c, mut w) = (Flat::<WORK>::new(), [0i64; WORK]);
     sorted_small(l, &mut c, &mut w)?;
-    let n = c.n.min(LEAVES_INLINE);
+    let n = c.n.min(WORK);
     let z = c.d[..n].iter().take_while(|&&d| d == 0).count();
     if c.d[..n].iter().any(|&d| d < 0) {
         return None;

@@ -211,22 +211,19 @@ impl Case {
     #[inline]
     pub fn run(&self) -> i64 {
         match self {
-            Case::Coalesce(l) => leaf_sum(&l.coalesce()),
-            Case::Composition(l, t) => layout_sum(&l.compose_tiler(t)),
-            Case::Complement(l, m) => layout_sum(&l.complement(*m)),
-            Case::RightInverse(l) => leaf_sum(&l.right_inverse()),
-            Case::LeftInverse(l) => layout_sum(&l.left_inverse()),
-            Case::LogicalDivide(l, t) => layout_sum(&l.logical_divide(t)),
-            Case::ZippedDivide(l, t) => layout_sum(&l.zipped_divide(t)),
-            Case::LogicalProduct(l, t) => layout_sum(&l.logical_product(t)),
-            Case::BlockedProduct(a, b) => layout_sum(&a.blocked_product(b)),
-            Case::RakedProduct(a, b) => layout_sum(&a.raked_product(b)),
-            Case::Crd2Idx(c, l) => l.index(c).unwrap_or(-1),
-            Case::Idx2Crd(i, s) => match &s.idx2crd(i) {
-                Ok(c) => c.leaves().iter().fold(0i64, |a, &v| a.wrapping_add(v)),
-                Err(_) => -1,
-            },
-            Case::Sweep(l) => l.offsets().fold(0i64, i64::wrapping_add),
+            Case::Coalesce(l) => op::coalesce(l),
+            Case::Composition(l, t) => op::composition(l, t),
+            Case::Complement(l, m) => op::complement(l, m),
+            Case::RightInverse(l) => op::right_inverse(l),
+            Case::LeftInverse(l) => op::left_inverse(l),
+            Case::LogicalDivide(l, t) => op::logical_divide(l, t),
+            Case::ZippedDivide(l, t) => op::zipped_divide(l, t),
+            Case::LogicalProduct(l, t) => op::logical_product(l, t),
+            Case::BlockedProduct(a, b) => op::blocked_product(a, b),
+            Case::RakedProduct(a, b) => op::raked_product(a, b),
+            Case::Crd2Idx(c, l) => op::crd2idx(c, l),
+            Case::Idx2Crd(i, s) => op::idx2crd(i, s),
+            Case::Sweep(l) => op::sweep(l),
         }
     }
 
@@ -289,15 +286,101 @@ pub fn parse_cases(text: &str) -> Result<Vec<CaseLine>, (usize, CaseError)> {
     Ok(out)
 }
 
+/// The operation of each case on its operands, with the result folded into the checksum of
+/// [`Case::run`].
+mod op {
+    use super::{layout_sum, leaf_sum};
+    use cute_layout::{IntTuple, Layout, Tiler};
+
+    #[inline(always)]
+    pub fn coalesce(l: &Layout) -> i64 {
+        leaf_sum(&l.coalesce())
+    }
+    #[inline(always)]
+    pub fn composition(l: &Layout, t: &Tiler) -> i64 {
+        layout_sum(&l.compose_tiler(t))
+    }
+    #[inline(always)]
+    pub fn complement(l: &Layout, m: &i64) -> i64 {
+        layout_sum(&l.complement(*m))
+    }
+    #[inline(always)]
+    pub fn right_inverse(l: &Layout) -> i64 {
+        leaf_sum(&l.right_inverse())
+    }
+    #[inline(always)]
+    pub fn left_inverse(l: &Layout) -> i64 {
+        layout_sum(&l.left_inverse())
+    }
+    #[inline(always)]
+    pub fn logical_divide(l: &Layout, t: &Tiler) -> i64 {
+        layout_sum(&l.logical_divide(t))
+    }
+    #[inline(always)]
+    pub fn zipped_divide(l: &Layout, t: &Tiler) -> i64 {
+        layout_sum(&l.zipped_divide(t))
+    }
+    #[inline(always)]
+    pub fn logical_product(l: &Layout, t: &Tiler) -> i64 {
+        layout_sum(&l.logical_product(t))
+    }
+    #[inline(always)]
+    pub fn blocked_product(a: &Layout, b: &Layout) -> i64 {
+        layout_sum(&a.blocked_product(b))
+    }
+    #[inline(always)]
+    pub fn raked_product(a: &Layout, b: &Layout) -> i64 {
+        layout_sum(&a.raked_product(b))
+    }
+    #[inline(always)]
+    pub fn crd2idx(c: &IntTuple, l: &Layout) -> i64 {
+        l.index(c).unwrap_or(-1)
+    }
+    #[inline(always)]
+    pub fn idx2crd(i: &IntTuple, s: &IntTuple) -> i64 {
+        match &s.idx2crd(i) {
+            Ok(c) => c.leaves().iter().fold(0i64, |a, &v| a.wrapping_add(v)),
+            Err(_) => -1,
+        }
+    }
+    #[inline(always)]
+    pub fn sweep(l: &Layout) -> i64 {
+        l.offsets().fold(0i64, i64::wrapping_add)
+    }
+}
+
 /// Run `case` `iters` times with its operands and its result passed through
 /// [`black_box`] every iteration, so that the compiler can neither hoist the operation out of
 /// the loop nor drop it; returns the folded checksums.
-#[inline(never)]
+///
+/// Each operation has a timing loop of its own (a function compiled for that operation alone,
+/// as the CuTe C++ baseline builds one program per case), so that changing one operation's code
+/// does not move or re-register-allocate another's.
 pub fn run_iters(case: &Case, iters: u64) -> i64 {
+    match case {
+        Case::Coalesce(l) => repeat(iters, l, op::coalesce),
+        Case::Composition(l, t) => repeat(iters, &(l, t), |&(l, t)| op::composition(l, t)),
+        Case::Complement(l, m) => repeat(iters, &(l, m), |&(l, m)| op::complement(l, m)),
+        Case::RightInverse(l) => repeat(iters, l, op::right_inverse),
+        Case::LeftInverse(l) => repeat(iters, l, op::left_inverse),
+        Case::LogicalDivide(l, t) => repeat(iters, &(l, t), |&(l, t)| op::logical_divide(l, t)),
+        Case::ZippedDivide(l, t) => repeat(iters, &(l, t), |&(l, t)| op::zipped_divide(l, t)),
+        Case::LogicalProduct(l, t) => repeat(iters, &(l, t), |&(l, t)| op::logical_product(l, t)),
+        Case::BlockedProduct(a, b) => repeat(iters, &(a, b), |&(a, b)| op::blocked_product(a, b)),
+        Case::RakedProduct(a, b) => repeat(iters, &(a, b), |&(a, b)| op::raked_product(a, b)),
+        Case::Crd2Idx(c, l) => repeat(iters, &(c, l), |&(c, l)| op::crd2idx(c, l)),
+        Case::Idx2Crd(i, s) => repeat(iters, &(i, s), |&(i, s)| op::idx2crd(i, s)),
+        Case::Sweep(l) => repeat(iters, l, op::sweep),
+    }
+}
+
+/// The timing loop of one operation: `op` on the operands `x` (through [`black_box`]) `iters`
+/// times, each result through [`black_box`].
+#[inline(never)]
+fn repeat<T: ?Sized>(iters: u64, x: &T, op: impl Fn(&T) -> i64) -> i64 {
     let mut acc = 0i64;
     for _ in 0..iters {
-        let c: &Case = black_box(case);
-        acc = acc.wrapping_add(black_box(c.run()));
+        acc = acc.wrapping_add(black_box(op(black_box(x))));
     }
     acc
 }

@@ -10,7 +10,7 @@
 use crate::error::LayoutError;
 use crate::int_tuple::IntTuple;
 use crate::layout::Layout;
-use crate::tree::{self, Leaves, Tok};
+use crate::tree::{self, Leaves, Tok, LEAVES_INLINE};
 
 /// `(c / s, c % s)` with C's truncating division, by a shift and a mask where `s` is a power of
 /// two and `c >= 0` (the common case: a division takes tens of cycles, a shift one).
@@ -423,7 +423,35 @@ impl IntTuple {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn idx2crd(&self, coord: &IntTuple) -> Result<IntTuple, LayoutError> {
+        if let Some(r) = self.idx2crd_small(coord) {
+            return Ok(r);
+        }
         crate::algebra::in_place_with(IntTuple::building(), |out| self.idx2crd_into(coord, out))
+    }
+
+    /// [`IntTuple::idx2crd`] of an integer into a shape of at most [`LEAVES_INLINE`] leaves with
+    /// valid extents, written to an array that becomes the result (which is then built where
+    /// it is returned, not moved there; see `algebra::flat`); `None` for anything else.
+    #[inline(always)]
+    fn idx2crd_small(&self, coord: &IntTuple) -> Option<IntTuple> {
+        let mut c = coord.as_int()?;
+        let n = self.leaves.len();
+        if n > LEAVES_INLINE || self.leaves.iter().any(|&e| e < 1) {
+            return None;
+        }
+        // Ones, not zeros, as in `algebra::flat`.
+        let mut out = [1i64; LEAVES_INLINE];
+        let init = self.leaves.get(..n.checked_sub(1)?)?;
+        for (o, &e) in out.iter_mut().zip(init) {
+            let (q, r) = div_rem(c, e);
+            *o = r;
+            c = q;
+        }
+        *out.get_mut(n - 1)? = c;
+        Some(IntTuple {
+            toks: tree::Toks::from_slice(&self.toks),
+            leaves: Leaves::from_buf_and_len(out, n),
+        })
     }
 
     /// [`IntTuple::idx2crd`] written to `out` (an empty tuple, which lives in the caller's
@@ -514,5 +542,54 @@ mod div_rem_tests {
                 assert_eq!(div_rem(c, s), (c / s, c % s), "{c} / {s}");
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod idx2crd_tests {
+    use alloc::string::ToString;
+
+    use crate::algebra::testing::Rng;
+    use crate::int_tuple::IntTuple;
+
+    /// The array fast path of `idx2crd` against the general walk: the same coordinate (text and
+    /// tree) for random shapes, flat and nested, of up to seventeen leaves (one past the array),
+    /// at indices inside, past the end, negative and extreme.
+    #[test]
+    fn fast_path_agrees_with_the_walk() {
+        let mut rng = Rng(0x2545_f491_4f6c_dd1d);
+        let mut used = 0usize;
+        for _ in 0..20_000 {
+            let l = rng.layout(17, 1 << 40);
+            let shape = IntTuple::from_slices(&l.toks, &l.shape);
+            let size = l.size();
+            let r = rng.next(1 << 20) as i64;
+            for i in [
+                0,
+                1,
+                size - 1,
+                size,
+                size + r,
+                r % size.max(1),
+                -1,
+                -r,
+                i64::MAX,
+                i64::MIN,
+            ] {
+                let c = IntTuple::int(i);
+                let mut slow = IntTuple::building();
+                let want = shape.idx2crd_into(&c, &mut slow).map(|()| slow);
+                if let Some(fast) = shape.idx2crd_small(&c) {
+                    used += 1;
+                    let want = want.unwrap_or_else(|e| panic!("{shape} {i}: general path {e}"));
+                    assert_eq!(fast.to_string(), want.to_string(), "idx2crd {i} {shape}");
+                    assert!(
+                        fast == want,
+                        "idx2crd {i} {shape}: same text, different tree"
+                    );
+                }
+            }
+        }
+        assert!(used > 100_000, "fast path taken {used} times");
     }
 }

@@ -17,7 +17,7 @@ mod kernels;
 mod lists;
 mod product;
 #[cfg(test)]
-mod testing;
+pub(crate) mod testing;
 mod tiler;
 mod view;
 

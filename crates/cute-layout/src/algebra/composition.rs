@@ -18,8 +18,9 @@
 //!
 //! Both checks use only the extents and strides, so they cost O(leaves × modes), like the walk.
 
-use super::lists::{bounded_first, growable, Bounded, Growable, List, Lists, Stop, BOUNDED};
-use super::view::{extend, View};
+use super::flat::{Buf, Sink};
+use super::lists::{bounded_first, growable, Bounded, Full, Growable, List, Lists, Stop, BOUNDED};
+use super::view::View;
 use super::{mul, Tiler};
 use crate::error::LayoutError;
 use crate::int_tuple::IntTuple;
@@ -258,6 +259,17 @@ impl Layout {
     #[doc(alias = "composition")]
     #[inline]
     pub fn compose(&self, rhs: &Layout) -> Result<Layout, LayoutError> {
+        if self.shape.len() <= BOUNDED && rhs.shape.len() <= BOUNDED {
+            let mut buf = Buf::new();
+            match compose_with::<Bounded<BOUNDED>, Buf>(self.view(), rhs.view(), &mut buf) {
+                Ok(()) => {
+                    buf.check(OP)?;
+                    return Ok(buf.layout());
+                }
+                Err(Stop::Err(e)) => return Err(e),
+                Err(Stop::Full(Full)) => {} // a list or the result's arrays: start over
+            }
+        }
         super::in_place(|out| compose_checked(self, rhs, out))
     }
 
@@ -285,6 +297,9 @@ impl Layout {
     #[doc(alias = "composition")]
     #[inline]
     pub fn compose_tiler(&self, tiler: &Tiler) -> Result<Layout, LayoutError> {
+        if let Tiler::Layout(t) = tiler {
+            return self.compose(t);
+        }
         super::in_place(|out| {
             super::kernels::run(super::kernels::Kernel::Compose, self, tiler, out)
         })
@@ -334,38 +349,43 @@ fn compose_lists<const N: usize>(
     out: &mut Layout,
 ) -> Result<(), LayoutError> {
     if lhs.shape.len() > BOUNDED || rhs.shape.len() > BOUNDED {
-        return growable(compose_with::<Growable>(lhs, rhs, out));
+        return growable(compose_with::<Growable, Layout>(lhs, rhs, out));
     }
     let marks = (out.toks.len(), out.shape.len(), out.stride.len());
     bounded_first(
         out,
-        |out| compose_with::<Bounded<N>>(lhs, rhs, out),
+        |out| compose_with::<Bounded<N>, Layout>(lhs, rhs, out),
         |out| {
             out.toks.truncate(marks.0);
             out.shape.truncate(marks.1);
             out.stride.truncate(marks.2);
         },
-        |out| compose_with::<Growable>(lhs, rhs, out),
+        |out| compose_with::<Growable, Layout>(lhs, rhs, out),
     )
 }
 
 /// [`compose_into`] on the working lists `S`.
 #[inline(always)]
-fn compose_with<S: Lists>(
+fn compose_with<S: Lists, O: Sink>(
     lhs: View<'_>,
     rhs: View<'_>,
-    out: &mut Layout,
-) -> Result<(), Stop<S::Full>> {
+    out: &mut O,
+) -> Result<(), Stop<S::Full>>
+where
+    O::Full: Into<S::Full>,
+{
+    let full = |f: O::Full| Stop::Full(f.into());
     let mut a = S::Modes::empty();
     super::coalesce::coalesce_x_leaves_into(lhs.shape, lhs.stride, &mut a).map_err(Stop::Full)?;
     if let [(_, d)] = a[..] {
         // A linear lhs (one mode after coalesce_x): every leaf n:r of rhs becomes n:(r d),
         // in rhs's tree; no leaf is split and no two leaves can collide (CuTe's integral
         // shortcut, see `compose_leaf`).
-        extend(&mut out.toks, rhs.toks);
-        extend(&mut out.shape, rhs.shape);
-        for &r in rhs.stride {
-            out.stride.push(mul(OP, r, d)?);
+        for &t in rhs.toks {
+            out.tok(t).map_err(full)?;
+        }
+        for (&n, &r) in rhs.shape.iter().zip(rhs.stride) {
+            out.leaf(n, mul(OP, r, d)?).map_err(full)?;
         }
         return Ok(());
     }
@@ -396,23 +416,22 @@ fn compose_with<S: Lists>(
     let mut start = 0usize;
     for &t in rhs.toks {
         if t != Tok::Leaf {
-            out.toks.push(t);
+            out.tok(t).map_err(full)?;
             continue;
         }
         let (end, is_int, _) = leaves.info[k];
         k += 1;
         if is_int {
-            out.toks.push(Tok::Leaf);
+            out.tok(Tok::Leaf).map_err(full)?;
         } else {
-            out.toks.push(Tok::Open);
+            out.tok(Tok::Open).map_err(full)?;
             for _ in start..end {
-                out.toks.push(Tok::Leaf);
+                out.tok(Tok::Leaf).map_err(full)?;
             }
-            out.toks.push(Tok::Close);
+            out.tok(Tok::Close).map_err(full)?;
         }
         for &(s, d) in &leaves.modes[start..end] {
-            out.shape.push(s);
-            out.stride.push(d);
+            out.leaf(s, d).map_err(full)?;
         }
         start = end;
     }
@@ -504,8 +523,9 @@ fn check_disjoint<S: Lists>(
     Ok(())
 }
 
-/// The bounded working lists against the growable ones: the same layout (text and tree) or the
-/// same error, whether the bounded run finishes or fills up and starts over. On every pair of
+/// The bounded working lists and the result arrays against the growable lists and a growing
+/// layout: the same layout (text and tree) or the same error, whether the bounded run finishes
+/// or fills up and starts over. On every pair of
 /// flat layouts of up to two modes (extents 1-4, strides -2..12) against a sample of such
 /// right-hand sides, and on random nested layouts of up to 40 leaves (past the bounded
 /// threshold of 32, so that the growable-only path runs too).
@@ -517,11 +537,16 @@ mod tests {
     use super::super::testing::{layout_of, small_modes, Rng};
     use super::*;
 
-    /// Compare every bounded capacity with the growable run; counts (bounded runs that
-    /// finished, bounded runs that filled up, results that are layouts).
-    fn same(lhs: &Layout, rhs: &Layout, counts: &mut (usize, usize, usize)) {
+    /// Compare every bounded capacity, and the result arrays, with the growable run; counts
+    /// (bounded runs that finished, bounded runs that filled up, results that are layouts,
+    /// runs on the result arrays that finished, that filled up).
+    fn same(lhs: &Layout, rhs: &Layout, counts: &mut (usize, usize, usize, usize, usize)) {
         let mut want = Layout::building();
-        let want_r = growable(compose_with::<Growable>(lhs.view(), rhs.view(), &mut want));
+        let want_r = growable(compose_with::<Growable, Layout>(
+            lhs.view(),
+            rhs.view(),
+            &mut want,
+        ));
         let check =
             |got_r: Result<(), LayoutError>, got: &Layout, cap: usize| match (&want_r, got_r) {
                 (Ok(()), Ok(())) => {
@@ -575,12 +600,32 @@ mod tests {
             check(r, &got, 2);
         }
         let mut b = Layout::building();
-        match compose_with::<Bounded<2>>(lhs.view(), rhs.view(), &mut b) {
+        match compose_with::<Bounded<2>, Layout>(lhs.view(), rhs.view(), &mut b) {
             Err(Stop::Full(_)) => counts.1 += 1,
             _ => counts.0 += 1,
         }
         if want_r.is_ok() {
             counts.2 += 1;
+        }
+        // The result's arrays (`Buf`) in place of a layout: the same result or error, or full.
+        let mut buf = Buf::new();
+        match compose_with::<Bounded<BOUNDED>, Buf>(lhs.view(), rhs.view(), &mut buf) {
+            Ok(()) => {
+                counts.3 += 1;
+                check(Ok(()), &buf.layout(), 0);
+            }
+            Err(Stop::Err(e)) => check(Err(e), &want, 0),
+            Err(Stop::Full(Full)) => counts.4 += 1,
+        }
+        // `compose` (arrays first, then a layout) against a layout throughout, with the check.
+        let mut out = Layout::building();
+        let slow = compose_checked(lhs, rhs, &mut out).map(|()| out);
+        match (lhs.compose(rhs), slow) {
+            (Ok(f), Ok(s)) => {
+                assert_eq!(f.to_string(), s.to_string(), "{lhs} o {rhs}");
+                assert!(f == s, "{lhs} o {rhs}: same text, different tree");
+            }
+            (f, s) => assert_eq!(f.err(), s.err(), "{lhs} o {rhs}"),
         }
     }
 
@@ -595,7 +640,7 @@ mod tests {
             }
         }
         let rhs: Vec<Layout> = lhs.iter().step_by(37).cloned().collect();
-        let mut counts = (0, 0, 0);
+        let mut counts = (0, 0, 0, 0, 0);
         for l in &lhs {
             for r in &rhs {
                 same(l, r, &mut counts);
@@ -611,6 +656,10 @@ mod tests {
         assert!(
             counts.0 > 1000 && counts.1 > 1000 && counts.2 > 10_000,
             "bounded runs finished / filled up, results: {counts:?}"
+        );
+        assert!(
+            counts.3 > 10_000 && counts.4 > 100,
+            "runs on the result arrays finished / filled up: {counts:?}"
         );
     }
 }

@@ -20,6 +20,10 @@
 //!   have [`WORK`] entries: complement 52 -> 36 ns, right_inverse 53 -> 23 ns, left_inverse
 //!   76 -> 30 ns.
 
+use core::convert::Infallible;
+
+use super::lists::Full;
+use crate::error::LayoutError;
 use crate::layout::Layout;
 use crate::tree::{Leaves, Tok, Toks, LEAVES_INLINE, TOKS_INLINE};
 
@@ -112,6 +116,100 @@ impl Flat {
             Toks::from_buf_and_len(toks, nt),
             Leaves::from_buf_and_len(self.s, n),
             Leaves::from_buf_and_len(self.d, n),
+        )
+    }
+}
+
+/// Where an algorithm writes its result: a [`Layout`] (grows as needed) or a [`Buf`] (arrays of
+/// the inline capacities; [`Full`] past them, and the caller starts over on a `Layout`).
+pub(crate) trait Sink {
+    /// [`Full`], or `Infallible` for a `Layout`.
+    type Full;
+    /// Append a token.
+    fn tok(&mut self, t: Tok) -> Result<(), Self::Full>;
+    /// Append a leaf: extent `s`, stride `d`.
+    fn leaf(&mut self, s: i64, d: i64) -> Result<(), Self::Full>;
+}
+
+impl Sink for Layout {
+    type Full = Infallible;
+    #[inline(always)]
+    fn tok(&mut self, t: Tok) -> Result<(), Infallible> {
+        self.toks.push(t);
+        Ok(())
+    }
+    #[inline(always)]
+    fn leaf(&mut self, s: i64, d: i64) -> Result<(), Infallible> {
+        self.shape.push(s);
+        self.stride.push(d);
+        Ok(())
+    }
+}
+
+/// A result layout written to arrays of the inline capacities, which [`Buf::layout`] hands to the
+/// returned layout whole: that layout is assembled by value where it is returned, with no move
+/// of a finished `Layout` (see the module's documentation).
+pub(crate) struct Buf {
+    toks: [Tok; TOKS_INLINE],
+    nt: usize,
+    s: [i64; LEAVES_INLINE],
+    d: [i64; LEAVES_INLINE],
+    n: usize,
+}
+
+impl Sink for Buf {
+    type Full = Full;
+    #[inline(always)]
+    fn tok(&mut self, t: Tok) -> Result<(), Full> {
+        *self.toks.get_mut(self.nt).ok_or(Full)? = t;
+        self.nt += 1;
+        Ok(())
+    }
+    #[inline(always)]
+    fn leaf(&mut self, s: i64, d: i64) -> Result<(), Full> {
+        let k = self.n;
+        *self.s.get_mut(k).ok_or(Full)? = s;
+        *self.d.get_mut(k).ok_or(Full)? = d;
+        self.n = k + 1;
+        Ok(())
+    }
+}
+
+impl Buf {
+    #[inline(always)]
+    pub fn new() -> Self {
+        // Ones, not zeros: see the module's documentation.
+        Buf {
+            toks: [Tok::Open; TOKS_INLINE],
+            nt: 0,
+            s: [1; LEAVES_INLINE],
+            d: [1; LEAVES_INLINE],
+            n: 0,
+        }
+    }
+
+    /// `Layout::check` of the layout written (a well-formed tree, as every writer opens and
+    /// closes its tuples): its extents and its size and span in `i64`. A tree of at most
+    /// [`TOKS_INLINE`] tokens is never too deep nor too large, so the tree needs no walk.
+    #[inline(always)]
+    pub fn check(&self, op: &'static str) -> Result<(), LayoutError> {
+        const _: () = assert!(TOKS_INLINE <= 2 * crate::tree::MAX_DEPTH);
+        const _: () = assert!(TOKS_INLINE <= crate::tree::MAX_NODES);
+        let n = self.n.min(LEAVES_INLINE);
+        let modes = self.s[..n].iter().copied().zip(self.d[..n].iter().copied());
+        super::flat_fault(modes).map_err(|e| match e {
+            Some(extent) => LayoutError::InvalidExtent { op, extent },
+            None => LayoutError::overflow(op),
+        })
+    }
+
+    /// The layout written.
+    #[inline(always)]
+    pub fn layout(self) -> Layout {
+        Layout::from_parts_unchecked(
+            Toks::from_buf_and_len(self.toks, self.nt),
+            Leaves::from_buf_and_len(self.s, self.n),
+            Leaves::from_buf_and_len(self.d, self.n),
         )
     }
 }

@@ -37,6 +37,13 @@ impl<F> From<LayoutError> for Stop<F> {
 #[derive(Debug)]
 pub(crate) struct Full;
 
+/// A growable run never fills up; this lets its `Infallible` stand where a [`Full`] may.
+impl From<Infallible> for Full {
+    fn from(never: Infallible) -> Full {
+        match never {}
+    }
+}
+
 /// A list an algorithm appends to.
 pub(crate) trait List<T>: DerefMut<Target = [T]> {
     /// What a push past the capacity gives: [`Full`], or `Infallible` for a growable list.

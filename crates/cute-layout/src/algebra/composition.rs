@@ -263,7 +263,7 @@ impl Layout {
             let mut buf = Buf::new();
             match compose_with::<Bounded<BOUNDED>, Buf>(self.view(), rhs.view(), &mut buf) {
                 Ok(()) => {
-                    buf.check(OP)?;
+                    Sink::check(&buf, OP)?;
                     return Ok(buf.layout());
                 }
                 Err(Stop::Err(e)) => return Err(e),
@@ -300,9 +300,7 @@ impl Layout {
         if let Tiler::Layout(t) = tiler {
             return self.compose(t);
         }
-        super::in_place(|out| {
-            super::kernels::run(super::kernels::Kernel::Compose, self, tiler, out)
-        })
+        super::kernels::run_value(super::kernels::Kernel::Compose, self, tiler)
     }
 
     /// CuTe `with_shape`/`composition(layout, shape)`: `self ∘ col_major(shape)`, i.e. the same
@@ -366,7 +364,7 @@ fn compose_lists<const N: usize>(
 
 /// [`compose_into`] on the working lists `S`.
 #[inline(always)]
-fn compose_with<S: Lists, O: Sink>(
+pub(crate) fn compose_with<S: Lists, O: Sink>(
     lhs: View<'_>,
     rhs: View<'_>,
     out: &mut O,
@@ -465,6 +463,7 @@ pub(crate) fn linear_stride_x(shape: &[i64], stride: &[i64]) -> Option<i64> {
 
 /// The across-leaves condition: the leaves' digits in every bounded mode of `a` must add up
 /// without a carry, and leaves touching a multi-mode `a` must not have opposite signs.
+#[inline(always)]
 fn check_disjoint<S: Lists>(
     lhs: View<'_>,
     rhs: View<'_>,

@@ -202,7 +202,7 @@ impl Layout {
     /// ```
     #[inline]
     pub fn logical_divide(&self, tiler: &Tiler) -> Result<Layout, LayoutError> {
-        super::in_place(|out| kernels::run(kernels::Kernel::Divide, self, tiler, out))
+        kernels::run_value(kernels::Kernel::Divide, self, tiler)
     }
 
     /// CuTe `zipped_divide`: [`Layout::logical_divide`] with the tile modes gathered into mode 0
@@ -225,6 +225,17 @@ impl Layout {
     /// ```
     #[inline]
     pub fn zipped_divide(&self, tiler: &Tiler) -> Result<Layout, LayoutError> {
+        match tiler {
+            Tiler::Layout(_) | Tiler::Int(_) => {
+                return kernels::run_value(kernels::Kernel::Divide, self, tiler)
+            }
+            Tiler::Modes(ts) if kernels::covers(self, tiler) => {
+                if let Some(r) = kernels::zipped_divide_value(self, ts) {
+                    return r;
+                }
+            }
+            _ => {}
+        }
         super::in_place(|out| {
             zipped_into("zipped_divide", kernels::Kernel::Divide, self, tiler, out)
         })

@@ -23,6 +23,7 @@
 use core::convert::Infallible;
 
 use super::lists::Full;
+use super::view::View;
 use crate::error::LayoutError;
 use crate::layout::Layout;
 use crate::tree::{Leaves, Tok, Toks, LEAVES_INLINE, TOKS_INLINE};
@@ -129,6 +130,20 @@ pub(crate) trait Sink {
     fn tok(&mut self, t: Tok) -> Result<(), Self::Full>;
     /// Append a leaf: extent `s`, stride `d`.
     fn leaf(&mut self, s: i64, d: i64) -> Result<(), Self::Full>;
+    /// `Layout::check` of what was written (the caller has written a whole layout).
+    fn check(&self, op: &'static str) -> Result<(), LayoutError>;
+
+    /// Append the tree of `v` (tokens and leaves).
+    #[inline(always)]
+    fn view(&mut self, v: View<'_>) -> Result<(), Self::Full> {
+        for &t in v.toks {
+            self.tok(t)?;
+        }
+        for (&s, &d) in v.shape.iter().zip(v.stride) {
+            self.leaf(s, d)?;
+        }
+        Ok(())
+    }
 }
 
 impl Sink for Layout {
@@ -142,6 +157,15 @@ impl Sink for Layout {
     fn leaf(&mut self, s: i64, d: i64) -> Result<(), Infallible> {
         self.shape.push(s);
         self.stride.push(d);
+        Ok(())
+    }
+    #[inline(always)]
+    fn check(&self, op: &'static str) -> Result<(), LayoutError> {
+        Layout::check(self, op)
+    }
+    #[inline(always)]
+    fn view(&mut self, v: View<'_>) -> Result<(), Infallible> {
+        super::view::push_view(self, v);
         Ok(())
     }
 }
@@ -173,6 +197,10 @@ impl Sink for Buf {
         self.n = k + 1;
         Ok(())
     }
+    #[inline(always)]
+    fn check(&self, op: &'static str) -> Result<(), LayoutError> {
+        self.check_written(op)
+    }
 }
 
 impl Buf {
@@ -192,7 +220,7 @@ impl Buf {
     /// closes its tuples): its extents and its size and span in `i64`. A tree of at most
     /// [`TOKS_INLINE`] tokens is never too deep nor too large, so the tree needs no walk.
     #[inline(always)]
-    pub fn check(&self, op: &'static str) -> Result<(), LayoutError> {
+    fn check_written(&self, op: &'static str) -> Result<(), LayoutError> {
         const _: () = assert!(TOKS_INLINE <= 2 * crate::tree::MAX_DEPTH);
         const _: () = assert!(TOKS_INLINE <= crate::tree::MAX_NODES);
         let n = self.n.min(LEAVES_INLINE);

@@ -10,9 +10,10 @@
 //! rank).
 
 use super::complement::{complement_modes, filter_leaves};
-use super::composition::{compose_into, linear_stride_x};
-use super::lists::{bounded_first, growable, Bounded, Growable, List, Lists, Stop, BOUNDED};
-use super::view::{extend, push_flat, push_view, View, LEAF};
+use super::composition::{compose_with, linear_stride_x};
+use super::flat::{Buf, Sink};
+use super::lists::{bounded_first, growable, Bounded, Full, Growable, List, Lists, Stop, BOUNDED};
+use super::view::{push_flat, push_view, View, LEAF};
 use super::{by_tiler, check_flat, coalesce, mul, Rest, Tiler};
 use crate::error::LayoutError;
 use crate::layout::Layout;
@@ -51,16 +52,19 @@ impl Kernel {
     }
 
     /// Apply the kernel to `a` and the layout tiler `t`, appending the result to `out`.
-    fn apply<S: Lists>(
+    fn apply<S: Lists, O: Sink>(
         self,
         a: View<'_>,
         t: View<'_>,
-        out: &mut Layout,
-    ) -> Result<(), Stop<S::Full>> {
+        out: &mut O,
+    ) -> Result<(), Stop<S::Full>>
+    where
+        O::Full: Into<S::Full>,
+    {
         match self {
-            Kernel::Divide => divide_into::<S>(a, t, out),
-            Kernel::Product => product_into::<S>(a, t, out),
-            Kernel::Compose => Ok(compose_into(a, t, out)?),
+            Kernel::Divide => divide_into::<S, O>(a, t, out),
+            Kernel::Product => product_into::<S, O>(a, t, out),
+            Kernel::Compose => compose_with::<S, O>(a, t, out),
         }
     }
 }
@@ -90,18 +94,13 @@ fn run_lists<const N: usize>(
     out: &mut Layout,
 ) -> Result<(), LayoutError> {
     if covers(a, tiler) {
-        if kernel == Kernel::Compose {
-            // Composition keeps no working list here (`compose_into` picks its own).
-            growable(by_kernel::<Growable>(kernel, a, tiler, out))?;
-        } else {
-            let reset = truncate_to(out);
-            bounded_first(
-                out,
-                |out| by_kernel::<Bounded<N>>(kernel, a, tiler, out),
-                reset,
-                |out| by_kernel::<Growable>(kernel, a, tiler, out),
-            )?;
-        }
+        let reset = truncate_to(out);
+        bounded_first(
+            out,
+            |out| by_kernel::<Bounded<N>, Layout>(kernel, a, tiler, out),
+            reset,
+            |out| by_kernel::<Growable, Layout>(kernel, a, tiler, out),
+        )?;
         return out.check(kernel.op());
     }
     *out = match kernel {
@@ -116,6 +115,26 @@ fn run_lists<const N: usize>(
         }),
     }?;
     Ok(())
+}
+
+/// [`run`] returning the layout: where the kernels cover the tiler, first written to arrays
+/// ([`Buf`]) that become the returned layout by value (no move of a finished layout; see
+/// `algebra::flat`), with bounded lists; where the arrays or a list fill up, or the kernels do
+/// not cover the tiler, [`run`] into a layout.
+#[inline]
+pub(crate) fn run_value(kernel: Kernel, a: &Layout, tiler: &Tiler) -> Result<Layout, LayoutError> {
+    if a.shape.len() <= BOUNDED && covers(a, tiler) {
+        let mut buf = Buf::new();
+        match by_kernel::<Bounded<BOUNDED>, Buf>(kernel, a, tiler, &mut buf) {
+            Ok(()) => {
+                buf.check(kernel.op())?;
+                return Ok(buf.layout());
+            }
+            Err(Stop::Err(e)) => return Err(e),
+            Err(Stop::Full(Full)) => {}
+        }
+    }
+    super::in_place(|out| run(kernel, a, tiler, out))
 }
 
 /// [`run_lists`] with bounded lists of [`BOUNDED`] entries (tests use smaller ones).
@@ -142,23 +161,23 @@ fn truncate_to(out: &Layout) -> impl FnOnce(&mut Layout) {
 /// The kernel over a whole tiler that [`covers`] accepts, appended to `out` (the caller checks
 /// the result), on the working lists `S`.
 #[inline]
-fn by_kernel<S: Lists>(
+fn by_kernel<S: Lists, O: Sink>(
     kernel: Kernel,
     a: &Layout,
     tiler: &Tiler,
-    out: &mut Layout,
-) -> Result<(), Stop<S::Full>> {
+    out: &mut O,
+) -> Result<(), Stop<S::Full>>
+where
+    O::Full: Into<S::Full>,
+{
     match tiler {
-        Tiler::Layout(t) => kernel.apply::<S>(a.view(), t.view(), out),
+        Tiler::Layout(t) => kernel.apply::<S, O>(a.view(), t.view(), out),
         Tiler::Int(n) => with_int_view(*n, kernel.one_is_zero(), |t| {
-            kernel.apply::<S>(a.view(), t, out)
+            kernel.apply::<S, O>(a.view(), t, out)
         }),
-        Tiler::Modes(ts) => by_mode_into::<S>(kernel, a, ts, out),
+        Tiler::Modes(ts) => by_mode_into::<S, O>(kernel, a, ts, out),
         // `_` keeps the layout (not sent here by `covers`, but well defined).
-        Tiler::Skip => {
-            push_view(out, a.view());
-            Ok(())
-        }
+        Tiler::Skip => out.view(a.view()).map_err(|f| Stop::Full(f.into())),
     }
 }
 
@@ -173,9 +192,9 @@ fn product_layout_into_lists<const N: usize>(
     let reset = truncate_to(out);
     bounded_first(
         out,
-        |out| product_into::<Bounded<N>>(a.view(), b.view(), out),
+        |out| product_into::<Bounded<N>, Layout>(a.view(), b.view(), out),
         reset,
-        |out| product_into::<Growable>(a.view(), b.view(), out),
+        |out| product_into::<Growable, Layout>(a.view(), b.view(), out),
     )?;
     out.check(Kernel::Product.op())
 }
@@ -192,34 +211,38 @@ pub(crate) fn product_layout_into(
 
 /// `(k(a_0, t_0), ..., k(a_{n-1}, t_{n-1}), a_n, ...)` for a flat tuple tiler (CuTe's
 /// `transform_layout`; composition drops the modes past the tiler).
-fn by_mode_into<S: Lists>(
+fn by_mode_into<S: Lists, O: Sink>(
     kernel: Kernel,
     a: &Layout,
     ts: &[Tiler],
-    out: &mut Layout,
-) -> Result<(), Stop<S::Full>> {
+    out: &mut O,
+) -> Result<(), Stop<S::Full>>
+where
+    O::Full: Into<S::Full>,
+{
+    let full = |f: O::Full| Stop::Full(f.into());
     let whole = Span::whole(a);
     let view = a.view();
-    out.toks.push(Tok::Open);
+    out.tok(Tok::Open).map_err(full)?;
     let mut modes = tree::modes(&a.toks);
     // The caller checked `ts.len() <= rank`: every tiler element meets a mode.
     for (t, m) in ts.iter().zip(&mut modes) {
         let m = view.span(m.offset(whole));
         match t {
-            Tiler::Layout(t) => kernel.apply::<S>(m, t.view(), out)?,
-            Tiler::Int(n) => {
-                with_int_view(*n, kernel.one_is_zero(), |t| kernel.apply::<S>(m, t, out))?
-            }
-            Tiler::Skip => push_view(out, m),
+            Tiler::Layout(t) => kernel.apply::<S, O>(m, t.view(), out)?,
+            Tiler::Int(n) => with_int_view(*n, kernel.one_is_zero(), |t| {
+                kernel.apply::<S, O>(m, t, out)
+            })?,
+            Tiler::Skip => out.view(m).map_err(full)?,
             Tiler::Modes(_) => unreachable!("flat tilers only"),
         }
     }
     if kernel.keeps_rest() {
         for m in modes {
-            push_view(out, view.span(m.offset(whole)));
+            out.view(view.span(m.offset(whole))).map_err(full)?;
         }
     }
-    out.toks.push(Tok::Close);
+    out.tok(Tok::Close).map_err(full)?;
     Ok(())
 }
 
@@ -236,20 +259,24 @@ fn with_int_view<R>(n: i64, one_is_zero: bool, f: impl FnOnce(View<'_>) -> R) ->
 }
 
 /// `a ⊘ t` appended to `out`.
-fn divide_into<S: Lists>(a: View<'_>, t: View<'_>, out: &mut Layout) -> Result<(), Stop<S::Full>> {
+fn divide_into<S: Lists, O: Sink>(
+    a: View<'_>,
+    t: View<'_>,
+    out: &mut O,
+) -> Result<(), Stop<S::Full>>
+where
+    O::Full: Into<S::Full>,
+{
     if let Some(d) = linear_stride_x(a.shape, a.stride) {
         // A linear `a` (one mode after coalesce_x, so coalesce(a) is `size(a):d` or `1:0`):
         // the cotarget is size(a), and composing with `a` scales every stride by d.
         let mut comp = S::Modes::empty();
         tile_complement(t, a.size(), &mut comp)?;
-        out.toks.push(Tok::Open);
-        extend(&mut out.toks, t.toks);
-        extend(&mut out.shape, t.shape);
-        for &r in t.stride {
-            out.stride.push(mul(Kernel::Compose.op(), r, d)?);
-        }
-        push_flat_scaled(out, &comp, d)?;
-        out.toks.push(Tok::Close);
+        let full = |f: O::Full| Stop::Full(f.into());
+        out.tok(Tok::Open).map_err(full)?;
+        push_view_scaled(out, t, d).map_err(Stop::lift)?;
+        push_flat_scaled(out, &comp, d).map_err(Stop::lift)?;
+        out.tok(Tok::Close).map_err(full)?;
         return Ok(());
     }
     // cotarget: shape(coalesce(a)) (`1` for `1:0`)
@@ -273,57 +300,64 @@ fn divide_into<S: Lists>(a: View<'_>, t: View<'_>, out: &mut Layout) -> Result<(
     push_view(&mut rhs, t);
     push_flat(&mut rhs, &comp);
     rhs.toks.push(Tok::Close);
-    Ok(compose_into(a, rhs.view(), out)?)
+    compose_with::<S, O>(a, rhs.view(), out)
 }
 
 /// `a ⊗ b` appended to `out`.
-fn product_into<S: Lists>(a: View<'_>, b: View<'_>, out: &mut Layout) -> Result<(), Stop<S::Full>> {
+fn product_into<S: Lists, O: Sink>(
+    a: View<'_>,
+    b: View<'_>,
+    out: &mut O,
+) -> Result<(), Stop<S::Full>>
+where
+    O::Full: Into<S::Full>,
+{
+    let full = |f: O::Full| Stop::Full(f.into());
     let mut comp = S::Modes::empty();
     product_complement(a, b, &mut comp)?;
-    out.toks.push(Tok::Open);
-    push_view(out, a);
+    out.tok(Tok::Open).map_err(full)?;
+    out.view(a).map_err(full)?;
     if comp.len() <= 1 {
         // A linear complement (as a layout `s:d`, or `1:0` for none, whose coalesce_x is
         // `2:0`): composing with it scales b's strides by d.
         let d = comp.first().map_or(0, |m| m.1);
-        extend(&mut out.toks, b.toks);
-        extend(&mut out.shape, b.shape);
-        for &r in b.stride {
-            out.stride.push(mul(Kernel::Compose.op(), r, d)?);
-        }
+        push_view_scaled(out, b, d).map_err(Stop::lift)?;
     } else {
         let mut lhs = Layout::building();
         push_flat(&mut lhs, &comp);
-        compose_into(lhs.view(), b, out)?;
+        compose_with::<S, O>(lhs.view(), b, out)?;
     }
-    out.toks.push(Tok::Close);
+    out.tok(Tok::Close).map_err(full)?;
     Ok(())
 }
 
 /// [`push_flat`] with every stride multiplied by `d` (checked): the flat modes composed with a
 /// linear layout of stride `d`.
 #[inline]
-fn push_flat_scaled(out: &mut Layout, modes: &[(i64, i64)], d: i64) -> Result<(), LayoutError> {
+fn push_flat_scaled<O: Sink>(
+    out: &mut O,
+    modes: &[(i64, i64)],
+    d: i64,
+) -> Result<(), Stop<O::Full>> {
     let op = Kernel::Compose.op();
     match modes {
         [] => {
-            out.toks.push(Tok::Leaf);
-            out.shape.push(1);
-            out.stride.push(0);
+            out.tok(Tok::Leaf).map_err(Stop::Full)?;
+            out.leaf(1, 0).map_err(Stop::Full)?;
         }
         [(s, r)] => {
-            out.toks.push(Tok::Leaf);
-            out.shape.push(*s);
-            out.stride.push(mul(op, *r, d)?);
+            out.tok(Tok::Leaf).map_err(Stop::Full)?;
+            out.leaf(*s, mul(op, *r, d)?).map_err(Stop::Full)?;
         }
         _ => {
-            out.toks.push(Tok::Open);
-            for &(s, r) in modes {
-                out.toks.push(Tok::Leaf);
-                out.shape.push(s);
-                out.stride.push(mul(op, r, d)?);
+            out.tok(Tok::Open).map_err(Stop::Full)?;
+            for _ in modes {
+                out.tok(Tok::Leaf).map_err(Stop::Full)?;
             }
-            out.toks.push(Tok::Close);
+            out.tok(Tok::Close).map_err(Stop::Full)?;
+            for &(s, r) in modes {
+                out.leaf(s, mul(op, r, d)?).map_err(Stop::Full)?;
+            }
         }
     }
     Ok(())
@@ -351,11 +385,13 @@ fn product_complement<L: List<(i64, i64)>>(
 
 /// Append the tree of `v` with every stride multiplied by `d` (checked).
 #[inline]
-fn push_view_scaled(out: &mut Layout, v: View<'_>, d: i64) -> Result<(), LayoutError> {
-    extend(&mut out.toks, v.toks);
-    extend(&mut out.shape, v.shape);
-    for &r in v.stride {
-        out.stride.push(mul(Kernel::Compose.op(), r, d)?);
+fn push_view_scaled<O: Sink>(out: &mut O, v: View<'_>, d: i64) -> Result<(), Stop<O::Full>> {
+    for &t in v.toks {
+        out.tok(t).map_err(Stop::Full)?;
+    }
+    for (&s, &r) in v.shape.iter().zip(v.stride) {
+        out.leaf(s, mul(Kernel::Compose.op(), r, d)?)
+            .map_err(Stop::Full)?;
     }
     Ok(())
 }
@@ -372,21 +408,59 @@ fn rank_product_fused_lists<const N: usize>(
     raked: bool,
     out: &mut Layout,
 ) -> Option<Result<(), LayoutError>> {
+    let d = match rank_product_scale::<N>(a, b, raked)? {
+        Err(e) => return Some(Err(e)),
+        Ok(d) => d,
+    };
+    Some(growable(zip_scaled(a, b, d, raked, out)).and_then(|()| out.check(Kernel::Product.op())))
+}
+
+/// Whether the fused blocked/raked product applies (`None` where the general path must run)
+/// and, if so, the stride `d` of its linear complement (or the general path's error).
+#[inline(always)]
+fn rank_product_scale<const N: usize>(
+    a: &Layout,
+    b: &Layout,
+    raked: bool,
+) -> Option<Result<i64, LayoutError>> {
     let first = if raked { b } else { a };
     if first.is_leaf() || tree::rank(&a.toks) != tree::rank(&b.toks) {
         return None;
     }
-    let d = match bounded_first(
+    match bounded_first(
         &mut (),
         |_| linear_product_complement::<Bounded<N>>(a.view(), b.view()),
         |_| {},
         |_| linear_product_complement::<Growable>(a.view(), b.view()),
     ) {
+        Err(e) => Some(Err(e)),
+        Ok(None) => None,
+        Ok(Some(d)) => Some(Ok(d)),
+    }
+}
+
+/// [`rank_product_fused`] returning the layout, written to arrays ([`Buf`]) that become it by
+/// value (into a layout if they fill up); `None` where the general path must run.
+#[inline(always)]
+pub(crate) fn rank_product_value(
+    a: &Layout,
+    b: &Layout,
+    raked: bool,
+) -> Option<Result<Layout, LayoutError>> {
+    let d = match rank_product_scale::<BOUNDED>(a, b, raked)? {
         Err(e) => return Some(Err(e)),
-        Ok(None) => return None,
-        Ok(Some(d)) => d,
+        Ok(d) => d,
     };
-    Some(zip_scaled(a, b, d, raked, out).and_then(|()| out.check(Kernel::Product.op())))
+    let op = Kernel::Product.op();
+    let mut buf = Buf::new();
+    Some(match zip_scaled(a, b, d, raked, &mut buf) {
+        Ok(()) => buf.check(op).map(|()| buf.layout()),
+        Err(Stop::Err(e)) => Err(e),
+        Err(Stop::Full(Full)) => super::in_place(|out| {
+            growable(zip_scaled(a, b, d, raked, out))?;
+            out.check(op)
+        }),
+    })
 }
 
 /// [`rank_product_fused_lists`] with bounded lists of [`BOUNDED`] entries (tests use smaller ones).
@@ -413,27 +487,27 @@ fn linear_product_complement<S: Lists>(
 
 /// `((a_0, b_0 d), (a_1, b_1 d), ...)` (raked: `((b_0 d, a_0), ...)`), for `a` and `b` of the
 /// same rank; `b`'s strides multiplied by `d`.
-fn zip_scaled(
+fn zip_scaled<O: Sink>(
     a: &Layout,
     b: &Layout,
     d: i64,
     raked: bool,
-    out: &mut Layout,
-) -> Result<(), LayoutError> {
+    out: &mut O,
+) -> Result<(), Stop<O::Full>> {
     let (av, bv) = (a.view(), b.view());
-    out.toks.push(Tok::Open);
+    out.tok(Tok::Open).map_err(Stop::Full)?;
     for (sa, sb) in tree::modes(&a.toks).zip(tree::modes(&b.toks)) {
-        out.toks.push(Tok::Open);
+        out.tok(Tok::Open).map_err(Stop::Full)?;
         if raked {
             push_view_scaled(out, bv.span(sb), d)?;
-            push_view(out, av.span(sa));
+            out.view(av.span(sa)).map_err(Stop::Full)?;
         } else {
-            push_view(out, av.span(sa));
+            out.view(av.span(sa)).map_err(Stop::Full)?;
             push_view_scaled(out, bv.span(sb), d)?;
         }
-        out.toks.push(Tok::Close);
+        out.tok(Tok::Close).map_err(Stop::Full)?;
     }
-    out.toks.push(Tok::Close);
+    out.tok(Tok::Close).map_err(Stop::Full)?;
     Ok(())
 }
 
@@ -448,23 +522,45 @@ fn zipped_divide_fused_lists<const N: usize>(
     ts: &[Tiler],
     out: &mut Layout,
 ) -> Option<Result<(), LayoutError>> {
-    if ts.len() > tree::rank(&a.toks)
-        || ts
-            .iter()
-            .any(|t| !matches!(t, Tiler::Layout(_) | Tiler::Int(_)))
-    {
+    if !zipped_fuses(a, ts) {
         return None;
     }
     let reset = truncate_to(out);
     match bounded_first(
         out,
-        |out| zipped_with::<Bounded<N>>(a, ts, out),
+        |out| zipped_with::<Bounded<N>, Layout>(a, ts, out),
         reset,
-        |out| zipped_with::<Growable>(a, ts, out),
+        |out| zipped_with::<Growable, Layout>(a, ts, out),
     ) {
         Ok(None) => None,
         Ok(Some(())) => Some(Ok(())),
         Err(e) => Some(Err(e)),
+    }
+}
+
+/// Whether the fused zipped divide may apply: a flat tuple of layout or integer tilers no
+/// longer than `a`'s rank.
+#[inline]
+fn zipped_fuses(a: &Layout, ts: &[Tiler]) -> bool {
+    ts.len() <= tree::rank(&a.toks)
+        && ts
+            .iter()
+            .all(|t| matches!(t, Tiler::Layout(_) | Tiler::Int(_)))
+}
+
+/// [`zipped_divide_fused`] returning the layout, written to arrays ([`Buf`]) that become it by
+/// value; `None` where the general path must run or the arrays or a list fill up (the general
+/// entry then runs the fused kernel into a layout).
+#[inline(always)]
+pub(crate) fn zipped_divide_value(a: &Layout, ts: &[Tiler]) -> Option<Result<Layout, LayoutError>> {
+    if a.shape.len() > BOUNDED || !zipped_fuses(a, ts) {
+        return None;
+    }
+    let mut buf = Buf::new();
+    match zipped_with::<Bounded<BOUNDED>, Buf>(a, ts, &mut buf) {
+        Ok(None) | Err(Stop::Full(Full)) => None,
+        Ok(Some(())) => Some(Ok(buf.layout())),
+        Err(Stop::Err(e)) => Some(Err(e)),
     }
 }
 
@@ -481,11 +577,15 @@ pub(crate) fn zipped_divide_fused(
 /// [`zipped_divide_fused`] on the working lists `S`: `Ok(None)`, with `out` untouched, where
 /// the general path must run.
 #[inline(always)]
-fn zipped_with<S: Lists>(
+fn zipped_with<S: Lists, O: Sink>(
     a: &Layout,
     ts: &[Tiler],
-    out: &mut Layout,
-) -> Result<Option<()>, Stop<S::Full>> {
+    out: &mut O,
+) -> Result<Option<()>, Stop<S::Full>>
+where
+    O::Full: Into<S::Full>,
+{
+    let full = |f: O::Full| Stop::Full(f.into());
     let whole = Span::whole(a);
     let view = a.view();
     let op = Kernel::Compose.op();
@@ -518,23 +618,23 @@ fn zipped_with<S: Lists>(
         scale.add((d, comps.len()))?;
     }
     // Pass 2: write (products known not to overflow).
-    out.toks.push(Tok::Open);
-    out.toks.push(Tok::Open);
+    out.tok(Tok::Open).map_err(full)?;
+    out.tok(Tok::Open).map_err(full)?;
     for (t, &(d, _)) in ts.iter().zip(scale.iter()) {
-        with_tiler_view(t, |t| push_view_scaled(out, t, d))?;
+        with_tiler_view(t, |t| push_view_scaled(out, t, d)).map_err(Stop::lift)?;
     }
-    out.toks.push(Tok::Close);
-    out.toks.push(Tok::Open);
+    out.tok(Tok::Close).map_err(full)?;
+    out.tok(Tok::Open).map_err(full)?;
     let mut start = 0;
     for &(d, end) in scale.iter() {
-        push_flat_scaled(out, &comps[start..end], d)?;
+        push_flat_scaled(out, &comps[start..end], d).map_err(Stop::lift)?;
         start = end;
     }
     for m in modes {
-        push_view(out, view.span(m.offset(whole)));
+        out.view(view.span(m.offset(whole))).map_err(full)?;
     }
-    out.toks.push(Tok::Close);
-    out.toks.push(Tok::Close);
+    out.tok(Tok::Close).map_err(full)?;
+    out.tok(Tok::Close).map_err(full)?;
     out.check(Kernel::Divide.op())?;
     Ok(Some(()))
 }
@@ -682,6 +782,76 @@ mod tests {
                 &g,
             );
         }
+    }
+
+    /// A value form against the entry that writes into a layout.
+    fn same_value(
+        what: &str,
+        want: Result<(), LayoutError>,
+        want_l: &Layout,
+        got: Result<Layout, LayoutError>,
+    ) {
+        match got {
+            Ok(l) => same_layout(what, &want, want_l, Ok(()), &l),
+            Err(e) => same_layout(what, &want, want_l, Err(e), want_l),
+        }
+    }
+
+    /// The results written to arrays (`Buf`, the value forms the public operations use) against
+    /// the same entry points writing into a layout: the same layout (text and tree) or error, on
+    /// random layouts and tilers large enough that the arrays often fill up (the value forms
+    /// then start over on a layout). Counts the runs on arrays that finished and that filled up.
+    #[test]
+    fn results_on_arrays_agree_with_results_in_a_layout() {
+        let mut rng = Rng(0x2545_f491_4f6c_dd1d);
+        let (mut finished, mut filled) = (0usize, 0usize);
+        for _ in 0..6_000 {
+            let a = rng.layout(20, 1 << 24);
+            let b = rng.layout(8, 1 << 24);
+            let t = tiler(&mut rng, a.rank());
+            for kernel in [Kernel::Divide, Kernel::Product, Kernel::Compose] {
+                let what = alloc::format!("{} {a} {t}", kernel.op());
+                let mut w = Layout::building();
+                let want = run(kernel, &a, &t, &mut w);
+                same_value(&what, want.clone(), &w, run_value(kernel, &a, &t));
+                if covers(&a, &t) {
+                    let mut buf = Buf::new();
+                    match by_kernel::<Bounded<BOUNDED>, Buf>(kernel, &a, &t, &mut buf) {
+                        Ok(()) => {
+                            finished += 1;
+                            let got = buf.check(kernel.op()).map(|()| buf.layout());
+                            same_value(&what, want, &w, got);
+                        }
+                        Err(Stop::Err(e)) => same_layout(&what, &want, &w, Err(e), &w),
+                        Err(Stop::Full(Full)) => filled += 1,
+                    }
+                }
+            }
+            for raked in [false, true] {
+                let what = alloc::format!("rank product ({raked}) {a} {b}");
+                let mut w = Layout::building();
+                let want = rank_product_fused(&a, &b, raked, &mut w);
+                match (want, rank_product_value(&a, &b, raked)) {
+                    (None, None) => {}
+                    (Some(want), Some(got)) => same_value(&what, want, &w, got),
+                    (w, g) => panic!("{what}: {w:?} against {g:?}"),
+                }
+            }
+            if let Tiler::Modes(ts) = &t {
+                let what = alloc::format!("zipped divide {a} {t}");
+                let mut w = Layout::building();
+                let want = zipped_divide_fused(&a, ts, &mut w);
+                match (want, zipped_divide_value(&a, ts)) {
+                    (_, None) => {} // the entry then runs the fused kernel into a layout
+                    (Some(want), Some(got)) => same_value(&what, want, &w, got),
+                    (None, Some(g)) => panic!("{what}: general path against {g:?}"),
+                }
+            }
+        }
+        assert!(
+            finished > 5_000 && filled > 200,
+            "runs on arrays finished {finished}, filled up {filled}"
+        );
     }
 
     #[test]

@@ -26,6 +26,20 @@ pub(crate) enum Stop<F> {
     Full(F),
 }
 
+impl<F> Stop<F> {
+    /// The same stop, with a `Full` that converts (a sink's into its lists').
+    #[inline(always)]
+    pub(crate) fn lift<G>(self) -> Stop<G>
+    where
+        F: Into<G>,
+    {
+        match self {
+            Stop::Err(e) => Stop::Err(e),
+            Stop::Full(f) => Stop::Full(f.into()),
+        }
+    }
+}
+
 impl<F> From<LayoutError> for Stop<F> {
     #[inline(always)]
     fn from(e: LayoutError) -> Self {

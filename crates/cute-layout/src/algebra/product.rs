@@ -43,7 +43,7 @@ impl Layout {
     /// ```
     #[inline]
     pub fn logical_product(&self, tiler: &Tiler) -> Result<Layout, LayoutError> {
-        super::in_place(|out| kernels::run(kernels::Kernel::Product, self, tiler, out))
+        kernels::run_value(kernels::Kernel::Product, self, tiler)
     }
 
     /// CuTe `zipped_product`: [`Layout::logical_product`] gathered as `((block...), (rest...))`.
@@ -131,6 +131,9 @@ impl Layout {
     /// ```
     #[inline]
     pub fn blocked_product(&self, tiler: &Layout) -> Result<Layout, LayoutError> {
+        if let Some(r) = kernels::rank_product_value(self, tiler, false) {
+            return r;
+        }
         super::in_place(|out| rank_product_into(self, tiler, false, out))
     }
 
@@ -154,6 +157,9 @@ impl Layout {
     /// ```
     #[inline]
     pub fn raked_product(&self, tiler: &Layout) -> Result<Layout, LayoutError> {
+        if let Some(r) = kernels::rank_product_value(self, tiler, true) {
+            return r;
+        }
         super::in_place(|out| rank_product_into(self, tiler, true, out))
     }
 

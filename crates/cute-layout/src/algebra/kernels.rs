@@ -1,7 +1,8 @@
 //! Allocation-free kernels of composition with a tiler, the divides and the products: they read
-//! their operands through [`View`]s and append to the layout being built, so that composing,
-//! dividing or multiplying the modes of a layout by a tuple tiler copies no mode and moves no
-//! intermediate layout.
+//! their operands through [`View`]s and append to the result being built (a [`Sink`]: arrays
+//! that become the returned layout by value, or a layout where those fill up), so that
+//! composing, dividing or multiplying the modes of a layout by a tuple tiler copies no mode and
+//! moves no intermediate layout.
 //!
 //! Each kernel computes exactly what the generic path (tiler dispatch, `complement`, `compose`,
 //! `make_layout`) computes; [`Layout::compose_tiler`], [`Layout::logical_divide`] and

@@ -12,8 +12,10 @@
 //! * A result built through `&mut Layout` is then moved to where the caller keeps it: a 312-byte
 //!   `memcpy` call right after the leaves were written, about 6 ns whatever the leaf count (the
 //!   compiler cannot build it in place, since `SmallVec`'s growth path takes its address). A
-//!   `Layout` assembled from arrays by value is written where it is returned, so coalesce now
-//!   builds its result here too (16.5 instead of 22.9 ns).
+//!   `Layout` assembled from arrays by value is written where it is returned: so coalesce builds
+//!   its result here too (16.5 instead of 22.9 ns), and composition and the divide and product
+//!   kernels write theirs to a [`Buf`] (through [`Sink`]) before falling back to a `Layout`
+//!   (composition 77 -> 62 ns, logical product 92 -> 66 ns).
 //! * Arrays filled with zeros are cleared by a call to `memset` once they pass about 200 bytes;
 //!   that call and the reads right after it cost about 10 ns. So the arrays are filled with ones
 //!   (which the compiler writes inline), and the working arrays, which never reach the result,

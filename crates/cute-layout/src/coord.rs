@@ -87,6 +87,71 @@ fn walk_coord(
     Ok(())
 }
 
+/// The index of the R-D coordinate `cs` (one integer per top-level mode of the tuple-shaped
+/// layout `toks`/`shape`/`stride`) when every entry lies in its mode's domain (`0 <= c <
+/// size(mode)`); `None` for any other input (another number of modes, an entry outside its mode),
+/// which the checked walk then handles. One pass over the tokens, the modes' boundaries found on
+/// the way; unsigned division; no overflow checks: the index of a point of the domain is an
+/// offset of the layout, which construction checked to fit in `i64`.
+#[inline]
+fn index_rd_in_domain(toks: &[Tok], shape: &[i64], stride: &[i64], cs: &[i64]) -> Option<i64> {
+    // Inside the outer tuple: `toks[1..end]`; `toks[end]` is its `Close`, so every token inside
+    // has a next one (`toks[2..]`, zipped).
+    let end = toks.len().checked_sub(1)?;
+    let mut leaves = shape.iter().zip(stride);
+    let (mut depth, mut mi) = (0usize, 0usize);
+    let mut c = u64::try_from(*cs.first()?).ok()?;
+    let mut acc = 0i64;
+    for k in 1..end {
+        let next = toks[k + 1];
+        match toks[k] {
+            Tok::Open => depth += 1,
+            Tok::Close => {
+                depth -= 1;
+                if depth == 0 {
+                    // End of a tuple mode: its last leaf consumed the entry (checked there) or
+                    // a division left the quotient that must be 0.
+                    if c != 0 {
+                        return None;
+                    }
+                    mi += 1;
+                    if let Some(&e) = cs.get(mi) {
+                        c = u64::try_from(e).ok()?;
+                    }
+                }
+            }
+            Tok::Leaf => {
+                let (&s, &d) = leaves.next()?;
+                // Extents are >= 1 (construction), so the cast is exact.
+                let su = s as u64;
+                if depth == 0 {
+                    // A mode of one leaf takes the whole entry: in the domain if below it.
+                    if c >= su {
+                        return None;
+                    }
+                    acc = acc.wrapping_add((c as i64).wrapping_mul(d));
+                    mi += 1;
+                    if let Some(&e) = cs.get(mi) {
+                        c = u64::try_from(e).ok()?;
+                    }
+                } else if depth == 1 && next == Tok::Close {
+                    // The last leaf of a tuple mode takes what is left of the entry.
+                    if c >= su {
+                        return None;
+                    }
+                    acc = acc.wrapping_add((c as i64).wrapping_mul(d));
+                    c = 0;
+                } else {
+                    acc = acc.wrapping_add(((c % su) as i64).wrapping_mul(d));
+                    c /= su;
+                }
+            }
+        }
+    }
+    // As many modes as entries.
+    (mi == cs.len()).then_some(acc)
+}
+
 impl Layout {
     /// CuTe `crd2idx(c, shape, stride)` (the call operator `layout(c)`): the index of any kind of
     /// coordinate: 1-D, R-D, natural or a mix (each entry of a tuple coordinate is again any
@@ -112,13 +177,34 @@ impl Layout {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     #[doc(alias = "crd2idx")]
+    #[inline]
     pub fn index(&self, coord: &IntTuple) -> Result<i64, LayoutError> {
+        // An R-D coordinate inside the domain (the common case), inlined into the caller; all
+        // else out of line.
+        if coord.toks.len() == coord.leaves.len() + 2 {
+            if let Some(v) =
+                index_rd_in_domain(&self.toks, &self.shape, &self.stride, &coord.leaves)
+            {
+                return Ok(v);
+            }
+        }
+        self.index_general(coord)
+    }
+
+    /// [`Layout::index`] of any coordinate.
+    #[inline(never)]
+    fn index_general(&self, coord: &IntTuple) -> Result<i64, LayoutError> {
         if let Some(i) = coord.as_int() {
             return self.index_any(i);
         }
         if let Some(r) = self.index_rd(coord) {
             return r;
         }
+        self.index_by_walk(coord)
+    }
+
+    /// [`Layout::index`] of any coordinate by the general walk over the coordinate's tree.
+    fn index_by_walk(&self, coord: &IntTuple) -> Result<i64, LayoutError> {
         let mut acc = 0i64;
         let mut ovf = false;
         walk_coord("crd2idx", coord, &self.toks, &self.shape, |k, c| {
@@ -422,10 +508,18 @@ impl IntTuple {
     /// assert_eq!(shape.idx2crd(&"19".parse()?)?.to_string(), "(1,(0,3))");
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
+    #[inline]
     pub fn idx2crd(&self, coord: &IntTuple) -> Result<IntTuple, LayoutError> {
-        if let Some(r) = self.idx2crd_small(coord) {
-            return Ok(r);
+        match self.idx2crd_small(coord) {
+            Some(r) => Ok(r),
+            None => self.idx2crd_general(coord),
         }
+    }
+
+    /// [`IntTuple::idx2crd`] of any coordinate, by the walk (kept out of line so that the array
+    /// fast path inlines into its callers).
+    #[inline(never)]
+    fn idx2crd_general(&self, coord: &IntTuple) -> Result<IntTuple, LayoutError> {
         crate::algebra::in_place_with(IntTuple::building(), |out| self.idx2crd_into(coord, out))
     }
 
@@ -591,5 +685,96 @@ mod idx2crd_tests {
             }
         }
         assert!(used > 100_000, "fast path taken {used} times");
+    }
+}
+
+#[cfg(test)]
+mod crd2idx_tests {
+    use alloc::format;
+    use alloc::string::String;
+    use alloc::vec::Vec;
+
+    use super::index_rd_in_domain;
+    use crate::algebra::testing::Rng;
+    use crate::int_tuple::IntTuple;
+    use crate::layout::Layout;
+
+    /// A random mode of up to `depth` levels of nesting: its shape and stride texts.
+    fn mode(rng: &mut Rng, depth: u32, leaves: &mut usize) -> (String, String) {
+        if depth == 0 || *leaves >= 14 || rng.next(3) == 0 {
+            *leaves += 1;
+            let s = 1 + rng.next(5) as i64;
+            let d = rng.next(40) as i64 - 8;
+            return (format!("{s}"), format!("{d}"));
+        }
+        let n = 1 + rng.next(3);
+        let (mut ss, mut ds) = (Vec::new(), Vec::new());
+        for _ in 0..n {
+            let (s, d) = mode(rng, depth - 1, leaves);
+            ss.push(s);
+            ds.push(d);
+        }
+        (format!("({})", ss.join(",")), format!("({})", ds.join(",")))
+    }
+
+    /// The in-domain fast path of R-D coordinates against the general walk, for random layouts
+    /// nested up to four levels deep and coordinates inside their modes, at the edge, past it,
+    /// negative and extreme; the walk must agree wherever the fast path answers, and the fast
+    /// path must answer for every coordinate inside the domain.
+    #[test]
+    fn in_domain_fast_path_agrees_with_the_walk() {
+        let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+        let mut used = 0usize;
+        for _ in 0..20_000 {
+            let rank = 1 + rng.next(4);
+            let mut leaves = 0;
+            let modes: Vec<(String, String)> =
+                (0..rank).map(|_| mode(&mut rng, 3, &mut leaves)).collect();
+            let (ss, ds): (Vec<String>, Vec<String>) = modes.into_iter().unzip();
+            let text = format!("({}):({})", ss.join(","), ds.join(","));
+            let l: Layout = text.parse().expect("generated layout parses");
+            let sizes: Vec<i64> = (0..l.rank()).map(|m| l.mode(m).unwrap().size()).collect();
+            for _ in 0..8 {
+                // Sometimes one entry too few or too many.
+                let n = match rng.next(8) {
+                    0 => sizes.len().saturating_sub(1),
+                    1 => sizes.len() + 1,
+                    _ => sizes.len(),
+                };
+                let mut inside = n == sizes.len();
+                let cs: Vec<i64> = (0..n)
+                    .map(|m| {
+                        let size = sizes.get(m).copied().unwrap_or(4);
+                        let c = match rng.next(10) {
+                            0 => size,
+                            1 => -1 - rng.next(3) as i64,
+                            2 => size + rng.next(100) as i64,
+                            3 => i64::MAX - rng.next(2) as i64,
+                            4 => i64::MIN,
+                            5 => size - 1,
+                            _ => rng.next(size as u64) as i64,
+                        };
+                        inside &= (0..size).contains(&c);
+                        c
+                    })
+                    .collect();
+                let entries: Vec<String> = cs.iter().map(|c| format!("{c}")).collect();
+                let coord: IntTuple = format!("({})", entries.join(","))
+                    .parse()
+                    .expect("coordinate parses");
+                let walk = l.index_by_walk(&coord);
+                let fast = index_rd_in_domain(&l.toks, &l.shape, &l.stride, &cs);
+                if inside && cs.len() > 1 {
+                    assert!(fast.is_some(), "{coord} in {l}: fast path declined");
+                }
+                if let Some(v) = fast {
+                    used += 1;
+                    assert!(inside, "{coord} in {l}: answered outside the domain");
+                    assert_eq!(Ok(v), walk, "{coord} in {l}");
+                    assert_eq!(l.index(&coord), walk, "{coord} in {l}");
+                }
+            }
+        }
+        assert!(used > 20_000, "fast path taken {used} times");
     }
 }

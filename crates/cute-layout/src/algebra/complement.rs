@@ -148,7 +148,14 @@ pub(super) fn complement_small(shape: &[i64], stride: &[i64], m: i64) -> Option<
     }
     let rest = ceil_div(m, span);
     r.push_merged(rest, if rest == 1 { 0 } else { span })?;
-    r.valid().then(|| r.layout())
+    // Valid without a pass over the modes: every extent is at least 1 (`g = d / span >= 1`,
+    // `rest >= 1`), and the result is strictly increasing with its last offset
+    // `Σ (g_i - 1) S_{i-1} + (rest - 1) span = Σ (d_i - S_{i-1}) + (rest - 1) span
+    // <= Σ (S_i - S_{i-1}) + (rest - 1) span < rest * span`, so its size and cosize are at most
+    // `rest * span`, which must fit in `i64`.
+    rest.checked_mul(span)?;
+    debug_assert!(r.valid());
+    Some(r.layout())
 }
 
 /// CuTe's `ceil_div(cotarget, d)` for a tuple cotarget: divide the elements left to right, each

@@ -306,7 +306,7 @@ mod tests {
             &mut used[3],
         );
 
-        for m in [1, 2, 5, 12, 24, 64, 4096] {
+        for m in [1, 2, 5, 12, 24, 64, 4096, 1 << 62, i64::MAX - 1, i64::MAX] {
             let mut f = Modes::new();
             complement::filter_modes(l, &mut f);
             let slow = complement::complement_filtered(&f, &[m]).ok();

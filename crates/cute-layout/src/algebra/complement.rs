@@ -210,7 +210,68 @@ pub(super) fn complement_filtered(
 
 /// [`complement_filtered`]'s flat modes (appended to `result`, coalesced), for kernels that
 /// build the complement into a larger layout. The caller checks them ([`super::check_flat`]).
+#[inline]
 pub(crate) fn complement_modes<L: List<(i64, i64)>>(
+    f: &[(i64, i64)],
+    cotarget: &[i64],
+    result: &mut L,
+) -> Result<(), Stop<L::Full>> {
+    if let [m] = *cotarget {
+        if let Some((pushes, n)) = complement_pushes_small(f, m) {
+            for &(s, d) in pushes.get(..n).unwrap_or_default() {
+                push_merged(result, s, d).map_err(Stop::Full)?;
+            }
+            return Ok(());
+        }
+    }
+    complement_modes_general(f, cotarget, result)
+}
+
+/// The modes [`complement_modes_general`] pushes (through `push_merged`, in this order) for a
+/// cotarget of one extent `m` and at most [`WORK`] modes in `f` that leave no gap: `(g_i,
+/// S_{i-1})` for each mode in stride order, then `(rest, span)`; worked out on arrays, with no
+/// list and no error path. `None` wherever the general path could do anything else (no modes,
+/// an overlap or a negative stride, a gap, an overflow, more modes), which then runs.
+#[inline(always)]
+fn complement_pushes_small(f: &[(i64, i64)], m: i64) -> Option<([(i64, i64); WORK + 1], usize)> {
+    let n = f.len();
+    if n == 0 || n > WORK {
+        return None;
+    }
+    // Stable insertion sort by stride, as the general path's `sort_by_key` (no moves for the
+    // usual, already sorted `f`).
+    let mut sorted = [(1i64, 1i64); WORK];
+    for (k, &mode) in f.iter().enumerate() {
+        let mut j = k;
+        while j > 0 && sorted[j - 1].1 > mode.1 {
+            sorted[j] = sorted[j - 1];
+            j -= 1;
+        }
+        sorted[j] = mode;
+    }
+    // Ones, not zeros (see `algebra::flat`).
+    let mut out = [(1i64, 1i64); WORK + 1];
+    let mut span = 1i64;
+    for (o, &(s, d)) in out.iter_mut().zip(&sorted[..n]) {
+        if d < span {
+            return None; // overlapping modes or a negative stride: the general path's errors
+        }
+        let (g, gap) = div_rem(d, span);
+        if gap != 0 {
+            return None; // a gap: the general path checks coverage
+        }
+        *o = (g, span);
+        span = d.checked_mul(s)?;
+    }
+    let rest = ceil_div(m, span);
+    // The general path computes `rest * span` (and reports its overflow).
+    rest.checked_mul(span)?;
+    out[n] = (rest, if rest == 1 { 0 } else { span });
+    Some((out, n + 1))
+}
+
+/// [`complement_modes`] for any modes and cotarget.
+fn complement_modes_general<L: List<(i64, i64)>>(
     f: &[(i64, i64)],
     cotarget: &[i64],
     result: &mut L,
@@ -310,4 +371,59 @@ pub(crate) fn complement_modes<L: List<(i64, i64)>>(
         }
     }
     Ok(())
+}
+
+/// The array fast path of [`complement_modes`] against the general loop: the same modes pushed
+/// (onto a list that already holds a mode, so that merging with it is exercised too) or the same
+/// error, for random modes (sorted and not, overlapping, with gaps, negative strides, up to one
+/// past [`WORK`]) and cotargets from 1 to `i64::MAX`.
+#[cfg(test)]
+mod tests {
+    use alloc::vec::Vec;
+
+    use super::super::testing::Rng;
+    use super::*;
+    use crate::algebra::lists::growable;
+
+    #[test]
+    fn array_fast_path_agrees_with_the_general_loop() {
+        let mut rng = Rng(0x2545_f491_4f6c_dd1d);
+        let mut used = 0usize;
+        for _ in 0..50_000 {
+            let n = rng.next(WORK as u64 + 2) as usize;
+            let mut f: Vec<(i64, i64)> = Vec::new();
+            let mut span = 1i64;
+            for _ in 0..n {
+                let s = 2 + rng.next(4) as i64;
+                let d = match rng.next(6) {
+                    0 => rng.next(40) as i64 - 4,
+                    1 => span.saturating_mul(1 + rng.next(3) as i64),
+                    2 => span.saturating_mul(1 << 40),
+                    _ => span,
+                };
+                span = d.saturating_mul(s).clamp(1, i64::MAX / 2);
+                f.push((s, d));
+            }
+            if rng.next(3) == 0 && n > 1 {
+                let (i, j) = (rng.next(n as u64) as usize, rng.next(n as u64) as usize);
+                f.swap(i, j);
+            }
+            let m = match rng.next(5) {
+                0 => 1,
+                1 => i64::MAX - rng.next(3) as i64,
+                2 => span.saturating_mul(1 + rng.next(4) as i64),
+                _ => 1 + rng.next(1 << 20) as i64,
+            };
+            let prefix = (3i64, 1i64);
+            let mut fast = Modes::new();
+            fast.push(prefix);
+            let got = growable(complement_modes(&f, &[m], &mut fast)).map(|()| fast);
+            let mut slow = Modes::new();
+            slow.push(prefix);
+            let want = growable(complement_modes_general(&f, &[m], &mut slow)).map(|()| slow);
+            assert_eq!(got, want, "complement of {f:?} for {m}");
+            used += usize::from(complement_pushes_small(&f, m).is_some());
+        }
+        assert!(used > 10_000, "fast path taken {used} times");
+    }
 }

@@ -19,7 +19,7 @@
 //! Both checks use only the extents and strides, so they cost O(leaves × modes), like the walk.
 
 use super::flat::{Buf, Sink};
-use super::lists::{bounded_first, growable, Bounded, Growable, List, Lists, Stop, BOUNDED};
+use super::lists::{bounded_first, growable, Bounded, Full, Growable, List, Lists, Stop, BOUNDED};
 use super::view::View;
 use super::{mul, Tiler};
 use crate::error::LayoutError;
@@ -260,13 +260,16 @@ impl Layout {
     #[inline]
     pub fn compose(&self, rhs: &Layout) -> Result<Layout, LayoutError> {
         if self.shape.len() <= BOUNDED && rhs.shape.len() <= BOUNDED {
-            let fill =
-                |buf: &mut Buf| compose_with::<Bounded<BOUNDED>, Buf>(self.view(), rhs.view(), buf);
-            if let Some(r) = Buf::run(OP, fill) {
-                return r;
+            let mut buf = Buf::new();
+            match compose_with::<Bounded<BOUNDED>, Buf>(self.view(), rhs.view(), &mut buf) {
+                Ok(()) => {
+                    Sink::check(&buf, OP)?;
+                    return Ok(buf.layout());
+                }
+                Err(Stop::Err(e)) => return Err(e),
+                Err(Stop::Full(Full)) => {} // a list or the result's arrays: start over
             }
         }
-        // A list or the result's arrays filled up: start over.
         super::in_place(|out| compose_checked(self, rhs, out))
     }
 
@@ -611,7 +614,7 @@ mod tests {
                 check(Ok(()), &buf.layout(), 0);
             }
             Err(Stop::Err(e)) => check(Err(e), &want, 0),
-            Err(Stop::Full(_)) => counts.4 += 1,
+            Err(Stop::Full(Full)) => counts.4 += 1,
         }
         // `compose` (arrays first, then a layout) against a layout throughout, with the check.
         let mut out = Layout::building();

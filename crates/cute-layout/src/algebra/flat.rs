@@ -24,7 +24,7 @@
 
 use core::convert::Infallible;
 
-use super::lists::{Full, Stop};
+use super::lists::Full;
 use super::view::View;
 use crate::error::LayoutError;
 use crate::layout::Layout;
@@ -231,22 +231,6 @@ impl Buf {
             Some(extent) => LayoutError::InvalidExtent { op, extent },
             None => LayoutError::overflow(op),
         })
-    }
-
-    /// Run `fill` on fresh arrays and return the layout it wrote, checked (`op` names the
-    /// operation in an error); `None` if the arrays or one of `fill`'s bounded working lists
-    /// filled up, and the caller starts over writing into a `Layout`.
-    #[inline(always)]
-    pub fn run(
-        op: &'static str,
-        fill: impl FnOnce(&mut Buf) -> Result<(), Stop<Full>>,
-    ) -> Option<Result<Layout, LayoutError>> {
-        let mut buf = Buf::new();
-        match fill(&mut buf) {
-            Ok(()) => Some(buf.check_written(op).map(|()| buf.layout())),
-            Err(Stop::Err(e)) => Some(Err(e)),
-            Err(Stop::Full(Full)) => None,
-        }
     }
 
     /// The layout written.

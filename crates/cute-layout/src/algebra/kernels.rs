@@ -125,9 +125,14 @@ fn run_lists<const N: usize>(
 #[inline]
 pub(crate) fn run_value(kernel: Kernel, a: &Layout, tiler: &Tiler) -> Result<Layout, LayoutError> {
     if a.shape.len() <= BOUNDED && covers(a, tiler) {
-        let fill = |buf: &mut Buf| by_kernel::<Bounded<BOUNDED>, Buf>(kernel, a, tiler, buf);
-        if let Some(r) = Buf::run(kernel.op(), fill) {
-            return r;
+        let mut buf = Buf::new();
+        match by_kernel::<Bounded<BOUNDED>, Buf>(kernel, a, tiler, &mut buf) {
+            Ok(()) => {
+                buf.check(kernel.op())?;
+                return Ok(buf.layout());
+            }
+            Err(Stop::Err(e)) => return Err(e),
+            Err(Stop::Full(Full)) => {}
         }
     }
     super::in_place(|out| run(kernel, a, tiler, out))
@@ -448,14 +453,15 @@ pub(crate) fn rank_product_value(
         Ok(d) => d,
     };
     let op = Kernel::Product.op();
-    Some(
-        Buf::run(op, |buf| zip_scaled(a, b, d, raked, buf)).unwrap_or_else(|| {
-            super::in_place(|out| {
-                growable(zip_scaled(a, b, d, raked, out))?;
-                out.check(op)
-            })
+    let mut buf = Buf::new();
+    Some(match zip_scaled(a, b, d, raked, &mut buf) {
+        Ok(()) => buf.check(op).map(|()| buf.layout()),
+        Err(Stop::Err(e)) => Err(e),
+        Err(Stop::Full(Full)) => super::in_place(|out| {
+            growable(zip_scaled(a, b, d, raked, out))?;
+            out.check(op)
         }),
-    )
+    })
 }
 
 /// [`rank_product_fused_lists`] with bounded lists of [`BOUNDED`] entries (tests use smaller ones).

@@ -260,6 +260,9 @@ impl Layout {
     #[inline]
     pub fn compose(&self, rhs: &Layout) -> Result<Layout, LayoutError> {
         if self.shape.len() <= BOUNDED && rhs.shape.len() <= BOUNDED {
+            // Written out here and in `kernels::run_value`, not in a helper: a helper returns
+            // the layout wrapped (`Option<Result<..>>`), which moves it once more (measured:
+            // +4 ns on logical_product, session 8).
             let mut buf = Buf::new();
             match compose_with::<Bounded<BOUNDED>, Buf>(self.view(), rhs.view(), &mut buf) {
                 Ok(()) => {

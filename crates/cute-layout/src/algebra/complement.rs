@@ -210,64 +210,74 @@ pub(super) fn complement_filtered(
 
 /// [`complement_filtered`]'s flat modes (appended to `result`, coalesced), for kernels that
 /// build the complement into a larger layout. The caller checks them ([`super::check_flat`]).
-#[inline]
 pub(crate) fn complement_modes<L: List<(i64, i64)>>(
     f: &[(i64, i64)],
     cotarget: &[i64],
     result: &mut L,
 ) -> Result<(), Stop<L::Full>> {
     if let [m] = *cotarget {
-        if let Some((pushes, n)) = complement_pushes_small(f, m) {
-            for &(s, d) in pushes.get(..n).unwrap_or_default() {
-                push_merged(result, s, d).map_err(Stop::Full)?;
+        if f.len() <= WORK {
+            if f.windows(2).all(|w| w[0].1 <= w[1].1) {
+                if let Some(r) = complement_gapless(f.iter().copied(), m, result) {
+                    return r;
+                }
+            } else {
+                // Stable insertion sort by stride, as the general path's `sort_by_key`.
+                let mut sorted = Flat::<WORK>::new();
+                for (k, &(s, d)) in f.iter().enumerate() {
+                    let mut j = k;
+                    while j > 0 && sorted.d[j - 1] > d {
+                        sorted.s[j] = sorted.s[j - 1];
+                        sorted.d[j] = sorted.d[j - 1];
+                        j -= 1;
+                    }
+                    sorted.s[j] = s;
+                    sorted.d[j] = d;
+                }
+                sorted.n = f.len();
+                if let Some(r) = complement_gapless(sorted.modes(), m, result) {
+                    return r;
+                }
             }
-            return Ok(());
         }
     }
     complement_modes_general(f, cotarget, result)
 }
 
-/// The modes [`complement_modes_general`] pushes (through `push_merged`, in this order) for a
-/// cotarget of one extent `m` and at most [`WORK`] modes in `f` that leave no gap: `(g_i,
-/// S_{i-1})` for each mode in stride order, then `(rest, span)`; worked out on arrays, with no
-/// list and no error path. `None` wherever the general path could do anything else (no modes,
-/// an overlap or a negative stride, a gap, an overflow, more modes), which then runs.
+/// [`complement_modes_general`] for the modes `f` (sorted by stride) and a cotarget of one
+/// extent `m`, where it succeeds without a gap: the same pushes, `(d_i / S_{i-1}, S_{i-1})` for
+/// each mode and then `(rest, span)`, with no error path. `None`, with nothing pushed, wherever
+/// the general path could do anything else (no modes, an overlap or a negative stride, a gap,
+/// an overflow), which then runs.
 #[inline(always)]
-fn complement_pushes_small(f: &[(i64, i64)], m: i64) -> Option<([(i64, i64); WORK + 1], usize)> {
-    let n = f.len();
-    if n == 0 || n > WORK {
-        return None;
-    }
-    // Stable insertion sort by stride, as the general path's `sort_by_key` (no moves for the
-    // usual, already sorted `f`).
-    let mut sorted = [(1i64, 1i64); WORK];
-    for (k, &mode) in f.iter().enumerate() {
-        let mut j = k;
-        while j > 0 && sorted[j - 1].1 > mode.1 {
-            sorted[j] = sorted[j - 1];
-            j -= 1;
-        }
-        sorted[j] = mode;
-    }
-    // Ones, not zeros (see `algebra::flat`).
-    let mut out = [(1i64, 1i64); WORK + 1];
+fn complement_gapless<L: List<(i64, i64)>>(
+    f: impl Iterator<Item = (i64, i64)> + Clone,
+    m: i64,
+    result: &mut L,
+) -> Option<Result<(), Stop<L::Full>>> {
     let mut span = 1i64;
-    for (o, &(s, d)) in out.iter_mut().zip(&sorted[..n]) {
-        if d < span {
-            return None; // overlapping modes or a negative stride: the general path's errors
+    let mut any = false;
+    for (s, d) in f.clone() {
+        if d < span || d % span != 0 {
+            return None;
         }
-        let (g, gap) = div_rem(d, span);
-        if gap != 0 {
-            return None; // a gap: the general path checks coverage
-        }
-        *o = (g, span);
         span = d.checked_mul(s)?;
+        any = true;
     }
     let rest = ceil_div(m, span);
     // The general path computes `rest * span` (and reports its overflow).
-    rest.checked_mul(span)?;
-    out[n] = (rest, if rest == 1 { 0 } else { span });
-    Some((out, n + 1))
+    if !any || rest.checked_mul(span).is_none() {
+        return None;
+    }
+    let push = || -> Result<(), L::Full> {
+        let mut span = 1i64;
+        for (s, d) in f {
+            push_merged(result, d / span, span)?;
+            span = d * s; // checked above
+        }
+        push_merged(result, rest, if rest == 1 { 0 } else { span })
+    };
+    Some(push().map_err(Stop::Full))
 }
 
 /// [`complement_modes`] for any modes and cotarget.
@@ -373,7 +383,7 @@ fn complement_modes_general<L: List<(i64, i64)>>(
     Ok(())
 }
 
-/// The array fast path of [`complement_modes`] against the general loop: the same modes pushed
+/// The gapless fast path of [`complement_modes`] against the general loop: the same modes pushed
 /// (onto a list that already holds a mode, so that merging with it is exercised too) or the same
 /// error, for random modes (sorted and not, overlapping, with gaps, negative strides, up to one
 /// past [`WORK`]) and cotargets from 1 to `i64::MAX`.
@@ -422,7 +432,11 @@ mod tests {
             slow.push(prefix);
             let want = growable(complement_modes_general(&f, &[m], &mut slow)).map(|()| slow);
             assert_eq!(got, want, "complement of {f:?} for {m}");
-            used += usize::from(complement_pushes_small(&f, m).is_some());
+            let mut sorted = f.clone();
+            sorted.sort_by_key(|m| m.1);
+            let mut scratch = Modes::new();
+            let fast = complement_gapless(sorted.iter().copied(), m, &mut scratch).is_some();
+            used += usize::from(f.len() <= WORK && fast);
         }
         assert!(used > 10_000, "fast path taken {used} times");
     }

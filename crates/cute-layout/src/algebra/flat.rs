@@ -84,7 +84,7 @@ impl<const N: usize> Flat<N> {
 
     /// The modes as `(extent, stride)` pairs.
     #[inline(always)]
-    pub fn modes(&self) -> impl Iterator<Item = (i64, i64)> + '_ {
+    pub fn modes(&self) -> impl Iterator<Item = (i64, i64)> + Clone + '_ {
         let n = self.n.min(N);
         self.s[..n].iter().copied().zip(self.d[..n].iter().copied())
     }

@@ -1,6 +1,6 @@
 //! complement(A, M): the layout that fills the gaps of A's image up to M.
 
-use super::coalesce::push_merged;
+use super::coalesce::{merged, push_merged};
 use super::flat::{Flat, WORK};
 use super::lists::{growable, List, Stop};
 use super::{ceil_div, from_flat, from_flat_unchecked, mul, Modes};
@@ -129,13 +129,10 @@ pub(crate) fn complement_leaves(l: &Layout, cotarget: &[i64]) -> Result<Layout, 
 /// `None` sends everything else to the general path.
 #[inline]
 pub(super) fn complement_small(shape: &[i64], stride: &[i64], m: i64) -> Option<Layout> {
-    let mut f = Flat::<WORK>::new();
-    for (&s, &d) in shape.iter().zip(stride) {
-        f.push_merged(if d == 0 { 1 } else { s }, d)?;
-    }
     let mut r = Flat::new();
     let mut span = 1i64;
-    for (s, d) in f.modes() {
+    // One filtered mode of the chain: sorted, no gap.
+    let mut step = |(s, d): (i64, i64)| -> Option<()> {
         if d < span {
             return None; // unsorted, negative or overlapping
         }
@@ -145,6 +142,30 @@ pub(super) fn complement_small(shape: &[i64], stride: &[i64], m: i64) -> Option<
         }
         r.push_merged(g, span)?;
         span = d.checked_mul(s)?;
+        Some(())
+    };
+    // filter(self) on the fly (`filter_leaves`: stride-0 leaves count as extent 1, extent-1
+    // leaves are dropped, neighbours merged), each filtered mode handed on once complete: no
+    // array of filtered modes.
+    let mut pending: Option<(i64, i64)> = None;
+    for (&s, &d) in shape.iter().zip(stride) {
+        let s = if d == 0 { 1 } else { s };
+        if s == 1 {
+            continue;
+        }
+        pending = match pending {
+            None => Some((s, d)),
+            Some(p) => match merged(p, s, d) {
+                Some(e) => Some((e, p.1)),
+                None => {
+                    step(p)?;
+                    Some((s, d))
+                }
+            },
+        };
+    }
+    if let Some(p) = pending {
+        step(p)?;
     }
     let rest = ceil_div(m, span);
     r.push_merged(rest, if rest == 1 { 0 } else { span })?;

@@ -151,7 +151,7 @@ fn compose_leaf<S: Lists>(
         let abs = rest_stride.abs();
         // Stride divisibility (CuTe's weak form): the stride must be a multiple of the extent, or
         // smaller than it.
-        if abs % s != 0 && abs >= s {
+        if abs >= s && abs % s != 0 {
             return Err(LayoutError::StrideNotDivisible {
                 op: OP,
                 lhs: lhs.to_layout().into(),

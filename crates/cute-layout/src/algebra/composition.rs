@@ -160,15 +160,28 @@ fn compose_leaf<S: Lists>(
             }
             .into());
         }
-        let next_shape = super::ceil_div(s, abs);
-        let next_stride = super::ceil_div(abs, s) * rest_stride.signum();
+        // CuTe's `ceil_div(s, abs)` (the extent left in this mode) and `ceil_div(abs, s)` (the
+        // stride left for the next), with one division: a stride past the extent is a multiple
+        // of it (checked above), and `abs >= 1`.
+        if abs >= s {
+            rest_stride = abs / s * rest_stride.signum();
+            continue; // nothing of this mode is used
+        }
+        let (q, s_rem) = (s / abs, s % abs);
+        let next_shape = q + i64::from(s_rem != 0);
+        let next_stride = rest_stride.signum();
         if next_shape == 1 || rest_shape == 1 {
             rest_stride = next_stride;
             continue;
         }
         let new_shape = next_shape.min(rest_shape);
-        // Shape divisibility.
-        if rest_shape % new_shape != 0 {
+        // Shape divisibility (no division where the leaf ends in this mode).
+        let (rest_q, rest_rem) = if new_shape == rest_shape {
+            (1, 0)
+        } else {
+            (rest_shape / new_shape, rest_shape % new_shape)
+        };
+        if rest_rem != 0 {
             return Err(LayoutError::ShapeNotDivisible {
                 op: OP,
                 lhs: lhs.to_layout().into(),
@@ -178,7 +191,7 @@ fn compose_leaf<S: Lists>(
             .into());
         }
         let mut top_digit = mul(OP, new_shape - 1, abs)?;
-        if s % abs != 0 && new_shape < rest_shape {
+        if s_rem != 0 && new_shape < rest_shape {
             // Weak divisibility: the walk continues into the next mode as if `abs` divided `s`.
             match weak_step(a, j, abs, new_shape, rest_shape) {
                 WeakStep::Right(top) => top_digit = top,
@@ -196,7 +209,7 @@ fn compose_leaf<S: Lists>(
         }
         out.modes.add((new_shape, mul(OP, rest_stride, d)?))?;
         out.footprint.add((k, j, top_digit))?;
-        rest_shape /= new_shape;
+        rest_shape = rest_q;
         rest_stride = next_stride;
     }
     let last = a[a.len() - 1].1;

@@ -224,7 +224,7 @@ fn compose_leaf<S: Lists>(
         is_int = false;
     }
     out.info.add((out.modes.len(), is_int, sign))?;
-    if out.alone.is_none() {
+    if alone.is_some() && out.alone.is_none() {
         out.alone = alone;
     }
     Ok(())

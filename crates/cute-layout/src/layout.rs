@@ -103,7 +103,13 @@ impl<D: Copy> Layout<D> {
     }
 
     /// Number of top-level modes; a layout whose shape is an integer has rank 1.
+    #[inline]
     pub fn rank(&self) -> usize {
+        // A flat tuple (n leaves in n + 2 tokens: one pair of brackets) without a walk.
+        let n = self.shape.len();
+        if self.toks.len() == n + 2 {
+            return n;
+        }
         tree::rank(&self.toks)
     }
 

@@ -199,6 +199,42 @@ pub(crate) fn rank(toks: &[Tok]) -> usize {
     r
 }
 
+/// Whether `rank(toks) >= n`, counting top-level elements only until there are `n`.
+#[inline]
+pub(crate) fn rank_at_least(toks: &[Tok], n: usize) -> bool {
+    if n <= 1 {
+        return true;
+    }
+    if is_leaf(toks) {
+        return false;
+    }
+    let mut depth = 0usize;
+    let mut r = 0usize;
+    for t in &toks[1..toks.len() - 1] {
+        match t {
+            Tok::Open => {
+                if depth == 0 {
+                    r += 1;
+                    if r >= n {
+                        return true;
+                    }
+                }
+                depth += 1;
+            }
+            Tok::Close => depth -= 1,
+            Tok::Leaf => {
+                if depth == 0 {
+                    r += 1;
+                    if r >= n {
+                        return true;
+                    }
+                }
+            }
+        }
+    }
+    false
+}
+
 /// `depth`: an integer has depth 0, a tuple 1 + the largest depth of its elements.
 pub(crate) fn depth(toks: &[Tok]) -> usize {
     let mut d = 0usize;
@@ -342,5 +378,37 @@ impl<T: Copy> TupleBuilder<T> {
     pub fn close(mut self) -> (Toks, Leaves<T>) {
         self.toks.push(Tok::Close);
         (self.toks, self.leaves)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{rank, rank_at_least};
+    use crate::int_tuple::IntTuple;
+    use crate::layout::Layout;
+
+    /// `rank_at_least` against `rank`, and `Layout::rank`'s flat-tuple shortcut against the
+    /// walk, on integers, flat tuples and nested trees.
+    #[test]
+    fn rank_at_least_and_the_flat_shortcut_agree_with_rank() {
+        for text in [
+            "7",
+            "(7)",
+            "(2,3)",
+            "(2,3,4,5)",
+            "((2,3))",
+            "((2,3),4)",
+            "(4,(2,3))",
+            "((2,(3,4)),5,(6,7))",
+            "(((2)))",
+        ] {
+            let t: IntTuple = text.parse().unwrap();
+            let r = rank(&t.toks);
+            for n in 0..6 {
+                assert_eq!(rank_at_least(&t.toks, n), r >= n, "{text} {n}");
+            }
+            let l = Layout::col_major(t).unwrap();
+            assert_eq!(l.rank(), r, "{text}");
+        }
     }
 }

@@ -79,9 +79,20 @@ pub(crate) fn covers(a: &Layout, tiler: &Tiler) -> bool {
         Tiler::Layout(_) | Tiler::Int(_) => true,
         Tiler::Skip => false,
         Tiler::Modes(ts) => {
-            ts.iter().all(|t| !matches!(t, Tiler::Modes(_))) && ts.len() <= tree::rank(&a.toks)
+            ts.iter().all(|t| !matches!(t, Tiler::Modes(_))) && rank_at_least(a, ts.len())
         }
     }
+}
+
+/// Whether `a` has at least `n` modes: a flat tuple (`n` leaves in `n + 2` tokens) at a glance,
+/// another tree counted only as far as `n`.
+#[inline]
+fn rank_at_least(a: &Layout, n: usize) -> bool {
+    let leaves = a.shape.len();
+    if a.toks.len() == leaves + 2 {
+        return n <= leaves;
+    }
+    tree::rank_at_least(&a.toks, n)
 }
 
 /// The whole operation (composition with a tiler, logical divide, logical product) written to
@@ -425,7 +436,7 @@ fn rank_product_scale<const N: usize>(
     raked: bool,
 ) -> Option<Result<i64, LayoutError>> {
     let first = if raked { b } else { a };
-    if first.is_leaf() || tree::rank(&a.toks) != tree::rank(&b.toks) {
+    if first.is_leaf() || a.rank() != b.rank() {
         return None;
     }
     match bounded_first(
@@ -571,7 +582,7 @@ fn zipped_divide_fused_lists<const N: usize>(
 /// longer than `a`'s rank.
 #[inline]
 fn zipped_fuses(a: &Layout, ts: &[Tiler]) -> bool {
-    ts.len() <= tree::rank(&a.toks)
+    rank_at_least(a, ts.len())
         && ts
             .iter()
             .all(|t| matches!(t, Tiler::Layout(_) | Tiler::Int(_)))

@@ -543,7 +543,7 @@ impl IntTuple {
         }
         *out.get_mut(n - 1)? = c;
         Some(IntTuple {
-            toks: tree::Toks::from_slice(&self.toks),
+            toks: tree::copy_toks(&self.toks)?,
             leaves: Leaves::from_buf_and_len(out, n),
         })
     }

@@ -199,6 +199,28 @@ pub(crate) fn rank(toks: &[Tok]) -> usize {
     r
 }
 
+/// A copy of `toks` in inline storage, eight tokens per fixed-size copy (a `memcpy` call of a
+/// variable length costs more than the copy for the short sequences of real layouts); `None`
+/// past the inline capacity.
+#[inline(always)]
+pub(crate) fn copy_toks(toks: &[Tok]) -> Option<Toks> {
+    let n = toks.len();
+    if n > TOKS_INLINE {
+        return None;
+    }
+    let mut buf = [Tok::Leaf; TOKS_INLINE];
+    let mut dst = buf.chunks_exact_mut(8);
+    let mut src = toks.chunks_exact(8);
+    for (d, s) in (&mut dst).zip(&mut src) {
+        d.copy_from_slice(s);
+    }
+    let done = n - src.remainder().len();
+    for (d, &s) in buf[done..].iter_mut().zip(src.remainder()) {
+        *d = s;
+    }
+    Some(Toks::from_buf_and_len(buf, n))
+}
+
 /// Whether `rank(toks) >= n`, counting top-level elements only until there are `n`.
 #[inline]
 pub(crate) fn rank_at_least(toks: &[Tok], n: usize) -> bool {
@@ -383,7 +405,7 @@ impl<T: Copy> TupleBuilder<T> {
 
 #[cfg(test)]
 mod tests {
-    use super::{rank, rank_at_least};
+    use super::{copy_toks, rank, rank_at_least, Tok, TOKS_INLINE};
     use crate::int_tuple::IntTuple;
     use crate::layout::Layout;
 
@@ -409,6 +431,20 @@ mod tests {
             }
             let l = Layout::col_major(t).unwrap();
             assert_eq!(l.rank(), r, "{text}");
+        }
+    }
+
+    /// The chunked copy gives the same sequence at every length up to the inline capacity
+    /// (whole chunks, a remainder, both, none) and declines past it.
+    #[test]
+    fn copy_toks_copies_every_length() {
+        let pattern = [Tok::Open, Tok::Leaf, Tok::Close, Tok::Leaf, Tok::Open];
+        for n in 0..=TOKS_INLINE + 1 {
+            let toks: alloc::vec::Vec<Tok> = (0..n).map(|k| pattern[k % pattern.len()]).collect();
+            match copy_toks(&toks) {
+                Some(c) => assert_eq!(&c[..], &toks[..], "length {n}"),
+                None => assert!(n > TOKS_INLINE, "length {n} declined"),
+            }
         }
     }
 }

@@ -131,8 +131,37 @@ pub(crate) fn complement_leaves(l: &Layout, cotarget: &[i64]) -> Result<Layout, 
 pub(super) fn complement_small(shape: &[i64], stride: &[i64], m: i64) -> Option<Layout> {
     let mut r = Flat::new();
     let mut span = 1i64;
-    // One filtered mode of the chain: sorted, no gap.
-    let mut step = |(s, d): (i64, i64)| -> Option<()> {
+    // filter(self) on the fly (`filter_leaves`: stride-0 leaves count as extent 1, extent-1
+    // leaves are dropped, neighbours merged), each filtered mode handed to the chain once it is
+    // complete (at the leaf that does not merge into it, or at the end): no array of filtered
+    // modes, and one place that steps the chain.
+    let mut pending: Option<(i64, i64)> = None;
+    let mut leaves = shape.iter().zip(stride);
+    loop {
+        let done = match leaves.next() {
+            Some((&s, &d)) => {
+                let s = if d == 0 { 1 } else { s };
+                if s == 1 {
+                    continue;
+                }
+                match pending {
+                    None => {
+                        pending = Some((s, d));
+                        continue;
+                    }
+                    Some(p) => match merged(p, s, d) {
+                        Some(e) => {
+                            pending = Some((e, p.1));
+                            continue;
+                        }
+                        None => pending.replace((s, d)),
+                    },
+                }
+            }
+            None => pending.take(),
+        };
+        // One filtered mode of the chain: sorted, no gap.
+        let Some((s, d)) = done else { break };
         if d < span {
             return None; // unsorted, negative or overlapping
         }
@@ -142,30 +171,6 @@ pub(super) fn complement_small(shape: &[i64], stride: &[i64], m: i64) -> Option<
         }
         r.push_merged(g, span)?;
         span = d.checked_mul(s)?;
-        Some(())
-    };
-    // filter(self) on the fly (`filter_leaves`: stride-0 leaves count as extent 1, extent-1
-    // leaves are dropped, neighbours merged), each filtered mode handed on once complete: no
-    // array of filtered modes.
-    let mut pending: Option<(i64, i64)> = None;
-    for (&s, &d) in shape.iter().zip(stride) {
-        let s = if d == 0 { 1 } else { s };
-        if s == 1 {
-            continue;
-        }
-        pending = match pending {
-            None => Some((s, d)),
-            Some(p) => match merged(p, s, d) {
-                Some(e) => Some((e, p.1)),
-                None => {
-                    step(p)?;
-                    Some((s, d))
-                }
-            },
-        };
-    }
-    if let Some(p) = pending {
-        step(p)?;
     }
     let rest = ceil_div(m, span);
     r.push_merged(rest, if rest == 1 { 0 } else { span })?;

@@ -96,7 +96,7 @@ fn walk_coord(
 #[inline]
 fn index_rd_in_domain(toks: &[Tok], shape: &[i64], stride: &[i64], cs: &[i64]) -> Option<i64> {
     // Inside the outer tuple: `toks[1..end]`; `toks[end]` is its `Close`, so every token inside
-    // has a next one (`toks[2..]`, zipped).
+    // has a next one (`toks[k + 1]`).
     let end = toks.len().checked_sub(1)?;
     let mut leaves = shape.iter().zip(stride);
     let (mut depth, mut mi) = (0usize, 0usize);

@@ -175,6 +175,18 @@ impl Iterator for Modes<'_> {
 
 /// `rank`: number of top-level elements; an integer has rank 1.
 pub(crate) fn rank(toks: &[Tok]) -> usize {
+    count_modes(toks, usize::MAX)
+}
+
+/// Whether `rank(toks) >= n`, counting top-level elements only until there are `n`.
+#[inline]
+pub(crate) fn rank_at_least(toks: &[Tok], n: usize) -> bool {
+    n <= 1 || count_modes(toks, n) >= n
+}
+
+/// The number of top-level elements, or `limit` once that many are counted.
+#[inline]
+fn count_modes(toks: &[Tok], limit: usize) -> usize {
     if is_leaf(toks) {
         return 1;
     }
@@ -194,6 +206,9 @@ pub(crate) fn rank(toks: &[Tok]) -> usize {
                     r += 1;
                 }
             }
+        }
+        if r >= limit {
+            return r;
         }
     }
     r
@@ -219,42 +234,6 @@ pub(crate) fn copy_toks(toks: &[Tok]) -> Option<Toks> {
         *d = s;
     }
     Some(Toks::from_buf_and_len(buf, n))
-}
-
-/// Whether `rank(toks) >= n`, counting top-level elements only until there are `n`.
-#[inline]
-pub(crate) fn rank_at_least(toks: &[Tok], n: usize) -> bool {
-    if n <= 1 {
-        return true;
-    }
-    if is_leaf(toks) {
-        return false;
-    }
-    let mut depth = 0usize;
-    let mut r = 0usize;
-    for t in &toks[1..toks.len() - 1] {
-        match t {
-            Tok::Open => {
-                if depth == 0 {
-                    r += 1;
-                    if r >= n {
-                        return true;
-                    }
-                }
-                depth += 1;
-            }
-            Tok::Close => depth -= 1,
-            Tok::Leaf => {
-                if depth == 0 {
-                    r += 1;
-                    if r >= n {
-                        return true;
-                    }
-                }
-            }
-        }
-    }
-    false
 }
 
 /// `depth`: an integer has depth 0, a tuple 1 + the largest depth of its elements.

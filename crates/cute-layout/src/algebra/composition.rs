@@ -18,7 +18,8 @@
 //!
 //! Both checks use only the extents and strides, so they cost O(leaves × modes), like the walk.
 
-use super::flat::{Buf, Sink};
+use super::coalesce::Merger;
+use super::flat::{Buf, Flat, Sink, WORK};
 use super::lists::{bounded_first, growable, Bounded, Full, Growable, List, Lists, Stop, BOUNDED};
 use super::view::View;
 use super::{mul, Tiler};
@@ -388,6 +389,25 @@ pub(crate) fn compose_with<S: Lists, O: Sink>(
 where
     O::Full: Into<S::Full>,
 {
+    let mark = out.mark();
+    if compose_fast(lhs, rhs, out).is_some() {
+        return Ok(());
+    }
+    out.reset(mark);
+    compose_walk::<S, O>(lhs, rhs, out)
+}
+
+/// [`compose_with`] without its fast path: the per-leaf walk on the lists `S` with every check,
+/// which decides every case.
+#[inline(always)]
+fn compose_walk<S: Lists, O: Sink>(
+    lhs: View<'_>,
+    rhs: View<'_>,
+    out: &mut O,
+) -> Result<(), Stop<S::Full>>
+where
+    O::Full: Into<S::Full>,
+{
     let full = |f: O::Full| Stop::Full(f.into());
     let mut a = S::Modes::empty();
     super::coalesce::coalesce_x_leaves_into(lhs.shape, lhs.stride, &mut a).map_err(Stop::Full)?;
@@ -544,6 +564,122 @@ fn check_disjoint<S: Lists>(
 /// flat layouts of up to two modes (extents 1-4, strides -2..12) against a sample of such
 /// right-hand sides, and on random nested layouts of up to 40 leaves (past the bounded
 /// threshold of 32, so that the growable-only path runs too).
+/// The fast path of [`compose_with`] (see [`super::flat`]): CuTe's walk of [`compose_leaf`] and
+/// the checks of [`check_disjoint`] on fixed arrays, the result appended to `out` as it is found,
+/// token by token and leaf by leaf, in `rhs`'s tree. It covers the success path of the strictly
+/// divisible walk for an lhs of up to [`WORK`] coalesced modes; `None` for everything else (an
+/// error of any kind, a weakly divisible step, a full `out`), and the caller undoes what it
+/// wrote and runs the general path, which decides.
+#[inline(always)]
+fn compose_fast<O: Sink>(lhs: View<'_>, rhs: View<'_>, out: &mut O) -> Option<()> {
+    // `coalesce_x(lhs)` (see `coalesce::coalesce_x_leaves_into`): an extent-1 last leaf counts
+    // as 2, and no modes at all give `1:0`.
+    let mut a = Flat::<WORK>::new();
+    let mut merger = Merger::new();
+    let n = lhs.shape.len();
+    for (k, (&s, &d)) in lhs.shape.iter().zip(lhs.stride).enumerate() {
+        let s = if s == 1 && k + 1 == n { 2 } else { s };
+        if let Some((s, d)) = merger.feed(s, d) {
+            a.push(s, d)?;
+        }
+    }
+    if let Some((s, d)) = merger.finish() {
+        a.push(s, d)?;
+    }
+    if a.n == 0 {
+        a.push(1, 0)?;
+    }
+    let na = a.n.min(WORK);
+    let (a_s, a_d) = (&a.s[..na], &a.d[..na]);
+    if let [d] = *a_d {
+        // A linear lhs: every leaf `n:r` of rhs becomes `n:(r d)`, in rhs's tree.
+        for &t in rhs.toks {
+            out.tok(t).ok()?;
+        }
+        for (&n, &r) in rhs.shape.iter().zip(rhs.stride) {
+            out.leaf(n, r.checked_mul(d)?).ok()?;
+        }
+        return Some(());
+    }
+    // The largest digits the leaves use in each bounded mode of `a`, added up.
+    let mut total = [0i64; WORK];
+    let mut first_sign = 0i64;
+    let mut leaves = rhs.shape.iter().zip(rhs.stride);
+    let last_d = a_d[na - 1];
+    for &t in rhs.toks {
+        if t != Tok::Leaf {
+            out.tok(t).ok()?;
+            continue;
+        }
+        let (&n, &r) = leaves.next()?;
+        if r == 0 {
+            out.tok(Tok::Leaf).ok()?;
+            out.leaf(n, 0).ok()?;
+            continue;
+        }
+        if n != 1 {
+            // Leaves of opposite signs do not add their images in a multi-mode lhs.
+            if first_sign == 0 {
+                first_sign = r.signum();
+            } else if first_sign != r.signum() {
+                return None;
+            }
+        }
+        let mut count = 0usize;
+        let (mut rest_shape, mut rest_stride) = (n, r);
+        for (j, (&s, &d)) in a_s[..na - 1].iter().zip(a_d).enumerate() {
+            let abs = rest_stride.abs();
+            if abs >= s {
+                if abs % s != 0 {
+                    return None;
+                }
+                rest_stride = abs / s * rest_stride.signum();
+                continue;
+            }
+            let (q, s_rem) = (s / abs, s % abs);
+            let next_shape = q + i64::from(s_rem != 0);
+            let next_stride = rest_stride.signum();
+            if next_shape == 1 || rest_shape == 1 {
+                rest_stride = next_stride;
+                continue;
+            }
+            let new_shape = next_shape.min(rest_shape);
+            let rest_q = if new_shape == rest_shape {
+                1
+            } else if s_rem != 0 || rest_shape % new_shape != 0 {
+                return None; // weakly divisible, or not divisible
+            } else {
+                rest_shape / new_shape
+            };
+            total[j] = total[j].saturating_add((new_shape - 1).checked_mul(abs)?);
+            out.leaf(new_shape, rest_stride.checked_mul(d)?).ok()?;
+            count += 1;
+            rest_shape = rest_q;
+            rest_stride = next_stride;
+        }
+        if count == 0 || rest_shape != 1 {
+            out.leaf(rest_shape, rest_stride.checked_mul(last_d)?)
+                .ok()?;
+            count += 1;
+        }
+        // One mode (the last one, or the only one of the walk) is an integer result.
+        if count == 1 {
+            out.tok(Tok::Leaf).ok()?;
+        } else {
+            out.tok(Tok::Open).ok()?;
+            for _ in 0..count {
+                out.tok(Tok::Leaf).ok()?;
+            }
+            out.tok(Tok::Close).ok()?;
+        }
+    }
+    // Carry-free: in every bounded mode the leaves' largest digits fit together.
+    if total[..na - 1].iter().zip(a_s).any(|(&t, &s)| t > s - 1) {
+        return None;
+    }
+    Some(())
+}
+
 #[cfg(test)]
 mod tests {
     use alloc::string::ToString;
@@ -642,6 +778,61 @@ mod tests {
             }
             (f, s) => assert_eq!(f.err(), s.err(), "{lhs} o {rhs}"),
         }
+    }
+
+    /// The fast path against the walk: where it answers, the walk gives the same layout (text
+    /// and tree); counts the answers.
+    fn fast_agrees(lhs: &Layout, rhs: &Layout, answered: &mut usize) {
+        let mut fast = Layout::building();
+        if compose_fast(lhs.view(), rhs.view(), &mut fast).is_none() {
+            return;
+        }
+        *answered += 1;
+        let mut walk = Layout::building();
+        let r = growable(compose_walk::<Growable, Layout>(
+            lhs.view(),
+            rhs.view(),
+            &mut walk,
+        ));
+        assert_eq!(r, Ok(()), "{lhs} o {rhs}: fast path {fast}, walk error");
+        assert_eq!(fast.to_string(), walk.to_string(), "{lhs} o {rhs}");
+        assert!(fast == walk, "{lhs} o {rhs}: same text, different tree");
+    }
+
+    #[test]
+    fn fast_path_agrees_with_the_walk() {
+        let modes = small_modes();
+        let mut answered = 0usize;
+        let mut two: Vec<Layout> = Vec::new();
+        for &a in &modes {
+            for &b in &modes {
+                two.push(layout_of(&[a, b], 0));
+            }
+        }
+        // Every two-mode lhs against every one- and two-mode rhs of a sample; three-mode lhs.
+        for l in &two {
+            for &b in modes.iter().step_by(3) {
+                fast_agrees(l, &layout_of(&[b], 0), &mut answered);
+            }
+            for r in two.iter().step_by(53) {
+                fast_agrees(l, r, &mut answered);
+            }
+        }
+        for &a in modes.iter().step_by(2) {
+            for &b in modes.iter().step_by(3) {
+                let l = layout_of(&[a, b, (4, 16)], 2);
+                for r in two.iter().step_by(97) {
+                    fast_agrees(&l, r, &mut answered);
+                }
+            }
+        }
+        let mut rng = Rng(0x5851_f42d_4c95_7f2d);
+        for _ in 0..20_000 {
+            let l = rng.layout(10, 1 << 30);
+            let r = rng.layout(10, 1 << 30);
+            fast_agrees(&l, &r, &mut answered);
+        }
+        assert!(answered > 40_000, "fast path answered {answered} times");
     }
 
     #[test]

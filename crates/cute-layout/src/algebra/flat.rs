@@ -134,6 +134,10 @@ pub(crate) trait Sink {
     fn leaf(&mut self, s: i64, d: i64) -> Result<(), Self::Full>;
     /// `Layout::check` of what was written (the caller has written a whole layout).
     fn check(&self, op: &'static str) -> Result<(), LayoutError>;
+    /// How much has been written: the numbers of tokens and of leaves.
+    fn mark(&self) -> (usize, usize);
+    /// Undo what was written after [`Sink::mark`] gave `m`.
+    fn reset(&mut self, m: (usize, usize));
 
     /// Append the tree of `v` (tokens and leaves).
     #[inline(always)]
@@ -164,6 +168,16 @@ impl Sink for Layout {
     #[inline(always)]
     fn check(&self, op: &'static str) -> Result<(), LayoutError> {
         Layout::check(self, op)
+    }
+    #[inline(always)]
+    fn mark(&self) -> (usize, usize) {
+        (self.toks.len(), self.shape.len())
+    }
+    #[inline(always)]
+    fn reset(&mut self, m: (usize, usize)) {
+        self.toks.truncate(m.0);
+        self.shape.truncate(m.1);
+        self.stride.truncate(m.1);
     }
     #[inline(always)]
     fn view(&mut self, v: View<'_>) -> Result<(), Infallible> {
@@ -202,6 +216,14 @@ impl Sink for Buf {
     #[inline(always)]
     fn check(&self, op: &'static str) -> Result<(), LayoutError> {
         self.check_written(op)
+    }
+    #[inline(always)]
+    fn mark(&self) -> (usize, usize) {
+        (self.nt, self.n)
+    }
+    #[inline(always)]
+    fn reset(&mut self, m: (usize, usize)) {
+        (self.nt, self.n) = m;
     }
 }
 

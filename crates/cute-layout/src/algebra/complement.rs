@@ -284,7 +284,7 @@ fn complement_gapless<L: List<(i64, i64)>>(
     let mut span = 1i64;
     let mut any = false;
     for (s, d) in f.clone() {
-        if d < span || d % span != 0 {
+        if d < span || div_rem(d, span).1 != 0 {
             return None;
         }
         span = d.checked_mul(s)?;
@@ -298,7 +298,7 @@ fn complement_gapless<L: List<(i64, i64)>>(
     let push = || -> Result<(), L::Full> {
         let mut span = 1i64;
         for (s, d) in f {
-            push_merged(result, d / span, span)?;
+            push_merged(result, div_rem(d, span).0, span)?;
             span = d * s; // checked above
         }
         push_merged(result, rest, if rest == 1 { 0 } else { span })

@@ -209,14 +209,18 @@ def read_ir(path):
 
 
 def read_baseline(path):
-    """The CuTe C++ columns of results-baseline.md's main table: {id: (ns, Ir, mark)}."""
+    """The CuTe C++ columns of results-baseline.md's main table, by case text (the part of the
+    case cell between backticks, spaces collapsed): {text: (ns, Ir, mark)}. Keyed by text, not
+    by row number, so that a cases file other than the baseline's gets CuTe's numbers only for
+    the cases the baseline measured."""
     base = {}
     for line in pathlib.Path(path).read_text().splitlines():
         cells = [c.strip() for c in line.strip().strip("|").split("|")]
         if len(cells) >= 8 and cells[0].isdigit() and cells[1].startswith("`"):
             m = re.match(r"([\d.]+)\s*(\S*)", cells[2])
+            text = cells[1].split("`")[1]
             if m and cells[3].isdigit():
-                base[int(cells[0])] = (float(m.group(1)), float(cells[3]), m.group(2))
+                base[" ".join(text.split())] = (float(m.group(1)), float(cells[3]), m.group(2))
     return base
 
 
@@ -263,9 +267,9 @@ def main():
                 "pycute_us_min": py_min,
                 "pycute_us_median": py_med,
                 "ratio": py_min * 1000.0 / o_min,
-                "cute_ns": base.get(i, (None,))[0],
-                "cute_ir": base.get(i, (None, None))[1],
-                "cute_mark": base.get(i, (None, None, ""))[2],
+                "cute_ns": base.get(" ".join(text.split()), (None,))[0],
+                "cute_ir": base.get(" ".join(text.split()), (None, None))[1],
+                "cute_mark": base.get(" ".join(text.split()), (None, None, ""))[2],
                 "check": verdict,
             }
         )
@@ -327,12 +331,31 @@ def print_table(rows, markdown, with_ir, with_base):
         print()
         worst = min(rows, key=lambda r: r["ratio"])
         print(f"Smallest pycute / ours ratio: {worst['ratio']:.0f}× (case {worst['id']}).")
+        print()
+        print(bar_summary(rows, with_base and with_ir))
     else:
         widths = [max(len(h), *(len(c[k]) for c in lines)) for k, h in enumerate(head)]
         widths[1] = min(widths[1], 60)
         print("  ".join(h.ljust(w) for h, w in zip(head, widths)))
         for cells in lines:
             print("  ".join(c[:w].ljust(w) if k == 1 else c.rjust(w) for k, (c, w) in enumerate(zip(cells, widths))))
+        print()
+        print(bar_summary(rows, with_base and with_ir))
+
+
+def bar_summary(rows, with_ir_ratio):
+    """Issue #7's two relative bars, as measured in this run: every case at least 300x faster
+    than pycute, and the geometric mean of instructions/op at most 3x the CuTe baseline's."""
+    short = [r for r in rows if r["ratio"] < 300]
+    text = f"Cases at least 300× faster than pycute: {len(rows) - len(short)} of {len(rows)}"
+    if short:
+        text += " (short: " + ", ".join(f"case {r['id']} {r['ratio']:.0f}×" for r in short) + ")"
+    text += "."
+    if with_ir_ratio:
+        both = [r for r in rows if r["ours_ir"] and r["cute_ir"]]
+        g = geomean([r["ours_ir"] / r["cute_ir"] for r in both])
+        text += f" Geometric mean of Ir/op against the CuTe baseline: {g:.2f}x (bar: 3x)."
+    return text
 
 
 if __name__ == "__main__":

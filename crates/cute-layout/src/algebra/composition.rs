@@ -120,6 +120,67 @@ fn tail_value(t: &[(i64, i64)], mut x: i64) -> Option<i64> {
     Some(v)
 }
 
+/// One mode `s` of A in CuTe's walk for a leaf of B with `rest_shape` elements left at stride
+/// `rest_stride` (nonzero): what [`compose_leaf`] and [`compose_fast`] both do first.
+#[derive(Clone, Copy)]
+enum Walk {
+    /// The stride passes the extent and is not a multiple of it (CuTe's weak form of stride
+    /// divisibility fails): the stride.
+    StrideNotDivisible(i64),
+    /// Nothing of this mode is used: the stride left for the next mode.
+    Pass(i64),
+    /// The leaf takes elements of this mode.
+    Take(Take),
+}
+
+/// The leaf takes `new_shape` elements of a mode at stride `abs` (`s_rem = s mod abs`, nonzero
+/// for a weakly divisible step); `next_stride` is left for the next mode.
+#[derive(Clone, Copy)]
+struct Take {
+    abs: i64,
+    new_shape: i64,
+    s_rem: i64,
+    next_stride: i64,
+}
+
+/// [`Walk`] for the mode of extent `s`. CuTe's `ceil_div(s, abs)` (the extent left in the mode)
+/// and `ceil_div(abs, s)` (the stride left for the next) with one division: a stride past the
+/// extent must be a multiple of it, and `abs >= 1`.
+#[inline(always)]
+fn walk_step(s: i64, rest_shape: i64, rest_stride: i64) -> Walk {
+    let abs = rest_stride.abs();
+    if abs >= s {
+        if abs % s != 0 {
+            return Walk::StrideNotDivisible(abs);
+        }
+        return Walk::Pass(abs / s * rest_stride.signum());
+    }
+    let (q, s_rem) = (s / abs, s % abs);
+    let next_shape = q + i64::from(s_rem != 0);
+    let next_stride = rest_stride.signum();
+    if next_shape == 1 || rest_shape == 1 {
+        return Walk::Pass(next_stride);
+    }
+    Walk::Take(Take {
+        abs,
+        new_shape: next_shape.min(rest_shape),
+        s_rem,
+        next_stride,
+    })
+}
+
+/// The error for a stride `abs` of B that meets the extent `s` of `lhs` (coalesced) and divides
+/// neither way, or only weakly where that goes wrong.
+#[inline(never)]
+fn stride_not_divisible(lhs: View<'_>, abs: i64, s: i64) -> LayoutError {
+    LayoutError::StrideNotDivisible {
+        op: OP,
+        lhs: lhs.to_layout().into(),
+        stride: abs,
+        extent: s,
+    }
+}
+
 /// CuTe's `composition_impl` for one leaf `n:r` of B against the flat, coalesced `a`, plus the
 /// soundness bookkeeping, appended to `out` as leaf number `k`. `a` has at least one mode; its
 /// last mode is unbounded.
@@ -149,33 +210,15 @@ fn compose_leaf<S: Lists>(
     }
     let (mut rest_shape, mut rest_stride) = (n, r);
     for (j, &(s, d)) in a[..a.len() - 1].iter().enumerate() {
-        let abs = rest_stride.abs();
-        // Stride divisibility (CuTe's weak form): the stride must be a multiple of the extent, or
-        // smaller than it.
-        if abs >= s && abs % s != 0 {
-            return Err(LayoutError::StrideNotDivisible {
-                op: OP,
-                lhs: lhs.to_layout().into(),
-                stride: abs,
-                extent: s,
+        let t = match walk_step(s, rest_shape, rest_stride) {
+            Walk::Take(t) => t,
+            Walk::Pass(next) => {
+                rest_stride = next;
+                continue; // nothing of this mode is used
             }
-            .into());
-        }
-        // CuTe's `ceil_div(s, abs)` (the extent left in this mode) and `ceil_div(abs, s)` (the
-        // stride left for the next), with one division: a stride past the extent is a multiple
-        // of it (checked above), and `abs >= 1`.
-        if abs >= s {
-            rest_stride = abs / s * rest_stride.signum();
-            continue; // nothing of this mode is used
-        }
-        let (q, s_rem) = (s / abs, s % abs);
-        let next_shape = q + i64::from(s_rem != 0);
-        let next_stride = rest_stride.signum();
-        if next_shape == 1 || rest_shape == 1 {
-            rest_stride = next_stride;
-            continue;
-        }
-        let new_shape = next_shape.min(rest_shape);
+            Walk::StrideNotDivisible(abs) => return Err(stride_not_divisible(lhs, abs, s).into()),
+        };
+        let (abs, new_shape, s_rem, next_stride) = (t.abs, t.new_shape, t.s_rem, t.next_stride);
         // Shape divisibility (no division where the leaf ends in this mode).
         let (rest_q, rest_rem) = if new_shape == rest_shape {
             (1, 0)
@@ -197,15 +240,7 @@ fn compose_leaf<S: Lists>(
             match weak_step(a, j, abs, new_shape, rest_shape) {
                 WeakStep::Right(top) => top_digit = top,
                 WeakStep::RightAlone => alone = Some((s, abs)),
-                WeakStep::Wrong => {
-                    return Err(LayoutError::StrideNotDivisible {
-                        op: OP,
-                        lhs: lhs.to_layout().into(),
-                        stride: abs,
-                        extent: s,
-                    }
-                    .into())
-                }
+                WeakStep::Wrong => return Err(stride_not_divisible(lhs, abs, s).into()),
             }
         }
         out.modes.add((new_shape, mul(OP, rest_stride, d)?))?;
@@ -628,22 +663,15 @@ fn compose_fast<O: Sink>(lhs: View<'_>, rhs: View<'_>, out: &mut O) -> Option<()
         let mut count = 0usize;
         let (mut rest_shape, mut rest_stride) = (n, r);
         for (j, (&s, &d)) in a_s[..na - 1].iter().zip(a_d).enumerate() {
-            let abs = rest_stride.abs();
-            if abs >= s {
-                if abs % s != 0 {
-                    return None;
+            let t = match walk_step(s, rest_shape, rest_stride) {
+                Walk::Take(t) => t,
+                Walk::Pass(next) => {
+                    rest_stride = next;
+                    continue;
                 }
-                rest_stride = abs / s * rest_stride.signum();
-                continue;
-            }
-            let (q, s_rem) = (s / abs, s % abs);
-            let next_shape = q + i64::from(s_rem != 0);
-            let next_stride = rest_stride.signum();
-            if next_shape == 1 || rest_shape == 1 {
-                rest_stride = next_stride;
-                continue;
-            }
-            let new_shape = next_shape.min(rest_shape);
+                Walk::StrideNotDivisible(_) => return None,
+            };
+            let (abs, new_shape, s_rem, next_stride) = (t.abs, t.new_shape, t.s_rem, t.next_stride);
             let rest_q = if new_shape == rest_shape {
                 1
             } else if s_rem != 0 || rest_shape % new_shape != 0 {

@@ -18,8 +18,7 @@
 //!
 //! Both checks use only the extents and strides, so they cost O(leaves × modes), like the walk.
 
-use super::coalesce::Merger;
-use super::flat::{Buf, Flat, Sink, WORK};
+use super::flat::{Buf, Sink, WORK};
 use super::lists::{bounded_first, growable, Bounded, Full, Growable, List, Lists, Stop, BOUNDED};
 use super::view::View;
 use super::{mul, Tiler};
@@ -27,6 +26,7 @@ use crate::error::LayoutError;
 use crate::int_tuple::IntTuple;
 use crate::layout::Layout;
 use crate::tree::Tok;
+use arrayvec::ArrayVec;
 
 const OP: &str = "composition";
 
@@ -593,12 +593,6 @@ fn check_disjoint<S: Lists>(
     Ok(())
 }
 
-/// The bounded working lists and the result arrays against the growable lists and a growing
-/// layout: the same layout (text and tree) or the same error, whether the bounded run finishes
-/// or fills up and starts over. On every pair of
-/// flat layouts of up to two modes (extents 1-4, strides -2..12) against a sample of such
-/// right-hand sides, and on random nested layouts of up to 40 leaves (past the bounded
-/// threshold of 32, so that the growable-only path runs too).
 /// The fast path of [`compose_with`] (see [`super::flat`]): CuTe's walk of [`compose_leaf`] and
 /// the checks of [`check_disjoint`] on fixed arrays, the result appended to `out` as it is found,
 /// token by token and leaf by leaf, in `rhs`'s tree. It covers the success path of the strictly
@@ -607,26 +601,12 @@ fn check_disjoint<S: Lists>(
 /// wrote and runs the general path, which decides.
 #[inline(always)]
 fn compose_fast<O: Sink>(lhs: View<'_>, rhs: View<'_>, out: &mut O) -> Option<()> {
-    // `coalesce_x(lhs)` (see `coalesce::coalesce_x_leaves_into`): an extent-1 last leaf counts
-    // as 2, and no modes at all give `1:0`.
-    let mut a = Flat::<WORK>::new();
-    let mut merger = Merger::new();
-    let n = lhs.shape.len();
-    for (k, (&s, &d)) in lhs.shape.iter().zip(lhs.stride).enumerate() {
-        let s = if s == 1 && k + 1 == n { 2 } else { s };
-        if let Some((s, d)) = merger.feed(s, d) {
-            a.push(s, d)?;
-        }
-    }
-    if let Some((s, d)) = merger.finish() {
-        a.push(s, d)?;
-    }
-    if a.n == 0 {
-        a.push(1, 0)?;
-    }
-    let na = a.n.min(WORK);
-    let (a_s, a_d) = (&a.s[..na], &a.d[..na]);
-    if let [d] = *a_d {
+    // `coalesce_x(lhs)`: never empty.
+    let mut a = ArrayVec::<(i64, i64), WORK>::new();
+    super::coalesce::coalesce_x_leaves_into(lhs.shape, lhs.stride, &mut a).ok()?;
+    let (&(_, last_d), bounded) = a.split_last()?;
+    if bounded.is_empty() {
+        let d = last_d;
         // A linear lhs: every leaf `n:r` of rhs becomes `n:(r d)`, in rhs's tree.
         for &t in rhs.toks {
             out.tok(t).ok()?;
@@ -640,7 +620,6 @@ fn compose_fast<O: Sink>(lhs: View<'_>, rhs: View<'_>, out: &mut O) -> Option<()
     let mut total = [0i64; WORK];
     let mut first_sign = 0i64;
     let mut leaves = rhs.shape.iter().zip(rhs.stride);
-    let last_d = a_d[na - 1];
     for &t in rhs.toks {
         if t != Tok::Leaf {
             out.tok(t).ok()?;
@@ -662,7 +641,7 @@ fn compose_fast<O: Sink>(lhs: View<'_>, rhs: View<'_>, out: &mut O) -> Option<()
         }
         let mut count = 0usize;
         let (mut rest_shape, mut rest_stride) = (n, r);
-        for (j, (&s, &d)) in a_s[..na - 1].iter().zip(a_d).enumerate() {
+        for (j, &(s, d)) in bounded.iter().enumerate() {
             let t = match walk_step(s, rest_shape, rest_stride) {
                 Walk::Take(t) => t,
                 Walk::Pass(next) => {
@@ -702,12 +681,18 @@ fn compose_fast<O: Sink>(lhs: View<'_>, rhs: View<'_>, out: &mut O) -> Option<()
         }
     }
     // Carry-free: in every bounded mode the leaves' largest digits fit together.
-    if total[..na - 1].iter().zip(a_s).any(|(&t, &s)| t > s - 1) {
+    if total.iter().zip(bounded).any(|(&t, &(s, _))| t > s - 1) {
         return None;
     }
     Some(())
 }
 
+/// The bounded working lists and the result arrays against the growable lists and a growing
+/// layout: the same layout (text and tree) or the same error, whether the bounded run finishes
+/// or fills up and starts over. On every pair of
+/// flat layouts of up to two modes (extents 1-4, strides -2..12) against a sample of such
+/// right-hand sides, and on random nested layouts of up to 40 leaves (past the bounded
+/// threshold of 32, so that the growable-only path runs too).
 #[cfg(test)]
 mod tests {
     use alloc::string::ToString;

@@ -16,7 +16,10 @@ use crate::layout::Layout;
 /// neighbours merge depends only on them (a merged run `(s_a...s_i):d_a` has
 /// `s_a...s_i * d_a == s_i * d_i`), and an extent-1 last mode is dropped as soon as any other
 /// mode is left, as in CuTe. One pass, no reversal. (An out-parameter, because returning a
-/// `Modes` by value copies its whole inline buffer.)
+/// `Modes` by value copies its whole inline buffer.) Inlined into every caller: composition's
+/// fast path calls it once per mode, and the call cost 30-43 instructions of compositions of
+/// 780-1220 (measured, session 10).
+#[inline(always)]
 pub(crate) fn coalesce_leaves_into<L: List<(i64, i64)>>(
     shape: &[i64],
     stride: &[i64],
@@ -75,7 +78,7 @@ pub(crate) fn bw_coalesce_x(l: &Layout) -> Modes {
 
 /// [`bw_coalesce_x`] of a layout's leaves, appended to `out`; never empty: a layout without
 /// leaves (`():()`) gives `1:0`.
-#[inline]
+#[inline(always)]
 pub(crate) fn coalesce_x_leaves_into<L: List<(i64, i64)>>(
     shape: &[i64],
     stride: &[i64],

@@ -1,5 +1,6 @@
 //! coalesce, coalesce by profile, filter_zeros, filter.
 
+use super::flat::{Few, Flat, ResultModes};
 use super::lists::List;
 use super::{by_mode, Modes, Rest};
 use crate::error::LayoutError;
@@ -110,10 +111,10 @@ pub(crate) fn merged(prev: (i64, i64), s: i64, d: i64) -> Option<i64> {
 }
 
 /// The fast path of [`Layout::coalesce`] (see [`super::flat`]): the same merge pass, written to
-/// arrays that become the result; `None` past the inline capacity.
+/// the modes `R` that become the result; `None` past their capacity.
 #[inline(always)]
-pub(super) fn coalesce_small(l: &Layout) -> Option<Layout> {
-    let mut r = super::flat::Flat::new();
+pub(super) fn coalesce_small<R: ResultModes>(l: &Layout) -> Option<Layout> {
+    let mut r = R::empty();
     let mut m = Merger::new();
     for (&s, &d) in l.shape.iter().zip(l.stride.iter()) {
         if let Some((s, d)) = m.feed(s, d) {
@@ -209,7 +210,11 @@ impl Layout {
     /// ```
     #[inline(always)]
     pub fn coalesce(&self) -> Layout {
-        if let Some(l) = coalesce_small(self) {
+        // Results of up to four modes in registers, then of up to the inline capacity.
+        if let Some(l) = coalesce_small::<Few>(self) {
+            return l;
+        }
+        if let Some(l) = coalesce_small::<Flat>(self) {
             return l;
         }
         let mut out = Layout::building();

@@ -1,7 +1,7 @@
 //! complement(A, M): the layout that fills the gaps of A's image up to M.
 
 use super::coalesce::{merged, push_merged};
-use super::flat::{Flat, WORK};
+use super::flat::{Few, Flat, ResultModes, WORK};
 use super::lists::{growable, List, Stop};
 use super::{ceil_div, from_flat, from_flat_unchecked, mul, Modes};
 use crate::coord::div_rem;
@@ -60,7 +60,11 @@ impl Layout {
                 what: alloc::format!("cotarget {cotarget} is not positive"),
             });
         }
-        if let Some(r) = complement_small(&self.shape, &self.stride, cotarget) {
+        // Results of up to four modes in registers, then of up to the inline capacity.
+        if let Some(r) = complement_small::<Few>(&self.shape, &self.stride, cotarget) {
+            return Ok(r);
+        }
+        if let Some(r) = complement_small::<Flat>(&self.shape, &self.stride, cotarget) {
             return Ok(r);
         }
         let mut f = Modes::new();
@@ -126,10 +130,15 @@ pub(crate) fn complement_leaves(l: &Layout, cotarget: &[i64]) -> Result<Layout, 
 
 /// The fast path of [`Layout::complement`] (see [`super::flat`]): an integer cotarget `m >= 1`,
 /// filtered modes sorted by stride with no gaps (each stride a multiple of the span below it).
-/// `None` sends everything else to the general path.
-#[inline]
-pub(super) fn complement_small(shape: &[i64], stride: &[i64], m: i64) -> Option<Layout> {
-    let mut r = Flat::new();
+/// `None` sends everything else to the general path, and results of more modes than `R` holds
+/// to the caller's next attempt.
+#[inline(always)]
+pub(super) fn complement_small<R: ResultModes>(
+    shape: &[i64],
+    stride: &[i64],
+    m: i64,
+) -> Option<Layout> {
+    let mut r = R::empty();
     let mut span = 1i64;
     // filter(self) on the fly (`filter_leaves`: stride-0 leaves count as extent 1, extent-1
     // leaves are dropped, neighbours merged), each filtered mode handed to the chain once it is

@@ -1,6 +1,6 @@
 //! right_inverse, left_inverse, nullspace, max_common_vector, max_common_layout.
 
-use super::flat::{Flat, WORK};
+use super::flat::{Few, Flat, ResultModes, WORK};
 use super::view::{push_flat, push_flat_merged};
 use super::{flat_modes, from_flat, from_flat_unchecked, Modes};
 use crate::coord::div_rem;
@@ -67,7 +67,11 @@ impl Layout {
     /// ```
     #[inline]
     pub fn right_inverse(&self) -> Layout {
-        if let Some(l) = right_inverse_small(self) {
+        // Results of up to four modes in registers, then of up to the inline capacity.
+        if let Some(l) = right_inverse_small::<Few>(self) {
+            return l;
+        }
+        if let Some(l) = right_inverse_small::<Flat>(self) {
             return l;
         }
         let mut out = Layout::building();
@@ -100,7 +104,11 @@ impl Layout {
     /// ```
     #[inline]
     pub fn left_inverse(&self) -> Result<Layout, LayoutError> {
-        if let Some(l) = left_inverse_small(self) {
+        // Results of up to four modes in registers, then of up to the inline capacity.
+        if let Some(l) = left_inverse_small::<Few>(self) {
+            return Ok(l);
+        }
+        if let Some(l) = left_inverse_small::<Flat>(self) {
             return Ok(l);
         }
         super::in_place(|out| left_inverse_into(self, out))
@@ -242,12 +250,13 @@ fn sorted_small(l: &Layout, c: &mut Flat<WORK>, w: &mut [i64; WORK]) -> Option<(
     Some(())
 }
 
-/// The fast path of [`Layout::right_inverse`] (see [`super::flat`]).
-#[inline]
-pub(super) fn right_inverse_small(l: &Layout) -> Option<Layout> {
+/// The fast path of [`Layout::right_inverse`] (see [`super::flat`]); `None` also where the
+/// result has more modes than `R` holds.
+#[inline(always)]
+pub(super) fn right_inverse_small<R: ResultModes>(l: &Layout) -> Option<Layout> {
     let (mut c, mut w) = (Flat::<WORK>::new(), [0i64; WORK]);
     sorted_small(l, &mut c, &mut w)?;
-    let mut r = Flat::new();
+    let mut r = R::empty();
     let mut curr = 1i64;
     for (k, (s, d)) in c.modes().enumerate() {
         if d == curr {
@@ -259,9 +268,10 @@ pub(super) fn right_inverse_small(l: &Layout) -> Option<Layout> {
 }
 
 /// The fast path of [`Layout::left_inverse`] (see [`super::flat`]): non-negative strides, each
-/// nonzero stride a multiple of the one before it and no overlaps; `None` for everything else.
+/// nonzero stride a multiple of the one before it and no overlaps; `None` for everything else,
+/// and where the result has more modes than `R` holds.
 #[inline(always)]
-pub(super) fn left_inverse_small(l: &Layout) -> Option<Layout> {
+pub(super) fn left_inverse_small<R: ResultModes>(l: &Layout) -> Option<Layout> {
     // `left_inverse_into` keeps the colexicographic position of each mode only to know whether
     // it is the last one; the fast path gives up wherever that would matter.
     let (mut c, mut w) = (Flat::<WORK>::new(), [0i64; WORK]);
@@ -271,7 +281,7 @@ pub(super) fn left_inverse_small(l: &Layout) -> Option<Layout> {
     if c.d[..n].iter().any(|&d| d < 0) {
         return None;
     }
-    let mut r = Flat::new();
+    let mut r = R::empty();
     let (mut prev_w, mut covered, mut low) = (0i64, 1i64, 0i64);
     // An index loop: the iterator form clippy suggests costs 10 % more here (measured).
     #[allow(clippy::needless_range_loop)]

@@ -316,11 +316,18 @@ impl Sink for Layout {
 /// A result layout written to arrays of the inline capacities, which [`Buf::layout`] hands to the
 /// returned layout whole: that layout is assembled by value where it is returned, with no move
 /// of a finished `Layout` (see the module's documentation).
+///
+/// The leaf arrays first and 16-byte aligned (`repr(C)`): in the order the compiler chose
+/// (tokens, count, leaves) the arrays sat at an odd multiple of 8 bytes, were filled by 32 8-byte
+/// stores and then moved into the result by 16-byte loads, each of which waited for two of those
+/// stores to reach the cache: compositions, divides and products 3-4 ns faster this way
+/// (session 10).
+#[repr(C, align(16))]
 pub(crate) struct Buf {
-    toks: [Tok; TOKS_INLINE],
-    nt: usize,
     s: [i64; LEAVES_INLINE],
     d: [i64; LEAVES_INLINE],
+    toks: [Tok; TOKS_INLINE],
+    nt: usize,
     n: usize,
 }
 

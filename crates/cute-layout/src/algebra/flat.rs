@@ -38,6 +38,7 @@ pub(crate) const WORK: usize = 8;
 /// Flat modes `(extent, stride)` in two fixed arrays of `N` entries (the `n` first are the
 /// modes; the rest is filler, never read).
 #[derive(Clone, Copy)]
+#[repr(C, align(16))]
 pub(crate) struct Flat<const N: usize = LEAVES_INLINE> {
     pub s: [i64; N],
     pub d: [i64; N],

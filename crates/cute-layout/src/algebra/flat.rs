@@ -215,18 +215,24 @@ impl ResultModes for Few {
         if s == 1 {
             return Some(());
         }
+        // By value at constant positions, never by reference (which would put `m` in memory).
         let last = match self.n {
             0 => return self.push(s, d),
-            1 => &mut self.m[0],
-            2 => &mut self.m[1],
-            3 => &mut self.m[2],
-            _ => &mut self.m[3],
+            1 => self.m[0],
+            2 => self.m[1],
+            3 => self.m[2],
+            _ => self.m[3],
         };
-        if let Some(e) = super::coalesce::merged(*last, s, d) {
-            last.0 = e;
-            return Some(());
+        let Some(e) = super::coalesce::merged(last, s, d) else {
+            return self.push(s, d);
+        };
+        match self.n {
+            1 => self.m[0].0 = e,
+            2 => self.m[1].0 = e,
+            3 => self.m[2].0 = e,
+            _ => self.m[3].0 = e,
         }
-        self.push(s, d)
+        Some(())
     }
 
     #[inline(always)]

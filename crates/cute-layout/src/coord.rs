@@ -815,9 +815,12 @@ mod crd2idx_tests {
         let mut used = 0usize;
         for _ in 0..20_000 {
             let rank = 1 + rng.next(4);
+            // Modes nested one to three levels below the top (layouts of depth 2 to 4, and
+            // flat ones where every mode comes out an integer).
+            let depth = 1 + rng.next(3) as u32;
             let mut leaves = 0;
             let modes: Vec<(String, String)> =
-                (0..rank).map(|_| mode(&mut rng, 3, &mut leaves)).collect();
+                (0..rank).map(|_| mode(&mut rng, depth, &mut leaves)).collect();
             let (ss, ds): (Vec<String>, Vec<String>) = modes.into_iter().unzip();
             let text = format!("({}):({})", ss.join(","), ds.join(","));
             let l: Layout = text.parse().expect("generated layout parses");

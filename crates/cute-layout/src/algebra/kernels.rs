@@ -223,6 +223,7 @@ pub(crate) fn product_layout_into(
 
 /// `(k(a_0, t_0), ..., k(a_{n-1}, t_{n-1}), a_n, ...)` for a flat tuple tiler (CuTe's
 /// `transform_layout`; composition drops the modes past the tiler).
+#[inline]
 fn by_mode_into<S: Lists, O: Sink>(
     kernel: Kernel,
     a: &Layout,

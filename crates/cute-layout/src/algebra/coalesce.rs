@@ -40,15 +40,13 @@ pub(crate) fn coalesce_leaves_into<L: List<(i64, i64)>>(
     // Into an empty `out`: the same merges with the mode being merged kept in registers (one
     // push per finished mode rather than a look at `out`'s last mode per leaf).
     let mut m = Merger::new();
-    for k in 0..n {
-        let s = if k + 1 == n {
-            last.unwrap_or(shape[k])
-        } else {
-            shape[k]
-        };
-        if let Some(done) = m.feed(s, stride[k]) {
+    for (&s, &d) in shape[..n - 1].iter().zip(&stride[..n - 1]) {
+        if let Some(done) = m.feed(s, d) {
             out.put(done)?;
         }
+    }
+    if let Some(done) = m.feed(last.unwrap_or(shape[n - 1]), stride[n - 1]) {
+        out.put(done)?;
     }
     match m.finish() {
         Some(done) => out.put(done),

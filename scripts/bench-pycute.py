@@ -4,7 +4,7 @@
 pycute comes from the `nvidia-cutlass` wheel, installed with `pip install --no-deps` into a
 virtual environment outside the repository (default ~/.cache/cute-bench/venv; override with
 CUTE_BENCH_VENV); the script creates it on first use and re-runs itself inside it. Ours is the
-`cute-bench` binary (`cargo build --release -p cute-bench`), run with `--stats`.
+`cute-bench` binary (`cargo build --release -p cute-bench`), run with `--stats --rounds 3`.
 
 pycute timing: inputs are built once outside the timed call; the timed call is the pycute
 function itself (`coalesce`, `composition`, ..., `crd2idx(crd, shape, stride)`,
@@ -17,8 +17,8 @@ then mode i is (A_i, B'_i) or (B'_i, A_i)).
 Usage:
   scripts/bench-pycute.py [--cases FILE] [--bench BIN] [--repeats N] [--json OUT]
                           [--ir IR_FILE --baseline results-baseline.md --markdown]
-Prints a table: case, ours ns (min / median: the best and the median of cute-bench's placements,
-see `cute_bench::time_case`), pycute us (min / median), pycute/ours ratio. With
+Prints a table: case, ours ns (min / median: the best and the median of cute-bench's placements
+over its three passes, see `cute_bench::time_case`), pycute us (min / median), pycute/ours ratio. With
 --ir (the output of scripts/bench-ir.sh) and --baseline it adds our instructions/op and the CuTe
 C++ columns of the baseline file, with the ratio of our Ir to CuTe's and their geometric means;
 --markdown prints the table as Markdown (what BENCHMARKS.md holds).
@@ -156,8 +156,10 @@ def time_pycute(fn, elements, repeats):
 
 
 def run_ours(bench, cases_file, repeats):
+    # Three passes over the file (cute-bench --rounds): a burst of load on a shared machine
+    # during one case's timing then costs that case one pass, not its result.
     out = subprocess.run(
-        [str(bench), "--stats", "--repeats", str(repeats), str(cases_file)],
+        [str(bench), "--stats", "--rounds", "3", "--repeats", str(repeats), str(cases_file)],
         check=True,
         capture_output=True,
         text=True,

@@ -417,6 +417,14 @@ pub struct Timing {
 }
 
 impl Timing {
+    /// The timings of two runs of the same case taken together: every placement's time of both
+    /// (sorted), the iteration count of the first.
+    pub fn merged(mut self, other: Timing) -> Timing {
+        self.ns.extend(other.ns);
+        self.ns.sort_by(f64::total_cmp);
+        self
+    }
+
     /// The fastest repeat at the most favourable placement.
     pub fn min(&self) -> f64 {
         self.ns.first().copied().unwrap_or(f64::NAN)
@@ -574,6 +582,23 @@ mod tests {
         let t = time_case(&c, 10_000, 3, 4);
         assert_eq!(t.ns.len(), 4, "one time per placement");
         assert!(t.min() <= t.median());
+    }
+
+    #[test]
+    fn merged_timings_keep_every_placement_sorted() {
+        let a = Timing {
+            iters: 10,
+            ns: vec![2.0, 5.0],
+        };
+        let b = Timing {
+            iters: 20,
+            ns: vec![1.0, 3.0, 9.0],
+        };
+        let m = a.merged(b);
+        assert_eq!(m.iters, 10);
+        assert_eq!(m.ns, vec![1.0, 2.0, 3.0, 5.0, 9.0]);
+        assert_eq!(m.min(), 1.0);
+        assert_eq!(m.median(), 3.0);
     }
 
     #[test]

@@ -7,6 +7,8 @@
 //!   This is the machine-readable form other harnesses run side by side with their own.
 //! * `cute-bench --stats FILE`: one line `ID min median iters` per case (median: over the
 //!   placements, of each placement's fastest repeat).
+//! * `--rounds N` (any timing mode): N passes over the file, each case's numbers taken over
+//!   all of them (spreads the repeats over the run; `scripts/bench.sh` uses 3).
 //! * `cute-bench --table FILE`: a human-readable table (min and median, the case text).
 //! * `cute-bench --results FILE`: one line `ID result` per case (the result in CuTe's text form).
 //! * `cute-bench --callgrind-case ID --iters N FILE`: run case ID exactly N times and nothing
@@ -16,7 +18,7 @@ use std::io::Write;
 use std::process::ExitCode;
 
 use clap::Parser;
-use cute_bench::{parse_cases, run_iters, time_case, CaseLine};
+use cute_bench::{parse_cases, run_iters, time_case, CaseLine, Timing};
 
 #[derive(Parser, Debug)]
 #[command(
@@ -51,6 +53,12 @@ struct Cli {
     /// apart): min is the best placement, median the median over placements.
     #[arg(long, default_value_t = 8, value_name = "N")]
     placements: usize,
+    /// Number of passes over the whole file: each case is timed once per pass, and its numbers
+    /// are taken over all passes (min: the best; median: over every placement of every pass).
+    /// Passes spread a case's repeats over the run, so that a burst of load on a shared machine
+    /// cannot take all of them.
+    #[arg(long, default_value_t = 1, value_name = "N")]
+    rounds: usize,
 }
 
 fn main() -> ExitCode {
@@ -107,11 +115,26 @@ fn main() -> ExitCode {
                 "id", "min ns", "median ns", "iters"
             );
         }
+        // Every pass but the last only collects; the last prints as it goes.
+        let mut timings: Vec<Option<Timing>> = vec![None; cases.len()];
+        for _ in 1..cli.rounds.max(1) {
+            for (t, CaseLine { case, .. }) in timings.iter_mut().zip(&cases) {
+                let new = time_case(case, target, cli.repeats, cli.placements);
+                *t = Some(match t.take() {
+                    Some(old) => old.merged(new),
+                    None => new,
+                });
+            }
+        }
         cases
             .iter()
             .enumerate()
             .try_for_each(|(id, CaseLine { text, case, .. })| {
-                let t = time_case(case, target, cli.repeats, cli.placements);
+                let new = time_case(case, target, cli.repeats, cli.placements);
+                let t = match timings[id].take() {
+                    Some(old) => old.merged(new),
+                    None => new,
+                };
                 let r = if cli.table {
                     writeln!(
                         out,

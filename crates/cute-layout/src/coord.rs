@@ -819,8 +819,9 @@ mod crd2idx_tests {
             // flat ones where every mode comes out an integer).
             let depth = 1 + rng.next(3) as u32;
             let mut leaves = 0;
-            let modes: Vec<(String, String)> =
-                (0..rank).map(|_| mode(&mut rng, depth, &mut leaves)).collect();
+            let modes: Vec<(String, String)> = (0..rank)
+                .map(|_| mode(&mut rng, depth, &mut leaves))
+                .collect();
             let (ss, ds): (Vec<String>, Vec<String>) = modes.into_iter().unzip();
             let text = format!("({}):({})", ss.join(","), ds.join(","));
             let l: Layout = text.parse().expect("generated layout parses");

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# The algebra benchmark, everything in one run (about a minute on 2 cores):
-#   ours: ns/op (min and median of 9 repeats, cute-bench --stats) and instructions/op
+# The algebra benchmark, everything in one run (about three minutes on 2 cores):
+#   ours: ns/op (min and median of 9 repeats in 3 passes, cute-bench --stats --rounds 3) and instructions/op
 #         (callgrind, scripts/bench-ir.sh; skipped without valgrind);
 #   pycute: µs/op in the same run (scripts/bench-pycute.py; its venv is created on first use);
 #   CuTe C++: the numbers of results-baseline.md beside the cases file, and (when g++ is

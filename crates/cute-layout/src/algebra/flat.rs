@@ -21,6 +21,14 @@
 //!   (which the compiler writes inline), and the working arrays, which never reach the result,
 //!   have [`WORK`] entries: complement 52 -> 36 ns, right_inverse 53 -> 23 ns, left_inverse
 //!   76 -> 30 ns.
+//! * (Session 10.) A 16-byte load cannot take its data from stores still in flight unless one
+//!   store covers it: result arrays written entry by entry (8-byte stores, token bytes at
+//!   run-time positions) and then moved into the layout by 16-byte loads wait for those stores to
+//!   reach the cache, on every call. So results of up to four modes are built in registers
+//!   ([`Few`]) and written straight into the layout, the flat tokens come from a table, and
+//!   [`Flat`], [`Buf`] and `Layout` keep their leaf arrays 16-byte aligned so that the copy reads
+//!   them pair by pair as they were filled: coalesce 15.5 -> 11.8 ns, complement 21.5 -> 18.4,
+//!   right_inverse 23.2 -> 19.0, compositions, divides and products 3-6 ns faster.
 
 use core::convert::Infallible;
 

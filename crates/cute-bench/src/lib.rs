@@ -228,24 +228,10 @@ impl Case {
 
     /// Perform the operation once and return the checksum of its result: the sum of all integer
     /// leaves (shape and stride) of a layout result, the index for `crd2idx`, the coordinate's
-    /// leaves for `idx2crd`, the sum of all offsets for a sweep; `-1` for an error.
-    #[inline]
+    /// leaves for `idx2crd`, the sum of all offsets for a sweep; `-1` for an error. One
+    /// iteration of the timing loop itself ([`run_iters`]).
     pub fn run(&self) -> i64 {
-        match self {
-            Case::Coalesce(l) => op::coalesce(l),
-            Case::Composition(l, t) => op::composition(l, t),
-            Case::Complement(l, m) => op::complement(l, m),
-            Case::RightInverse(l) => op::right_inverse(l),
-            Case::LeftInverse(l) => op::left_inverse(l),
-            Case::LogicalDivide(l, t) => op::logical_divide(l, t),
-            Case::ZippedDivide(l, t) => op::zipped_divide(l, t),
-            Case::LogicalProduct(l, t) => op::logical_product(l, t),
-            Case::BlockedProduct(a, b) => op::blocked_product(a, b),
-            Case::RakedProduct(a, b) => op::raked_product(a, b),
-            Case::Crd2Idx(c, l) => op::crd2idx(c, l),
-            Case::Idx2Crd(i, s) => op::idx2crd(i, s),
-            Case::Sweep(l) => op::sweep(l),
-        }
+        run_iters(self, 1)
     }
 
     /// The result in CuTe's text form (for checking against other implementations): a layout,

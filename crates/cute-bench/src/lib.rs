@@ -588,14 +588,15 @@ mod tests {
     }
 
     #[test]
-    fn leaf_sum_wraps_where_the_checked_sum_overflows() {
+    fn leaf_sum_wraps_where_the_checked_sum_overflows() -> Result<(), ParseError> {
         // A valid layout (extent-1 modes add nothing to the cosize) whose leaves sum past i64.
         let big = 1i64 << 62;
-        let l: Layout = format!("(1,1,1):({big},{big},{big})").parse().unwrap();
+        let l: Layout = format!("(1,1,1):({big},{big},{big})").parse()?;
         let want = 3i64.wrapping_add(big.wrapping_mul(3));
         assert_eq!(leaf_sum(&l), want);
         assert_eq!(wrapping_leaf_sum(&l), want);
-        let small: Layout = "(4,(2,8)):(2,(1,8))".parse().unwrap();
+        let small: Layout = "(4,(2,8)):(2,(1,8))".parse()?;
         assert_eq!(leaf_sum(&small), 4 + 2 + 8 + 2 + 1 + 8);
+        Ok(())
     }
 }

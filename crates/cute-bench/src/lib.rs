@@ -134,11 +134,8 @@ fn leaf_sum(l: &Layout) -> i64 {
 #[cold]
 #[inline(never)]
 fn wrapping_leaf_sum(l: &Layout) -> i64 {
-    let mut acc = 0i64;
-    for (&s, &d) in l.shape_leaves().iter().zip(l.stride_leaves()) {
-        acc = acc.wrapping_add(s).wrapping_add(d);
-    }
-    acc
+    let leaves = l.shape_leaves().iter().chain(l.stride_leaves());
+    leaves.fold(0i64, |acc, &v| acc.wrapping_add(v))
 }
 
 /// Checksum of a layout result; an error counts as `-1` (the error is reported before timing).

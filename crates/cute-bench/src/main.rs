@@ -115,26 +115,26 @@ fn main() -> ExitCode {
                 "id", "min ns", "median ns", "iters"
             );
         }
+        // One more pass of a case, taken together with its earlier passes.
+        let pass = |case, earlier: Option<Timing>| {
+            let new = time_case(case, target, cli.repeats, cli.placements);
+            match earlier {
+                Some(old) => old.merged(new),
+                None => new,
+            }
+        };
         // Every pass but the last only collects; the last prints as it goes.
         let mut timings: Vec<Option<Timing>> = vec![None; cases.len()];
         for _ in 1..cli.rounds.max(1) {
             for (t, CaseLine { case, .. }) in timings.iter_mut().zip(&cases) {
-                let new = time_case(case, target, cli.repeats, cli.placements);
-                *t = Some(match t.take() {
-                    Some(old) => old.merged(new),
-                    None => new,
-                });
+                *t = Some(pass(case, t.take()));
             }
         }
         cases
             .iter()
             .enumerate()
             .try_for_each(|(id, CaseLine { text, case, .. })| {
-                let new = time_case(case, target, cli.repeats, cli.placements);
-                let t = match timings[id].take() {
-                    Some(old) => old.merged(new),
-                    None => new,
-                };
+                let t = pass(case, timings[id].take());
                 let r = if cli.table {
                     writeln!(
                         out,

@@ -2,6 +2,7 @@
 
 use super::build::LayoutBuilder;
 use super::kernels;
+use super::shape_divide;
 use super::view::push_view;
 use super::Tiler;
 use crate::error::LayoutError;
@@ -202,6 +203,11 @@ impl Layout {
     /// ```
     #[inline]
     pub fn logical_divide(&self, tiler: &Tiler) -> Result<Layout, LayoutError> {
+        if let Tiler::Modes(ts) = tiler {
+            if let Some(l) = shape_divide::divide_by_shape(self, ts, false) {
+                return Ok(l);
+            }
+        }
         kernels::run_value(kernels::Kernel::Divide, self, tiler)
     }
 
@@ -225,6 +231,18 @@ impl Layout {
     /// ```
     #[inline]
     pub fn zipped_divide(&self, tiler: &Tiler) -> Result<Layout, LayoutError> {
+        if let Tiler::Modes(ts) = tiler {
+            if let Some(l) = shape_divide::divide_by_shape(self, ts, true) {
+                return Ok(l);
+            }
+        }
+        self.zipped_divide_general(tiler)
+    }
+
+    /// [`Layout::zipped_divide`] past the fast path of shape tilers (kept out of line, so that
+    /// the fast path is inlined into callers).
+    #[inline(never)]
+    fn zipped_divide_general(&self, tiler: &Tiler) -> Result<Layout, LayoutError> {
         match tiler {
             Tiler::Layout(_) | Tiler::Int(_) => {
                 return kernels::run_value(kernels::Kernel::Divide, self, tiler)

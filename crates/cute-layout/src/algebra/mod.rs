@@ -16,6 +16,7 @@ mod inverse;
 mod kernels;
 mod lists;
 mod product;
+mod shape_divide;
 #[cfg(test)]
 pub(crate) mod testing;
 mod tiler;

@@ -193,6 +193,57 @@ pub(super) fn complement_small<R: ResultModes>(
     Some(r.layout())
 }
 
+/// The complement of a compact layout, one mode, without the general chain: where the leaves
+/// `shape:stride` left after filtering (stride-0 and extent-1 leaves out), sorted by stride,
+/// each have the product of the extents below them as stride (the compact chain `s_0:1,
+/// s_1:s_0, ...`), every `g_i` of [`complement_filtered`] is 1 and `complement(l, m)` is
+/// `ceil(m / span):span` (`span` the product of those extents), no mode where that extent is 1,
+/// and `m:1` where no leaf is left (`1:0` for `m == 1`). Gives that mode (`Some(None)` for
+/// none), or `None` elsewhere (not compact, more than [`WORK`] leaves, an overflow: the general
+/// path then gives the same layout or the error). The products use it for their complement
+/// `complement(a, size(a) * cosize(b))`.
+#[inline(always)]
+pub(crate) fn compact_complement(
+    shape: &[i64],
+    stride: &[i64],
+    m: i64,
+) -> Option<Option<(i64, i64)>> {
+    if shape.len() > WORK || m < 1 {
+        return None;
+    }
+    // The kept leaves `(stride, extent)` sorted by stride (insertion as they come).
+    let mut sorted = [(0i64, 0i64); WORK];
+    let mut n = 0;
+    for (&e, &d) in shape.iter().zip(stride) {
+        if e == 1 || d == 0 {
+            continue;
+        }
+        let mut k = n;
+        while k > 0 && sorted[k - 1].0 > d {
+            sorted[k] = sorted[k - 1];
+            k -= 1;
+        }
+        sorted[k] = (d, e);
+        n += 1;
+    }
+    // The compact chain: each stride the span below it (so positive, and no two alike).
+    let mut span = 1i64;
+    for &(d, e) in &sorted[..n] {
+        if d != span {
+            return None;
+        }
+        span = span.checked_mul(e)?;
+    }
+    if span == 1 {
+        // Nothing kept: CuTe's `make_layout(m)`, written `1:0` for `m == 1`.
+        return Some(Some((m, i64::from(m != 1))));
+    }
+    let rest = ceil_div(m, span);
+    // The complement's cosize `(rest - 1) * span + 1` fits when `rest * span` does.
+    rest.checked_mul(span)?;
+    Some((rest != 1).then_some((rest, span)))
+}
+
 /// CuTe's `ceil_div(cotarget, d)` for a tuple cotarget: divide the elements left to right, each
 /// by what is left of `d`; the result's size (CuTe then coalesces it to one static extent).
 fn ceil_div_shape(cotarget: &[i64], d: i64) -> Result<i64, LayoutError> {
@@ -474,5 +525,64 @@ mod tests {
             used += usize::from(f.len() <= WORK && fast);
         }
         assert!(used > 10_000, "fast path taken {used} times");
+    }
+
+    /// [`compact_complement`] against the general complement of the filtered leaves, on every
+    /// layout of up to three leaves over small extents and strides (both signs, zero) and on
+    /// compact layouts of up to WORK + 1 leaves in shuffled order, for several cotargets.
+    #[test]
+    fn compact_complement_agrees_with_the_general_path() {
+        let general = |shape: &[i64], stride: &[i64], m: i64| {
+            let mut f = Modes::new();
+            let Ok(()) = filter_leaves(shape, stride, &mut f);
+            let mut r = Modes::new();
+            growable(complement_modes(&f, &[m], &mut r)).map(|()| r)
+        };
+        let modes = super::super::testing::small_modes();
+        let mut answered = 0usize;
+        let mut check = |shape: &[i64], stride: &[i64]| {
+            for m in [1i64, 2, 7, 16, 64, 1000, i64::MAX] {
+                if let Some(c) = compact_complement(shape, stride, m) {
+                    let want = general(shape, stride, m);
+                    assert_eq!(
+                        Ok(c.into_iter().collect::<Modes>()),
+                        want,
+                        "{shape:?}:{stride:?} in {m}"
+                    );
+                    answered += 1;
+                }
+            }
+        };
+        for &a in &modes {
+            check(&[a.0], &[a.1]);
+            for &b in &modes {
+                check(&[a.0, b.0], &[a.1, b.1]);
+                for &c in &modes {
+                    check(&[a.0, b.0, c.0], &[a.1, b.1, c.1]);
+                }
+            }
+        }
+        let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+        for _ in 0..20_000 {
+            let n = 1 + rng.next(WORK as u64 + 1) as usize;
+            let mut shape: Vec<i64> = (0..n).map(|_| 1 + rng.next(4) as i64).collect();
+            let mut stride = Vec::new();
+            let mut span = 1i64;
+            for &s in &shape {
+                stride.push(if rng.next(8) == 0 { 0 } else { span });
+                span *= s;
+            }
+            for _ in 0..rng.next(4) {
+                let (i, j) = (rng.next(n as u64) as usize, rng.next(n as u64) as usize);
+                shape.swap(i, j);
+                stride.swap(i, j);
+            }
+            if rng.next(4) == 0 {
+                let i = rng.next(n as u64) as usize;
+                stride[i] += 1;
+            }
+            check(&shape, &stride);
+        }
+        assert!(answered > 50_000, "{answered}");
     }
 }

@@ -10,7 +10,7 @@
 //! a flat tuple of those) and fall back to the generic path otherwise (nested tilers, errors of
 //! rank).
 
-use super::complement::{complement_modes, filter_leaves};
+use super::complement::{compact_complement, complement_modes, filter_leaves};
 use super::composition::{compose_with, linear_stride_x};
 use super::flat::{Buf, Sink};
 use super::lists::{bounded_first, growable, Bounded, Full, Growable, List, Lists, Stop, BOUNDED};
@@ -390,6 +390,13 @@ fn product_complement<L: List<(i64, i64)>>(
         .map(|(&s, &d)| (s - 1) * d.abs())
         .sum::<i64>();
     let m = mul("logical_product", a.size(), cosize_b.max(1))?;
+    if let Some(c) = compact_complement(a.shape, a.stride, m) {
+        // One mode or none: valid (see `compact_complement`).
+        if let Some(mode) = c {
+            comp.add(mode)?;
+        }
+        return Ok(());
+    }
     let mut f = L::empty();
     filter_leaves(a.shape, a.stride, &mut f).map_err(Stop::Full)?;
     complement_modes(&f, &[m], comp)?;

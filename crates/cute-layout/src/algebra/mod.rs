@@ -14,6 +14,7 @@ mod divide;
 mod flat;
 mod inverse;
 mod kernels;
+mod linear_product;
 mod lists;
 mod product;
 mod shape_divide;

@@ -3,6 +3,7 @@
 use super::build::LayoutBuilder;
 use super::divide::{unpack, zipped_into};
 use super::kernels;
+use super::linear_product;
 use super::view::push_view;
 use super::{from_flat, mul, Tiler};
 use crate::error::LayoutError;
@@ -43,7 +44,12 @@ impl Layout {
     /// ```
     #[inline]
     pub fn logical_product(&self, tiler: &Tiler) -> Result<Layout, LayoutError> {
-        kernels::run_value(kernels::Kernel::Product, self, tiler)
+        if let Tiler::Layout(b) = tiler {
+            if let Some(l) = linear_product::logical_product(self, b) {
+                return Ok(l);
+            }
+        }
+        product_general(self, tiler)
     }
 
     /// CuTe `zipped_product`: [`Layout::logical_product`] gathered as `((block...), (rest...))`.
@@ -131,10 +137,10 @@ impl Layout {
     /// ```
     #[inline]
     pub fn blocked_product(&self, tiler: &Layout) -> Result<Layout, LayoutError> {
-        if let Some(r) = kernels::rank_product_value(self, tiler, false) {
-            return r;
+        if let Some(l) = linear_product::rank_product(self, tiler, false) {
+            return Ok(l);
         }
-        super::in_place(|out| rank_product_into(self, tiler, false, out))
+        rank_product_general(self, tiler, false)
     }
 
     /// CuTe `raked_product`: as [`Layout::blocked_product`] with each mode `((A* ∘ B)_i, self_i)`,
@@ -157,10 +163,10 @@ impl Layout {
     /// ```
     #[inline]
     pub fn raked_product(&self, tiler: &Layout) -> Result<Layout, LayoutError> {
-        if let Some(r) = kernels::rank_product_value(self, tiler, true) {
-            return r;
+        if let Some(l) = linear_product::rank_product(self, tiler, true) {
+            return Ok(l);
         }
-        super::in_place(|out| rank_product_into(self, tiler, true, out))
+        rank_product_general(self, tiler, true)
     }
 
     /// CuTe `tile_to_shape(block, shape, order)`: repeat `self` (padded to the rank of `shape`)
@@ -219,10 +225,27 @@ impl Layout {
     }
 }
 
+/// [`Layout::logical_product`] past the fast path of `linear_product` (out of line, as
+/// [`rank_product_general`]).
+#[inline(never)]
+fn product_general(a: &Layout, tiler: &Tiler) -> Result<Layout, LayoutError> {
+    kernels::run_value(kernels::Kernel::Product, a, tiler)
+}
+
+/// The blocked or raked product past the fast path of `linear_product` (kept out of line, so
+/// that the fast path is inlined into callers): the fused kernel, else the general path.
+#[inline(never)]
+fn rank_product_general(a: &Layout, b: &Layout, raked: bool) -> Result<Layout, LayoutError> {
+    if let Some(r) = kernels::rank_product_value(a, b, raked) {
+        return r;
+    }
+    super::in_place(|out| rank_product_into(a, b, raked, out))
+}
+
 /// [`Layout::blocked_product`] (`raked == false`) or [`Layout::raked_product`] written to `out`
 /// (an empty layout): the logical product of the padded operands is built on the stack and its
 /// modes zipped straight into `out`.
-fn rank_product_into(
+pub(super) fn rank_product_into(
     a: &Layout,
     b: &Layout,
     raked: bool,

@@ -77,6 +77,13 @@ const TOKS: [[[TokTree; MAX_RANK + 1]; MAX_RANK + 1]; 2] = {
     t
 };
 
+/// The tokens of `((L, L), ..., (L, L))`, `n` pairs (`1 <= n <= MAX_RANK`), and their number:
+/// the logical divide's tree where every mode is divided, also the blocked and raked products'.
+#[inline(always)]
+pub(crate) fn paired_toks(n: usize) -> Option<TokTree> {
+    (1..=MAX_RANK).contains(&n).then(|| TOKS[0][n][n])
+}
+
 /// `a ⊘ ts` (logical divide, or with `zipped` the zipped divide) for a flat tuple `a` of at most
 /// [`MAX_RANK`] modes and a tiler of integers, one per mode of `a` or fewer, each dividing its
 /// mode's extent; `None` otherwise (the caller runs the general path).

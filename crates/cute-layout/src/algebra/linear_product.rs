@@ -1,0 +1,220 @@
+//! Fast path of the products whose complement is one mode: `a ⊗ b = (a, A* ∘ b)` with
+//! `A* = complement(a, size(a) * cosize(b))`. Where `a` is compact once filtered (the usual
+//! case: a row- or column-major tile), `A*` is one mode `rest:d` or none
+//! ([`compact_complement`]), and `A* ∘ b` is `b` with its strides multiplied by `d` (`0` for
+//! none), as in the kernels' `product_into`. The logical product is then `(a, b d)`, the blocked
+//! product of two flat tuples of one rank `((a_0, b_0 d), (a_1, b_1 d), ...)` and the raked
+//! product `((b_0 d, a_0), ...)`: written here straight into the returned layout.
+//!
+//! Anything else (a complement of more modes, operands of other forms, a result past the
+//! inline capacities, an overflow) returns `None`, and the kernels (`algebra::kernels`) compute
+//! the same result or the error. The tests compare both paths.
+//!
+//! Cost (session 11): the kernels spend about 920 to 1010 instructions on the three products of
+//! the benchmark, most of them finding the complement (filter, sort, chain) and going through
+//! their views and bounded lists.
+
+use super::complement::compact_complement;
+use super::shape_divide::paired_toks;
+use crate::layout::Layout;
+use crate::tree::{Leaves, Tok, Toks, LEAVES_INLINE, TOKS_INLINE};
+
+/// The size and span (largest offset magnitude, `cosize - 1`) of the modes `shape:stride` of
+/// a valid layout (so both fit in `i64`).
+#[inline(always)]
+fn size_span(shape: &[i64], stride: &[i64]) -> (i64, i64) {
+    let mut size = 1i64;
+    let mut span = 0i64;
+    for (&e, &d) in shape.iter().zip(stride) {
+        size = size.wrapping_mul(e);
+        span = span.wrapping_add((e - 1).wrapping_mul(d.wrapping_abs()));
+    }
+    (size, span)
+}
+
+/// The stride `d` by which `A* ∘ b` scales `b`'s strides, where `A*` (the product complement of
+/// `a` and `b`, in `size(a) * cosize(b)`) is one mode (its stride) or none (`0`), and the
+/// product `(a, b d)` is a valid layout (size and span in `i64`); `None` elsewhere.
+#[inline(always)]
+fn scale(a: (&[i64], &[i64]), b: (&[i64], &[i64])) -> Option<i64> {
+    let (size_a, span_a) = size_span(a.0, a.1);
+    let (size_b, span_b) = size_span(b.0, b.1);
+    let m = size_a.checked_mul(span_b + 1)?;
+    let d = compact_complement(a.0, a.1, m)?.map_or(0, |(_, d)| d);
+    // The result's size and span; every stride `b_k d` is at most `span_b d` in magnitude.
+    size_a.checked_mul(size_b)?;
+    let span = span_a.checked_add(span_b.checked_mul(d)?)?;
+    (span < i64::MAX).then_some(d)
+}
+
+/// `a ⊗ b` (CuTe `logical_product` with a layout tiler) where the complement is one mode:
+/// `(a, b d)`, the trees of `a` and `b` side by side; `None` where the general path must run.
+#[inline(always)]
+pub(crate) fn logical_product(a: &Layout, b: &Layout) -> Option<Layout> {
+    let (ash, ast, atk) = (a.shape.as_slice(), a.stride.as_slice(), a.toks.as_slice());
+    let (bsh, bst, btk) = (b.shape.as_slice(), b.stride.as_slice(), b.toks.as_slice());
+    let (na, nb) = (ash.len(), bsh.len());
+    let (ta, tb) = (atk.len(), btk.len());
+    if na + nb > LEAVES_INLINE || ta + tb + 2 > TOKS_INLINE {
+        return None;
+    }
+    let d = scale((ash, ast), (bsh, bst))?;
+    // Ones, not zeros (see `algebra::flat`): no call to `memset`.
+    let mut s = [1i64; LEAVES_INLINE];
+    let mut r = [1i64; LEAVES_INLINE];
+    let (sa, sb) = s.split_at_mut(na);
+    let (ra, rb) = r.split_at_mut(na);
+    for ((s, r), (&e, &st)) in sa.iter_mut().zip(ra).zip(ash.iter().zip(ast)) {
+        (*s, *r) = (e, st);
+    }
+    for ((s, r), (&e, &st)) in sb.iter_mut().zip(rb).zip(bsh.iter().zip(bst)) {
+        (*s, *r) = (e, st.wrapping_mul(d));
+    }
+    let mut toks = [Tok::Close; TOKS_INLINE];
+    toks[0] = Tok::Open;
+    for (t, &u) in toks[1..].iter_mut().zip(atk.iter().chain(btk)) {
+        *t = u;
+    }
+    Some(Layout::from_parts_unchecked(
+        Toks::from_buf_and_len(toks, ta + tb + 2),
+        Leaves::from_buf_and_len(s, na + nb),
+        Leaves::from_buf_and_len(r, na + nb),
+    ))
+}
+
+/// CuTe's blocked (`raked == false`) or raked product of two flat tuples of one rank where the
+/// complement is one mode: `((a_k, b_k d))_k` (raked: `((b_k d, a_k))_k`); `None` where the
+/// general path must run.
+#[inline(always)]
+pub(crate) fn rank_product(a: &Layout, b: &Layout, raked: bool) -> Option<Layout> {
+    let (ash, ast) = (a.shape.as_slice(), a.stride.as_slice());
+    let (bsh, bst) = (b.shape.as_slice(), b.stride.as_slice());
+    let n = ash.len();
+    // Two flat tuples (n leaves in n + 2 tokens) of n modes.
+    if a.toks.len() != n + 2 || b.toks.len() != n + 2 || bsh.len() != n {
+        return None;
+    }
+    let (toks, nt) = paired_toks(n)?;
+    let d = scale((ash, ast), (bsh, bst))?;
+    let mut s = [1i64; LEAVES_INLINE];
+    let mut r = [1i64; LEAVES_INLINE];
+    let (pa, pb) = if raked { (1, 0) } else { (0, 1) };
+    for k in 0..n {
+        (s[2 * k + pa], r[2 * k + pa]) = (ash[k], ast[k]);
+        (s[2 * k + pb], r[2 * k + pb]) = (bsh[k], bst[k].wrapping_mul(d));
+    }
+    Some(Layout::from_parts_unchecked(
+        Toks::from_buf_and_len(toks, nt),
+        Leaves::from_buf_and_len(s, 2 * n),
+        Leaves::from_buf_and_len(r, 2 * n),
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use alloc::string::ToString;
+    use alloc::vec::Vec;
+
+    use super::super::testing::{layout_of, small_modes, Rng};
+    use super::super::{kernels, Tiler};
+    use super::*;
+
+    /// The general path's answers (the kernels into a layout).
+    fn general_logical(a: &Layout, b: &Layout) -> Result<Layout, crate::LayoutError> {
+        let mut out = Layout::building();
+        kernels::run(
+            kernels::Kernel::Product,
+            a,
+            &Tiler::Layout(b.clone()),
+            &mut out,
+        )?;
+        Ok(out)
+    }
+
+    fn general_rank(a: &Layout, b: &Layout, raked: bool) -> Result<Layout, crate::LayoutError> {
+        let mut out = Layout::building();
+        super::super::product::rank_product_into(a, b, raked, &mut out)?;
+        Ok(out)
+    }
+
+    /// Both products against the general path on pairs of small layouts (every flat pair of up
+    /// to two modes each, over small extents and strides of both signs and zero; random flat
+    /// and nested pairs of up to nine leaves): where the fast path answers, the same layout.
+    #[test]
+    fn agrees_with_the_general_path() {
+        let modes = small_modes();
+        let mut flats: Vec<Vec<(i64, i64)>> = modes.iter().map(|&m| Vec::from([m])).collect();
+        for &x in &modes {
+            for &y in &modes {
+                flats.push(Vec::from([x, y]));
+            }
+        }
+        let mut answered = [0usize; 3];
+        let mut check = |a: &Layout, b: &Layout| {
+            if let Some(f) = logical_product(a, b) {
+                let g = general_logical(a, b).unwrap_or_else(|e| panic!("{a} * {b}: {e}"));
+                assert_eq!(f, g, "{a} * {b}");
+                answered[0] += 1;
+            }
+            for (i, raked) in [(1, false), (2, true)] {
+                if let Some(f) = rank_product(a, b, raked) {
+                    let g = general_rank(a, b, raked).unwrap_or_else(|e| panic!("{a} * {b}: {e}"));
+                    assert_eq!(f, g, "{a} * {b} raked {raked}");
+                    answered[i] += 1;
+                }
+            }
+        };
+        // Every pair whose first operand is compact-like (two modes) against a sample of
+        // second operands, and every pair of one-mode layouts.
+        for (i, fa) in flats.iter().enumerate() {
+            let a = layout_of(fa, 0);
+            for fb in flats.iter().skip(i % 7).step_by(7) {
+                check(&a, &layout_of(fb, 0));
+            }
+        }
+        let mut rng = Rng(0x51f1_5eed_0bad_cafe);
+        for _ in 0..20_000 {
+            let na = 1 + rng.next(5) as usize;
+            let nb = 1 + rng.next(5) as usize;
+            let mut fa = Vec::new();
+            let mut span = 1i64;
+            for _ in 0..na {
+                let e = 1 + rng.next(5) as i64;
+                let d = match rng.next(6) {
+                    0 => rng.next(9) as i64 - 2,
+                    _ => span,
+                };
+                span *= e;
+                fa.push((e, d));
+            }
+            for _ in 0..rng.next(3) {
+                let (i, j) = (rng.next(na as u64) as usize, rng.next(na as u64) as usize);
+                fa.swap(i, j);
+            }
+            let fb: Vec<(i64, i64)> = (0..nb)
+                .map(|_| (1 + rng.next(5) as i64, rng.next(13) as i64 - 3))
+                .collect();
+            let nest = rng.next(3) as usize;
+            check(&layout_of(&fa, nest), &layout_of(&fb, nest));
+            check(&layout_of(&fa, 0), &layout_of(&fb, 0));
+        }
+        assert!(answered.iter().all(|&n| n > 5_000), "{answered:?}");
+    }
+
+    #[test]
+    fn declines_what_it_does_not_cover() {
+        let lay = |s: &str| s.parse::<Layout>().unwrap_or_else(|e| panic!("{s}: {e}"));
+        // A complement of two modes (a gap), operands of other forms, too many leaves.
+        assert!(logical_product(&lay("4:2"), &lay("3:1")).is_none());
+        assert!(rank_product(&lay("(4,2):(2,8)"), &lay("(3,2):(1,3)"), false).is_none());
+        assert!(rank_product(&lay("(4,2):(1,4)"), &lay("3:1"), false).is_none());
+        assert!(rank_product(&lay("(4,2):(1,4)"), &lay("(3,2,2):(1,3,6)"), true).is_none());
+        assert!(rank_product(&lay("((4,2),2):((1,4),8)"), &lay("(3,2):(1,3)"), true).is_none());
+        let nine = lay("(2,2,2,2,2,2,2,2,2):(1,2,4,8,16,32,64,128,256)");
+        assert!(logical_product(&nine, &nine).is_none());
+        assert_eq!(
+            logical_product(&lay("(4,8):(8,1)"), &lay("(2,4):(1,2)")).map(|l| l.to_string()),
+            Some("((4,8),(2,4)):((8,1),(32,64))".into())
+        );
+    }
+}

@@ -71,12 +71,7 @@ impl Layout {
         if let Some(l) = right_inverse_small::<Few>(self) {
             return l;
         }
-        if let Some(l) = right_inverse_small::<Flat>(self) {
-            return l;
-        }
-        let mut out = Layout::building();
-        right_inverse_into(self, &mut out);
-        out
+        right_inverse_rest(self)
     }
 
     /// A left inverse (CuTe `left_inverse`, a quasi-inverse for non-injective layouts): `R` with
@@ -300,6 +295,18 @@ pub(super) fn left_inverse_small(l: &Layout) -> Option<Layout> {
     let last = if n > 0 { c.s[n - 1] } else { 1 };
     r.push_merged(last, prev_w)?;
     r.valid().then(|| r.layout())
+}
+
+/// [`Layout::right_inverse`] past its fast path on [`Few`]: on [`Flat`], then the general path
+/// (out of line, so that the first fast path is inlined into callers).
+#[inline(never)]
+fn right_inverse_rest(l: &Layout) -> Layout {
+    if let Some(r) = right_inverse_small::<Flat>(l) {
+        return r;
+    }
+    let mut out = Layout::building();
+    right_inverse_into(l, &mut out);
+    out
 }
 
 /// [`Layout::right_inverse`] written to `out` (an empty layout).

@@ -25,10 +25,15 @@ Method (the one results-baseline.md describes for its `dyn` column):
   the totals divided by the difference of the iteration counts (start-up cancels).
 
 Usage: scripts/bench-cute-cpp.py [--cases FILE] [--ir] [--repeats N] [--markdown] [--keep DIR]
-Prints one row per case: id, op, variant, ns min, ns median, Ir/op, CuTe's result.
+                                 [--ours OURS_JSON]
+Prints one row per case: id, op, variant, ns min, ns median, Ir/op, CuTe's result; with --ours
+(the --json of bench-pycute.py, same cases, same run), also the geometric means of ours / this
+build in instructions and ns (what BENCHMARKS.md quotes as "against this build").
 """
 
 import argparse
+import json
+import math
 import os
 import pathlib
 import re
@@ -238,6 +243,8 @@ def main():
     ap.add_argument("--repeats", type=int, default=9)
     ap.add_argument("--markdown", action="store_true")
     ap.add_argument("--keep", help="keep the generated sources and binaries in this directory")
+    ap.add_argument("--ours", help="the JSON of bench-pycute.py --json (same cases): print the "
+                    "geometric means of ours / this build, in Ir and ns")
     opts = ap.parse_args()
     incs = include_dirs()
     cxx = os.environ.get("CXX", "g++")
@@ -288,8 +295,30 @@ def main():
         for r in rows:
             print(f"{r['id']} {r['op']} {r['variant']} {fmt(r['min'], 3)} {fmt(r['median'], 3)} "
                   f"{fmt(r['ir'], 1)} {r['result']}")
+    if opts.ours:
+        print()
+        print(against_ours(rows, json.loads(pathlib.Path(opts.ours).read_text())))
     if not opts.keep:
         shutil.rmtree(work, ignore_errors=True)
+
+
+def against_ours(rows, ours):
+    """One line: the geometric means, over the cases both measured, of our Ir/op and ns/op (min)
+    divided by this build's, with the per-case Ir ratios."""
+    by_id = {o["id"]: o for o in ours}
+    ir, ns, per_case = [], [], []
+    for r in rows:
+        o = by_id.get(r["id"])
+        if o is None or r["min"] is None:
+            continue
+        ns.append(o["ours_ns_min"] / r["min"])
+        if r["ir"] and o.get("ours_ir"):
+            ir.append(o["ours_ir"] / r["ir"])
+            per_case.append(f"{r['id']} {ir[-1]:.1f}")
+    gm = (lambda xs: math.exp(sum(math.log(x) for x in xs) / len(xs)) if xs else float("nan"))
+    text = (f"Ours against this build (same run, {len(ns)} cases): geometric mean "
+            f"{gm(ir):.2f}x in instructions and {gm(ns):.2f}x in ns (min)")
+    return text + (f"; Ir per case: {', '.join(per_case)}." if per_case else ".")
 
 
 if __name__ == "__main__":

@@ -28,7 +28,7 @@ echo
 
 tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT
-args=(--cases "$cases" --bench "$bin" --markdown)
+args=(--cases "$cases" --bench "$bin" --markdown --json "$tmp/ours.json")
 if command -v valgrind >/dev/null; then
     scripts/bench-ir.sh "$cases" "$bin" >"$tmp/ir"
     args+=(--ir "$tmp/ir")
@@ -41,7 +41,7 @@ if [ "${CUTE_CPP:-1}" != 0 ] && command -v "${CXX:-g++}" >/dev/null; then
     echo
     echo "CuTe C++ built here (host-only, headers from the nvidia-cutlass wheel):"
     echo
-    cpp_args=(--cases "$cases" --markdown)
+    cpp_args=(--cases "$cases" --markdown --ours "$tmp/ours.json")
     command -v valgrind >/dev/null && cpp_args+=(--ir)
     python3 scripts/bench-cute-cpp.py "${cpp_args[@]}" 2> >(grep -v '^case ' >&2)
 fi

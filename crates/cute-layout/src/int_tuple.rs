@@ -120,11 +120,13 @@ impl IntTuple {
     }
 
     /// Whether this is a single integer (not a tuple).
+    #[inline]
     pub fn is_int(&self) -> bool {
         tree::is_leaf(&self.toks)
     }
 
     /// The integer, if this is one.
+    #[inline]
     pub fn as_int(&self) -> Option<i64> {
         if self.is_int() {
             Some(self.leaves[0])
@@ -155,6 +157,7 @@ impl IntTuple {
     }
 
     /// The leaves, left to right.
+    #[inline]
     pub fn leaves(&self) -> &[i64] {
         &self.leaves
     }

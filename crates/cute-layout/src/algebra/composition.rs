@@ -349,8 +349,15 @@ impl Layout {
     #[doc(alias = "composition")]
     #[inline]
     pub fn compose_tiler(&self, tiler: &Tiler) -> Result<Layout, LayoutError> {
-        if let Tiler::Layout(t) = tiler {
-            return self.compose(t);
+        let ts = match tiler {
+            Tiler::Layout(t) => return self.compose(t),
+            Tiler::Modes(ts) => ts,
+            _ => return super::kernels::run_value(super::kernels::Kernel::Compose, self, tiler),
+        };
+        let mut buf = Buf::new();
+        if compose_modes_fast(self, ts, &mut buf).is_some() {
+            Sink::check(&buf, OP)?;
+            return Ok(buf.layout());
         }
         super::kernels::run_value(super::kernels::Kernel::Compose, self, tiler)
     }
@@ -687,6 +694,56 @@ fn compose_fast<O: Sink>(lhs: View<'_>, rhs: View<'_>, out: &mut O) -> Option<()
     Some(())
 }
 
+/// The fast path of [`Layout::compose_tiler`] for a tuple tiler: mode `i` of `a` composed with
+/// element `i` by [`compose_fast`], straight into `out`, in a tuple (the modes of `a` past the
+/// tiler dropped). `None` wherever [`compose_fast`] declines a mode, for a nested tiler element
+/// and for a tiler longer than `a`'s rank; the caller then runs the kernels (which try
+/// [`compose_fast`] on each mode first, so an answer here is theirs) or the generic path, which
+/// decide. Written out rather than through the kernels' per-mode dispatch: that dispatch, its
+/// rank test and the out-of-line kernel call per mode cost about as much as the walks.
+#[inline(always)]
+fn compose_modes_fast(a: &Layout, ts: &[Tiler], out: &mut Buf) -> Option<()> {
+    let (toks, shape, stride) = (&a.toks[..], &a.shape[..], &a.stride[..]);
+    // The top-level modes of `a` lie in `toks[ti..end]` (an integer is its own only mode).
+    let (mut ti, end) = if toks.len() == 1 {
+        (0, 1)
+    } else {
+        (1, toks.len().checked_sub(1)?)
+    };
+    let mut li = 0usize;
+    out.tok(Tok::Open).ok()?;
+    for t in ts {
+        if ti >= end {
+            return None; // a tiler longer than the rank of `a`
+        }
+        let (stop, n) = if *toks.get(ti)? == Tok::Leaf {
+            (ti + 1, 1)
+        } else {
+            crate::tree::subtree_end_and_leaves(toks, ti)
+        };
+        let m = View {
+            toks: toks.get(ti..stop)?,
+            shape: shape.get(li..li + n)?,
+            stride: stride.get(li..li + n)?,
+        };
+        match t {
+            Tiler::Layout(b) => compose_fast(m, b.view(), out)?,
+            Tiler::Int(k) => {
+                let b = View {
+                    toks: super::view::LEAF,
+                    shape: &[*k],
+                    stride: &[1],
+                };
+                compose_fast(m, b, out)?
+            }
+            Tiler::Skip => out.view(m).ok()?,
+            Tiler::Modes(_) => return None,
+        }
+        (ti, li) = (stop, li + n);
+    }
+    out.tok(Tok::Close).ok()
+}
+
 /// The bounded working lists and the result arrays against the growable lists and a growing
 /// layout: the same layout (text and tree) or the same error, whether the bounded run finishes
 /// or fills up and starts over. On every pair of
@@ -846,6 +903,73 @@ mod tests {
             fast_agrees(&l, &r, &mut answered);
         }
         assert!(answered > 40_000, "fast path answered {answered} times");
+    }
+
+    /// A random tuple tiler for `a`: layouts, integers (0 and negatives included) and `_`,
+    /// sometimes a nested element or one element more than `a`'s rank.
+    fn random_tiler(rng: &mut Rng, a: &Layout) -> Tiler {
+        let rank = a.rank();
+        let len = 1 + rng.next(rank as u64 + 1) as usize; // up to rank + 1
+        let ts = (0..len)
+            .map(|_| match rng.next(16) {
+                0 => Tiler::Skip,
+                1..=3 => Tiler::Int(rng.next(10) as i64 - 2),
+                4 => Tiler::Modes(alloc::vec![Tiler::Int(2)]),
+                _ => Tiler::Layout(rng.layout(4, 64)),
+            })
+            .collect();
+        Tiler::Modes(ts)
+    }
+
+    /// The by-mode fast path of `compose_tiler` against the kernels (bounded lists, into a
+    /// layout): where it answers, the same layout (text and tree) or the same error from the
+    /// check of the result; where it declines, nothing to compare. On every pair of one- and
+    /// two-mode layouts of small modes with every integer tiler pair, and on random nested
+    /// layouts with random tuple tilers.
+    #[test]
+    fn modes_fast_path_agrees_with_the_kernels() {
+        use super::super::kernels::{run, Kernel};
+        let mut answered = 0usize;
+        let mut compare = |a: &Layout, t: &Tiler| {
+            let Tiler::Modes(ts) = t else { unreachable!() };
+            let mut buf = Buf::new();
+            if compose_modes_fast(a, ts, &mut buf).is_none() {
+                return;
+            }
+            answered += 1;
+            let fast = Sink::check(&buf, OP).map(|()| buf.layout());
+            let slow = super::super::in_place(|out| run(Kernel::Compose, a, t, out));
+            match (&fast, &slow) {
+                (Ok(f), Ok(s)) => {
+                    assert_eq!(f.to_string(), s.to_string(), "{a} o {t}");
+                    assert!(f == s, "{a} o {t}: same text, different tree");
+                }
+                (Err(f), Err(s)) => assert_eq!(f, s, "{a} o {t}"),
+                _ => panic!("{a} o {t}: fast {fast:?}, kernels {slow:?}"),
+            }
+        };
+        let modes = small_modes();
+        for &m0 in &modes {
+            for &m1 in modes.iter().step_by(5) {
+                let a = layout_of(&[m0, m1], 0);
+                for n0 in -1..=5 {
+                    for n1 in [1, 2, 3, 4] {
+                        compare(
+                            &a,
+                            &Tiler::Modes(alloc::vec![Tiler::Int(n0), Tiler::Int(n1)]),
+                        );
+                    }
+                    compare(&a, &Tiler::Modes(alloc::vec![Tiler::Skip, Tiler::Int(n0)]));
+                }
+            }
+        }
+        let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+        for _ in 0..30_000 {
+            let a = rng.layout(10, 1 << 30);
+            let t = random_tiler(&mut rng, &a);
+            compare(&a, &t);
+        }
+        assert!(answered > 20_000, "fast path answered {answered} times");
     }
 
     #[test]

@@ -178,11 +178,16 @@ pub(super) fn complement_small<R: ResultModes>(
         if gap != 0 {
             return None; // a gap: the general path checks coverage
         }
-        r.push_merged(g, span)?;
+        // Never merges with the mode before (`g_j:S_{j-1}` reaches `d_j < S_{i-1}`): a push.
+        if g != 1 {
+            r.push(g, span)?;
+        }
         span = d.checked_mul(s)?;
     }
     let rest = ceil_div(m, span);
-    r.push_merged(rest, if rest == 1 { 0 } else { span })?;
+    if rest != 1 {
+        r.push(rest, span)?;
+    }
     // Valid without a pass over the modes: every extent is at least 1 (`g = d / span >= 1`,
     // `rest >= 1`), and the result is strictly increasing with its last offset
     // `Σ (g_i - 1) S_{i-1} + (rest - 1) span = Σ (d_i - S_{i-1}) + (rest - 1) span

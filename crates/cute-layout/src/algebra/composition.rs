@@ -625,7 +625,6 @@ fn compose_fast<O: Sink>(lhs: View<'_>, rhs: View<'_>, out: &mut O) -> Option<()
     }
     // The largest digits the leaves use in each bounded mode of `a`, added up.
     let mut total = [0i64; WORK];
-    let mut first_sign = 0i64;
     let mut leaves = rhs.shape.iter().zip(rhs.stride);
     for &t in rhs.toks {
         if t != Tok::Leaf {
@@ -638,26 +637,32 @@ fn compose_fast<O: Sink>(lhs: View<'_>, rhs: View<'_>, out: &mut O) -> Option<()
             out.leaf(n, 0).ok()?;
             continue;
         }
-        if n != 1 {
-            // Leaves of opposite signs do not add their images in a multi-mode lhs.
-            if first_sign == 0 {
-                first_sign = r.signum();
-            } else if first_sign != r.signum() {
-                return None;
-            }
+        if r < 0 {
+            // Negative strides (rare) take the walk, which also checks that the leaves of a
+            // multi-mode lhs do not have opposite signs.
+            return None;
         }
         let mut count = 0usize;
+        // `walk_step` for a positive stride, its signs folded away.
         let (mut rest_shape, mut rest_stride) = (n, r);
         for (j, &(s, d)) in bounded.iter().enumerate() {
-            let t = match walk_step(s, rest_shape, rest_stride) {
-                Walk::Take(t) => t,
-                Walk::Pass(next) => {
-                    rest_stride = next;
-                    continue;
+            if rest_stride >= s {
+                // The stride passes the mode: it must be a multiple of the extent.
+                let (q, rem) = (rest_stride / s, rest_stride % s);
+                if rem != 0 {
+                    return None;
                 }
-                Walk::StrideNotDivisible(_) => return None,
-            };
-            let (abs, new_shape, s_rem, next_stride) = (t.abs, t.new_shape, t.s_rem, t.next_stride);
+                rest_stride = q;
+                continue;
+            }
+            let abs = rest_stride;
+            let (q, s_rem) = (s / abs, s % abs);
+            let next_shape = q + i64::from(s_rem != 0);
+            if next_shape == 1 || rest_shape == 1 {
+                rest_stride = 1;
+                continue;
+            }
+            let new_shape = next_shape.min(rest_shape);
             let rest_q = if new_shape == rest_shape {
                 1
             } else if s_rem != 0 || rest_shape % new_shape != 0 {
@@ -665,11 +670,12 @@ fn compose_fast<O: Sink>(lhs: View<'_>, rhs: View<'_>, out: &mut O) -> Option<()
             } else {
                 rest_shape / new_shape
             };
-            total[j] = total[j].saturating_add((new_shape - 1).checked_mul(abs)?);
-            out.leaf(new_shape, rest_stride.checked_mul(d)?).ok()?;
+            let slot = total.get_mut(j)?;
+            *slot = slot.saturating_add((new_shape - 1).checked_mul(abs)?);
+            out.leaf(new_shape, abs.checked_mul(d)?).ok()?;
             count += 1;
             rest_shape = rest_q;
-            rest_stride = next_stride;
+            rest_stride = 1;
         }
         if count == 0 || rest_shape != 1 {
             out.leaf(rest_shape, rest_stride.checked_mul(last_d)?)

@@ -59,6 +59,23 @@ impl<D: Copy> Clone for Layout<D> {
     }
 }
 
+/// The span `Σ (s - 1) |d|` of the modes `shape:stride` (`cosize - 1`), which fits in `i64` for
+/// the leaves of a valid layout (whose construction checks it), so wrapping arithmetic is exact
+/// there and costs no overflow branches.
+#[inline]
+pub(crate) fn span_of(shape: &[i64], stride: &[i64]) -> i64 {
+    shape
+        .iter()
+        .zip(stride)
+        .fold(0i64, |acc, (&s, &d)| acc.wrapping_add(span_term(s, d)))
+}
+
+/// One leaf's share `(s - 1) |d|` of [`span_of`] (wrapping, see there).
+#[inline(always)]
+pub(crate) fn span_term(s: i64, d: i64) -> i64 {
+    (s - 1).wrapping_mul(d.wrapping_abs())
+}
+
 /// Which mode gets stride 1 in [`Layout::col_major`] / [`Layout::row_major`].
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
 pub enum Order {
@@ -625,12 +642,7 @@ impl Layout {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn cosize(&self) -> i64 {
-        1 + self
-            .shape
-            .iter()
-            .zip(self.stride.iter())
-            .map(|(&s, &d)| (s - 1) * d.abs())
-            .sum::<i64>()
+        1 + span_of(&self.shape, &self.stride)
     }
 
     /// The smallest and largest offsets the layout produces on its domain.

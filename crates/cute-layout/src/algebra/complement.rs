@@ -114,8 +114,9 @@ impl Layout {
     pub fn complement_cosize(&self) -> Result<Layout, LayoutError> {
         let mut f = Modes::new();
         filter_modes(self, &mut f);
-        let m = 1 + f.iter().map(|&(s, d)| (s - 1) * d.abs()).sum::<i64>();
-        complement_filtered(&f, &[m.max(1)])
+        // cosize(filter(self)) is self's: filtering drops leaves that add nothing to the span
+        // and merges `(s0,s1):(d0,s0 d0)` into `s0 s1:d0`, of the same span.
+        complement_filtered(&f, &[self.cosize().max(1)])
     }
 }
 

@@ -383,12 +383,7 @@ fn product_complement<L: List<(i64, i64)>>(
     b: View<'_>,
     comp: &mut L,
 ) -> Result<(), Stop<L::Full>> {
-    let cosize_b = 1 + b
-        .shape
-        .iter()
-        .zip(b.stride)
-        .map(|(&s, &d)| (s - 1) * d.abs())
-        .sum::<i64>();
+    let cosize_b = 1 + crate::layout::span_of(b.shape, b.stride);
     let m = mul("logical_product", a.size(), cosize_b.max(1))?;
     if let Some(c) = compact_complement(a.shape, a.stride, m) {
         // One mode or none: valid (see `compact_complement`).

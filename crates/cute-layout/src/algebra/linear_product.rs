@@ -23,11 +23,11 @@ use crate::tree::{Leaves, Tok, Toks, LEAVES_INLINE, TOKS_INLINE};
 /// a valid layout (so both fit in `i64`).
 #[inline(always)]
 fn size_span(shape: &[i64], stride: &[i64]) -> (i64, i64) {
-    let mut size = 1i64;
-    let mut span = 0i64;
+    // One pass (two cost 10-20 instructions more per product).
+    let (mut size, mut span) = (1i64, 0i64);
     for (&e, &d) in shape.iter().zip(stride) {
         size = size.wrapping_mul(e);
-        span = span.wrapping_add((e - 1).wrapping_mul(d.wrapping_abs()));
+        span = span.wrapping_add(crate::layout::span_term(e, d));
     }
     (size, span)
 }

@@ -501,7 +501,8 @@ fn linear_product_complement<S: Lists>(
 }
 
 /// `((a_0, b_0 d), (a_1, b_1 d), ...)` (raked: `((b_0 d, a_0), ...)`), for `a` and `b` of the
-/// same rank; `b`'s strides multiplied by `d`.
+/// same rank; `b`'s strides multiplied by `d`. (Two flat tuples whose complement is compact are
+/// answered before the kernels run, by `linear_product::rank_product`.)
 fn zip_scaled<O: Sink>(
     a: &Layout,
     b: &Layout,
@@ -509,35 +510,7 @@ fn zip_scaled<O: Sink>(
     raked: bool,
     out: &mut O,
 ) -> Result<(), Stop<O::Full>> {
-    let (av, bv) = (a.view(), b.view());
     out.tok(Tok::Open).map_err(Stop::Full)?;
-    let n = av.shape.len();
-    if av.toks.len() == n + 2 && bv.toks.len() == n + 2 && bv.shape.len() == n {
-        // Two flat tuples (n leaves in n + 2 tokens): mode k is leaf k of each, no tree walk.
-        for k in 0..n {
-            for t in [Tok::Open, Tok::Leaf, Tok::Leaf, Tok::Close] {
-                out.tok(t).map_err(Stop::Full)?;
-            }
-            let ma = (av.shape[k], av.stride[k]);
-            let mb = (bv.shape[k], mul(Kernel::Compose.op(), bv.stride[k], d)?);
-            let (first, second) = if raked { (mb, ma) } else { (ma, mb) };
-            out.leaf(first.0, first.1).map_err(Stop::Full)?;
-            out.leaf(second.0, second.1).map_err(Stop::Full)?;
-        }
-        out.tok(Tok::Close).map_err(Stop::Full)?;
-        return Ok(());
-    }
-    zip_scaled_walk(a, b, d, raked, out)
-}
-
-/// [`zip_scaled`] of any trees (after its opening token), walking the modes of both.
-fn zip_scaled_walk<O: Sink>(
-    a: &Layout,
-    b: &Layout,
-    d: i64,
-    raked: bool,
-    out: &mut O,
-) -> Result<(), Stop<O::Full>> {
     let (av, bv) = (a.view(), b.view());
     for (sa, sb) in tree::modes(&a.toks).zip(tree::modes(&b.toks)) {
         out.tok(Tok::Open).map_err(Stop::Full)?;
@@ -910,43 +883,5 @@ mod tests {
             check::<3>(&a, &b, &t, &mut oks);
         }
         assert!(oks > 5_000, "{oks} kernel runs succeeded");
-    }
-
-    /// The zip of two flat tuples without a tree walk against the walk: the same layout (text
-    /// and tree) or the same overflow, blocked and raked, for random flat layouts of the same
-    /// rank (up to the inline capacity) and scales up to ones that overflow.
-    #[test]
-    fn zip_of_flat_tuples_agrees_with_the_walk() {
-        use super::super::testing::layout_of;
-        let mut rng = Rng(0x1234_5678_9abc_def1);
-        for _ in 0..20_000 {
-            let n = 2 + rng.next(15) as usize;
-            let flat = |rng: &mut Rng| {
-                let modes: alloc::vec::Vec<(i64, i64)> = (0..n)
-                    .map(|_| (1 + rng.next(4) as i64, rng.next(50) as i64 - 5))
-                    .collect();
-                layout_of(&modes, 0)
-            };
-            let (a, b) = (flat(&mut rng), flat(&mut rng));
-            let d = match rng.next(4) {
-                0 => 0,
-                1 => i64::MAX / (1 + rng.next(4) as i64),
-                _ => 1 + rng.next(1 << 12) as i64,
-            };
-            for raked in [false, true] {
-                let mut fast = Layout::building();
-                let f = growable(zip_scaled(&a, &b, d, raked, &mut fast));
-                let mut walk = Layout::building();
-                walk.toks.push(Tok::Open);
-                let w = growable(zip_scaled_walk(&a, &b, d, raked, &mut walk));
-                same_layout(
-                    &alloc::format!("zip {a} {b} {d} {raked}"),
-                    &w,
-                    &walk,
-                    f,
-                    &fast,
-                );
-            }
-        }
     }
 }

@@ -274,6 +274,9 @@ pub(super) fn left_inverse_small(l: &Layout) -> Option<Layout> {
     }
     let mut r = Flat::new();
     let (mut prev_w, mut covered, mut low) = (0i64, 1i64, 0i64);
+    // The size and span of the result as its modes come (a merge keeps both): extents
+    // `q >= 1` and weights `>= 0`, so these are `Flat::valid`'s checks without a second pass.
+    let (mut size, mut span) = (1i64, 0i64);
     // An index loop: the iterator form clippy suggests costs 10 % more here (measured).
     #[allow(clippy::needless_range_loop)]
     for t in z..n {
@@ -287,14 +290,19 @@ pub(super) fn left_inverse_small(l: &Layout) -> Option<Layout> {
             return None; // the general path decides with the colexicographic position
         }
         low = low.checked_add((s - 1).checked_mul(d)?)?;
+        size = size.checked_mul(q)?;
+        span = span.checked_add((q - 1).checked_mul(prev_w)?)?;
         r.push_merged(q, prev_w)?;
         prev_w = w[t];
         covered = d;
     }
     // `sorted_small` gives at least one mode (`1:0` for a layout that coalesces to nothing).
     let last = if n > 0 { c.s[n - 1] } else { 1 };
+    size.checked_mul(last)?;
+    span = span.checked_add((last - 1).checked_mul(prev_w)?)?;
     r.push_merged(last, prev_w)?;
-    r.valid().then(|| r.layout())
+    debug_assert!(r.valid() == (span < i64::MAX));
+    (span < i64::MAX).then(|| r.layout())
 }
 
 /// [`Layout::right_inverse`] past its fast path on [`Few`]: on [`Flat`], then the general path

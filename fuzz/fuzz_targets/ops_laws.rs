@@ -5,13 +5,14 @@
 
 use cute_fuzz::gen::{self, Bytes};
 use cute_fuzz::laws::check_result;
-use cute_fuzz::ops::{run_op, OPS};
+use cute_fuzz::ops::run_op;
 use cute_layout::Layout;
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
     let mut b = Bytes::new(data);
-    let spec = &OPS[b.below(OPS.len())];
+    let ops: Vec<&cute_fuzz::ops::OpSpec> = cute_fuzz::ops::all().collect();
+    let spec = ops[b.below(ops.len())];
     let (words, _) = gen::usage_words(spec.usage);
     let hi = spec.max.min(spec.min + 3).min(6);
     // Rarely a wrong number of arguments.

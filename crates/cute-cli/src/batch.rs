@@ -14,16 +14,12 @@
 
 use std::io::{self, BufRead, Read, Write};
 
-use serde_json::Value;
-
-use crate::ops::{run_op, Arg, OpError};
+use crate::ops::request::{answer_json, handle_line};
+use crate::ops::OpError;
 
 /// Longest request line accepted, in bytes. Longer lines are answered with a `BadRequest` error;
 /// they are read to their end but not kept in memory.
 pub const MAX_LINE: usize = 1 << 20;
-
-/// Deepest nesting of `args` lists accepted.
-const MAX_ARG_DEPTH: usize = 8;
 
 /// Answers every request line of `input` on `output`. Returns on end of input, or with the
 /// first I/O error (a closed output pipe included).
@@ -83,89 +79,7 @@ fn answer(out: &mut impl Write, line: &[u8], too_long: bool) -> io::Result<()> {
     } else {
         handle_line(line)
     };
-    match result {
-        Ok(text) => writeln!(out, "{{\"ok\": {}}}", json_string(&text)),
-        Err(e) => writeln!(
-            out,
-            "{{\"error\": {}, \"kind\": {}}}",
-            json_string(&e.message),
-            json_string(e.kind)
-        ),
-    }
-}
-
-fn json_string(s: &str) -> String {
-    // Serializing a &str cannot fail.
-    serde_json::to_string(s).unwrap_or_else(|_| String::from("\"\""))
-}
-
-/// Parses and runs one request line (without its newline).
-pub fn handle_line(line: &[u8]) -> Result<String, OpError> {
-    let line = line.strip_suffix(b"\r").unwrap_or(line);
-    let text = std::str::from_utf8(line).map_err(|e| {
-        OpError::new(
-            "BadRequest",
-            format!(
-                "request line is not UTF-8 (invalid byte at offset {})",
-                e.valid_up_to()
-            ),
-        )
-    })?;
-    if text.trim().is_empty() {
-        return Err(OpError::new("BadRequest", "empty request line"));
-    }
-    let value: Value = serde_json::from_str(text)
-        .map_err(|e| OpError::new("BadRequest", format!("request is not valid JSON: {e}")))?;
-    let Value::Object(map) = value else {
-        return Err(OpError::new(
-            "BadRequest",
-            "request must be a JSON object {\"op\": ..., \"args\": [...]}",
-        ));
-    };
-    let op = match map.get("op") {
-        Some(Value::String(s)) => s.as_str(),
-        Some(_) => return Err(OpError::new("BadRequest", "\"op\" must be a string")),
-        None => return Err(OpError::new("BadRequest", "request has no \"op\"")),
-    };
-    // Other fields (an "id" a driver keeps for itself, say) are ignored.
-    let args = match map.get("args") {
-        Some(Value::Array(items)) => items
-            .iter()
-            .enumerate()
-            .map(|(k, v)| to_arg(v, k, 0))
-            .collect::<Result<Vec<_>, _>>()?,
-        Some(_) => return Err(OpError::new("BadRequest", "\"args\" must be a list")),
-        None => Vec::new(),
-    };
-    run_op(op, &args)
-}
-
-fn to_arg(v: &Value, k: usize, depth: usize) -> Result<Arg, OpError> {
-    let bad = |what: &str| {
-        OpError::new(
-            "BadRequest",
-            format!(
-                "argument {} {what}; expected a string, an integer or a list",
-                k + 1
-            ),
-        )
-    };
-    match v {
-        Value::String(s) => Ok(Arg::Text(s.clone())),
-        Value::Number(n) => n
-            .as_i64()
-            .map(Arg::Int)
-            .ok_or_else(|| bad(&format!("is the number {n}, not a 64-bit integer"))),
-        Value::Array(items) if depth < MAX_ARG_DEPTH => items
-            .iter()
-            .map(|x| to_arg(x, k, depth + 1))
-            .collect::<Result<Vec<_>, _>>()
-            .map(Arg::List),
-        Value::Array(_) => Err(bad("nests lists too deeply")),
-        Value::Null => Err(bad("is null")),
-        Value::Bool(_) => Err(bad("is a boolean")),
-        Value::Object(_) => Err(bad("is an object")),
-    }
+    writeln!(out, "{}", answer_json(&result))
 }
 
 #[cfg(test)]

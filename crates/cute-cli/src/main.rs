@@ -12,10 +12,11 @@
 //! ends the program quietly.
 #![forbid(unsafe_code)]
 
-mod analysis;
 mod batch;
 mod draw;
-mod ops;
+
+use cute_ops as ops;
+use cute_ops::analysis;
 
 use std::io::{self, Write};
 use std::process::ExitCode;
@@ -23,7 +24,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 use cute_layout::ComposedLayout;
 
-use crate::ops::{run_op, Arg, OpError, OPS};
+use crate::ops::{run_op, Arg, OpError};
 
 #[derive(Parser)]
 #[command(
@@ -128,10 +129,9 @@ fn main() -> ExitCode {
             }
         }
         Command::Ops => {
-            let width = OPS.iter().map(|s| s.name.len() + s.usage.len()).max();
+            let width = ops::all().map(|s| s.name.len() + s.usage.len()).max();
             let width = width.unwrap_or(0) + 1;
-            let text: String = OPS
-                .iter()
+            let text: String = ops::all()
                 .map(|s| {
                     let call = format!("{} {}", s.name, s.usage);
                     format!("{call:<width$}  {}\n", s.about)

@@ -1,5 +1,5 @@
 //! `cute find` and `cute explain`, and the batch operations of layout analysis (`find_layout`,
-//! `equal`, `injective`, `surjective`, `bijective`; their lines are in [`crate::ops::OPS`]).
+//! `equal`, `injective`, `surjective`, `bijective`; their lines are in [`crate::OPS`]).
 
 use cute_layout::analysis::explain_composition_tiler;
 use cute_layout::{
@@ -7,7 +7,7 @@ use cute_layout::{
     find_layout, find_layout_with_shape, IntTuple, Layout, Tiler,
 };
 
-use crate::ops::{Args, OpError};
+use crate::{Args, OpError};
 
 /// Parses `0,2,4` (or several such words) into values.
 pub fn parse_values(words: &[String]) -> Result<Vec<i64>, OpError> {

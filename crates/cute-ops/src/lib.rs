@@ -1,19 +1,30 @@
-//! The operations `cute OP ARGS...` and `cute batch` run, in one table ([`OPS`]).
+//! The operations of the `cute` command, `cute batch`, the Python package and the web page, in
+//! one table ([`OPS`]), and the batch protocol's request form ([`request`]).
 //!
-//! Each entry names the operation (CuTe's name), its argument usage, how many arguments it takes
-//! and a function from the arguments to the result in CuTe's text form. Adding an operation is one
-//! line in [`OPS`]; [`run_op`] does the lookup, the arity check and the error mapping for both the
-//! command line and the batch protocol.
+//! This crate holds no algebra: every entry converts its text arguments, calls
+//! [`cute_layout`], and writes the result in CuTe's text form. Each entry names the operation
+//! (CuTe's name), its argument usage, how many arguments it takes and the function. Adding an
+//! operation is one line in [`OPS`]; [`run_op`] does the lookup, the arity check and the error
+//! mapping for every front end.
 //!
 //! Results: layouts and tuples in the text form (`(2,(2,2)):(4,(2,1))`, `(1,(1,2))`), integers in
 //! decimal, booleans as `1` / `0` (as CuTe prints its static `true` / `false`).
+//!
+//! ```
+//! use cute_ops::{run_op, Arg};
+//! let r = run_op("composition", &[Arg::Text("(6,2):(8,2)".into()), Arg::Text("(4,3):(3,1)".into())]);
+//! assert_eq!(r.unwrap(), "((2,2),3):((24,2),8)");
+//! assert_eq!(cute_ops::request::answer_line(br#"{"op":"size","args":["(2,3):(1,2)"]}"#), r#"{"ok": "6"}"#);
+//! ```
+#![forbid(unsafe_code)]
 
 use std::fmt;
 
 use cute_layout::{ComposedLayout, IntTuple, Layout, LayoutError, Order, ParseError, Tiler};
 
-#[path = "ops/composed_ops.rs"]
+pub mod analysis;
 mod composed_ops;
+pub mod request;
 
 /// One argument of an operation: text in CuTe's form (the command line gives only these), an
 /// integer, or a list (a swizzle's `[B, M, S]` in `cute batch`).
@@ -116,8 +127,18 @@ const fn op(
     }
 }
 
-/// Every operation, in the order `cute ops` lists them: name, usage, (min, max) arguments, what
-/// it computes, and the function. One line per operation (hence `rustfmt::skip`).
+/// The groups of operations, in the order `cute ops` lists them. A family of operations with a
+/// file of its own (atoms, code generation, ...) adds its table here; [`all`] and [`find`] see
+/// every group.
+pub static GROUPS: &[&[OpSpec]] = &[OPS];
+
+/// Every operation of every group, in the order `cute ops` lists them.
+pub fn all() -> impl Iterator<Item = &'static OpSpec> {
+    GROUPS.iter().flat_map(|g| g.iter())
+}
+
+/// The layout algebra's operations: name, usage, (min, max) arguments, what it computes, and
+/// the function. One line per operation (hence `rustfmt::skip`).
 #[rustfmt::skip]
 pub static OPS: &[OpSpec] = &[
     // construction
@@ -244,7 +265,7 @@ pub fn run_op(op: &str, args: &[Arg]) -> Result<String, OpError> {
 
 /// The entry of [`OPS`] called `name`.
 pub fn find(name: &str) -> Option<&'static OpSpec> {
-    OPS.iter().find(|s| s.name == name)
+    all().find(|s| s.name == name)
 }
 
 /// The arguments of one call, with typed accessors whose errors name the operation and the
@@ -270,6 +291,11 @@ impl<'a> Args<'a> {
     /// Number of arguments.
     pub fn len(&self) -> usize {
         self.args.len()
+    }
+
+    /// Whether there are no arguments.
+    pub fn is_empty(&self) -> bool {
+        self.args.is_empty()
     }
 
     fn parse_error(&self, k: usize, what: &str, e: ParseError) -> OpError {
@@ -467,9 +493,10 @@ mod tests {
 
     #[test]
     fn names_are_unique() {
-        for (k, a) in OPS.iter().enumerate() {
+        let ops: Vec<&OpSpec> = all().collect();
+        for (k, a) in ops.iter().enumerate() {
             assert!(
-                OPS[..k].iter().all(|b| b.name != a.name),
+                ops[..k].iter().all(|b| b.name != a.name),
                 "{} twice",
                 a.name
             );

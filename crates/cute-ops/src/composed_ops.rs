@@ -4,7 +4,7 @@
 
 use cute_layout::{ComposedLayout, IntTuple, Layout, ScaledBasis, Swizzle, Tiler};
 
-use super::{push_value, Arg, Args, OpError, MAX_TABLE_VALUES};
+use crate::{push_value, Arg, Args, OpError, MAX_TABLE_VALUES};
 
 /// A layout-like argument: a plain layout, a swizzle, or a composed layout (with layers).
 pub(super) enum Func {
@@ -210,7 +210,7 @@ pub(super) fn make_identity_layout(a: &Args<'_>) -> Result<String, OpError> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::{run_op, Arg};
+    use crate::{run_op, Arg};
 
     fn t(s: &str) -> Arg {
         Arg::Text(s.into())

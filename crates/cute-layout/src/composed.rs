@@ -1170,7 +1170,7 @@ impl Layout {
             // them is the identity there and is dropped (the offsets are unchanged for the next
             // one); any other must move through self for negative offsets too (see
             // `swizzle_through`, condition 0).
-            let zeros = offsets_trailing_zeros(&rhs.layout);
+            let mut zeros = offsets_trailing_zeros(&rhs.layout);
             let mut bounds = (lo, hi);
             for (sw, _) in rhs.layers.iter().rev() {
                 if sw.yyy_mask() >> zeros == 0 {
@@ -1178,6 +1178,8 @@ impl Layout {
                 }
                 let moved = self.swizzle_through("composition", sw, bounds)?;
                 bounds = swizzle_bounds(sw, bounds);
+                // The offsets it toggles may now have their low bits set.
+                zeros = zeros.min(sw.zzz_mask().trailing_zeros());
                 if !moved.is_identity() {
                     layers.push((moved, 0));
                 }

@@ -935,14 +935,17 @@ impl ComposedLayout {
         let (lo, hi) = self.image_bounds();
         let lo = if op == "left_inverse" { lo.min(0) } else { 0 };
         let reach = hi.max(inv.size() - 1).max(0);
+        // R(y) = inv(sw_k(...(sw_0(y)))): the outermost swizzle of self is applied first, so it
+        // becomes R's innermost layer.
         let mut layers = Layers::new();
-        for (sw, _) in self.layers.iter().rev() {
-            let moved = inv.swizzle_through(op, sw, (lo, reach))?;
+        let mut bounds = (lo, reach);
+        for (sw, _) in self.layers.iter() {
+            let moved = inv.swizzle_through(op, sw, bounds)?;
+            bounds = swizzle_bounds(sw, bounds);
             if !moved.is_identity() {
                 layers.push((moved, 0));
             }
         }
-        // The layer moved last (from the outermost swizzle) is applied first.
         layers.reverse();
         Self::from_layers(layers, inv)
     }

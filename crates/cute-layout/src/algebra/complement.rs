@@ -518,7 +518,14 @@ fn complement_modes_with<L: List<(i64, i64)>>(
         // integer one, which reaches it (the coverage check below still applies).
         rest = i64::try_from(span).map_or(1, |span| ceil_div(m, span));
     }
-    // rest > 1 only where S_k < m, so S_k fits.
+    if !cover && first_gap.is_some() && rest == 1 {
+        // The product's chain with a gap falls short of m, so b's offsets may pass its last
+        // g-mode, which would run on into a's image (`(2,5):(6,16) ⊗ 8:-1` would give
+        // `C = 6:1`, and copies of a that overlap): keep the mode of stride S_k, which runs on
+        // above everything (CuTe drops it, and its product is not injective).
+        rest = 2;
+    }
+    // rest > 1 only where S_k < m (or S_k covers a gap short of m <= i64::MAX), so S_k fits.
     push_merged(result, rest, if rest == 1 { 0 } else { span as i64 }).map_err(Stop::Full)?;
     if let (true, Some((stride, span_before))) = (cover, first_gap) {
         let size_r = size_r

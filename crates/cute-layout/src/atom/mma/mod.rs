@@ -41,6 +41,7 @@ const TABLES: &[&[Fixed]] = &[
     sm80::ATOMS,
     sm89::ATOMS,
     sm90::ATOMS,
+    sm100::ATOMS,
 ];
 
 /// An operand of an MMA.

@@ -24,6 +24,7 @@ use cute_layout::{ComposedLayout, IntTuple, Layout, LayoutError, Order, ParseErr
 
 pub mod analysis;
 pub mod atoms;
+pub mod copy_atoms;
 mod composed_ops;
 pub mod request;
 
@@ -131,7 +132,7 @@ const fn op(
 /// The groups of operations, in the order `cute ops` lists them. A family of operations with a
 /// file of its own (atoms, code generation, ...) adds its table here; [`all`] and [`find`] see
 /// every group.
-pub static GROUPS: &[&[OpSpec]] = &[OPS, atoms::ATOM_OPS];
+pub static GROUPS: &[&[OpSpec]] = &[OPS, atoms::ATOM_OPS, copy_atoms::COPY_OPS];
 
 /// Every operation of every group, in the order `cute ops` lists them.
 pub fn all() -> impl Iterator<Item = &'static OpSpec> {

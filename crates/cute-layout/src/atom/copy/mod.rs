@@ -44,6 +44,7 @@ mod sm50;
 mod sm75;
 mod sm80;
 mod sm90;
+mod swizzle_slice;
 mod tiled;
 mod types;
 mod universal;
@@ -107,12 +108,9 @@ pub(crate) fn type_bits(name: &str, ty: &str) -> Result<i64, AtomError> {
 }
 
 /// CuTe's compact column-major layout `(1, n)` (extent-1 modes get stride 0).
-fn one_row(threads: i64, bits: i64) -> Layout {
-    let text = format!(
-        "({threads},{bits}):(0,{})",
-        if bits == 1 { 0 } else { 1 }
-    );
-    text.parse().unwrap_or_else(|_| Layout::default())
+fn one_row(threads: i64, bits: i64) -> Result<Layout, AtomError> {
+    let text = format!("({threads},{bits}):(0,{})", if bits == 1 { 0 } else { 1 });
+    Ok(text.parse()?)
 }
 
 /// A one-thread atom moving `s` bits in and `d` bits out, the reference being the source.
@@ -127,9 +125,9 @@ pub(crate) fn one_thread(
         name: name.to_string(),
         thr_id,
         val_id,
-        src: one_row(1, s),
-        dst: one_row(1, d),
-        ref_: one_row(1, s),
+        src: one_row(1, s)?,
+        dst: one_row(1, d)?,
+        ref_: one_row(1, s)?,
     })
 }
 

@@ -346,7 +346,7 @@ impl TiledCopy {
         let zd = inner.zipped_divide(&self.tiler)?;
         let frg = self.tile2thrfrg_layout(&zd, &self.ref2(dst)?)?;
         let c = self.partition_coord(inner.rank(), thr)?;
-        let whole = ComposedLayout::from_layers(frg, tensor.layers())?;
+        let whole = ComposedLayout::from_layers(tensor.layers().iter().copied(), frg)?;
         Ok(super::swizzle_slice::slice_and_offset(&whole, &c)?)
     }
 

@@ -18,9 +18,12 @@
 //! * `partition(op, L, t)` = `thrfrg(L)` sliced at thread `t`'s coordinate, `(_, (_, ...))`: the
 //!   layout of the values thread `t` holds, `(value, rest m, rest k)`, and its first offset.
 //!
-//! Laws (tested): for every thread `t` and value `v`, `layout_tv(op)(t, v)` is the tile index
-//! that `partition(op, col_major(tile), t)` maps value `v` (of the first tile) to; `layout_c_tv`
-//! reaches every cell of the `tile_m x tile_n` tile exactly once.
+//! Laws (tested, for atom layouts with one atom along K, where CuTe promises them; with several,
+//! the K threads hold partial sums of the same C cells and CuTe's `layout_c_tv` runs past the
+//! tile for them): for every thread `t` and value `v`, `layout_tv(op)(t, v)` is the tile index
+//! that `partition(op, col_major(tile), t)` maps value `v` (of the first tile) to;
+//! `layout_c_tv` reaches every cell of the `tile_m x tile_n` tile exactly once, A and B every
+//! cell equally often.
 //!
 //! ```
 //! use cute_layout::atom::{mma_atom, Operand, TiledMma};

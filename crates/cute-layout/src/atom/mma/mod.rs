@@ -99,6 +99,9 @@ pub struct MmaAtom {
     /// SM120 block-scaled atoms: the scale-factor layouts `SFALayout`, `SFBLayout`.
     sf: Option<(Layout, Layout)>,
     bits: [u32; 4],
+    /// Whether A and B are read through a descriptor (shared or tensor memory) rather than
+    /// held in registers.
+    desc: [bool; 2],
 }
 
 impl MmaAtom {
@@ -121,7 +124,23 @@ impl MmaAtom {
             tv,
             sf: None,
             bits,
+            desc: [false, false],
         })
+    }
+
+    pub(crate) fn with_descriptors(mut self, a: bool, b: bool) -> MmaAtom {
+        self.desc = [a, b];
+        self
+    }
+
+    /// Whether operand `op` is read through a shared- or tensor-memory descriptor (GMMA and
+    /// UMMA) rather than held in registers; C is never.
+    pub fn is_descriptor(&self, op: Operand) -> bool {
+        match op {
+            Operand::A => self.desc[0],
+            Operand::B => self.desc[1],
+            Operand::C => false,
+        }
     }
 
     pub(crate) fn with_scale_factors(mut self, sfa: Layout, sfb: Layout) -> MmaAtom {

@@ -286,13 +286,16 @@ pub(super) fn resolve(t: &TemplateName, norm: &str) -> Option<Result<MmaAtom, At
             format!("(1,({m},{n})):(0,(1,{m}))"),
         )
     };
-    Some(MmaAtom::from_text(
-        norm.to_string(),
-        thr,
-        &format!("({m},{n},{k})"),
-        [&a, &b, &c],
-        [bits[0], bits[1], bits[2], bits[2]],
-    ))
+    Some(
+        MmaAtom::from_text(
+            norm.to_string(),
+            thr,
+            &format!("({m},{n},{k})"),
+            [&a, &b, &c],
+            [bits[0], bits[1], bits[2], bits[2]],
+        )
+        .map(|a| a.with_descriptors(true, true)),
+    )
 }
 
 pub(super) fn names(v: &mut Vec<String>) {

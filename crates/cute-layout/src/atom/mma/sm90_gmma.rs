@@ -268,6 +268,7 @@ fn build(name: &str, n: i64, f: &Family, rs: bool) -> Result<MmaAtom, AtomError>
         [&a, &b, &c],
         [f.ab_bits, f.ab_bits, f.cd_bits, f.cd_bits],
     )
+    .map(|a| a.with_descriptors(!rs, true))
 }
 
 pub(super) fn names(v: &mut Vec<String>) {

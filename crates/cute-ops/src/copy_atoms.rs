@@ -4,6 +4,7 @@
 //! of `../shared/conformance/atoms/tiled_copy.jsonl` plus a FIELD.
 
 use cute_layout::atom::copy::{self, TiledCopy};
+use cute_layout::atom::Operand;
 use cute_layout::{ComposedLayout, Layout};
 
 use crate::{op, Args, OpError, OpSpec};
@@ -13,6 +14,10 @@ use crate::{op, Args, OpError, OpSpec};
 pub static COPY_OPS: &[OpSpec] = &[
     op("copy_atom", "NAME TYPE FIELD", (3, 3), "a copy atom's field for value type TYPE: thr_id, val_id, src_bits, dst_bits, ref_bits (bit layouts), src, dst, ref (recast to TYPE), num_val_src, num_val_dst", copy_atom),
     op("make_tiled_copy", "ATOM TYPE THR_LAYOUT VAL_LAYOUT FIELD [TENSOR THREAD | FRAGMENT]", (5, 7), "make_tiled_copy(Copy_Atom<ATOM,TYPE>, thr, val) (VAL_LAYOUT `_`: 1:0); FIELD tiler_mn, tiled_layout_tv, layout_s_tv, layout_d_tv, size, partition_s|d / offset_s|d TENSOR THREAD, retile_s|d FRAGMENT", make_tiled_copy),
+    op("make_tiled_copy_A", "ATOM TYPE MMA_ATOM ATOM_LAYOUT PERMUTATION FIELD [...]", (6, 8), "make_tiled_copy_A(Copy_Atom<ATOM,TYPE>, make_tiled_mma(MMA_ATOM, ATOM_LAYOUT, PERMUTATION)) (`_`: CuTe's default); FIELD as make_tiled_copy", |a| mma_copy(a, Some(Operand::A))),
+    op("make_tiled_copy_B", "ATOM TYPE MMA_ATOM ATOM_LAYOUT PERMUTATION FIELD [...]", (6, 8), "make_tiled_copy_B of the tiled MMA; FIELD as make_tiled_copy", |a| mma_copy(a, Some(Operand::B))),
+    op("make_tiled_copy_C", "ATOM TYPE MMA_ATOM ATOM_LAYOUT PERMUTATION FIELD [...]", (6, 8), "make_tiled_copy_C of the tiled MMA; FIELD as make_tiled_copy", |a| mma_copy(a, Some(Operand::C))),
+    op("make_tiled_copy_C_atom", "ATOM TYPE MMA_ATOM ATOM_LAYOUT PERMUTATION FIELD [...]", (6, 8), "make_tiled_copy_C_atom: the smallest tiled copy retiling the MMA's C (the atom's values only); FIELD as make_tiled_copy", |a| mma_copy(a, None)),
     op("make_layout_tv", "THR_LAYOUT VAL_LAYOUT FIELD", (3, 3), "the CuTe DSL's make_layout_tv: FIELD layout_mn (raked_product), layout_tv (its right inverse), tiler_mn", make_layout_tv),
 ];
 
@@ -90,6 +95,16 @@ pub(crate) fn tiled_field(tc: &TiledCopy, a: &Args<'_>, k: usize) -> Result<Stri
             }
         }
     })
+}
+
+fn mma_copy(a: &Args<'_>, op: Option<Operand>) -> Result<String, OpError> {
+    let atom = copy::copy_atom(&a.text_arg(0)?)?.typed(&a.text_arg(1)?)?;
+    let mma = crate::atoms::tiled_mma_of(a, 2)?;
+    let tc = match op {
+        Some(op) => TiledCopy::make_tiled_copy_mma(atom, &mma, op)?,
+        None => TiledCopy::make_tiled_copy_c_atom_mma(atom, &mma)?,
+    };
+    tiled_field(&tc, a, 5)
 }
 
 fn make_layout_tv(a: &Args<'_>) -> Result<String, OpError> {

@@ -5,7 +5,7 @@ use alloc::format;
 use alloc::vec;
 use alloc::vec::Vec;
 
-use super::super::AtomError;
+use super::super::{AtomError, Operand, TiledMma};
 use super::{bad, TypedCopyAtom};
 use crate::algebra::Tiler;
 use crate::composed::ComposedLayout;
@@ -230,6 +230,44 @@ impl TiledCopy {
         let layout_tv = layout_c_tv.compose(&sub)?;
         let (tv, tiler) = Self::tile_of(&layout_tv, mma_tile)?;
         TiledCopy::new(atom, tv, tiler)
+    }
+
+    /// CuTe's `make_tiled_copy_A/B/C(copy_atom, tiled_mma)`: `atom` tiled as the MMA's operand
+    /// `op` (its TV layout `get_layoutA/B/C_TV()` over the tile `(M,K)`, `(N,K)` or `(M,N)` of
+    /// `tile_size`).
+    ///
+    /// # Errors
+    /// The TiledMma's errors and those of [`TiledCopy::new`].
+    ///
+    /// # Examples
+    /// ```
+    /// use cute_layout::atom::{copy::{copy_atom, TiledCopy}, mma_atom, Operand, TiledMma};
+    /// let mma = TiledMma::new(mma_atom("SM80_16x8x16_F16F16F16F16_TN")?, Some(&"(2,2,1):(1,2,0)".parse()?), Some(&"(32,32,16)".parse()?))?;
+    /// let ldsm = copy_atom("SM75_U32x4_LDSM_N")?.typed("half_t")?;
+    /// let tc = TiledCopy::make_tiled_copy_mma(ldsm, &mma, Operand::A)?;
+    /// assert_eq!(tc.tiler_mn().to_string(), "(32,16)");
+    /// assert_eq!(tc.layout_s_tv()?.to_string(), "((16,2,2,2),(8,1)):((1,256,16,0),(32,0))");
+    /// # Ok::<(), cute_layout::atom::AtomError>(())
+    /// ```
+    pub fn make_tiled_copy_mma(atom: TypedCopyAtom, mma: &TiledMma, op: Operand) -> Result<Self, AtomError> {
+        let [m, n, k] = mma.tile_size_mnk();
+        let (a, b) = match op {
+            Operand::A => (m, k),
+            Operand::B => (n, k),
+            Operand::C => (m, n),
+        };
+        TiledCopy::new(atom, mma.layout_tv(op)?, Tiler::Modes(vec![Tiler::Int(a), Tiler::Int(b)]))
+    }
+
+    /// CuTe's `make_tiled_copy_C_atom(copy_atom, tiled_mma)`: see
+    /// [`TiledCopy::make_tiled_copy_c_atom`].
+    ///
+    /// # Errors
+    /// As [`TiledCopy::make_tiled_copy_c_atom`].
+    pub fn make_tiled_copy_c_atom_mma(atom: TypedCopyAtom, mma: &TiledMma) -> Result<Self, AtomError> {
+        let [m, n, _] = mma.tile_size_mnk();
+        let tile = IntTuple::tuple([IntTuple::int(m), IntTuple::int(n)])?;
+        TiledCopy::make_tiled_copy_c_atom(atom, &mma.layout_tv(Operand::C)?, &tile)
     }
 
     /// The typed atom.

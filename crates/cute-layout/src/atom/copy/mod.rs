@@ -21,7 +21,7 @@
 //! assert_eq!(ldsm.thr_id().to_string(), "32:1");
 //! assert_eq!(ldsm.src_bits().to_string(), "(32,128):(128,1)");
 //! let typed = ldsm.typed("half_t")?;
-//! assert_eq!(typed.dst().to_string(), "(32,(2,4)):(2,(1,8))");
+//! assert_eq!(typed.dst().to_string(), "(32,(2,4)):(2,(1,64))");
 //! assert_eq!((typed.num_val_src(), typed.num_val_dst()), (8, 8));
 //! let cp = copy_atom("SM80_CP_ASYNC_CACHEALWAYS< uint128_t >")?;
 //! assert_eq!(cp.typed("half_t")?.src().to_string(), "(1,8):(0,1)");
@@ -283,7 +283,7 @@ impl CopyAtom {
     /// ```
     /// use cute_layout::atom::copy::copy_atom;
     /// let a = copy_atom("SM75_U16x8_LDSM_T")?;
-    /// assert_eq!(a.typed("half_t")?.ref_().to_string(), "((4,8),(1,2,4)):((64,1),(1,8,32))");
+    /// assert_eq!(a.typed("half_t")?.ref_().to_string(), "((4,8),(1,2,4)):((16,1),(1,8,64))");
     /// assert!(a.typed("float").is_err()); // two 16-bit halves per value: CuTe's static_assert
     /// # Ok::<(), cute_layout::atom::AtomError>(())
     /// ```

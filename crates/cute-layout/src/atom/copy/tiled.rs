@@ -76,7 +76,7 @@ pub struct TvTiling {
 /// ```
 /// use cute_layout::atom::copy::make_layout_tv;
 /// let t = make_layout_tv(&"(32,8):(8,1)".parse()?, &"(1,8):(0,1)".parse()?)?;
-/// assert_eq!(t.layout_mn.to_string(), "((1,32),(8,8)):((0,8),(1,256))");
+/// assert_eq!(t.layout_mn.to_string(), "((1,32),(8,8)):((0,8),(256,1))");
 /// assert_eq!(t.layout_tv.to_string(), "((8,32),8):((256,1),32)");
 /// assert_eq!(t.tiler_mn.to_string(), "(32,64)");
 /// # Ok::<(), cute_layout::atom::AtomError>(())

@@ -8,6 +8,7 @@
 //! cute svg logical_divide '(8,8):(8,1)' '(2,4)' -o divide.svg     an operation
 //! cute png ... -o FILE                                          the same, as PNG
 //! cute latex '(4,8):(8,1)'                                      CuTe's print_latex (TikZ)
+//! cute svg mma SM80_16x8x16_F16F16F16F16_TN --layout '(2,2,1)'  an MMA's A, B, C panels
 //! cute banks '(32,32):(32,1)' --access columns                  the bank-conflict report
 //! ```
 //!
@@ -31,8 +32,9 @@ const MAX_PNG_SIDE: u32 = 16_384;
 pub struct DrawArgs {
     /// LAYOUT, or OP A B with OP one of composition, logical_divide, zipped_divide,
     /// tiled_divide, flat_divide, logical_product, zipped_product, tiled_product, flat_product,
-    /// blocked_product, raked_product.
-    #[arg(required = true, num_args = 1..=3, value_name = "LAYOUT | OP A B")]
+    /// blocked_product, raked_product, or `mma ATOM` (CuTe's print_latex of an MMA atom or,
+    /// with --layout / --permutation, of a tiled MMA).
+    #[arg(required = true, num_args = 1..=3, value_name = "LAYOUT | OP A B | mma ATOM")]
     pub args: Vec<String>,
     /// Output file; `-` for stdout.
     #[arg(short = 'o', long, value_name = "FILE")]
@@ -56,6 +58,12 @@ pub struct DrawArgs {
     /// Title printed above the picture instead of the layout.
     #[arg(long)]
     pub title: Option<String>,
+    /// mma: the atom layout of make_tiled_mma (a layout or a shape; default (1,1,1)).
+    #[arg(long, value_name = "LAYOUT")]
+    pub layout: Option<String>,
+    /// mma: the permutation of make_tiled_mma, a tiler such as '(32,32,16)'.
+    #[arg(long, value_name = "TILER")]
+    pub permutation: Option<String>,
     /// PNG only: pixels per SVG unit.
     #[arg(long, default_value_t = 1.0)]
     pub scale: f32,
@@ -121,6 +129,21 @@ pub fn picture(a: &DrawArgs, format: Format) -> Result<String, OpError> {
     };
     let latex = format == Format::Latex;
     match a.args.as_slice() {
+        [kind, atom] if kind == "mma" => {
+            if a.tv || a.banks.is_some() {
+                return Err(OpError::new("BadRequest", "mma: no --tv or --banks"));
+            }
+            let mma = crate::ops::atoms::make_tiled_mma(
+                atom,
+                a.layout.as_deref(),
+                a.permutation.as_deref(),
+            )?;
+            Ok(if latex {
+                render::latex_mma(&mma)?
+            } else {
+                render::svg_mma(&mma, &style)?
+            })
+        }
         [layout] => {
             // A swizzled layout `Sw<B,M,S> o OFF o L` is drawn as L with its offsets sent
             // through the swizzle layers (the render module's post-map hook).

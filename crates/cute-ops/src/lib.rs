@@ -24,6 +24,7 @@ use cute_layout::{ComposedLayout, IntTuple, Layout, LayoutError, Order, ParseErr
 
 pub mod analysis;
 mod composed_ops;
+pub mod help;
 pub mod request;
 
 /// One argument of an operation: text in CuTe's form (the command line gives only these), an
@@ -201,7 +202,7 @@ pub static OPS: &[OpSpec] = &[
     op("surjective", "LAYOUT", (1, 1), "whether every integer between the smallest and largest offset is reached", |a| Ok(bit(a.layout(0)?.is_surjective()))),
     op("bijective", "LAYOUT", (1, 1), "whether it is a bijection onto its range of cosize offsets", |a| Ok(bit(a.layout(0)?.is_bijective()))),
     op("compact", "LAYOUT", (1, 1), "whether it is a bijection onto [0, size)", |a| Ok(bit(a.layout(0)?.is_compact()))),
-    op("image", "LAYOUT", (1, 1), "the offsets as disjoint strided intervals placed by a layout", |a| Ok(a.layout(0)?.image()?.to_string())),
+    op("image", "LAYOUT", (1, 1), "the set of offsets as an injective layout in increasing order (OFFSET + LAYOUT if it starts below 0)", image),
     op("swizzle", "B M S", (3, 3), "CuTe's Swizzle<B,M,S>: x ^ ((x & yyy) >> S), printed Sw<B,M,S>", composed_ops::swizzle),
     // rendering
     op("table", "LAYOUT|COMPOSED|SWIZZLE [N]", (1, 2), "values v0,v1,... of the 1-D function (N of them if given)", composed_ops::table),
@@ -216,6 +217,16 @@ fn mode(a: &Args<'_>) -> Result<String, OpError> {
             "ModeOutOfRange",
             format!("mode: no mode {path:?} in layout {l}"),
         )
+    })
+}
+
+fn image(a: &Args<'_>) -> Result<String, OpError> {
+    let img = a.layout(0)?.image()?;
+    let l = img.layout()?;
+    Ok(if img.offset == 0 {
+        l.to_string()
+    } else {
+        format!("{} + {l}", img.offset)
     })
 }
 

@@ -223,16 +223,27 @@ fn help(topic: Option<&str>) -> ExitCode {
     let Some(topic) = topic else {
         return emit(&Cli::command().render_long_help().to_string());
     };
-    if let Some(spec) = ops::find(topic) {
-        return emit(&ops::help::render(spec));
-    }
     if commands().iter().any(|c| c == topic) {
         return match Cli::try_parse_from(["cute", topic, "--help"]) {
-            Err(e) => emit(&e.render().to_string()),
+            Err(e) => emit(&command_help(topic, &e)),
             Ok(_) => ExitCode::SUCCESS,
         };
     }
+    if let Some(spec) = ops::find(topic) {
+        return emit(&ops::help::render(spec));
+    }
     fail(&unknown(topic))
+}
+
+/// clap's help of a command, followed by the law and example of the operation of the same
+/// name (`show`, `explain`) if there is one.
+fn command_help(command: &str, e: &clap::Error) -> String {
+    let mut text = e.render().to_string();
+    if let Some(h) = ops::help::help(command) {
+        text += "\n";
+        text += &ops::help::render_law_and_example(h);
+    }
+    text
 }
 
 /// A command-line error found by clap, as one line (`cute --help` and `--version` print as
@@ -240,9 +251,12 @@ fn help(topic: Option<&str>) -> ExitCode {
 fn clap_error(e: &clap::Error) -> ExitCode {
     use clap::error::ErrorKind;
     match e.kind() {
-        ErrorKind::DisplayHelp | ErrorKind::DisplayVersion => {
-            return emit(&e.render().to_string());
+        ErrorKind::DisplayHelp => {
+            let words: Vec<String> = std::env::args().skip(1).collect();
+            let command = words.iter().find(|w| !w.starts_with('-'));
+            return emit(&command_help(command.map_or("", String::as_str), e));
         }
+        ErrorKind::DisplayVersion => return emit(&e.render().to_string()),
         ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
             let _ = write!(io::stderr().lock(), "{}", e.render());
             return ExitCode::from(2);

@@ -155,7 +155,17 @@ pub fn example_line(h: &OpHelp) -> String {
 pub fn render(spec: &OpSpec) -> String {
     let mut out = format!("Usage: {}\n\n{}\n", usage_line(spec), spec.about);
     if let Some(h) = help(spec.name) {
-        out += &format!("\nLaw: {}\n\nExample:\n  $ {}\n", h.law, example_line(h));
+        out += "\n";
+        out += &render_law_and_example(h);
+    }
+    out
+}
+
+/// The law, the example with its output, and the same call as a `cute batch` request.
+pub fn render_law_and_example(h: &OpHelp) -> String {
+    let mut out = String::new();
+    {
+        out += &format!("Law: {}\n\nExample:\n  $ {}\n", h.law, example_line(h));
         for line in h.output.lines() {
             out += &format!("  {line}\n");
         }

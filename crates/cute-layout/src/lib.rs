@@ -44,6 +44,7 @@ mod divider;
 mod error;
 mod fmt;
 mod int_tuple;
+mod int_tuple_ops;
 mod layout;
 mod parse;
 pub mod render;

@@ -662,6 +662,24 @@ impl PySwizzle {
         self.inner.apply(o).into_py_any(py)
     }
 
+    /// B: the number of bits in the mask.
+    #[getter]
+    fn bits(&self) -> i64 {
+        self.inner.bits()
+    }
+
+    /// M: the number of least-significant bits kept.
+    #[getter]
+    fn base(&self) -> i64 {
+        self.inner.base()
+    }
+
+    /// S: the shift distance (negative: shift left).
+    #[getter]
+    fn shift(&self) -> i64 {
+        self.inner.shift()
+    }
+
     /// Size of the domain: `2^(B + M + |S|)`.
     fn size(&self) -> PyResult<i64> {
         self.inner_size()
@@ -1155,6 +1173,10 @@ macro_rules! tiler_op {
             layout: &Bound<'_, PyAny>,
             tiler: &Bound<'_, PyAny>,
         ) -> PyResult<Py<PyAny>> {
+            if tiler.is_none() {
+                // `_`: the layout itself (pycute returns the same object).
+                return Ok(layout.clone().unbind());
+            }
             if is_other_kind(layout) {
                 return Ok(table_call(py, stringify!($name), &[layout, tiler])?.unbind());
             }
@@ -1496,6 +1518,36 @@ fn make_layout(py: Python<'_>, args: &Bound<'_, PyTuple>) -> PyResult<Py<PyAny>>
     ret_layout!(py, Layout::new(shape, to_tuple(&d)?).py()?)
 }
 
+/// CuTe's `shape_div(a, b)`: int tuple `a` with `b` elements divided out, mode by mode.
+///
+/// >>> shape_div((3, 4), 6), shape_div(((3, 4), 6), 36)
+/// ((1, 2), ((1, 1), 2))
+#[pyfunction]
+fn shape_div(py: Python<'_>, a: &Bound<'_, PyAny>, b: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+    let r = to_tuple(a)?.shape_div(&to_tuple(b)?).py()?;
+    Ok(tuple_to_py(py, &r)?.unbind())
+}
+
+/// The exclusive prefix products of the leaves of `a`, times `init` (pycute's `prefix_product`).
+///
+/// >>> prefix_product(((2, 3), 4))
+/// ((1, 2), 6)
+#[pyfunction]
+#[pyo3(signature = (a, init = 1))]
+fn prefix_product(py: Python<'_>, a: &Bound<'_, PyAny>, init: i64) -> PyResult<Py<PyAny>> {
+    let r = to_tuple(a)?.prefix_products(init).py()?;
+    Ok(tuple_to_py(py, &r)?.unbind())
+}
+
+/// The sum of the products of corresponding leaves of two congruent int tuples.
+///
+/// >>> inner_product(((2, 3), 4), ((2, 1), 2))
+/// 15
+#[pyfunction]
+fn inner_product(a: &Bound<'_, PyAny>, b: &Bound<'_, PyAny>) -> PyResult<i64> {
+    to_tuple(a)?.inner_product(&to_tuple(b)?).py()
+}
+
 /// `(shape, stride)`'s row-major layout (CuTe's `LayoutRight`).
 #[pyfunction]
 fn make_layout_right(py: Python<'_>, shape: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
@@ -1711,6 +1763,9 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(slice_and_offset, m)?)?;
     m.add_function(wrap_pyfunction!(make_layout, m)?)?;
     m.add_function(wrap_pyfunction!(make_layout_right, m)?)?;
+    m.add_function(wrap_pyfunction!(shape_div, m)?)?;
+    m.add_function(wrap_pyfunction!(prefix_product, m)?)?;
+    m.add_function(wrap_pyfunction!(inner_product, m)?)?;
     m.add_function(wrap_pyfunction!(run, m)?)?;
     m.add_function(wrap_pyfunction!(run_text, m)?)?;
     m.add_function(wrap_pyfunction!(batch, m)?)?;

@@ -32,12 +32,15 @@ from ._native import (
     crd2crd,
     crd2idx,
     idx2crd,
+    inner_product,
     left_inverse,
     logical_divide,
     logical_product,
     make_layout,
+    prefix_product,
     raked_product,
     right_inverse,
+    shape_div,
     size,
     slice_,
     slice_and_offset,
@@ -164,40 +167,10 @@ def product(a):
     return size(a)
 
 
-def _has_op(name):
-    if name not in _OPS_CACHE:
-        _OPS_CACHE[name] = any(o[0] == name for o in _native.ops())
-    return _OPS_CACHE[name]
-
-
-_OPS_CACHE = {}
-
-
 def _not_implemented(name):
-    e = LayoutError(f"{name}: not in this build's operation table")
+    e = LayoutError(f"{name}: not implemented in cute_layout")
     e.kind = "NotImplemented"
     return e
-
-
-def _bump(t):
-    # A shape that holds the coordinate t (each extent one past the entry).
-    if isinstance(t, tuple):
-        return tuple(_bump(x) for x in t)
-    return t + 1
-
-
-def inner_product(a, b):
-    """Sum of the products of the leaves of two congruent int tuples (CuTe's ``inner_product``):
-    ``crd2idx(a, shape, b)`` for any shape that holds coordinate ``a``."""
-    if _has_op("inner_product"):
-        return _native.run("inner_product", a, b)
-    if isinstance(a, tuple) != isinstance(b, tuple):
-        e = LayoutError(f"inner_product: {a} and {b} are not congruent")
-        e.kind = "NotCongruent"
-        raise e
-    if min(flatten(a)) < 0:
-        raise _not_implemented("inner_product with negative entries")
-    return crd2idx(a, _bump(a), b)
 
 
 def tuple_max(a):
@@ -205,26 +178,7 @@ def tuple_max(a):
 
 
 def elem_scale(a, b):
-    if _has_op("elem_scale"):
-        return _native.run("elem_scale", a, b)
     raise _not_implemented("elem_scale")
-
-
-def shape_div(a, b):
-    """CuTe's ``shape_div``: ``a`` with the first ``b`` elements divided out, mode by mode."""
-    if _has_op("shape_div"):
-        return _native.run("shape_div", a, b)
-    raise _not_implemented("shape_div")
-
-
-def prefix_product(a, init=1):
-    """Exclusive prefix product of the leaves (the column-major stride of shape ``a``) times
-    ``init``."""
-    if init == 1:
-        return make_layout(a).stride
-    if _has_op("prefix_product"):
-        return _native.run("prefix_product", a, init)
-    raise _not_implemented("prefix_product with init != 1")
 
 
 # ---- layout algebra ------------------------------------------------------------------------------

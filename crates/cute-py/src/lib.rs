@@ -13,7 +13,7 @@ use std::sync::OnceLock;
 use cute_layout::render::{self, Style};
 use cute_layout::{
     ComposedLayout, IntTuple, Layout, LayoutError as RsLayoutError, ParseError as RsParseError,
-    SliceCoord, Swizzle, Tiler,
+    ScaledBasis, SliceCoord, Swizzle, Tiler,
 };
 use cute_ops::{Arg, OpError};
 use pyo3::exceptions::{PyIndexError, PyTypeError, PyValueError};
@@ -306,6 +306,9 @@ fn from_text<'py>(py: Python<'py>, text: &str) -> PyResult<Bound<'py, PyAny>> {
         if let Ok(l) = t.parse::<Layout>() {
             return Ok(new_layout(py, l)?.into_bound(py).into_any());
         }
+        if let Ok(l) = t.parse::<Layout<ScaledBasis>>() {
+            return Ok(Py::new(py, PyBasis { inner: l })?.into_bound(py).into_any());
+        }
     } else if let Ok(v) = t.parse::<i64>() {
         return v.into_bound_py_any(py);
     } else if t.starts_with('(') {
@@ -357,6 +360,9 @@ fn to_text(x: &Bound<'_, PyAny>, depth: usize) -> PyResult<String> {
     if let Ok(s) = x.cast::<PySwizzle>() {
         return Ok(s.get().inner.to_string());
     }
+    if let Ok(b) = x.cast::<PyBasis>() {
+        return Ok(b.get().inner.to_string());
+    }
     if x.is_none() {
         return Ok("_".into());
     }
@@ -380,8 +386,13 @@ fn to_text(x: &Bound<'_, PyAny>, depth: usize) -> PyResult<String> {
     Err(type_error("cannot write this argument in CuTe's notation", x))
 }
 
+/// Arguments the fast paths do not take: swizzles, composed and basis layouts, and text (which
+/// may be any of CuTe's forms); these go through the operation table.
 fn is_other_kind(x: &Bound<'_, PyAny>) -> bool {
-    x.is_instance_of::<PyComposed>() || x.is_instance_of::<PySwizzle>()
+    x.is_instance_of::<PyComposed>()
+        || x.is_instance_of::<PySwizzle>()
+        || x.is_instance_of::<PyBasis>()
+        || x.is_instance_of::<PyString>()
 }
 
 /// Runs `op` of the operation table on Python arguments, converting the result back.
@@ -891,6 +902,94 @@ impl PyComposed {
     }
 }
 
+/// A layout with basis strides (CuTe's `ScaledBasis`, e.g. `make_identity_layout`'s
+/// `(4,8):(1@0,1@1)`): maps coordinates to coordinates.
+///
+/// >>> I = BasisLayout.parse("(4,8):(1@0,1@1)")
+/// >>> I(13)
+/// (1, 3)
+#[pyclass(frozen, module = "cute_layout", name = "BasisLayout")]
+pub struct PyBasis {
+    inner: Layout<ScaledBasis>,
+}
+
+#[pymethods]
+impl PyBasis {
+    /// Reads `shape:stride` with basis strides `v@i@...`.
+    #[staticmethod]
+    fn parse(text: &str) -> PyResult<Self> {
+        Ok(PyBasis {
+            inner: text.parse::<Layout<ScaledBasis>>().py()?,
+        })
+    }
+
+    /// The shape.
+    #[getter]
+    fn shape(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
+        Ok(tuple_to_py(py, &self.inner.shape())?.unbind())
+    }
+
+    fn size(&self) -> i64 {
+        self.inner.size()
+    }
+
+    fn __len__(&self) -> usize {
+        self.inner.rank()
+    }
+
+    /// The coordinate (an int tuple) at a 1-D index or a coordinate.
+    #[pyo3(signature = (*args))]
+    fn __call__(&self, py: Python<'_>, args: &Bound<'_, PyTuple>) -> PyResult<Py<PyAny>> {
+        let v = if args.len() == 1 {
+            let a = args.get_item(0)?;
+            match as_int(&a)? {
+                Some(i) => self.inner.value_1d(i).ok_or_else(|| {
+                    raise(
+                        "CoordOutOfRange",
+                        format!("index {i} is outside the domain of {}", self.inner),
+                    )
+                })?,
+                None => self.inner.value(&to_tuple(&a)?).py()?,
+            }
+        } else {
+            self.inner.value(&to_tuple(args.as_any())?).py()?
+        };
+        Ok(tuple_to_py(py, &v)?.unbind())
+    }
+
+    fn __str__(&self) -> String {
+        self.inner.to_string()
+    }
+
+    fn __repr__(&self) -> String {
+        format!("BasisLayout.parse({:?})", self.inner.to_string())
+    }
+
+    fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
+        match other.cast::<PyBasis>() {
+            Ok(o) => o.get().inner.to_string() == self.inner.to_string(),
+            Err(_) => false,
+        }
+    }
+
+    fn __hash__(&self) -> u64 {
+        let mut h = DefaultHasher::new();
+        self.inner.to_string().hash(&mut h);
+        h.finish()
+    }
+}
+
+/// CuTe's `make_identity_layout(shape)`: the shape with unit basis strides.
+///
+/// >>> str(make_identity_layout((4, 8)))
+/// '(4,8):(1@0,1@1)'
+#[pyfunction]
+fn make_identity_layout(shape: &Bound<'_, PyAny>) -> PyResult<PyBasis> {
+    Ok(PyBasis {
+        inner: Layout::identity(to_tuple(shape)?).py()?,
+    })
+}
+
 /// A thread-value layout over a tile: `(thread, value) -> offset in the tile`, drawn as CuTe's
 /// `print_latex` TV pictures do (`TVLayout(tv, tile_shape)`).
 #[pyclass(frozen, module = "cute_layout", name = "TVLayout")]
@@ -1091,11 +1190,6 @@ fn composition(
         return Ok(table_call(py, "composition", &[a, b])?.unbind());
     }
     let la = to_layout(a)?;
-    if let Ok(s) = b.cast::<PyString>() {
-        if let Ok(lb) = s.to_cow()?.parse::<Layout>() {
-            return ret_layout!(py, la.compose(&lb).py()?);
-        }
-    }
     ret_layout!(py, la.compose_tiler(&to_tiler(b, 0)?).py()?)
 }
 
@@ -1177,7 +1271,7 @@ macro_rules! tiler_op {
                 // `_`: the layout itself (pycute returns the same object).
                 return Ok(layout.clone().unbind());
             }
-            if is_other_kind(layout) {
+            if is_other_kind(layout) || is_other_kind(tiler) {
                 return Ok(table_call(py, stringify!($name), &[layout, tiler])?.unbind());
             }
             let l = match layout.cast::<PyLayout>() {
@@ -1724,6 +1818,8 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PySwizzle>()?;
     m.add_class::<PyComposed>()?;
     m.add_class::<PyTV>()?;
+    m.add_class::<PyBasis>()?;
+    m.add_function(wrap_pyfunction!(make_identity_layout, m)?)?;
     m.add_function(wrap_pyfunction!(size, m)?)?;
     m.add_function(wrap_pyfunction!(cosize, m)?)?;
     m.add_function(wrap_pyfunction!(rank, m)?)?;

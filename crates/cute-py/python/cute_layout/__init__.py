@@ -15,6 +15,7 @@ them, the same as the ``cute`` command line), and ``batch(requests)`` runs many 
 """
 
 from ._native import (
+    BasisLayout,
     ComposedLayout,
     Layout,
     LayoutError,
@@ -43,6 +44,7 @@ from ._native import (
     logical_divide,
     logical_product,
     make_layout,
+    make_identity_layout,
     make_layout_right,
     max_common_layout,
     max_common_vector,
@@ -72,6 +74,7 @@ from ._native import (
 )
 
 __all__ = [
+    "BasisLayout",
     "ComposedLayout",
     "Layout",
     "LayoutError",
@@ -100,6 +103,7 @@ __all__ = [
     "logical_divide",
     "logical_product",
     "make_layout",
+    "make_identity_layout",
     "make_layout_right",
     "max_common_layout",
     "max_common_vector",

@@ -1528,12 +1528,46 @@ fn slice_(py: Python<'_>, crd: &Bound<'_, PyAny>, target: &Bound<'_, PyAny>) -> 
         let r = cl.get().inner.slice(&c).py()?;
         return Ok(Py::new(py, PyComposed { inner: r })?.into_any());
     }
-    // An int tuple: slice the layout (1...):(t...) and keep its stride, so that entries of any
-    // value (zeros, negatives) pass through.
-    let ones = to_tuple_ext(target, 0, true)?;
-    let l = Layout::new(ones, to_tuple(target)?).py()?;
+    // An int tuple: slice the layout S:t, with S a shape that holds the coordinate (each fixed
+    // entry's extent one past it, the rest 1), and keep its stride, so that entries of any value
+    // (zeros, negatives) pass through.
+    let shape = slice_shape(crd, target, 0)?;
+    let l = Layout::new(shape, to_tuple(target)?).py()?;
     let r = l.slice(&c).py()?;
     Ok(tuple_to_py(py, &r.stride())?.unbind())
+}
+
+/// A shape congruent to `target` in which coordinate `crd` lies (see `slice_`).
+fn slice_shape(crd: &Bound<'_, PyAny>, target: &Bound<'_, PyAny>, depth: usize) -> PyResult<IntTuple> {
+    if depth > MAX_PY_DEPTH {
+        return Err(raise(
+            "TooDeep",
+            format!("coordinate nests deeper than {MAX_PY_DEPTH} levels"),
+        ));
+    }
+    let fixed = as_int(crd)?;
+    if target.is_instance_of::<PyTuple>() || target.is_instance_of::<PyList>() {
+        let is_seq = crd.is_instance_of::<PyTuple>() || crd.is_instance_of::<PyList>();
+        let elems: Vec<Bound<'_, PyAny>> = target.try_iter()?.collect::<PyResult<_>>()?;
+        let crds: Vec<Bound<'_, PyAny>> = if is_seq {
+            crd.try_iter()?.collect::<PyResult<_>>()?
+        } else {
+            Vec::new()
+        };
+        let mut out = Vec::with_capacity(elems.len());
+        for (k, e) in elems.iter().enumerate() {
+            out.push(match (is_seq, crds.get(k), fixed) {
+                (true, Some(ck), _) => slice_shape(ck, e, depth + 1)?,
+                (false, _, Some(_)) if k == 0 => slice_shape(crd, e, depth + 1)?,
+                _ => to_tuple_ext(e, depth + 1, true)?,
+            });
+        }
+        return IntTuple::tuple(out).py();
+    }
+    Ok(IntTuple::int(match fixed {
+        Some(c) if c >= 1 => c.saturating_add(1),
+        _ => 1,
+    }))
 }
 
 /// `slice_and_offset(crd, layout)`: the sub-layout and the offset of its origin.

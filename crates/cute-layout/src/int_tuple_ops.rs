@@ -1,5 +1,7 @@
-//! CuTe's int-tuple arithmetic that pycute also exposes: `shape_div`, the plain exclusive
-//! `prefix_product` and `inner_product`.
+//! CuTe's int-tuple arithmetic that pycute also exposes (`shape_div`, the plain exclusive
+//! `prefix_product`, `inner_product`), and a token-level builder and walk of int tuples for
+//! front ends that convert nested values of another language (the Python package) without
+//! intermediate tuples or text.
 
 use alloc::format;
 use alloc::string::String;
@@ -7,12 +9,121 @@ use alloc::vec::Vec;
 
 use crate::error::LayoutError;
 use crate::int_tuple::IntTuple;
+use crate::tree::{Leaves, Tok, Toks};
+
+/// One step of an int tuple written out in order: `(` , an integer, or `)`.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum TupleToken {
+    /// Start of a tuple.
+    Open,
+    /// An integer.
+    Int(i64),
+    /// End of a tuple.
+    Close,
+}
+
+/// Builds an [`IntTuple`] from its tokens in order (`(`, integers, `)`), checking the structure
+/// at [`finish`](Self::finish).
+///
+/// ```
+/// # use cute_layout::IntTupleBuilder;
+/// let mut b = IntTupleBuilder::new();
+/// b.open();
+/// b.int(2);
+/// b.open();
+/// b.int(3);
+/// b.int(4);
+/// b.close();
+/// b.close();
+/// assert_eq!(b.finish()?.to_string(), "(2,(3,4))");
+/// # Ok::<(), cute_layout::LayoutError>(())
+/// ```
+#[derive(Clone, Debug, Default)]
+pub struct IntTupleBuilder {
+    toks: Toks,
+    leaves: Leaves<i64>,
+    depth: usize,
+    roots: usize,
+}
+
+impl IntTupleBuilder {
+    /// An empty builder.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Starts a tuple.
+    #[inline]
+    pub fn open(&mut self) {
+        if self.depth == 0 {
+            self.roots += 1;
+        }
+        self.depth += 1;
+        self.toks.push(Tok::Open);
+    }
+
+    /// Ends the innermost open tuple (an unmatched close is reported by `finish`).
+    #[inline]
+    pub fn close(&mut self) {
+        if self.depth == 0 {
+            self.roots += 2; // unbalanced: finish fails
+        } else {
+            self.depth -= 1;
+        }
+        self.toks.push(Tok::Close);
+    }
+
+    /// Adds an integer.
+    #[inline]
+    pub fn int(&mut self, v: i64) {
+        if self.depth == 0 {
+            self.roots += 1;
+        }
+        self.toks.push(Tok::Leaf);
+        self.leaves.push(v);
+    }
+
+    /// The tuple.
+    ///
+    /// # Errors
+    /// [`LayoutError::InvalidArgument`] unless the tokens form exactly one integer or balanced
+    /// tuple; [`LayoutError::TooDeep`] / [`LayoutError::TooLarge`] past the library's limits.
+    pub fn finish(self) -> Result<IntTuple, LayoutError> {
+        if self.depth != 0 || self.roots != 1 {
+            return Err(LayoutError::InvalidArgument {
+                op: "int_tuple",
+                what: String::from("tokens do not form one integer or balanced tuple"),
+            });
+        }
+        IntTuple::from_parts(self.toks, self.leaves)
+    }
+}
 
 fn invalid(op: &'static str, what: String) -> LayoutError {
     LayoutError::InvalidArgument { op, what }
 }
 
 impl IntTuple {
+    /// The tuple written out as tokens, in order: `(`, integers, `)`.
+    ///
+    /// ```
+    /// # use cute_layout::{IntTuple, TupleToken::*};
+    /// let t: IntTuple = "(2,(3))".parse()?;
+    /// assert_eq!(t.tokens().collect::<Vec<_>>(), [Open, Int(2), Open, Int(3), Close, Close]);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn tokens(&self) -> impl Iterator<Item = TupleToken> + '_ {
+        let mut k = 0usize;
+        self.toks.iter().map(move |t| match t {
+            Tok::Open => TupleToken::Open,
+            Tok::Close => TupleToken::Close,
+            Tok::Leaf => {
+                k += 1;
+                TupleToken::Int(self.leaves[k - 1])
+            }
+        })
+    }
+
     /// CuTe's `shape_div(a, b)`: `a` with `b` elements divided out, mode by mode. Integer by
     /// integer: `a / b`, or `signum(a * b)` when `b` is a multiple of `a` larger than it (one of
     /// the two must divide the other); a tuple by an integer: each mode divided by what is left of
@@ -156,6 +267,41 @@ mod tests {
         assert!(t("3").shape_div(&t("2")).is_err());
         assert!(t("3").shape_div(&t("0")).is_err());
         assert!(t("(2,2)").shape_div(&t("(2,2,2)")).is_err());
+    }
+
+    #[test]
+    fn builder_and_tokens_round_trip() {
+        for text in ["7", "()", "(2,(3,4),())", "((1),(2,(3)))"] {
+            let v = t(text);
+            let mut b = IntTupleBuilder::new();
+            for tok in v.tokens() {
+                match tok {
+                    TupleToken::Open => b.open(),
+                    TupleToken::Close => b.close(),
+                    TupleToken::Int(x) => b.int(x),
+                }
+            }
+            assert_eq!(b.finish().unwrap(), v, "{text}");
+        }
+        let mut b = IntTupleBuilder::new();
+        b.int(1);
+        b.int(2);
+        assert!(b.finish().is_err());
+        let mut b = IntTupleBuilder::new();
+        b.close();
+        assert!(b.finish().is_err());
+        let mut b = IntTupleBuilder::new();
+        b.open();
+        assert!(b.finish().is_err());
+        assert!(IntTupleBuilder::new().finish().is_err());
+        let mut b = IntTupleBuilder::new();
+        for _ in 0..crate::MAX_DEPTH + 1 {
+            b.open();
+        }
+        for _ in 0..crate::MAX_DEPTH + 1 {
+            b.close();
+        }
+        assert!(b.finish().is_err());
     }
 
     #[test]

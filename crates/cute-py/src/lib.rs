@@ -8,12 +8,12 @@
 
 use std::collections::hash_map::DefaultHasher;
 use std::hash::{Hash, Hasher};
-use std::sync::OnceLock;
+use std::sync::{Mutex, OnceLock};
 
 use cute_layout::render::{self, Style};
 use cute_layout::{
-    ComposedLayout, IntTuple, Layout, LayoutError as RsLayoutError, ParseError as RsParseError,
-    ScaledBasis, SliceCoord, Swizzle, Tiler,
+    ComposedLayout, IntTuple, IntTupleBuilder, Layout, LayoutError as RsLayoutError, ParseError as RsParseError,
+    ScaledBasis, SliceCoord, Swizzle, Tiler, TupleToken,
 };
 use cute_ops::{Arg, OpError};
 use pyo3::exceptions::{PyIndexError, PyTypeError, PyValueError};
@@ -119,8 +119,40 @@ fn as_int(x: &Bound<'_, PyAny>) -> PyResult<Option<i64>> {
 /// An int, a (nested) tuple or list of ints, or CuTe's text, as an `IntTuple`. With `ones`, every
 /// leaf becomes 1 (the all-ones shape congruent to `x`).
 fn to_tuple_ext(x: &Bound<'_, PyAny>, depth: usize, ones: bool) -> PyResult<IntTuple> {
-    if let Some(v) = as_int(x)? {
-        return Ok(IntTuple::int(if ones { 1 } else { v }));
+    if x.is_exact_instance_of::<PyInt>() {
+        return Ok(IntTuple::int(if ones { 1 } else { x.extract::<i64>()? }));
+    }
+    if let Ok(s) = x.cast::<PyString>() {
+        let t = s.to_cow()?.parse::<IntTuple>().py()?;
+        if !ones {
+            return Ok(t);
+        }
+        let mut b = IntTupleBuilder::new();
+        for tok in t.tokens() {
+            match tok {
+                TupleToken::Open => b.open(),
+                TupleToken::Close => b.close(),
+                TupleToken::Int(_) => b.int(1),
+            }
+        }
+        return b.finish().py();
+    }
+    let mut b = IntTupleBuilder::new();
+    build(x, &mut b, depth, ones, &mut true)?;
+    b.finish().py()
+}
+
+/// Writes the tokens of a Python int or nested tuple/list of ints into `b`.
+fn build(
+    x: &Bound<'_, PyAny>,
+    b: &mut IntTupleBuilder,
+    depth: usize,
+    ones: bool,
+    pure: &mut bool,
+) -> PyResult<()> {
+    if x.is_exact_instance_of::<PyInt>() {
+        b.int(if ones { 1 } else { x.extract::<i64>()? });
+        return Ok(());
     }
     if depth > MAX_PY_DEPTH {
         return Err(raise(
@@ -129,38 +161,139 @@ fn to_tuple_ext(x: &Bound<'_, PyAny>, depth: usize, ones: bool) -> PyResult<IntT
         ));
     }
     if let Ok(t) = x.cast::<PyTuple>() {
-        // Flat tuples of ints: one pass, no intermediate values.
-        let mut flat: Vec<i64> = Vec::with_capacity(t.len());
-        let mut all_ints = true;
-        for e in t.iter() {
-            match as_int(&e)? {
-                Some(v) => flat.push(if ones { 1 } else { v }),
-                None => {
-                    all_ints = false;
-                    break;
-                }
-            }
+        b.open();
+        for e in t.iter_borrowed() {
+            build(&e, b, depth + 1, ones, pure)?;
         }
-        if all_ints {
-            return Ok(IntTuple::flat(flat));
-        }
-        let elems = t
-            .iter()
-            .map(|e| to_tuple_ext(&e, depth + 1, ones))
-            .collect::<PyResult<Vec<_>>>()?;
-        return IntTuple::tuple(elems).py();
+        b.close();
+        return Ok(());
     }
     if let Ok(l) = x.cast::<PyList>() {
-        let elems = l
+        *pure = false;
+        b.open();
+        for e in l.iter() {
+            build(&e, b, depth + 1, ones, pure)?;
+        }
+        b.close();
+        return Ok(());
+    }
+    *pure = false;
+    match as_int(x)? {
+        Some(v) => {
+            b.int(if ones { 1 } else { v });
+            Ok(())
+        }
+        None => Err(type_error("expected an int, a tuple of ints or CuTe text", x)),
+    }
+}
+
+/// An int or a tuple of ints and tuples (nothing mutable inside) as an `IntTuple`, and whether
+/// it is such an immutable value (so that the object's identity determines the value).
+fn to_tuple_frozen(x: &Bound<'_, PyAny>) -> PyResult<(IntTuple, bool)> {
+    if x.is_exact_instance_of::<PyInt>() {
+        return Ok((IntTuple::int(x.extract::<i64>()?), true));
+    }
+    if !x.is_exact_instance_of::<PyTuple>() {
+        return Ok((to_tuple(x)?, false));
+    }
+    let mut b = IntTupleBuilder::new();
+    let mut pure = true;
+    build(x, &mut b, 0, false, &mut pure)?;
+    Ok((b.finish().py()?, pure))
+}
+
+/// Layouts built from `(shape, stride)` Python values, keyed by the identity of the two
+/// (immutable) objects, which the cache holds so that their identities stay theirs: a call
+/// repeated on the same tuples (pycute's `crd2idx(c, L.shape, L.stride)`) converts them once.
+/// The objects live as long as the entry (8 at most, oldest out first).
+struct IdCache<T> {
+    entries: Vec<(Py<PyAny>, Option<Py<PyAny>>, T)>,
+    next: usize,
+}
+
+const ID_CACHE_LEN: usize = 8;
+
+impl<T: Clone> IdCache<T> {
+    const fn new() -> Self {
+        IdCache {
+            entries: Vec::new(),
+            next: 0,
+        }
+    }
+
+    fn find(&self, a: &Bound<'_, PyAny>, b: Option<&Bound<'_, PyAny>>) -> Option<&T> {
+        self.entries
             .iter()
-            .map(|e| to_tuple_ext(&e, depth + 1, ones))
-            .collect::<PyResult<Vec<_>>>()?;
-        return IntTuple::tuple(elems).py();
+            .find(|(x, y, _)| {
+                x.is(a)
+                    && match (y, b) {
+                        (None, None) => true,
+                        (Some(y), Some(b)) => y.is(b),
+                        _ => false,
+                    }
+            })
+            .map(|(_, _, v)| v)
     }
-    if let Ok(s) = x.cast::<PyString>() {
-        return s.to_cow()?.parse::<IntTuple>().py();
+
+    fn get(&self, a: &Bound<'_, PyAny>, b: Option<&Bound<'_, PyAny>>) -> Option<T> {
+        self.find(a, b).cloned()
     }
-    Err(type_error("expected an int, a tuple of ints or CuTe text", x))
+
+    fn put(&mut self, a: &Bound<'_, PyAny>, b: Option<&Bound<'_, PyAny>>, v: T) {
+        let e = (a.clone().unbind(), b.map(|b| b.clone().unbind()), v);
+        if self.entries.len() < ID_CACHE_LEN {
+            self.entries.push(e);
+        } else {
+            self.entries[self.next] = e;
+            self.next = (self.next + 1) % ID_CACHE_LEN;
+        }
+    }
+}
+
+static LAYOUT_CACHE: Mutex<IdCache<Layout>> = Mutex::new(IdCache::new());
+static TUPLE_CACHE: Mutex<IdCache<IntTuple>> = Mutex::new(IdCache::new());
+
+/// `Layout::new(shape, stride)` (or the column-major layout of `shape`) from Python values,
+/// through the identity cache.
+fn layout_from_values(shape: &Bound<'_, PyAny>, stride: Option<&Bound<'_, PyAny>>) -> PyResult<Layout> {
+    if let Ok(c) = LAYOUT_CACHE.lock() {
+        if let Some(l) = c.get(shape, stride) {
+            return Ok(l);
+        }
+    }
+    let (s, s_pure) = to_tuple_frozen(shape)?;
+    let (l, pure) = match stride {
+        None => (Layout::col_major(s).py()?, s_pure),
+        Some(d) => {
+            let (d, d_pure) = to_tuple_frozen(d)?;
+            (Layout::new(s, d).py()?, s_pure && d_pure)
+        }
+    };
+    if pure {
+        if let Ok(mut c) = LAYOUT_CACHE.lock() {
+            c.put(shape, stride, l.clone());
+        }
+    }
+    Ok(l)
+}
+
+/// An int tuple from a Python value, through the identity cache.
+fn tuple_cached(x: &Bound<'_, PyAny>) -> PyResult<IntTuple> {
+    if x.is_exact_instance_of::<PyInt>() {
+        return Ok(IntTuple::int(x.extract::<i64>()?));
+    }
+    if let Ok(c) = TUPLE_CACHE.lock() {
+        if let Some(t) = c.get(x, None) {
+            return Ok(t);
+        }
+    }
+    let (t, pure) = to_tuple_frozen(x)?;
+    if pure {
+        if let Ok(mut c) = TUPLE_CACHE.lock() {
+            c.put(x, None, t.clone());
+        }
+    }
+    Ok(t)
 }
 
 fn to_tuple(x: &Bound<'_, PyAny>) -> PyResult<IntTuple> {
@@ -278,11 +411,27 @@ fn tuple_to_py<'py>(py: Python<'py>, t: &IntTuple) -> PyResult<Bound<'py, PyAny>
     if t.depth() == 1 {
         return Ok(PyTuple::new(py, t.leaves().iter().copied())?.into_any());
     }
-    let elems = t
-        .elements()
-        .map(|e| tuple_to_py(py, &e))
-        .collect::<PyResult<Vec<_>>>()?;
-    Ok(PyTuple::new(py, elems)?.into_any())
+    let mut stack: Vec<Vec<Bound<'py, PyAny>>> = Vec::new();
+    for tok in t.tokens() {
+        match tok {
+            TupleToken::Open => stack.push(Vec::new()),
+            TupleToken::Int(v) => {
+                let o = v.into_bound_py_any(py)?;
+                if let Some(top) = stack.last_mut() {
+                    top.push(o);
+                }
+            }
+            TupleToken::Close => {
+                let items = stack.pop().unwrap_or_default();
+                let tup = PyTuple::new(py, items)?.into_any();
+                match stack.last_mut() {
+                    Some(top) => top.push(tup),
+                    None => return Ok(tup),
+                }
+            }
+        }
+    }
+    Err(raise("BadRequest", format!("malformed tuple {t}")))
 }
 
 #[inline]
@@ -454,13 +603,7 @@ impl PyLayout {
                 return Ok(Self::wrap(l.get().inner.clone()));
             }
         }
-        let s = to_tuple(shape)?;
-        let l = match stride {
-            None => Layout::col_major(s),
-            Some(d) => Layout::new(s, to_tuple(d)?),
-        }
-        .py()?;
-        Ok(Self::wrap(l))
+        Ok(Self::wrap(layout_from_values(shape, stride)?))
     }
 
     /// Reads CuTe's text form, e.g. `"(4,(2,8)):(2,(1,8))"` (`_4` and `Int<4>{}` accepted).
@@ -1423,7 +1566,7 @@ fn max_common_layout(
 /// (column-major by default).
 fn layout_of(shape: &Bound<'_, PyAny>, stride: Option<&Bound<'_, PyAny>>) -> PyResult<Layout> {
     match stride {
-        Some(d) if !d.is_none() => Layout::new(to_tuple(shape)?, to_tuple(d)?).py(),
+        Some(d) if !d.is_none() => layout_from_values(shape, Some(d)),
         _ => {
             if let Ok(l) = shape.cast::<PyLayout>() {
                 return Ok(l.get().inner.clone());
@@ -1433,7 +1576,7 @@ fn layout_of(shape: &Bound<'_, PyAny>, stride: Option<&Bound<'_, PyAny>>) -> PyR
                     return s.to_cow()?.parse::<Layout>().py();
                 }
             }
-            Layout::col_major(to_tuple(shape)?).py()
+            layout_from_values(shape, None)
         }
     }
 }
@@ -1450,14 +1593,40 @@ fn crd2idx(
     shape: &Bound<'_, PyAny>,
     stride: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<i64> {
-    let l = layout_of(shape, stride)?;
     if crd.is_none() {
         return Ok(0);
     }
-    if let Some(i) = as_int(crd)? {
-        return l.index_any(i).py();
+    let eval = |l: &Layout| -> PyResult<i64> {
+        if let Some(i) = as_int(crd)? {
+            return l.index_any(i).py();
+        }
+        l.index(&to_tuple(crd)?).py()
+    };
+    let stride = stride.filter(|d| !d.is_none());
+    if stride.is_none() {
+        if let Ok(l) = shape.cast::<PyLayout>() {
+            return eval(&l.get().inner);
+        }
     }
-    l.index(&to_tuple(crd)?).py()
+    // A repeated call on the same shape and stride objects: evaluate on the cached layout in
+    // place (the coordinate is converted first, so no Python code runs under the lock).
+    let c = match as_int(crd)? {
+        Some(i) => Err(i),
+        None => Ok(to_tuple(crd)?),
+    };
+    if let Ok(cache) = LAYOUT_CACHE.lock() {
+        if let Some(l) = cache.find(shape, stride) {
+            return match &c {
+                Err(i) => l.index_any(*i).py(),
+                Ok(t) => l.index(t).py(),
+            };
+        }
+    }
+    let l = layout_of(shape, stride)?;
+    match &c {
+        Err(i) => l.index_any(*i).py(),
+        Ok(t) => l.index(t).py(),
+    }
 }
 
 /// The natural coordinate of an index: `idx2crd(idx, shape)` (colexicographic), or with a
@@ -1475,8 +1644,15 @@ fn idx2crd(
 ) -> PyResult<Py<PyAny>> {
     let stride = stride.filter(|d| !d.is_none());
     if let (None, false) = (stride, shape.is_instance_of::<PyLayout>()) {
-        let s = to_tuple(shape)?;
-        let c = s.idx2crd(&to_tuple(idx)?).py()?;
+        let i = to_tuple(idx)?;
+        let hit = TUPLE_CACHE
+            .lock()
+            .ok()
+            .and_then(|cache| cache.find(shape, None).map(|s| s.idx2crd(&i)));
+        let c = match hit {
+            Some(r) => r.py()?,
+            None => tuple_cached(shape)?.idx2crd(&i).py()?,
+        };
         return Ok(tuple_to_py(py, &c)?.unbind());
     }
     let l = layout_of(shape, stride)?;

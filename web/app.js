@@ -357,6 +357,9 @@ function setPicture(result) {
     pair.appendChild(figure(`before: ${argText(args[1])}`, viewOf('picture', 'show', [args[1]])));
     pair.appendChild(figure(`after: ${argText(args[0])} o ${argText(args[1])}`, viewOf('picture', op, args)));
     pic.appendChild(pair);
+    if (result.ok !== undefined) {
+      note.textContent = `before: ${bankLine(args[1])}\nafter:  ${bankLine(result.ok)}`;
+    }
     return;
   }
   if (result.ok === undefined && tab !== 'tv' && tab !== 'banks') return;
@@ -371,20 +374,25 @@ function setPicture(result) {
   else note.textContent = `no picture: ${r.error}`;
 }
 
-function setExplain() {
+function setExplain(result) {
   const box = $('explain-box');
   const { tab, op, args } = state;
-  if (tab !== 'operation' && tab !== 'swizzle') {
+  if (tab !== 'operation' && tab !== 'atoms') {
     box.hidden = true;
     return;
   }
+  // The derivation where the library explains this operation on these arguments; for a refusal,
+  // the condition that failed and its counter-example.
   const e = viewOf('explain', op, args);
-  if (e.kind === 'UnknownOp') {
-    box.hidden = true;
-    return;
-  }
-  box.hidden = false;
+  const shown = e.ok !== undefined || (result.kind !== undefined && e.kind === result.kind);
+  box.hidden = !shown;
   $('explain').textContent = e.ok !== undefined ? e.ok : `${e.kind}: ${e.error}`;
+}
+
+/** The summary line of the bank report of `layout` (32 banks of 4 bytes, a column per request). */
+function bankLine(layout) {
+  const r = viewOf('banks_report', 'banks', [argText(layout), '32', '4', 'columns']);
+  return r.ok !== undefined ? r.ok.split('\n')[1] : r.error;
 }
 
 function render() {
@@ -397,7 +405,7 @@ function render() {
   setResult(r);
   setProps();
   setPicture(r);
-  setExplain();
+  setExplain(r);
   $('tv-bar').hidden = state.tab !== 'tv';
   $('tv-selection').textContent = '';
   $('hover').textContent = 'hover a cell for its coordinates and value';

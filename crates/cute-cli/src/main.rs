@@ -22,7 +22,6 @@ use std::io::{self, Write};
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
-use cute_layout::ComposedLayout;
 
 use crate::ops::{run_op, Arg, OpError};
 
@@ -162,41 +161,7 @@ fn main() -> ExitCode {
 
 /// `cute show`: the layout's text form and properties, then its table.
 fn show(text: &str, coords: bool, vector: bool, color: bool) -> Result<String, OpError> {
-    // A layout, or a swizzled layout `Sw<B,M,S> o OFF o L` (its table is L's through the
-    // swizzle layers).
-    let c: ComposedLayout = text
-        .parse()
-        .map_err(|e| OpError::new("ParseError", format!("show: {e}")))?;
-    let l = c.layout();
-    let mut out = format!(
-        "layout: {c}\nsize:   {}\ncosize: {}\nrank:   {}\ndepth:  {}\n",
-        c.size(),
-        c.cosize(),
-        c.rank(),
-        c.depth()
-    );
-    let post = |x: i64| c.post(x).unwrap_or(x);
-    let name = c.to_string();
-    let table = l.table().map(|t| match c.as_layout() {
-        Some(_) => t,
-        None => t.with_post_map(&post, &name),
-    });
-    match table.map(|t| if color { t.with_ansi() } else { t }) {
-        Ok(t) if coords => out += &t.with_coords().to_string(),
-        Ok(t) => out += &t.to_string(),
-        Err(e) => out += &format!("table omitted: {e}\n"),
-    }
-    if vector {
-        let vector = l.vector_table().map(|t| match c.as_layout() {
-            Some(_) => t,
-            None => t.with_post_map(&post, &name),
-        });
-        match vector {
-            Ok(v) => out += &v.to_string(),
-            Err(e) => out += &format!("vector view omitted: {e}\n"),
-        }
-    }
-    Ok(out)
+    cute_ops::view::show_with(text, coords, vector, color)
 }
 
 /// Writes `text` to stdout; a closed pipe is not an error.

@@ -57,6 +57,10 @@ const EXAMPLES = {
   table: ['(2,2):(2,1)'],
 };
 
+/** The operations the library draws with their operands beside the result (render::svg_op). */
+const OP_PICTURES = ['composition', 'logical_divide', 'zipped_divide', 'tiled_divide', 'flat_divide',
+  'logical_product', 'zipped_product', 'tiled_product', 'flat_product', 'blocked_product', 'raked_product'];
+
 const ATOM_RE = /(mma|copy|atom)/i;
 
 const TABS = [
@@ -284,7 +288,7 @@ function onEdit() {
   clearTimeout(editTimer);
   editTimer = setTimeout(() => {
     const args = [...$('form').querySelectorAll('.arg')].map((i) => textArg(i.value));
-    state = { ...state, args };
+    state = { ...state, args, raw: undefined };
     render();
   }, 120);
 }
@@ -299,7 +303,12 @@ function showText(args) {
 }
 
 function compute() {
-  const { tab, op, args } = state;
+  const { tab, op, args, raw } = state;
+  // A request from the URL is answered from its own text, exactly as `cute batch` answers it.
+  if (raw !== undefined && tab !== 'tv' && tab !== 'banks') {
+    const r = parse(() => answer(raw));
+    if (!(tab === 'layout' && r.kind === 'UnknownOp')) return r;
+  }
   if (tab === 'layout') return showText(args);
   if (tab === 'tv') return showText(args.slice(0, 1));
   if (tab === 'banks') {
@@ -363,6 +372,18 @@ function setPicture(result) {
     return;
   }
   if (result.ok === undefined && tab !== 'tv' && tab !== 'banks') return;
+  if ((tab === 'operation' || tab === 'atoms') && !OP_PICTURES.includes(op) && typeof args[0] === 'string') {
+    const a = viewOf('picture', 'show', [args[0]]);
+    const b = viewOf('picture', op, args);
+    if (a.ok !== undefined && b.ok !== undefined && !b.ok.includes('(' + op + ' = ')) {
+      const pair = document.createElement('div');
+      pair.className = 'pair';
+      pair.appendChild(figure('operand', a));
+      pair.appendChild(figure('result', b));
+      pic.appendChild(pair);
+      return;
+    }
+  }
   let r;
   if (tab === 'banks') {
     const a = [args[0] ?? '', args[1] ?? '32', args[2] ?? '4', args[3] ?? 'rows'];
@@ -399,7 +420,7 @@ function render() {
   const req = { op: state.op, args: state.args };
   const line = JSON.stringify(req);
   $('request').textContent = line;
-  const hash = `#${encodeURIComponent(line)}`;
+  const hash = `#${encodeURIComponent(state.raw !== undefined ? state.raw : line)}`;
   if (location.hash !== hash) history.replaceState(null, '', hash);
   const r = compute();
   setResult(r);
@@ -413,21 +434,29 @@ function render() {
   if (state.tab === 'tv' && $('tv-thread').value !== '' && Number.isInteger(t)) selectThread(t);
 }
 
-function setRequest(req, tab) {
-  state = { tab: tab || tabFor(req), op: req.op, args: Array.isArray(req.args) ? req.args : [] };
+function setRequest(req, tab, raw) {
+  state = { tab: tab || tabFor(req), op: req.op, args: Array.isArray(req.args) ? req.args : [], raw };
   buildForm();
   render();
 }
 
+/** The request in the URL fragment, with its text (answered as is), or null if there is none. */
 function requestFromHash() {
   if (location.hash.length <= 1) return null;
+  let raw;
   try {
-    const req = JSON.parse(decodeURIComponent(location.hash.slice(1)));
-    if (req && typeof req.op === 'string') return { op: req.op, args: Array.isArray(req.args) ? req.args : [] };
+    raw = decodeURIComponent(location.hash.slice(1));
   } catch (_) {
-    // not a request: keep the current view
+    raw = location.hash.slice(1);
   }
-  return null;
+  let req = { op: '', args: [] };
+  try {
+    const v = JSON.parse(raw);
+    if (v && typeof v === 'object') req = { op: typeof v.op === 'string' ? v.op : '', args: Array.isArray(v.args) ? v.args : [] };
+  } catch (_) {
+    // not JSON: `cute batch`'s answer (BadRequest) is shown
+  }
+  return { req, raw };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -453,7 +482,8 @@ function cellOf(rect) {
 
 /** The plain layout a panel title names, if any (`L`, `A = L`, `Sw<..> o 0 o L`). */
 function layoutOfTitle(title) {
-  let t = title.includes('=') ? title.slice(title.lastIndexOf('=') + 1) : title;
+  let t = title.split(/\s{3}\(/)[0];
+  t = t.includes('=') ? t.slice(t.lastIndexOf('=') + 1) : t;
   if (t.includes(' o ')) t = t.slice(t.lastIndexOf(' o ') + 3);
   t = t.trim().split(/\s{2,}/)[0];
   return run('shape', [t]).ok !== undefined ? t : null;
@@ -555,10 +585,12 @@ async function main() {
   buildTabs();
   wirePicture();
   window.addEventListener('hashchange', () => {
-    const req = requestFromHash();
-    if (req && JSON.stringify(req) !== JSON.stringify({ op: state.op, args: state.args })) setRequest(req);
+    const h = requestFromHash();
+    if (h && h.raw !== JSON.stringify({ op: state.op, args: state.args })) setRequest(h.req, undefined, h.raw);
   });
-  setRequest(requestFromHash() || DEFAULTS.layout);
+  const h = requestFromHash();
+  if (h) setRequest(h.req, undefined, h.raw);
+  else setRequest(DEFAULTS.layout);
   document.documentElement.dataset.ready = 'true';
 }
 

@@ -187,6 +187,45 @@ test('every tab shows a picture', async () => {
   await page.close();
 });
 
+test('requests in the URL fragment get cute batch\'s text, errors included', async () => {
+  const lines = [
+    { op: 'crd2idx', args: [16, '(3,(2,3)):(3,(12,1))'] },
+    { op: 'swizzle', args: [3, 4, 3] },
+    { op: 'composition', args: [[2, 0, 3], '(8,8):(8,1)'] },
+    { op: 'coalesce', args: ['(2,(1,6)):(1,(6,2))'] },
+    { op: 'right_inverse', args: ['Sw<1,0,2> o 0 o (4,4):(4,1)'] },
+    { op: 'complement', args: ['(2,2):(1,6)', '24'] },
+    { op: 'find_layout', args: ['0,4,1,5,2,6,3,7'] },
+    { op: 'table', args: ['(2,2):(2,1)', 6] },
+    { op: 'logical_divide', args: ['(4,2,3):(2,1,8)', '4:2'] },
+    { op: 'size', args: [] },
+    { op: 'no_such_op', args: ['8:1'] },
+    { op: 'size', args: ['(2,3'] },
+    { op: 'size', args: 'x' },
+    { op: 5 },
+  ].map((r) => JSON.stringify(r)).concat(['not json', '{"op":"rank","args":["(2,3):(1,2)"],"id":7}']);
+  const want = batch(lines);
+  const { page, errors } = await open();
+  for (let k = 0; k < lines.length; k++) {
+    await page.goto(`${base}#${encodeURIComponent(lines[k])}`);
+    await page.waitForFunction((l) => document.querySelector('[data-testid="request"]').textContent !== ''
+      && decodeURIComponent(location.hash.slice(1)) === l, lines[k]);
+    const got = want[k].ok !== undefined
+      ? { ok: await text(page, 'result') }
+      : { error: await text(page, 'error'), kind: await text(page, 'error-kind') };
+    assert.deepEqual(got, want[k], lines[k]);
+  }
+  // a bare swizzle is shown on the span of its bits
+  await page.goto(`${base}${hash('show', ['Sw<3,4,3>'])}`);
+  await page.waitForFunction(() => document.querySelector('[data-testid="result"]').textContent.startsWith('layout: Sw<3,4,3> o 0 o (8,128):(128,1)'));
+  // an operation the library draws as a result: the operand beside it
+  await page.goto(`${base}${hash('coalesce', ['(2,(1,6)):(1,(6,2))'])}`);
+  await page.waitForFunction(() => document.querySelectorAll('[data-testid="picture"] figure svg').length === 2);
+  await shot(page, 'coalesce');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
 const BATCH_OP = { coalesce_by_mode: 'coalesce', complement_nocotarget: 'complement', composition_tiler: 'composition', swizzle_composition: 'composition' };
 
 test('conformance vectors: window.cute.run agrees with cute batch and with CuTe', async () => {

@@ -14,7 +14,7 @@
 //! ```
 
 use cute_layout::render::{self, Access, Banks, Op, Style};
-use cute_layout::{ComposedLayout, Layout, Tiler};
+use cute_layout::{ComposedLayout, Layout, Swizzle, Tiler};
 
 use crate::{run_op, Arg, Args, OpError};
 
@@ -24,12 +24,33 @@ pub const PICTURE_VIEWS: [&str; 3] = ["show", "tv", "banks"];
 
 fn composed(a: &Args<'_>, k: usize) -> Result<ComposedLayout, OpError> {
     let s = a.text_arg(k)?;
-    s.parse().map_err(|e| {
+    shown(&s).map_err(|e| {
         OpError::new(
             "ParseError",
             format!("{}: argument {} (layout): {e}", a.op, k + 1),
         )
     })
+}
+
+/// What `show` and the pictures draw for `text`: a layout, a composed layout
+/// `Sw<B,M,S> o OFF o L`, or a swizzle `Sw<B,M,S>` alone, drawn on the span of bits it reads and
+/// writes as `Sw<B,M,S> o 0 o (2^B, 2^(T-B)):(2^(T-B), 1)` with `T` its top bit: one row per
+/// value of the bits it reads (for `S > 0`), the offsets of a row in order.
+fn shown(text: &str) -> Result<ComposedLayout, cute_layout::ParseError> {
+    let err = match text.parse::<ComposedLayout>() {
+        Ok(c) => return Ok(c),
+        Err(e) => e,
+    };
+    let Ok(sw) = text.parse::<Swizzle>() else {
+        return Err(err);
+    };
+    let rows = 1i64 << sw.bits();
+    let cols = 1i64 << (sw.top_bit() - sw.bits());
+    format!("({rows},{cols}):({cols},1)")
+        .parse::<Layout>()
+        .ok()
+        .and_then(|l| ComposedLayout::new(sw, 0, l).ok())
+        .ok_or(err)
 }
 
 /// `cute show LAYOUT`'s text (without colour or the optional views): the layout, its size,
@@ -48,9 +69,7 @@ pub fn show(text: &str) -> Result<String, OpError> {
 /// # Errors
 /// `ParseError` if `text` is not a layout or composed layout.
 pub fn show_with(text: &str, coords: bool, vector: bool, color: bool) -> Result<String, OpError> {
-    let c: ComposedLayout = text
-        .parse()
-        .map_err(|e| OpError::new("ParseError", format!("show: {e}")))?;
+    let c = shown(text).map_err(|e| OpError::new("ParseError", format!("show: {e}")))?;
     let l = c.layout();
     let mut out = format!(
         "layout: {c}\nsize:   {}\ncosize: {}\nrank:   {}\ndepth:  {}\n",
@@ -282,6 +301,11 @@ mod tests {
         assert!(tv.contains(">T31 V3</text>"));
         let b = picture("banks", &[t("(8,8):(8,1)"), Arg::Int(32), Arg::Int(4)]).unwrap();
         assert!(b.contains("class=\"b31\""));
+        let bare = show("Sw<3,4,3>").unwrap();
+        assert!(
+            bare.starts_with("layout: Sw<3,4,3> o 0 o (8,128):(128,1)\n"),
+            "{bare}"
+        );
         let sw = picture("show", &[t("Sw<3,0,3> o 0 o (8,8):(8,1)")]).unwrap();
         assert!(sw.contains("Sw&lt;3,0,3&gt;") || sw.contains("Sw<3,0,3>"));
         let c = picture("coalesce", &[t("(2,(1,6)):(1,(6,2))")]).unwrap();

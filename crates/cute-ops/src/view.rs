@@ -218,6 +218,13 @@ pub fn picture(op: &str, args: &[Arg]) -> Result<String, OpError> {
         }
         _ => {
             let result = run_op(op, args)?;
+            if let Some(tile) = tv_tile(op, args) {
+                if let Ok(tv) = result.parse::<Layout>() {
+                    let title = format!("{op} = {result} on tile {tile}");
+                    let style = Style::new().title(&title);
+                    return Ok(render::svg_tv(&tv, &tile, &style)?);
+                }
+            }
             if let (Some(pic), [Arg::Text(x), Arg::Text(y)]) = (Op::from_name(op), args) {
                 if let (Ok(l), Ok(t)) = (x.parse::<Layout>(), y.parse::<Tiler>()) {
                     return Ok(render::svg_op(pic, &l, &t, &Style::new())?);
@@ -238,6 +245,41 @@ pub fn picture(op: &str, args: &[Arg]) -> Result<String, OpError> {
                 _ => Err(no_picture(op)),
             }
         }
+    }
+}
+
+/// The tile a thread-value field of an atom operation maps into, asked of the same operation:
+/// an argument `layout_{a,b,c}_tv` of `mma_atom` / `tiled_mma` takes the `(M,K)`, `(N,K)` or
+/// `(M,N)` modes of `shape_mnk` / `tile_size_mnk`; any other `..._tv` field (tiled copies,
+/// `make_layout_tv`) takes `tiler_mn`. `None` where there is no such field or tile.
+fn tv_tile(op: &str, args: &[Arg]) -> Option<cute_layout::IntTuple> {
+    let k = args
+        .iter()
+        .rposition(|x| matches!(x, Arg::Text(t) if t.trim().ends_with("_tv")))?;
+    let Arg::Text(field) = &args[k] else {
+        return None;
+    };
+    let field = field.trim();
+    let operand = field
+        .strip_prefix("layout_")
+        .and_then(|f| f.strip_suffix("_tv"))
+        .filter(|f| ["a", "b", "c"].contains(f));
+    let ask = match (op, operand) {
+        ("mma_atom", Some(_)) => "shape_mnk",
+        ("tiled_mma", Some(_)) => "tile_size_mnk",
+        _ => "tiler_mn",
+    };
+    let mut q: Vec<Arg> = args[..=k].to_vec();
+    q[k] = Arg::Text(ask.into());
+    let t: cute_layout::IntTuple = run_op(op, &q).ok()?.parse().ok()?;
+    let modes: Vec<cute_layout::IntTuple> = t.elements().collect();
+    let pick = |i: usize, j: usize| format!("({},{})", modes.get(i)?, modes.get(j)?).parse().ok();
+    match (modes.len(), operand) {
+        (3, Some("a")) => pick(0, 2),
+        (3, Some("b")) => pick(1, 2),
+        (3, _) => pick(0, 1),
+        (2, _) => Some(t),
+        _ => None,
     }
 }
 

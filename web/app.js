@@ -55,13 +55,23 @@ const EXAMPLES = {
   idx2crd: ['5', '(2,(2,2))'],
   upcast: ['2', '(4,8):(8,1)'],
   table: ['(2,2):(2,1)'],
+  mma_atom: ['SM80_16x8x16_F32F16F16F32_TN', 'layout_c_tv'],
+  tiled_mma: ['SM80_16x8x16_F32F16F16F32_TN', '(2,2,1):(1,2,0)', '_', 'layout_c_tv'],
+  list_atoms: ['sm80'],
+  copy_atom: ['SM75_U32x4_LDSM_N', 'half_t', 'src'],
+  make_tiled_copy: ['SM80_CP_ASYNC_CACHEALWAYS<uint128_t>', 'half_t', '(32,8):(8,1)', '(1,8):(8,1)', 'tiled_layout_tv'],
+  make_tiled_copy_A: ['SM75_U32x4_LDSM_N', 'half_t', 'SM80_16x8x16_F32F16F16F32_TN', '(2,2,1):(1,2,0)', '_', 'tiled_layout_tv'],
+  make_tiled_copy_B: ['SM75_U32x2_LDSM_N', 'half_t', 'SM80_16x8x16_F32F16F16F32_TN', '(2,2,1):(1,2,0)', '_', 'tiled_layout_tv'],
+  make_tiled_copy_C: ['UniversalCopy<uint32_t>', 'float', 'SM80_16x8x16_F32F16F16F32_TN', '(2,2,1):(1,2,0)', '_', 'tiled_layout_tv'],
+  make_tiled_copy_C_atom: ['UniversalCopy<uint32_t>', 'float', 'SM80_16x8x16_F32F16F16F32_TN', '(2,2,1):(1,2,0)', '_', 'tiled_layout_tv'],
+  make_layout_tv: ['(4,8):(8,1)', '(2,2):(2,1)', 'layout_tv'],
 };
 
 /** The operations the library draws with their operands beside the result (render::svg_op). */
 const OP_PICTURES = ['composition', 'logical_divide', 'zipped_divide', 'tiled_divide', 'flat_divide',
   'logical_product', 'zipped_product', 'tiled_product', 'flat_product', 'blocked_product', 'raked_product'];
 
-const ATOM_RE = /(mma|copy|atom)/i;
+const ATOM_RE = /(mma|copy|atom|layout_tv)/i;
 
 const TABS = [
   { id: 'layout', label: 'Layout', about: 'A layout, a composed layout Sw<B,M,S> o OFF o L, or a swizzle: its print_layout table and picture.' },
@@ -427,11 +437,11 @@ function render() {
   setProps();
   setPicture(r);
   setExplain(r);
-  $('tv-bar').hidden = state.tab !== 'tv';
+  $('tv-bar').hidden = !isTvPicture();
   $('tv-selection').textContent = '';
   $('hover').textContent = 'hover a cell for its coordinates and value';
   const t = Number($('tv-thread').value);
-  if (state.tab === 'tv' && $('tv-thread').value !== '' && Number.isInteger(t)) selectThread(t);
+  if (!$('tv-bar').hidden && $('tv-thread').value !== '' && Number.isInteger(t)) selectThread(t);
 }
 
 function setRequest(req, tab, raw) {
@@ -490,7 +500,7 @@ function layoutOfTitle(title) {
 }
 
 function describe(c) {
-  if (state.tab === 'tv') return `tile (${c.m},${c.n}): ${c.label || 'no (thread, value)'}`;
+  if (isTvPicture()) return `tile (${c.m},${c.n}): ${c.label || 'no (thread, value)'}`;
   const idx = c.m + c.rows * c.n;
   let s = `row ${c.m}, col ${c.n} · 1-D ${idx}`;
   const l = layoutOfTitle(c.title);
@@ -502,6 +512,12 @@ function describe(c) {
     if (off.ok !== undefined) s += ` · index L(${idx}) = ${off.ok}`;
   }
   return `${s} · value ${c.label}`;
+}
+
+/** Whether the picture is a thread-value picture (cells labelled `T<t> V<v>`). */
+function isTvPicture() {
+  const l = $('picture').querySelector('g.labels text');
+  return state.tab === 'tv' || (l !== null && /^T\d+ V\d+/.test(l.textContent));
 }
 
 function selectThread(t) {
@@ -544,7 +560,7 @@ function wirePicture() {
     $('hover').textContent = describe(c);
   });
   pic.addEventListener('click', (e) => {
-    if (state.tab !== 'tv') return;
+    if (!isTvPicture()) return;
     const r = e.target.closest ? e.target.closest('rect') : null;
     let c = r ? cellOf(r) : null;
     if (!c) {

@@ -183,17 +183,7 @@ fn parse_composed(s: &str) -> Result<ComposedLayout, OpError> {
 }
 
 fn parse_access(s: &str) -> Result<Access, OpError> {
-    match s {
-        "rows" | "row" => Ok(Access::Rows),
-        "columns" | "cols" | "column" => Ok(Access::Columns),
-        n => match n.parse::<i64>() {
-            Ok(k) if k >= 1 => Ok(Access::Chunks(k)),
-            _ => Err(OpError::new(
-                "BadRequest",
-                format!("expected rows, columns or a positive chunk size, got {n:?}"),
-            )),
-        },
-    }
+    crate::ops::view::parse_access(s)
 }
 
 /// The picture `args` ask for, as text (SVG or TikZ).
@@ -582,36 +572,7 @@ pub fn run_latex(a: &LatexArgs) -> ExitCode {
 
 /// `cute banks`: the report, then one line per request.
 pub fn banks_report(a: &BanksArgs) -> Result<String, OpError> {
-    let c = parse_composed(&a.layout)?;
-    let post = |x: i64| c.post(x).unwrap_or(x);
-    let style = if c.as_layout().is_some() {
-        Style::new()
-    } else {
-        Style::new().post_map(&post)
-    };
-    let banks = Banks::new(a.banks, a.elem_bytes)?;
-    let r = render::bank_conflicts(c.layout(), banks, parse_access(&a.access)?, &style)?;
-    let mut out = format!("{c}\n{r}\n");
-    for (k, q) in r.requests.iter().enumerate() {
-        out += &format!(
-            "request {k}: {}, {}, {} (ideal {}){}\n",
-            plural(q.elements, "element"),
-            plural(q.words, "word"),
-            plural(q.wavefronts, "wavefront"),
-            q.ideal,
-            if q.conflicts() > 0 { ", conflict" } else { "" }
-        );
-    }
-    Ok(out)
-}
-
-/// `1 wavefront`, `2 wavefronts`.
-fn plural(n: usize, noun: &str) -> String {
-    if n == 1 {
-        format!("1 {noun}")
-    } else {
-        format!("{n} {noun}s")
-    }
+    crate::ops::view::banks_report(&a.layout, a.banks, a.elem_bytes, &a.access)
 }
 
 /// Whether `cute show` colours its table: `always`, `never`, or `auto` (stdout is a terminal

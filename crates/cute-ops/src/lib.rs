@@ -29,6 +29,7 @@ mod composed_ops;
 pub mod help;
 pub mod show;
 pub mod request;
+pub mod view;
 
 /// One argument of an operation: text in CuTe's form (the command line gives only these), an
 /// integer, or a list (a swizzle's `[B, M, S]` in `cute batch`).

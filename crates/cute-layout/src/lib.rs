@@ -38,6 +38,7 @@ extern crate alloc;
 mod algebra;
 pub mod analysis;
 mod basis;
+pub mod codegen;
 mod composed;
 mod coord;
 mod divider;

@@ -132,6 +132,7 @@ fn emit_leaves(out: &mut String, var: &str, leaves: &[(i64, i64)]) {
     let live: Vec<(i64, i64)> = leaves.iter().copied().filter(|&(s, _)| s > 1).collect();
     // Leaves past the last non-zero stride contribute nothing.
     let Some(last) = live.iter().rposition(|&(_, d)| d != 0) else {
+        let _ = writeln!(out, "  (void){var};  // every stride is 0");
         return;
     };
     for (k, &(s, d)) in live.iter().enumerate().take(last + 1) {
@@ -343,7 +344,7 @@ pub fn emit_cpp(c: &ComposedLayout, opts: &Options) -> Result<String, LayoutErro
 /// # use cute_layout::{codegen::{emit_check, Options}, ComposedLayout};
 /// let l: ComposedLayout = "(4,2):(2,1)".parse()?;
 /// let test = emit_check(&l, &Options::new("f")?, "f.hpp")?;
-/// assert!(test.contains("{0, 2, 4, 6, 1, 3, 5, 7}"));
+/// assert!(test.contains("  0, 2, 4, 6, 1, 3, 5, 7\n};"));
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub fn emit_check(c: &ComposedLayout, opts: &Options, header: &str) -> Result<String, LayoutError> {
@@ -365,18 +366,8 @@ pub fn emit_check(c: &ComposedLayout, opts: &Options, header: &str) -> Result<St
         header.replace('\\', "\\\\").replace('"', "\\\"")
     );
     let vals: Vec<String> = c.offsets().map(lit).collect();
-    for (k, chunk) in vals.chunks(16).enumerate() {
-        let _ = writeln!(
-            out,
-            "{}{}{}",
-            if k == 0 { "{" } else { " " },
-            chunk.join(", "),
-            if (k + 1) * 16 >= vals.len() { "}" } else { "," }
-        );
-    }
-    if vals.is_empty() {
-        out.push_str("{0}\n");
-    }
+    let lines: Vec<String> = vals.chunks(16).map(|ch| format!("  {}", ch.join(", "))).collect();
+    let _ = writeln!(out, "{}", lines.join(",\n"));
     let _ = writeln!(out, "}};\nint main() {{\n  const int64_t n = {n};");
     out.push_str("  for (int64_t i = 0; i < n; ++i) {\n");
     let _ = writeln!(

@@ -49,6 +49,7 @@ mod layout;
 mod parse;
 pub mod render;
 mod slice;
+pub mod smem_search;
 mod swizzle;
 mod tensor;
 mod tree;

@@ -304,7 +304,10 @@ pub fn emit_cpp(c: &ComposedLayout, opts: &Options) -> Result<String, LayoutErro
     // 1-D form.
     let flat = l.coalesce();
     let _ = writeln!(out, "// 1-D: {l} coalesced to {flat}");
-    let _ = writeln!(out, "CUTE_GEN_FN int64_t {name}(int64_t i) {{\n  int64_t o = 0;");
+    let _ = writeln!(
+        out,
+        "CUTE_GEN_FN int64_t {name}(int64_t i) {{\n  int64_t o = 0;"
+    );
     emit_leaves(&mut out, "i", &leaves_of(&flat));
     emit_layers(&mut out, c);
     out.push_str("  return o;\n}\n");
@@ -366,7 +369,10 @@ pub fn emit_check(c: &ComposedLayout, opts: &Options, header: &str) -> Result<St
         header.replace('\\', "\\\\").replace('"', "\\\"")
     );
     let vals: Vec<String> = c.offsets().map(lit).collect();
-    let lines: Vec<String> = vals.chunks(16).map(|ch| format!("  {}", ch.join(", "))).collect();
+    let lines: Vec<String> = vals
+        .chunks(16)
+        .map(|ch| format!("  {}", ch.join(", ")))
+        .collect();
     let _ = writeln!(out, "{}", lines.join(",\n"));
     let _ = writeln!(out, "}};\nint main() {{\n  const int64_t n = {n};");
     out.push_str("  for (int64_t i = 0; i < n; ++i) {\n");

@@ -284,7 +284,11 @@ impl Problem {
         // off[t + T v] = S(TV(t, v)); TV's image lies in the tile (checked in `new`).
         let off: Vec<i64> = tv
             .offsets()
-            .map(|x| smem.get(usize::try_from(x).unwrap_or(0)).copied().unwrap_or(0))
+            .map(|x| {
+                smem.get(usize::try_from(x).unwrap_or(0))
+                    .copied()
+                    .unwrap_or(0)
+            })
             .collect();
         let at = |t: usize, v: usize| off[t + t_n * v];
         let e = self.banks.elem_bytes();
@@ -298,7 +302,8 @@ impl Problem {
             let ok = (0..t_n).all(|t| {
                 (0..v_n / w2).all(|g| {
                     let b = at(t, g * w2);
-                    b.rem_euclid(w2 as i64) == 0 && (1..w2).all(|j| at(t, g * w2 + j) == b + j as i64)
+                    b.rem_euclid(w2 as i64) == 0
+                        && (1..w2).all(|j| at(t, g * w2 + j) == b + j as i64)
                 })
             });
             if !ok {

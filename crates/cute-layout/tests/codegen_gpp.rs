@@ -143,7 +143,11 @@ fn corpus() -> Vec<ComposedLayout> {
     let b: Layout = "(3,4):(4,1)".parse().unwrap();
     let sw: ComposedLayout = "Sw<3,4,3> o 0 o (8,64):(64,1)".parse().unwrap();
     let tv: Layout = "((8,8),8):((64,1),8)".parse().unwrap();
-    v.push(a.compose(&"((2,2),4):((1,24),2)".parse().unwrap()).unwrap().into());
+    v.push(
+        a.compose(&"((2,2),4):((1,24),2)".parse().unwrap())
+            .unwrap()
+            .into(),
+    );
     v.push(b.logical_product(&"(2,3)".parse().unwrap()).unwrap().into());
     v.push(sw.compose(&tv).unwrap());
     let mut r = Rng(0x9E37_79B9_7F4A_7C15);
@@ -169,7 +173,12 @@ fn emitted_code_matches_the_library_at_every_point() {
         std::fs::write(dir.join(format!("{name}.hpp")), code).unwrap();
         writeln!(main, "#include \"{name}.hpp\"").unwrap();
         let vals: Vec<String> = c.offsets().map(|v| v.to_string()).collect();
-        writeln!(main, "static const int64_t e{k}[] = {{{}}};", vals.join(",")).unwrap();
+        writeln!(
+            main,
+            "static const int64_t e{k}[] = {{{}}};",
+            vals.join(",")
+        )
+        .unwrap();
         let l = c.layout();
         writeln!(
             body,
@@ -208,7 +217,10 @@ fn emitted_code_matches_the_library_at_every_point() {
     .unwrap();
     std::fs::write(dir.join("main.cpp"), main).unwrap();
     let out = compile_run(&dir, "main.cpp");
-    assert!(out.contains(&format!("ok {} layouts", layouts.len())), "{out}");
+    assert!(
+        out.contains(&format!("ok {} layouts", layouts.len())),
+        "{out}"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
 

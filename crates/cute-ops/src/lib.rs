@@ -23,6 +23,7 @@ use std::fmt;
 use cute_layout::{ComposedLayout, IntTuple, Layout, LayoutError, Order, ParseError, Tiler};
 
 pub mod analysis;
+pub mod codegen;
 mod composed_ops;
 pub mod request;
 
@@ -110,7 +111,7 @@ pub struct OpSpec {
 
 const MANY: usize = 64;
 
-const fn op(
+pub(crate) const fn op(
     name: &'static str,
     usage: &'static str,
     (min, max): (usize, usize),
@@ -130,7 +131,7 @@ const fn op(
 /// The groups of operations, in the order `cute ops` lists them. A family of operations with a
 /// file of its own (atoms, code generation, ...) adds its table here; [`all`] and [`find`] see
 /// every group.
-pub static GROUPS: &[&[OpSpec]] = &[OPS];
+pub static GROUPS: &[&[OpSpec]] = &[OPS, codegen::CODEGEN_OPS];
 
 /// Every operation of every group, in the order `cute ops` lists them.
 pub fn all() -> impl Iterator<Item = &'static OpSpec> {

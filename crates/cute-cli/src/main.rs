@@ -104,6 +104,9 @@ enum Command {
         /// How many of the ranked layouts to print.
         #[arg(long, default_value_t = 3)]
         top: usize,
+        /// Print only results of this kind: row-major, column-major, padded, swizzled.
+        #[arg(long)]
+        kind: Option<String>,
         /// Evaluate these layouts of the tile instead of searching (repeatable).
         #[arg(long = "layout")]
         layouts: Vec<String>,
@@ -175,8 +178,17 @@ fn main() -> ExitCode {
             read,
             elem,
             top,
+            kind,
             layouts,
-        } => match ops::codegen::smem_search_report(&tile, &write, &read, elem, &layouts, top) {
+        } => match ops::codegen::smem_search_report(
+            &tile,
+            &write,
+            &read,
+            elem,
+            &layouts,
+            top,
+            kind.as_deref(),
+        ) {
             Ok(text) => emit(&text),
             Err(e) => fail(&e),
         },

@@ -5,7 +5,8 @@
 //! more top-level modes, a coordinate form `int64_t NAME(int64_t c0, int64_t c1, ...)` (one
 //! argument per top-level mode, each a 1-D index into its mode), both
 //! `__host__ __device__ constexpr` under nvcc and `constexpr inline` otherwise, plus the constants
-//! `NAME_size`, `NAME_cosize` and `NAME_vector` ([`vector_width`] along mode 1).
+//! `NAME_size`, `NAME_cosize`, `NAME_vector` ([`vector_width`] along mode 1) and, for two or more
+//! modes, `NAME_size0`, `NAME_size1`, ... (the size of each top-level mode).
 //!
 //! The body is what one would write by hand: the layout is coalesced first (the 1-D form as a
 //! whole, the coordinate form mode by mode), extent-1 leaves vanish, stride-0 leaves only advance
@@ -257,7 +258,7 @@ pub fn vector_width(c: &ComposedLayout, mode: usize) -> i64 {
 
 /// The C++ header for `c` (see the [module docs](self)): `NAME(i)`, the coordinate form
 /// `NAME(c0, c1, ...)` when `c` has two or more top-level modes, and `NAME_size`,
-/// `NAME_cosize`, `NAME_vector`.
+/// `NAME_cosize`, `NAME_vector` (and `NAME_size0`, `NAME_size1`, ... for two or more modes).
 ///
 /// # Laws
 /// * Compiled, `NAME(i) == c.index_1d(i)` for every `0 <= i < size`, and
@@ -296,6 +297,15 @@ pub fn emit_cpp(c: &ComposedLayout, opts: &Options) -> Result<String, LayoutErro
     }
     let _ = writeln!(out, "constexpr int64_t {name}_size = {};", l.size());
     let _ = writeln!(out, "constexpr int64_t {name}_cosize = {};", l.cosize());
+    if l.rank() >= 2 {
+        for (k, m) in l.modes().enumerate() {
+            let _ = writeln!(
+                out,
+                "constexpr int64_t {name}_size{k} = {};  // mode {k}",
+                m.size()
+            );
+        }
+    }
     let _ = writeln!(
         out,
         "constexpr int64_t {name}_vector = {};  // consecutive offsets along mode 1",

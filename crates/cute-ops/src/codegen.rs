@@ -15,8 +15,8 @@ use crate::{op, Args, OpError, OpSpec};
 pub static CODEGEN_OPS: &[OpSpec] = &[
     op("codegen", "LAYOUT|COMPOSED [NAME] [NAMESPACE]", (1, 3), "C++ header: int64_t NAME(i) and NAME(c0, c1, ...) computing the layout (default name f)", |a| codegen_op(a, false)),
     op("codegen_check", "LAYOUT|COMPOSED [NAME] [NAMESPACE]", (1, 3), "C++ test program comparing codegen's NAME (from NAME.hpp) with the library at every point", |a| codegen_op(a, true)),
-    op("smem_search", "TILE WRITE_TV READ_TV [ELEM_BYTES]", (3, 4), "shared-memory layout of TILE with fewest bank conflicts for both TV layouts, widest vectors (default 4-byte elements)", |a| Ok(smem_search_report(&a.text_arg(0)?, &a.text_arg(1)?, &a.text_arg(2)?, elem(a, 3)?, &[], 1)?.trim_end().to_string())),
-    op("smem_evaluate", "TILE WRITE_TV READ_TV ELEM_BYTES SMEM", (5, 5), "wavefronts and bank conflicts per tile of both TV layouts with the tile stored as SMEM", |a| Ok(smem_search_report(&a.text_arg(0)?, &a.text_arg(1)?, &a.text_arg(2)?, elem(a, 3)?, &[a.text_arg(4)?], 0)?.trim_end().to_string())),
+    op("smem_search", "TILE WRITE_TV READ_TV [ELEM_BYTES]", (3, 4), "shared-memory layout of TILE with fewest bank conflicts for both TV layouts, widest vectors (default 4-byte elements)", |a| Ok(smem_search_report(&a.text_arg(0)?, &a.text_arg(1)?, &a.text_arg(2)?, elem(a, 3)?, &[], 1, None)?.trim_end().to_string())),
+    op("smem_evaluate", "TILE WRITE_TV READ_TV ELEM_BYTES SMEM", (5, 5), "wavefronts and bank conflicts per tile of both TV layouts with the tile stored as SMEM", |a| Ok(smem_search_report(&a.text_arg(0)?, &a.text_arg(1)?, &a.text_arg(2)?, elem(a, 3)?, &[a.text_arg(4)?], 0, None)?.trim_end().to_string())),
 ];
 
 fn elem(a: &Args<'_>, k: usize) -> Result<i64, OpError> {
@@ -102,7 +102,8 @@ fn side_line(label: &str, e: &Evaluation) -> String {
 }
 
 /// `cute smem-search`: the best `top` layouts of the search (with `given` empty) or the
-/// evaluation of each layout in `given`, each as the [`Evaluation`] text and one `key=value`
+/// evaluation of each layout in `given` (`kind`, if given, keeps only search results of that kind:
+/// `row-major`, `column-major`, `padded`, `swizzled`), each as the [`Evaluation`] text and one `key=value`
 /// line (`kind=... write_conflicts=... layout=LAYOUT`, per tile, the layout last) for scripts.
 ///
 /// # Errors
@@ -115,13 +116,18 @@ pub fn smem_search_report(
     elem_bytes: i64,
     given: &[String],
     top: usize,
+    kind: Option<&str>,
 ) -> Result<String, OpError> {
     let tile: IntTuple = parse("tile", tile)?;
     let write: Layout = parse("write layout", write)?;
     let read: Layout = parse("read layout", read)?;
     let p = Problem::new(tile, write, read, Banks::new(32, elem_bytes)?)?;
     let results: Vec<Evaluation> = if given.is_empty() {
-        search(&p)?.into_iter().take(top.max(1)).collect()
+        search(&p)?
+            .into_iter()
+            .filter(|e| kind.map_or(true, |k| e.kind == k))
+            .take(top.max(1))
+            .collect()
     } else {
         given
             .iter()

@@ -1,0 +1,138 @@
+#!/usr/bin/env python3
+"""The GPU table: gpu/run.sh's timings and checks (run.log), Nsight Compute's shared-memory
+counters (ncu.csv) and the library's predictions (gen/predict.txt), side by side, as Markdown.
+
+    python3 gpu/report.py OUTDIR
+"""
+import csv
+import os
+import re
+import sys
+
+here = os.path.dirname(os.path.abspath(__file__))
+out = sys.argv[1] if len(sys.argv) > 1 else os.path.join(here, "out")
+
+
+def read(path):
+    try:
+        with open(path) as f:
+            return f.read()
+    except OSError:
+        return ""
+
+
+log = read(os.path.join(out, "run.log"))
+results = {}
+for m in re.finditer(r"^RESULT (\S+)\s+bytes=(\S+) ms=(\S+) GBps=(\S+)", log, re.M):
+    results[m.group(1)] = (float(m.group(2)), float(m.group(3)), float(m.group(4)))
+checks = dict(re.findall(r"^CHECK (\S+)\s+(\S+)", log, re.M))
+device = re.search(r"^DEVICE (.*)$", log, re.M)
+
+# Predictions per tile, times the tiles.
+pred = {}
+for line in read(os.path.join(here, "gen", "predict.txt")).splitlines():
+    name, rest = line.split(" ", 1)
+    kv = dict(re.findall(r"(\w+)=(\S+)", rest.split(" layout=")[0]))
+    tiles = int(kv["tiles"])
+    pred[name] = {
+        "layout": rest.split(" layout=", 1)[1],
+        "st": int(kv["write_conflicts"]) * tiles,
+        "ld": int(kv["read_conflicts"]) * tiles,
+        "st_wf": int(kv["write_wavefronts"]) * tiles,
+        "ld_wf": int(kv["read_wavefronts"]) * tiles,
+        "st_req": int(kv["write_requests"]) * tiles,
+        "ld_req": int(kv["read_requests"]) * tiles,
+        "vec": (int(kv["write_vector_bytes"]), int(kv["read_vector_bytes"])),
+    }
+pred["copy"] = {"layout": "(none)", "st": 0, "ld": 0, "st_wf": 0, "ld_wf": 0, "st_req": 0,
+                "ld_req": 0, "vec": (0, 0)}
+
+# ncu: one row per (kernel, metric).
+meas = {}
+rows = [l for l in read(os.path.join(out, "ncu.csv")).splitlines() if l.startswith('"')]
+for r in csv.DictReader(rows):
+    k = r.get("Kernel Name", "")
+    key = "copy" if "copy_kernel" in k else next((v for v in ("rm", "pad", "srch") if f"<{v}>" in k), None)
+    if key is None:
+        continue
+    v = r.get("Metric Value", "").replace(",", "")
+    try:
+        val = int(float(v))
+    except ValueError:
+        continue
+    name = r.get("Metric Name", "")
+    short = {
+        "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum": "st",
+        "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum": "ld",
+        "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum": "st_wf",
+        "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum": "ld_wf",
+        "smsp__inst_executed_op_shared_st.sum": "st_req",
+        "smsp__inst_executed_op_shared_ld.sum": "ld_req",
+    }.get(name)
+    if short:
+        meas.setdefault(key, {})[short] = val
+
+# SASS: the shared and global access widths of each kernel.
+sass = {}
+cur = None
+for line in read(os.path.join(out, "sass.txt")).splitlines():
+    f = re.search(r"Function : (\S+)", line)
+    if f:
+        fn = f.group(1)
+        cur = "copy" if "copy_kernel" in fn else next(
+            (v for v in ("rm", "pad", "srch") if re.search(rf"transpose_kernel\w*I{len(v)}{v}E", fn)), fn)
+        sass[cur] = {}
+        continue
+    if cur is None:
+        continue
+    for op in re.findall(r"\b((?:LDS|STS|LDG|STG)[\w.]*)", line):
+        sass[cur][op] = sass[cur].get(op, 0) + 1
+
+
+def fmt_sass(k):
+    d = sass.get(k, {})
+    return ", ".join(f"{n} {o}" for o, n in sorted(d.items())) or "?"
+
+
+memcpy = results.get("memcpy", (0, 0, 0))[2]
+copy = results.get("copy", (0, 0, 0))[2]
+print(f"GPU: {device.group(1) if device else '?'}\n")
+print(read(os.path.join(out, "device.txt")).strip().replace("\n", "  \n") + "\n")
+print("| kernel | shared-memory tile | check | bytes moved | median ms | GB/s | of memcpy | of copy kernel "
+      "| st conflicts pred / ncu | ld conflicts pred / ncu | st wavefronts pred / ncu | ld wavefronts pred / ncu "
+      "| st / ld instr. pred / ncu | match |")
+print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+ok_all = True
+for key, label in (("memcpy", "cudaMemcpy D2D"), ("copy", "copy (TV partition)"),
+                   ("rm", "transpose, row-major tile"), ("pad", "transpose, padded tile"),
+                   ("srch", "transpose, searched tile")):
+    rk = key if key in ("memcpy", "copy") else f"transpose_{key}"
+    b, ms, gbs = results.get(rk, (0, 0, 0))
+    p = pred.get(key)
+    mm = meas.get(key, {})
+    cells = []
+    match = ""
+    if p is not None:
+        for a in ("st", "ld", "st_wf", "ld_wf"):
+            cells.append(f"{p[a]:,} / {mm.get(a, '?') if not isinstance(mm.get(a), int) else format(mm[a], ',')}")
+        cells.append(f"{p['st_req']:,} / {mm.get('st_req', '?')}; {p['ld_req']:,} / {mm.get('ld_req', '?')}")
+        same = all(mm.get(a) == p[a] for a in ("st", "ld"))
+        ok_all &= same
+        match = "yes" if same else "NO"
+    else:
+        cells = ["", "", "", "", ""]
+    chk = {"copy": checks.get("copy"), "rm": checks.get("rm"), "pad": checks.get("pad"),
+           "srch": checks.get("srch")}.get(key, "")
+    tile = "" if key in ("memcpy", "copy") else f"`{p['layout']}`"
+    print(f"| {label} | {tile} | {chk or ''} | {b:,.0f} | {ms:.3f} | {gbs:,.0f} | "
+          f"{gbs / memcpy:.1%} | {gbs / copy:.1%} | " + " | ".join(cells) + f" | {match} |")
+print()
+for key in ("copy", "rm", "pad", "srch"):
+    print(f"- SASS of {key}: {fmt_sass(key)}")
+spread = [(k, results[k][2], results.get(k + "#2", (0, 0, 0))[2]) for k in ("memcpy", "copy", "transpose_srch")
+          if k in results]
+print("- repeat timings (GB/s): " + "; ".join(f"{k} {a:,.0f} then {b:,.0f}" for k, a, b in spread))
+print(f"- bar: copy {copy / memcpy:.1%} of memcpy (>= 95%); searched transpose "
+      f"{results.get('transpose_srch', (0, 0, 0))[2] / memcpy:.1%} of memcpy, "
+      f"{results.get('transpose_srch', (0, 0, 0))[2] / copy:.1%} of the copy kernel (>= 90%); "
+      f"predicted conflicts = measured for every kernel: {'yes' if ok_all and meas else 'NO'}")

@@ -116,8 +116,9 @@ __global__ void __launch_bounds__(TR_THREADS) transpose_kernel(const float* __re
 
 // The shared-memory half of a transpose tile alone (no global traffic beside it): what ncu counts
 // here is the tile layout's own bank behaviour. Values are the writer's (t, v); the sum keeps the
-// reads alive and is never stored.
-template <class S>
+// reads alive and is never stored. ALONE = 1: launched with enough dynamic shared memory that one
+// block runs per SM, so that no other block's stores share the data banks with these loads.
+template <class S, int ALONE>
 __global__ void __launch_bounds__(TR_THREADS) probe_kernel(float* __restrict__ sink) {
   __shared__ __align__(16) float tile[S::footprint];
   const int64_t t = threadIdx.x;
@@ -202,7 +203,10 @@ int main(int argc, char** argv) {
   };
   auto launch_probe = [&](auto s) {
     using S = decltype(s);
-    probe_kernel<S><<<tr_grid, TR_THREADS>>>(out[1]);
+    probe_kernel<S, 0><<<tr_grid, TR_THREADS>>>(out[1]);
+    const int big = (int)(prop.sharedMemPerMultiprocessor / 2 + 1024);
+    CK(cudaFuncSetAttribute(probe_kernel<S, 1>, cudaFuncAttributeMaxDynamicSharedMemorySize, big));
+    probe_kernel<S, 1><<<tr_grid, TR_THREADS, big>>>(out[1]);
   };
   if (profile) {
     launch_copy(0);

@@ -195,8 +195,8 @@ fn leaves_of(l: &Layout) -> Vec<(i64, i64)> {
 /// points of mode `mode` starting at a multiple of `w` are `w` consecutive offsets starting at a
 /// multiple of `w` (the run one `w`-element vector access covers). A sufficient condition read off
 /// the layout: the mode's first coalesced leaf has stride 1 and an extent divisible by `w`, every
-/// other stride (all modes) and every layer offset is a multiple of `w`, and no swizzle toggles a
-/// bit below `log2(w)`. For a layout of one mode, `mode` must be 0 (the 1-D function).
+/// other stride (all modes) and every layer offset is a multiple of `w`, and no swizzle reads or
+/// toggles a bit below `log2(w)`. For a layout of one mode, `mode` must be 0 (the 1-D function).
 ///
 /// Returns 1 when no larger `w` qualifies or `mode` is not a mode.
 ///
@@ -250,7 +250,9 @@ pub fn vector_width(c: &ComposedLayout, mode: usize) -> i64 {
     for (sw, off) in c.layers() {
         narrow(*off);
         if !sw.is_identity() {
+            // Neither the bits read nor the bits toggled may lie inside a group.
             narrow(1i64 << sw.zzz_mask().trailing_zeros());
+            narrow(1i64 << sw.yyy_mask().trailing_zeros());
         }
     }
     w
@@ -449,6 +451,7 @@ mod tests {
             "16:1",
             "(4,8):(0,1)",
             "(4,8):(-8,1)",
+            "Sw<2,1,-3> o 16 o (8,16):(16,1)",
         ] {
             let c: ComposedLayout = s.parse().unwrap();
             let mode = if c.rank() >= 2 { 1 } else { 0 };

@@ -251,3 +251,33 @@ fn check_programs_pass() {
         let _ = std::fs::remove_dir_all(&dir);
     }
 }
+
+/// `vector_width`'s law, by brute force, on the whole corpus (no compiler needed): every group
+/// of `w` values of mode 1 (mode 0 for one mode) starting at a multiple of `w` is `w` consecutive
+/// offsets starting at a multiple of `w`.
+#[test]
+fn vector_width_is_sound_on_the_corpus() {
+    use cute_layout::codegen::vector_width;
+    let mut widened = 0;
+    for c in corpus() {
+        let l = c.layout();
+        let mode = usize::from(l.rank() >= 2);
+        let sizes: Vec<i64> = if l.rank() <= 1 {
+            vec![l.size()]
+        } else {
+            l.modes().map(|m| m.size()).collect()
+        };
+        let before: i64 = sizes[..mode].iter().product();
+        let w = vector_width(&c, mode);
+        assert!(w >= 1 && w & (w - 1) == 0);
+        widened += usize::from(w > 1);
+        for i in 0..l.size() {
+            let cm = (i / before) % sizes[mode];
+            let base = i - (cm % w) * before;
+            let (v, b) = (c.index_1d(i).unwrap(), c.index_1d(base).unwrap());
+            assert_eq!(v, b + cm % w, "{c}: w = {w} at {i}");
+            assert_eq!(b.rem_euclid(w), 0, "{c}: w = {w}, group at {base} unaligned");
+        }
+    }
+    assert!(widened >= 10, "the corpus exercises vectors ({widened})");
+}

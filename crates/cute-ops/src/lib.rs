@@ -24,11 +24,12 @@ use cute_layout::{ComposedLayout, IntTuple, Layout, LayoutError, Order, ParseErr
 
 pub mod analysis;
 pub mod atoms;
-pub mod copy_atoms;
+pub mod codegen;
 mod composed_ops;
+pub mod copy_atoms;
 pub mod help;
-pub mod show;
 pub mod request;
+pub mod show;
 pub mod view;
 
 /// One argument of an operation: text in CuTe's form (the command line gives only these), an
@@ -115,7 +116,7 @@ pub struct OpSpec {
 
 const MANY: usize = 64;
 
-const fn op(
+pub(crate) const fn op(
     name: &'static str,
     usage: &'static str,
     (min, max): (usize, usize),
@@ -135,7 +136,12 @@ const fn op(
 /// The groups of operations, in the order `cute ops` lists them. A family of operations with a
 /// file of its own (atoms, code generation, ...) adds its table here; [`all`] and [`find`] see
 /// every group.
-pub static GROUPS: &[&[OpSpec]] = &[OPS, atoms::ATOM_OPS, copy_atoms::COPY_OPS];
+pub static GROUPS: &[&[OpSpec]] = &[
+    OPS,
+    atoms::ATOM_OPS,
+    copy_atoms::COPY_OPS,
+    codegen::CODEGEN_OPS,
+];
 
 /// Every operation of every group, in the order `cute ops` lists them.
 pub fn all() -> impl Iterator<Item = &'static OpSpec> {

@@ -38,6 +38,7 @@ extern crate alloc;
 mod algebra;
 pub mod analysis;
 mod basis;
+mod chain;
 mod composed;
 mod coord;
 mod divider;
@@ -58,6 +59,7 @@ pub use analysis::{
     explain_rearranged, find_layout, find_layout_with_shape, Explanation, Image,
 };
 pub use basis::{ScaledBasis, MAX_BASIS_DEPTH};
+pub use chain::{is_composed_text, LayoutChain, OuterFn};
 pub use composed::ComposedLayout;
 pub use coord::Offsets;
 pub use divider::Idx2Crd;

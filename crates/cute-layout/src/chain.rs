@@ -12,7 +12,7 @@
 //! size the last mode runs on).
 //!
 //! ```
-//! use cute_layout::{IntTuple, LayoutChain};
+//! use cute_layout::LayoutChain;
 //! let c: LayoutChain = "32:2 o 3 o (2,4):(1,2)".parse()?;
 //! assert_eq!((c.size(), c.rank(), c.cosize()), (8, 2, 8));
 //! assert_eq!(c.index(&"(1,2)".parse()?)?, 16); // 32:2 at 3 + (1 + 4)
@@ -264,7 +264,7 @@ impl LayoutChain {
     ///
     /// # Examples
     /// ```
-    /// # use cute_layout::{LayoutChain, Tiler};
+    /// # use cute_layout::LayoutChain;
     /// let c: LayoutChain = "16:2 o 0 o Sw<2,0,2> o 0 o 16:1".parse()?;
     /// assert_eq!(c.compose_tiler(&"4".parse()?)?.to_string(), "16:2 o 0 o Sw<2,0,2> o 0 o 4:1");
     /// # Ok::<(), Box<dyn std::error::Error>>(())
@@ -282,10 +282,10 @@ impl LayoutChain {
     ///
     /// # Examples
     /// ```
-    /// # use cute_layout::{LayoutChain, SliceCoord};
+    /// # use cute_layout::LayoutChain;
     /// let c: LayoutChain = "(4,4):(4,1) o 0 o Sw<3,0,3> o 0 o (8,8):(8,1)".parse()?;
     /// let (s, off) = c.slice_and_offset(&"(2,_)".parse()?)?;
-    /// assert_eq!((s.to_string(), off), ("(4,4):(4,1) o 0 o Sw<3,0,3> o 16 o 8:1".into(), 0));
+    /// assert_eq!((s.to_string(), off), ("(4,4):(4,1) o 0 o Sw<3,0,3> o 16 o (8):(1)".into(), 0));
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn slice_and_offset(&self, c: &SliceCoord) -> Result<(Self, i64), LayoutError> {
@@ -328,6 +328,133 @@ impl LayoutChain {
             });
         }
         Ok(())
+    }
+}
+
+/// `(swizzle, inner)` of a chain of at most one swizzle layer (CuTe's
+/// `ComposedLayout<Swizzle, Offset, Layout>` or a plain layout); `None` otherwise.
+fn single_swizzle(c: &LayoutChain) -> Option<(Option<Swizzle>, &Layout)> {
+    match c.layers.as_slice() {
+        [] => Some((None, &c.layout)),
+        [(OuterFn::Swizzle(s), _)] => Some((Some(*s), &c.layout)),
+        _ => None,
+    }
+}
+
+fn swizzle_base(s: &Swizzle) -> i64 {
+    1i64 << s.base()
+}
+
+impl LayoutChain {
+    /// Whether no two points of the domain share a value (by enumeration).
+    ///
+    /// # Errors
+    /// [`LayoutError::TooLarge`] past [`MAX_ENUMERATED`](crate::analysis::MAX_ENUMERATED)
+    /// points; [`LayoutError::Overflow`] from evaluation.
+    ///
+    /// # Examples
+    /// ```
+    /// # use cute_layout::LayoutChain;
+    /// let c: LayoutChain = "8:2 o 0 o Sw<2,0,2> o 0 o 8:1".parse()?;
+    /// assert!(c.is_injective()?);
+    /// assert!(!"2:0 o 0 o 4:1".parse::<LayoutChain>()?.is_injective()?);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn is_injective(&self) -> Result<bool, LayoutError> {
+        self.check_limit("injective", crate::analysis::MAX_ENUMERATED)?;
+        let mut v = self.values()?;
+        v.sort_unstable();
+        Ok(v.windows(2).all(|w| w[0] != w[1]))
+    }
+
+    /// Whether every integer between the smallest and the largest value is reached (by
+    /// enumeration).
+    ///
+    /// # Errors
+    /// As [`LayoutChain::is_injective`].
+    ///
+    /// # Examples
+    /// ```
+    /// # use cute_layout::LayoutChain;
+    /// assert!("Sw<3,0,3> o 0 o (8,8):(8,1)".parse::<LayoutChain>()?.is_surjective()?);
+    /// assert!(!"8:2 o 0 o 8:1".parse::<LayoutChain>()?.is_surjective()?);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn is_surjective(&self) -> Result<bool, LayoutError> {
+        self.check_limit("surjective", crate::analysis::MAX_ENUMERATED)?;
+        let mut v = self.values()?;
+        v.sort_unstable();
+        v.dedup();
+        Ok(v.windows(2).all(|w| w[1] - w[0] == 1))
+    }
+
+    /// Whether the chain is a bijection from its domain onto the integers between its smallest
+    /// and largest value: injective and surjective.
+    ///
+    /// # Errors
+    /// As [`LayoutChain::is_injective`].
+    ///
+    /// # Examples
+    /// ```
+    /// # use cute_layout::LayoutChain;
+    /// assert!("Sw<3,0,3> o 0 o (8,8):(8,1)".parse::<LayoutChain>()?.is_bijective()?);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn is_bijective(&self) -> Result<bool, LayoutError> {
+        Ok(self.is_injective()? && self.is_surjective()?)
+    }
+
+    /// CuTe `max_common_vector(a, b)` for layouts and swizzled layouts
+    /// (`ComposedLayout<Swizzle, Offset, Layout>`): the plain layouts' common vector, capped at
+    /// `2^M` of each swizzle unless both have the same swizzle (CuTe assumes the offset is in
+    /// the swizzle's YZ domain). `None` for chains CuTe does not define it on (a layout as an
+    /// outer function, or more than one layer).
+    ///
+    /// # Examples
+    /// ```
+    /// # use cute_layout::LayoutChain;
+    /// let a: LayoutChain = "Sw<2,1,3> o 0 o 32:1".parse()?;
+    /// assert_eq!(a.max_common_vector(&"32:1".parse()?), Some(2));
+    /// assert_eq!(a.max_common_vector(&a), Some(32));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn max_common_vector(&self, other: &LayoutChain) -> Option<i64> {
+        let (sa, la) = single_swizzle(self)?;
+        let (sb, lb) = single_swizzle(other)?;
+        let vec = la.max_common_vector(lb);
+        if sa == sb {
+            return Some(vec);
+        }
+        let cap = |s: Option<Swizzle>| s.map_or(i64::MAX, |s| swizzle_base(&s));
+        Some(vec.min(cap(sa)).min(cap(sb)))
+    }
+
+    /// CuTe `max_common_layout(a, b)` where one side is a swizzled layout
+    /// (`ComposedLayout<Swizzle, Offset, Layout>`) and the other a layout: the plain layouts'
+    /// common layout, truncated to `2^M` elements. `None` where CuTe does not define it (two
+    /// composed layouts, a layout as an outer function, more than one layer).
+    ///
+    /// # Examples
+    /// ```
+    /// # use cute_layout::LayoutChain;
+    /// let a: LayoutChain = "Sw<2,1,3> o 0 o 32:1".parse()?;
+    /// assert_eq!(a.max_common_layout(&"32:1".parse()?).unwrap().to_string(), "2:1");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn max_common_layout(&self, other: &LayoutChain) -> Option<Layout> {
+        let (sa, la) = single_swizzle(self)?;
+        let (sb, lb) = single_swizzle(other)?;
+        let common = la.max_common_layout(lb);
+        let base = match (sa, sb) {
+            (None, None) => return Some(common),
+            (Some(s), None) | (None, Some(s)) => swizzle_base(&s),
+            (Some(_), Some(_)) => return None,
+        };
+        if base < common.size() {
+            let t = Tiler::from_shape(&IntTuple::int(base))?;
+            return common.compose_tiler(&t).ok();
+        }
+        Some(common)
     }
 }
 

@@ -216,7 +216,7 @@ impl LayoutChain {
     /// # use cute_layout::LayoutChain;
     /// let c: LayoutChain = "(4,4):(4,1) o 0 o Sw<3,0,3> o 0 o (8,8):(8,1)".parse()?;
     /// // L(1,1) = 9; Sw<3,0,3>(9) = 9 ^ 1 = 8; (4,4):(4,1) at 8 = (0,2) -> 2
-/// assert_eq!(c.index(&"(1,1)".parse()?)?, 2);
+    /// assert_eq!(c.index(&"(1,1)".parse()?)?, 2);
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     #[doc(alias = "crd2idx")]
@@ -559,7 +559,13 @@ mod tests {
     /// outer function at the offset plus the inner value, for every outer layout and swizzle.
     #[test]
     fn index_law_small_domain() {
-        let inners = ["(2,4):(1,2)", "(4,2):(2,1)", "8:1", "(2,2,2):(4,1,2)", "4:3"];
+        let inners = [
+            "(2,4):(1,2)",
+            "(4,2):(2,1)",
+            "8:1",
+            "(2,2,2):(4,1,2)",
+            "4:3",
+        ];
         let outers = ["32:2", "(4,8):(8,1)", "8:1", "(2,(2,4)):(16,(1,4))"];
         for i in inners {
             let li: Layout = i.parse().unwrap();

@@ -52,6 +52,7 @@ mod slice;
 mod swizzle;
 mod tensor;
 mod tree;
+mod tuple_algebra;
 
 pub use algebra::Tiler;
 pub use analysis::{
@@ -71,3 +72,4 @@ pub use slice::{Slice, SliceCoord};
 pub use swizzle::{Swizzle, MAX_SWIZZLE_BITS};
 pub use tensor::{IdentityTensor, Storage, StorageMut, Tensor};
 pub use tree::{MAX_DEPTH, MAX_NODES};
+pub use tuple_algebra::{coord_less, safe_div, CoordOrder};

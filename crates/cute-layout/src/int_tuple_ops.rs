@@ -1,5 +1,4 @@
-//! CuTe's int-tuple arithmetic that pycute also exposes (`shape_div`, the plain exclusive
-//! `prefix_product`, `inner_product`), and a token-level builder and walk of int tuples for
+//! The plain exclusive `prefix_product` that pycute exposes, and a token-level builder and walk of int tuples for
 //! front ends that convert nested values of another language (the Python package) without
 //! intermediate tuples or text.
 

@@ -184,8 +184,11 @@ pub(super) fn resolve(t: &TemplateName, norm: &str) -> Option<Result<MmaAtom, At
             ),
         );
     }
-    if kind == Kind::S8 && strip_ns(&args[2]) != "int32_t" {
-        return bad(norm, "the accumulator type of S8 UMMA is int32_t".into());
+    if kind == Kind::S8 && !ts && strip_ns(&args[2]) != "int32_t" {
+        return bad(
+            norm,
+            "the accumulator type of SM100_MMA_S8_SS is int32_t".into(),
+        );
     }
     if n_types == 4 && type_bits(&args[3]).is_none() {
         return bad(norm, format!("unknown scale-factor type {}", args[3]));

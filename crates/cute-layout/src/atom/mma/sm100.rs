@@ -203,14 +203,9 @@ pub(super) fn resolve(t: &TemplateName, norm: &str) -> Option<Result<MmaAtom, At
         );
     };
     for (k, a) in args.iter().enumerate().skip(maj_pos + 2) {
-        let last_sat = ts || kind == Kind::S8;
-        let ok = if kind == Kind::S8 && !ts {
-            sat_ok(a)
-        } else if last_sat && k == maj_pos + 4 {
-            sat_ok(a)
-        } else {
-            scale_ok(a)
-        };
+        // S8 _SS ends with c_sat; _TS with a_neg, b_neg, c_sat; the others a_neg, b_neg.
+        let sat = (kind == Kind::S8 && !ts) || (ts && k == maj_pos + 4);
+        let ok = if sat { sat_ok(a) } else { scale_ok(a) };
         if !ok {
             return bad(
                 norm,

@@ -40,6 +40,7 @@ use core::fmt;
 
 use crate::error::{LayoutError, ParseError};
 
+pub mod copy;
 pub mod mma;
 mod tiled_mma;
 
@@ -156,7 +157,7 @@ pub struct AtomFamily {
 
 /// Every atom family, MMA then copy, in architecture order.
 pub fn families() -> impl Iterator<Item = &'static AtomFamily> {
-    mma::FAMILIES.iter()
+    mma::FAMILIES.iter().chain(copy::FAMILIES.iter())
 }
 
 /// The canonical spelling of an atom name: whitespace next to punctuation removed, other runs

@@ -24,11 +24,11 @@ use cute_layout::{ComposedLayout, IntTuple, Layout, LayoutError, Order, ParseErr
 
 pub mod analysis;
 pub mod atoms;
-pub mod copy_atoms;
 mod composed_ops;
+pub mod copy_atoms;
 pub mod help;
-pub mod show;
 pub mod request;
+pub mod show;
 pub mod view;
 
 /// One argument of an operation: text in CuTe's form (the command line gives only these), an

@@ -115,7 +115,7 @@ fn unknown_atom_names_the_nearest() {
     let (_, a) = common::batch(
         br#"{"op":"mma_atom","args":["SM80_16x8x16_F16F16F16F16_NT","thr_id"]}
 {"op":"mma_atom","args":["SM90_64x12x16_F16F16F16_SS<GMMA::Major::K,GMMA::Major::K>","thr_id"]}
-{"op":"mma_atom","args":["SM90_64x8x16_F16F16F16_RS<GMMA::Major::MN,GMMA::Major::K>","thr_id"]}
+{"op":"mma_atom","args":["SM90_64x8x16_F16F16F16_RS<GMMA::Major::K>","thr_id"]}
 {"op":"mma_atom","args":["SM80_16x8x16_F16F16F16F16_TN","layout_d_tv"]}
 {"op":"tiled_mma","args":["SM80_16x8x16_F16F16F16F16_TN","_","_","partition_a","(32,32):(1,32)",32]}
 "#,

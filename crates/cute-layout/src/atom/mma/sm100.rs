@@ -7,8 +7,10 @@
 //! * 1-SM: A `(1,(M,K)):(0,(1,M))`, B `(1,(N,K)):(0,(1,N))`, C `(1,(M,N)):(0,(1,M))`;
 //! * 2-SM: A `(2,(M/2,K)):(M/2,(1,M))`, B `(2,(N/2,K)):(N/2,(1,N))`, C `(2,(M/2,N)):(M/2,(1,M))`.
 //!
-//! The M and N each instruction accepts are those CuTe's `static_assert`s allow. Not covered:
-//! the `_SPARSE` and `_SCALED` variants and SM103.
+//! Names are accepted where CuTe compiles `MMA_Traits<...>`: the traits' own `static_assert`s
+//! apply (type widths, the variadic F8F6F4 `_SS` shapes, MXF4's vector size), the instructions'
+//! (M of 64 or 128, N a multiple of 8 or 16, a K-major A for `_TS`) do not, since CuTe's traits
+//! do not instantiate them. Not covered: the `_SPARSE` and `_SCALED` variants and SM103.
 
 use alloc::format;
 use alloc::string::{String, ToString};
@@ -168,10 +170,7 @@ pub(super) fn resolve(t: &TemplateName, norm: &str) -> Option<Result<MmaAtom, At
     let ab_ok = match kind {
         Kind::Tf32 => bits[0] == 32 && bits[1] == 32,
         Kind::F16Bf16 => bits[0] == 16 && bits[1] == 16,
-        Kind::S8 => {
-            let i8s = |a: &str| matches!(strip_ns(a), "int8_t" | "uint8_t");
-            i8s(&args[0]) && i8s(&args[1])
-        }
+        Kind::S8 => bits[0] == 8 && bits[1] == 8,
         Kind::F8f6f4 | Kind::Mxf8f6f4 => bits[0] <= 8 && bits[1] <= 8,
         Kind::Mxf4 => bits[0] == 4 && bits[1] == 4,
     };
@@ -184,19 +183,13 @@ pub(super) fn resolve(t: &TemplateName, norm: &str) -> Option<Result<MmaAtom, At
             ),
         );
     }
-    if kind == Kind::S8 && !ts && strip_ns(&args[2]) != "int32_t" {
-        return bad(
-            norm,
-            "the accumulator type of SM100_MMA_S8_SS is int32_t".into(),
-        );
-    }
     if n_types == 4 && type_bits(&args[3]).is_none() {
         return bad(norm, format!("unknown scale-factor type {}", args[3]));
     }
     let (Some(m), Some(n)) = (int_arg(&args[n_types]), int_arg(&args[n_types + 1])) else {
         return bad(norm, "M and N are integers".into());
     };
-    let (Some(a_mn), Some(b_mn)) = (major(&args[maj_pos]), major(&args[maj_pos + 1])) else {
+    let (Some(_), Some(b_mn)) = (major(&args[maj_pos]), major(&args[maj_pos + 1])) else {
         return bad(
             norm,
             "the A and B majors are UMMA::Major::K or UMMA::Major::MN".into(),
@@ -213,18 +206,13 @@ pub(super) fn resolve(t: &TemplateName, norm: &str) -> Option<Result<MmaAtom, At
             );
         }
     }
-    if ts && a_mn {
-        return bad(
-            norm,
-            "A from TMEM (_TS) can't be transposed: A must be UMMA::Major::K".into(),
-        );
-    }
     if let Some(p) = vs_pos {
         let vs = int_arg(&args[p]);
-        if !matches!(vs, Some(16 | 32)) {
+        if !matches!(vs, Some(16 | 32)) && !(sm2 && matches!(vs, Some(v) if v >= 1)) {
             return bad(norm, "the scale vector size VS must be 16 or 32".into());
         }
         let fp4 = |a: &str| matches!(strip_ns(a), "float_e2m1_t" | "type_erased_dynamic_float4_t");
+        // MMA_Traits<SM100_MMA_MXF4_SS>'s static_assert (the 2x1SM traits have none).
         if !sm2
             && vs == Some(32)
             && !(fp4(&args[0]) && fp4(&args[1]) && strip_ns(&args[3]) == "float_ue8m0_t")
@@ -235,34 +223,21 @@ pub(super) fn resolve(t: &TemplateName, norm: &str) -> Option<Result<MmaAtom, At
             );
         }
     }
-    // CuTe's static_asserts on M and N.
+    // The static_asserts of CuTe's MMA_Traits on M and N (only the variadic F8F6F4 _SS traits
+    // have them; the instructions' own asserts are not instantiated by the traits, so CuTe
+    // compiles `MMA_Traits<...>` for any other M and N, with these layouts).
     let shape_ok = match (kind, sm2, ts) {
-        (Kind::Mxf8f6f4, false, _) | (Kind::Mxf4, false, _) => m == 128 && n_in(n, 8, 8),
-        (Kind::Mxf8f6f4, true, _) => m == 256 && n_in(n, 16, 16),
-        (Kind::Mxf4, true, _) => (m == 128 || m == 256) && n_in(n, 16, 16),
-        (Kind::S8, false, _) => (m == 64 || m == 128) && (n == 8 || n_in(n, 16, 16)),
-        (Kind::S8, true, _) => (m == 128 || m == 256) && n_in(n, 32, 32),
         (Kind::F8f6f4, false, false) => {
             (m == 64 || m == 128) && if b_mn { n_in(n, 16, 16) } else { n_in(n, 8, 8) }
         }
         (Kind::F8f6f4, true, false) => {
-            (m == 128 || m == 256)
-                && if b_mn {
-                    n_in(n, 32, 32)
-                } else {
-                    n_in(n, 16, 16)
-                }
+            (m == 128 || m == 256) && if b_mn { n_in(n, 32, 32) } else { n_in(n, 16, 16) }
         }
-        (_, false, false) => (m == 64 || m == 128) && n_in(n, 8, 8),
-        (_, false, true) => (m == 64 && n_in(n, 8, 8)) || (m == 128 && n_in(n, 16, 16)),
-        (_, true, false) => (m == 128 || m == 256) && n_in(n, 16, 16),
-        (_, true, true) => (m == 128 || m == 256) && n_in(n, 32, 32),
+        (_, false, _) => m >= 1 && n >= 1,
+        (_, true, _) => m >= 2 && n >= 2,
     };
     if !shape_ok {
-        return bad(
-            norm,
-            format!("M = {m}, N = {n} is not a shape CuTe's {base} accepts"),
-        );
+        return bad(norm, format!("M = {m}, N = {n} is not a shape CuTe's {base} accepts"));
     }
     let k = match kind {
         Kind::Mxf4 => 64,

@@ -10,7 +10,8 @@
 //! * C is `CLayout_64xN`, `((4,8,4),(2,2,N/8)):((128,1,16),(64,8,512))`.
 //!
 //! `GMMA::Major` arguments only choose the shared-memory descriptor: the layouts do not depend
-//! on them. CuTe's `_RS` atoms `static_assert` a K-major A.
+//! on them. CuTe's `_RS` instructions `static_assert` a K-major A, but `MMA_Traits` of an MN-major
+//! one compiles (with the same layouts), so it is accepted here too.
 
 use alloc::format;
 use alloc::string::{String, ToString};
@@ -166,6 +167,7 @@ fn n_ok(f: &Family, n: i64) -> bool {
     }
 }
 
+/// `GMMA::Major::K` -> false, `GMMA::Major::MN` -> true (the layouts do not depend on it).
 fn major(arg: &str) -> Option<bool> {
     let a = arg.strip_prefix("cute::").unwrap_or(arg);
     let a = a.strip_prefix("SM90::").unwrap_or(a);
@@ -220,16 +222,11 @@ pub(super) fn resolve(t: &TemplateName, norm: &str) -> Option<Result<MmaAtom, At
                     t.args.len()
                 ));
             }
-            let (Some(ma), Some(_)) = (major(&t.args[0]), major(&t.args[1])) else {
+            let (Some(_), Some(_)) = (major(&t.args[0]), major(&t.args[1])) else {
                 return bad("the first two arguments are GMMA::Major::K or GMMA::Major::MN".into());
             };
             if !t.args[2..].iter().all(|a| scale_ok(a)) {
                 return bad("scale arguments are GMMA::ScaleIn::One or GMMA::ScaleIn::Neg".into());
-            }
-            if rs && ma {
-                return bad(
-                    "an _RS atom's A (in registers) must be K-major (CuTe static_asserts)".into(),
-                );
             }
         }
         Form::TnScales => {

@@ -54,6 +54,14 @@ def atoms():
     out.append(f"SM100_MMA_MXF8F6F4_2x1SM_SS<float_e4m3_t, float_e4m3_t, float, float_ue8m0_t, 256, 160, {UK}, {UK}>")
     out.append(f"SM100_MMA_MXF4_SS<float_e2m1_t, float_e2m1_t, float, float_ue4m3_t, 128, 40, 16, {UK}, {UK}>")
     out.append(f"SM100_MMA_F8F6F4_2x1SM_TS<float_e4m3_t, float_e5m2_t, half_t, 256, 64, {UK}, {UMN}>")
+    sp = "SM90::GMMA::SPARSE::GMMA_64x"
+    out.append(f"{sp}8x32_F16F16F16_SS<{K},{MN}>")
+    out.append(f"{sp}64x32_F32BF16BF16_RS<{K},{K},GMMA::ScaleIn::One,GMMA::ScaleIn::One,GMMA::SparseSel::One>")
+    out.append(f"{sp}24x16_F32TF32TF32_RS_TN<>")
+    out.append(f"{sp}136x16_F32TF32TF32_SS_TN<>")
+    out.append(f"{sp}48x64_S32U8U8_RS_TN_SATURATE<>")
+    out.append(f"{sp}256x64_F16E5M2E4M3_RS_TN<>")
+    out.append(f"{sp}96x64_S32S8U8_SS_TN<GMMA::SparseSel::Zero>")
     out.append("SM120_16x8x32_TN<float_e2m1_t, float_e5m2_t, half_t>")
     out.append("SM120::BLOCKSCALED::SM120_16x8x32_TN_VS<float_e2m1_t, float_e3m2_t, float, float_ue8m0_t, 32>")
     out.append("SM120::BLOCKSCALED::SM120_16x8x64_TN_VS<float_e2m1_t, float_e2m1_t, float, float_ue8m0_t, 32>")
@@ -117,6 +125,7 @@ def cpp_tuple(text):
 
 def program(atom_list, tiled_list):
     lines = ["#include <cute/tensor.hpp>", "#include <cute/atom/mma_atom.hpp>",
+             "#include <cute/atom/mma_traits_sm90_gmma_sparse.hpp>",
              "#include <cstdio>", "using namespace cute;", "int main() {"]
     for i, a in enumerate(atom_list):
         ty = a if a.startswith("MMA_Traits<") else f"MMA_Traits<{a}>"

@@ -231,13 +231,21 @@ pub(super) fn resolve(t: &TemplateName, norm: &str) -> Option<Result<MmaAtom, At
             (m == 64 || m == 128) && if b_mn { n_in(n, 16, 16) } else { n_in(n, 8, 8) }
         }
         (Kind::F8f6f4, true, false) => {
-            (m == 128 || m == 256) && if b_mn { n_in(n, 32, 32) } else { n_in(n, 16, 16) }
+            (m == 128 || m == 256)
+                && if b_mn {
+                    n_in(n, 32, 32)
+                } else {
+                    n_in(n, 16, 16)
+                }
         }
         (_, false, _) => m >= 1 && n >= 1,
         (_, true, _) => m >= 2 && n >= 2,
     };
     if !shape_ok {
-        return bad(norm, format!("M = {m}, N = {n} is not a shape CuTe's {base} accepts"));
+        return bad(
+            norm,
+            format!("M = {m}, N = {n} is not a shape CuTe's {base} accepts"),
+        );
     }
     let k = match kind {
         Kind::Mxf4 => 64,

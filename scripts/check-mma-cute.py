@@ -70,6 +70,9 @@ def atoms():
     out.append(f"SM100_MMA_F8F6F4_SS_SPARSE<float_e4m3_t, float_e2m1_t, float, 128, 64, {UK}, {UK}>")
     out.append(f"SM100_MMA_MXF8F6F4_2x1SM_SS_SPARSE<float_e4m3_t, float_e4m3_t, float, float_ue8m0_t, 256, 64, {UK}, {UK}>")
     out.append(f"SM100_MMA_MXF4NVF4_SS_SPARSE<float_e2m1_t, float_e2m1_t, float, float_ue8m0_t, 128, 64, 64, {UK}, {UK}>")
+    out.append("SM120::SPARSE::SM120_SPARSE_16x8x64_TN<float_e3m2_t, float_e2m1_t, half_t>")
+    out.append("SM120::BLOCKSCALED::SPARSE::SM120_SPARSE_16x8x64_TN_VS<float_e4m3_t, float_e5m2_t, float, float_ue8m0_t, 32>")
+    out.append("SM120::BLOCKSCALED::SPARSE::SM120_SPARSE_16x8x128_TN_VS<float_e2m1_t, float_e2m1_t, float, float_ue4m3_t, 16>")
     out.append("SM120_16x8x32_TN<float_e2m1_t, float_e5m2_t, half_t>")
     out.append("SM120::BLOCKSCALED::SM120_16x8x32_TN_VS<float_e2m1_t, float_e3m2_t, float, float_ue8m0_t, 32>")
     out.append("SM120::BLOCKSCALED::SM120_16x8x64_TN_VS<float_e2m1_t, float_e2m1_t, float, float_ue8m0_t, 32>")
@@ -134,6 +137,7 @@ def cpp_tuple(text):
 def program(atom_list, tiled_list):
     lines = ["#include <cute/tensor.hpp>", "#include <cute/atom/mma_atom.hpp>",
              "#include <cute/atom/mma_traits_sm90_gmma_sparse.hpp>",
+             "#include <cute/atom/mma_traits_sm120_sparse.hpp>",
              "#include <cstdio>", "using namespace cute;", "int main() {"]
     for i, a in enumerate(atom_list):
         ty = a if a.startswith("MMA_Traits<") else f"MMA_Traits<{a}>"

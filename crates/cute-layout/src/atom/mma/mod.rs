@@ -353,5 +353,6 @@ pub(crate) static FAMILIES: &[AtomFamily] = &[
     AtomFamily { kind: AtomKind::Mma, arch: "SM100", pattern: "SM100_{2x1x1|1x2x1}_F32F32F32F32", about: "Blackwell FFMA2" },
     AtomFamily { kind: AtomKind::Mma, arch: "SM120", pattern: "SM120_16x8x32_TN<a,b,c>", about: "Blackwell GeForce FP8/FP6/FP4 warp MMA" },
     AtomFamily { kind: AtomKind::Mma, arch: "SM120", pattern: "SM120::BLOCKSCALED::SM120_16x8x{32|64}_TN_VS<a,b,c,sf,VS>", about: "Blackwell GeForce block-scaled warp MMA" },
+    AtomFamily { kind: AtomKind::Mma, arch: "SM120", pattern: "SM120::SPARSE::SM120_SPARSE_16x8x64_TN<a,b,c>, SM120::BLOCKSCALED::SPARSE::SM120_SPARSE_16x8x{64|128}_TN_VS<a,b,c,sf,VS>", about: "Blackwell GeForce sparse warp MMA (2:4 A)" },
     AtomFamily { kind: AtomKind::Mma, arch: "Universal", pattern: "UniversalFMA<D,A,B,C>", about: "one thread, one fused multiply-add" },
 ];

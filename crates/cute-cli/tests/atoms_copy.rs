@@ -8,7 +8,10 @@ mod common;
 use serde_json::{json, Value};
 
 fn vectors(file: &str) -> Vec<Value> {
-    let path = format!("{}/tests/conformance/atoms/{file}", env!("CARGO_MANIFEST_DIR"));
+    let path = format!(
+        "{}/tests/conformance/atoms/{file}",
+        env!("CARGO_MANIFEST_DIR")
+    );
     std::fs::read_to_string(&path)
         .unwrap_or_else(|e| panic!("{path}: {e}"))
         .lines()
@@ -43,7 +46,10 @@ fn run(cases: &[Case]) -> Vec<String> {
     for (c, a) in cases.iter().zip(&answers) {
         match a.get("ok").and_then(Value::as_str) {
             Some(got) if got == c.want => {}
-            _ => bad.push(format!("{}: {} -> {a}, want {}", c.label, c.request, c.want)),
+            _ => bad.push(format!(
+                "{}: {} -> {a}, want {}",
+                c.label, c.request, c.want
+            )),
         }
     }
     bad
@@ -102,7 +108,13 @@ fn tiled_copy_cases() -> Vec<Case> {
             }
             continue;
         }
-        for f in ["tiler_mn", "tiled_layout_tv", "layout_s_tv", "layout_d_tv", "size"] {
+        for f in [
+            "tiler_mn",
+            "tiled_layout_tv",
+            "layout_s_tv",
+            "layout_d_tv",
+            "size",
+        ] {
             push(f, vec![], &c[f]);
         }
         let tensor = c["tensor"].clone();
@@ -124,14 +136,32 @@ fn tiled_copy_cases() -> Vec<Case> {
 fn copy_atoms_agree_with_cute() {
     let cases = copy_atom_cases();
     let bad = run(&cases);
-    println!("copy_atoms.jsonl: {}/{} fields agree", cases.len() - bad.len(), cases.len());
-    assert!(bad.is_empty(), "{} disagreements:\n{}", bad.len(), bad.join("\n"));
+    println!(
+        "copy_atoms.jsonl: {}/{} fields agree",
+        cases.len() - bad.len(),
+        cases.len()
+    );
+    assert!(
+        bad.is_empty(),
+        "{} disagreements:\n{}",
+        bad.len(),
+        bad.join("\n")
+    );
 }
 
 #[test]
 fn tiled_copies_agree_with_cute() {
     let cases = tiled_copy_cases();
     let bad = run(&cases);
-    println!("tiled_copy.jsonl: {}/{} fields agree", cases.len() - bad.len(), cases.len());
-    assert!(bad.is_empty(), "{} disagreements:\n{}", bad.len(), bad.join("\n"));
+    println!(
+        "tiled_copy.jsonl: {}/{} fields agree",
+        cases.len() - bad.len(),
+        cases.len()
+    );
+    assert!(
+        bad.is_empty(),
+        "{} disagreements:\n{}",
+        bad.len(),
+        bad.join("\n")
+    );
 }

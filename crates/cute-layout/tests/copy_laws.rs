@@ -15,7 +15,13 @@ fn typed_atoms_are_recast_bit_layouts() {
     for n in copy_names() {
         let a = copy_atom(&n).unwrap();
         let threads = a.thr_id().size();
-        for (bits, l) in [(a.src_bits(), "src"), (a.dst_bits(), "dst"), (a.ref_bits(), "ref")].map(|(b, w)| (b.clone(), w)) {
+        for (bits, l) in [
+            (a.src_bits(), "src"),
+            (a.dst_bits(), "dst"),
+            (a.ref_bits(), "ref"),
+        ]
+        .map(|(b, w)| (b.clone(), w))
+        {
             assert_eq!(bits.mode(0).unwrap().size(), threads, "{n} {l}");
         }
         for ty in value_type_names() {
@@ -45,16 +51,24 @@ fn names_and_errors() {
     assert!(e.to_string().contains("SM90_U32x4_STSM_N"), "{e}");
     let e = copy_atom("UniversalCopy<halft>").unwrap_err();
     assert!(e.to_string().contains("half_t"), "{e}");
-    let e = copy_atom("SM75_U32x4_LDSM_N").unwrap().typed("double").unwrap_err();
+    let e = copy_atom("SM75_U32x4_LDSM_N")
+        .unwrap()
+        .typed("double")
+        .unwrap_err();
     assert!(e.to_string().contains("not valid"), "{e}");
 }
 
 fn text(v: &Value) -> String {
-    v.as_str().map(String::from).unwrap_or_else(|| v.to_string())
+    v.as_str()
+        .map(String::from)
+        .unwrap_or_else(|| v.to_string())
 }
 
 fn configs() -> Vec<(Value, TiledCopy)> {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../cute-cli/tests/conformance/atoms/tiled_copy.jsonl");
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../cute-cli/tests/conformance/atoms/tiled_copy.jsonl"
+    );
     let mut out = Vec::new();
     for line in std::fs::read_to_string(path).unwrap().lines() {
         let v: Value = serde_json::from_str(line).unwrap();
@@ -65,12 +79,17 @@ fn configs() -> Vec<(Value, TiledCopy)> {
         }
         let atom = copy_atom(&args[0]).unwrap().typed(&args[1]).unwrap();
         let tc = if op == "make_tiled_copy" {
-            let val: Layout = if args[3] == "_" { "1:0".parse().unwrap() } else { args[3].parse().unwrap() };
+            let val: Layout = if args[3] == "_" {
+                "1:0".parse().unwrap()
+            } else {
+                args[3].parse().unwrap()
+            };
             TiledCopy::make_tiled_copy(atom, &args[2].parse().unwrap(), &val).unwrap()
         } else {
             let al: Option<Layout> = (args[3] != "_").then(|| args[3].parse().unwrap());
             let perm: Option<Tiler> = (args[4] != "_").then(|| args[4].parse().unwrap());
-            let mma = TiledMma::new(mma_atom(&args[2]).unwrap(), al.as_ref(), perm.as_ref()).unwrap();
+            let mma =
+                TiledMma::new(mma_atom(&args[2]).unwrap(), al.as_ref(), perm.as_ref()).unwrap();
             match op.as_str() {
                 "make_tiled_copy_A" => TiledCopy::make_tiled_copy_mma(atom, &mma, Operand::A),
                 "make_tiled_copy_B" => TiledCopy::make_tiled_copy_mma(atom, &mma, Operand::B),
@@ -106,7 +125,11 @@ fn tv_layouts_cover_the_tile() {
         let size = tile_size(&tc);
         let image = |l: &Layout| {
             let mut s: Vec<i64> = l.offsets().collect();
-            assert!(s.iter().all(|&x| (0..size).contains(&x)), "{}: {l} leaves the tile of {size}", v["cpp"]);
+            assert!(
+                s.iter().all(|&x| (0..size).contains(&x)),
+                "{}: {l} leaves the tile of {size}",
+                v["cpp"]
+            );
             s.sort_unstable();
             s.dedup();
             s
@@ -119,7 +142,12 @@ fn tv_layouts_cover_the_tile() {
         if v["op"] == "make_tiled_copy" {
             let all: Vec<i64> = tc.tiled_layout_tv().offsets().collect();
             assert_eq!(all.len() as i64, size, "{}", v["cpp"]);
-            assert_eq!(r.len() as i64, size, "{}: each element exactly once", v["cpp"]);
+            assert_eq!(
+                r.len() as i64,
+                size,
+                "{}: each element exactly once",
+                v["cpp"]
+            );
         }
     }
 }
@@ -131,19 +159,39 @@ fn partitions_agree_with_tv_layouts() {
     let mut checked = 0;
     for (v, tc) in configs() {
         let tensor_text = text(&v["cute"]["tensor"]);
-        let Ok(tensor) = tensor_text.parse::<Layout>() else { continue }; // swizzled
+        let Ok(tensor) = tensor_text.parse::<Layout>() else {
+            continue;
+        }; // swizzled
         let zd = tensor.zipped_divide(tc.tiler_mn()).unwrap();
         let (tile, rest) = (zd.mode(0).unwrap(), zd.mode(1).unwrap());
         for dst in [false, true] {
-            let tv = if dst { tc.layout_d_tv() } else { tc.layout_s_tv() }.unwrap();
+            let tv = if dst {
+                tc.layout_d_tv()
+            } else {
+                tc.layout_s_tv()
+            }
+            .unwrap();
             let vals = tv.mode(1).unwrap().size();
             for t in 0..tc.size() {
-                let (p, off) = if dst { tc.partition_d(&tensor, t) } else { tc.partition_s(&tensor, t) }.unwrap();
+                let (p, off) = if dst {
+                    tc.partition_d(&tensor, t)
+                } else {
+                    tc.partition_s(&tensor, t)
+                }
+                .unwrap();
                 assert_eq!(p.size(), vals * rest.size(), "{}", v["cpp"]);
                 for r in 0..rest.size() {
                     for val in 0..vals {
-                        let want = tile.index_1d(tv.index_1d(t + tc.size() * val).unwrap()).unwrap() + rest.index_1d(r).unwrap();
-                        assert_eq!(p.index_1d(val + vals * r).unwrap() + off, want, "{} t={t} v={val} r={r}", v["cpp"]);
+                        let want = tile
+                            .index_1d(tv.index_1d(t + tc.size() * val).unwrap())
+                            .unwrap()
+                            + rest.index_1d(r).unwrap();
+                        assert_eq!(
+                            p.index_1d(val + vals * r).unwrap() + off,
+                            want,
+                            "{} t={t} v={val} r={r}",
+                            v["cpp"]
+                        );
                         checked += 1;
                     }
                 }

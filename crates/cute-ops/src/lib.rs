@@ -24,8 +24,8 @@ use cute_layout::{ComposedLayout, IntTuple, Layout, LayoutError, Order, ParseErr
 
 pub mod analysis;
 pub mod atoms;
-pub mod copy_atoms;
 mod composed_ops;
+pub mod copy_atoms;
 pub mod request;
 
 /// One argument of an operation: text in CuTe's form (the command line gives only these), an

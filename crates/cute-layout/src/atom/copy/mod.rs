@@ -399,7 +399,11 @@ mod tests {
         for n in copy_names() {
             let a = copy_atom(&n).unwrap();
             assert_eq!(a.name(), n);
-            assert_eq!(a.src_bits().mode(0).unwrap().size(), a.thr_id().size(), "{n}");
+            assert_eq!(
+                a.src_bits().mode(0).unwrap().size(),
+                a.thr_id().size(),
+                "{n}"
+            );
         }
     }
 }

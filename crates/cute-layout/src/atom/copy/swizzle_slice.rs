@@ -59,7 +59,11 @@ struct Segment {
 }
 
 fn segments(sw: &Swizzle, offset: i64) -> Vec<Segment> {
-    let (b, m, s) = (sw.bits() as u32, sw.base() as u32, sw.shift().unsigned_abs() as u32);
+    let (b, m, s) = (
+        sw.bits() as u32,
+        sw.base() as u32,
+        sw.shift().unsigned_abs() as u32,
+    );
     let z = sw.zzz_mask() & sw.zzz_mask().wrapping_neg();
     let y = sw.yyy_mask() & sw.yyy_mask().wrapping_neg();
     // CuTe's make_swizzle_strides: the bit of the lower (first) or upper mask.
@@ -78,18 +82,38 @@ fn segments(sw: &Swizzle, offset: i64) -> Vec<Segment> {
     };
     let mut v = Vec::new();
     if m > 0 {
-        v.push(Segment { start: 0, bits: Some(m), stride: 1 });
+        v.push(Segment {
+            start: 0,
+            bits: Some(m),
+            stride: 1,
+        });
     }
     for i in 0..b {
-        v.push(Segment { start: m + i, bits: Some(1), stride: strides(z < y, i) });
+        v.push(Segment {
+            start: m + i,
+            bits: Some(1),
+            stride: strides(z < y, i),
+        });
     }
     if s > b {
-        v.push(Segment { start: m + b, bits: Some(s - b), stride: 1 << (m + b) });
+        v.push(Segment {
+            start: m + b,
+            bits: Some(s - b),
+            stride: 1 << (m + b),
+        });
     }
     for i in 0..b {
-        v.push(Segment { start: m + s + i, bits: Some(1), stride: strides(z > y, i) });
+        v.push(Segment {
+            start: m + s + i,
+            bits: Some(1),
+            stride: strides(z > y, i),
+        });
     }
-    v.push(Segment { start: m + s + b, bits: None, stride: 1 << (m + s + b) });
+    v.push(Segment {
+        start: m + s + b,
+        bits: None,
+        stride: 1 << (m + s + b),
+    });
     v
 }
 
@@ -98,11 +122,23 @@ fn segments(sw: &Swizzle, offset: i64) -> Vec<Segment> {
 fn fold(sw: &Swizzle, offset: i64, sliced: &Layout) -> Option<Layout> {
     let segs = segments(sw, offset);
     let (mut shape, mut stride) = (String::new(), String::new());
-    walk(&sliced.shape(), &sliced.stride(), &segs, &mut shape, &mut stride)?;
+    walk(
+        &sliced.shape(),
+        &sliced.stride(),
+        &segs,
+        &mut shape,
+        &mut stride,
+    )?;
     format!("{shape}:{stride}").parse().ok()
 }
 
-fn walk(sh: &IntTuple, st: &IntTuple, segs: &[Segment], shape: &mut String, stride: &mut String) -> Option<()> {
+fn walk(
+    sh: &IntTuple,
+    st: &IntTuple,
+    segs: &[Segment],
+    shape: &mut String,
+    stride: &mut String,
+) -> Option<()> {
     if let (Some(s), Some(d)) = (sh.as_int(), st.as_int()) {
         let (ps, pd) = leaf(s, d, segs)?;
         shape.push_str(&ps);

@@ -107,7 +107,9 @@ fn tiler_shape(t: &Tiler) -> Result<IntTuple, AtomError> {
         Tiler::Int(n) => IntTuple::int(*n),
         Tiler::Layout(l) => l.shape(),
         Tiler::Skip => return Err(bad("TiledCopy", "a tile mode is `_`")),
-        Tiler::Modes(ms) => IntTuple::tuple(ms.iter().map(tiler_shape).collect::<Result<Vec<_>, _>>()?)?,
+        Tiler::Modes(ms) => {
+            IntTuple::tuple(ms.iter().map(tiler_shape).collect::<Result<Vec<_>, _>>()?)?
+        }
     })
 }
 
@@ -118,9 +120,12 @@ fn sc(text: &str) -> Result<SliceCoord, AtomError> {
 /// `((a,b),(c,d)) -> ((a,c),(b,d))`.
 fn zip2(l: &Layout) -> Result<Layout, AtomError> {
     let part = |i: usize, j: usize| -> Result<Layout, AtomError> {
-        l.mode(i)
-            .and_then(|m| m.mode(j))
-            .ok_or_else(|| bad("TiledCopy", &format!("{l} is not of the form ((a,b),(c,d))")))
+        l.mode(i).and_then(|m| m.mode(j)).ok_or_else(|| {
+            bad(
+                "TiledCopy",
+                &format!("{l} is not of the form ((a,b),(c,d))"),
+            )
+        })
     };
     Ok(Layout::from_modes([
         Layout::from_modes([part(0, 0)?, part(1, 0)?])?,
@@ -138,10 +143,16 @@ impl TiledCopy {
         let (at, av) = atom_thr_val(&atom);
         let (tt, tv) = thr_val(&layout_tv);
         if tt % at != 0 {
-            return Err(bad(atom.atom().name(), &format!("TiledCopy uses too few threads ({tt}) for the CopyAtom ({at})")));
+            return Err(bad(
+                atom.atom().name(),
+                &format!("TiledCopy uses too few threads ({tt}) for the CopyAtom ({at})"),
+            ));
         }
         if tv % av != 0 {
-            return Err(bad(atom.atom().name(), &format!("TiledCopy uses too few values ({tv}) for the CopyAtom ({av})")));
+            return Err(bad(
+                atom.atom().name(),
+                &format!("TiledCopy uses too few values ({tv}) for the CopyAtom ({av})"),
+            ));
         }
         Ok(TiledCopy {
             atom,
@@ -156,9 +167,14 @@ impl TiledCopy {
     ///
     /// # Errors
     /// The algebra's errors and those of [`TiledCopy::new`].
-    pub fn make_tiled_copy(atom: TypedCopyAtom, thr: &Layout, val: &Layout) -> Result<Self, AtomError> {
+    pub fn make_tiled_copy(
+        atom: TypedCopyAtom,
+        thr: &Layout,
+        val: &Layout,
+    ) -> Result<Self, AtomError> {
         let t = make_layout_tv(thr, val)?;
-        let tiler = Tiler::from_shape(&t.tiler_mn).ok_or_else(|| bad("make_tiled_copy", "empty tile"))?;
+        let tiler =
+            Tiler::from_shape(&t.tiler_mn).ok_or_else(|| bad("make_tiled_copy", "empty tile"))?;
         TiledCopy::new(atom, t.layout_tv, tiler)
     }
 
@@ -182,7 +198,10 @@ impl TiledCopy {
     /// a tile of shape `tile`, and that layout re-expressed in the tiler's coordinates (the
     /// shared step of CuTe's `make_cotiled_copy` and `make_tiled_copy_C_atom`).
     fn tile_of(layout_tv_coord: &Layout, tile: &IntTuple) -> Result<(Layout, Tiler), AtomError> {
-        let flat: Vec<i64> = tile.elements().map(|e| e.size()).collect::<Result<_, _>>()?;
+        let flat: Vec<i64> = tile
+            .elements()
+            .map(|e| e.size())
+            .collect::<Result<_, _>>()?;
         let mut modes = Vec::with_capacity(flat.len());
         for i in 0..flat.len() {
             // make_layout(flat_shape, e_i): mode i's coordinate, the others dropped.
@@ -191,7 +210,8 @@ impl TiledCopy {
             modes.push(Tiler::Layout(proj.compose(layout_tv_coord)?.filter()));
         }
         let tiler = Tiler::Modes(modes);
-        let tile2data = Layout::col_major(IntTuple::flat(flat.iter().copied()))?.compose_tiler(&tiler)?;
+        let tile2data =
+            Layout::col_major(IntTuple::flat(flat.iter().copied()))?.compose_tiler(&tiler)?;
         let layout_tv = tile2data.left_inverse()?.compose(layout_tv_coord)?;
         Ok((layout_tv, tiler))
     }
@@ -202,14 +222,23 @@ impl TiledCopy {
     /// # Errors
     /// [`AtomError::BadArgument`] if an address of `atom_tv_layout` is not in `data_layout`
     /// (CuTe's static assertion); the algebra's errors.
-    pub fn make_cotiled_copy(atom: TypedCopyAtom, atom_tv: &Layout, data: &Layout) -> Result<Self, AtomError> {
+    pub fn make_cotiled_copy(
+        atom: TypedCopyAtom,
+        atom_tv: &Layout,
+        data: &Layout,
+    ) -> Result<Self, AtomError> {
         let one: Layout = "1:0".parse()?;
         let inv = Layout::from_modes([data.left_inverse()?, one.clone()])?;
         let tv_data = inv.compose(atom_tv)?;
         let vals = |l: &Layout| l.mode(1).unwrap_or_else(|| l.clone());
-        let check = Layout::from_modes([data.clone(), one])?.compose(&vals(&tv_data))?.coalesce();
+        let check = Layout::from_modes([data.clone(), one])?
+            .compose(&vals(&tv_data))?
+            .coalesce();
         if check != vals(atom_tv).coalesce() {
-            return Err(bad(atom.atom().name(), "the memory atom_tv_layout points to does not exist in the data layout"));
+            return Err(bad(
+                atom.atom().name(),
+                "the memory atom_tv_layout points to does not exist in the data layout",
+            ));
         }
         let (layout_tv, tiler) = Self::tile_of(&tv_data, &product_each(data)?)?;
         TiledCopy::new(atom, layout_tv, tiler)
@@ -220,13 +249,23 @@ impl TiledCopy {
     ///
     /// # Errors
     /// [`AtomError::BadArgument`] if the atom has more values than `layout_c_tv`; the algebra's.
-    pub fn make_tiled_copy_c_atom(atom: TypedCopyAtom, layout_c_tv: &Layout, mma_tile: &IntTuple) -> Result<Self, AtomError> {
+    pub fn make_tiled_copy_c_atom(
+        atom: TypedCopyAtom,
+        layout_c_tv: &Layout,
+        mma_tile: &IntTuple,
+    ) -> Result<Self, AtomError> {
         let copy_v = atom.num_val_src();
         let (thr, val) = thr_val(layout_c_tv);
         if copy_v > val {
-            return Err(bad(atom.atom().name(), &format!("the atom's {copy_v} values exceed the MMA's {val}")));
+            return Err(bad(
+                atom.atom().name(),
+                &format!("the atom's {copy_v} values exceed the MMA's {val}"),
+            ));
         }
-        let sub = Layout::col_major(IntTuple::tuple([IntTuple::int(thr), IntTuple::int(copy_v)])?)?;
+        let sub = Layout::col_major(IntTuple::tuple([
+            IntTuple::int(thr),
+            IntTuple::int(copy_v),
+        ])?)?;
         let layout_tv = layout_c_tv.compose(&sub)?;
         let (tv, tiler) = Self::tile_of(&layout_tv, mma_tile)?;
         TiledCopy::new(atom, tv, tiler)
@@ -249,14 +288,22 @@ impl TiledCopy {
     /// assert_eq!(tc.layout_s_tv()?.to_string(), "((16,2,2,2),(8,1)):((1,256,16,0),(32,0))");
     /// # Ok::<(), cute_layout::atom::AtomError>(())
     /// ```
-    pub fn make_tiled_copy_mma(atom: TypedCopyAtom, mma: &TiledMma, op: Operand) -> Result<Self, AtomError> {
+    pub fn make_tiled_copy_mma(
+        atom: TypedCopyAtom,
+        mma: &TiledMma,
+        op: Operand,
+    ) -> Result<Self, AtomError> {
         let [m, n, k] = mma.tile_size_mnk();
         let (a, b) = match op {
             Operand::A => (m, k),
             Operand::B => (n, k),
             Operand::C => (m, n),
         };
-        TiledCopy::new(atom, mma.layout_tv(op)?, Tiler::Modes(vec![Tiler::Int(a), Tiler::Int(b)]))
+        TiledCopy::new(
+            atom,
+            mma.layout_tv(op)?,
+            Tiler::Modes(vec![Tiler::Int(a), Tiler::Int(b)]),
+        )
     }
 
     /// CuTe's `make_tiled_copy_C_atom(copy_atom, tiled_mma)`: see
@@ -264,7 +311,10 @@ impl TiledCopy {
     ///
     /// # Errors
     /// As [`TiledCopy::make_tiled_copy_c_atom`].
-    pub fn make_tiled_copy_c_atom_mma(atom: TypedCopyAtom, mma: &TiledMma) -> Result<Self, AtomError> {
+    pub fn make_tiled_copy_c_atom_mma(
+        atom: TypedCopyAtom,
+        mma: &TiledMma,
+    ) -> Result<Self, AtomError> {
         let [m, n, _] = mma.tile_size_mnk();
         let tile = IntTuple::tuple([IntTuple::int(m), IntTuple::int(n)])?;
         TiledCopy::make_tiled_copy_c_atom(atom, &mma.layout_tv(Operand::C)?, &tile)
@@ -280,6 +330,19 @@ impl TiledCopy {
         &self.tiler
     }
 
+    /// `product_each(shape(Tiler_MN))`: the tile's extent in each mode (`(M, N)`).
+    ///
+    /// # Errors
+    /// [`AtomError::BadArgument`] for a tiler with a `_` mode.
+    pub fn tile_mn(&self) -> Result<IntTuple, AtomError> {
+        let s = tiler_shape(&self.tiler)?;
+        if s.is_int() {
+            return Ok(s);
+        }
+        let sizes: Vec<i64> = s.elements().map(|e| e.size()).collect::<Result<_, _>>()?;
+        Ok(IntTuple::flat(sizes))
+    }
+
     /// `TiledLayout_TV`: (thread, value) -> coordinate in the tile (in the reference's terms).
     pub fn tiled_layout_tv(&self) -> &Layout {
         &self.layout_tv
@@ -292,7 +355,11 @@ impl TiledCopy {
 
     /// `(src thread, src value) -> (ref thread, ref value)` (or dst): `right_inverse(ref) o src`.
     fn ref2(&self, dst: bool) -> Result<Layout, AtomError> {
-        let trg = if dst { self.atom.dst() } else { self.atom.src() };
+        let trg = if dst {
+            self.atom.dst()
+        } else {
+            self.atom.src()
+        };
         Ok(self.atom.ref_().right_inverse().compose(trg)?)
     }
 
@@ -300,7 +367,8 @@ impl TiledCopy {
     /// `(Thr, (FrgV,FrgX), (RestM,RestN,...))`.
     fn tile2thrfrg_layout(&self, tensor: &Layout, ref2trg: &Layout) -> Result<Layout, AtomError> {
         let thrval2mn = self.thrval2mn(ref2trg)?;
-        let tv = tensor.compose_tiler(&Tiler::Modes(vec![Tiler::Layout(thrval2mn), Tiler::Skip]))?;
+        let tv =
+            tensor.compose_tiler(&Tiler::Modes(vec![Tiler::Layout(thrval2mn), Tiler::Skip]))?;
         Ok(tv.slice(&sc("((_,_),_)")?)?)
     }
 
@@ -309,7 +377,10 @@ impl TiledCopy {
         let atom_tv = self
             .layout_tv
             .zipped_divide(&Tiler::Modes(vec![Tiler::Int(at), Tiler::Int(av)]))?;
-        let trg = atom_tv.compose_tiler(&Tiler::Modes(vec![Tiler::Layout(ref2trg.clone()), Tiler::Skip]))?;
+        let trg = atom_tv.compose_tiler(&Tiler::Modes(vec![
+            Tiler::Layout(ref2trg.clone()),
+            Tiler::Skip,
+        ]))?;
         Ok(zip2(&trg)?.coalesce_by_mode(&"(1,(1,1))".parse()?)?)
     }
 
@@ -339,7 +410,10 @@ impl TiledCopy {
 
     fn partition_coord(&self, rank: usize, thr: i64) -> Result<SliceCoord, AtomError> {
         if thr < 0 || thr >= self.size() {
-            return Err(bad(self.atom.atom().name(), &format!("thread {thr} is not in 0..{}", self.size())));
+            return Err(bad(
+                self.atom.atom().name(),
+                &format!("thread {thr} is not in 0..{}", self.size()),
+            ));
         }
         let rest = vec!["_"; rank.max(1)].join(",");
         sc(&format!("({thr},_,({rest}))"))
@@ -375,7 +449,12 @@ impl TiledCopy {
     ///
     /// # Errors
     /// As [`TiledCopy::partition_s`].
-    pub fn partition_composed(&self, tensor: &ComposedLayout, thr: i64, dst: bool) -> Result<(ComposedLayout, i64), AtomError> {
+    pub fn partition_composed(
+        &self,
+        tensor: &ComposedLayout,
+        thr: i64,
+        dst: bool,
+    ) -> Result<(ComposedLayout, i64), AtomError> {
         if let Some(l) = tensor.as_layout() {
             let (p, o) = self.partition(l, thr, dst)?;
             return Ok((ComposedLayout::from(p), o));
@@ -417,7 +496,10 @@ impl TiledCopy {
         }
         let t = frag.zipped_divide(&Tiler::Modes(tile))?;
         let vt = t.compose_tiler(&Tiler::Modes(vec![Tiler::Layout(frg_v), Tiler::Skip]))?;
-        let rest = core::iter::once("0").chain(core::iter::repeat("_").take(r - 1)).collect::<Vec<_>>().join(",");
+        let rest = core::iter::once("0")
+            .chain(core::iter::repeat("_").take(r - 1))
+            .collect::<Vec<_>>()
+            .join(",");
         Ok(vt.slice(&sc(&format!("(_,({rest}))"))?)?)
     }
 }

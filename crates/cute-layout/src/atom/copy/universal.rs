@@ -21,7 +21,10 @@ pub(super) fn lookup(t: &TemplateName, name: &str) -> Option<Result<CopyAtom, At
 
 fn universal(t: &TemplateName, name: &str) -> Result<CopyAtom, AtomError> {
     if t.args.is_empty() || t.args.len() > 2 {
-        return Err(bad(name, "UniversalCopy takes one or two value types: <S> or <S,D>"));
+        return Err(bad(
+            name,
+            "UniversalCopy takes one or two value types: <S> or <S,D>",
+        ));
     }
     let s = type_bits(name, &t.args[0])?;
     let d = match t.args.get(1) {

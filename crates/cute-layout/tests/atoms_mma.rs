@@ -124,13 +124,18 @@ fn tiled_mma_layouts_agree_with_partitions() {
             };
             let tv = mma.layout_tv(op).unwrap();
             assert_eq!(tv.mode(0).unwrap().size(), threads, "{name} {op:?}");
+            let offs: Vec<i64> = tv.offsets().collect();
             let tile = Layout::col_major(IntTuple::flat([r, c])).unwrap();
             let mut seen = vec![0u32; (r * c) as usize];
             for t in 0..threads {
                 let (p, off) = mma.partition(op, &tile, t).unwrap();
                 assert_eq!(p.size(), tv.mode(1).unwrap().size(), "{name} {op:?} t{t}");
                 for (v, o) in p.offsets().enumerate() {
-                    assert_eq!(off + o, at(&tv, t, v as i64), "{name} {op:?} t{t} v{v}");
+                    assert_eq!(
+                        off + o,
+                        offs[(t + v as i64 * threads) as usize],
+                        "{name} {op:?} t{t} v{v}"
+                    );
                     seen[(off + o) as usize] += 1;
                 }
             }
@@ -178,4 +183,98 @@ fn fragments() {
     let c: Layout = "(64,32):(32,1)".parse().unwrap();
     let f = mma.partition_fragment(Operand::C, &c, 3).unwrap();
     assert_eq!(f.to_string(), "((2,2),2,2):((1,2),4,8)");
+}
+
+/// The first `(t, v)` (threads outer) that `tv` sends to each cell of a `rows x cols` tile,
+/// computed independently of the renderer.
+fn first_pairs(tv: &Layout, rows: i64, cols: i64) -> Vec<Option<(i64, i64)>> {
+    let threads = tv.mode(0).unwrap().size();
+    let values = tv.mode(1).unwrap().size();
+    let offs: Vec<i64> = tv.offsets().collect();
+    assert_eq!(offs[1], at(tv, 1 % threads, 1 / threads));
+    let mut first = vec![None; (rows * cols) as usize];
+    for t in 0..threads {
+        for v in 0..values {
+            let i = offs[(t + v * threads) as usize];
+            if (0..rows * cols).contains(&i) && first[i as usize].is_none() {
+                first[i as usize] = Some((t, v));
+            }
+        }
+    }
+    first
+}
+
+#[test]
+fn mma_pictures_match_the_tv_layouts_cell_for_cell() {
+    use cute_layout::render::{latex_mma, svg_mma, Style};
+    for (name, al, perm) in configs() {
+        let al: Option<Layout> = al.map(|s| s.parse().unwrap());
+        let perm: Option<Tiler> = perm.map(|s| s.parse().unwrap());
+        let mma = TiledMma::new(mma_atom(name).unwrap(), al.as_ref(), perm.as_ref()).unwrap();
+        let [tm, tn, tk] = mma.tile_size_mnk();
+        let svg = svg_mma(&mma, &Style::new()).unwrap();
+        let doc = roxmltree::Document::parse(&svg).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let tex = latex_mma(&mma).unwrap();
+        // "] at (x,y) {...};" tails of the node lines.
+        let nodes: std::collections::HashSet<&str> = tex
+            .lines()
+            .filter_map(|l| l.find("] at (").map(|i| &l[i..]))
+            .collect();
+        for op in OPS {
+            let (rows, cols) = match op {
+                Operand::A => (tm, tk),
+                Operand::B => (tn, tk),
+                Operand::C => (tm, tn),
+            };
+            let want = first_pairs(&mma.layout_tv(op).unwrap(), rows, cols);
+            let mut got = vec![None; (rows * cols) as usize];
+            for n in doc
+                .descendants()
+                .filter(|n| n.attribute("data-op") == Some(op.name()))
+            {
+                let g = |k: &str| n.attribute(k).unwrap().parse::<i64>().unwrap();
+                let (r, c) = (g("data-row"), g("data-col"));
+                assert!(
+                    got[(r + c * rows) as usize].is_none(),
+                    "{name} {op:?}: cell twice"
+                );
+                got[(r + c * rows) as usize] = Some((g("data-t"), g("data-v")));
+                // The two text lines after the cell.
+                let t1 = n.next_sibling_element().unwrap();
+                let t2 = t1.next_sibling_element().unwrap();
+                assert_eq!(t1.text(), Some(format!("T{}", g("data-t")).as_str()));
+                assert_eq!(t2.text(), Some(format!("V{}", g("data-v")).as_str()));
+            }
+            // CuTe's TikZ: the node of each cell at its grid position.
+            for (i, p) in want.iter().enumerate() {
+                let (r, c) = (i as i64 % rows, i as i64 / rows);
+                let (x, y) = match op {
+                    Operand::C => (r, c),
+                    Operand::A => (r, c - tk - 1),
+                    Operand::B => (c - tk - 1, r),
+                };
+                if let Some((t, v)) = p {
+                    let node = format!("] at ({x},{y}) {{\\shortstack{{T{t} \\\\ V{v}}}}};");
+                    assert!(nodes.contains(node.as_str()), "{name} {op:?}: no {node}");
+                }
+            }
+            // Column-major index -> (row, col) as the picture's tile coordinates.
+            assert_eq!(got, want, "{name} {op:?}");
+        }
+        let filled: usize = OPS
+            .iter()
+            .map(|&op| {
+                let (r, c) = match op {
+                    Operand::A => (tm, tk),
+                    Operand::B => (tn, tk),
+                    Operand::C => (tm, tn),
+                };
+                first_pairs(&mma.layout_tv(op).unwrap(), r, c)
+                    .iter()
+                    .flatten()
+                    .count()
+            })
+            .sum();
+        assert_eq!(tex.matches("shortstack").count(), filled, "{name}");
+    }
 }

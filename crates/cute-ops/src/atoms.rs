@@ -43,19 +43,45 @@ fn list_atoms(a: &Args<'_>) -> Result<String, OpError> {
     Ok(lines.join("\n"))
 }
 
-/// The tiled MMA of arguments 0..3 (`_` for a default atom layout or permutation).
+/// The tiled MMA of arguments `k..k+3`: atom, atom layout, permutation (`_` for a default).
 pub(crate) fn tiled_mma_of(a: &Args<'_>, k: usize) -> Result<TiledMma, OpError> {
-    let atom = atom::mma_atom(&a.text_arg(k)?)?;
-    let is_default = |j: usize| matches!(a.text_arg(j).as_deref().map(str::trim), Ok("_"));
-    let layout: Option<Layout> = if is_default(k + 1) {
-        None
-    } else {
-        Some(a.layout(k + 1)?)
+    let layout = a.text_arg(k + 1)?;
+    let perm = a.text_arg(k + 2)?;
+    make_tiled_mma(&a.text_arg(k)?, Some(&layout), Some(&perm))
+}
+
+/// `make_tiled_mma(MMA_Atom<atom>{}, layout, permutation)` from text: `layout` a layout or a
+/// shape (column-major), `permutation` a tiler; `None` or `_` for CuTe's defaults.
+///
+/// # Errors
+/// `UnknownAtom` / `BadArgument` for the atom, `ParseError` for the layout or permutation, and
+/// the library's errors.
+pub fn make_tiled_mma(
+    atom: &str,
+    layout: Option<&str>,
+    permutation: Option<&str>,
+) -> Result<TiledMma, OpError> {
+    let atom = atom::mma_atom(atom)?;
+    fn given(s: Option<&str>) -> Option<&str> {
+        s.map(str::trim).filter(|s| *s != "_")
+    }
+    let layout: Option<Layout> = match given(layout) {
+        None => None,
+        Some(t) if t.contains(':') => Some(t.parse().map_err(|e| {
+            OpError::new("ParseError", format!("tiled_mma: atom layout {t:?}: {e}"))
+        })?),
+        Some(t) => {
+            let shape: cute_layout::IntTuple = t.parse().map_err(|e| {
+                OpError::new("ParseError", format!("tiled_mma: atom layout {t:?}: {e}"))
+            })?;
+            Some(Layout::col_major(shape)?)
+        }
     };
-    let perm = if is_default(k + 2) {
-        None
-    } else {
-        Some(a.tiler(k + 2)?)
+    let perm: Option<cute_layout::Tiler> = match given(permutation) {
+        None => None,
+        Some(t) => Some(t.parse().map_err(|e| {
+            OpError::new("ParseError", format!("tiled_mma: permutation {t:?}: {e}"))
+        })?),
     };
     Ok(TiledMma::new(atom, layout.as_ref(), perm.as_ref())?)
 }

@@ -259,6 +259,9 @@ impl MmaAtom {
     }
 }
 
+/// A family's name resolver: `None` if the name is not of the family.
+type Resolver = fn(&TemplateName, &str) -> Option<Result<MmaAtom, AtomError>>;
+
 /// The MMA atom CuTe C++ calls `name` (`MMA_Traits<name>`), with the layouts CuTe 4.2 gives it.
 ///
 /// Accepts every fixed-shape atom of `mma_traits_sm{61,70,75,80,89,90}.hpp`, every GMMA atom
@@ -296,7 +299,7 @@ pub fn mma_atom(name: &str) -> Result<MmaAtom, AtomError> {
             );
         }
     }
-    let resolvers: [fn(&TemplateName, &str) -> Option<Result<MmaAtom, AtomError>>; 4] = [
+    let resolvers: [Resolver; 4] = [
         sm90_gmma::resolve,
         sm100::resolve,
         sm120::resolve,

@@ -184,8 +184,11 @@ pub(super) fn resolve(t: &TemplateName, norm: &str) -> Option<Result<MmaAtom, At
             ),
         );
     }
-    if kind == Kind::S8 && strip_ns(&args[2]) != "int32_t" {
-        return bad(norm, "the accumulator type of S8 UMMA is int32_t".into());
+    if kind == Kind::S8 && !ts && strip_ns(&args[2]) != "int32_t" {
+        return bad(
+            norm,
+            "the accumulator type of SM100_MMA_S8_SS is int32_t".into(),
+        );
     }
     if n_types == 4 && type_bits(&args[3]).is_none() {
         return bad(norm, format!("unknown scale-factor type {}", args[3]));
@@ -200,14 +203,9 @@ pub(super) fn resolve(t: &TemplateName, norm: &str) -> Option<Result<MmaAtom, At
         );
     };
     for (k, a) in args.iter().enumerate().skip(maj_pos + 2) {
-        let last_sat = ts || kind == Kind::S8;
-        let ok = if kind == Kind::S8 && !ts {
-            sat_ok(a)
-        } else if last_sat && k == maj_pos + 4 {
-            sat_ok(a)
-        } else {
-            scale_ok(a)
-        };
+        // S8 _SS ends with c_sat; _TS with a_neg, b_neg, c_sat; the others a_neg, b_neg.
+        let sat = (kind == Kind::S8 && !ts) || (ts && k == maj_pos + 4);
+        let ok = if sat { sat_ok(a) } else { scale_ok(a) };
         if !ok {
             return bad(
                 norm,

@@ -5,6 +5,8 @@
 //! * `SM120::BLOCKSCALED::SM120_16x8x32_TN_VS<a,b,c,sf,VS>` adds the scale-factor layouts
 //!   `SFALayout = ((2,2,8),32):((8,0,1),16)`, `SFBLayout = ((4,8),32):((0,1),8)`;
 //! * `SM120::BLOCKSCALED::SM120_16x8x64_TN_VS<a,b,c,sf,VS>` (FP4) is `16x8x64` with 4-bit A and B.
+//!
+//! The type combinations accepted are those CuTe's `mma_sm120.hpp` defines instructions for.
 
 use alloc::format;
 use alloc::string::{String, ToString};

@@ -165,3 +165,86 @@ fn tiled_copies_agree_with_cute() {
         bad.join("\n")
     );
 }
+
+#[test]
+fn cli_copy_prints_the_atom_and_the_tiled_copy() {
+    let o = common::cute(&[
+        "copy",
+        "SM75_U32x4_LDSM_N",
+        "half_t",
+        "--thr",
+        "(32,1):(1,0)",
+        "--val",
+        "(1,8):(0,1)",
+    ]);
+    assert!(o.status.success(), "{}", common::stderr(&o));
+    let out = common::stdout(&o);
+    for line in [
+        "  ThrID:        32:1",
+        "  ValLayoutDst: (32,(2,4)):(2,(1,64))",
+        "  NumValSrc:    8",
+        "  Tiler_MN:       (32,8)",
+        "  layout_D_TV:    (32,(8,1)):(1,(32,0))",
+    ] {
+        assert!(out.lines().any(|l| l == line), "{line:?} not in\n{out}");
+    }
+    let o = common::cute(&[
+        "copy",
+        "SM75_U32x4_LDSM_N",
+        "half_t",
+        "--mma",
+        "SM80_16x8x16_F16F16F16F16_TN",
+        "--layout",
+        "(2,2,1)",
+        "--permutation",
+        "(32,32,16)",
+        "--operand",
+        "A",
+    ]);
+    assert!(
+        common::stdout(&o).contains("  layout_S_TV:    ((16,2,2,2),(8,1)):((1,256,16,0),(32,0))")
+    );
+    let o = common::cute(&["copy", "SM75_U32x4_LDSM_T", "half_t"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(common::stderr(&o).contains("nearest known: SM75_U32x4_LDSM_N"));
+}
+
+#[test]
+fn cli_copy_pictures() {
+    let dir = std::env::temp_dir().join(format!("cute-copy-pictures-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let args = [
+        "copy",
+        "UniversalCopy<uint32_t>",
+        "float",
+        "--thr",
+        "(2,2):(1,2)",
+        "--val",
+        "(1,2):(0,1)",
+    ];
+    let o = common::cute(&[&["latex"][..], &args].concat());
+    assert!(o.status.success(), "{}", common::stderr(&o));
+    let tex = common::stdout(&o);
+    assert!(tex.contains(
+        "\\node[fill={rgb,255:red,175;green,255;blue,175}] at (1,0) {\\shortstack{T1 \\\\ V0}};"
+    ));
+    assert!(tex.contains("\\draw[color=black,thick,shift={(-0.5,-0.5)}] (0,7) grid (2,11);"));
+    for (cmd, file) in [("svg", "c.svg"), ("png", "c.png")] {
+        let path = dir.join(file);
+        let p = path.to_str().unwrap();
+        let o = common::cute(&[&[cmd][..], &args, &["-o", p]].concat());
+        assert!(o.status.success(), "{cmd}: {}", common::stderr(&o));
+        assert!(std::fs::metadata(&path).unwrap().len() > 100);
+    }
+    let svg = std::fs::read_to_string(dir.join("c.svg")).unwrap();
+    for t in 0..4 {
+        for v in 0..2 {
+            assert_eq!(
+                svg.matches(&format!(">T{t} V{v}<")).count(),
+                2,
+                "T{t} V{v} in source and destination"
+            );
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -248,3 +248,55 @@ fn cli_copy_pictures() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// More swizzled-tensor partitions (`tiled_copy_swizzle_extra.jsonl`, printed by
+/// `tiled_copy_swizzle_extra.cpp` beside it, compiled host-only against CuTe 4.2 as the shared
+/// vectors were): other swizzles, column-major tensors, LDSM/STSM atoms, and partitions that
+/// stay swizzled (CuTe then prints the inner offset as `M_0|(d&F)=v`). Compared after removing
+/// the `_` in front of digits, as the shared vectors' `cute` text.
+#[test]
+fn swizzled_partitions_agree_with_cute() {
+    let norm = |v: &Value| {
+        let s = text(v);
+        let mut out = String::with_capacity(s.len());
+        let b: Vec<char> = s.chars().collect();
+        for (i, &c) in b.iter().enumerate() {
+            if c == '_' && b.get(i + 1).is_some_and(|d| d.is_ascii_digit()) {
+                continue;
+            }
+            out.push(c);
+        }
+        out
+    };
+    let mut cases = Vec::new();
+    for v in vectors("tiled_copy_swizzle_extra.jsonl") {
+        for f in ["partition_s", "offset_s", "partition_d", "offset_d"] {
+            let args = json!([
+                v["atom"],
+                v["ty"],
+                v["thr"],
+                v["val"],
+                f,
+                v["tensor"],
+                v["t"]
+            ]);
+            cases.push(Case {
+                label: format!("swizzle {} {} t={}", v["atom"], v["tensor"], v["t"]),
+                request: json!({"op": "make_tiled_copy", "args": args}),
+                want: norm(&v[f]),
+            });
+        }
+    }
+    let bad = run(&cases);
+    println!(
+        "tiled_copy_swizzle_extra.jsonl: {}/{} fields agree",
+        cases.len() - bad.len(),
+        cases.len()
+    );
+    assert!(
+        bad.is_empty(),
+        "{} disagreements:\n{}",
+        bad.len(),
+        bad.join("\n")
+    );
+}

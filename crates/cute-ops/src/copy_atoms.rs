@@ -84,14 +84,11 @@ pub(crate) fn tiled_field(tc: &TiledCopy, a: &Args<'_>, k: usize) -> Result<Stri
             })?;
             let thr = a.int(k + 2)?;
             let dst = field.ends_with("_d");
-            let (part, offset) = tc.partition_composed(&tensor, thr, dst)?;
+            let (part, offset) = tc.partition_text(&tensor, thr, dst)?;
             if field.starts_with("offset") {
                 offset.to_string()
             } else {
-                match part.as_layout() {
-                    Some(l) => l.to_string(),
-                    None => part.to_string(),
-                }
+                part
             }
         }
     })

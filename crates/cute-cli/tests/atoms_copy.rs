@@ -300,3 +300,27 @@ fn swizzled_partitions_agree_with_cute() {
         bad.join("\n")
     );
 }
+
+/// Every (copy atom, value type) pair `cute` accepts for ten value types (`float`, `half_t`,
+/// `uint8_t`, `double`, `bfloat16_t`, `uint128_t`, `int4_t`, `float_e2m3_t`, `complex<float>`,
+/// `uint1_t`): 1,603 pairs, printed by CuTe C++ 4.2 (`gen_copy_atoms_extra.py` writes the C++
+/// program; CuTe compiled every pair, so it accepts every pair we accept).
+#[test]
+fn every_atom_and_type_agrees_with_cute() {
+    let mut cases = Vec::new();
+    for v in vectors("copy_atoms_extra.jsonl") {
+        let (name, ty) = (text(&v["args"][0]), text(&v["args"][1]));
+        for f in ["thr_id", "src", "dst", "ref", "num_val_src", "num_val_dst"] {
+            let want: String = text(&v[f]).replace("_", "");
+            cases.push(Case {
+                label: format!("copy_atom {name} {ty} {f}"),
+                request: json!({"op": "copy_atom", "args": [name, ty, f]}),
+                want,
+            });
+        }
+    }
+    let bad = run(&cases);
+    println!("copy_atoms_extra.jsonl: {}/{} fields agree", cases.len() - bad.len(), cases.len());
+    assert!(cases.len() > 9000);
+    assert!(bad.is_empty(), "{} disagreements:\n{}", bad.len(), bad.join("\n"));
+}

@@ -125,7 +125,9 @@ fn power_of_two(s: &str) -> Result<i64, String> {
 
 /// clap's check of `--access`.
 fn access_arg(s: &str) -> Result<String, String> {
-    parse_access(s).map(|_| s.to_string()).map_err(|e| e.message)
+    parse_access(s)
+        .map(|_| s.to_string())
+        .map_err(|e| e.message)
 }
 
 /// `cute banks`: the bank-conflict report of an access pattern.

@@ -58,7 +58,10 @@ fn help_for_commands_and_unknown_topics() {
     for topic in ["show", "png", "batch", "explain"] {
         let o = cute(&["help", topic]);
         assert!(o.status.success(), "{topic}");
-        assert!(stdout(&o).contains(&format!("Usage: cute {topic}")), "{topic}");
+        assert!(
+            stdout(&o).contains(&format!("Usage: cute {topic}")),
+            "{topic}"
+        );
     }
     let o = cute(&["help"]);
     assert!(o.status.success() && stdout(&o).contains("cute help OP"));
@@ -112,7 +115,9 @@ fn show_takes_shapes_and_explains_swizzled_layouts() {
     assert!(stdout(&o).starts_with("layout: (2,2):(1,2)\n"));
     let e = one_line_error(&["show", "Sw<3,4,3> o (8,64):(64,1)"], 2);
     assert!(e.contains("Sw<B,M,S> o OFFSET o LAYOUT"), "{e}");
-    assert!(cute(&["show", "Sw<3,4,3> o 0 o (8,64):(64,1)"]).status.success());
+    assert!(cute(&["show", "Sw<3,4,3> o 0 o (8,64):(64,1)"])
+        .status
+        .success());
 }
 
 #[test]
@@ -128,8 +133,14 @@ fn batch_takes_json_tuples_show_and_explain() {
     assert_eq!(answers[0]["ok"], "17");
     assert_eq!(answers[1]["ok"], "(2,(2,2)):(4,(2,1))");
     assert_eq!(answers[2]["ok"], "(4,3):(8,2)"); // by mode: (6:8 o 4, 2:2 o 3)
-    assert!(answers[3]["ok"].as_str().unwrap_or("").starts_with("layout: (2,2):(1,2)"));
-    assert!(answers[4]["ok"].as_str().unwrap_or("").ends_with("=> (2,3):(1,8)"));
+    assert!(answers[3]["ok"]
+        .as_str()
+        .unwrap_or("")
+        .starts_with("layout: (2,2):(1,2)"));
+    assert!(answers[4]["ok"]
+        .as_str()
+        .unwrap_or("")
+        .ends_with("=> (2,3):(1,8)"));
     assert!(answers[5]["ok"].is_string(), "{}", answers[5]);
 }
 
@@ -137,7 +148,10 @@ fn batch_takes_json_tuples_show_and_explain() {
 fn banks_report_counts_in_words() {
     let o = cute(&["banks", "(32,32):(1,32)"]);
     let text = stdout(&o);
-    assert!(!text.contains(" 1 wavefronts") && !text.contains(" 1 requests"), "{text}");
+    assert!(
+        !text.contains(" 1 wavefronts") && !text.contains(" 1 requests"),
+        "{text}"
+    );
 }
 
 #[test]
@@ -155,7 +169,11 @@ fn pictures_are_bounded_before_they_are_drawn() {
         let t = Instant::now();
         let e = one_line_error(&args, 1);
         assert!(e.contains("error[TooLarge]"), "{e}");
-        assert!(t.elapsed() < Duration::from_secs(2), "{args:?} took {:?}", t.elapsed());
+        assert!(
+            t.elapsed() < Duration::from_secs(2),
+            "{args:?} took {:?}",
+            t.elapsed()
+        );
     }
     // The default scale makes a small layout large enough for a slide.
     let out = file("small.png");
@@ -181,5 +199,8 @@ fn pictures_show_swizzles_and_highlight_a_thread() {
         "5",
     ]);
     let svg = stdout(&o);
-    assert!(svg.contains("class=\"hl\"") && svg.contains("the 4 cells of thread 5"), "{svg}");
+    assert!(
+        svg.contains("class=\"hl\"") && svg.contains("the 4 cells of thread 5"),
+        "{svg}"
+    );
 }

@@ -54,8 +54,10 @@ mod tree;
 
 pub use algebra::Tiler;
 pub use analysis::{
-    explain_complement, explain_composition, explain_logical_divide, explain_logical_product,
-    explain_rearranged, find_layout, find_layout_with_shape, Explanation, Image,
+    explain_coalesce, explain_complement, explain_composition, explain_downcast,
+    explain_left_inverse, explain_logical_divide, explain_logical_product, explain_nullspace,
+    explain_rearranged, explain_right_inverse, explain_upcast, find_layout, find_layout_with_shape,
+    Explanation, Image,
 };
 pub use basis::{ScaledBasis, MAX_BASIS_DEPTH};
 pub use composed::ComposedLayout;

@@ -115,7 +115,10 @@ pub static ALGEBRA_HELP: &[OpHelp] = &[
 
 /// The help of the operation called `name`.
 pub fn help(name: &str) -> Option<&'static OpHelp> {
-    HELP_GROUPS.iter().flat_map(|g| g.iter()).find(|h| h.name == name)
+    HELP_GROUPS
+        .iter()
+        .flat_map(|g| g.iter())
+        .find(|h| h.name == name)
 }
 
 /// `cute NAME USAGE`.
@@ -235,7 +238,11 @@ mod tests {
                 missing.push(spec.name);
                 continue;
             };
-            assert!(!h.law.is_empty() && !h.law.contains('\n'), "{}: law", h.name);
+            assert!(
+                !h.law.is_empty() && !h.law.contains('\n'),
+                "{}: law",
+                h.name
+            );
             let args: Vec<Arg> = h.example.iter().map(|a| Arg::Text((*a).into())).collect();
             match run_op(h.name, &args) {
                 Ok(out) => assert_eq!(out, h.output, "{}", example_line(h)),
@@ -244,7 +251,11 @@ mod tests {
         }
         assert!(missing.is_empty(), "operations without help: {missing:?}");
         for h in HELP_GROUPS.iter().flat_map(|g| g.iter()) {
-            assert!(crate::find(h.name).is_some(), "help for unknown operation {}", h.name);
+            assert!(
+                crate::find(h.name).is_some(),
+                "help for unknown operation {}",
+                h.name
+            );
         }
     }
 
@@ -255,7 +266,10 @@ mod tests {
         assert_eq!(suggest("coalsece", names()), Some("coalesce"));
         assert_eq!(suggest("Size", names()), Some("size"));
         assert_eq!(suggest("xyzzy", names()), None);
-        assert_eq!(suggest("LayoutRigth", ["LayoutLeft", "LayoutRight"]), Some("LayoutRight"));
+        assert_eq!(
+            suggest("LayoutRigth", ["LayoutLeft", "LayoutRight"]),
+            Some("LayoutRight")
+        );
     }
 
     #[test]

@@ -25,8 +25,8 @@ use cute_layout::{ComposedLayout, IntTuple, Layout, LayoutError, Order, ParseErr
 pub mod analysis;
 mod composed_ops;
 pub mod help;
-pub mod show;
 pub mod request;
+pub mod show;
 
 /// One argument of an operation: text in CuTe's form (the command line gives only these), an
 /// integer, or a list (a swizzle's `[B, M, S]` in `cute batch`).

@@ -17,8 +17,9 @@ mod find;
 
 pub use canonical::{Image, MAX_ENUMERATED};
 pub use explain::{
-    explain_complement, explain_composition, explain_composition_tiler, explain_logical_divide,
-    explain_logical_product, explain_rearranged, Condition, Explanation, Modes, Operand, Step,
-    MAX_COUNTEREXAMPLE_SEARCH,
+    explain_coalesce, explain_complement, explain_composition, explain_composition_tiler,
+    explain_downcast, explain_left_inverse, explain_logical_divide, explain_logical_product,
+    explain_nullspace, explain_rearranged, explain_right_inverse, explain_upcast, Condition,
+    Explanation, Modes, Operand, Step, MAX_COUNTEREXAMPLE_SEARCH,
 };
 pub use find::{find_layout, find_layout_with_shape};

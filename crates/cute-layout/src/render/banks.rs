@@ -249,7 +249,11 @@ impl fmt::Display for BankReport {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let b = &self.banks;
         let s = |n: usize| if n == 1 { "" } else { "s" };
-        let (r, w, m) = (self.requests.len(), self.wavefronts(), self.max_wavefronts());
+        let (r, w, m) = (
+            self.requests.len(),
+            self.wavefronts(),
+            self.max_wavefronts(),
+        );
         write!(
             f,
             "{} banks x {} B, {}-byte elements, {}: {r} request{}, {w} wavefront{} (ideal {}), {} extra from bank conflicts, worst request {m} wavefront{}",

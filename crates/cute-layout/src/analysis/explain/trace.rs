@@ -333,6 +333,10 @@ pub enum Step {
     },
     /// A nested derivation.
     Sub(Box<Explanation>),
+    /// A step of the derivation in words, with its values (a numbered line).
+    Note(String),
+    /// A detail of the step before it, in words (an indented line).
+    Detail(String),
     /// A mode of a tuple tiler kept as it is (`_`).
     Keep {
         /// The mode index.

@@ -8,6 +8,7 @@
 //! cute svg logical_divide '(8,8):(8,1)' '(2,4)' -o divide.svg     an operation
 //! cute png ... -o FILE                                          the same, as PNG
 //! cute latex '(4,8):(8,1)'                                      CuTe's print_latex (TikZ)
+//! cute svg mma SM80_16x8x16_F16F16F16F16_TN --layout '(2,2,1)'  an MMA's A, B, C panels
 //! cute banks '(32,32):(32,1)' --access columns                  the bank-conflict report
 //! ```
 //!
@@ -31,8 +32,9 @@ const MAX_PNG_SIDE: u32 = 16_384;
 pub struct DrawArgs {
     /// LAYOUT (a layout, a swizzled layout, or a shape), or OP A B with OP one of composition,
     /// logical_divide, zipped_divide, tiled_divide, flat_divide, logical_product,
-    /// zipped_product, tiled_product, flat_product, blocked_product, raked_product.
-    #[arg(required = true, num_args = 1..=3, value_name = "LAYOUT | OP A B")]
+    /// zipped_product, tiled_product, flat_product, blocked_product, raked_product, or
+    /// `mma ATOM` (an MMA atom or, with --layout / --permutation, a tiled MMA).
+    #[arg(required = true, num_args = 1..=3, value_name = "LAYOUT | OP A B | mma ATOM")]
     pub args: Vec<String>,
     /// Output file; `-` for stdout.
     #[arg(short = 'o', long, value_name = "FILE")]
@@ -64,6 +66,12 @@ pub struct DrawArgs {
     /// layout, else value.
     #[arg(long, value_name = "value|swizzle|BITS", value_parser = color_by_arg)]
     pub color_by: Option<String>,
+    /// mma: the atom layout of make_tiled_mma (a layout or a shape; default (1,1,1)).
+    #[arg(long, value_name = "LAYOUT")]
+    pub layout: Option<String>,
+    /// mma: the permutation of make_tiled_mma, a tiler such as '(32,32,16)'.
+    #[arg(long, value_name = "TILER")]
+    pub permutation: Option<String>,
 }
 
 /// clap's check of `--color-by`.
@@ -100,8 +108,10 @@ pub struct PngArgs {
 /// `cute latex`.
 #[derive(Args, Debug)]
 pub struct LatexArgs {
-    /// The layout (or a swizzled layout, or a shape).
-    pub layout: String,
+    /// LAYOUT (a layout, a swizzled layout, or a shape), or `mma ATOM` (CuTe's print_latex of
+    /// an MMA atom or, with --layout / --permutation, of a tiled MMA).
+    #[arg(required = true, num_args = 1..=2, value_name = "LAYOUT | mma ATOM")]
+    pub args: Vec<String>,
     /// Output file; `-` (the default) for stdout.
     #[arg(short = 'o', long, value_name = "FILE")]
     pub output: Option<String>,
@@ -111,6 +121,12 @@ pub struct LatexArgs {
     /// The tile shape of --tv, e.g. '(16,8)'.
     #[arg(long, value_name = "SHAPE")]
     pub tile: Option<String>,
+    /// mma: the atom layout of make_tiled_mma (a layout or a shape; default (1,1,1)).
+    #[arg(long, value_name = "LAYOUT")]
+    pub layout: Option<String>,
+    /// mma: the permutation of make_tiled_mma, a tiler such as '(32,32,16)'.
+    #[arg(long, value_name = "TILER")]
+    pub permutation: Option<String>,
 }
 
 /// clap's check of `--elem-bytes`.
@@ -189,6 +205,21 @@ pub fn picture(a: &DrawArgs, format: Format) -> Result<String, OpError> {
     };
     let latex = format == Format::Latex;
     match a.args.as_slice() {
+        [kind, atom] if kind == "mma" => {
+            if a.tv || a.banks.is_some() {
+                return Err(OpError::new("BadRequest", "mma: no --tv or --banks"));
+            }
+            let mma = crate::ops::atoms::make_tiled_mma(
+                atom,
+                a.layout.as_deref(),
+                a.permutation.as_deref(),
+            )?;
+            Ok(if latex {
+                render::latex_mma(&mma)?
+            } else {
+                render::svg_mma(&mma, &style)?
+            })
+        }
         [layout] => {
             // A swizzled layout `Sw<B,M,S> o OFF o L` is drawn as L with its offsets sent
             // through the swizzle layers (the render module's post-map hook).
@@ -529,7 +560,7 @@ pub fn run_png(a: &PngArgs) -> ExitCode {
 /// `cute latex`.
 pub fn run_latex(a: &LatexArgs) -> ExitCode {
     let draw = DrawArgs {
-        args: vec![a.layout.clone()],
+        args: a.args.clone(),
         output: a.output.clone(),
         tv: a.tv,
         tile: a.tile.clone(),
@@ -539,6 +570,8 @@ pub fn run_latex(a: &LatexArgs) -> ExitCode {
         title: None,
         highlight: None,
         color_by: Some(String::from("value")),
+        layout: a.layout.clone(),
+        permutation: a.permutation.clone(),
     };
     let out = a.output.as_deref();
     finish(

@@ -98,6 +98,28 @@ enum Command {
         #[arg(allow_hyphen_values = true)]
         args: Vec<String>,
     },
+    /// List the MMA and copy atom families of CuTe C++ (SM50-SM120); FILTER keeps those whose
+    /// pattern contains it, or of that architecture or kind (`sm90`, `mma`, `copy`).
+    Atoms {
+        /// e.g. `sm80`, `GMMA`, `mma`.
+        filter: Option<String>,
+        /// List every MMA atom name instead of the families (UMMA, SM120 and UniversalFMA: one
+        /// example each).
+        #[arg(long)]
+        names: bool,
+    },
+    /// Print an MMA atom's layouts (CuTe's MMA_Traits), or a tiled MMA's with --layout or
+    /// --permutation: `cute mma SM80_16x8x16_F16F16F16F16_TN --layout '(2,2,1)'`.
+    Mma {
+        /// The atom, as CuTe C++ spells the type (quote template arguments).
+        atom: String,
+        /// The atom layout of make_tiled_mma, a layout or a shape (default (1,1,1)).
+        #[arg(long, value_name = "LAYOUT")]
+        layout: Option<String>,
+        /// The permutation of make_tiled_mma, a tiler such as '(32,32,16)'.
+        #[arg(long, value_name = "TILER")]
+        permutation: Option<String>,
+    },
     /// Help on a command or an operation: `cute help OP`.
     Help {
         /// The command or operation.
@@ -171,6 +193,18 @@ fn main() -> ExitCode {
             Err(e) => fail(&e),
         },
         Command::Help { topic } => help(topic.as_deref()),
+        Command::Atoms { filter, names } => match atoms(filter.as_deref(), names) {
+            Ok(text) => emit(&text),
+            Err(e) => fail(&e),
+        },
+        Command::Mma {
+            atom,
+            layout,
+            permutation,
+        } => match mma(&atom, layout.as_deref(), permutation.as_deref()) {
+            Ok(text) => emit(&text),
+            Err(e) => fail(&e),
+        },
         Command::Op(words) => {
             let Some((op, rest)) = words.split_first() else {
                 return fail(&OpError::new("UnknownOp", "no operation given"));
@@ -288,6 +322,68 @@ fn clap_error(e: &clap::Error) -> ExitCode {
         None => message += " (`cute --help` for usage)",
     }
     fail(&OpError::new("Usage", message))
+}
+
+/// `cute atoms [FILTER] [--names]`.
+fn atoms(filter: Option<&str>, names: bool) -> Result<String, OpError> {
+    if names {
+        let f = filter.unwrap_or("").to_lowercase();
+        let text: String = cute_layout::atom::mma_names()
+            .into_iter()
+            .filter(|n| n.to_lowercase().contains(&f))
+            .map(|n| n + "\n")
+            .collect();
+        return Ok(text);
+    }
+    let args: Vec<Arg> = filter.map(|f| Arg::Text(f.into())).into_iter().collect();
+    let text = run_op("list_atoms", &args)?;
+    Ok(if text.is_empty() { text } else { text + "\n" })
+}
+
+/// `cute mma ATOM [--layout L] [--permutation P]`.
+fn mma(atom: &str, layout: Option<&str>, permutation: Option<&str>) -> Result<String, OpError> {
+    let a = cute_layout::atom::mma_atom(atom).map_err(OpError::from)?;
+    let mut out = format!("atom:        {}\n", a.name());
+    for f in [
+        "thr_id",
+        "shape_mnk",
+        "layout_a_tv",
+        "layout_b_tv",
+        "layout_c_tv",
+    ] {
+        out += &format!(
+            "{:<12} {}\n",
+            format!("{f}:"),
+            a.field(f).map_err(OpError::from)?
+        );
+    }
+    if let Some((sfa, sfb)) = a.scale_factor_layouts() {
+        out += &format!("layout_sfa_tv: {sfa}\nlayout_sfb_tv: {sfb}\n");
+    }
+    let [va, vb, vc, vd] = a.val_bits();
+    out += &format!("val_bits:    a {va}, b {vb}, c {vc}, d {vd}\n");
+    if layout.is_some() || permutation.is_some() {
+        let t = ops::atoms::make_tiled_mma(atom, layout, permutation)?;
+        let [m, n, k] = t.tile_size_mnk();
+        out += &format!(
+            "\ntiled mma:\nthr_layout_vmnk: {}\npermutation_mnk: {}\ntile_size_mnk:   ({m},{n},{k})\nsize:            {}\n",
+            t.thr_layout_vmnk(),
+            t.permutation_text(),
+            t.size()
+        );
+        for op in [
+            cute_layout::atom::Operand::A,
+            cute_layout::atom::Operand::B,
+            cute_layout::atom::Operand::C,
+        ] {
+            out += &format!(
+                "layout_{}_tv:     {}\n",
+                op.name().to_lowercase(),
+                t.layout_tv(op).map_err(OpError::from)?
+            );
+        }
+    }
+    Ok(out)
 }
 
 /// Writes `text` to stdout; a closed pipe is not an error.

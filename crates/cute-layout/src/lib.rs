@@ -37,6 +37,7 @@ extern crate alloc;
 
 mod algebra;
 pub mod analysis;
+pub mod atom;
 mod basis;
 mod composed;
 mod coord;

@@ -23,7 +23,9 @@ use std::fmt;
 use cute_layout::{ComposedLayout, IntTuple, Layout, LayoutError, Order, ParseError, Tiler};
 
 pub mod analysis;
+pub mod atoms;
 mod composed_ops;
+pub mod copy_atoms;
 pub mod help;
 pub mod request;
 pub mod show;
@@ -132,7 +134,7 @@ const fn op(
 /// The groups of operations, in the order `cute ops` lists them. A family of operations with a
 /// file of its own (atoms, code generation, ...) adds its table here; [`all`] and [`find`] see
 /// every group.
-pub static GROUPS: &[&[OpSpec]] = &[OPS];
+pub static GROUPS: &[&[OpSpec]] = &[OPS, atoms::ATOM_OPS, copy_atoms::COPY_OPS];
 
 /// Every operation of every group, in the order `cute ops` lists them.
 pub fn all() -> impl Iterator<Item = &'static OpSpec> {

@@ -3,7 +3,7 @@
 //!
 //! ```
 //! use cute_layout::{find_layout, Layout};
-//! let l = find_layout(&[0, 2, 4, 7, 9, 11])?; // seed 000
+//! let l = find_layout(&[0, 2, 4, 7, 9, 11])?;
 //! assert_eq!(l.to_string(), "(3,2):(2,7)");
 //! let m: Layout = "((3,1),2):((2,5),7)".parse()?;
 //! assert!(m.same_function(&l));

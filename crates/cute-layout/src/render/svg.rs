@@ -70,7 +70,7 @@ const WIDEN_COLS: usize = 32;
 /// # Examples
 /// ```
 /// # use cute_layout::{Layout, render::{self, Style}};
-/// let l: Layout = "(2,(2,2)):(4,(2,1))".parse()?; // 01_layout.md, s2xh4
+/// let l: Layout = "(2,(2,2)):(4,(2,1))".parse()?; // 01_layout.md's example
 /// let svg = render::svg(&l, &Style::new())?;
 /// assert!(svg.starts_with("<svg xmlns=\"http://www.w3.org/2000/svg\""));
 /// assert_eq!(svg.matches("<rect class=\"o").count(), 8);   // one cell per point

@@ -320,7 +320,16 @@ fn every_atom_and_type_agrees_with_cute() {
         }
     }
     let bad = run(&cases);
-    println!("copy_atoms_extra.jsonl: {}/{} fields agree", cases.len() - bad.len(), cases.len());
+    println!(
+        "copy_atoms_extra.jsonl: {}/{} fields agree",
+        cases.len() - bad.len(),
+        cases.len()
+    );
     assert!(cases.len() > 9000);
-    assert!(bad.is_empty(), "{} disagreements:\n{}", bad.len(), bad.join("\n"));
+    assert!(
+        bad.is_empty(),
+        "{} disagreements:\n{}",
+        bad.len(),
+        bad.join("\n")
+    );
 }

@@ -244,6 +244,7 @@ fn int_div(a: i64, b: i64) -> Result<i64, LayoutError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use alloc::string::ToString;
 
     fn t(s: &str) -> IntTuple {
         s.parse().unwrap()

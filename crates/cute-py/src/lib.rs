@@ -12,8 +12,8 @@ use std::sync::{Mutex, OnceLock};
 
 use cute_layout::render::{self, Style};
 use cute_layout::{
-    ComposedLayout, IntTuple, IntTupleBuilder, Layout, LayoutError as RsLayoutError, ParseError as RsParseError,
-    ScaledBasis, SliceCoord, Swizzle, Tiler, TupleToken,
+    ComposedLayout, IntTuple, IntTupleBuilder, Layout, LayoutError as RsLayoutError,
+    ParseError as RsParseError, ScaledBasis, SliceCoord, Swizzle, Tiler, TupleToken,
 };
 use cute_ops::{Arg, OpError};
 use pyo3::exceptions::{PyIndexError, PyTypeError, PyValueError};
@@ -183,7 +183,10 @@ fn build(
             b.int(if ones { 1 } else { v });
             Ok(())
         }
-        None => Err(type_error("expected an int, a tuple of ints or CuTe text", x)),
+        None => Err(type_error(
+            "expected an int, a tuple of ints or CuTe text",
+            x,
+        )),
     }
 }
 
@@ -255,7 +258,10 @@ static TUPLE_CACHE: Mutex<IdCache<IntTuple>> = Mutex::new(IdCache::new());
 
 /// `Layout::new(shape, stride)` (or the column-major layout of `shape`) from Python values,
 /// through the identity cache.
-fn layout_from_values(shape: &Bound<'_, PyAny>, stride: Option<&Bound<'_, PyAny>>) -> PyResult<Layout> {
+fn layout_from_values(
+    shape: &Bound<'_, PyAny>,
+    stride: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Layout> {
     if let Ok(c) = LAYOUT_CACHE.lock() {
         if let Some(l) = c.get(shape, stride) {
             return Ok(l);
@@ -446,10 +452,14 @@ fn from_text<'py>(py: Python<'py>, text: &str) -> PyResult<Bound<'py, PyAny>> {
     if t.starts_with("Sw") {
         if t.contains(" o ") {
             if let Ok(c) = t.parse::<ComposedLayout>() {
-                return Ok(Py::new(py, PyComposed { inner: c })?.into_bound(py).into_any());
+                return Ok(Py::new(py, PyComposed { inner: c })?
+                    .into_bound(py)
+                    .into_any());
             }
         } else if let Ok(s) = t.parse::<Swizzle>() {
-            return Ok(Py::new(py, PySwizzle { inner: s })?.into_bound(py).into_any());
+            return Ok(Py::new(py, PySwizzle { inner: s })?
+                .into_bound(py)
+                .into_any());
         }
     } else if t.contains(':') && !t.contains('\n') {
         if let Ok(l) = t.parse::<Layout>() {
@@ -532,7 +542,10 @@ fn to_text(x: &Bound<'_, PyAny>, depth: usize) -> PyResult<String> {
         out.push(')');
         return Ok(out);
     }
-    Err(type_error("cannot write this argument in CuTe's notation", x))
+    Err(type_error(
+        "cannot write this argument in CuTe's notation",
+        x,
+    ))
 }
 
 /// Arguments the fast paths do not take: swizzles, composed and basis layouts, and text (which
@@ -1182,7 +1195,11 @@ impl PyTV {
     }
 
     fn __repr__(&self) -> String {
-        format!("TVLayout({:?}, {:?})", self.tv.to_string(), self.tile.to_string())
+        format!(
+            "TVLayout({:?}, {:?})",
+            self.tv.to_string(),
+            self.tile.to_string()
+        )
     }
 }
 
@@ -1318,11 +1335,7 @@ fn filter_zeros(py: Python<'_>, layout: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>
 /// >>> str(composition(Layout((6, 2), (8, 2)), Layout((4, 3), (3, 1))))
 /// '((2,2),3):((24,2),8)'
 #[pyfunction]
-fn composition(
-    py: Python<'_>,
-    a: &Bound<'_, PyAny>,
-    b: &Bound<'_, PyAny>,
-) -> PyResult<Py<PyAny>> {
+fn composition(py: Python<'_>, a: &Bound<'_, PyAny>, b: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
     if let (Ok(la), Ok(lb)) = (a.cast::<PyLayout>(), b.cast::<PyLayout>()) {
         return ret_layout!(py, la.get().inner.compose(&lb.get().inner).py()?);
     }
@@ -1446,18 +1459,9 @@ tiler_op!(
     logical_product,
     "`(A, complement(A, size(A) * cosize(B)) o B)`: copies of A laid out by B.\n\n>>> str(logical_product(Layout(2, 1), Layout(3, 1)))\n'(2,3):(1,2)'"
 );
-tiler_op!(
-    zipped_product,
-    "`logical_product` as `((block), (rest))`."
-);
-tiler_op!(
-    tiled_product,
-    "`logical_product` as `((block), rest...)`."
-);
-tiler_op!(
-    flat_product,
-    "`logical_product` as `(block..., rest...)`."
-);
+tiler_op!(zipped_product, "`logical_product` as `((block), (rest))`.");
+tiler_op!(tiled_product, "`logical_product` as `((block), rest...)`.");
+tiler_op!(flat_product, "`logical_product` as `(block..., rest...)`.");
 
 /// Copies of `A` placed block by block as `B` says (mode i is `(A_i, B_i)`).
 ///
@@ -1695,7 +1699,11 @@ fn crd2crd(
 /// The sub-layout a coordinate with `None` (CuTe's `_`) keeps: `slice_(crd, layout)`; on an int
 /// tuple, the entries kept (as pycute's `slice_(crd, tuple)`).
 #[pyfunction]
-fn slice_(py: Python<'_>, crd: &Bound<'_, PyAny>, target: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+fn slice_(
+    py: Python<'_>,
+    crd: &Bound<'_, PyAny>,
+    target: &Bound<'_, PyAny>,
+) -> PyResult<Py<PyAny>> {
     let c = to_slice(crd, 0)?;
     if let Ok(l) = target.cast::<PyLayout>() {
         return ret_layout!(py, l.get().inner.slice(&c).py()?);
@@ -1714,7 +1722,11 @@ fn slice_(py: Python<'_>, crd: &Bound<'_, PyAny>, target: &Bound<'_, PyAny>) -> 
 }
 
 /// A shape congruent to `target` in which coordinate `crd` lies (see `slice_`).
-fn slice_shape(crd: &Bound<'_, PyAny>, target: &Bound<'_, PyAny>, depth: usize) -> PyResult<IntTuple> {
+fn slice_shape(
+    crd: &Bound<'_, PyAny>,
+    target: &Bound<'_, PyAny>,
+    depth: usize,
+) -> PyResult<IntTuple> {
     if depth > MAX_PY_DEPTH {
         return Err(raise(
             "TooDeep",
@@ -1873,9 +1885,7 @@ fn shape(py: Python<'_>, x: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
 /// The stride of a layout.
 #[pyfunction]
 fn stride(py: Python<'_>, x: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
-    let l = x
-        .cast::<PyLayout>()
-        .map_err(|_| type_error("stride", x))?;
+    let l = x.cast::<PyLayout>().map_err(|_| type_error("stride", x))?;
     l.get().stride(py)
 }
 
@@ -1987,7 +1997,9 @@ fn batch(py: Python<'_>, requests: &Bound<'_, PyAny>, raw: bool) -> PyResult<Py<
 /// The operation table: a list of `(name, usage, about)`.
 #[pyfunction]
 fn ops() -> Vec<(&'static str, &'static str, &'static str)> {
-    cute_ops::all().map(|s| (s.name, s.usage, s.about)).collect()
+    cute_ops::all()
+        .map(|s| (s.name, s.usage, s.about))
+        .collect()
 }
 
 /// A layout's picture as SVG (`svg(layout)`), or a thread-value layout's over a tile
@@ -2022,7 +2034,8 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("LayoutError", py.get_type::<LayoutError>())?;
     m.add("ParseError", py.get_type::<ParseError>())?;
     // Default kinds on the classes, so a user-raised error also has one.
-    py.get_type::<LayoutError>().setattr("kind", "LayoutError")?;
+    py.get_type::<LayoutError>()
+        .setattr("kind", "LayoutError")?;
     py.get_type::<ParseError>().setattr("kind", "ParseError")?;
     m.add_class::<PyLayout>()?;
     m.add_class::<PySwizzle>()?;

@@ -2028,6 +2028,59 @@ fn latex(layout: &Bound<'_, PyAny>, tile: Option<&Bound<'_, PyAny>>) -> PyResult
     }
 }
 
+/// The picture (SVG) of any operation of the table, as the web page and `cute svg` draw it:
+/// `picture("show", L)`, `picture("tv", TV, TILE)`, `picture("banks", L, ...)`, or any
+/// operation's result (thread-value fields of atoms on their tile, divides and products beside
+/// their operands).
+///
+/// >>> picture("logical_divide", "(8,8):(1,8)", "(2,4)").startswith("<svg")
+/// True
+#[pyfunction]
+#[pyo3(signature = (op, *args))]
+fn picture(op: &str, args: &Bound<'_, PyTuple>) -> PyResult<String> {
+    let a = args
+        .iter()
+        .map(|x| to_arg(&x, 0))
+        .collect::<PyResult<Vec<_>>>()?;
+    cute_ops::view::picture(op, &a).map_err(operr)
+}
+
+fn opt_text(x: Option<&Bound<'_, PyAny>>) -> PyResult<Option<String>> {
+    match x {
+        Some(v) if !v.is_none() => Ok(Some(to_text(v, 0)?)),
+        _ => Ok(None),
+    }
+}
+
+/// A tiled MMA's picture as CuTe's `print_latex` draws it (C, A and B panels), in SVG:
+/// `mma_svg(atom, atom_layout=None, permutation=None)`.
+#[pyfunction]
+#[pyo3(signature = (atom, atom_layout = None, permutation = None))]
+fn mma_svg(
+    atom: &str,
+    atom_layout: Option<&Bound<'_, PyAny>>,
+    permutation: Option<&Bound<'_, PyAny>>,
+) -> PyResult<String> {
+    let (l, p) = (opt_text(atom_layout)?, opt_text(permutation)?);
+    let mma = cute_ops::atoms::make_tiled_mma(atom, l.as_deref(), p.as_deref()).map_err(operr)?;
+    render::svg_mma(&mma, &Style::new())
+        .map_err(OpError::from)
+        .map_err(operr)
+}
+
+/// The same picture as LaTeX/TikZ (CuTe's `print_latex` of a TiledMMA).
+#[pyfunction]
+#[pyo3(signature = (atom, atom_layout = None, permutation = None))]
+fn mma_latex(
+    atom: &str,
+    atom_layout: Option<&Bound<'_, PyAny>>,
+    permutation: Option<&Bound<'_, PyAny>>,
+) -> PyResult<String> {
+    let (l, p) = (opt_text(atom_layout)?, opt_text(permutation)?);
+    let mma = cute_ops::atoms::make_tiled_mma(atom, l.as_deref(), p.as_deref()).map_err(operr)?;
+    render::latex_mma(&mma).map_err(OpError::from).map_err(operr)
+}
+
 #[pymodule]
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     let py = m.py();
@@ -2091,5 +2144,8 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(ops, m)?)?;
     m.add_function(wrap_pyfunction!(svg, m)?)?;
     m.add_function(wrap_pyfunction!(latex, m)?)?;
+    m.add_function(wrap_pyfunction!(picture, m)?)?;
+    m.add_function(wrap_pyfunction!(mma_svg, m)?)?;
+    m.add_function(wrap_pyfunction!(mma_latex, m)?)?;
     Ok(())
 }

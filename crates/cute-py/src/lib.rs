@@ -254,6 +254,39 @@ impl<T: Clone> IdCache<T> {
 }
 
 static LAYOUT_CACHE: Mutex<IdCache<Layout>> = Mutex::new(IdCache::new());
+static TILER_CACHE: Mutex<IdCache<Tiler>> = Mutex::new(IdCache::new());
+
+/// Whether a tiler value is immutable all the way down (exact tuples of `Layout`s, ints, `None`
+/// and such tuples), so that its identity determines it.
+fn frozen_tiler(x: &Bound<'_, PyAny>, depth: usize) -> bool {
+    if x.is_exact_instance_of::<PyLayout>() || x.is_exact_instance_of::<PyInt>() || x.is_none() {
+        return true;
+    }
+    depth < MAX_PY_DEPTH
+        && x.cast_exact::<PyTuple>()
+            .is_ok_and(|t| t.iter_borrowed().all(|e| frozen_tiler(&e, depth + 1)))
+}
+
+/// Runs `f` on the tiler that `x` denotes: for a tuple seen before (the same immutable object),
+/// on the cached conversion in place, else on a fresh one (cached if `x` is immutable).
+fn with_tiler<R>(x: &Bound<'_, PyAny>, f: impl Fn(&Tiler) -> R) -> PyResult<R> {
+    if !x.is_exact_instance_of::<PyTuple>() {
+        return Ok(f(&to_tiler(x, 0)?));
+    }
+    if let Ok(cache) = TILER_CACHE.lock() {
+        if let Some(t) = cache.find(x, None) {
+            return Ok(f(t));
+        }
+    }
+    let t = to_tiler(x, 0)?;
+    let r = f(&t);
+    if frozen_tiler(x, 0) {
+        if let Ok(mut cache) = TILER_CACHE.lock() {
+            cache.put(x, None, t);
+        }
+    }
+    Ok(r)
+}
 static TUPLE_CACHE: Mutex<IdCache<IntTuple>> = Mutex::new(IdCache::new());
 
 /// `Layout::new(shape, stride)` (or the column-major layout of `shape`) from Python values,
@@ -1375,7 +1408,8 @@ fn composition(py: Python<'_>, a: &Bound<'_, PyAny>, b: &Bound<'_, PyAny>) -> Py
         return Ok(table_call(py, "composition", &[a, b])?.unbind());
     }
     let la = lref(a)?;
-    ret_layout!(py, la.compose_tiler(&to_tiler(b, 0)?).py()?)
+    let r = with_tiler(b, |t| la.compose_tiler(t))?.py()?;
+    ret_layout!(py, r)
 }
 
 /// The layout filling the gaps of `L`'s image up to `cotarget` (default: `cosize(L)`):
@@ -1475,8 +1509,9 @@ macro_rules! tiler_op {
             if is_other_kind(layout) || is_other_kind(tiler) {
                 return Ok(table_call(py, stringify!($name), &[layout, tiler])?.unbind());
             }
-            let t = to_tiler(tiler, 0)?;
-            ret_layout!(py, lref(layout)?.$name(&t).py()?)
+            let l = lref(layout)?;
+            let r = with_tiler(tiler, |t| l.$name(t))?.py()?;
+            ret_layout!(py, r)
         }
     };
 }

@@ -10,6 +10,7 @@ import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
 import { readFileSync, readdirSync, mkdirSync, writeFileSync, existsSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
+import { loadavg, cpus } from 'node:os';
 import { join, extname, dirname, resolve, normalize } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
@@ -115,6 +116,8 @@ test('a layout from the URL: table, picture, hover, no console errors', async ()
 
 test('an operation typed in: the result, the URL, the operation picture', async () => {
   const { page, errors } = await open();
+  // once loaded the page needs no network
+  await page.context().setOffline(true);
   await page.click('[data-testid="tab-operation"]');
   await page.selectOption('[data-testid="op"]', 'logical_divide');
   const inputs = page.locator('#form input.arg');
@@ -127,6 +130,7 @@ test('an operation typed in: the result, the URL, the operation picture', async 
   assert.equal(await page.locator('[data-testid="picture"] svg g.panel').count(), 3);
   assert.ok((await text(page, 'explain')).includes('logical_divide'));
   assert.ok((await colours(page, await shot(page, 'operation'))) > 8, 'blank screenshot');
+  await page.context().setOffline(false);
   // the link reproduces the view
   const again = await open(url.hash);
   assert.equal(await text(again.page, 'result'), want);
@@ -278,13 +282,16 @@ test('window.cute.run speed: median per call, samples of 1000 calls', async () =
         t.push((performance.now() - t0) / 1000);
       }
       t.sort((a, b) => a - b);
-      out[op] = t[50] * 1000;
+      out[op] = { median: t[50] * 1000, best: t[0] * 1000 };
     }
     return out;
   });
-  for (const [op, us] of Object.entries(r)) console.log(`window.cute.run ${op}: median ${us.toFixed(2)} us`);
+  for (const [op, us] of Object.entries(r)) {
+    console.log(`window.cute.run ${op}: median ${us.median.toFixed(2)} us, best sample ${us.best.toFixed(2)} us`
+      + ` (load average ${loadavg()[0].toFixed(1)} on ${cpus().length} cores)`);
+  }
   if (SHOTS) writeFileSync(join(SHOTS, 'timing.json'), JSON.stringify(r, null, 1));
   // A loose bound only (the bar is 10 us; shared CI machines are noisy).
-  for (const us of Object.values(r)) assert.ok(us < 200, `${us} us`);
+  for (const us of Object.values(r)) assert.ok(us.median < 200, `${us.median} us`);
   await page.close();
 });

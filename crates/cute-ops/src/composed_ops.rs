@@ -109,7 +109,8 @@ pub(super) fn composition(a: &Args<'_>) -> Result<String, OpError> {
         let t = a.tiler(1)?;
         return Ok(match lhs {
             Func::Composed(c) => c.compose_tiler(&t)?.to_string(),
-            _ => a.layout(0)?.compose_tiler(&t)?.to_string(),
+            Func::Layout(l) => l.compose_tiler(&t)?.to_string(),
+            Func::Swizzle(_) => a.layout(0)?.compose_tiler(&t)?.to_string(),
         });
     }
     Ok(match (lhs, a.func(1)?) {

@@ -273,7 +273,11 @@ fn tv_tile(op: &str, args: &[Arg]) -> Option<cute_layout::IntTuple> {
     q[k] = Arg::Text(ask.into());
     let t: cute_layout::IntTuple = run_op(op, &q).ok()?.parse().ok()?;
     let modes: Vec<cute_layout::IntTuple> = t.elements().collect();
-    let pick = |i: usize, j: usize| format!("({},{})", modes.get(i)?, modes.get(j)?).parse().ok();
+    let pick = |i: usize, j: usize| {
+        format!("({},{})", modes.get(i)?, modes.get(j)?)
+            .parse()
+            .ok()
+    };
     match (modes.len(), operand) {
         (3, Some("a")) => pick(0, 2),
         (3, Some("b")) => pick(1, 2),

@@ -14,7 +14,7 @@
 //! ```
 
 use cute_layout::render::{self, Access, Banks, Op, Style};
-use cute_layout::{ComposedLayout, Layout, Swizzle, Tiler};
+use cute_layout::{ComposedLayout, Layout, Tiler};
 
 use crate::{run_op, Arg, Args, OpError};
 
@@ -23,34 +23,7 @@ use crate::{run_op, Arg, Args, OpError};
 pub const PICTURE_VIEWS: [&str; 3] = ["show", "tv", "banks"];
 
 fn composed(a: &Args<'_>, k: usize) -> Result<ComposedLayout, OpError> {
-    let s = a.text_arg(k)?;
-    shown(&s).map_err(|e| {
-        OpError::new(
-            "ParseError",
-            format!("{}: argument {} (layout): {e}", a.op, k + 1),
-        )
-    })
-}
-
-/// What `show` and the pictures draw for `text`: a layout, a composed layout
-/// `Sw<B,M,S> o OFF o L`, or a swizzle `Sw<B,M,S>` alone, drawn on the span of bits it reads and
-/// writes as `Sw<B,M,S> o 0 o (2^B, 2^(T-B)):(2^(T-B), 1)` with `T` its top bit: one row per
-/// value of the bits it reads (for `S > 0`), the offsets of a row in order.
-fn shown(text: &str) -> Result<ComposedLayout, cute_layout::ParseError> {
-    let err = match text.parse::<ComposedLayout>() {
-        Ok(c) => return Ok(c),
-        Err(e) => e,
-    };
-    let Ok(sw) = text.parse::<Swizzle>() else {
-        return Err(err);
-    };
-    let rows = 1i64 << sw.bits();
-    let cols = 1i64 << (sw.top_bit() - sw.bits());
-    format!("({rows},{cols}):({cols},1)")
-        .parse::<Layout>()
-        .ok()
-        .and_then(|l| ComposedLayout::new(sw, 0, l).ok())
-        .ok_or(err)
+    crate::show::parse_showable(a.op, &a.text_arg(k)?)
 }
 
 /// `cute show LAYOUT`'s text (without colour or the optional views): the layout, its size,
@@ -69,37 +42,14 @@ pub fn show(text: &str) -> Result<String, OpError> {
 /// # Errors
 /// `ParseError` if `text` is not a layout or composed layout.
 pub fn show_with(text: &str, coords: bool, vector: bool, color: bool) -> Result<String, OpError> {
-    let c = shown(text).map_err(|e| OpError::new("ParseError", format!("show: {e}")))?;
-    let l = c.layout();
-    let mut out = format!(
-        "layout: {c}\nsize:   {}\ncosize: {}\nrank:   {}\ndepth:  {}\n",
-        c.size(),
-        c.cosize(),
-        c.rank(),
-        c.depth()
-    );
-    let post = |x: i64| c.post(x).unwrap_or(x);
-    let name = c.to_string();
-    let table = l.table().map(|t| match c.as_layout() {
-        Some(_) => t,
-        None => t.with_post_map(&post, &name),
-    });
-    match table.map(|t| if color { t.with_ansi() } else { t }) {
-        Ok(t) if coords => out += &t.with_coords().to_string(),
-        Ok(t) => out += &t.to_string(),
-        Err(e) => out += &format!("table omitted: {e}\n"),
-    }
-    if vector {
-        let vector = l.vector_table().map(|t| match c.as_layout() {
-            Some(_) => t,
-            None => t.with_post_map(&post, &name),
-        });
-        match vector {
-            Ok(v) => out += &v.to_string(),
-            Err(e) => out += &format!("vector view omitted: {e}\n"),
-        }
-    }
-    Ok(out)
+    crate::show::show(
+        text,
+        crate::show::ShowOptions {
+            coords,
+            vector,
+            color,
+        },
+    )
 }
 
 /// A bank-access pattern by name: `rows`, `columns`, or a chunk size `N`.
@@ -133,9 +83,7 @@ pub fn banks_report(
     elem_bytes: i64,
     access: &str,
 ) -> Result<String, OpError> {
-    let c: ComposedLayout = layout
-        .parse()
-        .map_err(|e| OpError::new("ParseError", format!("banks: layout {layout:?}: {e}")))?;
+    let c = crate::show::parse_showable("banks", layout)?;
     let post = |x: i64| c.post(x).unwrap_or(x);
     let style = if c.as_layout().is_some() {
         Style::new()
@@ -147,15 +95,24 @@ pub fn banks_report(
     let mut out = format!("{c}\n{r}\n");
     for (k, q) in r.requests.iter().enumerate() {
         out += &format!(
-            "request {k}: {} elements, {} words, {} wavefronts (ideal {}){}\n",
-            q.elements,
-            q.words,
-            q.wavefronts,
+            "request {k}: {}, {}, {} (ideal {}){}\n",
+            plural(q.elements, "element"),
+            plural(q.words, "word"),
+            plural(q.wavefronts, "wavefront"),
             q.ideal,
             if q.conflicts() > 0 { ", conflict" } else { "" }
         );
     }
     Ok(out)
+}
+
+/// `n thing` or `n things`.
+pub fn plural(n: usize, thing: &str) -> String {
+    if n == 1 {
+        format!("{n} {thing}")
+    } else {
+        format!("{n} {thing}s")
+    }
 }
 
 /// The SVG picture of a request:

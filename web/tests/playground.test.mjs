@@ -246,6 +246,24 @@ test('conformance vectors: window.cute.run agrees with cute batch and with CuTe'
     }
   }
   const lines = cases.map((c) => JSON.stringify({ op: BATCH_OP[c.op] || c.op, args: c.args }));
+  // The atom vectors (atoms/*.jsonl): one request per plain field of CuTe's answer, the field's
+  // name as the last argument.
+  const atomDir = join(dir, 'atoms');
+  const atomRef = [];
+  if (existsSync(atomDir)) {
+    for (const f of readdirSync(atomDir).filter((n) => n.endsWith('.jsonl')).sort()) {
+      for (const line of readFileSync(join(atomDir, f), 'utf8').split('\n')) {
+        if (!line.trim()) continue;
+        const c = JSON.parse(line);
+        for (const [field, v] of Object.entries(c.cute || {})) {
+          // ('tensor' is the input of the per-thread partitions, not a field)
+          if ((typeof v !== 'string' && typeof v !== 'number') || field === 'tensor') continue;
+          lines.push(JSON.stringify({ op: c.op, args: [...c.args, field] }));
+          atomRef.push([lines.length - 1, String(v)]);
+        }
+      }
+    }
+  }
   const want = batch(lines);
   assert.equal(want.length, lines.length);
   const { page, errors } = await open();
@@ -263,9 +281,13 @@ test('conformance vectors: window.cute.run agrees with cute batch and with CuTe'
       if (got[k].ok === ref) agreedCute += 1;
     }
   }
-  console.log(`conformance: ${cases.length} vectors, ${cases.length} agree with cute batch; `
-    + `${agreedCute} of ${lawful} law-abiding CuTe answers reproduced as text`);
+  for (let k = cases.length; k < lines.length; k++) assert.deepEqual(got[k], want[k], lines[k]);
+  const atomsAgreed = atomRef.filter(([k, v]) => got[k].ok === v).length;
+  console.log(`conformance: ${lines.length} requests (${cases.length} algebra vectors, ${atomRef.length} atom fields), `
+    + `all ${lines.length} answered as cute batch answers them; CuTe's text reproduced for ${agreedCute} of ${lawful} `
+    + `law-abiding algebra answers and ${atomsAgreed} of ${atomRef.length} atom fields`);
   assert.ok(agreedCute >= 0.95 * lawful, `${agreedCute} of ${lawful}`);
+  assert.equal(atomsAgreed, atomRef.length);
   assert.deepEqual(errors, []);
   await page.close();
 });

@@ -171,6 +171,21 @@ test('thread-value: clicking a cell selects its thread', async () => {
   await page.close();
 });
 
+test('atoms: CuTe\'s MMA picture, a thread selected in A, B and C', async () => {
+  const { page, errors } = await open(hash('mma_atom', ['SM80_16x8x16_F32F16F16F32_TN', 'layout_c_tv']));
+  if ((await text(page, 'error-kind')) === 'UnknownOp') {
+    await page.close();
+    return; // the library has no atoms (yet)
+  }
+  assert.equal(await text(page, 'result'), '((4,8),(2,2)):((32,1),(16,8))');
+  await page.click('[data-testid="picture"] rect[data-op="C"][data-t="5"]');
+  const sel = await text(page, 'tv-selection');
+  assert.match(sel, /^thread 5: C: V0 at \(1,2\), V1 at \(1,3\), V2 at \(9,2\), V3 at \(9,3\); A: .*; B: /);
+  await shot(page, 'atoms');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
 test('banks and swizzle tabs draw their pictures', async () => {
   const { page, errors } = await open(hash('banks', ['(8,32):(32,1)', '32', '4', 'columns']));
   assert.match(await text(page, 'result'), /request 0: /);

@@ -213,7 +213,10 @@ pub fn picture(op: &str, args: &[Arg]) -> Result<String, OpError> {
 /// ([`render::svg_mma`]), whichever field was asked. `None` for other requests, or where the
 /// picture is refused (too large), so that the field's own picture is drawn instead.
 fn mma_picture(op: &str, args: &[Arg]) -> Option<String> {
-    let a = Args { op: "picture", args };
+    let a = Args {
+        op: "picture",
+        args,
+    };
     let mma = match (op, args.len()) {
         ("mma_atom", 2) => crate::atoms::make_tiled_mma(&a.text_arg(0).ok()?, None, None),
         ("tiled_mma", 4) => crate::atoms::make_tiled_mma(
@@ -350,7 +353,11 @@ mod tests {
         );
         assert_eq!(picture("tv", &[t("8:1")]).unwrap_err().kind, "Arity");
         // atoms: CuTe's MMA picture (C, A, B), a tiled copy's TV layout on its tile
-        let mma = picture("mma_atom", &[t("SM80_16x8x16_F32F16F16F32_TN"), t("thr_id")]).unwrap();
+        let mma = picture(
+            "mma_atom",
+            &[t("SM80_16x8x16_F32F16F16F32_TN"), t("thr_id")],
+        )
+        .unwrap();
         assert!(mma.contains("data-op=\"A\"") && mma.contains("data-op=\"C\""));
         let tc = [
             "SM80_CP_ASYNC_CACHEALWAYS<uint128_t>",

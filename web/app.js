@@ -148,10 +148,9 @@ function buildTabs() {
     if (t.id === 'atoms' && atomOps.length === 0) continue;
     const b = document.createElement('button');
     b.type = 'button';
-    b.role = 'tab';
+    b.setAttribute('role', 'tab');
     b.id = `tab-${t.id}`;
     b.dataset.tab = t.id;
-    b.dataset.testid = `tab-${t.id}`;
     b.setAttribute('data-testid', `tab-${t.id}`);
     b.textContent = t.label;
     b.addEventListener('click', () => switchTab(t.id));

@@ -201,6 +201,12 @@ test('banks and swizzle tabs draw their pictures', async () => {
 
 test('every tab shows a picture', async () => {
   const { page, errors } = await open();
+  // the tabs take the arrow keys; the inputs are ordinary form fields
+  await page.focus('[data-testid="tab-layout"]');
+  await page.keyboard.press('ArrowRight');
+  assert.equal(await page.getAttribute('[data-testid="tab-operation"]', 'aria-selected'), 'true');
+  await page.keyboard.press('Tab');
+  assert.equal(await page.evaluate(() => document.activeElement.id), 'op');
   const tabs = await page.locator('nav button').evaluateAll((bs) => bs.map((b) => b.dataset.tab));
   for (const tab of tabs) {
     await page.click(`[data-testid="tab-${tab}"]`);

@@ -276,7 +276,11 @@ fn vector_width_is_sound_on_the_corpus() {
             let base = i - (cm % w) * before;
             let (v, b) = (c.index_1d(i).unwrap(), c.index_1d(base).unwrap());
             assert_eq!(v, b + cm % w, "{c}: w = {w} at {i}");
-            assert_eq!(b.rem_euclid(w), 0, "{c}: w = {w}, group at {base} unaligned");
+            assert_eq!(
+                b.rem_euclid(w),
+                0,
+                "{c}: w = {w}, group at {base} unaligned"
+            );
         }
     }
     assert!(widened >= 10, "the corpus exercises vectors ({widened})");

@@ -122,7 +122,8 @@ ok_all = True
 ROWS = [("memcpy", "cudaMemcpy D2D"), ("copy", "copy (TV partition)")]
 for suffix, what in (("", "transpose"), ("_cg", "transpose, L2-only loads"),
                      ("probe_", "shared memory alone, 8 blocks/SM"), ("probe1_", "shared memory alone, 1 block/SM")):
-    for v, tile in (("rm", "row-major"), ("pad", "padded"), ("srch", "searched")):
+    for v, tile in (("rm", "64x64 row-major"), ("pad", "64x64 padded"), ("srch", "64x64 searched"),
+                    ("rm32", "32x32 row-major"), ("pad32", "32x32 padded"), ("srch32", "32x32 searched")):
         ROWS.append(((suffix + v) if suffix.startswith("probe") else (v + suffix), f"{what}, {tile} tile"))
 for key, label in ROWS:
     rk = key if key in ("memcpy", "copy") else f"transpose_{key}"
@@ -153,9 +154,10 @@ for key, _ in ROWS[1:]:
 spread = [(k, results[k][2], results.get(k + "#2", (0, 0, 0))[2]) for k in ("memcpy", "copy", "transpose_srch")
           if k in results]
 print("- repeat timings (GB/s): " + "; ".join(f"{k} {a:,.0f} then {b:,.0f}" for k, a, b in spread))
-print(f"- bar: copy {copy / memcpy:.1%} of memcpy (>= 95%); searched transpose "
-      f"{results.get('transpose_srch', (0, 0, 0))[2] / memcpy:.1%} of memcpy, "
-      f"{results.get('transpose_srch', (0, 0, 0))[2] / copy:.1%} of the copy kernel (>= 90%); "
+srch, srch32 = (results.get(k, (0, 0, 0))[2] for k in ("transpose_srch", "transpose_srch32"))
+print(f"- bar: copy {copy / memcpy:.1%} of memcpy (>= 95%); searched transposes "
+      f"{srch / memcpy:.1%} (64x64) and {srch32 / memcpy:.1%} (32x32) of memcpy, "
+      f"{srch / copy:.1%} and {srch32 / copy:.1%} of the copy kernel (>= 90%); "
       f"predicted conflicts = measured, copy and shared memory alone at 1 block/SM: {'yes' if ok_all and meas else 'NO'}")
 print("- note: where other accesses run beside the tile's (global loads and stores in the transposes, other "
       "blocks' shared stores at 8 blocks/SM), ncu's bank-conflict and wavefront counters exceed the tile's own; "

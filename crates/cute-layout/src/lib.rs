@@ -37,7 +37,9 @@ extern crate alloc;
 
 mod algebra;
 pub mod analysis;
+pub mod atom;
 mod basis;
+mod chain;
 pub mod codegen;
 mod composed;
 mod coord;
@@ -45,6 +47,7 @@ mod divider;
 mod error;
 mod fmt;
 mod int_tuple;
+mod int_tuple_ops;
 mod layout;
 mod parse;
 pub mod render;
@@ -53,6 +56,7 @@ pub mod smem_search;
 mod swizzle;
 mod tensor;
 mod tree;
+mod tuple_algebra;
 
 pub use algebra::Tiler;
 pub use analysis::{
@@ -60,14 +64,17 @@ pub use analysis::{
     explain_rearranged, find_layout, find_layout_with_shape, Explanation, Image,
 };
 pub use basis::{ScaledBasis, MAX_BASIS_DEPTH};
+pub use chain::{is_composed_text, LayoutChain, OuterFn};
 pub use composed::ComposedLayout;
 pub use coord::Offsets;
 pub use divider::Idx2Crd;
 pub use error::{LayoutError, ParseError, ParseErrorKind};
 pub use int_tuple::IntTuple;
+pub use int_tuple_ops::{IntTupleBuilder, TupleToken};
 pub use layout::{Layout, Order, StrideValue};
 pub use render::{Table, VectorTable, MAX_TABLE_CELLS};
 pub use slice::{Slice, SliceCoord};
 pub use swizzle::{Swizzle, MAX_SWIZZLE_BITS};
 pub use tensor::{IdentityTensor, Storage, StorageMut, Tensor};
 pub use tree::{MAX_DEPTH, MAX_NODES};
+pub use tuple_algebra::{coord_less, safe_div, CoordOrder};

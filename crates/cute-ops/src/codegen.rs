@@ -38,6 +38,13 @@ fn composed(a: &Args<'_>, k: usize) -> Result<ComposedLayout, OpError> {
                 k + 1
             ),
         )),
+        Func::Chain(c) => Err(OpError::new(
+            "NotImplemented",
+            format!(
+                "codegen: argument {}: {c} has a layout as its outer function; code is emitted for layouts and Sw<B,M,S> o OFFSET o LAYOUT",
+                k + 1
+            ),
+        )),
     }
 }
 

@@ -55,6 +55,8 @@ for r in csv.DictReader(rows):
     km = re.search(r"(transpose|probe)_kernel<(\w+), (true|false|0|1)>", k)
     if "copy_kernel" in k:
         key = "copy"
+    elif "gemm_kernel" in k:
+        key = "gemm"
     elif km:
         one = km.group(3) in ("true", "1")
         if km.group(1) == "probe":
@@ -88,8 +90,8 @@ for line in read(os.path.join(out, "sass.txt")).splitlines():
     if f:
         fn = f.group(1)
         vm = re.search(r"kernelI(\d+)", fn)
-        if "copy_kernel" in fn or not vm:
-            cur = "copy" if "copy_kernel" in fn else fn
+        if "copy_kernel" in fn or "gemm_kernel" in fn or not vm:
+            cur = "copy" if "copy_kernel" in fn else ("gemm" if "gemm_kernel" in fn else fn)
         else:
             var = fn[vm.end():vm.end() + int(vm.group(1))]
             one = "Lb1E" in fn or "Li1E" in fn
@@ -101,7 +103,7 @@ for line in read(os.path.join(out, "sass.txt")).splitlines():
         continue
     if cur is None:
         continue
-    for op in re.findall(r"\b((?:LDS|STS|LDG|STG)[\w.]*)", line):
+    for op in re.findall(r"\b((?:LDS|STS|LDG|STG|HMMA|LDGSTS)[\w.]*)", line):
         sass[cur][op] = sass[cur].get(op, 0) + 1
 
 
@@ -162,3 +164,35 @@ print(f"- bar: copy {copy / memcpy:.1%} of memcpy (>= 95%); searched transposes 
 print("- note: where other accesses run beside the tile's (global loads and stores in the transposes, other "
       "blocks' shared stores at 8 blocks/SM), ncu's bank-conflict and wavefront counters exceed the tile's own; "
       "the 1 block/SM probe runs the same tile accesses with nothing beside them")
+
+# The GEMM.
+gres = {m.group(1): (float(m.group(2)), float(m.group(3)), float(m.group(4)))
+        for m in re.finditer(r"^RESULT (\S+)\s+flops=(\S+) ms=(\S+) TFLOPs=(\S+)", log, re.M)}
+gcheck = re.search(r"^CHECK gemm (.*)$", log, re.M)
+if gres or gcheck:
+    gp = {"ld": 0, "ld_wf": 0, "ld_req": 0, "st": 0, "st_wf": 0, "st_req": 0}
+    for line in read(os.path.join(here, "gen", "gemm_predict.txt")).splitlines():
+        name, rest = line.split(" ", 1)
+        kv = dict(re.findall(r"(\w+)=(\S+)", rest.split(" layout=")[0]))
+        tiles = int(kv["tiles"])
+        gp["ld"] += int(kv["read_conflicts"]) * tiles
+        gp["ld_wf"] += int(kv["read_wavefronts"]) * tiles
+        gp["ld_req"] += int(kv["read_requests"]) * tiles
+    gm = meas.get("gemm", {})
+    cub = gres.get("cublas", (0, 0, 0))[2]
+    mine = gres.get("gemm", (0, 0, 0))[2]
+    print()
+    print("| GEMM 8192^3 bf16 -> f32 acc -> bf16 | check | median ms | TFLOP/s | of cuBLAS | ld conflicts pred / ncu "
+          "| ld wavefronts pred / ncu | ld instr. pred / ncu | st instr. pred / ncu |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    for key, label in (("cublas", "cuBLAS (torch.matmul)"), ("gemm", "ours: mma.sync m16n8k16, emitted indices")):
+        f, ms, tf = gres.get(key, (0, 0, 0))
+        cells = ["", "", "", ""]
+        if key == "gemm":
+            cells = [f"{gp[a]:,} / {gm.get(a, '?')}" for a in ("ld", "ld_wf", "ld_req", "st_req")]
+        chk = gcheck.group(1) if (key == "gemm" and gcheck) else ""
+        print(f"| {label} | {chk} | {ms:.3f} | {tf:,.1f} | {tf / cub if cub else 0:.1%} | " + " | ".join(cells) + " |")
+    print(f"\n- SASS of gemm: {fmt_sass('gemm')}")
+    print(f"- repeat timings (TFLOP/s): cuBLAS {cub:,.1f} then {gres.get('cublas#2', (0, 0, 0))[2]:,.1f}; "
+          f"ours {mine:,.1f} then {gres.get('gemm#2', (0, 0, 0))[2]:,.1f}; bar >= 50% of cuBLAS: "
+          f"{'met' if cub and mine / cub >= 0.5 else 'not met'} ({mine / cub if cub else 0:.1%})")

@@ -100,7 +100,8 @@ problem p32 32 32 '((32,8),4):((32,1),8)' '((32,8),4):((1,32),256)'
 # TiledMMA of SM80_16x8x16_F32BF16BF16F32_TN with 2 x 4 warps (tile 32 x 32 x 16, repeated 4 x 4 x 2
 # times per CTA tile); the global-to-shared copies are the tiled copy of
 # SM80_CP_ASYNC_CACHEGLOBAL<uint128_t> (64 x 4 threads, 8 bf16 each), twice per 128 x 32 tile; the
-# shared-memory tiles of A and B are what `cute smem-search` finds for those writes and reads.
+# shared-memory tiles of A and B are what `cute smem-search` finds for those writes and the
+# ldmatrix reads of the MMA's fragments.
 G=8192
 MMA=SM80_16x8x16_F32BF16BF16F32_TN
 cpy=$($CUTE make_tiled_copy 'SM80_CP_ASYNC_CACHEGLOBAL<uint128_t>' bfloat16_t '(64,4):(4,1)' '(1,8):(1,1)' tiled_layout_tv)
@@ -123,18 +124,23 @@ wr=$(tv_on_tile "$cpy" '(64,32):(1,128)' 2:64)
 } >"$out/gemm.hpp"
 : >"$out/gemm_predict.txt"
 for op in a b; do
-  mtv=$($CUTE tiled_mma $MMA '(2,4,1)' _ "layout_${op}_tv")
-  rd=$(tv_on_tile "$mtv" '(32,16):(1,128)' 4:32 2:2048)
+  OP=$(tr a-z A-Z <<<"$op")
+  # The MMA's fragments are read with ldmatrix: make_tiled_copy_A/B of SM75_U32x4_LDSM_N (A) and
+  # SM75_U32x2_LDSM_N (B); each thread gives the address of one 16-byte row (layout_s_tv), and the
+  # registers come out in the MMA's fragment order (layout_d_tv = the MMA's TV layout).
+  ldsm=$([[ $op == a ]] && echo SM75_U32x4_LDSM_N || echo SM75_U32x2_LDSM_N)
+  stv=$($CUTE "make_tiled_copy_$OP" "$ldsm" bfloat16_t $MMA '(2,4,1)' _ layout_s_tv)
+  rd=$(tv_on_tile "$stv" '(32,16):(1,128)' 4:32 2:2048)
   line=$($CUTE smem-search --tile '(128,32)' --write "$wr" --read "$rd" --elem 2 --top 1 | grep '^kind=')
   smem=$(layout_of "$line")
   # Global: the (rows, K) row-major operand divided into 128 x 32 tiles, tile b = row-block + 64 k-block.
   div=$($CUTE zipped_divide "($G,$G):($G,1)" '(128,32)')
   g=$($CUTE composition "$div" "$($CUTE concat "$($CUTE mode "$wr" 0)" "$($CUTE coalesce "$($CUTE mode "$($CUTE mode "$wr" 1)" 0)")" 2:64 "$(((G / 128) * (G / 32))):4096")")
   {
-    echo "// $op: shared-memory tile $smem (smem-search), MMA read TV $rd"
+    echo "// $op: shared-memory tile $smem (smem-search for the cp.async writes and the $ldsm reads)"
     $CUTE codegen "$g" --name "g_$op" --namespace gen
     $CUTE codegen "$($CUTE composition "$smem" "$($CUTE concat "$($CUTE mode "$wr" 0)" "$($CUTE mode "$($CUTE mode "$wr" 1)" 0)" 2:64)")" --name "sw_$op" --namespace gen
-    $CUTE codegen "$($CUTE composition "$smem" "$($CUTE concat "$($CUTE mode "$rd" 0)" "$($CUTE mode "$($CUTE mode "$rd" 1)" 0)" 4:32 2:2048)")" --name "sr_$op" --namespace gen
+    $CUTE codegen "$($CUTE composition "$smem" "$($CUTE concat "$($CUTE mode "$rd" 0)" "$($CUTE mode "$($CUTE mode "$rd" 1)" 0)" 4:32 2:2048)")" --name "ld_$op" --namespace gen
   } >>"$out/gemm.hpp"
   echo "$op tiles=$(((G / 128) * (G / 128) * (G / 32))) $line" >>"$out/gemm_predict.txt"
 done

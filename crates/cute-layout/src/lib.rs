@@ -46,6 +46,7 @@ mod error;
 mod fmt;
 mod int_tuple;
 mod layout;
+mod layout_like;
 mod parse;
 pub mod render;
 mod slice;

@@ -142,9 +142,19 @@ pub(super) fn composition(a: &Args<'_>) -> Result<String, OpError> {
         (Func::Swizzle(sw), Func::Layout(l)) => sw.compose_layout(&l).to_string(),
         (Func::Swizzle(sw), Func::Composed(c)) => sw.compose_composed(&c)?.to_string(),
         (Func::Layout(l), Func::Swizzle(sw)) => l.compose_swizzle(&sw)?.to_string(),
-        (Func::Layout(l), Func::Composed(c)) => l.compose_composed(&c)?.to_string(),
+        (Func::Layout(l), Func::Composed(c)) => match l.compose_composed(&c) {
+            Ok(r) => r.to_string(),
+            // The swizzle does not move through the layout: keep `l o 0 o c` as CuTe's
+            // general ComposedLayout (the same function).
+            Err(_) => LayoutChain::over(OuterFn::Layout(l), 0, &c.into()).to_string(),
+        },
         (Func::Composed(c), Func::Swizzle(sw)) => c.compose_swizzle(&sw)?.to_string(),
-        (Func::Composed(c), Func::Composed(c2)) => c.compose_composed(&c2)?.to_string(),
+        (Func::Composed(c), Func::Composed(c2)) => match c.compose_composed(&c2) {
+            Ok(r) => r.to_string(),
+            Err(_) => {
+                return chain_composition(a, Func::Composed(c), Func::Composed(c2));
+            }
+        },
         (Func::Layout(l), Func::Layout(r)) => l.compose(&r)?.to_string(),
         (Func::Composed(c), Func::Layout(r)) => c.compose(&r)?.to_string(),
         (Func::Chain(_), _) | (_, Func::Chain(_)) => unreachable!("handled above"),

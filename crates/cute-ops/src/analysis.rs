@@ -75,6 +75,14 @@ pub fn injective(a: &Args<'_>) -> Result<String, OpError> {
     Ok(bit(a.layout(0)?.is_injective()?))
 }
 
+/// The operations `cute explain` knows, as `cute explain --help` lists them.
+pub const EXPLAINED_HELP: &str = "Operations:\n  \
+    composition A B|TILER\n  \
+    complement A [COTARGET]\n  \
+    logical_divide, zipped_divide, tiled_divide, flat_divide A TILER\n  \
+    logical_product, zipped_product, tiled_product, flat_product A TILER\n  \
+    blocked_product, raked_product A B";
+
 /// The operations `cute explain` knows, with their usage.
 pub const EXPLAINED: &str =
     "composition A B|TILER | complement A [COTARGET] | logical_divide A TILER | \
@@ -88,6 +96,14 @@ fn parse<T: std::str::FromStr<Err = cute_layout::ParseError>>(
 ) -> Result<T, OpError> {
     s.parse()
         .map_err(|e| OpError::new("ParseError", format!("explain: argument {k} ({what}): {e}")))
+}
+
+/// Batch `explain OP ARGS...`.
+pub fn explain_op(a: &Args<'_>) -> Result<String, OpError> {
+    let words = (1..a.len())
+        .map(|k| a.text_arg(k))
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(explain(&a.text_arg(0)?, &words)?.trim_end().to_string())
 }
 
 /// `cute explain OP ARGS...`: the derivation, or the refusal with its reasons (exit status 0

@@ -101,10 +101,11 @@ impl Args<'_> {
             .map_err(|e| self.parse_error(k, "layout with basis strides", e))
     }
 
-    /// Whether argument `k` is a swizzle or a composed layout (not a plain layout or tiler).
+    /// Whether argument `k` is a swizzle or a composed layout (not a plain layout or tiler). A
+    /// list is a swizzle `[B,M,S]` when it holds three integers, else a tuple.
     pub(super) fn is_swizzled(&self, k: usize) -> bool {
         match &self.args[k] {
-            Arg::List(_) => true,
+            Arg::List(items) => items.len() == 3 && items.iter().all(|x| matches!(x, Arg::Int(_))),
             Arg::Text(t) => is_composed_text(t),
             Arg::Int(_) => false,
         }

@@ -23,10 +23,16 @@ use std::fmt;
 use cute_layout::{ComposedLayout, IntTuple, Layout, LayoutError, Order, ParseError, Tiler};
 
 pub mod analysis;
+pub mod atoms;
 mod chain_ops;
+pub mod codegen;
 mod composed_ops;
+pub mod copy_atoms;
+pub mod help;
 pub mod request;
+pub mod show;
 mod tuple_ops;
+pub mod view;
 
 /// One argument of an operation: text in CuTe's form (the command line gives only these), an
 /// integer, or a list (a swizzle's `[B, M, S]` in `cute batch`).
@@ -112,7 +118,7 @@ pub struct OpSpec {
 
 const MANY: usize = 64;
 
-const fn op(
+pub(crate) const fn op(
     name: &'static str,
     usage: &'static str,
     (min, max): (usize, usize),
@@ -132,7 +138,13 @@ const fn op(
 /// The groups of operations, in the order `cute ops` lists them. A family of operations with a
 /// file of its own (atoms, code generation, ...) adds its table here; [`all`] and [`find`] see
 /// every group.
-pub static GROUPS: &[&[OpSpec]] = &[OPS, tuple_ops::TUPLE_OPS];
+pub static GROUPS: &[&[OpSpec]] = &[
+    OPS,
+    tuple_ops::TUPLE_OPS,
+    atoms::ATOM_OPS,
+    copy_atoms::COPY_OPS,
+    codegen::CODEGEN_OPS,
+];
 
 /// Every operation of every group, in the order `cute ops` lists them.
 pub fn all() -> impl Iterator<Item = &'static OpSpec> {
@@ -199,13 +211,15 @@ pub static OPS: &[OpSpec] = &[
     op("tile_to_shape", "LAYOUT SHAPE [ORDER]", (2, 3), "A repeated to fill SHAPE", |a| Ok(a.layout(0)?.tile_to_shape(&a.tuple(1)?, if a.len() == 3 { Some(a.tuple(2)?) } else { None }.as_ref())?.to_string())),
     op("evenly_divides", "SHAPE TILER", (2, 2), "whether TILER divides SHAPE without a partial tile", |a| Ok(bit(a.tuple(0)?.evenly_divides(&a.tiler(1)?)))),
     // analysis (crate::analysis)
+    op("show", "LAYOUT|SHAPE", (1, 1), "the layout, its size, cosize, rank and depth, and CuTe's print_layout table", show::show_op),
+    op("explain", "OP ARGS...", (2, MANY), "an algebra operation's derivation step by step, or why it refuses", crate::analysis::explain_op),
     op("find_layout", "VALUES [SHAPE]", (1, 2), "the canonical layout whose values are v0,v1,... (of SHAPE if given)", crate::analysis::find_op),
     op("equal", "LAYOUT|COMPOSED LAYOUT|COMPOSED", (2, 2), "whether both are the same function on the same domain", |a| first(chain_ops::equal(a), || crate::analysis::equal(a))),
     op("injective", "LAYOUT|COMPOSED", (1, 1), "whether no two points share an offset", |a| first(chain_ops::injectivity(a, 0), || crate::analysis::injective(a))),
     op("surjective", "LAYOUT|COMPOSED", (1, 1), "whether every integer between the smallest and largest offset is reached", |a| first(chain_ops::injectivity(a, 1), || Ok(bit(a.layout(0)?.is_surjective())))),
     op("bijective", "LAYOUT|COMPOSED", (1, 1), "whether it is a bijection onto its range of cosize offsets (onto its range, if composed)", |a| first(chain_ops::injectivity(a, 2), || Ok(bit(a.layout(0)?.is_bijective())))),
     op("compact", "LAYOUT", (1, 1), "whether it is a bijection onto [0, size)", |a| Ok(bit(a.layout(0)?.is_compact()))),
-    op("image", "LAYOUT", (1, 1), "the offsets as disjoint strided intervals placed by a layout", |a| Ok(a.layout(0)?.image()?.to_string())),
+    op("image", "LAYOUT", (1, 1), "the set of offsets as an injective layout in increasing order (OFFSET + LAYOUT if it starts below 0)", image),
     op("swizzle", "B M S", (3, 3), "CuTe's Swizzle<B,M,S>: x ^ ((x & yyy) >> S), printed Sw<B,M,S>", composed_ops::swizzle),
     // rendering
     op("table", "LAYOUT|COMPOSED|SWIZZLE [N]", (1, 2), "values v0,v1,... of the 1-D function (N of them if given)", composed_ops::table),
@@ -239,6 +253,16 @@ fn mode(a: &Args<'_>) -> Result<String, OpError> {
     })
 }
 
+fn image(a: &Args<'_>) -> Result<String, OpError> {
+    let img = a.layout(0)?.image()?;
+    let l = img.layout()?;
+    Ok(if img.offset == 0 {
+        l.to_string()
+    } else {
+        format!("{} + {l}", img.offset)
+    })
+}
+
 fn flatten(a: &Args<'_>) -> Result<String, OpError> {
     Ok(match a.layout_or_tuple(0)? {
         Either::Layout(l) => l.flatten().to_string(),
@@ -253,12 +277,7 @@ fn flatten(a: &Args<'_>) -> Result<String, OpError> {
 /// or `BadRequest` for arguments that are not what the operation takes, and the library's
 /// [`LayoutError`] kinds for inputs outside an operation's domain.
 pub fn run_op(op: &str, args: &[Arg]) -> Result<String, OpError> {
-    let spec = find(op).ok_or_else(|| {
-        OpError::new(
-            "UnknownOp",
-            format!("unknown operation {op:?} (`cute ops` lists them)"),
-        )
-    })?;
+    let spec = find(op).ok_or_else(|| unknown_op(op))?;
     if args.len() < spec.min || args.len() > spec.max {
         let want = if spec.min == spec.max {
             format!("{}", spec.min)
@@ -283,6 +302,15 @@ pub fn run_op(op: &str, args: &[Arg]) -> Result<String, OpError> {
     })
 }
 
+/// The `UnknownOp` error for `name`, naming the nearest operation when one is close.
+pub fn unknown_op(name: &str) -> OpError {
+    let hint = match help::suggest(name, all().map(|s| s.name)) {
+        Some(near) => format!("; did you mean {near}?"),
+        None => String::from(" (`cute ops` lists them)"),
+    };
+    OpError::new("UnknownOp", format!("unknown operation {name:?}{hint}"))
+}
+
 /// The entry of [`OPS`] called `name`.
 pub fn find(name: &str) -> Option<&'static OpSpec> {
     all().find(|s| s.name == name)
@@ -301,6 +329,23 @@ pub enum Either {
     Layout(Layout),
     /// An integer or tuple.
     Tuple(IntTuple),
+}
+
+/// A JSON list of integers and lists as a tuple's text: `[1,[2,3]]` is `(1,(2,3))`.
+fn list_tuple(items: &[Arg]) -> Option<String> {
+    let mut out = String::from("(");
+    for (k, a) in items.iter().enumerate() {
+        if k > 0 {
+            out.push(',');
+        }
+        match a {
+            Arg::Int(i) => out += &i.to_string(),
+            Arg::List(inner) => out += &list_tuple(inner)?,
+            Arg::Text(_) => return None,
+        }
+    }
+    out.push(')');
+    Some(out)
 }
 
 /// The answer of a composed-layout overload if it applies (`Some`), else of `plain`.
@@ -341,14 +386,16 @@ impl<'a> Args<'a> {
         match &self.args[k] {
             Arg::Text(s) => Ok(s.clone()),
             Arg::Int(i) => Ok(i.to_string()),
-            Arg::List(_) => Err(OpError::new(
-                "BadRequest",
-                format!(
-                    "{}: argument {} ({what}) is a list; expected text",
-                    self.op,
-                    k + 1
-                ),
-            )),
+            Arg::List(items) => list_tuple(items).ok_or_else(|| {
+                OpError::new(
+                    "BadRequest",
+                    format!(
+                        "{}: argument {} ({what}) is a list holding text; a list stands for a tuple of integers and lists",
+                        self.op,
+                        k + 1
+                    ),
+                )
+            }),
         }
     }
 
@@ -476,6 +523,16 @@ fn make_layout(a: &Args<'_>) -> Result<String, OpError> {
             Arg::Text(t) if t.trim() == "LayoutLeft" => Layout::with_order(shape, Order::ColMajor)?,
             Arg::Text(t) if t.trim() == "LayoutRight" => {
                 Layout::with_order(shape, Order::RowMajor)?
+            }
+            Arg::Text(t) if t.trim().starts_with(|c: char| c.is_ascii_alphabetic()) => {
+                let near = help::suggest(t.trim(), ["LayoutLeft", "LayoutRight"]);
+                return Err(OpError::new(
+                    "ParseError",
+                    format!(
+                        "make_layout: argument 2 {t:?} is not a stride, LayoutLeft or LayoutRight{}",
+                        near.map(|n| format!("; did you mean {n}?")).unwrap_or_default()
+                    ),
+                ));
             }
             _ => Layout::new(shape, a.tuple(1)?)?,
         }

@@ -75,7 +75,8 @@ impl Banks {
     /// `count` banks of 4 bytes and elements of `elem_bytes` bytes.
     ///
     /// # Errors
-    /// [`LayoutError::InvalidArgument`] unless `1 <= count, elem_bytes <= 1024`.
+    /// [`LayoutError::InvalidArgument`] unless `1 <= count, elem_bytes <= 1024` and `elem_bytes`
+    /// is a power of two.
     pub fn new(count: i64, elem_bytes: i64) -> Result<Self, LayoutError> {
         Banks::default().with(count, elem_bytes, 4)
     }
@@ -83,7 +84,7 @@ impl Banks {
     /// The same with banks `bank_bytes` wide.
     ///
     /// # Errors
-    /// [`LayoutError::InvalidArgument`] unless `1 <= bank_bytes <= 1024`.
+    /// [`LayoutError::InvalidArgument`] unless `bank_bytes` is a power of two from 1 to 1024.
     pub fn with_bank_bytes(self, bank_bytes: i64) -> Result<Self, LayoutError> {
         self.with(self.count, self.elem_bytes, bank_bytes)
     }
@@ -98,6 +99,12 @@ impl Banks {
                 return Err(LayoutError::InvalidArgument {
                     op: "banks",
                     what: format!("{name} {v} is not between 1 and {MAX_BANK_PARAM}"),
+                });
+            }
+            if name != "bank count" && v.count_ones() != 1 {
+                return Err(LayoutError::InvalidArgument {
+                    op: "banks",
+                    what: format!("{name} {v} is not a power of two"),
                 });
             }
         }
@@ -241,18 +248,24 @@ impl BankReport {
 impl fmt::Display for BankReport {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let b = &self.banks;
+        let s = |n: usize| if n == 1 { "" } else { "s" };
+        let (r, w, m) = (
+            self.requests.len(),
+            self.wavefronts(),
+            self.max_wavefronts(),
+        );
         write!(
             f,
-            "{} banks x {} B, {}-byte elements, {}: {} requests, {} wavefronts (ideal {}), {} extra from bank conflicts, worst request {} wavefronts",
+            "{} banks x {} B, {}-byte elements, {}: {r} request{}, {w} wavefront{} (ideal {}), {} extra from bank conflicts, worst request {m} wavefront{}",
             b.count,
             b.bank_bytes,
             b.elem_bytes,
             self.access,
-            self.requests.len(),
-            self.wavefronts(),
+            s(r),
+            s(w),
             self.ideal(),
             self.conflicts(),
-            self.max_wavefronts()
+            s(m)
         )
     }
 }

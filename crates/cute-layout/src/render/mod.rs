@@ -30,6 +30,7 @@
 //! |---|---|---|
 //! | a layout on its 2-D grid, coloured by value | [`svg()`] | [`latex()`] (`print_latex`) |
 //! | a thread-value layout on a tile, `T<t> V<v>` | [`svg_tv`] | [`latex_tv`] (`print_latex_tv`) |
+//! | an MMA atom or tiled MMA: A, B and C panels | [`svg_mma`] | [`latex_mma`] (`print_latex_mma`) |
 //! | shared-memory banks and conflicts | [`svg_banks`], [`bank_conflicts`] | |
 //! | an operation: operands beside the result | [`svg_op`] | |
 //! | the terminal, with colour | [`Table::with_ansi`] | |
@@ -54,6 +55,7 @@
 pub mod banks;
 mod grid;
 pub mod latex;
+pub mod mma;
 pub mod ops;
 mod panel;
 pub mod style;
@@ -63,6 +65,7 @@ pub mod tv;
 
 pub use banks::{bank_conflicts, svg_banks, Access, BankReport, Banks, Request};
 pub use latex::{latex, latex_tv};
+pub use mma::{latex_mma, svg_mma};
 pub use ops::{svg_op, Op};
 pub use style::{Style, MAX_PICTURE_CELLS};
 pub use svg::svg;

@@ -86,7 +86,19 @@ pub fn svg(layout: &Layout, style: &Style<'_>) -> Result<String, LayoutError> {
         Some(t) => String::from(t),
         None => alloc::format!("{layout}"),
     };
-    Ok(write_svg(&[Panel::of_grid(title, grid)], &[]))
+    let mut panel = Panel::of_grid(title, grid);
+    if style.color_shift > 0 {
+        for c in &mut panel.cells {
+            if let Paint::Offset(v) = c.paint {
+                c.paint = Paint::Offset(v >> style.color_shift);
+            }
+        }
+        let group = 1i64 << style.color_shift;
+        panel.notes.push(alloc::format!(
+            "colour = value / {group} mod 8 (groups of {group} consecutive offsets)"
+        ));
+    }
+    Ok(write_svg(&[panel], &[]))
 }
 
 /// Escapes `&`, `<`, `>` and `"` for XML text and attributes.

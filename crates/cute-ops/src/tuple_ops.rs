@@ -5,6 +5,7 @@
 
 use cute_layout::{coord_less, safe_div, CoordOrder, IntTuple, Layout};
 
+use crate::help::{h, OpHelp};
 use crate::{bit, op, Args, Either, OpError, OpSpec};
 
 /// The IntTuple toolkit's operations, one line each (hence `rustfmt::skip`).
@@ -45,6 +46,46 @@ pub static TUPLE_OPS: &[OpSpec] = &[
     op("make_fragment_like", "LAYOUT|SHAPE", (1, 1), "register fragment for LAYOUT: mode 0 column-major, the rest ordered like LAYOUT", fragment_like),
     op("coshape", "LAYOUT", (1, 1), "CuTe coshape: 1 + the inner product of (shape - 1) and |stride|", |a| Ok(a.layout(0)?.coshape()?.to_string())),
     op("domain_distribute", "SHAPE N", (2, 2), "CuTe domain_distribute: N distributed over the flat modes of SHAPE (gcd by gcd), coalesced", |a| Ok(Layout::domain_distribute(&a.tuple(0)?, a.int(1)?)?.to_string())),
+];
+
+/// The help of [`TUPLE_OPS`]: name, law, example arguments, example output.
+#[rustfmt::skip]
+pub static TUPLE_HELP: &[OpHelp] = &[
+    h("shape_div", "size(R) * B = size(A) when B divides along A; elementwise for two tuples, else B divided out of the elements left to right", &["(4,5,6)", "40"], "(1,1,3)"),
+    h("shape_mod", "size(R) * size(shape_div(A, B)) = size(A): the shape of the first B elements of A", &["(3,6,2,8)", "9"], "(3,3,1,1)"),
+    h("ceil_div", "R = ceil(A / B) element by element (B divided out left to right for an integer B; a shorter B padded with 1s)", &["(10,7)", "(4,2)"], "(3,4)"),
+    h("round_up", "R is the smallest multiple of B that is >= A, element by element", &["(10,7)", "(4,2)"], "(12,8)"),
+    h("elem_scale", "R_i = A_i * B_i element by element; an integer A times the product of B", &["(2,3)", "(4,5)"], "(8,15)"),
+    h("inner_product", "R = sum of A_i * B_i over the leaves of congruent A and B", &["(1,(2,3))", "(4,(5,6))"], "32"),
+    h("safe_div", "R * B = A (B must divide A)", &["12", "4"], "3"),
+    h("sum", "R = sum of the leaves", &["(1,(2,3))"], "6"),
+    h("product", "R = product of the leaves (size)", &["(2,(3,4))"], "24"),
+    h("product_each", "R_i = product of the leaves of element i (an integer is one element)", &["((2,3),(4,5))"], "(6,20)"),
+    h("product_like", "at each leaf of GUIDE, the product of TUPLE's element there", &["((2,3),(4,(5,6)))", "(0,(0,0))"], "(6,(4,30))"),
+    h("tuple_max", "R = the largest leaf", &["((1,9),(4,2))"], "9"),
+    h("tuple_min", "R = the smallest leaf", &["((1,9),(4,2))"], "1"),
+    h("unflatten", "flatten(R) = FLAT and R has PROFILE's tree", &["(1,2,3,4,5)", "((0,0),(0,0,0))"], "((1,2),(3,4,5))"),
+    h("get", "R is the element at the hierarchical index I... (get<I...>)", &["(1,2,(3,4),5)", "2", "1"], "4"),
+    h("dice", "R keeps the modes where COORD has an integer: the complement of slice", &["(0,_)", "(3,4):(1,4)"], "(3):(1)"),
+    h("lex_less", "1 when A < B comparing the first elements first (a proper prefix is less)", &["(1,5)", "(2,0)"], "1"),
+    h("lex_leq", "lex_leq(A, B) = not lex_less(B, A)", &["(1,5)", "(1,5)"], "1"),
+    h("lex_gtr", "lex_gtr(A, B) = lex_less(B, A)", &["(2,0)", "(1,5)"], "1"),
+    h("lex_geq", "lex_geq(A, B) = not lex_less(A, B)", &["(2,0)", "(1,5)"], "1"),
+    h("colex_less", "1 when A < B comparing the last elements first: the order of the 1-D index", &["(1,5)", "(2,0)"], "0"),
+    h("colex_leq", "colex_leq(A, B) = not colex_less(B, A)", &["(1,5)", "(2,0)"], "0"),
+    h("colex_gtr", "colex_gtr(A, B) = colex_less(B, A)", &["(1,5)", "(2,0)"], "1"),
+    h("colex_geq", "colex_geq(A, B) = not colex_less(A, B)", &["(1,5)", "(2,0)"], "1"),
+    h("elem_less", "1 when every element of A is less than B's", &["(1,0)", "(2,1)"], "1"),
+    h("elem_leq", "elem_leq(A, B) = not elem_less(B, A)", &["(1,0)", "(2,1)"], "1"),
+    h("elem_gtr", "elem_gtr(A, B) = elem_less(B, A)", &["(2,1)", "(1,0)"], "1"),
+    h("elem_geq", "elem_geq(A, B) = not elem_less(A, B)", &["(2,1)", "(1,0)"], "1"),
+    h("compact_col_major", "SHAPE:R is column-major with smallest stride START (extent-1 leaves get stride 0)", &["(2,(3,4))", "2"], "(2,(4,12))"),
+    h("compact_row_major", "SHAPE:R is row-major with smallest stride START (extent-1 leaves get stride 0)", &["(2,3,4)"], "(12,4,1)"),
+    h("prefix_product", "R_i = START * the product of the extents before leaf i (the column-major stride)", &["(2,3,4)"], "(1,2,6)"),
+    h("make_layout_like", "same shape, compact, strides increasing in the order of LAYOUT's; stride-0 modes keep stride 0", &["(4,(2,3)):(6,(0,1))"], "(4,(2,3)):(3,(0,1))"),
+    h("make_fragment_like", "same size; mode 0 column-major (its stride-0 leaves kept), the other modes ordered like LAYOUT's and placed after it", &["((2,2),4,2):((1,0),16,64)"], "((2,2),4,2):((1,0),2,8)"),
+    h("coshape", "1 + sum of (s_i - 1) * |d_i| over the leaves (its size is the cosize)", &["(4,(2,3)):(2,(1,-8))"], "24"),
+    h("domain_distribute", "N spread over the flat modes of SHAPE, gcd(extent, rest) from each, with SHAPE's column-major strides, coalesced", &["(2,3,4)", "8"], "(2,4):(1,6)"),
 ];
 
 fn extreme(a: &Args<'_>, max: bool) -> Result<String, OpError> {

@@ -29,7 +29,7 @@ pub struct OpHelp {
     pub output: &'static str,
 }
 
-const fn h(
+pub(crate) const fn h(
     name: &'static str,
     law: &'static str,
     example: &'static [&'static str],
@@ -44,7 +44,12 @@ const fn h(
 }
 
 /// The help tables, one per group of operations (see the [module docs](self)).
-pub static HELP_GROUPS: &[&[OpHelp]] = &[ALGEBRA_HELP, ATOM_HELP, COPY_HELP];
+pub static HELP_GROUPS: &[&[OpHelp]] = &[
+    ALGEBRA_HELP,
+    ATOM_HELP,
+    COPY_HELP,
+    crate::tuple_ops::TUPLE_HELP,
+];
 
 /// The help of [`crate::OPS`]: name, law, example arguments, example output.
 #[rustfmt::skip]
@@ -73,6 +78,8 @@ pub static ALGEBRA_HELP: &[OpHelp] = &[
     h("congruent", "1 exactly when both have the same tree: the same nesting and the same number of leaves", &["(2,(3,4))", "(5,(6,7))"], "1"),
     h("weakly_congruent", "1 exactly when every integer of the first is matched by an integer or a tuple of the second, position for position", &["(2,3)", "((2,2),(3,1))"], "1"),
     h("compatible", "1 exactly when size(A) = size(B) and every coordinate of A's shape is a coordinate of B's", &["24", "(4,6)"], "1"),
+    h("slice", "R is the sub-layout of the modes where COORD has _: L(c with _ replaced by d) = offset + R(d)", &["(_,1,_)", "(2,3,4):(1,2,6)"], "(2,4):(1,6)"),
+    h("slice_and_offset", "L(c with _ replaced by d) = OFFSET + R(d); for a composed layout the offset moves into its innermost offset and 0 is returned", &["(_,1,_)", "(2,3,4):(1,2,6)"], "((2,4):(1,6),2)"),
     h("coalesce", "R(i) = A(i) for every i in [0, size(A)), with the fewest modes (by profile: mode by mode)", &["(2,(1,6)):(1,(6,2))"], "12:1"),
     h("filter", "R is coalesce(filter_zeros(A)): the distinct offsets of A in A's order", &["(2,(3,4)):(0,(1,3))"], "12:1"),
     h("filter_zeros", "every stride-0 mode gets extent 1; the image is unchanged", &["(4,2):(0,1)"], "(1,2):(0,1)"),

@@ -285,6 +285,19 @@ test('conformance vectors: window.cute.run agrees with cute batch and with CuTe'
       }
     }
   }
+  // The surface vectors (surface/*.jsonl: IntTuple toolkit, general composed layouts, ...).
+  const surfaceDir = join(dir, 'surface');
+  const surfaceRef = [];
+  if (existsSync(surfaceDir)) {
+    for (const f of readdirSync(surfaceDir).filter((n) => n.endsWith('.jsonl')).sort()) {
+      for (const line of readFileSync(join(surfaceDir, f), 'utf8').split('\n')) {
+        if (!line.trim()) continue;
+        const c = JSON.parse(line);
+        lines.push(JSON.stringify({ op: c.op, args: c.args }));
+        surfaceRef.push([lines.length - 1, String(c.cute)]);
+      }
+    }
+  }
   const want = batch(lines);
   assert.equal(want.length, lines.length);
   const { page, errors } = await open();
@@ -304,11 +317,16 @@ test('conformance vectors: window.cute.run agrees with cute batch and with CuTe'
   }
   for (let k = cases.length; k < lines.length; k++) assert.deepEqual(got[k], want[k], lines[k]);
   const atomsAgreed = atomRef.filter(([k, v]) => got[k].ok === v).length;
-  console.log(`conformance: ${lines.length} requests (${cases.length} algebra vectors, ${atomRef.length} atom fields), `
-    + `all ${lines.length} answered as cute batch answers them; CuTe's text reproduced for ${agreedCute} of ${lawful} `
-    + `law-abiding algebra answers and ${atomsAgreed} of ${atomRef.length} atom fields`);
+  // (CuTe prints these with spaces: `(2, 3)`; compared without white space, as tests/surface.rs does)
+  const bare = (x) => String(x).replace(/\s+/g, '');
+  const surfaceAgreed = surfaceRef.filter(([k, v]) => got[k].ok !== undefined && bare(got[k].ok) === bare(v)).length;
+  console.log(`conformance: ${lines.length} requests (${cases.length} algebra vectors, ${atomRef.length} atom fields, `
+    + `${surfaceRef.length} surface vectors), all answered as cute batch answers them; CuTe's text reproduced for `
+    + `${agreedCute} of ${lawful} law-abiding algebra answers, ${atomsAgreed} of ${atomRef.length} atom fields and `
+    + `${surfaceAgreed} of ${surfaceRef.length} surface vectors`);
   assert.ok(agreedCute >= 0.95 * lawful, `${agreedCute} of ${lawful}`);
   assert.equal(atomsAgreed, atomRef.length);
+  assert.equal(surfaceAgreed, surfaceRef.length);
   assert.deepEqual(errors, []);
   await page.close();
 });

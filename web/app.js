@@ -635,7 +635,9 @@ async function main() {
   document.documentElement.dataset.ready = 'true';
 }
 
-main().catch((e) => {
+// Resolves once window.cute is there and the first view is drawn (for scripts driving the page).
+window.cuteReady = main();
+window.cuteReady.catch((e) => {
   setResult({ error: `the WebAssembly module did not load: ${e}`, kind: 'Internal' });
   document.documentElement.dataset.ready = 'error';
 });

@@ -182,6 +182,16 @@ test('atoms: CuTe\'s MMA picture, a thread selected in A, B and C', async () => 
   const sel = await text(page, 'tv-selection');
   assert.match(sel, /^thread 5: C: V0 at \(1,2\), V1 at \(1,3\), V2 at \(9,2\), V3 at \(9,3\); A: .*; B: /);
   await shot(page, 'atoms');
+  // a tiled copy: CuTe's source and destination tiles; a thread selected in both
+  await page.goto(`${base}${hash('make_tiled_copy', ['SM75_U32x4_LDSM_N', 'half_t', '(32,1):(1,0)', '(1,8):(0,1)', 'tiled_layout_tv'])}`);
+  await page.waitForFunction(() => document.querySelectorAll('[data-testid="picture"] svg g.panel').length === 2);
+  assert.equal(await text(page, 'result'), '(32,8):(1,32)');
+  await page.fill('#tv-thread', '3');
+  await page.waitForFunction(() => document.querySelector('[data-testid="tv-selection"]').textContent.startsWith('thread 3: '));
+  const copySel = await text(page, 'tv-selection');
+  assert.match(copySel, /Source: V0 at .*Source: V7 at/);
+  assert.ok((await page.locator('[data-testid="picture"] rect.sel').count()) >= 16, copySel);
+  await shot(page, 'tiled-copy');
   assert.deepEqual(errors, []);
   await page.close();
 });

@@ -380,7 +380,18 @@ function setPicture(result) {
     }
     return;
   }
-  if (result.ok === undefined && tab !== 'tv' && tab !== 'banks') return;
+  if (result.ok === undefined && tab !== 'tv' && tab !== 'banks') {
+    // A refusal: the operands that are layouts, drawn, beside the explanation below.
+    const pair = document.createElement('div');
+    pair.className = 'pair';
+    args.forEach((a, k) => {
+      if (typeof a !== 'string' || !a.includes(':')) return;
+      const p = viewOf('picture', 'show', [a]);
+      if (p.ok !== undefined) pair.appendChild(figure(`operand ${k + 1}`, p));
+    });
+    if (pair.children.length > 0) pic.appendChild(pair);
+    return;
+  }
   if ((tab === 'operation' || tab === 'atoms') && !OP_PICTURES.includes(op) && typeof args[0] === 'string') {
     const a = viewOf('picture', 'show', [args[0]]);
     const b = viewOf('picture', op, args);

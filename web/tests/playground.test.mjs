@@ -154,6 +154,7 @@ test('a refusal: the error, its kind, the condition and the counter-example', as
   const explain = await text(page, 'explain');
   assert.match(explain, /condition failed/);
   assert.match(explain, /counter-example/);
+  assert.equal(await page.locator('[data-testid="picture"] figure svg').count(), 2);
   await shot(page, 'refusal');
   assert.deepEqual(errors, []);
   await page.close();

@@ -7,9 +7,9 @@
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cases="${1:-$root/../shared/bench/cases.txt}"
-bin="${2:-${CARGO_TARGET_DIR:-$root/target}/release/cute-bench}"
+bin="${2:-${CARGO_TARGET_DIR:-$root/target}/bench-release/cute-bench}"
 command -v valgrind >/dev/null || { echo "bench-ir: valgrind is not installed" >&2; exit 2; }
-[ -x "$bin" ] || { echo "bench-ir: no $bin (cargo build --release -p cute-bench)" >&2; exit 2; }
+[ -x "$bin" ] || { echo "bench-ir: no $bin (cargo build --profile bench-release -p cute-bench)" >&2; exit 2; }
 tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT
 n="$(grep -cvE '^[[:space:]]*(#|$)' "$cases")"

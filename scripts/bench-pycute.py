@@ -4,7 +4,7 @@
 pycute comes from the `nvidia-cutlass` wheel, installed with `pip install --no-deps` into a
 virtual environment outside the repository (default ~/.cache/cute-bench/venv; override with
 CUTE_BENCH_VENV); the script creates it on first use and re-runs itself inside it. Ours is the
-`cute-bench` binary (`cargo build --release -p cute-bench`), run with `--stats --rounds 3`.
+`cute-bench` binary (`cargo build --profile bench-release -p cute-bench`), run with `--stats --rounds 3`.
 
 pycute timing: inputs are built once outside the timed call; the timed call is the pycute
 function itself (`coalesce`, `composition`, ..., `crd2idx(crd, shape, stride)`,
@@ -235,7 +235,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--cases", default=str(ROOT.parent / "shared" / "bench" / "cases.txt"))
     target = os.environ.get("CARGO_TARGET_DIR", str(ROOT / "target"))
-    ap.add_argument("--bench", default=str(pathlib.Path(target) / "release" / "cute-bench"))
+    ap.add_argument("--bench", default=str(pathlib.Path(target) / "bench-release" / "cute-bench"))
     ap.add_argument("--repeats", type=int, default=7)
     ap.add_argument("--json", help="also write the numbers to this file")
     ap.add_argument("--ir", help="`ID Ir_per_op` lines from scripts/bench-ir.sh")

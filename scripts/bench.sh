@@ -16,8 +16,8 @@ cd "$root"
 cases="${1:-../shared/bench/cases.txt}"
 baseline="${BASELINE:-$(dirname "$cases")/results-baseline.md}"
 export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$root/target}"
-cargo build --release --quiet -p cute-bench
-bin="$CARGO_TARGET_DIR/release/cute-bench"
+cargo build --profile bench-release --quiet -p cute-bench
+bin="$CARGO_TARGET_DIR/bench-release/cute-bench"
 
 echo "- cpu: $(lscpu | sed -n 's/^Model name: *//p' | head -1), $(nproc) cores"
 echo "- load average before the run: $(cut -d' ' -f1-3 /proc/loadavg)"

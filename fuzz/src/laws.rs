@@ -80,7 +80,7 @@ fn size_of(s: &str) -> Option<i64> {
 ///
 /// `Err` is a finding.
 pub fn check_result(op: &str, args: &[Arg], ours: &str) -> Result<(), String> {
-    // Results that are layouts print back as themselves (`image` prints strided intervals).
+    // Results that are layouts print back as themselves (`image` may put an offset before its layout).
     if op != "image"
         && ours.contains(':')
         && !ours.contains(" o ")

@@ -8,6 +8,8 @@
 //! cute svg logical_divide '(8,8):(8,1)' '(2,4)' -o divide.svg     an operation
 //! cute png ... -o FILE                                          the same, as PNG
 //! cute latex '(4,8):(8,1)'                                      CuTe's print_latex (TikZ)
+//! cute svg mma SM80_16x8x16_F16F16F16F16_TN --layout '(2,2,1)'  an MMA's A, B, C panels
+//! cute svg copy SM75_U32x4_LDSM_N half_t --thr '(32,1):(1,0)' --val '(1,8):(0,1)'  a TiledCopy
 //! cute banks '(32,32):(32,1)' --access columns                  the bank-conflict report
 //! ```
 //!
@@ -26,13 +28,16 @@ use crate::ops::OpError;
 /// past it).
 const MAX_PNG_SIDE: u32 = 16_384;
 
-/// What to draw and how; shared by `svg`, `png` and `latex`.
+/// What to draw; shared by `svg` and `png`.
 #[derive(Args, Debug)]
 pub struct DrawArgs {
-    /// LAYOUT, or OP A B with OP one of composition, logical_divide, zipped_divide,
-    /// tiled_divide, flat_divide, logical_product, zipped_product, tiled_product, flat_product,
-    /// blocked_product, raked_product.
-    #[arg(required = true, num_args = 1..=3, value_name = "LAYOUT | OP A B")]
+    /// LAYOUT (a layout, a swizzled layout, or a shape), or OP A B with OP one of composition,
+    /// logical_divide, zipped_divide, tiled_divide, flat_divide, logical_product,
+    /// zipped_product, tiled_product, flat_product, blocked_product, raked_product, or
+    /// `mma ATOM` (CuTe's print_latex of an MMA atom or, with --layout / --permutation, of a
+    /// tiled MMA), or `copy ATOM TYPE` (a TiledCopy's source and destination: --thr/--val, or
+    /// --mma with --layout/--permutation and --operand).
+    #[arg(required = true, num_args = 1..=3, value_name = "LAYOUT | OP A B | mma ATOM | copy ATOM TYPE")]
     pub args: Vec<String>,
     /// Output file; `-` for stdout.
     #[arg(short = 'o', long, value_name = "FILE")]
@@ -44,21 +49,155 @@ pub struct DrawArgs {
     #[arg(long, value_name = "SHAPE")]
     pub tile: Option<String>,
     /// Colour cells by shared-memory bank, with this many banks (e.g. 32).
-    #[arg(long, value_name = "N", conflicts_with = "tv")]
+    #[arg(long, value_name = "N", conflicts_with = "tv", value_parser = clap::value_parser!(i64).range(1..=1024))]
     pub banks: Option<i64>,
-    /// Bytes per element for --banks.
-    #[arg(long, value_name = "BYTES", default_value_t = 4)]
+    /// Bytes per element for --banks: 1, 2, 4, 8, 16, ... (a power of two up to 1024).
+    #[arg(long, value_name = "BYTES", default_value_t = 4, value_parser = power_of_two)]
     pub elem_bytes: i64,
     /// Access pattern of the bank report: rows (a warp reads a row), columns, or N (chunks of N
     /// consecutive coordinates).
-    #[arg(long, value_name = "rows|columns|N", default_value = "rows")]
+    #[arg(long, value_name = "rows|columns|N", default_value = "rows", value_parser = access_arg)]
     pub access: String,
     /// Title printed above the picture instead of the layout.
     #[arg(long)]
     pub title: Option<String>,
-    /// PNG only: pixels per SVG unit.
-    #[arg(long, default_value_t = 1.0)]
-    pub scale: f32,
+    #[command(flatten)]
+    pub copy: CopyArgs,
+    /// --tv only: outline the cells of this thread.
+    #[arg(long, value_name = "THREAD", requires = "tv")]
+    pub highlight: Option<i64>,
+    /// Cell colours: value (CuTe's: value mod 8), swizzle (value / 2^M mod 8 for Sw<B,M,S>, so
+    /// the swizzle shows), range (16 shades from the smallest value to the largest), or BITS
+    /// (value / 2^BITS mod 8). Default: swizzle for a swizzled layout, range for a layout of
+    /// more than 256 points, else value.
+    #[arg(long, value_name = "value|swizzle|range|BITS", value_parser = color_by_arg)]
+    pub color_by: Option<String>,
+    /// mma: the atom layout of make_tiled_mma (a layout or a shape; default (1,1,1)).
+    #[arg(long, value_name = "LAYOUT")]
+    pub layout: Option<String>,
+    /// mma: the permutation of make_tiled_mma, a tiler such as '(32,32,16)'.
+    #[arg(long, value_name = "TILER")]
+    pub permutation: Option<String>,
+}
+
+/// The tiled copy of `copy ATOM TYPE` (pictures and `cute copy`): --thr/--val for
+/// make_tiled_copy, or --mma (with --layout/--permutation of the tiled MMA) and --operand for
+/// make_tiled_copy_A/B/C/C_atom.
+#[derive(Args, Debug, Clone, Default)]
+pub struct CopyArgs {
+    /// copy: make_tiled_copy's thread layout (m,n) -> thread, e.g. '(32,8):(8,1)'.
+    #[arg(long, value_name = "LAYOUT")]
+    pub thr: Option<String>,
+    /// copy: make_tiled_copy's value layout (m,n) -> value (default 1:0).
+    #[arg(long, value_name = "LAYOUT")]
+    pub val: Option<String>,
+    /// copy: tile the copy as this MMA atom's operand (make_tiled_copy_A/B/C).
+    #[arg(long, value_name = "MMA_ATOM")]
+    pub mma: Option<String>,
+    /// copy with --mma: A, B, C (default) or C_atom.
+    #[arg(long, value_name = "A|B|C|C_atom")]
+    pub operand: Option<String>,
+    /// copy with --mma, for `cute copy`: the atom layout of make_tiled_mma.
+    #[arg(skip)]
+    pub layout: Option<String>,
+    /// copy with --mma, for `cute copy`: the permutation of make_tiled_mma.
+    #[arg(skip)]
+    pub permutation: Option<String>,
+}
+
+impl CopyArgs {
+    /// The tiled copy these arguments name for `atom` and `ty`.
+    pub fn spec<'a>(
+        &'a self,
+        atom: &'a str,
+        ty: &'a str,
+    ) -> crate::ops::copy_atoms::TiledCopySpec<'a> {
+        crate::ops::copy_atoms::TiledCopySpec {
+            atom,
+            ty,
+            thr: self.thr.as_deref(),
+            val: self.val.as_deref(),
+            mma: self.mma.as_deref(),
+            layout: self.layout.as_deref(),
+            permutation: self.permutation.as_deref(),
+            operand: self.operand.as_deref(),
+        }
+    }
+}
+
+/// clap's check of `--color-by`.
+fn color_by_arg(s: &str) -> Result<String, String> {
+    match s {
+        "value" | "swizzle" | "range" => Ok(s.to_string()),
+        n => match n.parse::<u32>() {
+            Ok(k) if k <= 62 => Ok(s.to_string()),
+            _ => Err(String::from(
+                "expected value, swizzle, range or a number of bits from 0 to 62",
+            )),
+        },
+    }
+}
+
+/// `cute svg`.
+#[derive(Args, Debug)]
+pub struct SvgArgs {
+    #[command(flatten)]
+    pub draw: DrawArgs,
+}
+
+/// `cute png`.
+#[derive(Args, Debug)]
+pub struct PngArgs {
+    #[command(flatten)]
+    pub draw: DrawArgs,
+    /// Pixels per SVG unit (default: chosen so that the picture is about 1200 pixels on its
+    /// longer side, within the pixel budget).
+    #[arg(long)]
+    pub scale: Option<f32>,
+}
+
+/// `cute latex`.
+#[derive(Args, Debug)]
+pub struct LatexArgs {
+    /// The layout (or a swizzled layout, or a shape), or `mma ATOM` (CuTe's print_latex of an
+    /// MMA atom or, with --layout / --permutation, of a tiled MMA), or `copy ATOM TYPE` (CuTe's
+    /// print_latex of a TiledCopy: --thr/--val, or --mma and --operand).
+    #[arg(required = true, num_args = 1..=3, value_name = "LAYOUT | mma ATOM | copy ATOM TYPE")]
+    pub args: Vec<String>,
+    #[command(flatten)]
+    pub copy: CopyArgs,
+    /// mma: the atom layout of make_tiled_mma (a layout or a shape; default (1,1,1)).
+    #[arg(long, value_name = "LAYOUT")]
+    pub layout: Option<String>,
+    /// mma: the permutation of make_tiled_mma, a tiler such as '(32,32,16)'.
+    #[arg(long, value_name = "TILER")]
+    pub permutation: Option<String>,
+    /// Output file; `-` (the default) for stdout.
+    #[arg(short = 'o', long, value_name = "FILE")]
+    pub output: Option<String>,
+    /// LAYOUT is a thread-value layout (thread, value) -> tile index; needs --tile.
+    #[arg(long, requires = "tile")]
+    pub tv: bool,
+    /// The tile shape of --tv, e.g. '(16,8)'.
+    #[arg(long, value_name = "SHAPE")]
+    pub tile: Option<String>,
+}
+
+/// clap's check of `--elem-bytes`.
+fn power_of_two(s: &str) -> Result<i64, String> {
+    match s.parse::<i64>() {
+        Ok(v) if (1..=1024).contains(&v) && v.count_ones() == 1 => Ok(v),
+        _ => Err(String::from(
+            "expected a power of two from 1 to 1024 (the size of an element in bytes)",
+        )),
+    }
+}
+
+/// clap's check of `--access`.
+fn access_arg(s: &str) -> Result<String, String> {
+    parse_access(s)
+        .map(|_| s.to_string())
+        .map_err(|e| e.message)
 }
 
 /// `cute banks`: the bank-conflict report of an access pattern.
@@ -67,13 +206,13 @@ pub struct BanksArgs {
     /// The layout (element offsets in shared memory).
     pub layout: String,
     /// Number of banks.
-    #[arg(long, default_value_t = 32)]
+    #[arg(long, default_value_t = 32, value_parser = clap::value_parser!(i64).range(1..=1024))]
     pub banks: i64,
-    /// Bytes per element.
-    #[arg(long, value_name = "BYTES", default_value_t = 4)]
+    /// Bytes per element: 1, 2, 4, 8, 16, ... (a power of two up to 1024).
+    #[arg(long, value_name = "BYTES", default_value_t = 4, value_parser = power_of_two)]
     pub elem_bytes: i64,
     /// rows (a warp reads a row), columns, or N (chunks of N consecutive coordinates).
-    #[arg(long, value_name = "rows|columns|N", default_value = "rows")]
+    #[arg(long, value_name = "rows|columns|N", default_value = "rows", value_parser = access_arg)]
     pub access: String,
 }
 
@@ -93,24 +232,13 @@ fn parse_layout(s: &str) -> Result<Layout, OpError> {
         .map_err(|e| OpError::new("ParseError", format!("layout {s:?}: {e}")))
 }
 
-/// A layout, or a swizzled layout `Sw<B,M,S> o OFF o L`.
+/// A layout, a swizzled layout `Sw<B,M,S> o OFF o L`, or a shape (its compact layout).
 fn parse_composed(s: &str) -> Result<ComposedLayout, OpError> {
-    s.parse()
-        .map_err(|e| OpError::new("ParseError", format!("layout {s:?}: {e}")))
+    crate::ops::show::parse_showable("layout", s)
 }
 
 fn parse_access(s: &str) -> Result<Access, OpError> {
-    match s {
-        "rows" | "row" => Ok(Access::Rows),
-        "columns" | "cols" | "column" => Ok(Access::Columns),
-        n => match n.parse::<i64>() {
-            Ok(k) if k >= 1 => Ok(Access::Chunks(k)),
-            _ => Err(OpError::new(
-                "BadRequest",
-                format!("--access {n:?}: expected rows, columns or a positive chunk size"),
-            )),
-        },
-    }
+    crate::ops::view::parse_access(s)
 }
 
 /// The picture `args` ask for, as text (SVG or TikZ).
@@ -121,6 +249,35 @@ pub fn picture(a: &DrawArgs, format: Format) -> Result<String, OpError> {
     };
     let latex = format == Format::Latex;
     match a.args.as_slice() {
+        [kind, atom, ty] if kind == "copy" => {
+            if a.tv || a.banks.is_some() {
+                return Err(OpError::new("BadRequest", "copy: no --tv or --banks"));
+            }
+            let mut c = a.copy.clone();
+            c.layout = a.layout.clone();
+            c.permutation = a.permutation.clone();
+            let tc = crate::ops::copy_atoms::make_tiled_copy_spec(&c.spec(atom, ty))?;
+            Ok(if latex {
+                render::latex_copy(&tc)?
+            } else {
+                render::svg_copy(&tc, &style)?
+            })
+        }
+        [kind, atom] if kind == "mma" => {
+            if a.tv || a.banks.is_some() {
+                return Err(OpError::new("BadRequest", "mma: no --tv or --banks"));
+            }
+            let mma = crate::ops::atoms::make_tiled_mma(
+                atom,
+                a.layout.as_deref(),
+                a.permutation.as_deref(),
+            )?;
+            Ok(if latex {
+                render::latex_mma(&mma)?
+            } else {
+                render::svg_mma(&mma, &style)?
+            })
+        }
         [layout] => {
             // A swizzled layout `Sw<B,M,S> o OFF o L` is drawn as L with its offsets sent
             // through the swizzle layers (the render module's post-map hook).
@@ -128,13 +285,33 @@ pub fn picture(a: &DrawArgs, format: Format) -> Result<String, OpError> {
             let l = composed.layout().clone();
             // The layers are checked not to overflow on the layout's offsets at construction.
             let post = |x: i64| composed.post(x).unwrap_or(x);
-            let style = if composed.as_layout().is_some() {
-                style
-            } else {
+            let swizzled = composed.as_layout().is_none();
+            let mut style = if swizzled {
                 style
                     .post_map(&post)
                     .title(a.title.as_deref().unwrap_or(layout.as_str()))
+            } else {
+                style
             };
+            let by_cells = !a.tv && a.banks.is_none();
+            let range = match a.color_by.as_deref() {
+                Some("range") => true,
+                None => !swizzled && l.size() > 256,
+                _ => false,
+            };
+            let bits = match a.color_by.as_deref() {
+                None | Some("swizzle") if swizzled => composed.swizzle().base(),
+                None | Some("value" | "swizzle" | "range") => 0,
+                Some(n) => n.parse::<i64>().unwrap_or(0),
+            };
+            if range && by_cells {
+                style = style.color_by_range();
+            } else if bits > 0 && by_cells {
+                style = style.color_by_bits(u32::try_from(bits).unwrap_or(0));
+            }
+            if let Some(t) = a.highlight {
+                style = style.highlight_thread(t);
+            }
             if a.tv {
                 let tile_text = a.tile.as_deref().unwrap_or_default();
                 let tile: IntTuple = tile_text.parse().map_err(|e| {
@@ -146,12 +323,6 @@ pub fn picture(a: &DrawArgs, format: Format) -> Result<String, OpError> {
                     render::svg_tv(&l, &tile, &style)?
                 })
             } else if let Some(n) = a.banks {
-                if latex {
-                    return Err(OpError::new(
-                        "BadRequest",
-                        "latex: --banks is drawn as SVG or PNG only",
-                    ));
-                }
                 let banks = Banks::new(n, a.elem_bytes)?;
                 Ok(render::svg_banks(
                     &l,
@@ -168,18 +339,22 @@ pub fn picture(a: &DrawArgs, format: Format) -> Result<String, OpError> {
         [op, x, y] => {
             let Some(op) = Op::from_name(op) else {
                 let names: Vec<&str> = Op::ALL.iter().map(|o| o.name()).collect();
+                let near = crate::ops::help::suggest(op, names.iter().copied());
                 return Err(OpError::new(
                     "UnknownOp",
-                    format!(
-                        "no picture for operation {op:?}; one of: {}",
-                        names.join(", ")
-                    ),
+                    match near {
+                        Some(n) => format!("no picture for operation {op:?}; did you mean {n}?"),
+                        None => format!(
+                            "no picture for operation {op:?}; one of: {}",
+                            names.join(", ")
+                        ),
+                    },
                 ));
             };
-            if a.tv || a.banks.is_some() || latex {
+            if a.tv || a.banks.is_some() {
                 return Err(OpError::new(
-                    "BadRequest",
-                    format!("{op}: operation pictures are SVG or PNG, without --tv or --banks"),
+                    "Usage",
+                    format!("{op}: operation pictures are drawn without --tv or --banks"),
                 ));
             }
             let l = parse_layout(x)?;
@@ -195,86 +370,136 @@ pub fn picture(a: &DrawArgs, format: Format) -> Result<String, OpError> {
     }
 }
 
-/// Renders SVG text to PNG bytes with resvg, loading the system fonts for the labels.
-pub fn png(svg: &str, scale: f32) -> Result<Vec<u8>, OpError> {
-    use resvg::{tiny_skia, usvg};
-    if !(scale.is_finite() && scale > 0.0) {
-        return Err(OpError::new(
-            "BadRequest",
-            format!("--scale {scale}: expected a positive number"),
-        ));
-    }
-    let mut opt = usvg::Options::default();
-    *opt.fontdb_mut() = label_fonts();
-    if opt.fontdb.is_empty() {
-        eprintln!("cute: warning: no monospace system font found, the PNG will have no labels");
-    }
-    let tree = usvg::Tree::from_str(svg, &opt)
-        .map_err(|e| OpError::new("Render", format!("png: cannot read the SVG: {e}")))?;
-    let size = tree.size();
-    let (w, h) = (size.width() * scale, size.height() * scale);
-    if w > MAX_PNG_SIDE as f32 || h > MAX_PNG_SIDE as f32 {
-        return Err(OpError::new(
+/// Most pixels `cute png` renders: a 4096 x 4096 picture (64 MiB of RGBA while drawing).
+const MAX_PNG_PIXELS: f64 = 16_777_216.0;
+/// The longer side, in pixels, that the default scale aims at (a slide or a blog column).
+const TARGET_SIDE: f64 = 1600.0;
+/// The largest default scale (a small layout is not blown up past this).
+const MAX_AUTO_SCALE: f64 = 4.0;
+/// The smallest scale `cute png` draws at: below it a 26-unit cell is under 5 pixels.
+const MIN_SCALE: f64 = 0.2;
+/// Below this scale the cell labels (12-unit text) are under 6 pixels and left out.
+const MIN_LABEL_SCALE: f64 = 0.5;
+
+/// The SVG's `width` and `height` attributes, read from its first line without parsing it.
+fn svg_size(svg: &str) -> Option<(f64, f64)> {
+    let head = svg.get(..svg.find('>')?)?;
+    let attr = |name: &str| -> Option<f64> {
+        let start = head.find(&format!(" {name}=\""))? + name.len() + 3;
+        let len = head[start..].find('"')?;
+        head[start..start + len].parse().ok()
+    };
+    Some((attr("width")?, attr("height")?))
+}
+
+/// The scale of a picture of `w` x `h` SVG units: `--scale` if given (refused if the picture
+/// would pass the limits), else the largest scale up to [`MAX_AUTO_SCALE`] that keeps the longer
+/// side near [`TARGET_SIDE`] and within the limits (refused if that is below [`MIN_SCALE`]).
+/// Decided before anything is rasterised.
+pub fn png_scale(w: f64, h: f64, asked: Option<f32>) -> Result<f64, OpError> {
+    let side = f64::from(MAX_PNG_SIDE);
+    let fit = (side / w)
+        .min(side / h)
+        .min((MAX_PNG_PIXELS / (w * h)).sqrt());
+    let too_large = |scale: f64| {
+        OpError::new(
             "TooLarge",
             format!(
-                "png: the picture would be {w:.0} x {h:.0} pixels, more than {MAX_PNG_SIDE} on a side; use --scale below 1 or cute svg"
+                "png: at scale {scale:.2} the picture is {:.0} x {:.0} pixels, past the limit of {MAX_PNG_SIDE} on a side and {} pixels; draw it with cute svg, or a smaller --scale",
+                w * scale,
+                h * scale,
+                MAX_PNG_PIXELS as u64
             ),
-        ));
+        )
+    };
+    match asked {
+        Some(s) if !(s.is_finite() && s > 0.0) => Err(OpError::new(
+            "Usage",
+            format!("--scale {s}: expected a positive number"),
+        )),
+        Some(s) if f64::from(s) > fit => Err(too_large(f64::from(s))),
+        Some(s) => Ok(f64::from(s)),
+        None => {
+            let scale = (TARGET_SIDE / w.max(h)).clamp(1.0, MAX_AUTO_SCALE).min(fit);
+            if scale < MIN_SCALE {
+                return Err(OpError::new(
+                    "TooLarge",
+                    format!(
+                        "png: the picture is {w:.0} x {h:.0} units; within {MAX_PNG_SIDE} pixels on a side and {} pixels its cells would be under 5 pixels; draw it with cute svg",
+                        MAX_PNG_PIXELS as u64
+                    ),
+                ));
+            }
+            Ok(scale)
+        }
     }
-    let (wi, hi) = ((w.ceil() as u32).max(1), (h.ceil() as u32).max(1));
+}
+
+/// `svg` without the cell labels (`<g class="labels">`), for pictures drawn too small to read
+/// them.
+fn without_labels(svg: &str) -> std::borrow::Cow<'_, str> {
+    const OPEN: &str = "<g class=\"labels\">";
+    let mut out = String::new();
+    let mut rest = svg;
+    while let Some(i) = rest.find(OPEN) {
+        let Some(len) = rest[i..].find("</g>") else {
+            break;
+        };
+        out.push_str(&rest[..i]);
+        rest = &rest[i + len + 4..];
+    }
+    if out.is_empty() {
+        return std::borrow::Cow::Borrowed(svg);
+    }
+    out.push_str(rest);
+    std::borrow::Cow::Owned(out)
+}
+
+/// Renders SVG text to PNG bytes with resvg and the embedded font. The size is checked (and
+/// the scale chosen) from the SVG's header before the SVG is parsed; see [`png_scale`].
+pub fn png(svg: &str, asked: Option<f32>) -> Result<Vec<u8>, OpError> {
+    use resvg::{tiny_skia, usvg};
+    let (w, h) = svg_size(svg)
+        .ok_or_else(|| OpError::new("Render", "png: the SVG has no width and height"))?;
+    let scale = png_scale(w, h, asked)?;
+    let svg = if scale < MIN_LABEL_SCALE {
+        without_labels(svg)
+    } else {
+        std::borrow::Cow::Borrowed(svg)
+    };
+    let mut opt = usvg::Options::default();
+    *opt.fontdb_mut() = label_fonts();
+    let tree = usvg::Tree::from_str(&svg, &opt)
+        .map_err(|e| OpError::new("Render", format!("png: cannot read the SVG: {e}")))?;
+    let (wi, hi) = (
+        ((w * scale).ceil() as u32).max(1),
+        ((h * scale).ceil() as u32).max(1),
+    );
     let mut pixmap = tiny_skia::Pixmap::new(wi, hi).ok_or_else(|| {
         OpError::new("Render", format!("png: cannot allocate {wi} x {hi} pixels"))
     })?;
+    let s = scale as f32;
     resvg::render(
         &tree,
-        tiny_skia::Transform::from_scale(scale, scale),
+        tiny_skia::Transform::from_scale(s, s),
         &mut pixmap.as_mut(),
     );
     encode_rgb_png(pixmap.data(), wi, hi)
         .map_err(|e| OpError::new("Render", format!("png: cannot encode: {e}")))
 }
 
-/// The fonts of the labels, read into memory once: the system's regular and bold faces of
-/// `DejaVu Sans Mono` or else of a monospaced family it has, registered as `monospace`. (A
-/// database of font *files* would re-read a file for every one of the thousands of labels.)
+/// DejaVu Sans Mono, regular and bold, reduced to the characters the pictures use (see
+/// `fonts/LICENSE-DejaVu.txt`): the labels look the same on every machine, fonts installed or
+/// not.
+const FONT_REGULAR: &[u8] = include_bytes!("../fonts/DejaVuSansMono-subset.ttf");
+const FONT_BOLD: &[u8] = include_bytes!("../fonts/DejaVuSansMono-Bold-subset.ttf");
+
+/// The embedded fonts, as the `monospace` family of the pictures.
 fn label_fonts() -> resvg::usvg::fontdb::Database {
-    use resvg::usvg::fontdb::{Database, Family, Query, Source, Weight};
-    let mut system = Database::new();
-    system.load_system_fonts();
-    // fontdb's default `monospace` is Courier New; prefer any monospaced face the system has.
-    let any_mono = system
-        .faces()
-        .find(|f| f.monospaced)
-        .and_then(|f| f.families.first())
-        .map(|f| f.0.clone());
-    if let Some(name) = any_mono {
-        system.set_monospace_family(name);
-    }
-    let mut db = Database::new();
-    let families = [Family::Name("DejaVu Sans Mono"), Family::Monospace];
-    let mut loaded = std::collections::HashSet::new();
-    for weight in [Weight::NORMAL, Weight::BOLD] {
-        let query = Query {
-            families: &families,
-            weight,
-            ..Query::default()
-        };
-        let Some(id) = system.query(&query) else {
-            continue;
-        };
-        if let Some(name) = system.face(id).and_then(|f| f.families.first()) {
-            db.set_monospace_family(name.0.clone());
-        }
-        match system.face_source(id) {
-            Some((Source::File(path), _)) if loaded.insert(path.clone()) => {
-                if let Ok(data) = std::fs::read(&path) {
-                    db.load_font_data(data);
-                }
-            }
-            Some((Source::Binary(data), _)) => db.load_font_data(data.as_ref().as_ref().to_vec()),
-            _ => {}
-        }
-    }
+    let mut db = resvg::usvg::fontdb::Database::new();
+    db.load_font_data(FONT_REGULAR.to_vec());
+    db.load_font_data(FONT_BOLD.to_vec());
+    db.set_monospace_family("DejaVu Sans Mono");
     db
 }
 
@@ -320,60 +545,112 @@ fn write_out(path: Option<&str>, bytes: &[u8]) -> Result<(), OpError> {
     }
 }
 
-/// `cute svg`, `cute png`, `cute latex`.
-pub fn run(a: &DrawArgs, format: Format) -> ExitCode {
-    let result = if format != Format::Png && a.scale != 1.0 {
-        Err(OpError::new("BadRequest", "--scale is for cute png only"))
-    } else {
-        picture(a, format)
+/// Refuses an output file whose extension names another format (`-o plain.pdf` for SVG).
+fn check_extension(path: Option<&str>, format: Format) -> Result<(), OpError> {
+    let Some(path) = path.filter(|p| *p != "-") else {
+        return Ok(());
     };
-    let result = result.and_then(|text| match format {
-        Format::Png => {
-            let Some(path) = a.output.as_deref() else {
-                return Err(OpError::new(
-                    "BadRequest",
-                    "png: give the output file with -o FILE (-o - for stdout)",
-                ));
-            };
-            if path == "-" && io::stdout().is_terminal() {
-                return Err(OpError::new(
-                    "BadRequest",
-                    "png: not writing binary data to a terminal; use -o FILE",
-                ));
-            }
-            write_out(Some(path), &png(&text, a.scale)?)
-        }
-        Format::Svg | Format::Latex => write_out(a.output.as_deref(), text.as_bytes()),
-    });
+    let want: &[&str] = match format {
+        Format::Svg => &["svg"],
+        Format::Png => &["png"],
+        Format::Latex => &["tex", "tikz"],
+    };
+    let ext = std::path::Path::new(path)
+        .extension()
+        .and_then(|e| e.to_str())
+        .map(str::to_ascii_lowercase);
+    match ext {
+        Some(e) if !want.contains(&e.as_str()) => Err(OpError::new(
+            "Usage",
+            format!(
+                "-o {path}: this command writes {}, not .{e}; name the file .{}{}",
+                match format {
+                    Format::Svg => "SVG",
+                    Format::Png => "PNG",
+                    Format::Latex => "TikZ (LaTeX)",
+                },
+                want[0],
+                match e.as_str() {
+                    "png" => " or use cute png",
+                    "svg" => " or use cute svg",
+                    _ => "",
+                }
+            ),
+        )),
+        _ => Ok(()),
+    }
+}
+
+fn finish(result: Result<(), OpError>) -> ExitCode {
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => crate::fail(&e),
     }
 }
 
+/// `cute svg`.
+pub fn run_svg(a: &SvgArgs) -> ExitCode {
+    let out = a.draw.output.as_deref();
+    finish(
+        check_extension(out, Format::Svg)
+            .and_then(|()| picture(&a.draw, Format::Svg))
+            .and_then(|text| write_out(out, text.as_bytes())),
+    )
+}
+
+/// `cute png`.
+pub fn run_png(a: &PngArgs) -> ExitCode {
+    let result = (|| {
+        let Some(path) = a.draw.output.as_deref() else {
+            return Err(OpError::new(
+                "Usage",
+                "png: give the output file with -o FILE (-o - for stdout)",
+            ));
+        };
+        check_extension(Some(path), Format::Png)?;
+        if path == "-" && io::stdout().is_terminal() {
+            return Err(OpError::new(
+                "Usage",
+                "png: not writing binary data to a terminal; use -o FILE",
+            ));
+        }
+        if let Some(s) = a.scale {
+            png_scale(1.0, 1.0, Some(s))?;
+        }
+        let text = picture(&a.draw, Format::Png)?;
+        write_out(Some(path), &png(&text, a.scale)?)
+    })();
+    finish(result)
+}
+
+/// `cute latex`.
+pub fn run_latex(a: &LatexArgs) -> ExitCode {
+    let draw = DrawArgs {
+        args: a.args.clone(),
+        output: a.output.clone(),
+        tv: a.tv,
+        tile: a.tile.clone(),
+        banks: None,
+        elem_bytes: 4,
+        access: String::from("rows"),
+        title: None,
+        highlight: None,
+        color_by: Some(String::from("value")),
+        layout: a.layout.clone(),
+        permutation: a.permutation.clone(),
+        copy: a.copy.clone(),
+    };
+    let out = a.output.as_deref();
+    finish(
+        check_extension(out, Format::Latex)
+            .and_then(|()| picture(&draw, Format::Latex))
+            .and_then(|text| write_out(out, text.as_bytes())),
+    )
+}
+
 /// `cute banks`: the report, then one line per request.
 pub fn banks_report(a: &BanksArgs) -> Result<String, OpError> {
-    let c = parse_composed(&a.layout)?;
-    let post = |x: i64| c.post(x).unwrap_or(x);
-    let style = if c.as_layout().is_some() {
-        Style::new()
-    } else {
-        Style::new().post_map(&post)
-    };
-    let banks = Banks::new(a.banks, a.elem_bytes)?;
-    let r = render::bank_conflicts(c.layout(), banks, parse_access(&a.access)?, &style)?;
-    let mut out = format!("{c}\n{r}\n");
-    for (k, q) in r.requests.iter().enumerate() {
-        out += &format!(
-            "request {k}: {} elements, {} words, {} wavefronts (ideal {}){}\n",
-            q.elements,
-            q.words,
-            q.wavefronts,
-            q.ideal,
-            if q.conflicts() > 0 { ", conflict" } else { "" }
-        );
-    }
-    Ok(out)
+    crate::ops::view::banks_report(&a.layout, a.banks, a.elem_bytes, &a.access)
 }
 
 /// Whether `cute show` colours its table: `always`, `never`, or `auto` (stdout is a terminal

@@ -6,10 +6,12 @@
 //! cute batch < requests.jsonl            one JSON request per line, one JSON answer per line
 //! ```
 //!
-//! Exit status: 0 on success; 2 for a usage error (unknown operation, wrong number of arguments,
-//! text that does not parse, a malformed argument); 1 when the operation refuses its (well-formed)
-//! input, e.g. a coordinate outside the shape. Errors are one line on stderr. A closed output pipe
-//! ends the program quietly.
+//! `cute OP --help` and `cute help OP` print an operation's usage, law and example.
+//!
+//! Exit status: 0 on success; 2 for a usage error (unknown command or operation, wrong number of
+//! arguments, text that does not parse, a malformed option); 1 when the operation refuses its
+//! (well-formed) input, e.g. a coordinate outside the shape. Errors are one line on stderr,
+//! `cute: error[Kind]: message`. A closed output pipe ends the program quietly.
 #![forbid(unsafe_code)]
 
 mod batch;
@@ -21,8 +23,7 @@ use cute_ops::analysis;
 use std::io::{self, Write};
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand};
-use cute_layout::ComposedLayout;
+use clap::{CommandFactory, Parser, Subcommand};
 
 use crate::ops::{run_op, Arg, OpError};
 
@@ -31,15 +32,18 @@ use crate::ops::{run_op, Arg, OpError};
     name = "cute",
     version,
     about = "CuTe layouts on the command line: show, compute, batch-evaluate",
+    disable_help_subcommand = true,
     after_help = "Any operation of `cute ops` is also a command: `cute OP ARGS...`, e.g.\n  \
-                  cute crd2idx '(1,5)' '(3,(2,3)):(3,(12,1))'\n\n\
+                  cute crd2idx '(1,5)' '(3,(2,3)):(3,(12,1))'\n\
+                  `cute OP --help` or `cute help OP` prints its usage, law and an example.\n\n\
                   Exit status:\n  \
                   0  success; also `cute batch` at the end of its input, whatever the answers, and\n     \
                   any command whose output pipe was closed (e.g. by `| head`)\n  \
                   1  the operation refused its input (the error names the condition), or\n     \
                   `cute batch` could not read its input or write its answers\n  \
-                  2  usage error: unknown operation, wrong number of arguments, text that does\n     \
-                  not parse, a malformed argument"
+                  2  usage error: unknown command or operation, wrong number of arguments, text\n     \
+                  that does not parse, a malformed option\n\
+                  Errors are one line on stderr: cute: error[Kind]: message"
 )]
 struct Cli {
     #[command(subcommand)]
@@ -50,7 +54,8 @@ struct Cli {
 enum Command {
     /// Print a layout, its size, cosize, rank and depth, and CuTe's print_layout table.
     Show {
-        /// The layout, e.g. '(2,(2,2)):(4,(2,1))'.
+        /// The layout, e.g. '(2,(2,2)):(4,(2,1))', a swizzled layout 'Sw<3,4,3> o 0 o (8,64):(64,1)',
+        /// or a shape '(2,4)' (its compact column-major layout).
         layout: String,
         /// Add the column coordinates to the table (01_layout.md's "Index Mapping" figure).
         #[arg(long)]
@@ -63,13 +68,54 @@ enum Command {
         color: String,
     },
     /// Draw a layout, a thread-value layout (--tv), its banks (--banks) or an operation as SVG.
-    Svg(draw::DrawArgs),
+    Svg(draw::SvgArgs),
     /// The same pictures as `svg`, rendered to PNG (-o FILE required).
-    Png(draw::DrawArgs),
+    Png(draw::PngArgs),
     /// CuTe's print_latex / print_latex_tv (--tv): a TikZ picture of a layout.
-    Latex(draw::DrawArgs),
+    Latex(draw::LatexArgs),
     /// Shared-memory bank conflicts of an access pattern (e.g. a warp reading each row).
     Banks(draw::BanksArgs),
+    /// C++ for a layout: `int64_t NAME(i)` and `NAME(c0, c1, ...)`, host and device (nvcc).
+    Codegen {
+        /// The layout, swizzled layout (`Sw<3,2,5> o 0 o (32,32):(32,1)`) or TV layout.
+        layout: String,
+        /// The function's name.
+        #[arg(long, default_value = "f")]
+        name: String,
+        /// Put it in this namespace (`a::b` nests).
+        #[arg(long)]
+        namespace: Option<String>,
+        /// Print instead a host test program that checks NAME at every point against the library.
+        #[arg(long)]
+        check: bool,
+        /// The header the test program includes (default NAME.hpp).
+        #[arg(long)]
+        header: Option<String>,
+    },
+    /// Shared-memory layout of a tile with the fewest bank conflicts for its writes and reads.
+    SmemSearch {
+        /// The tile's shape, e.g. '(32,32)'.
+        #[arg(long)]
+        tile: String,
+        /// How the threads write the tile: a TV layout (thread, value) -> tile index.
+        #[arg(long)]
+        write: String,
+        /// How the threads read it.
+        #[arg(long)]
+        read: String,
+        /// Bytes per element.
+        #[arg(long, default_value_t = 4)]
+        elem: i64,
+        /// How many of the ranked layouts to print.
+        #[arg(long, default_value_t = 3)]
+        top: usize,
+        /// Print only results of this kind: row-major, column-major, padded, swizzled.
+        #[arg(long)]
+        kind: Option<String>,
+        /// Evaluate these layouts of the tile instead of searching (repeatable).
+        #[arg(long = "layout")]
+        layouts: Vec<String>,
+    },
     /// Answer JSON requests read from stdin, one per line: {"op": NAME, "args": [...]}.
     Batch,
     /// List the operations that `cute OP` and `cute batch` run.
@@ -83,8 +129,9 @@ enum Command {
         #[arg(long)]
         shape: Option<String>,
     },
-    /// Explain an operation step by step: `cute explain composition A B` (also complement,
-    /// divides, products).
+    /// Explain an algebra operation step by step: `cute explain composition A B` (every
+    /// operation of `cute explain --help`).
+    #[command(after_help = analysis::EXPLAINED_HELP)]
     Explain {
         /// The operation.
         op: String,
@@ -92,27 +139,116 @@ enum Command {
         #[arg(allow_hyphen_values = true)]
         args: Vec<String>,
     },
+    /// List the MMA and copy atom families of CuTe C++ (SM50-SM120); FILTER keeps those whose
+    /// pattern contains it, or of that architecture or kind (`sm90`, `mma`, `copy`).
+    Atoms {
+        /// e.g. `sm80`, `GMMA`, `mma`.
+        filter: Option<String>,
+        /// List every MMA atom name instead of the families (UMMA, SM120 and UniversalFMA: one
+        /// example each).
+        #[arg(long)]
+        names: bool,
+    },
+    /// Print an MMA atom's layouts (CuTe's MMA_Traits), or a tiled MMA's with --layout or
+    /// --permutation: `cute mma SM80_16x8x16_F16F16F16F16_TN --layout '(2,2,1)'`.
+    Mma {
+        /// The atom, as CuTe C++ spells the type (quote template arguments).
+        atom: String,
+        /// The atom layout of make_tiled_mma, a layout or a shape (default (1,1,1)).
+        #[arg(long, value_name = "LAYOUT")]
+        layout: Option<String>,
+        /// The permutation of make_tiled_mma, a tiler such as '(32,32,16)'.
+        #[arg(long, value_name = "TILER")]
+        permutation: Option<String>,
+    },
+    /// Print a copy atom's layouts for a value type (CuTe's Copy_Atom<ATOM,TYPE>), or a tiled
+    /// copy's with --thr/--val (make_tiled_copy) or --mma (make_tiled_copy_A/B/C):
+    /// `cute copy SM75_U32x4_LDSM_N half_t --thr '(32,1):(1,0)' --val '(1,8):(0,1)'`.
+    Copy {
+        /// The copy atom, as CuTe C++ spells the type (quote template arguments).
+        atom: String,
+        /// The value type: half_t, bfloat16_t, float, double, uint8_t, ...
+        #[arg(value_name = "TYPE")]
+        ty: String,
+        #[command(flatten)]
+        tiled: draw::CopyArgs,
+        /// With --mma: the atom layout of make_tiled_mma (a layout or a shape).
+        #[arg(long, value_name = "LAYOUT")]
+        layout: Option<String>,
+        /// With --mma: the permutation of make_tiled_mma, a tiler such as '(32,32,16)'.
+        #[arg(long, value_name = "TILER")]
+        permutation: Option<String>,
+    },
+    /// Help on a command or an operation: `cute help OP`.
+    Help {
+        /// The command or operation.
+        topic: Option<String>,
+    },
     /// Run an operation: `cute OP ARGS...` (see `cute ops`).
     #[command(external_subcommand)]
     Op(Vec<String>),
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => return clap_error(&e),
+    };
     match cli.command {
         Command::Show {
             layout,
             coords,
             vector,
             color,
-        } => match draw::want_color(&color).and_then(|c| show(&layout, coords, vector, c)) {
+        } => match draw::want_color(&color).and_then(|color| {
+            ops::show::show(
+                &layout,
+                ops::show::ShowOptions {
+                    coords,
+                    vector,
+                    color,
+                },
+            )
+        }) {
             Ok(text) => emit(&text),
             Err(e) => fail(&e),
         },
-        Command::Svg(a) => draw::run(&a, draw::Format::Svg),
-        Command::Png(a) => draw::run(&a, draw::Format::Png),
-        Command::Latex(a) => draw::run(&a, draw::Format::Latex),
+        Command::Svg(a) => draw::run_svg(&a),
+        Command::Png(a) => draw::run_png(&a),
+        Command::Latex(a) => draw::run_latex(&a),
         Command::Banks(a) => match draw::banks_report(&a) {
+            Ok(text) => emit(&text),
+            Err(e) => fail(&e),
+        },
+        Command::Codegen {
+            layout,
+            name,
+            namespace,
+            check,
+            header,
+        } => match ops::show::parse_showable("codegen", &layout).and_then(|c| {
+            ops::codegen::codegen(&c, &name, namespace.as_deref(), check, header.as_deref())
+        }) {
+            Ok(text) => emit(&text),
+            Err(e) => fail(&e),
+        },
+        Command::SmemSearch {
+            tile,
+            write,
+            read,
+            elem,
+            top,
+            kind,
+            layouts,
+        } => match ops::codegen::smem_search_report(
+            &tile,
+            &write,
+            &read,
+            elem,
+            &layouts,
+            top,
+            kind.as_deref(),
+        ) {
             Ok(text) => emit(&text),
             Err(e) => fail(&e),
         },
@@ -147,10 +283,43 @@ fn main() -> ExitCode {
             Ok(text) => emit(&text),
             Err(e) => fail(&e),
         },
+        Command::Atoms { filter, names } => match atoms(filter.as_deref(), names) {
+            Ok(text) => emit(&text),
+            Err(e) => fail(&e),
+        },
+        Command::Mma {
+            atom,
+            layout,
+            permutation,
+        } => match mma(&atom, layout.as_deref(), permutation.as_deref()) {
+            Ok(text) => emit(&text),
+            Err(e) => fail(&e),
+        },
+        Command::Copy {
+            atom,
+            ty,
+            mut tiled,
+            layout,
+            permutation,
+        } => {
+            tiled.layout = layout;
+            tiled.permutation = permutation;
+            match ops::copy_atoms::describe_copy(&tiled.spec(&atom, &ty)) {
+                Ok(text) => emit(&text),
+                Err(e) => fail(&e),
+            }
+        }
+        Command::Help { topic } => help(topic.as_deref()),
         Command::Op(words) => {
             let Some((op, rest)) = words.split_first() else {
                 return fail(&OpError::new("UnknownOp", "no operation given"));
             };
+            if rest.iter().any(|w| w == "--help" || w == "-h") {
+                return help(Some(op));
+            }
+            if ops::find(op).is_none() {
+                return fail(&unknown(op));
+            }
             let args: Vec<Arg> = rest.iter().cloned().map(Arg::Text).collect();
             match run_op(op, &args) {
                 Ok(text) => emit(&(text + "\n")),
@@ -160,40 +329,164 @@ fn main() -> ExitCode {
     }
 }
 
-/// `cute show`: the layout's text form and properties, then its table.
-fn show(text: &str, coords: bool, vector: bool, color: bool) -> Result<String, OpError> {
-    // A layout, or a swizzled layout `Sw<B,M,S> o OFF o L` (its table is L's through the
-    // swizzle layers).
-    let c: ComposedLayout = text
-        .parse()
-        .map_err(|e| OpError::new("ParseError", format!("show: {e}")))?;
-    let l = c.layout();
-    let mut out = format!(
-        "layout: {c}\nsize:   {}\ncosize: {}\nrank:   {}\ndepth:  {}\n",
-        c.size(),
-        c.cosize(),
-        c.rank(),
-        c.depth()
-    );
-    let post = |x: i64| c.post(x).unwrap_or(x);
-    let name = c.to_string();
-    let table = l.table().map(|t| match c.as_layout() {
-        Some(_) => t,
-        None => t.with_post_map(&post, &name),
-    });
-    match table.map(|t| if color { t.with_ansi() } else { t }) {
-        Ok(t) if coords => out += &t.with_coords().to_string(),
-        Ok(t) => out += &t.to_string(),
-        Err(e) => out += &format!("table omitted: {e}\n"),
+/// The commands of `cute` other than the operations (`show`, `svg`, ...).
+fn commands() -> Vec<String> {
+    Cli::command()
+        .get_subcommands()
+        .map(|c| c.get_name().to_string())
+        .collect()
+}
+
+/// The error for a word that is neither a command nor an operation, naming the nearest one.
+fn unknown(word: &str) -> OpError {
+    let commands = commands();
+    let names = commands
+        .iter()
+        .map(String::as_str)
+        .chain(ops::all().map(|s| s.name));
+    match ops::help::suggest(word, names) {
+        Some(near) => OpError::new(
+            "UnknownOp",
+            format!("unknown command or operation {word:?}; did you mean {near}?"),
+        ),
+        None => OpError::new(
+            "UnknownOp",
+            format!("unknown command or operation {word:?} (`cute --help` lists the commands, `cute ops` the operations)"),
+        ),
     }
-    if vector {
-        let vector = l.vector_table().map(|t| match c.as_layout() {
-            Some(_) => t,
-            None => t.with_post_map(&post, &name),
-        });
-        match vector {
-            Ok(v) => out += &v.to_string(),
-            Err(e) => out += &format!("vector view omitted: {e}\n"),
+}
+
+/// `cute help [TOPIC]`, `cute OP --help`: a command's help, or an operation's usage, law and
+/// example.
+fn help(topic: Option<&str>) -> ExitCode {
+    let Some(topic) = topic else {
+        return emit(&Cli::command().render_long_help().to_string());
+    };
+    if commands().iter().any(|c| c == topic) {
+        return match Cli::try_parse_from(["cute", topic, "--help"]) {
+            Err(e) => emit(&command_help(topic, &e)),
+            Ok(_) => ExitCode::SUCCESS,
+        };
+    }
+    if let Some(spec) = ops::find(topic) {
+        return emit(&ops::help::render(spec));
+    }
+    fail(&unknown(topic))
+}
+
+/// clap's help of a command, followed by the law and example of the operation of the same
+/// name (`show`, `explain`) if there is one.
+fn command_help(command: &str, e: &clap::Error) -> String {
+    let mut text = e.render().to_string();
+    if let Some(h) = ops::help::help(command) {
+        text += "\n";
+        text += &ops::help::render_law_and_example(h);
+    }
+    text
+}
+
+/// A command-line error found by clap, as one line (`cute --help` and `--version` print as
+/// usual).
+fn clap_error(e: &clap::Error) -> ExitCode {
+    use clap::error::ErrorKind;
+    match e.kind() {
+        ErrorKind::DisplayHelp => {
+            let words: Vec<String> = std::env::args().skip(1).collect();
+            let command = words.iter().find(|w| !w.starts_with('-'));
+            return emit(&command_help(command.map_or("", String::as_str), e));
+        }
+        ErrorKind::DisplayVersion => return emit(&e.render().to_string()),
+        ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
+            let _ = write!(io::stderr().lock(), "{}", e.render());
+            return ExitCode::from(2);
+        }
+        _ => {}
+    }
+    let text = e.render().to_string();
+    let mut message = String::new();
+    for line in text.lines().map(str::trim) {
+        if line.starts_with("Usage:") || line.starts_with("For more information") {
+            break;
+        }
+        let line = line.strip_prefix("error: ").unwrap_or(line);
+        if line.is_empty() {
+            continue;
+        }
+        if !message.is_empty() {
+            message += if line.starts_with("tip:") { "; " } else { " " };
+        }
+        message += line;
+    }
+    let words: Vec<String> = std::env::args().skip(1).collect();
+    let command = words
+        .iter()
+        .find(|w| !w.starts_with('-'))
+        .filter(|w| commands().contains(w));
+    match command {
+        Some(c) => message += &format!(" (`cute {c} --help` for usage)"),
+        None => message += " (`cute --help` for usage)",
+    }
+    fail(&OpError::new("Usage", message))
+}
+
+/// `cute atoms [FILTER] [--names]`.
+fn atoms(filter: Option<&str>, names: bool) -> Result<String, OpError> {
+    if names {
+        let f = filter.unwrap_or("").to_lowercase();
+        let text: String = cute_layout::atom::mma_names()
+            .into_iter()
+            .chain(cute_layout::atom::copy::copy_names())
+            .filter(|n| n.to_lowercase().contains(&f))
+            .map(|n| n + "\n")
+            .collect();
+        return Ok(text);
+    }
+    let args: Vec<Arg> = filter.map(|f| Arg::Text(f.into())).into_iter().collect();
+    let text = run_op("list_atoms", &args)?;
+    Ok(if text.is_empty() { text } else { text + "\n" })
+}
+
+/// `cute mma ATOM [--layout L] [--permutation P]`.
+fn mma(atom: &str, layout: Option<&str>, permutation: Option<&str>) -> Result<String, OpError> {
+    let a = cute_layout::atom::mma_atom(atom).map_err(OpError::from)?;
+    let mut out = format!("atom:        {}\n", a.name());
+    for f in [
+        "thr_id",
+        "shape_mnk",
+        "layout_a_tv",
+        "layout_b_tv",
+        "layout_c_tv",
+    ] {
+        out += &format!(
+            "{:<12} {}\n",
+            format!("{f}:"),
+            a.field(f).map_err(OpError::from)?
+        );
+    }
+    if let Some((sfa, sfb)) = a.scale_factor_layouts() {
+        out += &format!("layout_sfa_tv: {sfa}\nlayout_sfb_tv: {sfb}\n");
+    }
+    let [va, vb, vc, vd] = a.val_bits();
+    out += &format!("val_bits:    a {va}, b {vb}, c {vc}, d {vd}\n");
+    if layout.is_some() || permutation.is_some() {
+        let t = ops::atoms::make_tiled_mma(atom, layout, permutation)?;
+        let [m, n, k] = t.tile_size_mnk();
+        out += &format!(
+            "\ntiled mma:\nthr_layout_vmnk: {}\npermutation_mnk: {}\ntile_size_mnk:   ({m},{n},{k})\nsize:            {}\n",
+            t.thr_layout_vmnk(),
+            t.permutation_text(),
+            t.size()
+        );
+        for op in [
+            cute_layout::atom::Operand::A,
+            cute_layout::atom::Operand::B,
+            cute_layout::atom::Operand::C,
+        ] {
+            out += &format!(
+                "layout_{}_tv:     {}\n",
+                op.name().to_lowercase(),
+                t.layout_tv(op).map_err(OpError::from)?
+            );
         }
     }
     Ok(out)
@@ -217,7 +510,7 @@ fn fail(e: &OpError) -> ExitCode {
     let message = e.message.replace(['\n', '\r'], " ");
     note(&format!("cute: error[{}]: {message}", e.kind));
     match e.kind {
-        "UnknownOp" | "Arity" | "ParseError" | "BadRequest" => ExitCode::from(2),
+        "UnknownOp" | "Arity" | "ParseError" | "BadRequest" | "Usage" => ExitCode::from(2),
         _ => ExitCode::from(1),
     }
 }

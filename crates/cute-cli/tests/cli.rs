@@ -84,7 +84,7 @@ fn usage_errors_exit_2_with_one_line() {
     let o = cute(&["frobnicate"]);
     assert_eq!(
         stderr(&o).trim_end(),
-        "cute: error[UnknownOp]: unknown operation \"frobnicate\" (`cute ops` lists them)"
+        "cute: error[UnknownOp]: unknown command or operation \"frobnicate\" (`cute --help` lists the commands, `cute ops` the operations)"
     );
 }
 

@@ -39,6 +39,28 @@ impl Image {
     pub fn is_interval(&self) -> bool {
         self.starts.size() == 1 && (self.step == 1 || self.run == 1)
     }
+
+    /// The image relative to [`Image::offset`] as a layout in CuTe's form: the coalesced
+    /// `(run, starts):(step, strides of starts)`, an injective layout whose offsets, plus
+    /// `offset`, are exactly the image, each once, in increasing order.
+    ///
+    /// # Errors
+    /// [`LayoutError::Overflow`] if the result's cosize leaves `i64` (not for an image
+    /// computed by [`Layout::image`], whose span fits).
+    ///
+    /// # Examples
+    /// ```
+    /// # use cute_layout::Layout;
+    /// let img = "(2,2):(1,4)".parse::<Layout>()?.image()?; // {0,1} ∪ {4,5}
+    /// assert_eq!(img.layout()?.to_string(), "(2,2):(1,4)");
+    /// let img = "(4,3):(2,2)".parse::<Layout>()?.image()?; // 0,2,...,10
+    /// assert_eq!(img.layout()?.to_string(), "6:2");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn layout(&self) -> Result<Layout, LayoutError> {
+        let run = Layout::new(self.run.into(), self.step.into())?;
+        Ok(Layout::from_modes([run, self.starts.clone()])?.coalesce())
+    }
 }
 
 impl core::fmt::Display for Image {
@@ -126,7 +148,7 @@ impl Layout {
     /// ```
     /// # use cute_layout::Layout;
     /// let a: Layout = "(10):(3)".parse()?;
-    /// let b: Layout = "(2,5):(3,6)".parse()?; // seed 000: same function as a
+    /// let b: Layout = "(2,5):(3,6)".parse()?; // same function as a
     /// assert_eq!(a.canonical(), b.canonical());
     /// assert_eq!(b.canonical().to_string(), "10:3");
     /// assert_eq!("((2,1),(3,2)):((0,9),(0,0))".parse::<Layout>()?.canonical().to_string(), "12:0");

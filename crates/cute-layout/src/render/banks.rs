@@ -75,7 +75,9 @@ impl Banks {
     /// `count` banks of 4 bytes and elements of `elem_bytes` bytes.
     ///
     /// # Errors
-    /// [`LayoutError::InvalidArgument`] unless `1 <= count, elem_bytes <= 1024`.
+    /// [`LayoutError::InvalidArgument`] unless `1 <= count, elem_bytes <= 1024`. (Any element
+    /// size is modelled, elements straddling bank words included; the CLI takes the powers of
+    /// two that CUDA types have.)
     pub fn new(count: i64, elem_bytes: i64) -> Result<Self, LayoutError> {
         Banks::default().with(count, elem_bytes, 4)
     }
@@ -241,18 +243,24 @@ impl BankReport {
 impl fmt::Display for BankReport {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let b = &self.banks;
+        let s = |n: usize| if n == 1 { "" } else { "s" };
+        let (r, w, m) = (
+            self.requests.len(),
+            self.wavefronts(),
+            self.max_wavefronts(),
+        );
         write!(
             f,
-            "{} banks x {} B, {}-byte elements, {}: {} requests, {} wavefronts (ideal {}), {} extra from bank conflicts, worst request {} wavefronts",
+            "{} banks x {} B, {}-byte elements, {}: {r} request{}, {w} wavefront{} (ideal {}), {} extra from bank conflicts, worst request {m} wavefront{}",
             b.count,
             b.bank_bytes,
             b.elem_bytes,
             self.access,
-            self.requests.len(),
-            self.wavefronts(),
+            s(r),
+            s(w),
             self.ideal(),
             self.conflicts(),
-            self.max_wavefronts()
+            s(m)
         )
     }
 }

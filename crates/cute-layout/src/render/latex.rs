@@ -53,7 +53,7 @@ const BW8: [&str; 8] = [
 ];
 
 /// CuTe's `TikzColor_TV`.
-const TV8: [&str; 8] = [
+pub(crate) const TV8: [&str; 8] = [
     "{rgb,255:red,175;green,175;blue,255}",
     "{rgb,255:red,175;green,255;blue,175}",
     "{rgb,255:red,255;green,255;blue,175}",
@@ -64,7 +64,7 @@ const TV8: [&str; 8] = [
     "{rgb,255:red,255;green,210;blue,210}",
 ];
 
-const PREAMBLE: &str = "\\documentclass[convert]{standalone}\n\\usepackage{tikz}\n\n\\begin{document}\n\\begin{tikzpicture}[x={(0cm,-1cm)},y={(1cm,0cm)},every node/.style={minimum size=1cm, outer sep=0pt}]\n\n";
+pub(crate) const PREAMBLE: &str = "\\documentclass[convert]{standalone}\n\\usepackage{tikz}\n\n\\begin{document}\n\\begin{tikzpicture}[x={(0cm,-1cm)},y={(1cm,0cm)},every node/.style={minimum size=1cm, outer sep=0pt}]\n\n";
 
 /// The grid line, the row and column labels and the footer.
 fn footer(s: &mut String, rows: usize, cols: usize) {

@@ -38,6 +38,9 @@ pub const MAX_PICTURE_CELLS: i64 = 1 << 16;
 pub struct Style<'a> {
     pub(crate) post: Option<&'a dyn Fn(i64) -> i64>,
     pub(crate) title: Option<&'a str>,
+    pub(crate) color_shift: u32,
+    pub(crate) color_range: bool,
+    pub(crate) thread: Option<i64>,
 }
 
 impl<'a> Style<'a> {
@@ -63,6 +66,51 @@ impl<'a> Style<'a> {
         }
     }
 
+    /// Colours the cells of a layout picture by `(value >> shift) mod 8` instead of
+    /// `value mod 8` (shift at most 62). For a swizzle `Sw<B,M,S>`, `shift = M` colours each
+    /// group of `2^M` consecutive offsets alike, so the permutation the swizzle makes of the
+    /// groups shows (by value mod 8, `Sw<3,4,3>` would look like its unswizzled layout).
+    ///
+    /// ```
+    /// # use cute_layout::{Layout, render::{self, Style}};
+    /// let l: Layout = "(4,4):(4,1)".parse()?;
+    /// let svg = render::svg(&l, &Style::new().color_by_bits(2))?;
+    /// assert_eq!(svg.matches("<rect class=\"o0\"").count(), 4); // values 0..4: one colour
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn color_by_bits(self, shift: u32) -> Self {
+        Style {
+            color_shift: shift.min(62),
+            ..self
+        }
+    }
+
+    /// Colours the cells of a layout picture by where their value lies between the smallest
+    /// and the largest value (16 shades, light blue to light orange) instead of by value mod 8:
+    /// a large layout then shows the order of its offsets rather than stripes.
+    ///
+    /// ```
+    /// # use cute_layout::{Layout, render::{self, Style}};
+    /// let l: Layout = "(16,16):(16,1)".parse()?;
+    /// let svg = render::svg(&l, &Style::new().color_by_range())?;
+    /// assert_eq!(svg.matches("<rect class=\"r0\"").count(), 16); // the first row
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn color_by_range(self) -> Self {
+        Style {
+            color_range: true,
+            ..self
+        }
+    }
+
+    /// Outlines the cells of thread `t` in a thread-value picture ([`svg_tv`](super::svg_tv)).
+    pub fn highlight_thread(self, t: i64) -> Self {
+        Style {
+            thread: Some(t),
+            ..self
+        }
+    }
+
     /// `f(x)` with the post-map, `x` without.
     #[inline]
     pub(crate) fn map(&self, x: i64) -> i64 {
@@ -78,6 +126,9 @@ impl fmt::Debug for Style<'_> {
         f.debug_struct("Style")
             .field("post_map", &self.post.map(|_| "fn(i64) -> i64"))
             .field("title", &self.title)
+            .field("color_shift", &self.color_shift)
+            .field("color_range", &self.color_range)
+            .field("thread", &self.thread)
             .finish()
     }
 }

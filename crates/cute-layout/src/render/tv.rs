@@ -180,6 +180,14 @@ pub fn svg_tv(tv: &Layout, tile: &IntTuple, style: &Style<'_>) -> Result<String,
         Some(t) => String::from(t),
         None => format!("TV layout {tv} on tile {tile}"),
     };
+    let highlight: Vec<bool> = match style.thread {
+        Some(h) => map
+            .first
+            .iter()
+            .map(|f| matches!(f, Some((t, _)) if *t == h))
+            .collect(),
+        None => Vec::new(),
+    };
     let mut notes = alloc::vec![String::from(
         "cell = tile coordinate of tv(thread, value); colour = thread mod 8"
     )];
@@ -193,6 +201,10 @@ pub fn svg_tv(tv: &Layout, tile: &IntTuple, style: &Style<'_>) -> Result<String,
             "{multi} cells reached by several pairs (red; first pair shown, +k others)"
         ));
     }
+    if let Some(h) = style.thread {
+        let n = highlight.iter().filter(|&&x| x).count();
+        notes.push(format!("outlined: the {n} cells of thread {h}"));
+    }
     let panel = Panel {
         title,
         notes,
@@ -200,8 +212,8 @@ pub fn svg_tv(tv: &Layout, tile: &IntTuple, style: &Style<'_>) -> Result<String,
         cols: map.cols,
         row_shape: map.row_shape,
         col_shape: map.col_shape,
+        highlight,
         cells,
-        highlight: Vec::new(),
         row_notes: Vec::new(),
         banks: 0,
     };

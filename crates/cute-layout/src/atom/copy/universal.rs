@@ -1,0 +1,61 @@
+//! The architecture-independent copy atoms of CuTe C++ 4.2's `copy_traits.hpp`, by rule:
+//! `UniversalCopy<S, D = S>` (one thread moving `sizeof_bits<S>` bits in and `sizeof_bits<D>`
+//! out), `AutoVectorizingCopyWithAssumedAlignment<N = 128>` and its aliases `AutoVectorizingCopy`
+//! and `DefaultCopy` (one thread, `(1,1):(0,0)` bit layouts for every `N`).
+
+use alloc::format;
+use alloc::string::String;
+
+use super::super::{AtomError, TemplateName};
+use super::{bad, one_thread, type_bits, CopyAtom};
+
+/// The atom of `t` if its base is one of this file's families.
+pub(super) fn lookup(t: &TemplateName, name: &str) -> Option<Result<CopyAtom, AtomError>> {
+    match t.base.as_str() {
+        "UniversalCopy" => Some(universal(t, name)),
+        "AutoVectorizingCopyWithAssumedAlignment" => Some(auto_vectorizing(t, name)),
+        "AutoVectorizingCopy" | "DefaultCopy" if !t.brackets => Some(Ok(unit(name))),
+        _ => None,
+    }
+}
+
+fn universal(t: &TemplateName, name: &str) -> Result<CopyAtom, AtomError> {
+    if t.args.is_empty() || t.args.len() > 2 {
+        return Err(bad(
+            name,
+            "UniversalCopy takes one or two value types: <S> or <S,D>",
+        ));
+    }
+    let s = type_bits(name, &t.args[0])?;
+    let d = match t.args.get(1) {
+        Some(a) => type_bits(name, a)?,
+        None => s,
+    };
+    one_thread(name, s, d, None)
+}
+
+fn auto_vectorizing(t: &TemplateName, name: &str) -> Result<CopyAtom, AtomError> {
+    match t.args.as_slice() {
+        [] => Ok(unit(name)),
+        [n] if n.parse::<u32>().is_ok_and(|n| n > 0) => Ok(unit(name)),
+        _ => Err(bad(
+            name,
+            &format!(
+                "AutoVectorizingCopyWithAssumedAlignment takes one positive integer, got <{}>",
+                t.args.join(",")
+            ),
+        )),
+    }
+}
+
+fn unit(name: &str) -> CopyAtom {
+    let l = |s: &str| s.parse().expect("a valid layout literal");
+    CopyAtom {
+        name: String::from(name),
+        thr_id: l("1:0"),
+        val_id: None,
+        src: l("(1,1):(0,0)"),
+        dst: l("(1,1):(0,0)"),
+        ref_: l("(1,1):(0,0)"),
+    }
+}

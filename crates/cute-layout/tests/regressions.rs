@@ -237,8 +237,16 @@ fn overflow_in_queries() {
 #[test]
 fn overflow_in_algebra() {
     let huge = "4611686018427387903";
-    // complement: the repeat of the span to reach the cotarget.
-    let e = lay("2:4611686018427387904")
+    // complement: the repeat of the span to reach the cotarget (issue 23: an intermediate span
+    // past i64 is no error where the result fits, as for `2:2^62`, whose complement is `2^62:1`).
+    assert_eq!(
+        lay("2:4611686018427387904")
+            .complement(i64::MAX)
+            .unwrap()
+            .to_string(),
+        "4611686018427387904:1"
+    );
+    let e = lay("3:3074457345618258602")
         .complement(i64::MAX)
         .unwrap_err();
     assert!(is_overflow(&e), "{e:?}");

@@ -39,6 +39,8 @@ mod algebra;
 pub mod analysis;
 pub mod atom;
 mod basis;
+mod chain;
+pub mod codegen;
 mod composed;
 mod coord;
 mod divider;
@@ -50,9 +52,11 @@ mod layout;
 mod parse;
 pub mod render;
 mod slice;
+pub mod smem_search;
 mod swizzle;
 mod tensor;
 mod tree;
+mod tuple_algebra;
 
 pub use algebra::Tiler;
 pub use analysis::{
@@ -60,6 +64,7 @@ pub use analysis::{
     explain_rearranged, find_layout, find_layout_with_shape, Explanation, Image,
 };
 pub use basis::{ScaledBasis, MAX_BASIS_DEPTH};
+pub use chain::{is_composed_text, LayoutChain, OuterFn};
 pub use composed::ComposedLayout;
 pub use coord::Offsets;
 pub use divider::Idx2Crd;
@@ -72,3 +77,4 @@ pub use slice::{Slice, SliceCoord};
 pub use swizzle::{Swizzle, MAX_SWIZZLE_BITS};
 pub use tensor::{IdentityTensor, Storage, StorageMut, Tensor};
 pub use tree::{MAX_DEPTH, MAX_NODES};
+pub use tuple_algebra::{coord_less, safe_div, CoordOrder};

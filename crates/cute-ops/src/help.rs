@@ -44,7 +44,7 @@ const fn h(
 }
 
 /// The help tables, one per group of operations (see the [module docs](self)).
-pub static HELP_GROUPS: &[&[OpHelp]] = &[ALGEBRA_HELP];
+pub static HELP_GROUPS: &[&[OpHelp]] = &[ALGEBRA_HELP, crate::atoms::ATOM_HELP];
 
 /// The help of [`crate::OPS`]: name, law, example arguments, example output.
 #[rustfmt::skip]

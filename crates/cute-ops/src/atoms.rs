@@ -4,7 +4,6 @@
 use cute_layout::atom::{self, AtomError, Operand, TiledMma};
 use cute_layout::Layout;
 
-use crate::help::OpHelp;
 use crate::{op, Args, OpError, OpSpec};
 
 impl From<AtomError> for OpError {
@@ -19,15 +18,6 @@ pub static ATOM_OPS: &[OpSpec] = &[
     op("mma_atom", "NAME FIELD", (2, 2), "an MMA atom's field: thr_id, shape_mnk, layout_a_tv, layout_b_tv, layout_c_tv (layout_sfa_tv, layout_sfb_tv)", mma_atom),
     op("tiled_mma", "ATOM ATOM_LAYOUT|_ PERMUTATION|_ FIELD [GMEM_LAYOUT THREAD]", (4, 6), "make_tiled_mma's field: thr_layout_vmnk, permutation_mnk, layout_{a,b,c}_tv, tile_size_mnk, size; with a tensor layout and a thread: partition_{a,b,c}, offset_{a,b,c}, fragment_{a,b,c}", tiled_mma),
     op("list_atoms", "[FILTER]", (0, 1), "the atom families (kind, arch, pattern), one per line; with FILTER only those containing it", list_atoms),
-];
-
-/// The help of [`ATOM_OPS`]: name, law, example arguments, example output (see
-/// [`crate::help`]).
-#[rustfmt::skip]
-pub static ATOM_HELP: &[OpHelp] = &[
-    OpHelp { name: "mma_atom", law: "MMA_Traits<NAME>'s field as CuTe prints it; each TV layout maps (thread, value) to the column-major index in the M x K, N x K or M x N tile", example: &["SM80_16x8x8_F16F16F16F16_TN", "layout_c_tv"], output: "((4,8),(2,2)):((32,1),(16,8))" },
-    OpHelp { name: "tiled_mma", law: "make_tiled_mma(atom, ATOM_LAYOUT, PERMUTATION)'s field; thr_layout_vmnk = tiled_product(atom thr_id, ATOM_LAYOUT), layout_*_tv(t, v) = index of value v of thread t in the tile", example: &["SM80_16x8x16_F16F16F16F16_TN", "(2,2,1):(1,2,0)", "_", "thr_layout_vmnk"], output: "(32,2,2,1):(1,32,64,0)" },
-    OpHelp { name: "list_atoms", law: "one line per atom family: kind, architecture, name pattern, what it is; FILTER keeps the lines whose pattern contains it or whose arch or kind is it", example: &["sm61"], output: "mma SM61 SM61_{DP4A|DP2A}  -- single-thread dot products (1x1x4 int8, 1x1x2 int16)" },
 ];
 
 fn mma_atom(a: &Args<'_>) -> Result<String, OpError> {

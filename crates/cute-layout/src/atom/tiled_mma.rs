@@ -312,7 +312,7 @@ impl TiledMma {
 
     /// `get_slice(t).partition_fragment_A/B/C(L)`: the layout of the register fragment thread
     /// `t` allocates for its partition. C: the compact column-major layout of the partition's
-    /// shape; A and B held in registers: CuTe's `make_fragment_like` (mode 0 compact
+    /// shape (UMMA's tensor-memory C is refused with [`AtomError::Unsupported`]); A and B held in registers: CuTe's `make_fragment_like` (mode 0 compact
     /// column-major, the other modes ordered as the partition's strides); A and B read from
     /// shared memory through a descriptor (GMMA `_SS` A, GMMA B, UMMA): the partition itself.
     ///
@@ -325,6 +325,14 @@ impl TiledMma {
         thread: i64,
     ) -> Result<Layout, AtomError> {
         let (p, _) = self.partition(op, layout, thread)?;
+        if op == Operand::C && self.atom.name().contains("SM100_MMA_") {
+            // UMMA accumulates in tensor memory: CuTe's fragment is a TMEM allocation
+            // (`tmem_frg`), whose layout is not modelled here.
+            return Err(AtomError::Unsupported {
+                name: self.atom.name().into(),
+                what: "the C fragment of a UMMA atom lives in tensor memory (tmem_frg)".into(),
+            });
+        }
         if op == Operand::C {
             return Ok(Layout::col_major(p.shape())?);
         }

@@ -86,9 +86,9 @@ fn copy_atom_cases() -> Vec<Case> {
     cases
 }
 
-fn tiled_copy_cases() -> Vec<Case> {
+fn tiled_copy_cases(file: &str) -> Vec<Case> {
     let mut cases = Vec::new();
-    for v in vectors("tiled_copy.jsonl") {
+    for v in vectors(file) {
         let op = text(&v["op"]);
         let args: Vec<Value> = v["args"].as_array().expect("args").clone();
         let c = &v["cute"];
@@ -151,7 +151,7 @@ fn copy_atoms_agree_with_cute() {
 
 #[test]
 fn tiled_copies_agree_with_cute() {
-    let cases = tiled_copy_cases();
+    let cases = tiled_copy_cases("tiled_copy.jsonl");
     let bad = run(&cases);
     println!(
         "tiled_copy.jsonl: {}/{} fields agree",
@@ -320,7 +320,40 @@ fn every_atom_and_type_agrees_with_cute() {
         }
     }
     let bad = run(&cases);
-    println!("copy_atoms_extra.jsonl: {}/{} fields agree", cases.len() - bad.len(), cases.len());
+    println!(
+        "copy_atoms_extra.jsonl: {}/{} fields agree",
+        cases.len() - bad.len(),
+        cases.len()
+    );
     assert!(cases.len() > 9000);
-    assert!(bad.is_empty(), "{} disagreements:\n{}", bad.len(), bad.join("\n"));
+    assert!(
+        bad.is_empty(),
+        "{} disagreements:\n{}",
+        bad.len(),
+        bad.join("\n")
+    );
+}
+
+/// 34 more TiledCopy configurations in the shared vectors' format (`tiled_copy_extra.jsonl`,
+/// printed by CuTe C++ 4.2 from the program `gen_tiled_copy_extra.py` writes, with
+/// `tiled_copy_extra.hpp`): other atoms (LDSM x1/x2, MOVM, XOR4 shuffle, SM100 U8 LDSM/STSM,
+/// 256-bit loads, DefaultCopy, AutoVectorizingCopy, cp.async ZFILL), rank-3 thread layouts,
+/// 64-thread LDSM tilings, and make_tiled_copy_A/B/C/C_atom over SM80 F16/BF16/TF32/F64/S8 and
+/// SM90 GMMA tiled MMAs, with column-major, row-major and swizzled tensors.
+#[test]
+fn more_tiled_copies_agree_with_cute() {
+    let cases = tiled_copy_cases("tiled_copy_extra.jsonl");
+    let bad = run(&cases);
+    println!(
+        "tiled_copy_extra.jsonl: {}/{} fields agree",
+        cases.len() - bad.len(),
+        cases.len()
+    );
+    assert!(cases.len() >= 500);
+    assert!(
+        bad.is_empty(),
+        "{} disagreements:\n{}",
+        bad.len(),
+        bad.join("\n")
+    );
 }

@@ -1,6 +1,6 @@
 //! Laws of the copy atoms and tiled copies (`cute_layout::atom::copy`), on every listed atom
 //! and every TiledCopy configuration of the vendored CuTe vectors
-//! (`crates/cute-cli/tests/conformance/atoms/tiled_copy.jsonl`).
+//! (`crates/cute-cli/tests/conformance/atoms/tiled_copy{,_extra}.jsonl`).
 
 use cute_layout::atom::copy::{copy_atom, copy_names, value_type_names, TiledCopy};
 use cute_layout::atom::{mma_atom, Operand, TiledMma};

@@ -61,22 +61,23 @@ pub struct DrawArgs {
     /// Title printed above the picture instead of the layout.
     #[arg(long)]
     pub title: Option<String>,
-    /// mma: the atom layout of make_tiled_mma (a layout or a shape; default (1,1,1)).
-    #[arg(long, value_name = "LAYOUT")]
-    pub layout: Option<String>,
-    /// mma: the permutation of make_tiled_mma, a tiler such as '(32,32,16)'.
-    #[arg(long, value_name = "TILER")]
-    pub permutation: Option<String>,
     #[command(flatten)]
     pub copy: CopyArgs,
     /// --tv only: outline the cells of this thread.
     #[arg(long, value_name = "THREAD", requires = "tv")]
     pub highlight: Option<i64>,
     /// Cell colours: value (CuTe's: value mod 8), swizzle (value / 2^M mod 8 for Sw<B,M,S>, so
-    /// the swizzle shows), or BITS (value / 2^BITS mod 8). Default: swizzle for a swizzled
-    /// layout, else value.
-    #[arg(long, value_name = "value|swizzle|BITS", value_parser = color_by_arg)]
+    /// the swizzle shows), range (16 shades from the smallest value to the largest), or BITS
+    /// (value / 2^BITS mod 8). Default: swizzle for a swizzled layout, range for a layout of
+    /// more than 256 points, else value.
+    #[arg(long, value_name = "value|swizzle|range|BITS", value_parser = color_by_arg)]
     pub color_by: Option<String>,
+    /// mma: the atom layout of make_tiled_mma (a layout or a shape; default (1,1,1)).
+    #[arg(long, value_name = "LAYOUT")]
+    pub layout: Option<String>,
+    /// mma: the permutation of make_tiled_mma, a tiler such as '(32,32,16)'.
+    #[arg(long, value_name = "TILER")]
+    pub permutation: Option<String>,
 }
 
 /// The tiled copy of `copy ATOM TYPE` (pictures and `cute copy`): --thr/--val for
@@ -127,11 +128,11 @@ impl CopyArgs {
 /// clap's check of `--color-by`.
 fn color_by_arg(s: &str) -> Result<String, String> {
     match s {
-        "value" | "swizzle" => Ok(s.to_string()),
+        "value" | "swizzle" | "range" => Ok(s.to_string()),
         n => match n.parse::<u32>() {
             Ok(k) if k <= 62 => Ok(s.to_string()),
             _ => Err(String::from(
-                "expected value, swizzle or a number of bits from 0 to 62",
+                "expected value, swizzle, range or a number of bits from 0 to 62",
             )),
         },
     }
@@ -292,12 +293,20 @@ pub fn picture(a: &DrawArgs, format: Format) -> Result<String, OpError> {
             } else {
                 style
             };
+            let by_cells = !a.tv && a.banks.is_none();
+            let range = match a.color_by.as_deref() {
+                Some("range") => true,
+                None => !swizzled && l.size() > 256,
+                _ => false,
+            };
             let bits = match a.color_by.as_deref() {
                 None | Some("swizzle") if swizzled => composed.swizzle().base(),
-                None | Some("value" | "swizzle") => 0,
+                None | Some("value" | "swizzle" | "range") => 0,
                 Some(n) => n.parse::<i64>().unwrap_or(0),
             };
-            if bits > 0 && !a.tv && a.banks.is_none() {
+            if range && by_cells {
+                style = style.color_by_range();
+            } else if bits > 0 && by_cells {
                 style = style.color_by_bits(u32::try_from(bits).unwrap_or(0));
             }
             if let Some(t) = a.highlight {

@@ -110,12 +110,43 @@ fn tiled_mma_agrees_with_cute() {
     run("tiled_mma.jsonl", 817);
 }
 
+/// `fragment_{a,b,c}` (`partition_fragment_A/B/C` of thread 0) against the fragments CuTe
+/// printed in `tiled_copy.jsonl` (`make_tiled_copy_A/B/C/C_atom` cases: the MMA's fragment).
+#[test]
+fn fragments_agree_with_cute() {
+    let path =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/conformance/atoms/tiled_copy.jsonl");
+    let text = std::fs::read_to_string(path).unwrap();
+    let mut cases = Vec::new();
+    for line in text.lines().filter(|l| !l.trim().is_empty()) {
+        let d: Value = serde_json::from_str(line).unwrap();
+        let x = match d["op"].as_str().unwrap() {
+            "make_tiled_copy_A" => "a",
+            "make_tiled_copy_B" => "b",
+            "make_tiled_copy_C" | "make_tiled_copy_C_atom" => "c",
+            _ => continue,
+        };
+        let Some(frag) = d["cute"]["retile"]["fragment"].as_str() else {
+            continue;
+        };
+        let a = d["args"].as_array().unwrap();
+        let req = json!({"op": "tiled_mma", "args": [a[2], a[3], a[4], format!("fragment_{x}"), d["cute"]["tensor"], 0]});
+        cases.push((req, frag.to_string()));
+    }
+    assert!(cases.len() >= 15, "{}", cases.len());
+    let input: String = cases.iter().map(|(r, _)| format!("{r}\n")).collect();
+    let (_, answers) = common::batch(input.as_bytes());
+    for ((req, want), got) in cases.iter().zip(&answers) {
+        assert_eq!(got["ok"].as_str(), Some(want.as_str()), "{req}");
+    }
+}
+
 #[test]
 fn unknown_atom_names_the_nearest() {
     let (_, a) = common::batch(
         br#"{"op":"mma_atom","args":["SM80_16x8x16_F16F16F16F16_NT","thr_id"]}
 {"op":"mma_atom","args":["SM90_64x12x16_F16F16F16_SS<GMMA::Major::K,GMMA::Major::K>","thr_id"]}
-{"op":"mma_atom","args":["SM90_64x8x16_F16F16F16_RS<GMMA::Major::MN,GMMA::Major::K>","thr_id"]}
+{"op":"mma_atom","args":["SM90_64x8x16_F16F16F16_RS<GMMA::Major::K>","thr_id"]}
 {"op":"mma_atom","args":["SM80_16x8x16_F16F16F16F16_TN","layout_d_tv"]}
 {"op":"tiled_mma","args":["SM80_16x8x16_F16F16F16F16_TN","_","_","partition_a","(32,32):(1,32)",32]}
 "#,
@@ -208,6 +239,8 @@ fn cli_draws_mma_pictures() {
         atom,
         "--layout",
         "(1,2,1)",
+        "--scale",
+        "1",
         "-o",
         png_path.to_str().unwrap(),
     ]);

@@ -16,7 +16,7 @@
 //!  1  | 4 | 6 | 5 | 7 |
 //!     +---+---+---+---+
 //! "
-//! ); // 01_layout.md, print_layout(s2xh4)
+//! ); // 01_layout.md's print_layout example
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!

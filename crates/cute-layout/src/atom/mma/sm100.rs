@@ -250,7 +250,7 @@ pub(super) fn resolve(t: &TemplateName, norm: &str) -> Option<Result<MmaAtom, At
             if !(vs == Some(32) || (vs == Some(64) && wide)) {
                 return bad(norm, "VS must be 32, or 64 with float_e2m1_t A and B and float_ue8m0_t scale factors".into());
             }
-        } else if !matches!(vs, Some(16 | 32)) && !(sm2 && matches!(vs, Some(v) if v >= 1)) {
+        } else if !(matches!(vs, Some(16 | 32)) || (sm2 && matches!(vs, Some(v) if v >= 1))) {
             return bad(norm, "the scale vector size VS must be 16 or 32".into());
         }
         // MMA_Traits<SM100_MMA_MXF4_SS>'s static_assert (the 2x1SM traits have none).

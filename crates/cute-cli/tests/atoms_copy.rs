@@ -357,3 +357,33 @@ fn more_tiled_copies_agree_with_cute() {
         bad.join("\n")
     );
 }
+
+/// `make_cotiled_copy` through the batch protocol (CuTe 4.2's answer; the library test
+/// `copy_laws.rs` checks more configurations).
+#[test]
+fn cotiled_copy_through_batch() {
+    let args = json!([
+        "UniversalCopy<uint128_t>",
+        "half_t",
+        "((8,16),8):((8,64),1)",
+        "(32,64):(64,1)"
+    ]);
+    let cases: Vec<Case> = [
+        ("tiler_mn", "(16:1,(8,8):(8,1))"),
+        ("tiled_layout_tv", "((8,16),8):((16,1),128)"),
+        ("layout_s_tv", "((8,16),(8,1)):((16,1),(128,0))"),
+    ]
+    .iter()
+    .map(|(f, want)| {
+        let mut a = args.as_array().unwrap().clone();
+        a.push(json!(f));
+        Case {
+            label: format!("make_cotiled_copy {f}"),
+            request: json!({"op": "make_cotiled_copy", "args": a}),
+            want: want.to_string(),
+        }
+    })
+    .collect();
+    let bad = run(&cases);
+    assert!(bad.is_empty(), "{}", bad.join("\n"));
+}

@@ -47,8 +47,12 @@ fn names_and_errors() {
         copy_atom("UniversalCopy<uint32_t,uint64_t>").unwrap()
     );
     assert_eq!(
-        copy_atom("Copy_Traits<SM80_CP_ASYNC_CACHEALWAYS<cute::uint128_t>>").unwrap().src_bits(),
-        copy_atom("SM80_CP_ASYNC_CACHEALWAYS<uint128_t, uint128_t>").unwrap().src_bits()
+        copy_atom("Copy_Traits<SM80_CP_ASYNC_CACHEALWAYS<cute::uint128_t>>")
+            .unwrap()
+            .src_bits(),
+        copy_atom("SM80_CP_ASYNC_CACHEALWAYS<uint128_t, uint128_t>")
+            .unwrap()
+            .src_bits()
     );
     let e = copy_atom("SM90_U32x4_STSM_T").unwrap_err();
     assert_eq!(e.kind(), "UnknownAtom");

@@ -54,6 +54,10 @@ fn names_and_errors() {
             .unwrap()
             .src_bits()
     );
+    assert_eq!(
+        copy_atom("SM90_TMA_LOAD").unwrap_err().kind(),
+        "Unsupported"
+    );
     let e = copy_atom("SM90_U32x4_STSM_T").unwrap_err();
     assert_eq!(e.kind(), "UnknownAtom");
     assert!(e.to_string().contains("SM90_U32x4_STSM_N"), "{e}");

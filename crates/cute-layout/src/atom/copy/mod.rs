@@ -177,6 +177,12 @@ pub fn copy_atom(name: &str) -> Result<CopyAtom, AtomError> {
     if t.base == "Copy_Traits" && t.args.len() == 1 {
         return copy_atom(&t.args[0]);
     }
+    if TMA_ATOMS.contains(&t.base.as_str()) {
+        return Err(AtomError::Unsupported {
+            name: n.clone(),
+            what: String::from("TMA and bulk-copy traits are built by make_tma_copy / make_im2col_tma_copy from a CUDA tensor map at run time; this library does not model them"),
+        });
+    }
     if let Some(r) = universal::lookup(&t, &n).or_else(|| sm80::lookup(&t, &n)) {
         return r;
     }
@@ -187,6 +193,34 @@ pub fn copy_atom(name: &str) -> Result<CopyAtom, AtomError> {
     }
     Err(unknown())
 }
+
+/// The TMA and bulk-copy operations of `copy_traits_sm{90,100}_{tma,im2col}.hpp`: known, listed
+/// by [`FAMILIES`], not modelled.
+const TMA_ATOMS: &[&str] = &[
+    "SM90_TMA_LOAD",
+    "SM90_TMA_LOAD_OP",
+    "SM90_TMA_LOAD_MULTICAST",
+    "SM90_TMA_LOAD_MULTICAST_OP",
+    "SM90_TMA_LOAD_IM2COL",
+    "SM90_TMA_LOAD_IM2COL_OP",
+    "SM90_TMA_LOAD_IM2COL_MULTICAST",
+    "SM90_TMA_LOAD_IM2COL_MULTICAST_OP",
+    "SM90_TMA_STORE",
+    "SM90_TMA_STORE_PTR",
+    "SM90_TMA_STORE_IM2COL",
+    "SM90_TMA_REDUCE_ADD",
+    "SM90_BULK_COPY_G2S",
+    "SM90_BULK_COPY_S2G",
+    "SM90_BULK_COPY_AUTO",
+    "SM100_TMA_2SM_LOAD",
+    "SM100_TMA_2SM_LOAD_OP",
+    "SM100_TMA_2SM_LOAD_MULTICAST",
+    "SM100_TMA_2SM_LOAD_MULTICAST_OP",
+    "SM100_TMA_2SM_LOAD_IM2COL",
+    "SM100_TMA_2SM_LOAD_IM2COL_OP",
+    "SM100_TMA_2SM_LOAD_IM2COL_MULTICAST",
+    "SM100_TMA_2SM_LOAD_IM2COL_MULTICAST_OP",
+];
 
 /// Names to suggest for an unknown one: every fixed atom and one instance of each template.
 fn copy_name_candidates() -> Vec<String> {
@@ -235,10 +269,13 @@ pub static FAMILIES: &[AtomFamily] = &[
     AtomFamily { kind: AtomKind::Copy, arch: "SM75", pattern: "SM75_U32x1_MOVM_T", about: "movmatrix: transpose in registers" },
     AtomFamily { kind: AtomKind::Copy, arch: "SM80", pattern: "SM80_CP_ASYNC_{CACHEALWAYS|CACHEGLOBAL}[_ZFILL]<TS[,TD]>", about: "cp.async: global to shared memory, one thread" },
     AtomFamily { kind: AtomKind::Copy, arch: "SM90", pattern: "SM90_U32x{1|2|4}_STSM_N, SM90_U16x{2|4|8}_STSM_T", about: "stmatrix: registers to shared memory, plain and transposed" },
+    AtomFamily { kind: AtomKind::Copy, arch: "SM90", pattern: "SM90_TMA_{LOAD|STORE}[_IM2COL][_MULTICAST][_OP], SM90_TMA_STORE_PTR, SM90_TMA_REDUCE_ADD", about: "TMA (listed only: CuTe builds the traits from a CUDA tensor map at run time; not modelled)" },
+    AtomFamily { kind: AtomKind::Copy, arch: "SM90", pattern: "SM90_BULK_COPY_{G2S|S2G|AUTO}", about: "bulk copy (listed only, as TMA)" },
     AtomFamily { kind: AtomKind::Copy, arch: "SM100", pattern: "SM100_{LOAD|STORE}_256bit_CACHE_NOALLOCATION", about: "256-bit global load/store, one thread" },
     AtomFamily { kind: AtomKind::Copy, arch: "SM100", pattern: "SM100_U8x{8|16}_LDSM_T, SM100_U8x{4|8|16}_STSM_T", about: "ldmatrix/stmatrix of 8-bit values, transposed" },
     AtomFamily { kind: AtomKind::Copy, arch: "SM100", pattern: "SM100_SU{4|6}_DU8x16_x{1|2|4}_LDSM_N", about: "ldmatrix unpacking 4/6-bit to 8-bit values" },
     AtomFamily { kind: AtomKind::Copy, arch: "SM100", pattern: "SM100_TMEM_{LOAD|STORE}_{16dp256b|16dp128b|16dp64b|16dp32b|32dp32b}{N}x[_16b]", about: "tensor memory load/store (N = 1, 2, 4, ..., up to 128 by shape)" },
+    AtomFamily { kind: AtomKind::Copy, arch: "SM100", pattern: "SM100_TMA_2SM_LOAD[_IM2COL][_MULTICAST][_OP]", about: "2-SM TMA (listed only, as SM90 TMA)" },
     AtomFamily { kind: AtomKind::Copy, arch: "SM100", pattern: "SM100_UTCCP_{128dp256bit|128dp128bit|4dp256bit|4x32dp128bit|2x64dp128bitlw0213|2x64dp128bitlw0123}_{1cta|2cta}", about: "tcgen05.cp: shared memory to tensor memory" },
 ];
 

@@ -3,7 +3,7 @@
 //!
 //! ```text
 //! {"op": "size", "args": ["(2,(2,2)):(4,(2,1))"]}   ->  {"ok": "8"}
-//! {"op": "size", "args": []}                        ->  {"error": "size: expected 1 argument (LAYOUT|TUPLE), got 0", "kind": "Arity"}
+//! {"op": "size", "args": []}                        ->  {"error": "size: expected 1 argument (LAYOUT|COMPOSED|TUPLE), got 0", "kind": "Arity"}
 //! ```
 //!
 //! Input is read as bytes, not text, so that a line which is not UTF-8 is answered with an error

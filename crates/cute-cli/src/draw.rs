@@ -33,7 +33,8 @@ pub struct DrawArgs {
     /// LAYOUT (a layout, a swizzled layout, or a shape), or OP A B with OP one of composition,
     /// logical_divide, zipped_divide, tiled_divide, flat_divide, logical_product,
     /// zipped_product, tiled_product, flat_product, blocked_product, raked_product, or
-    /// `mma ATOM` (an MMA atom or, with --layout / --permutation, a tiled MMA).
+    /// `mma ATOM` (CuTe's print_latex of an MMA atom or, with --layout / --permutation, of a
+    /// tiled MMA).
     #[arg(required = true, num_args = 1..=3, value_name = "LAYOUT | OP A B | mma ATOM")]
     pub args: Vec<String>,
     /// Output file; `-` for stdout.
@@ -58,6 +59,12 @@ pub struct DrawArgs {
     /// Title printed above the picture instead of the layout.
     #[arg(long)]
     pub title: Option<String>,
+    /// mma: the atom layout of make_tiled_mma (a layout or a shape; default (1,1,1)).
+    #[arg(long, value_name = "LAYOUT")]
+    pub layout: Option<String>,
+    /// mma: the permutation of make_tiled_mma, a tiler such as '(32,32,16)'.
+    #[arg(long, value_name = "TILER")]
+    pub permutation: Option<String>,
     /// --tv only: outline the cells of this thread.
     #[arg(long, value_name = "THREAD", requires = "tv")]
     pub highlight: Option<i64>,
@@ -67,12 +74,6 @@ pub struct DrawArgs {
     /// more than 256 points, else value.
     #[arg(long, value_name = "value|swizzle|range|BITS", value_parser = color_by_arg)]
     pub color_by: Option<String>,
-    /// mma: the atom layout of make_tiled_mma (a layout or a shape; default (1,1,1)).
-    #[arg(long, value_name = "LAYOUT")]
-    pub layout: Option<String>,
-    /// mma: the permutation of make_tiled_mma, a tiler such as '(32,32,16)'.
-    #[arg(long, value_name = "TILER")]
-    pub permutation: Option<String>,
 }
 
 /// clap's check of `--color-by`.
@@ -109,10 +110,16 @@ pub struct PngArgs {
 /// `cute latex`.
 #[derive(Args, Debug)]
 pub struct LatexArgs {
-    /// LAYOUT (a layout, a swizzled layout, or a shape), or `mma ATOM` (CuTe's print_latex of
-    /// an MMA atom or, with --layout / --permutation, of a tiled MMA).
+    /// The layout (or a swizzled layout, or a shape), or `mma ATOM` (CuTe's print_latex of an
+    /// MMA atom or, with --layout / --permutation, of a tiled MMA).
     #[arg(required = true, num_args = 1..=2, value_name = "LAYOUT | mma ATOM")]
     pub args: Vec<String>,
+    /// mma: the atom layout of make_tiled_mma (a layout or a shape; default (1,1,1)).
+    #[arg(long, value_name = "LAYOUT")]
+    pub layout: Option<String>,
+    /// mma: the permutation of make_tiled_mma, a tiler such as '(32,32,16)'.
+    #[arg(long, value_name = "TILER")]
+    pub permutation: Option<String>,
     /// Output file; `-` (the default) for stdout.
     #[arg(short = 'o', long, value_name = "FILE")]
     pub output: Option<String>,
@@ -122,12 +129,6 @@ pub struct LatexArgs {
     /// The tile shape of --tv, e.g. '(16,8)'.
     #[arg(long, value_name = "SHAPE")]
     pub tile: Option<String>,
-    /// mma: the atom layout of make_tiled_mma (a layout or a shape; default (1,1,1)).
-    #[arg(long, value_name = "LAYOUT")]
-    pub layout: Option<String>,
-    /// mma: the permutation of make_tiled_mma, a tiler such as '(32,32,16)'.
-    #[arg(long, value_name = "TILER")]
-    pub permutation: Option<String>,
 }
 
 /// clap's check of `--elem-bytes`.
@@ -185,17 +186,7 @@ fn parse_composed(s: &str) -> Result<ComposedLayout, OpError> {
 }
 
 fn parse_access(s: &str) -> Result<Access, OpError> {
-    match s {
-        "rows" | "row" => Ok(Access::Rows),
-        "columns" | "cols" | "column" => Ok(Access::Columns),
-        n => match n.parse::<i64>() {
-            Ok(k) if k >= 1 => Ok(Access::Chunks(k)),
-            _ => Err(OpError::new(
-                "BadRequest",
-                format!("expected rows, columns or a positive chunk size, got {n:?}"),
-            )),
-        },
-    }
+    crate::ops::view::parse_access(s)
 }
 
 /// The picture `args` ask for, as text (SVG or TikZ).
@@ -592,36 +583,7 @@ pub fn run_latex(a: &LatexArgs) -> ExitCode {
 
 /// `cute banks`: the report, then one line per request.
 pub fn banks_report(a: &BanksArgs) -> Result<String, OpError> {
-    let c = parse_composed(&a.layout)?;
-    let post = |x: i64| c.post(x).unwrap_or(x);
-    let style = if c.as_layout().is_some() {
-        Style::new()
-    } else {
-        Style::new().post_map(&post)
-    };
-    let banks = Banks::new(a.banks, a.elem_bytes)?;
-    let r = render::bank_conflicts(c.layout(), banks, parse_access(&a.access)?, &style)?;
-    let mut out = format!("{c}\n{r}\n");
-    for (k, q) in r.requests.iter().enumerate() {
-        out += &format!(
-            "request {k}: {}, {}, {} (ideal {}){}\n",
-            plural(q.elements, "element"),
-            plural(q.words, "word"),
-            plural(q.wavefronts, "wavefront"),
-            q.ideal,
-            if q.conflicts() > 0 { ", conflict" } else { "" }
-        );
-    }
-    Ok(out)
-}
-
-/// `1 wavefront`, `2 wavefronts`.
-fn plural(n: usize, noun: &str) -> String {
-    if n == 1 {
-        format!("1 {noun}")
-    } else {
-        format!("{n} {noun}s")
-    }
+    crate::ops::view::banks_report(&a.layout, a.banks, a.elem_bytes, &a.access)
 }
 
 /// Whether `cute show` colours its table: `always`, `never`, or `auto` (stdout is a terminal

@@ -75,6 +75,47 @@ enum Command {
     Latex(draw::LatexArgs),
     /// Shared-memory bank conflicts of an access pattern (e.g. a warp reading each row).
     Banks(draw::BanksArgs),
+    /// C++ for a layout: `int64_t NAME(i)` and `NAME(c0, c1, ...)`, host and device (nvcc).
+    Codegen {
+        /// The layout, swizzled layout (`Sw<3,2,5> o 0 o (32,32):(32,1)`) or TV layout.
+        layout: String,
+        /// The function's name.
+        #[arg(long, default_value = "f")]
+        name: String,
+        /// Put it in this namespace (`a::b` nests).
+        #[arg(long)]
+        namespace: Option<String>,
+        /// Print instead a host test program that checks NAME at every point against the library.
+        #[arg(long)]
+        check: bool,
+        /// The header the test program includes (default NAME.hpp).
+        #[arg(long)]
+        header: Option<String>,
+    },
+    /// Shared-memory layout of a tile with the fewest bank conflicts for its writes and reads.
+    SmemSearch {
+        /// The tile's shape, e.g. '(32,32)'.
+        #[arg(long)]
+        tile: String,
+        /// How the threads write the tile: a TV layout (thread, value) -> tile index.
+        #[arg(long)]
+        write: String,
+        /// How the threads read it.
+        #[arg(long)]
+        read: String,
+        /// Bytes per element.
+        #[arg(long, default_value_t = 4)]
+        elem: i64,
+        /// How many of the ranked layouts to print.
+        #[arg(long, default_value_t = 3)]
+        top: usize,
+        /// Print only results of this kind: row-major, column-major, padded, swizzled.
+        #[arg(long)]
+        kind: Option<String>,
+        /// Evaluate these layouts of the tile instead of searching (repeatable).
+        #[arg(long = "layout")]
+        layouts: Vec<String>,
+    },
     /// Answer JSON requests read from stdin, one per line: {"op": NAME, "args": [...]}.
     Batch,
     /// List the operations that `cute OP` and `cute batch` run.
@@ -161,6 +202,38 @@ fn main() -> ExitCode {
             Ok(text) => emit(&text),
             Err(e) => fail(&e),
         },
+        Command::Codegen {
+            layout,
+            name,
+            namespace,
+            check,
+            header,
+        } => match ops::show::parse_showable("codegen", &layout).and_then(|c| {
+            ops::codegen::codegen(&c, &name, namespace.as_deref(), check, header.as_deref())
+        }) {
+            Ok(text) => emit(&text),
+            Err(e) => fail(&e),
+        },
+        Command::SmemSearch {
+            tile,
+            write,
+            read,
+            elem,
+            top,
+            kind,
+            layouts,
+        } => match ops::codegen::smem_search_report(
+            &tile,
+            &write,
+            &read,
+            elem,
+            &layouts,
+            top,
+            kind.as_deref(),
+        ) {
+            Ok(text) => emit(&text),
+            Err(e) => fail(&e),
+        },
         Command::Batch => {
             let stdin = io::stdin();
             let stdout = io::stdout();
@@ -192,7 +265,6 @@ fn main() -> ExitCode {
             Ok(text) => emit(&text),
             Err(e) => fail(&e),
         },
-        Command::Help { topic } => help(topic.as_deref()),
         Command::Atoms { filter, names } => match atoms(filter.as_deref(), names) {
             Ok(text) => emit(&text),
             Err(e) => fail(&e),
@@ -205,6 +277,7 @@ fn main() -> ExitCode {
             Ok(text) => emit(&text),
             Err(e) => fail(&e),
         },
+        Command::Help { topic } => help(topic.as_deref()),
         Command::Op(words) => {
             let Some((op, rest)) = words.split_first() else {
                 return fail(&OpError::new("UnknownOp", "no operation given"));
@@ -286,7 +359,10 @@ fn clap_error(e: &clap::Error) -> ExitCode {
     use clap::error::ErrorKind;
     match e.kind() {
         ErrorKind::DisplayHelp => {
-            let words: Vec<String> = std::env::args().skip(1).collect();
+            let words: Vec<String> = std::env::args_os()
+                .skip(1)
+                .map(|w| w.to_string_lossy().into_owned())
+                .collect();
             let command = words.iter().find(|w| !w.starts_with('-'));
             return emit(&command_help(command.map_or("", String::as_str), e));
         }
@@ -312,7 +388,10 @@ fn clap_error(e: &clap::Error) -> ExitCode {
         }
         message += line;
     }
-    let words: Vec<String> = std::env::args().skip(1).collect();
+    let words: Vec<String> = std::env::args_os()
+        .skip(1)
+        .map(|w| w.to_string_lossy().into_owned())
+        .collect();
     let command = words
         .iter()
         .find(|w| !w.starts_with('-'))

@@ -22,8 +22,9 @@
 //! Operations that act on the domain (modes, flatten, coalesce, composition with a tiler on the
 //! right, divides, products, slicing) act on the inner layout and keep the swizzle and offset, as
 //! in CuTe. Composing a layout on the *left* (`L ∘ (Sw ∘ L2)`), and the inverses, move the
-//! swizzle through a layout; that is only correct when the layout acts on bits (see
-//! [`Layout::compose_swizzle`]), which is checked.
+//! swizzle through a layout; that is only correct when the layout acts on the bits of the
+//! offsets the swizzle sees (see [`Layout::compose_swizzle`]; for negative offsets only a layout
+//! `x -> 2^k x` does, see [`Layout::compose_composed`]), which is checked.
 //!
 //! CuTe nests composed layouts (`(Sw0 o 0 o L) ∘ (Sw1 o 0 o L2)` is `Sw0 o 0 o Sw1' o 0 o L'`);
 //! a [`ComposedLayout`] is therefore a chain of (swizzle, offset) layers over one layout, printed
@@ -929,11 +930,14 @@ impl ComposedLayout {
                 ),
             });
         }
-        // Values the inverse is evaluated at: the image of self, and its own domain.
-        let reach = self.image_bounds().1.max(inv.size() - 1).max(0);
+        // Values the swizzles are applied to: the domain of the inverse, and for a left inverse
+        // the image of self (negative where self's strides are).
+        let (lo, hi) = self.image_bounds();
+        let lo = if op == "left_inverse" { lo.min(0) } else { 0 };
+        let reach = hi.max(inv.size() - 1).max(0);
         let mut layers = Layers::new();
         for (sw, _) in self.layers.iter().rev() {
-            let moved = inv.swizzle_through(op, sw, reach)?;
+            let moved = inv.swizzle_through(op, sw, (lo, reach))?;
             if !moved.is_identity() {
                 layers.push((moved, 0));
             }
@@ -944,22 +948,78 @@ impl ComposedLayout {
     }
 }
 
-/// Whether `sw` maps every `x` in `[0, n)` into `[0, n)`.
+/// The number of trailing zero bits that every offset of `l` has (64 if all are 0): the
+/// smallest over the strides of modes of extent > 1 (a sum of multiples of `2^z`, of either
+/// sign, is one).
+fn offsets_trailing_zeros(l: &Layout) -> u32 {
+    l.shape
+        .iter()
+        .zip(l.stride.iter())
+        .filter(|&(&s, &d)| s > 1 && d != 0)
+        .map(|(_, &d)| d.trailing_zeros())
+        .min()
+        .unwrap_or(64)
+}
+
+/// Whether `sw` maps every `x` in `[0, n)` into `[0, n)` (exact).
+///
+/// `[0, n)` is the union, over the set bits `k` of `n`, of the blocks `X_k` of the `x` that agree
+/// with `n` above bit `k` and have bit `k` clear. As `sw` is an involution, `sw(X_k)` is the set
+/// of `y` with `sw(y)` in `X_k`: bit `b` of `sw(y)` is `y_b`, or `y_z ^ y_r` for a toggled bit
+/// `z` and the bit `r = z + S` that toggles it. Each constraint involves one bit or one pair
+/// `(z, r)`, and pairs are disjoint, so the largest such `y` is found greedily from the top bit
+/// down (a free bit is 1; in a pair whose xor is fixed, the higher bit is 1 and the lower one
+/// follows). `sw` maps `[0, n)` into itself iff that largest `y` is below `n` for every block.
 fn maps_prefix_into_itself(sw: &Swizzle, n: i64) -> bool {
     if sw.is_identity() || n <= 1 {
         return true;
     }
-    let k = 64 - i64::from((n - 1).leading_zeros()); // bits of n - 1
-    let y = sw.yyy_mask();
-    if n & (n - 1) == 0 {
-        // A power of two: a read bit inside the domain must toggle a bit inside it.
-        (0..64)
-            .filter(|b| y >> b & 1 == 1)
-            .all(|b| b >= k || b - sw.shift() < k)
-    } else {
-        // Otherwise: no read bit can be set inside the domain (the swizzle is the identity there).
-        y & ((1i64 << k) - 1) == 0
+    let (y, z, s) = (sw.yyy_mask(), sw.zzz_mask(), sw.shift());
+    let bit = |v: i64, b: i64| (v >> b) & 1;
+    for k in (0..63).filter(|&k| bit(n, k) == 1) {
+        // Required value of bit b of sw(y) (None: free).
+        let need = |b: i64| -> Option<i64> {
+            match b.cmp(&k) {
+                core::cmp::Ordering::Greater => Some(bit(n, b)),
+                core::cmp::Ordering::Equal => Some(0),
+                core::cmp::Ordering::Less => None,
+            }
+        };
+        let mut best = 0i64;
+        for b in 0..63 {
+            let v = if bit(z, b) == 1 {
+                // b is toggled by r = b + S: sw(y)_b = y_b ^ y_r, sw(y)_r = y_r.
+                let r = b + s;
+                let yr = need(r).unwrap_or(1);
+                match need(b) {
+                    Some(t) if need(r).is_some() => t ^ yr,
+                    Some(t) => {
+                        // y_r free: the higher of b and r is 1, the other follows.
+                        if r > b {
+                            t ^ 1
+                        } else {
+                            1
+                        }
+                    }
+                    None => 1,
+                }
+            } else if bit(y, b) == 1 {
+                let zb = b - s;
+                match (need(b), need(zb)) {
+                    (Some(t), _) => t,
+                    (None, Some(t)) if zb > b => t ^ 1, // y_z is 1, so y_b = t ^ 1
+                    _ => 1,
+                }
+            } else {
+                need(b).unwrap_or(1)
+            };
+            best |= v << b;
+        }
+        if best >= n {
+            return false;
+        }
     }
+    true
 }
 
 impl Swizzle {
@@ -1047,7 +1107,7 @@ impl Layout {
     /// ```
     #[doc(alias = "composition")]
     pub fn compose_swizzle(&self, sw: &Swizzle) -> Result<ComposedLayout, LayoutError> {
-        let moved = self.swizzle_through("composition", sw, self.size() - 1)?;
+        let moved = self.swizzle_through("composition", sw, (0, self.size() - 1))?;
         Ok(moved.compose_layout(self))
     }
 
@@ -1059,7 +1119,15 @@ impl Layout {
     ///
     /// # Errors
     /// [`LayoutError::NotRepresentable`] if an offset of `rhs` is not 0 (CuTe: "Require
-    /// offset == 0."), and the errors of [`Layout::compose_swizzle`] and [`Layout::compose`].
+    /// offset == 0."), if a swizzle of `rhs` cannot be moved through `self` (see
+    /// `swizzle_through`'s conditions: in particular, where `rhs`'s inner layout has negative
+    /// offsets, a swizzle that reads a bit of them moves only through a layout `x -> 2^k x`;
+    /// one that reads none of their bits is the identity there and is dropped), and the errors
+    /// of [`Layout::compose`].
+    ///
+    /// CuTe moves the swizzle through `self` without these checks and prints wrong layouts, e.g.
+    /// `(4,4):(4,1) ∘ (Sw<1,0,2> o 0 o 4:-1)` as `Sw<1,0,-2> o 0 o 4:-4` (values 0,-4,-8,-12;
+    /// `A(B(i))` is 0,-8,-4,-1): refused here.
     ///
     /// # Examples
     /// ```
@@ -1069,6 +1137,12 @@ impl Layout {
     /// let r = l.compose_composed(&b)?;
     /// assert_eq!(r.to_string(), "Sw<2,0,3> o 0 o (8,8):(1,8)"); // CuTe unit test
     /// assert!((0..64).all(|i| r.index_1d(i) == l.index_any(b.index_1d(i).unwrap()).ok()));
+    /// // Negative offsets: Sw<1,0,-1> reads bit 0, which no offset of (4,8):(-16,-2) has.
+    /// let a: Layout = "(2,(8,4)):(16,(32,1))".parse()?;
+    /// let b: ComposedLayout = "Sw<1,0,-1> o 0 o (4,8):(-16,-2)".parse()?;
+    /// assert_eq!(a.compose_composed(&b)?.to_string(), "(4,8):(-1,-32)");
+    /// let b: ComposedLayout = "Sw<1,0,2> o 0 o 4:-1".parse()?;
+    /// assert!("(4,4):(4,1)".parse::<Layout>()?.compose_composed(&b).is_err());
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     #[doc(alias = "composition")]
@@ -1080,33 +1154,86 @@ impl Layout {
             });
         }
         let inner = self.compose(&rhs.layout)?;
-        // self is evaluated at the values of rhs: up to its image bound.
-        let reach = rhs.image_bounds().1.max(0);
+        let (lo, hi) = rhs.layout.image_bounds();
         let mut layers = Layers::new();
-        for (sw, _) in &rhs.layers {
-            let moved = self.swizzle_through("composition", sw, reach)?;
-            if !moved.is_identity() {
-                layers.push((moved, 0));
+        if lo >= 0 {
+            // The swizzles see non-negative offsets, up to rhs's image bound.
+            let reach = rhs.image_bounds().1.max(0);
+            for (sw, _) in &rhs.layers {
+                let moved = self.swizzle_through("composition", sw, (0, reach))?;
+                if !moved.is_identity() {
+                    layers.push((moved, 0));
+                }
             }
+        } else {
+            // Some offsets the swizzles see are negative. A swizzle that reads no bit of any of
+            // them is the identity there and is dropped (the offsets are unchanged for the next
+            // one); any other must move through self for negative offsets too (see
+            // `swizzle_through`, condition 0).
+            let zeros = offsets_trailing_zeros(&rhs.layout);
+            let mut bounds = (lo, hi);
+            for (sw, _) in rhs.layers.iter().rev() {
+                if sw.yyy_mask() >> zeros == 0 {
+                    continue;
+                }
+                let moved = self.swizzle_through("composition", sw, bounds)?;
+                bounds = swizzle_bounds(sw, bounds);
+                if !moved.is_identity() {
+                    layers.push((moved, 0));
+                }
+            }
+            layers.reverse();
         }
         ComposedLayout::from_layers(layers, inner)
     }
 
-    /// The swizzle `Sw'` with `self(sw(x)) == Sw'(self(x))` for all `0 <= x <= reach` (and all x
-    /// whose bits lie below the swizzle's top bit), or the reason there is none.
+    /// The swizzle `Sw'` with `self(sw(x)) == Sw'(self(x))` for every integer `x` in `bounds`
+    /// (`lo <= x <= hi`), or the reason there is none that this can prove.
+    ///
+    /// # The condition, and why it suffices
+    /// Let `n` be the number of bits of `max(hi, |lo|)`, and at least `sw`'s top bit, so that `x`
+    /// and `sw(x)` lie in `[0, 2^n)` when `x >= 0` (a swizzle only changes bits below its top
+    /// bit, and keeps the sign).
+    ///
+    /// 0. If `lo < 0` (the swizzle is applied to negative offsets), `self` must be `x -> d x` on
+    ///    all integers: its modes coalesce (with the last one running on) to one, `d`. For
+    ///    negative `x`, truncating division makes `self(x) = -self(-x)`, and a swizzle does not
+    ///    commute with negation (`Sw<1,0,2>` maps `-1` to `-2` but `1` to `1`), so no other
+    ///    layout is known to move it. With `d = 2^k` (checked by 2 and 3 below), `self` is a left
+    ///    shift by `k` in two's complement, and `Sw<B,M,S>` moves to `Sw<B,M+k,S>` for every `x`.
+    /// 1. The extents other than the last are powers of two, so for `0 <= x < 2^n`, `self(x)` is
+    ///    the sum of `self(2^b)` over the set bits `b` of `x` (each mode reads a field of bits; the
+    ///    last mode runs on).
+    /// 2. The images `I_b = self(2^b)`, `b < n`, are non-negative and pairwise disjoint as bit
+    ///    sets, so that sum is an xor: `self` is GF(2)-linear on `[0, 2^n)`.
+    /// 3. `Sw' = make_swizzle(self(yyy), self(zzz))` exists, and for every bit `b < n`,
+    ///    `shiftr'(I_b & yyy', S') == I_{b - S}` if `b` is a read bit of `sw`, else 0: `Sw'` toggles
+    ///    in `self(x)` exactly the images of the bits `sw` toggles in `x`.
+    ///
+    /// Then for `0 <= x <= hi`: `sw(x) = x ^ t(x)` with `t(x)` the toggled bits, so by 1-2
+    /// `self(sw(x)) = self(x) ^ self(t(x))`, and by 3 (linearity of `x -> shiftr'(self(x) & yyy', S')`)
+    /// `Sw'(self(x)) = self(x) ^ self(t(x))`. Conditions 1-3 are checked on the `n <= 62` bits,
+    /// never on the points.
     pub(crate) fn swizzle_through(
         &self,
         op: &'static str,
         sw: &Swizzle,
-        reach: i64,
+        bounds: (i64, i64),
     ) -> Result<Swizzle, LayoutError> {
         if sw.is_identity() {
             return Ok(Swizzle::IDENTITY);
         }
+        let (lo, reach) = bounds;
         let fail = |why: alloc::string::String| LayoutError::NotRepresentable {
             op,
             what: alloc::format!("{self} does not commute {sw} into a swizzle: {why}"),
         };
+        // Condition 0: negative offsets only through x -> d x.
+        if lo < 0 && crate::algebra::linear_stride_x(&self.shape, &self.stride).is_none() {
+            return Err(fail(alloc::format!(
+                "the swizzle is applied to negative offsets (down to {lo}), and only a layout x -> 2^k x moves a swizzle there"
+            )));
+        }
         // Condition 1: extents other than the last are powers of two, so self(x) is the sum of
         // the images of x's bits (the last mode runs on).
         let n = self.shape.len();
@@ -1115,7 +1242,8 @@ impl Layout {
                 return Err(fail(alloc::format!("extent {s} is not a power of two")));
             }
         }
-        let bits = (64 - i64::from(reach.max(0).leading_zeros())).max(sw.top_bit());
+        let far = reach.max(0).max(lo.checked_neg().unwrap_or(i64::MAX));
+        let bits = (64 - i64::from(far.leading_zeros())).max(sw.top_bit());
         if bits > 62 {
             return Err(LayoutError::overflow(op));
         }
@@ -1195,5 +1323,35 @@ impl FromStr for ComposedLayout {
             offset: at,
             kind: crate::error::ParseErrorKind::Invalid(e),
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The exact test of [`maps_prefix_into_itself`] against enumeration, for every swizzle of
+    /// up to 7 bits and every `n` up to 2^7 + 3.
+    #[test]
+    fn maps_prefix_into_itself_is_exact() {
+        let mut checked = 0;
+        for b in 0..4i64 {
+            for m in 0..4i64 {
+                for s in -7..=7i64 {
+                    let Ok(sw) = Swizzle::new(b, m, s) else {
+                        continue;
+                    };
+                    if sw.top_bit() > 7 {
+                        continue;
+                    }
+                    for n in 1..=131i64 {
+                        let want = (0..n).all(|x| sw.apply(x) < n);
+                        assert_eq!(maps_prefix_into_itself(&sw, n), want, "{sw} on [0,{n})");
+                        checked += 1;
+                    }
+                }
+            }
+        }
+        assert!(checked > 5_000, "{checked}");
     }
 }

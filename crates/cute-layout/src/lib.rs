@@ -72,20 +72,25 @@ mod algebra;
 pub mod analysis;
 pub mod atom;
 mod basis;
+mod chain;
+pub mod codegen;
 mod composed;
 mod coord;
 mod divider;
 mod error;
 mod fmt;
 mod int_tuple;
+mod int_tuple_ops;
 mod layout;
 mod literal;
 mod parse;
 pub mod render;
 mod slice;
+pub mod smem_search;
 mod swizzle;
 mod tensor;
 mod tree;
+mod tuple_algebra;
 
 pub use algebra::Tiler;
 pub use analysis::{
@@ -95,11 +100,13 @@ pub use analysis::{
     Explanation, Image,
 };
 pub use basis::{ScaledBasis, MAX_BASIS_DEPTH};
+pub use chain::{is_composed_text, LayoutChain, OuterFn};
 pub use composed::ComposedLayout;
 pub use coord::Offsets;
 pub use divider::Idx2Crd;
 pub use error::{LayoutError, ParseError, ParseErrorKind};
 pub use int_tuple::IntTuple;
+pub use int_tuple_ops::{IntTupleBuilder, TupleToken};
 pub use layout::{Layout, Order, StrideValue};
 #[doc(hidden)]
 pub use literal::literal_or_panic;
@@ -108,3 +115,4 @@ pub use slice::{Slice, SliceCoord};
 pub use swizzle::{Swizzle, MAX_SWIZZLE_BITS};
 pub use tensor::{IdentityTensor, Storage, StorageMut, Tensor};
 pub use tree::{MAX_DEPTH, MAX_NODES};
+pub use tuple_algebra::{coord_less, safe_div, CoordOrder};

@@ -117,7 +117,13 @@ impl SliceCoord {
         self.leaves.contains(&Slice::All)
     }
 
-    fn elements(&self) -> impl Iterator<Item = SliceCoord> + '_ {
+    /// The entry if the coordinate is one entry (an integer or `_`), `None` for a tuple.
+    pub fn as_leaf(&self) -> Option<Slice> {
+        tree::is_leaf(&self.toks).then(|| self.leaves[0])
+    }
+
+    /// The top-level elements of a tuple coordinate.
+    pub fn elements(&self) -> impl Iterator<Item = SliceCoord> + '_ {
         tree::modes(&self.toks).map(move |s| SliceCoord {
             toks: Toks::from_slice(&self.toks[s.tok.0..s.tok.1]),
             leaves: Leaves::from_slice(&self.leaves[s.leaf.0..s.leaf.1]),

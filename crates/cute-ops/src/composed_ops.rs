@@ -2,7 +2,10 @@
 //! argument accessors and the overloads of `composition`, the inverses, `table` and the
 //! divides and products, dispatched by argument kind as CuTe overloads them.
 
-use cute_layout::{ComposedLayout, IntTuple, Layout, ScaledBasis, Swizzle, Tiler};
+use cute_layout::{
+    is_composed_text, ComposedLayout, IntTuple, Layout, LayoutChain, OuterFn, ScaledBasis, Swizzle,
+    Tiler,
+};
 
 use crate::{push_value, Arg, Args, OpError, MAX_TABLE_VALUES};
 
@@ -11,6 +14,20 @@ pub(super) enum Func {
     Layout(Layout),
     Swizzle(Swizzle),
     Composed(ComposedLayout),
+    /// A composed layout with a layout as an outer function (CuTe's general `ComposedLayout`).
+    Chain(LayoutChain),
+}
+
+impl Func {
+    /// The function as a chain (a swizzle has no domain: `None`).
+    pub(super) fn into_chain(self) -> Option<LayoutChain> {
+        match self {
+            Func::Layout(l) => Some(l.into()),
+            Func::Composed(c) => Some(c.into()),
+            Func::Chain(c) => Some(c),
+            Func::Swizzle(_) => None,
+        }
+    }
 }
 
 impl Args<'_> {
@@ -57,13 +74,16 @@ impl Args<'_> {
                 .map(Func::Swizzle)
                 .map_err(|e| self.parse_error(k, "swizzle", e));
         }
-        if text.starts_with("Sw") {
-            let c: ComposedLayout = text
+        if is_composed_text(text) {
+            let c: LayoutChain = text
                 .parse()
                 .map_err(|e| self.parse_error(k, "composed layout", e))?;
-            return Ok(match c.as_layout() {
-                Some(l) => Func::Layout(l.clone()),
-                None => Func::Composed(c),
+            if c.layers().is_empty() {
+                return Ok(Func::Layout(c.layout().clone()));
+            }
+            return Ok(match c.to_composed() {
+                Some(c) => Func::Composed(c),
+                None => Func::Chain(c),
             });
         }
         Ok(Func::Layout(self.layout(k)?))
@@ -86,7 +106,7 @@ impl Args<'_> {
     pub(super) fn is_swizzled(&self, k: usize) -> bool {
         match &self.args[k] {
             Arg::List(items) => items.len() == 3 && items.iter().all(|x| matches!(x, Arg::Int(_))),
-            Arg::Text(t) => t.trim_start().starts_with("Sw"),
+            Arg::Text(t) => is_composed_text(t),
             Arg::Int(_) => false,
         }
     }
@@ -110,10 +130,15 @@ pub(super) fn composition(a: &Args<'_>) -> Result<String, OpError> {
         let t = a.tiler(1)?;
         return Ok(match lhs {
             Func::Composed(c) => c.compose_tiler(&t)?.to_string(),
+            Func::Chain(c) => c.compose_tiler(&t)?.to_string(),
             _ => a.layout(0)?.compose_tiler(&t)?.to_string(),
         });
     }
-    Ok(match (lhs, a.func(1)?) {
+    let rhs = a.func(1)?;
+    if matches!(lhs, Func::Chain(_)) || matches!(rhs, Func::Chain(_)) {
+        return chain_composition(a, lhs, rhs);
+    }
+    Ok(match (lhs, rhs) {
         (Func::Swizzle(sw), Func::Swizzle(s2)) => sw.compose(&s2)?.to_string(),
         (Func::Swizzle(sw), Func::Layout(l)) => sw.compose_layout(&l).to_string(),
         (Func::Swizzle(sw), Func::Composed(c)) => sw.compose_composed(&c)?.to_string(),
@@ -123,7 +148,36 @@ pub(super) fn composition(a: &Args<'_>) -> Result<String, OpError> {
         (Func::Composed(c), Func::Composed(c2)) => c.compose_composed(&c2)?.to_string(),
         (Func::Layout(l), Func::Layout(r)) => l.compose(&r)?.to_string(),
         (Func::Composed(c), Func::Layout(r)) => c.compose(&r)?.to_string(),
+        (Func::Chain(_), _) | (_, Func::Chain(_)) => unreachable!("handled above"),
     })
+}
+
+/// `composition A B` where a side is a general composed layout (a layout as an outer
+/// function): `A o 0 o B` as one chain (CuTe's `ComposedLayout<A, 0, B>`), or the tiler on the
+/// right re-indexing the domain.
+fn chain_composition(a: &Args<'_>, lhs: Func, rhs: Func) -> Result<String, OpError> {
+    let outer: Vec<(OuterFn, i64)> = match lhs {
+        Func::Swizzle(s) => vec![(OuterFn::Swizzle(s), 0)],
+        Func::Layout(l) => vec![(OuterFn::Layout(l), 0)],
+        other => {
+            let c = other.into_chain().expect("not a swizzle");
+            let mut v = c.layers().to_vec();
+            v.push((OuterFn::Layout(c.layout().clone()), 0));
+            v
+        }
+    };
+    let Some(inner) = rhs.into_chain() else {
+        return Err(OpError::new(
+            "NotImplemented",
+            format!(
+                "{}: a composed layout over a swizzle (no inner layout) is not representable",
+                a.op
+            ),
+        ));
+    };
+    let mut layers = outer;
+    layers.extend(inner.layers().iter().cloned());
+    Ok(LayoutChain::from_layers(layers, inner.layout().clone()).to_string())
 }
 
 /// `right_inverse` / `left_inverse` of a layout, a swizzle (itself) or a composed layout.
@@ -144,6 +198,15 @@ pub(super) fn inverse(a: &Args<'_>, right: bool) -> Result<String, OpError> {
                 c.left_inverse()?.to_string()
             }
         }
+        Func::Chain(c) => {
+            return Err(OpError::new(
+                "NotImplemented",
+                format!(
+                    "{}: inverse of a composed layout with a layout as outer function ({c})",
+                    a.op
+                ),
+            ))
+        }
     })
 }
 
@@ -155,6 +218,10 @@ pub(super) fn by_tiler(
 ) -> Result<String, OpError> {
     Ok(match a.func(0)? {
         Func::Composed(c) => g(&c, &a.tiler(1)?)?.to_string(),
+        Func::Chain(c) => {
+            let t = a.tiler(1)?;
+            c.map(|l| f(l, &t))?.to_string()
+        }
         Func::Swizzle(sw) => {
             return Err(OpError::new(
                 "BadRequest",
@@ -173,6 +240,7 @@ pub(super) fn table(a: &Args<'_>) -> Result<String, OpError> {
     let (size, what) = match &f {
         Func::Layout(l) => (l.size(), l.to_string()),
         Func::Composed(c) => (c.size(), c.to_string()),
+        Func::Chain(c) => (c.size(), c.to_string()),
         Func::Swizzle(sw) => (1i64 << sw.top_bit(), sw.to_string()),
     };
     let count = n.unwrap_or(size);
@@ -199,6 +267,11 @@ pub(super) fn table(a: &Args<'_>) -> Result<String, OpError> {
             }
         }
         (Func::Swizzle(sw), _) => (0..count).for_each(|x| push_value(&mut out, sw.apply(x))),
+        (Func::Chain(c), _) => {
+            for i in 0..count {
+                push_value(&mut out, c.post(c.layout().index_any(i)?)?);
+            }
+        }
     }
     Ok(out)
 }

@@ -24,11 +24,14 @@ use cute_layout::{ComposedLayout, IntTuple, Layout, LayoutError, Order, ParseErr
 
 pub mod analysis;
 pub mod atoms;
+mod chain_ops;
+pub mod codegen;
 mod composed_ops;
 pub mod copy_atoms;
 pub mod help;
 pub mod request;
 pub mod show;
+pub mod view;
 
 /// One argument of an operation: text in CuTe's form (the command line gives only these), an
 /// integer, or a list (a swizzle's `[B, M, S]` in `cute batch`).
@@ -114,7 +117,7 @@ pub struct OpSpec {
 
 const MANY: usize = 64;
 
-const fn op(
+pub(crate) const fn op(
     name: &'static str,
     usage: &'static str,
     (min, max): (usize, usize),
@@ -134,7 +137,12 @@ const fn op(
 /// The groups of operations, in the order `cute ops` lists them. A family of operations with a
 /// file of its own (atoms, code generation, ...) adds its table here; [`all`] and [`find`] see
 /// every group.
-pub static GROUPS: &[&[OpSpec]] = &[OPS, atoms::ATOM_OPS, copy_atoms::COPY_OPS];
+pub static GROUPS: &[&[OpSpec]] = &[
+    OPS,
+    atoms::ATOM_OPS,
+    copy_atoms::COPY_OPS,
+    codegen::CODEGEN_OPS,
+];
 
 /// Every operation of every group, in the order `cute ops` lists them.
 pub fn all() -> impl Iterator<Item = &'static OpSpec> {
@@ -156,23 +164,25 @@ pub static OPS: &[OpSpec] = &[
     op("group", "LAYOUT BEGIN END", (3, 3), "modes [BEGIN, END) grouped into one mode", |a| Ok(a.layout(0)?.group_modes(a.index(1)?, a.index(2)?)?.to_string())),
     op("take", "LAYOUT BEGIN END", (3, 3), "the tuple of modes [BEGIN, END)", |a| Ok(a.layout(0)?.take_modes(a.index(1)?, a.index(2)?)?.to_string())),
     op("select", "LAYOUT I...", (2, MANY), "the tuple of the listed modes", |a| Ok(a.layout(0)?.select_modes(&a.indices(1)?)?.to_string())),
-    op("mode", "LAYOUT I...", (1, MANY), "sub-layout at a hierarchical index (layout<I...>)", mode),
-    op("flatten", "LAYOUT|TUPLE", (1, 1), "all leaves as one flat tuple", flatten),
+    op("mode", "LAYOUT|COMPOSED I...", (1, MANY), "sub-layout at a hierarchical index (layout<I...>)", |a| first(chain_ops::mode(a), || mode(a))),
+    op("flatten", "LAYOUT|COMPOSED|TUPLE", (1, 1), "all leaves as one flat tuple", |a| first(chain_ops::query(a, |c| c.map(|l| Ok(l.flatten())).map_or_else(|e| e.to_string(), |c| c.to_string())), || flatten(a))),
+    op("slice", "COORD LAYOUT|COMPOSED", (2, 2), "the sub-layout of the modes where COORD has _ (slice(coord, layout))", chain_ops::slice),
+    op("slice_and_offset", "COORD LAYOUT|COMPOSED", (2, 2), "(slice, offset of the fixed entries); composed: the offset moves inside, 0", chain_ops::slice_and_offset),
     // queries
-    op("size", "LAYOUT|TUPLE", (1, 1), "number of points (product of the shape)", |a| Ok(a.shape(0)?.size()?.to_string())),
-    op("cosize", "LAYOUT", (1, 1), "CuTe's cosize: one past the last offset", |a| Ok(a.layout(0)?.cosize().to_string())),
-    op("rank", "LAYOUT|TUPLE", (1, 1), "number of top-level modes", |a| Ok(a.shape(0)?.rank().to_string())),
-    op("depth", "LAYOUT|TUPLE", (1, 1), "nesting depth (0 for an integer)", |a| Ok(a.shape(0)?.depth().to_string())),
-    op("shape", "LAYOUT", (1, 1), "the shape", |a| Ok(a.layout(0)?.shape().to_string())),
+    op("size", "LAYOUT|COMPOSED|TUPLE", (1, 1), "number of points (product of the shape)", |a| first(chain_ops::query(a, |c| c.size().to_string()), || Ok(a.shape(0)?.size()?.to_string()))),
+    op("cosize", "LAYOUT|COMPOSED", (1, 1), "CuTe's cosize: one past the last offset (of the inner layout if composed)", |a| first(chain_ops::query(a, |c| c.cosize().to_string()), || Ok(a.layout(0)?.cosize().to_string()))),
+    op("rank", "LAYOUT|COMPOSED|TUPLE", (1, 1), "number of top-level modes", |a| first(chain_ops::query(a, |c| c.rank().to_string()), || Ok(a.shape(0)?.rank().to_string()))),
+    op("depth", "LAYOUT|COMPOSED|TUPLE", (1, 1), "nesting depth (0 for an integer)", |a| first(chain_ops::query(a, |c| c.depth().to_string()), || Ok(a.shape(0)?.depth().to_string()))),
+    op("shape", "LAYOUT|COMPOSED", (1, 1), "the shape", |a| first(chain_ops::query(a, |c| c.shape().to_string()), || Ok(a.layout(0)?.shape().to_string()))),
     op("stride", "LAYOUT", (1, 1), "the stride", |a| Ok(a.layout(0)?.stride().to_string())),
-    op("crd2idx", "COORD LAYOUT|SHAPE [STRIDE]", (2, 3), "index of a 1-D, R-D or natural coordinate (colexicographic for a shape)", crd2idx),
+    op("crd2idx", "COORD LAYOUT|COMPOSED|SHAPE [STRIDE]", (2, 3), "index of a 1-D, R-D or natural coordinate (colexicographic for a shape)", |a| first(chain_ops::crd2idx(a), || crd2idx(a))),
     op("idx2crd", "INDEX SHAPE|LAYOUT [STRIDE]", (2, 3), "natural coordinate: idx2crd(i, shape), or (i / d) % s per leaf of a layout", idx2crd),
     op("crd2crd", "COORD SHAPE SHAPE", (3, 3), "a coordinate of one shape as a coordinate of another", |a| Ok(a.tuple(1)?.crd2crd(&a.tuple(0)?, &a.tuple(2)?)?.to_string())),
     op("congruent", "TUPLE TUPLE", (2, 2), "same tree", |a| Ok(bit(a.shape(0)?.congruent(&a.shape(1)?)))),
     op("weakly_congruent", "TUPLE TUPLE", (2, 2), "every tuple of the first matched by one of the second", |a| Ok(bit(a.shape(0)?.weakly_congruent(&a.shape(1)?)))),
     op("compatible", "TUPLE TUPLE", (2, 2), "sizes agree and coordinates of the first fit the second", |a| Ok(bit(a.shape(0)?.compatible(&a.shape(1)?)))),
     // algebra
-    op("coalesce", "LAYOUT [PROFILE]", (1, 2), "fewest modes with the same function (by profile if given)", |a| Ok(if a.len() == 2 { a.layout(0)?.coalesce_by_mode(&a.tuple(1)?)? } else { a.layout(0)?.coalesce() }.to_string())),
+    op("coalesce", "LAYOUT|COMPOSED [PROFILE]", (1, 2), "fewest modes with the same function (by profile if given)", |a| first(chain_ops::coalesce(a), || Ok(if a.len() == 2 { a.layout(0)?.coalesce_by_mode(&a.tuple(1)?)? } else { a.layout(0)?.coalesce() }.to_string()))),
     op("filter", "LAYOUT", (1, 1), "coalesce without stride-0 and extent-1 modes", |a| Ok(a.layout(0)?.filter().to_string())),
     op("filter_zeros", "LAYOUT", (1, 1), "stride-0 modes get extent 1", |a| Ok(a.layout(0)?.filter_zeros().to_string())),
     op("complement", "LAYOUT [COTARGET]", (1, 2), "the layout filling the gaps of the image up to COTARGET (default cosize)", |a| Ok(if a.len() == 2 { a.layout(0)?.complement_shape(&a.tuple(1)?)? } else { a.layout(0)?.complement_cosize()? }.to_string())),
@@ -181,8 +191,8 @@ pub static OPS: &[OpSpec] = &[
     op("right_inverse", "LAYOUT|COMPOSED", (1, 1), "largest R with A(R(i)) = i", |a| composed_ops::inverse(a, true)),
     op("left_inverse", "LAYOUT|COMPOSED", (1, 1), "R with R(A(i)) = i (quasi-inverse if not injective)", |a| composed_ops::inverse(a, false)),
     op("nullspace", "LAYOUT", (1, 1), "the coordinates A maps to 0", |a| Ok(a.layout(0)?.nullspace().to_string())),
-    op("max_common_vector", "LAYOUT LAYOUT", (2, 2), "number of leading elements both layouts map alike", |a| Ok(a.layout(0)?.max_common_vector(&a.layout(1)?).to_string())),
-    op("max_common_layout", "LAYOUT LAYOUT", (2, 2), "layout of the leading elements both layouts map alike", |a| Ok(a.layout(0)?.max_common_layout(&a.layout(1)?).to_string())),
+    op("max_common_vector", "LAYOUT|COMPOSED LAYOUT|COMPOSED", (2, 2), "number of leading elements both layouts map alike", |a| first(chain_ops::max_common_vector(a), || Ok(a.layout(0)?.max_common_vector(&a.layout(1)?).to_string()))),
+    op("max_common_layout", "LAYOUT|COMPOSED LAYOUT|COMPOSED", (2, 2), "layout of the leading elements both layouts map alike", |a| first(chain_ops::max_common_layout(a), || Ok(a.layout(0)?.max_common_layout(&a.layout(1)?).to_string()))),
     op("upcast", "N LAYOUT", (2, 2), "the layout for elements N times wider", |a| Ok(a.layout(1)?.upcast(a.int(0)?)?.to_string())),
     op("downcast", "N LAYOUT", (2, 2), "the layout for elements N times narrower", |a| Ok(a.layout(1)?.downcast(a.int(0)?)?.to_string())),
     op("recast", "OLD_BITS NEW_BITS LAYOUT", (3, 3), "the layout for elements of NEW_BITS bits instead of OLD_BITS", |a| Ok(a.layout(2)?.recast(a.int(0)?, a.int(1)?)?.to_string())),
@@ -202,10 +212,10 @@ pub static OPS: &[OpSpec] = &[
     op("show", "LAYOUT|SHAPE", (1, 1), "the layout, its size, cosize, rank and depth, and CuTe's print_layout table", show::show_op),
     op("explain", "OP ARGS...", (2, MANY), "an algebra operation's derivation step by step, or why it refuses", crate::analysis::explain_op),
     op("find_layout", "VALUES [SHAPE]", (1, 2), "the canonical layout whose values are v0,v1,... (of SHAPE if given)", crate::analysis::find_op),
-    op("equal", "LAYOUT LAYOUT", (2, 2), "whether both are the same function on the same domain", crate::analysis::equal),
-    op("injective", "LAYOUT", (1, 1), "whether no two points share an offset", crate::analysis::injective),
-    op("surjective", "LAYOUT", (1, 1), "whether every integer between the smallest and largest offset is reached", |a| Ok(bit(a.layout(0)?.is_surjective()))),
-    op("bijective", "LAYOUT", (1, 1), "whether it is a bijection onto its range of cosize offsets", |a| Ok(bit(a.layout(0)?.is_bijective()))),
+    op("equal", "LAYOUT|COMPOSED LAYOUT|COMPOSED", (2, 2), "whether both are the same function on the same domain", |a| first(chain_ops::equal(a), || crate::analysis::equal(a))),
+    op("injective", "LAYOUT|COMPOSED", (1, 1), "whether no two points share an offset", |a| first(chain_ops::injectivity(a, 0), || crate::analysis::injective(a))),
+    op("surjective", "LAYOUT|COMPOSED", (1, 1), "whether every integer between the smallest and largest offset is reached", |a| first(chain_ops::injectivity(a, 1), || Ok(bit(a.layout(0)?.is_surjective())))),
+    op("bijective", "LAYOUT|COMPOSED", (1, 1), "whether it is a bijection onto its range of cosize offsets (onto its range, if composed)", |a| first(chain_ops::injectivity(a, 2), || Ok(bit(a.layout(0)?.is_bijective())))),
     op("compact", "LAYOUT", (1, 1), "whether it is a bijection onto [0, size)", |a| Ok(bit(a.layout(0)?.is_compact()))),
     op("image", "LAYOUT", (1, 1), "the set of offsets as an injective layout in increasing order (OFFSET + LAYOUT if it starts below 0)", image),
     op("swizzle", "B M S", (3, 3), "CuTe's Swizzle<B,M,S>: x ^ ((x & yyy) >> S), printed Sw<B,M,S>", composed_ops::swizzle),
@@ -318,6 +328,17 @@ fn list_tuple(items: &[Arg]) -> Option<String> {
     }
     out.push(')');
     Some(out)
+}
+
+/// The answer of a composed-layout overload if it applies (`Some`), else of `plain`.
+fn first(
+    composed: Result<Option<String>, OpError>,
+    plain: impl FnOnce() -> Result<String, OpError>,
+) -> Result<String, OpError> {
+    match composed? {
+        Some(s) => Ok(s),
+        None => plain(),
+    }
 }
 
 fn bit(b: bool) -> String {
@@ -592,7 +613,10 @@ mod tests {
             "ParseError"
         );
         let e = run_op("size", &[t("8:1"), t("8:1")]).unwrap_err();
-        assert_eq!(e.message, "size: expected 1 argument (LAYOUT|TUPLE), got 2");
+        assert_eq!(
+            e.message,
+            "size: expected 1 argument (LAYOUT|COMPOSED|TUPLE), got 2"
+        );
         assert_eq!(
             run_op("idx2crd", &[t("1"), t("(2,2):(0,1)")])
                 .unwrap_err()

@@ -42,6 +42,15 @@ pub fn json_string(s: &str) -> String {
 
 /// Parses and runs one request line (without its newline).
 pub fn handle_line(line: &[u8]) -> Result<String, OpError> {
+    let (op, args) = parse_line(line)?;
+    run_op(&op, &args)
+}
+
+/// One request line (without its newline) as its operation name and arguments.
+///
+/// # Errors
+/// `BadRequest` for a line that is not a request object.
+pub fn parse_line(line: &[u8]) -> Result<(String, Vec<Arg>), OpError> {
     let line = line.strip_suffix(b"\r").unwrap_or(line);
     let text = std::str::from_utf8(line).map_err(|e| {
         OpError::new(
@@ -78,7 +87,7 @@ pub fn handle_line(line: &[u8]) -> Result<String, OpError> {
         Some(_) => return Err(OpError::new("BadRequest", "\"args\" must be a list")),
         None => Vec::new(),
     };
-    run_op(op, &args)
+    Ok((op.to_string(), args))
 }
 
 /// A JSON value as an operation argument (`k` is its position, for messages).

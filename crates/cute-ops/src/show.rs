@@ -1,7 +1,7 @@
 //! `show`: a layout's text form, size, cosize, rank and depth, and CuTe's `print_layout` table;
 //! the `cute show` command and the batch operation `show`.
 
-use cute_layout::{ComposedLayout, IntTuple, Layout};
+use cute_layout::{ComposedLayout, IntTuple, Layout, Swizzle};
 
 use crate::{Args, OpError};
 
@@ -16,7 +16,7 @@ pub struct ShowOptions {
     pub color: bool,
 }
 
-/// Parses a layout, a swizzled layout `Sw<B,M,S> o OFFSET o LAYOUT`, or a shape (its compact
+/// Parses a layout, a swizzled layout `Sw<B,M,S> o OFFSET o LAYOUT`, a swizzle alone, or a shape (its compact
 /// column-major layout, as CuTe's `make_layout(shape)`); errors say what was expected.
 pub fn parse_showable(op: &str, text: &str) -> Result<ComposedLayout, OpError> {
     let t = text.trim();
@@ -25,7 +25,25 @@ pub fn parse_showable(op: &str, text: &str) -> Result<ComposedLayout, OpError> {
             return Ok(ComposedLayout::from(Layout::col_major(shape)?));
         }
     }
-    t.parse().map_err(|e| {
+    let err = match t.parse::<ComposedLayout>() {
+        Ok(c) => return Ok(c),
+        Err(e) => e,
+    };
+    // A swizzle alone, drawn on the span of bits it reads and writes:
+    // `Sw<B,M,S> o 0 o (2^B, 2^(T-B)):(2^(T-B), 1)` with `T` its top bit, one row per value of
+    // the bits it reads.
+    if let Ok(sw) = t.parse::<Swizzle>() {
+        let rows = 1i64 << sw.bits();
+        let cols = 1i64 << (sw.top_bit() - sw.bits());
+        if let Some(c) = format!("({rows},{cols}):({cols},1)")
+            .parse::<Layout>()
+            .ok()
+            .and_then(|l| ComposedLayout::new(sw, 0, l).ok())
+        {
+            return Ok(c);
+        }
+    }
+    Err(err).map_err(|e| {
         let hint = if t.starts_with("Sw") && t.matches(" o ").count() == 1 {
             String::from(
                 "; a swizzled layout is Sw<B,M,S> o OFFSET o LAYOUT, e.g. Sw<3,4,3> o 0 o (8,64):(64,1)",

@@ -26,7 +26,7 @@ mod view;
 pub use tiler::Tiler;
 
 pub(crate) use coalesce::{bw_coalesce, bw_coalesce_x};
-pub(crate) use composition::{weak_step, WeakStep};
+pub(crate) use composition::{linear_stride_x, weak_step, WeakStep};
 
 use crate::error::LayoutError;
 use crate::layout::Layout;

@@ -1,0 +1,240 @@
+//! Composed layouts (`Sw<B,M,S> o 0 o L`, `32:2 o 3 o (2,4):(1,2)`, CuTe's `ComposedLayout`)
+//! wherever CuTe accepts them in place of a layout: the queries (size, rank, depth, cosize,
+//! shape), `crd2idx`, `mode`, `flatten`, `coalesce`, the injectivity tests, `equal`,
+//! `max_common_vector` / `max_common_layout`, and slicing. Each entry of [`crate::OPS`] calls
+//! these first; a plain layout goes on to the layout's own code.
+
+use cute_layout::{analysis::MAX_ENUMERATED, is_composed_text, LayoutChain, SliceCoord};
+
+use crate::{bit, Arg, Args, OpError};
+
+impl Args<'_> {
+    /// Argument `k` as a composed layout, if it is one (text with ` o ` layers or `Sw<..> o`).
+    pub(super) fn chain(&self, k: usize) -> Result<Option<LayoutChain>, OpError> {
+        match &self.args[k] {
+            Arg::Text(t) if is_composed_text(t) && t.contains(':') => t
+                .parse()
+                .map(Some)
+                .map_err(|e| self.parse_error(k, "composed layout", e)),
+            _ => Ok(None),
+        }
+    }
+
+    /// Argument `k` as a layout or composed layout (a chain of no layers for a layout).
+    pub(super) fn any_layout(&self, k: usize) -> Result<LayoutChain, OpError> {
+        Ok(match self.chain(k)? {
+            Some(c) => c,
+            None => self.layout(k)?.into(),
+        })
+    }
+
+    /// Argument `k` as a slicing coordinate (`_` for a whole mode).
+    pub(super) fn slice_coord(&self, k: usize) -> Result<SliceCoord, OpError> {
+        let s = self.text(k, "coordinate")?;
+        s.parse().map_err(|e| self.parse_error(k, "coordinate", e))
+    }
+}
+
+/// A query answered from a composed layout's inner layout, or `None` for a plain argument.
+pub(super) fn query(
+    a: &Args<'_>,
+    f: fn(&LayoutChain) -> String,
+) -> Result<Option<String>, OpError> {
+    Ok(a.chain(0)?.map(|c| f(&c)))
+}
+
+/// `crd2idx COORD COMPOSED`: the composed layout at the coordinate.
+pub(super) fn crd2idx(a: &Args<'_>) -> Result<Option<String>, OpError> {
+    if a.len() != 2 {
+        return Ok(None);
+    }
+    let Some(c) = a.chain(1)? else {
+        return Ok(None);
+    };
+    Ok(Some(c.index(&a.tuple(0)?)?.to_string()))
+}
+
+/// `mode COMPOSED I...`: the outer functions over the inner layout's mode.
+pub(super) fn mode(a: &Args<'_>) -> Result<Option<String>, OpError> {
+    let Some(c) = a.chain(0)? else {
+        return Ok(None);
+    };
+    let path = a.indices(1)?;
+    c.mode_at(&path)
+        .map(|m| Some(m.to_string()))
+        .ok_or_else(|| {
+            OpError::new(
+                "ModeOutOfRange",
+                format!("mode: no mode {path:?} in layout {c}"),
+            )
+        })
+}
+
+/// `coalesce COMPOSED [PROFILE]` / `flatten COMPOSED`: on the inner layout.
+pub(super) fn coalesce(a: &Args<'_>) -> Result<Option<String>, OpError> {
+    let Some(c) = a.chain(0)? else {
+        return Ok(None);
+    };
+    Ok(Some(if a.len() == 2 {
+        let p = a.tuple(1)?;
+        c.map(|l| l.coalesce_by_mode(&p))?.to_string()
+    } else {
+        c.map(|l| Ok(l.coalesce()))?.to_string()
+    }))
+}
+
+/// `injective`, `surjective`, `bijective` of a composed layout, by enumeration.
+pub(super) fn injectivity(a: &Args<'_>, which: u8) -> Result<Option<String>, OpError> {
+    let Some(c) = a.chain(0)? else {
+        return Ok(None);
+    };
+    Ok(Some(bit(match which {
+        0 => c.is_injective()?,
+        1 => c.is_surjective()?,
+        _ => c.is_bijective()?,
+    })))
+}
+
+/// `equal A B` where a side is composed: the same values on the same domain size.
+pub(super) fn equal(a: &Args<'_>) -> Result<Option<String>, OpError> {
+    if a.chain(0)?.is_none() && a.chain(1)?.is_none() {
+        return Ok(None);
+    }
+    let (x, y) = (a.any_layout(0)?, a.any_layout(1)?);
+    Ok(Some(bit(x.equal_values(&y, MAX_ENUMERATED)?)))
+}
+
+fn undefined(a: &Args<'_>) -> OpError {
+    OpError::new(
+        "NotImplemented",
+        format!(
+            "{}: CuTe defines it for layouts and swizzled layouts (Sw<B,M,S> o OFFSET o LAYOUT) \
+             with at most one swizzled side",
+            a.op
+        ),
+    )
+}
+
+/// `max_common_vector A B` where a side is composed (CuTe's overloads for swizzled layouts).
+pub(super) fn max_common_vector(a: &Args<'_>) -> Result<Option<String>, OpError> {
+    if a.chain(0)?.is_none() && a.chain(1)?.is_none() {
+        return Ok(None);
+    }
+    let (x, y) = (a.any_layout(0)?, a.any_layout(1)?);
+    let v = x.max_common_vector(&y).ok_or_else(|| undefined(a))?;
+    Ok(Some(v.to_string()))
+}
+
+/// `max_common_layout A B` where a side is composed (CuTe's overloads for swizzled layouts).
+pub(super) fn max_common_layout(a: &Args<'_>) -> Result<Option<String>, OpError> {
+    if a.chain(0)?.is_none() && a.chain(1)?.is_none() {
+        return Ok(None);
+    }
+    let (x, y) = (a.any_layout(0)?, a.any_layout(1)?);
+    let v = x.max_common_layout(&y).ok_or_else(|| undefined(a))?;
+    Ok(Some(v.to_string()))
+}
+
+/// `slice COORD LAYOUT|COMPOSED`: CuTe `slice(coord, layout)`, the modes where the coordinate
+/// has `_`.
+pub(super) fn slice(a: &Args<'_>) -> Result<String, OpError> {
+    let c = a.slice_coord(0)?;
+    let l = a.any_layout(1)?;
+    let (s, _) = l.slice_and_offset(&c)?;
+    Ok(s.to_string())
+}
+
+/// `slice_and_offset COORD LAYOUT|COMPOSED`: `(slice, offset)`; for a composed layout the
+/// offset moves into the innermost offset and 0 is returned, as in CuTe.
+pub(super) fn slice_and_offset(a: &Args<'_>) -> Result<String, OpError> {
+    let c = a.slice_coord(0)?;
+    let l = a.any_layout(1)?;
+    let (s, off) = l.slice_and_offset(&c)?;
+    Ok(format!("({s},{off})"))
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::{run_op, Arg};
+
+    fn t(s: &str) -> Arg {
+        Arg::Text(s.into())
+    }
+
+    fn ok(op: &str, args: &[&str]) -> String {
+        let args: Vec<Arg> = args.iter().map(|s| t(s)).collect();
+        run_op(op, &args).unwrap_or_else(|e| panic!("{op}{args:?}: {e}"))
+    }
+
+    #[test]
+    fn composed_layouts_where_layouts_are_accepted() {
+        let g = "32:2 o 3 o (2,4):(1,2)";
+        assert_eq!(ok("size", &[g]), "8");
+        assert_eq!(ok("rank", &[g]), "2");
+        assert_eq!(ok("depth", &[g]), "1");
+        assert_eq!(ok("cosize", &[g]), "8");
+        assert_eq!(ok("shape", &[g]), "(2,4)");
+        assert_eq!(ok("crd2idx", &["(1,2)", g]), "16");
+        assert_eq!(ok("crd2idx", &["5", g]), "16");
+        let s = "Sw<3,0,3> o 0 o (8,8):(8,1)";
+        assert_eq!(ok("size", &[s]), "64");
+        assert_eq!(ok("rank", &[s]), "2");
+        assert_eq!(ok("crd2idx", &["(1,1)", s]), "8");
+        assert_eq!(ok("bijective", &[s]), "1");
+        let m = "(4,4):(4,1) o 0 o Sw<3,0,3> o 0 o (8,8):(8,1)";
+        assert_eq!(
+            ok("mode", &[m, "0"]),
+            "(4,4):(4,1) o 0 o Sw<3,0,3> o 0 o 8:8"
+        );
+        assert_eq!(
+            ok("composition", &["(4,4):(4,1)", m]),
+            "(4,4):(4,1) o 0 o (4,4):(4,1) o 0 o Sw<3,0,3> o 0 o (8,8):(8,1)"
+        );
+        assert_eq!(
+            ok("logical_divide", &["16:2 o 0 o Sw<2,0,2> o 0 o 16:1", "4"]),
+            "16:2 o 0 o Sw<2,0,2> o 0 o (4,4):(1,4)"
+        );
+        assert_eq!(
+            ok("flat_product", &["8:2 o 0 o Sw<2,0,2> o 0 o 8:1", "3:1"]),
+            "8:2 o 0 o Sw<2,0,2> o 0 o (8,3):(1,8)"
+        );
+        assert_eq!(
+            ok("slice_and_offset", &["(2,_)", m]),
+            "((4,4):(4,1) o 0 o Sw<3,0,3> o 16 o (8):(1),0)"
+        );
+        assert_eq!(
+            ok("slice_and_offset", &["(_,1,_)", "(2,3,4):(1,2,6)"]),
+            "((2,4):(1,6),2)"
+        );
+        assert_eq!(ok("slice", &["_", "(4,8):(1,4)"]), "(4,8):(1,4)");
+        assert_eq!(ok("equal", &[g, g]), "1");
+        assert_eq!(
+            ok("max_common_vector", &["Sw<2,1,3> o 0 o 32:1", "32:1"]),
+            "2"
+        );
+        assert_eq!(
+            ok("max_common_layout", &["32:1", "Sw<2,1,3> o 0 o 32:1"]),
+            "2:1"
+        );
+        assert_eq!(
+            ok("table", &["8:2 o 0 o Sw<2,0,2> o 0 o 8:1"]),
+            "0,2,4,6,10,8,14,12"
+        );
+    }
+
+    /// Law: crd2idx of a composed layout agrees with its table at every point, for outer
+    /// layouts, swizzles and offsets over a small domain.
+    #[test]
+    fn crd2idx_agrees_with_table() {
+        for g in [
+            "32:2 o 3 o (2,4):(1,2)",
+            "(4,4):(4,1) o 1 o (2,8):(8,1)",
+            "16:2 o 0 o Sw<2,0,2> o 0 o 16:1",
+        ] {
+            let table = ok("table", &[g]);
+            for (i, v) in table.split(',').enumerate() {
+                assert_eq!(ok("crd2idx", &[&i.to_string(), g]), v, "{g} at {i}");
+            }
+        }
+    }
+}

@@ -1,0 +1,2095 @@
+//! Python bindings of `cute-layout`: the native module `cute_layout._native`.
+//!
+//! This crate holds no algebra. It converts Python values (ints, nested tuples, `None`, layout
+//! objects, CuTe's text) into `cute_layout` values, calls the library, and converts the results
+//! back; everything else goes through the operation table of `cute_ops` ([`run`]), so every
+//! operation any front end has is reachable from Python.
+#![deny(unsafe_code)]
+
+use std::collections::hash_map::DefaultHasher;
+use std::hash::{Hash, Hasher};
+use std::sync::{Mutex, OnceLock};
+
+use cute_layout::render::{self, Style};
+use cute_layout::{
+    ComposedLayout, IntTuple, IntTupleBuilder, Layout, LayoutError as RsLayoutError,
+    ParseError as RsParseError, ScaledBasis, SliceCoord, Swizzle, Tiler, TupleToken,
+};
+use cute_ops::{Arg, OpError};
+use pyo3::exceptions::{PyIndexError, PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyBool, PyBytes, PyDict, PyInt, PyList, PyString, PyTuple};
+use pyo3::{create_exception, IntoPyObjectExt};
+
+create_exception!(
+    cute_layout,
+    LayoutError,
+    PyValueError,
+    "An input outside an operation's domain. `.kind` names the variant (as `cute batch` does)."
+);
+create_exception!(
+    cute_layout,
+    ParseError,
+    LayoutError,
+    "Text that is not CuTe's layout notation. `.kind` is \"ParseError\"."
+);
+
+/// Deepest nesting of Python tuples converted (the library's own limit is lower).
+const MAX_PY_DEPTH: usize = 64;
+
+// ---- errors ------------------------------------------------------------------------------------
+
+fn raise(kind: &str, message: String) -> PyErr {
+    let err = if kind == "ParseError" {
+        ParseError::new_err(message)
+    } else {
+        LayoutError::new_err(message)
+    };
+    Python::attach(|py| {
+        // Setting an attribute on a fresh exception object cannot fail.
+        let _ = err.value(py).setattr("kind", kind);
+    });
+    err
+}
+
+fn lerr(e: RsLayoutError) -> PyErr {
+    raise(e.kind(), e.to_string())
+}
+
+fn perr(e: RsParseError) -> PyErr {
+    raise("ParseError", e.to_string())
+}
+
+fn operr(e: OpError) -> PyErr {
+    raise(e.kind, e.message)
+}
+
+trait OrRaise<T> {
+    fn py(self) -> PyResult<T>;
+}
+
+impl<T> OrRaise<T> for Result<T, RsLayoutError> {
+    #[inline]
+    fn py(self) -> PyResult<T> {
+        self.map_err(lerr)
+    }
+}
+
+impl<T> OrRaise<T> for Result<T, RsParseError> {
+    #[inline]
+    fn py(self) -> PyResult<T> {
+        self.map_err(perr)
+    }
+}
+
+fn type_error(what: &str, x: &Bound<'_, PyAny>) -> PyErr {
+    let ty = x
+        .get_type()
+        .name()
+        .map(|n| n.to_string())
+        .unwrap_or_else(|_| "?".into());
+    PyTypeError::new_err(format!("{what}: unsupported argument of type {ty}"))
+}
+
+// ---- Python values -> library values -----------------------------------------------------------
+
+/// A Python integer (bools refused) as an i64, if `x` is one.
+#[inline]
+fn as_int(x: &Bound<'_, PyAny>) -> PyResult<Option<i64>> {
+    if let Ok(i) = x.cast::<PyInt>() {
+        if x.is_instance_of::<PyBool>() {
+            return Err(PyTypeError::new_err("a bool is not an integer here"));
+        }
+        return Ok(Some(i.extract::<i64>()?));
+    }
+    if x.is_instance_of::<PyTuple>()
+        || x.is_instance_of::<PyList>()
+        || x.is_instance_of::<PyString>()
+        || x.is_none()
+    {
+        return Ok(None);
+    }
+    // numpy integers and other objects with __index__.
+    if x.hasattr("__index__")? {
+        return Ok(Some(x.extract::<i64>()?));
+    }
+    Ok(None)
+}
+
+/// An int, a (nested) tuple or list of ints, or CuTe's text, as an `IntTuple`. With `ones`, every
+/// leaf becomes 1 (the all-ones shape congruent to `x`).
+fn to_tuple_ext(x: &Bound<'_, PyAny>, depth: usize, ones: bool) -> PyResult<IntTuple> {
+    if x.is_exact_instance_of::<PyInt>() {
+        return Ok(IntTuple::int(if ones { 1 } else { x.extract::<i64>()? }));
+    }
+    if let Ok(s) = x.cast::<PyString>() {
+        let t = s.to_cow()?.parse::<IntTuple>().py()?;
+        if !ones {
+            return Ok(t);
+        }
+        let mut b = IntTupleBuilder::new();
+        for tok in t.tokens() {
+            match tok {
+                TupleToken::Open => b.open(),
+                TupleToken::Close => b.close(),
+                TupleToken::Int(_) => b.int(1),
+            }
+        }
+        return b.finish().py();
+    }
+    let mut b = IntTupleBuilder::new();
+    build(x, &mut b, depth, ones, &mut true)?;
+    b.finish().py()
+}
+
+/// Writes the tokens of a Python int or nested tuple/list of ints into `b`.
+fn build(
+    x: &Bound<'_, PyAny>,
+    b: &mut IntTupleBuilder,
+    depth: usize,
+    ones: bool,
+    pure: &mut bool,
+) -> PyResult<()> {
+    if x.is_exact_instance_of::<PyInt>() {
+        b.int(if ones { 1 } else { x.extract::<i64>()? });
+        return Ok(());
+    }
+    if depth > MAX_PY_DEPTH {
+        return Err(raise(
+            "TooDeep",
+            format!("tuple nests deeper than {MAX_PY_DEPTH} levels"),
+        ));
+    }
+    if let Ok(t) = x.cast::<PyTuple>() {
+        b.open();
+        for e in t.iter_borrowed() {
+            build(&e, b, depth + 1, ones, pure)?;
+        }
+        b.close();
+        return Ok(());
+    }
+    if let Ok(l) = x.cast::<PyList>() {
+        *pure = false;
+        b.open();
+        for e in l.iter() {
+            build(&e, b, depth + 1, ones, pure)?;
+        }
+        b.close();
+        return Ok(());
+    }
+    *pure = false;
+    match as_int(x)? {
+        Some(v) => {
+            b.int(if ones { 1 } else { v });
+            Ok(())
+        }
+        None => Err(type_error(
+            "expected an int, a tuple of ints or CuTe text",
+            x,
+        )),
+    }
+}
+
+/// An int or a tuple of ints and tuples (nothing mutable inside) as an `IntTuple`, and whether
+/// it is such an immutable value (so that the object's identity determines the value).
+fn to_tuple_frozen(x: &Bound<'_, PyAny>) -> PyResult<(IntTuple, bool)> {
+    if x.is_exact_instance_of::<PyInt>() {
+        return Ok((IntTuple::int(x.extract::<i64>()?), true));
+    }
+    if !x.is_exact_instance_of::<PyTuple>() {
+        return Ok((to_tuple(x)?, false));
+    }
+    let mut b = IntTupleBuilder::new();
+    let mut pure = true;
+    build(x, &mut b, 0, false, &mut pure)?;
+    Ok((b.finish().py()?, pure))
+}
+
+/// Layouts built from `(shape, stride)` Python values, keyed by the identity of the two
+/// (immutable) objects, which the cache holds so that their identities stay theirs: a call
+/// repeated on the same tuples (pycute's `crd2idx(c, L.shape, L.stride)`) converts them once.
+/// The objects live as long as the entry (8 at most, oldest out first).
+struct IdCache<T> {
+    entries: Vec<(Py<PyAny>, Option<Py<PyAny>>, T)>,
+    next: usize,
+}
+
+const ID_CACHE_LEN: usize = 8;
+
+impl<T: Clone> IdCache<T> {
+    const fn new() -> Self {
+        IdCache {
+            entries: Vec::new(),
+            next: 0,
+        }
+    }
+
+    fn find(&self, a: &Bound<'_, PyAny>, b: Option<&Bound<'_, PyAny>>) -> Option<&T> {
+        self.entries
+            .iter()
+            .find(|(x, y, _)| {
+                x.is(a)
+                    && match (y, b) {
+                        (None, None) => true,
+                        (Some(y), Some(b)) => y.is(b),
+                        _ => false,
+                    }
+            })
+            .map(|(_, _, v)| v)
+    }
+
+    fn get(&self, a: &Bound<'_, PyAny>, b: Option<&Bound<'_, PyAny>>) -> Option<T> {
+        self.find(a, b).cloned()
+    }
+
+    fn put(&mut self, a: &Bound<'_, PyAny>, b: Option<&Bound<'_, PyAny>>, v: T) {
+        let e = (a.clone().unbind(), b.map(|b| b.clone().unbind()), v);
+        if self.entries.len() < ID_CACHE_LEN {
+            self.entries.push(e);
+        } else {
+            self.entries[self.next] = e;
+            self.next = (self.next + 1) % ID_CACHE_LEN;
+        }
+    }
+}
+
+static LAYOUT_CACHE: Mutex<IdCache<Layout>> = Mutex::new(IdCache::new());
+static TUPLE_CACHE: Mutex<IdCache<IntTuple>> = Mutex::new(IdCache::new());
+
+/// `Layout::new(shape, stride)` (or the column-major layout of `shape`) from Python values,
+/// through the identity cache.
+fn layout_from_values(
+    shape: &Bound<'_, PyAny>,
+    stride: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Layout> {
+    if let Ok(c) = LAYOUT_CACHE.lock() {
+        if let Some(l) = c.get(shape, stride) {
+            return Ok(l);
+        }
+    }
+    let (s, s_pure) = to_tuple_frozen(shape)?;
+    let (l, pure) = match stride {
+        None => (Layout::col_major(s).py()?, s_pure),
+        Some(d) => {
+            let (d, d_pure) = to_tuple_frozen(d)?;
+            (Layout::new(s, d).py()?, s_pure && d_pure)
+        }
+    };
+    if pure {
+        if let Ok(mut c) = LAYOUT_CACHE.lock() {
+            c.put(shape, stride, l.clone());
+        }
+    }
+    Ok(l)
+}
+
+/// An int tuple from a Python value, through the identity cache.
+fn tuple_cached(x: &Bound<'_, PyAny>) -> PyResult<IntTuple> {
+    if x.is_exact_instance_of::<PyInt>() {
+        return Ok(IntTuple::int(x.extract::<i64>()?));
+    }
+    if let Ok(c) = TUPLE_CACHE.lock() {
+        if let Some(t) = c.get(x, None) {
+            return Ok(t);
+        }
+    }
+    let (t, pure) = to_tuple_frozen(x)?;
+    if pure {
+        if let Ok(mut c) = TUPLE_CACHE.lock() {
+            c.put(x, None, t.clone());
+        }
+    }
+    Ok(t)
+}
+
+fn to_tuple(x: &Bound<'_, PyAny>) -> PyResult<IntTuple> {
+    to_tuple_ext(x, 0, false)
+}
+
+/// A layout argument: a `Layout`, an int `n` (the layout `n:1`, as pycute's `Layout(n)`), a
+/// shape tuple (its column-major layout, as CuTe's `make_layout(shape)`), or CuTe's text.
+fn to_layout(x: &Bound<'_, PyAny>) -> PyResult<Layout> {
+    if let Ok(l) = x.cast::<PyLayout>() {
+        return Ok(l.get().inner.clone());
+    }
+    if let Ok(s) = x.cast::<PyString>() {
+        return s.to_cow()?.parse::<Layout>().py();
+    }
+    let t = to_tuple(x)?;
+    Layout::col_major(t).py()
+}
+
+/// A tiler: a `Layout`, an int, `None` (keep the mode), a tuple or list of tilers, or CuTe text.
+fn to_tiler(x: &Bound<'_, PyAny>, depth: usize) -> PyResult<Tiler> {
+    if let Ok(l) = x.cast::<PyLayout>() {
+        return Ok(Tiler::Layout(l.get().inner.clone()));
+    }
+    if x.is_none() {
+        return Ok(Tiler::Skip);
+    }
+    if let Some(n) = as_int(x)? {
+        if n < 1 {
+            return Err(raise(
+                "InvalidExtent",
+                format!("tiler extent {n} is below 1"),
+            ));
+        }
+        return Ok(Tiler::Int(n));
+    }
+    if depth > MAX_PY_DEPTH {
+        return Err(raise(
+            "TooDeep",
+            format!("tiler nests deeper than {MAX_PY_DEPTH} levels"),
+        ));
+    }
+    if x.is_instance_of::<PyTuple>() || x.is_instance_of::<PyList>() {
+        let modes = x
+            .try_iter()?
+            .map(|e| to_tiler(&e?, depth + 1))
+            .collect::<PyResult<Vec<_>>>()?;
+        return Ok(Tiler::Modes(modes));
+    }
+    if let Ok(s) = x.cast::<PyString>() {
+        return s.to_cow()?.parse::<Tiler>().py();
+    }
+    if x.is_instance_of::<PyComposed>() || x.is_instance_of::<PySwizzle>() {
+        return Err(raise(
+            "BadRequest",
+            "a swizzle or composed layout is not a tiler".into(),
+        ));
+    }
+    Err(type_error(
+        "expected a tiler (Layout, int, None or a tuple of them)",
+        x,
+    ))
+}
+
+/// A coordinate with `None` for `_`, as a slice coordinate.
+fn to_slice(x: &Bound<'_, PyAny>, depth: usize) -> PyResult<SliceCoord> {
+    if x.is_none() {
+        return Ok(SliceCoord::all());
+    }
+    if let Some(v) = as_int(x)? {
+        // A leaf coordinate: the library builds leaves from text only.
+        return v.to_string().parse::<SliceCoord>().py();
+    }
+    if depth > MAX_PY_DEPTH {
+        return Err(raise(
+            "TooDeep",
+            format!("coordinate nests deeper than {MAX_PY_DEPTH} levels"),
+        ));
+    }
+    if x.is_instance_of::<PyTuple>() || x.is_instance_of::<PyList>() {
+        let elems = x
+            .try_iter()?
+            .map(|e| to_slice(&e?, depth + 1))
+            .collect::<PyResult<Vec<_>>>()?;
+        return SliceCoord::tuple(elems).py();
+    }
+    if let Ok(s) = x.cast::<PyString>() {
+        return s.to_cow()?.parse::<SliceCoord>().py();
+    }
+    Err(type_error("expected a coordinate (ints, None, tuples)", x))
+}
+
+fn has_none(x: &Bound<'_, PyAny>, depth: usize) -> bool {
+    if x.is_none() {
+        return true;
+    }
+    if depth > MAX_PY_DEPTH {
+        return false;
+    }
+    if let Ok(t) = x.cast::<PyTuple>() {
+        return t.iter().any(|e| has_none(&e, depth + 1));
+    }
+    if let Ok(l) = x.cast::<PyList>() {
+        return l.iter().any(|e| has_none(&e, depth + 1));
+    }
+    false
+}
+
+// ---- library values -> Python values -----------------------------------------------------------
+
+fn tuple_to_py<'py>(py: Python<'py>, t: &IntTuple) -> PyResult<Bound<'py, PyAny>> {
+    if let Some(v) = t.as_int() {
+        return v.into_bound_py_any(py);
+    }
+    if t.depth() == 1 {
+        return Ok(PyTuple::new(py, t.leaves().iter().copied())?.into_any());
+    }
+    let mut stack: Vec<Vec<Bound<'py, PyAny>>> = Vec::new();
+    for tok in t.tokens() {
+        match tok {
+            TupleToken::Open => stack.push(Vec::new()),
+            TupleToken::Int(v) => {
+                let o = v.into_bound_py_any(py)?;
+                if let Some(top) = stack.last_mut() {
+                    top.push(o);
+                }
+            }
+            TupleToken::Close => {
+                let items = stack.pop().unwrap_or_default();
+                let tup = PyTuple::new(py, items)?.into_any();
+                match stack.last_mut() {
+                    Some(top) => top.push(tup),
+                    None => return Ok(tup),
+                }
+            }
+        }
+    }
+    Err(raise("BadRequest", format!("malformed tuple {t}")))
+}
+
+#[inline]
+fn new_layout(py: Python<'_>, l: Layout) -> PyResult<Py<PyLayout>> {
+    Py::new(py, PyLayout::wrap(l))
+}
+
+/// An operation's text result as the Python value it denotes: a `Layout`, `ComposedLayout`,
+/// `Swizzle`, int or tuple; other text (tables, pictures, explanations) stays a string.
+fn from_text<'py>(py: Python<'py>, text: &str) -> PyResult<Bound<'py, PyAny>> {
+    let t = text.trim();
+    if t.starts_with("Sw") {
+        if t.contains(" o ") {
+            if let Ok(c) = t.parse::<ComposedLayout>() {
+                return Ok(Py::new(py, PyComposed { inner: c })?
+                    .into_bound(py)
+                    .into_any());
+            }
+        } else if let Ok(s) = t.parse::<Swizzle>() {
+            return Ok(Py::new(py, PySwizzle { inner: s })?
+                .into_bound(py)
+                .into_any());
+        }
+    } else if t.contains(':') && !t.contains('\n') {
+        if let Ok(l) = t.parse::<Layout>() {
+            return Ok(new_layout(py, l)?.into_bound(py).into_any());
+        }
+        if let Ok(l) = t.parse::<Layout<ScaledBasis>>() {
+            return Ok(Py::new(py, PyBasis { inner: l })?.into_bound(py).into_any());
+        }
+    } else if let Ok(v) = t.parse::<i64>() {
+        return v.into_bound_py_any(py);
+    } else if t.starts_with('(') {
+        if let Ok(tt) = t.parse::<IntTuple>() {
+            return tuple_to_py(py, &tt);
+        }
+    }
+    text.into_bound_py_any(py)
+}
+
+/// A Python value as an operation argument of the table: objects print in CuTe's text, ints stay
+/// ints, `None` is `_`, tuples are written in CuTe's tuple form, lists stay lists.
+fn to_arg(x: &Bound<'_, PyAny>, depth: usize) -> PyResult<Arg> {
+    if depth > MAX_PY_DEPTH {
+        return Err(raise(
+            "TooDeep",
+            format!("argument nests deeper than {MAX_PY_DEPTH} levels"),
+        ));
+    }
+    if let Some(v) = as_int(x)? {
+        return Ok(Arg::Int(v));
+    }
+    if let Ok(s) = x.cast::<PyString>() {
+        return Ok(Arg::Text(s.to_cow()?.into_owned()));
+    }
+    if let Ok(l) = x.cast::<PyList>() {
+        return l
+            .iter()
+            .map(|e| to_arg(&e, depth + 1))
+            .collect::<PyResult<Vec<_>>>()
+            .map(Arg::List);
+    }
+    Ok(Arg::Text(to_text(x, depth)?))
+}
+
+fn to_text(x: &Bound<'_, PyAny>, depth: usize) -> PyResult<String> {
+    if depth > MAX_PY_DEPTH {
+        return Err(raise(
+            "TooDeep",
+            format!("argument nests deeper than {MAX_PY_DEPTH} levels"),
+        ));
+    }
+    if let Ok(l) = x.cast::<PyLayout>() {
+        return Ok(l.get().inner.to_string());
+    }
+    if let Ok(c) = x.cast::<PyComposed>() {
+        return Ok(c.get().inner.to_string());
+    }
+    if let Ok(s) = x.cast::<PySwizzle>() {
+        return Ok(s.get().inner.to_string());
+    }
+    if let Ok(b) = x.cast::<PyBasis>() {
+        return Ok(b.get().inner.to_string());
+    }
+    if x.is_none() {
+        return Ok("_".into());
+    }
+    if let Some(v) = as_int(x)? {
+        return Ok(v.to_string());
+    }
+    if let Ok(s) = x.cast::<PyString>() {
+        return Ok(s.to_cow()?.into_owned());
+    }
+    if x.is_instance_of::<PyTuple>() || x.is_instance_of::<PyList>() {
+        let mut out = String::from("(");
+        for (k, e) in x.try_iter()?.enumerate() {
+            if k > 0 {
+                out.push(',');
+            }
+            out.push_str(&to_text(&e?, depth + 1)?);
+        }
+        out.push(')');
+        return Ok(out);
+    }
+    Err(type_error(
+        "cannot write this argument in CuTe's notation",
+        x,
+    ))
+}
+
+/// Arguments the fast paths do not take: swizzles, composed and basis layouts, and text (which
+/// may be any of CuTe's forms); these go through the operation table.
+fn is_other_kind(x: &Bound<'_, PyAny>) -> bool {
+    x.is_instance_of::<PyComposed>()
+        || x.is_instance_of::<PySwizzle>()
+        || x.is_instance_of::<PyBasis>()
+        || x.is_instance_of::<PyString>()
+}
+
+/// Runs `op` of the operation table on Python arguments, converting the result back.
+fn table_call<'py>(
+    py: Python<'py>,
+    op: &str,
+    args: &[&Bound<'py, PyAny>],
+) -> PyResult<Bound<'py, PyAny>> {
+    let args = args
+        .iter()
+        .map(|a| to_arg(a, 0))
+        .collect::<PyResult<Vec<_>>>()?;
+    let text = cute_ops::run_op(op, &args).map_err(operr)?;
+    from_text(py, &text)
+}
+
+// ---- Layout ------------------------------------------------------------------------------------
+
+/// A CuTe layout `Shape:Stride`: a function from coordinates to offsets.
+///
+/// `Layout(shape, stride=None)` takes Python ints and nested tuples as pycute does (no stride:
+/// column-major, CuTe's `LayoutLeft`); `Layout.parse("(4,8):(8,1)")` reads CuTe's text.
+/// `str()` is CuTe's text, `repr()` evaluates back, `L(i)`, `L((i, j))` and `L(i, j)` evaluate
+/// (a `None` in the coordinate slices, as CuTe's `_`).
+///
+/// >>> L = Layout((4, 8), (8, 1))
+/// >>> str(L), L(1, 2), L(5)
+/// ('(4,8):(8,1)', 10, 9)
+#[pyclass(frozen, module = "cute_layout", name = "Layout", weakref)]
+pub struct PyLayout {
+    inner: Layout,
+    shape: OnceLock<Py<PyAny>>,
+    stride: OnceLock<Py<PyAny>>,
+}
+
+impl PyLayout {
+    #[inline]
+    fn wrap(inner: Layout) -> Self {
+        PyLayout {
+            inner,
+            shape: OnceLock::new(),
+            stride: OnceLock::new(),
+        }
+    }
+}
+
+#[pymethods]
+impl PyLayout {
+    #[new]
+    #[pyo3(signature = (shape, stride = None))]
+    fn py_new(shape: &Bound<'_, PyAny>, stride: Option<&Bound<'_, PyAny>>) -> PyResult<Self> {
+        if let Ok(s) = shape.cast::<PyString>() {
+            if stride.is_none() && s.to_cow()?.contains(':') {
+                return Ok(Self::wrap(s.to_cow()?.parse::<Layout>().py()?));
+            }
+        }
+        if let Ok(l) = shape.cast::<PyLayout>() {
+            if stride.is_none() {
+                return Ok(Self::wrap(l.get().inner.clone()));
+            }
+        }
+        Ok(Self::wrap(layout_from_values(shape, stride)?))
+    }
+
+    /// Reads CuTe's text form, e.g. `"(4,(2,8)):(2,(1,8))"` (`_4` and `Int<4>{}` accepted).
+    ///
+    /// >>> Layout.parse("(4,8):(8,1)").stride
+    /// (8, 1)
+    #[staticmethod]
+    fn parse(text: &str) -> PyResult<Self> {
+        Ok(Self::wrap(text.parse::<Layout>().py()?))
+    }
+
+    /// The shape: an int or a nested tuple of ints.
+    #[getter]
+    fn shape(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
+        if let Some(s) = self.shape.get() {
+            return Ok(s.clone_ref(py));
+        }
+        let s = tuple_to_py(py, &self.inner.shape())?.unbind();
+        Ok(self.shape.get_or_init(|| s).clone_ref(py))
+    }
+
+    /// The stride, congruent to the shape.
+    #[getter]
+    fn stride(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
+        if let Some(s) = self.stride.get() {
+            return Ok(s.clone_ref(py));
+        }
+        let s = tuple_to_py(py, &self.inner.stride())?.unbind();
+        Ok(self.stride.get_or_init(|| s).clone_ref(py))
+    }
+
+    /// Number of points: the product of the shape.
+    fn size(&self) -> i64 {
+        self.inner.size()
+    }
+
+    /// CuTe's cosize: one past the largest offset (`L(size - 1) + 1` for non-negative strides).
+    fn cosize(&self) -> i64 {
+        self.inner.cosize()
+    }
+
+    /// Evaluates: `L(i)` (1-D index, CuTe's colexicographic order; past the end the last mode
+    /// runs on), `L((i, j))` or `L(i, j)` (R-D or natural coordinates). A `None` anywhere slices
+    /// (CuTe's `_`) and returns the sub-layout.
+    #[pyo3(signature = (*args))]
+    fn __call__(&self, py: Python<'_>, args: &Bound<'_, PyTuple>) -> PyResult<Py<PyAny>> {
+        if args.len() == 1 {
+            let a = args.get_item(0)?;
+            if let Some(i) = as_int(&a)? {
+                return self.inner.index_any(i).py()?.into_py_any(py);
+            }
+            if has_none(&a, 0) {
+                let c = to_slice(&a, 0)?;
+                return Ok(new_layout(py, self.inner.slice(&c).py()?)?.into_any());
+            }
+            let c = to_tuple(&a)?;
+            return self.inner.index(&c).py()?.into_py_any(py);
+        }
+        if has_none(args.as_any(), 0) {
+            let c = to_slice(args.as_any(), 0)?;
+            return Ok(new_layout(py, self.inner.slice(&c).py()?)?.into_any());
+        }
+        let c = to_tuple(args.as_any())?;
+        self.inner.index(&c).py()?.into_py_any(py)
+    }
+
+    /// Mode `i` (negative counts from the end), as pycute's `L[i]`.
+    fn __getitem__(&self, py: Python<'_>, i: isize) -> PyResult<Py<PyLayout>> {
+        let r = self.inner.rank() as isize;
+        let k = if i < 0 { i + r } else { i };
+        if k < 0 || k >= r {
+            return Err(PyIndexError::new_err(format!(
+                "mode {i} out of range for a layout of rank {r}"
+            )));
+        }
+        let m = self
+            .inner
+            .mode(k as usize)
+            .ok_or_else(|| PyIndexError::new_err(format!("no mode {i}")))?;
+        new_layout(py, m)
+    }
+
+    /// The rank (number of top-level modes; 1 for an integer shape).
+    fn __len__(&self) -> usize {
+        self.inner.rank()
+    }
+
+    fn __str__(&self) -> String {
+        self.inner.to_string()
+    }
+
+    fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
+        let s = self.shape(py)?;
+        let d = self.stride(py)?;
+        Ok(format!(
+            "Layout({}, {})",
+            s.bind(py).repr()?,
+            d.bind(py).repr()?
+        ))
+    }
+
+    fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
+        match other.cast::<PyLayout>() {
+            Ok(o) => o.get().inner == self.inner,
+            Err(_) => false,
+        }
+    }
+
+    fn __ne__(&self, other: &Bound<'_, PyAny>) -> bool {
+        !self.__eq__(other)
+    }
+
+    fn __hash__(&self) -> u64 {
+        let mut h = DefaultHasher::new();
+        self.inner.hash(&mut h);
+        h.finish()
+    }
+
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, (String,))> {
+        let cls = slf.get_type().getattr("parse")?;
+        Ok((cls, (slf.get().inner.to_string(),)))
+    }
+
+    /// All offsets `L(0), L(1), ..., L(size-1)`: a numpy int64 array if numpy is importable,
+    /// else a list.
+    fn offsets(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
+        let n = self.inner.size();
+        if n > 1 << 28 {
+            return Err(raise(
+                "TooLarge",
+                format!("offsets: {n} points is too many to list"),
+            ));
+        }
+        let v: Vec<i64> = self.inner.offsets().collect();
+        let list = PyList::new(py, v)?;
+        match py.import("numpy") {
+            Ok(np) => Ok(np
+                .getattr("array")?
+                .call1((list, np.getattr("int64")?))?
+                .unbind()),
+            Err(_) => Ok(list.into_any().unbind()),
+        }
+    }
+
+    /// CuTe's `print_layout` table (text).
+    fn table(&self) -> PyResult<String> {
+        Ok(self.inner.table().py()?.to_string())
+    }
+
+    /// The layout as an SVG picture (each cell: coordinate and offset).
+    fn svg(&self) -> PyResult<String> {
+        render::svg(&self.inner, &Style::new()).py()
+    }
+
+    /// The layout as a LaTeX/TikZ picture.
+    fn latex(&self) -> PyResult<String> {
+        render::latex(&self.inner, &Style::new()).py()
+    }
+
+    fn _repr_svg_(&self) -> Option<String> {
+        render::svg(&self.inner, &Style::new()).ok()
+    }
+
+    fn _repr_html_(&self) -> Option<String> {
+        let t = self.inner.table().ok()?.to_string();
+        Some(format!(
+            "<div><code>{}</code><pre>{}</pre></div>",
+            html_escape(&self.inner.to_string()),
+            html_escape(&t)
+        ))
+    }
+}
+
+fn html_escape(s: &str) -> String {
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+}
+
+// ---- Swizzle and ComposedLayout ----------------------------------------------------------------
+
+/// CuTe's `Swizzle<B, M, S>`: `x ^ ((x & yyy) >> S)`, printed `Sw<B,M,S>`.
+///
+/// >>> Swizzle(3, 4, 3)(0x80)
+/// 144
+#[pyclass(frozen, module = "cute_layout", name = "Swizzle")]
+pub struct PySwizzle {
+    inner: Swizzle,
+}
+
+#[pymethods]
+impl PySwizzle {
+    #[new]
+    fn py_new(bits: i64, base: i64, shift: i64) -> PyResult<Self> {
+        Ok(PySwizzle {
+            inner: Swizzle::new(bits, base, shift).py()?,
+        })
+    }
+
+    /// Reads `Sw<B,M,S>`.
+    #[staticmethod]
+    fn parse(text: &str) -> PyResult<Self> {
+        Ok(PySwizzle {
+            inner: text.parse::<Swizzle>().py()?,
+        })
+    }
+
+    fn __call__(&self, py: Python<'_>, offset: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+        let o = as_int(offset)?.ok_or_else(|| type_error("Swizzle()", offset))?;
+        self.inner.apply(o).into_py_any(py)
+    }
+
+    /// B: the number of bits in the mask.
+    #[getter]
+    fn bits(&self) -> i64 {
+        self.inner.bits()
+    }
+
+    /// M: the number of least-significant bits kept.
+    #[getter]
+    fn base(&self) -> i64 {
+        self.inner.base()
+    }
+
+    /// S: the shift distance (negative: shift left).
+    #[getter]
+    fn shift(&self) -> i64 {
+        self.inner.shift()
+    }
+
+    /// Size of the domain: `2^(B + M + |S|)`.
+    fn size(&self) -> PyResult<i64> {
+        self.inner_size()
+    }
+
+    /// Size of the codomain (the same as the domain).
+    fn cosize(&self) -> PyResult<i64> {
+        self.inner_size()
+    }
+
+    fn __str__(&self) -> String {
+        self.inner.to_string()
+    }
+
+    fn __repr__(&self) -> String {
+        format!("Swizzle.parse({:?})", self.inner.to_string())
+    }
+
+    fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
+        match other.cast::<PySwizzle>() {
+            Ok(o) => o.get().inner == self.inner,
+            Err(_) => false,
+        }
+    }
+
+    fn __hash__(&self) -> u64 {
+        let mut h = DefaultHasher::new();
+        self.inner.to_string().hash(&mut h);
+        h.finish()
+    }
+}
+
+impl PySwizzle {
+    fn inner_size(&self) -> PyResult<i64> {
+        let e = self.inner.bits() + self.inner.base() + self.inner.shift().abs();
+        if !(0..63).contains(&e) {
+            return Err(raise("Overflow", format!("{}: size overflows", self.inner)));
+        }
+        Ok(1i64 << e)
+    }
+}
+
+/// CuTe's `ComposedLayout`: `Sw<B,M,S> o OFFSET o LAYOUT`, i.e. `L(c) = Sw(OFFSET + LAYOUT(c))`.
+/// `ComposedLayout(swizzle, offset, layout)` takes pycute's argument order.
+#[pyclass(frozen, module = "cute_layout", name = "ComposedLayout")]
+pub struct PyComposed {
+    inner: ComposedLayout,
+}
+
+#[pymethods]
+impl PyComposed {
+    #[new]
+    fn py_new(
+        swizzle: &Bound<'_, PyAny>,
+        offset: i64,
+        layout: &Bound<'_, PyAny>,
+    ) -> PyResult<Self> {
+        let sw = match swizzle.cast::<PySwizzle>() {
+            Ok(s) => s.get().inner,
+            Err(_) => match swizzle.cast::<PyString>() {
+                Ok(s) => s.to_cow()?.parse::<Swizzle>().py()?,
+                Err(_) => return Err(type_error("ComposedLayout: swizzle", swizzle)),
+            },
+        };
+        Ok(PyComposed {
+            inner: ComposedLayout::new(sw, offset, to_layout(layout)?).py()?,
+        })
+    }
+
+    /// Reads `Sw<B,M,S> o OFFSET o LAYOUT`.
+    #[staticmethod]
+    fn parse(text: &str) -> PyResult<Self> {
+        Ok(PyComposed {
+            inner: text.parse::<ComposedLayout>().py()?,
+        })
+    }
+
+    /// The inner layout (pycute's `layoutA`).
+    #[getter]
+    fn layout(&self, py: Python<'_>) -> PyResult<Py<PyLayout>> {
+        new_layout(py, self.inner.layout().clone())
+    }
+
+    /// The inner layout (pycute's name).
+    #[getter(layoutA)]
+    fn layout_a(&self, py: Python<'_>) -> PyResult<Py<PyLayout>> {
+        self.layout(py)
+    }
+
+    /// The swizzle (pycute's `layoutB`).
+    #[getter(layoutB)]
+    fn layout_b(&self) -> PySwizzle {
+        PySwizzle {
+            inner: self.inner.swizzle(),
+        }
+    }
+
+    /// The swizzle.
+    #[getter]
+    fn swizzle(&self) -> PySwizzle {
+        self.layout_b()
+    }
+
+    /// The offset between the layout and the swizzle.
+    #[getter]
+    fn offset(&self) -> i64 {
+        self.inner.offset()
+    }
+
+    #[getter]
+    fn shape(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
+        Ok(tuple_to_py(py, &self.inner.shape())?.unbind())
+    }
+
+    fn size(&self) -> i64 {
+        self.inner.size()
+    }
+
+    fn cosize(&self) -> i64 {
+        self.inner.cosize()
+    }
+
+    fn __len__(&self) -> usize {
+        self.inner.rank()
+    }
+
+    fn __getitem__(&self, i: usize) -> PyResult<Self> {
+        self.inner
+            .mode(i)
+            .map(|m| PyComposed { inner: m })
+            .ok_or_else(|| PyIndexError::new_err(format!("no mode {i}")))
+    }
+
+    #[pyo3(signature = (*args))]
+    fn __call__(&self, py: Python<'_>, args: &Bound<'_, PyTuple>) -> PyResult<Py<PyAny>> {
+        if args.len() == 1 {
+            let a = args.get_item(0)?;
+            if let Some(i) = as_int(&a)? {
+                return self.inner.index_any(i).py()?.into_py_any(py);
+            }
+            if has_none(&a, 0) {
+                let c = to_slice(&a, 0)?;
+                let r = self.inner.slice(&c).py()?;
+                return Ok(Py::new(py, PyComposed { inner: r })?.into_any());
+            }
+            return self.inner.index(&to_tuple(&a)?).py()?.into_py_any(py);
+        }
+        if has_none(args.as_any(), 0) {
+            let c = to_slice(args.as_any(), 0)?;
+            let r = self.inner.slice(&c).py()?;
+            return Ok(Py::new(py, PyComposed { inner: r })?.into_any());
+        }
+        self.inner
+            .index(&to_tuple(args.as_any())?)
+            .py()?
+            .into_py_any(py)
+    }
+
+    /// All offsets, as `Layout.offsets`.
+    fn offsets(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
+        let n = self.inner.size();
+        if n > 1 << 28 {
+            return Err(raise(
+                "TooLarge",
+                format!("offsets: {n} points is too many to list"),
+            ));
+        }
+        let v: Vec<i64> = self.inner.offsets().collect();
+        let list = PyList::new(py, v)?;
+        match py.import("numpy") {
+            Ok(np) => Ok(np
+                .getattr("array")?
+                .call1((list, np.getattr("int64")?))?
+                .unbind()),
+            Err(_) => Ok(list.into_any().unbind()),
+        }
+    }
+
+    /// The layout as an SVG picture, each cell showing the swizzled offset.
+    fn svg(&self) -> PyResult<String> {
+        let c = &self.inner;
+        let post = |v: i64| c.post(v).unwrap_or(v);
+        render::svg(c.layout(), &Style::new().post_map(&post)).py()
+    }
+
+    fn _repr_svg_(&self) -> Option<String> {
+        self.svg().ok()
+    }
+
+    fn __str__(&self) -> String {
+        self.inner.to_string()
+    }
+
+    fn __repr__(&self) -> String {
+        format!("ComposedLayout.parse({:?})", self.inner.to_string())
+    }
+
+    fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
+        match other.cast::<PyComposed>() {
+            Ok(o) => o.get().inner.to_string() == self.inner.to_string(),
+            Err(_) => false,
+        }
+    }
+
+    fn __hash__(&self) -> u64 {
+        let mut h = DefaultHasher::new();
+        self.inner.to_string().hash(&mut h);
+        h.finish()
+    }
+}
+
+/// A layout with basis strides (CuTe's `ScaledBasis`, e.g. `make_identity_layout`'s
+/// `(4,8):(1@0,1@1)`): maps coordinates to coordinates.
+///
+/// >>> I = BasisLayout.parse("(4,8):(1@0,1@1)")
+/// >>> I(13)
+/// (1, 3)
+#[pyclass(frozen, module = "cute_layout", name = "BasisLayout")]
+pub struct PyBasis {
+    inner: Layout<ScaledBasis>,
+}
+
+#[pymethods]
+impl PyBasis {
+    /// Reads `shape:stride` with basis strides `v@i@...`.
+    #[staticmethod]
+    fn parse(text: &str) -> PyResult<Self> {
+        Ok(PyBasis {
+            inner: text.parse::<Layout<ScaledBasis>>().py()?,
+        })
+    }
+
+    /// The shape.
+    #[getter]
+    fn shape(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
+        Ok(tuple_to_py(py, &self.inner.shape())?.unbind())
+    }
+
+    fn size(&self) -> i64 {
+        self.inner.size()
+    }
+
+    fn __len__(&self) -> usize {
+        self.inner.rank()
+    }
+
+    /// The coordinate (an int tuple) at a 1-D index or a coordinate.
+    #[pyo3(signature = (*args))]
+    fn __call__(&self, py: Python<'_>, args: &Bound<'_, PyTuple>) -> PyResult<Py<PyAny>> {
+        let v = if args.len() == 1 {
+            let a = args.get_item(0)?;
+            match as_int(&a)? {
+                Some(i) => self.inner.value_1d(i).ok_or_else(|| {
+                    raise(
+                        "CoordOutOfRange",
+                        format!("index {i} is outside the domain of {}", self.inner),
+                    )
+                })?,
+                None => self.inner.value(&to_tuple(&a)?).py()?,
+            }
+        } else {
+            self.inner.value(&to_tuple(args.as_any())?).py()?
+        };
+        Ok(tuple_to_py(py, &v)?.unbind())
+    }
+
+    fn __str__(&self) -> String {
+        self.inner.to_string()
+    }
+
+    fn __repr__(&self) -> String {
+        format!("BasisLayout.parse({:?})", self.inner.to_string())
+    }
+
+    fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
+        match other.cast::<PyBasis>() {
+            Ok(o) => o.get().inner.to_string() == self.inner.to_string(),
+            Err(_) => false,
+        }
+    }
+
+    fn __hash__(&self) -> u64 {
+        let mut h = DefaultHasher::new();
+        self.inner.to_string().hash(&mut h);
+        h.finish()
+    }
+}
+
+/// CuTe's `make_identity_layout(shape)`: the shape with unit basis strides.
+///
+/// >>> str(make_identity_layout((4, 8)))
+/// '(4,8):(1@0,1@1)'
+#[pyfunction]
+fn make_identity_layout(shape: &Bound<'_, PyAny>) -> PyResult<PyBasis> {
+    Ok(PyBasis {
+        inner: Layout::identity(to_tuple(shape)?).py()?,
+    })
+}
+
+/// A thread-value layout over a tile: `(thread, value) -> offset in the tile`, drawn as CuTe's
+/// `print_latex` TV pictures do (`TVLayout(tv, tile_shape)`).
+#[pyclass(frozen, module = "cute_layout", name = "TVLayout")]
+pub struct PyTV {
+    tv: Layout,
+    tile: IntTuple,
+}
+
+#[pymethods]
+impl PyTV {
+    #[new]
+    fn py_new(tv: &Bound<'_, PyAny>, tile: &Bound<'_, PyAny>) -> PyResult<Self> {
+        Ok(PyTV {
+            tv: to_layout(tv)?,
+            tile: to_tuple(tile)?,
+        })
+    }
+
+    /// The thread-value layout.
+    #[getter]
+    fn layout(&self, py: Python<'_>) -> PyResult<Py<PyLayout>> {
+        new_layout(py, self.tv.clone())
+    }
+
+    /// The tile shape.
+    #[getter]
+    fn tile(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
+        Ok(tuple_to_py(py, &self.tile)?.unbind())
+    }
+
+    /// The picture: each cell of the tile shows the thread and value that own it.
+    fn svg(&self) -> PyResult<String> {
+        render::svg_tv(&self.tv, &self.tile, &Style::new()).py()
+    }
+
+    /// The picture in LaTeX/TikZ.
+    fn latex(&self) -> PyResult<String> {
+        render::latex_tv(&self.tv, &self.tile, &Style::new()).py()
+    }
+
+    fn _repr_svg_(&self) -> Option<String> {
+        self.svg().ok()
+    }
+
+    fn __str__(&self) -> String {
+        format!("TV {} over {}", self.tv, self.tile)
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "TVLayout({:?}, {:?})",
+            self.tv.to_string(),
+            self.tile.to_string()
+        )
+    }
+}
+
+// ---- module functions --------------------------------------------------------------------------
+
+macro_rules! ret_layout {
+    ($py:expr, $e:expr) => {
+        Ok(new_layout($py, $e)?.into_any())
+    };
+}
+
+/// Number of points: the product of the shape of a layout or of an int tuple.
+///
+/// >>> size(Layout((4, 8), (8, 1))), size((2, (3, 4)))
+/// (32, 24)
+#[pyfunction]
+fn size(x: &Bound<'_, PyAny>) -> PyResult<i64> {
+    if let Ok(l) = x.cast::<PyLayout>() {
+        return Ok(l.get().inner.size());
+    }
+    if let Ok(c) = x.cast::<PyComposed>() {
+        return Ok(c.get().inner.size());
+    }
+    if let Some(v) = as_int(x)? {
+        return Ok(v);
+    }
+    to_tuple(x)?.size().py()
+}
+
+/// CuTe's cosize: `L(size(L) - 1) + 1` for a layout with non-negative strides.
+#[pyfunction]
+fn cosize(x: &Bound<'_, PyAny>) -> PyResult<i64> {
+    if let Ok(c) = x.cast::<PyComposed>() {
+        return Ok(c.get().inner.cosize());
+    }
+    Ok(to_layout(x)?.cosize())
+}
+
+/// Number of top-level modes (1 for an integer).
+#[pyfunction]
+fn rank(x: &Bound<'_, PyAny>) -> PyResult<usize> {
+    if let Ok(l) = x.cast::<PyLayout>() {
+        return Ok(l.get().inner.rank());
+    }
+    if let Ok(c) = x.cast::<PyComposed>() {
+        return Ok(c.get().inner.rank());
+    }
+    Ok(to_tuple(x)?.rank())
+}
+
+/// Nesting depth (0 for an integer).
+#[pyfunction]
+fn depth(x: &Bound<'_, PyAny>) -> PyResult<usize> {
+    if let Ok(l) = x.cast::<PyLayout>() {
+        return Ok(l.get().inner.depth());
+    }
+    if let Ok(c) = x.cast::<PyComposed>() {
+        return Ok(c.get().inner.depth());
+    }
+    Ok(to_tuple(x)?.depth())
+}
+
+/// All leaves as one flat tuple (of a layout: its flat layout).
+#[pyfunction]
+fn flatten(py: Python<'_>, x: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+    if let Ok(l) = x.cast::<PyLayout>() {
+        return ret_layout!(py, l.get().inner.flatten());
+    }
+    if let Ok(c) = x.cast::<PyComposed>() {
+        return Ok(Py::new(
+            py,
+            PyComposed {
+                inner: c.get().inner.flatten(),
+            },
+        )?
+        .into_any());
+    }
+    Ok(tuple_to_py(py, &to_tuple(x)?.flatten())?.unbind())
+}
+
+/// Fewest modes with the same function: `coalesce(L)(i) == L(i)` for every `i < size(L)`; with
+/// a profile, mode by mode.
+///
+/// >>> str(coalesce(Layout((2, 4), (1, 2))))
+/// '8:1'
+#[pyfunction]
+#[pyo3(signature = (layout, profile = None))]
+fn coalesce(
+    py: Python<'_>,
+    layout: &Bound<'_, PyAny>,
+    profile: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Py<PyAny>> {
+    if is_other_kind(layout) {
+        return match profile {
+            None => Ok(table_call(py, "coalesce", &[layout])?.unbind()),
+            Some(p) => Ok(table_call(py, "coalesce", &[layout, p])?.unbind()),
+        };
+    }
+    let l = to_layout(layout)?;
+    match profile {
+        None => ret_layout!(py, l.coalesce()),
+        Some(p) if p.is_none() => ret_layout!(py, l.coalesce()),
+        Some(p) => ret_layout!(py, l.coalesce_by_mode(&to_tuple(p)?).py()?),
+    }
+}
+
+/// Coalesce without stride-0 and extent-1 modes (the layout of the distinct offsets).
+#[pyfunction]
+#[pyo3(signature = (layout, profile = None))]
+fn filter(
+    py: Python<'_>,
+    layout: &Bound<'_, PyAny>,
+    profile: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Py<PyAny>> {
+    if profile.is_some_and(|p| !p.is_none()) {
+        return Err(raise(
+            "NotImplemented",
+            "filter with a profile is not implemented; filter each mode".into(),
+        ));
+    }
+    ret_layout!(py, to_layout(layout)?.filter())
+}
+
+/// Stride-0 modes get extent 1.
+#[pyfunction]
+fn filter_zeros(py: Python<'_>, layout: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+    ret_layout!(py, to_layout(layout)?.filter_zeros())
+}
+
+/// `A o B`: `R(c) == A(B(c))` for every coordinate `c` of `B`. `B` may be a layout, an int, a
+/// tiler tuple (mode by mode, `None` keeps a mode), a swizzle or a composed layout.
+///
+/// >>> str(composition(Layout((6, 2), (8, 2)), Layout((4, 3), (3, 1))))
+/// '((2,2),3):((24,2),8)'
+#[pyfunction]
+fn composition(py: Python<'_>, a: &Bound<'_, PyAny>, b: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+    if let (Ok(la), Ok(lb)) = (a.cast::<PyLayout>(), b.cast::<PyLayout>()) {
+        return ret_layout!(py, la.get().inner.compose(&lb.get().inner).py()?);
+    }
+    if b.is_none() {
+        return Ok(a.clone().unbind());
+    }
+    if is_other_kind(a) || is_other_kind(b) {
+        return Ok(table_call(py, "composition", &[a, b])?.unbind());
+    }
+    let la = to_layout(a)?;
+    ret_layout!(py, la.compose_tiler(&to_tiler(b, 0)?).py()?)
+}
+
+/// The layout filling the gaps of `L`'s image up to `cotarget` (default: `cosize(L)`):
+/// `(L, complement(L))` is injective and its image covers `[0, cotarget)` in order.
+///
+/// >>> str(complement(Layout(4, 2), 24))
+/// '(2,3):(1,8)'
+#[pyfunction]
+#[pyo3(signature = (layout, cotarget = None))]
+fn complement(
+    py: Python<'_>,
+    layout: &Bound<'_, PyAny>,
+    cotarget: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Py<PyAny>> {
+    if is_other_kind(layout) {
+        return match cotarget {
+            None => Ok(table_call(py, "complement", &[layout])?.unbind()),
+            Some(m) => Ok(table_call(py, "complement", &[layout, m])?.unbind()),
+        };
+    }
+    let l = to_layout(layout)?;
+    match cotarget {
+        None => ret_layout!(py, l.complement_cosize().py()?),
+        Some(m) if m.is_none() => ret_layout!(py, l.complement_cosize().py()?),
+        Some(m) => match as_int(m)? {
+            Some(n) => ret_layout!(py, l.complement(n).py()?),
+            None => ret_layout!(py, l.complement_shape(&to_tuple(m)?).py()?),
+        },
+    }
+}
+
+/// The largest `R` with `L(R(i)) == i` for every `i < size(R)`.
+///
+/// >>> str(right_inverse(Layout((4, 8), (8, 1))))
+/// '(8,4):(4,1)'
+#[pyfunction]
+fn right_inverse(py: Python<'_>, layout: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+    if layout.is_none() {
+        return Ok(py.None());
+    }
+    if is_other_kind(layout) {
+        return Ok(table_call(py, "right_inverse", &[layout])?.unbind());
+    }
+    ret_layout!(py, to_layout(layout)?.right_inverse())
+}
+
+/// `R` with `R(L(i)) == i` for every `i < size(L)` (L injective).
+///
+/// >>> str(left_inverse(Layout((4, 8), (8, 1))))
+/// '(8,4):(4,1)'
+#[pyfunction]
+fn left_inverse(py: Python<'_>, layout: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+    if layout.is_none() {
+        return Ok(py.None());
+    }
+    if is_other_kind(layout) {
+        return Ok(table_call(py, "left_inverse", &[layout])?.unbind());
+    }
+    ret_layout!(py, to_layout(layout)?.left_inverse().py()?)
+}
+
+/// The coordinates `L` maps to 0, as a layout into `L`'s domain.
+#[pyfunction]
+fn nullspace(py: Python<'_>, layout: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+    ret_layout!(py, to_layout(layout)?.nullspace())
+}
+
+macro_rules! tiler_op {
+    ($name:ident, $doc:literal) => {
+        #[doc = $doc]
+        #[pyfunction]
+        fn $name(
+            py: Python<'_>,
+            layout: &Bound<'_, PyAny>,
+            tiler: &Bound<'_, PyAny>,
+        ) -> PyResult<Py<PyAny>> {
+            if tiler.is_none() {
+                // `_`: the layout itself (pycute returns the same object).
+                return Ok(layout.clone().unbind());
+            }
+            if is_other_kind(layout) || is_other_kind(tiler) {
+                return Ok(table_call(py, stringify!($name), &[layout, tiler])?.unbind());
+            }
+            let l = match layout.cast::<PyLayout>() {
+                Ok(l) => return ret_layout!(py, l.get().inner.$name(&to_tiler(tiler, 0)?).py()?),
+                Err(_) => to_layout(layout)?,
+            };
+            ret_layout!(py, l.$name(&to_tiler(tiler, 0)?).py()?)
+        }
+    };
+}
+
+tiler_op!(
+    logical_divide,
+    "`A o (T, complement(T, size(A)))`: mode 0 is the tile, mode 1 the tiles.\n\n>>> str(logical_divide(Layout(16, 1), 4))\n'(4,4):(1,4)'"
+);
+tiler_op!(
+    zipped_divide,
+    "`logical_divide` as `((tile), (rest))` for a tiler tuple.\n\n>>> str(zipped_divide(Layout((8, 8)), (2, 4)))\n'((2,4),(4,2)):((1,8),(2,32))'"
+);
+tiler_op!(
+    tiled_divide,
+    "`logical_divide` as `((tile), rest...)`.\n\n>>> str(tiled_divide(Layout((8, 8)), (2, 4)))\n'((2,4),4,2):((1,8),2,32)'"
+);
+tiler_op!(
+    flat_divide,
+    "`logical_divide` as `(tile..., rest...)`.\n\n>>> str(flat_divide(Layout((8, 8)), (2, 4)))\n'(2,4,4,2):(1,8,2,32)'"
+);
+tiler_op!(
+    logical_product,
+    "`(A, complement(A, size(A) * cosize(B)) o B)`: copies of A laid out by B.\n\n>>> str(logical_product(Layout(2, 1), Layout(3, 1)))\n'(2,3):(1,2)'"
+);
+tiler_op!(zipped_product, "`logical_product` as `((block), (rest))`.");
+tiler_op!(tiled_product, "`logical_product` as `((block), rest...)`.");
+tiler_op!(flat_product, "`logical_product` as `(block..., rest...)`.");
+
+/// Copies of `A` placed block by block as `B` says (mode i is `(A_i, B_i)`).
+///
+/// >>> str(blocked_product(Layout((2, 2)), Layout((2, 3))))
+/// '((2,2),(2,3)):((1,4),(2,8))'
+#[pyfunction]
+fn blocked_product(
+    py: Python<'_>,
+    a: &Bound<'_, PyAny>,
+    b: &Bound<'_, PyAny>,
+) -> PyResult<Py<PyAny>> {
+    if is_other_kind(a) {
+        return Ok(table_call(py, "blocked_product", &[a, b])?.unbind());
+    }
+    ret_layout!(py, to_layout(a)?.blocked_product(&to_layout(b)?).py()?)
+}
+
+/// Copies of `A` interleaved as `B` says (mode i is `(B_i, A_i)`).
+#[pyfunction]
+fn raked_product(
+    py: Python<'_>,
+    a: &Bound<'_, PyAny>,
+    b: &Bound<'_, PyAny>,
+) -> PyResult<Py<PyAny>> {
+    if is_other_kind(a) {
+        return Ok(table_call(py, "raked_product", &[a, b])?.unbind());
+    }
+    ret_layout!(py, to_layout(a)?.raked_product(&to_layout(b)?).py()?)
+}
+
+/// `A` repeated to fill `shape` (in `order` of the modes, if given).
+#[pyfunction]
+#[pyo3(signature = (layout, shape, order = None))]
+fn tile_to_shape(
+    py: Python<'_>,
+    layout: &Bound<'_, PyAny>,
+    shape: &Bound<'_, PyAny>,
+    order: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Py<PyAny>> {
+    let ord = match order {
+        Some(o) if !o.is_none() => Some(to_tuple(o)?),
+        _ => None,
+    };
+    ret_layout!(
+        py,
+        to_layout(layout)?
+            .tile_to_shape(&to_tuple(shape)?, ord.as_ref())
+            .py()?
+    )
+}
+
+/// `(layout, n)` or CuTe's `(n, layout)` order.
+fn layout_and_n(a: &Bound<'_, PyAny>, b: &Bound<'_, PyAny>) -> PyResult<(Layout, i64)> {
+    if let Some(n) = as_int(a)? {
+        if b.is_instance_of::<PyLayout>() || b.is_instance_of::<PyString>() {
+            return Ok((to_layout(b)?, n));
+        }
+    }
+    let n = as_int(b)?.ok_or_else(|| type_error("expected an integer factor", b))?;
+    Ok((to_layout(a)?, n))
+}
+
+/// The layout for elements `n` times wider: `upcast(layout, n)` (CuTe's `upcast<n>(layout)`;
+/// `upcast(n, layout)` is accepted too).
+#[pyfunction]
+fn upcast(py: Python<'_>, a: &Bound<'_, PyAny>, b: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+    let (l, n) = layout_and_n(a, b)?;
+    ret_layout!(py, l.upcast(n).py()?)
+}
+
+/// The layout for elements `n` times narrower: `downcast(layout, n)`.
+#[pyfunction]
+fn downcast(py: Python<'_>, a: &Bound<'_, PyAny>, b: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+    let (l, n) = layout_and_n(a, b)?;
+    ret_layout!(py, l.downcast(n).py()?)
+}
+
+/// The layout for elements of `new_bits` bits instead of `old_bits`.
+#[pyfunction]
+fn recast(
+    py: Python<'_>,
+    layout: &Bound<'_, PyAny>,
+    old_bits: i64,
+    new_bits: i64,
+) -> PyResult<Py<PyAny>> {
+    ret_layout!(py, to_layout(layout)?.recast(old_bits, new_bits).py()?)
+}
+
+/// Number of leading elements both layouts map alike.
+#[pyfunction]
+fn max_common_vector(a: &Bound<'_, PyAny>, b: &Bound<'_, PyAny>) -> PyResult<i64> {
+    Ok(to_layout(a)?.max_common_vector(&to_layout(b)?))
+}
+
+/// The layout of the leading elements both layouts map alike: `A(R(i)) == B(R(i)) == i`.
+#[pyfunction]
+fn max_common_layout(
+    py: Python<'_>,
+    a: &Bound<'_, PyAny>,
+    b: &Bound<'_, PyAny>,
+) -> PyResult<Py<PyAny>> {
+    ret_layout!(py, to_layout(a)?.max_common_layout(&to_layout(b)?))
+}
+
+/// The layout that `shape[, stride]` describe: a layout, or a shape with an optional stride
+/// (column-major by default).
+fn layout_of(shape: &Bound<'_, PyAny>, stride: Option<&Bound<'_, PyAny>>) -> PyResult<Layout> {
+    match stride {
+        Some(d) if !d.is_none() => layout_from_values(shape, Some(d)),
+        _ => {
+            if let Ok(l) = shape.cast::<PyLayout>() {
+                return Ok(l.get().inner.clone());
+            }
+            if let Ok(s) = shape.cast::<PyString>() {
+                if s.to_cow()?.contains(':') {
+                    return s.to_cow()?.parse::<Layout>().py();
+                }
+            }
+            layout_from_values(shape, None)
+        }
+    }
+}
+
+/// The index of a coordinate (1-D, R-D or natural): `crd2idx(crd, shape, stride=None)` as
+/// pycute (no stride: column-major), or `crd2idx(crd, layout)`. A `None` coordinate is 0.
+///
+/// >>> crd2idx((1, 2), (4, 8), (8, 1)), crd2idx(5, Layout((4, 8)))
+/// (10, 5)
+#[pyfunction]
+#[pyo3(signature = (crd, shape, stride = None))]
+fn crd2idx(
+    crd: &Bound<'_, PyAny>,
+    shape: &Bound<'_, PyAny>,
+    stride: Option<&Bound<'_, PyAny>>,
+) -> PyResult<i64> {
+    if crd.is_none() {
+        return Ok(0);
+    }
+    let eval = |l: &Layout| -> PyResult<i64> {
+        if let Some(i) = as_int(crd)? {
+            return l.index_any(i).py();
+        }
+        l.index(&to_tuple(crd)?).py()
+    };
+    let stride = stride.filter(|d| !d.is_none());
+    if stride.is_none() {
+        if let Ok(l) = shape.cast::<PyLayout>() {
+            return eval(&l.get().inner);
+        }
+    }
+    // A repeated call on the same shape and stride objects: evaluate on the cached layout in
+    // place (the coordinate is converted first, so no Python code runs under the lock).
+    let c = match as_int(crd)? {
+        Some(i) => Err(i),
+        None => Ok(to_tuple(crd)?),
+    };
+    if let Ok(cache) = LAYOUT_CACHE.lock() {
+        if let Some(l) = cache.find(shape, stride) {
+            return match &c {
+                Err(i) => l.index_any(*i).py(),
+                Ok(t) => l.index(t).py(),
+            };
+        }
+    }
+    let l = layout_of(shape, stride)?;
+    match &c {
+        Err(i) => l.index_any(*i).py(),
+        Ok(t) => l.index(t).py(),
+    }
+}
+
+/// The natural coordinate of an index: `idx2crd(idx, shape)` (colexicographic), or with a
+/// stride `(idx // d) % s` per leaf, as pycute.
+///
+/// >>> idx2crd(5, (4, 8)), idx2crd(2741, ((4, 8), (2, 4, 16)))
+/// ((1, 1), ((1, 5), (1, 2, 10)))
+#[pyfunction]
+#[pyo3(signature = (idx, shape, stride = None))]
+fn idx2crd(
+    py: Python<'_>,
+    idx: &Bound<'_, PyAny>,
+    shape: &Bound<'_, PyAny>,
+    stride: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Py<PyAny>> {
+    let stride = stride.filter(|d| !d.is_none());
+    if let (None, false) = (stride, shape.is_instance_of::<PyLayout>()) {
+        let i = to_tuple(idx)?;
+        let hit = TUPLE_CACHE
+            .lock()
+            .ok()
+            .and_then(|cache| cache.find(shape, None).map(|s| s.idx2crd(&i)));
+        let c = match hit {
+            Some(r) => r.py()?,
+            None => tuple_cached(shape)?.idx2crd(&i).py()?,
+        };
+        return Ok(tuple_to_py(py, &c)?.unbind());
+    }
+    let l = layout_of(shape, stride)?;
+    let i = as_int(idx)?.ok_or_else(|| type_error("idx2crd with a stride: an int index", idx))?;
+    Ok(tuple_to_py(py, &l.coord(i).py()?)?.unbind())
+}
+
+/// A coordinate of one shape as a coordinate of another: `crd2crd(crd, dst_shape, src_shape)`.
+#[pyfunction]
+#[pyo3(signature = (crd, dst_shape, src_shape = None))]
+fn crd2crd(
+    py: Python<'_>,
+    crd: &Bound<'_, PyAny>,
+    dst_shape: &Bound<'_, PyAny>,
+    src_shape: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Py<PyAny>> {
+    let c = to_tuple(crd)?;
+    let dst = to_tuple(dst_shape)?;
+    let src = match src_shape {
+        Some(s) if !s.is_none() => to_tuple(s)?,
+        _ => {
+            // Without a source shape only the unambiguous forms: the same tree, or an index.
+            if c.is_int() {
+                let r = dst.idx2crd(&c).py()?;
+                return Ok(tuple_to_py(py, &r)?.unbind());
+            }
+            if c.rank() == dst.rank() && !dst.is_int() {
+                return Ok(crd.clone().unbind());
+            }
+            return Err(raise(
+                "BadRequest",
+                "crd2crd: a tuple coordinate for an integer shape needs src_shape".into(),
+            ));
+        }
+    };
+    let r = src.crd2crd(&c, &dst).py()?;
+    Ok(tuple_to_py(py, &r)?.unbind())
+}
+
+/// The sub-layout a coordinate with `None` (CuTe's `_`) keeps: `slice_(crd, layout)`; on an int
+/// tuple, the entries kept (as pycute's `slice_(crd, tuple)`).
+#[pyfunction]
+fn slice_(
+    py: Python<'_>,
+    crd: &Bound<'_, PyAny>,
+    target: &Bound<'_, PyAny>,
+) -> PyResult<Py<PyAny>> {
+    let c = to_slice(crd, 0)?;
+    if let Ok(l) = target.cast::<PyLayout>() {
+        return ret_layout!(py, l.get().inner.slice(&c).py()?);
+    }
+    if let Ok(cl) = target.cast::<PyComposed>() {
+        let r = cl.get().inner.slice(&c).py()?;
+        return Ok(Py::new(py, PyComposed { inner: r })?.into_any());
+    }
+    // An int tuple: slice the layout S:t, with S a shape that holds the coordinate (each fixed
+    // entry's extent one past it, the rest 1), and keep its stride, so that entries of any value
+    // (zeros, negatives) pass through.
+    let shape = slice_shape(crd, target, 0)?;
+    let l = Layout::new(shape, to_tuple(target)?).py()?;
+    let r = l.slice(&c).py()?;
+    Ok(tuple_to_py(py, &r.stride())?.unbind())
+}
+
+/// A shape congruent to `target` in which coordinate `crd` lies (see `slice_`).
+fn slice_shape(
+    crd: &Bound<'_, PyAny>,
+    target: &Bound<'_, PyAny>,
+    depth: usize,
+) -> PyResult<IntTuple> {
+    if depth > MAX_PY_DEPTH {
+        return Err(raise(
+            "TooDeep",
+            format!("coordinate nests deeper than {MAX_PY_DEPTH} levels"),
+        ));
+    }
+    let fixed = as_int(crd)?;
+    if target.is_instance_of::<PyTuple>() || target.is_instance_of::<PyList>() {
+        let is_seq = crd.is_instance_of::<PyTuple>() || crd.is_instance_of::<PyList>();
+        let elems: Vec<Bound<'_, PyAny>> = target.try_iter()?.collect::<PyResult<_>>()?;
+        let crds: Vec<Bound<'_, PyAny>> = if is_seq {
+            crd.try_iter()?.collect::<PyResult<_>>()?
+        } else {
+            Vec::new()
+        };
+        let mut out = Vec::with_capacity(elems.len());
+        for (k, e) in elems.iter().enumerate() {
+            out.push(match (is_seq, crds.get(k), fixed) {
+                (true, Some(ck), _) => slice_shape(ck, e, depth + 1)?,
+                (false, _, Some(_)) if k == 0 => slice_shape(crd, e, depth + 1)?,
+                _ => to_tuple_ext(e, depth + 1, true)?,
+            });
+        }
+        return IntTuple::tuple(out).py();
+    }
+    Ok(IntTuple::int(match fixed {
+        Some(c) if c >= 1 => c.saturating_add(1),
+        _ => 1,
+    }))
+}
+
+/// `slice_and_offset(crd, layout)`: the sub-layout and the offset of its origin.
+#[pyfunction]
+fn slice_and_offset(
+    py: Python<'_>,
+    crd: &Bound<'_, PyAny>,
+    layout: &Bound<'_, PyAny>,
+) -> PyResult<(Py<PyAny>, i64)> {
+    let c = to_slice(crd, 0)?;
+    let (l, off) = to_layout(layout)?.slice_and_offset(&c).py()?;
+    Ok((new_layout(py, l)?.into_any(), off))
+}
+
+/// A layout: `make_layout(shape, stride=None)` as CuTe (`stride` may be `"LayoutLeft"` or
+/// `"LayoutRight"`), or `make_layout(L0, L1, ...)` / `make_layout(iterable of layouts)`: the
+/// layout whose modes are the given layouts, as pycute.
+///
+/// >>> str(make_layout((4, 8))), str(make_layout(Layout(4, 1), Layout(8, 4)))
+/// ('(4,8):(1,4)', '(4,8):(1,4)')
+#[pyfunction]
+#[pyo3(signature = (*args))]
+fn make_layout(py: Python<'_>, args: &Bound<'_, PyTuple>) -> PyResult<Py<PyAny>> {
+    let n = args.len();
+    if n == 0 {
+        return Err(raise("Arity", "make_layout: no arguments".into()));
+    }
+    let first = args.get_item(0)?;
+    if first.is_instance_of::<PyLayout>() {
+        let mut modes = Vec::with_capacity(n);
+        for a in args.iter() {
+            modes.push(to_layout(&a)?);
+        }
+        return ret_layout!(py, Layout::from_modes(modes).py()?);
+    }
+    let is_shape = |x: &Bound<'_, PyAny>| -> PyResult<bool> {
+        if as_int(x)?.is_some() {
+            return Ok(true);
+        }
+        if let Ok(t) = x.cast::<PyTuple>() {
+            return Ok(!t.iter().any(|e| e.is_instance_of::<PyLayout>()));
+        }
+        Ok(x.is_instance_of::<PyString>())
+    };
+    if n == 1 && !is_shape(&first)? {
+        // An iterable of layouts (pycute's make_layout(generator)).
+        let mut modes = Vec::new();
+        for a in first.try_iter()? {
+            modes.push(to_layout(&a?)?);
+        }
+        return ret_layout!(py, Layout::from_modes(modes).py()?);
+    }
+    if n > 2 {
+        return Err(raise(
+            "Arity",
+            "make_layout: a shape and at most one stride, or layouts".into(),
+        ));
+    }
+    if let Ok(s) = first.cast::<PyString>() {
+        if s.to_cow()?.contains(':') {
+            return ret_layout!(py, s.to_cow()?.parse::<Layout>().py()?);
+        }
+    }
+    let shape = to_tuple(&first)?;
+    if n == 1 {
+        return ret_layout!(py, Layout::col_major(shape).py()?);
+    }
+    let d = args.get_item(1)?;
+    if let Ok(s) = d.cast::<PyString>() {
+        match s.to_cow()?.trim() {
+            "LayoutLeft" => return ret_layout!(py, Layout::col_major(shape).py()?),
+            "LayoutRight" => return ret_layout!(py, Layout::row_major(shape).py()?),
+            _ => {}
+        }
+    }
+    ret_layout!(py, Layout::new(shape, to_tuple(&d)?).py()?)
+}
+
+/// CuTe's `shape_div(a, b)`: int tuple `a` with `b` elements divided out, mode by mode.
+///
+/// >>> shape_div((3, 4), 6), shape_div(((3, 4), 6), 36)
+/// ((1, 2), ((1, 1), 2))
+#[pyfunction]
+fn shape_div(py: Python<'_>, a: &Bound<'_, PyAny>, b: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+    let r = to_tuple(a)?.shape_div(&to_tuple(b)?).py()?;
+    Ok(tuple_to_py(py, &r)?.unbind())
+}
+
+/// The exclusive prefix products of the leaves of `a`, times `init` (pycute's `prefix_product`).
+///
+/// >>> prefix_product(((2, 3), 4))
+/// ((1, 2), 6)
+#[pyfunction]
+#[pyo3(signature = (a, init = 1))]
+fn prefix_product(py: Python<'_>, a: &Bound<'_, PyAny>, init: i64) -> PyResult<Py<PyAny>> {
+    let r = to_tuple(a)?.prefix_products(init).py()?;
+    Ok(tuple_to_py(py, &r)?.unbind())
+}
+
+/// The sum of the products of corresponding leaves of two congruent int tuples.
+///
+/// >>> inner_product(((2, 3), 4), ((2, 1), 2))
+/// 15
+#[pyfunction]
+fn inner_product(a: &Bound<'_, PyAny>, b: &Bound<'_, PyAny>) -> PyResult<i64> {
+    to_tuple(a)?.inner_product(&to_tuple(b)?).py()
+}
+
+/// `(shape, stride)`'s row-major layout (CuTe's `LayoutRight`).
+#[pyfunction]
+fn make_layout_right(py: Python<'_>, shape: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+    ret_layout!(py, Layout::row_major(to_tuple(shape)?).py()?)
+}
+
+/// The shape of a layout (a tuple or int).
+#[pyfunction]
+fn shape(py: Python<'_>, x: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+    if let Ok(c) = x.cast::<PyComposed>() {
+        return Ok(tuple_to_py(py, &c.get().inner.shape())?.unbind());
+    }
+    match x.cast::<PyLayout>() {
+        Ok(l) => l.get().shape(py),
+        Err(_) => Ok(x.clone().unbind()),
+    }
+}
+
+/// The stride of a layout.
+#[pyfunction]
+fn stride(py: Python<'_>, x: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+    let l = x.cast::<PyLayout>().map_err(|_| type_error("stride", x))?;
+    l.get().stride(py)
+}
+
+/// `mode(layout, i, ...)`: the sub-layout at a hierarchical index (CuTe's `layout<I...>`).
+#[pyfunction]
+#[pyo3(signature = (layout, *path))]
+fn mode(py: Python<'_>, layout: &Bound<'_, PyAny>, path: Vec<usize>) -> PyResult<Py<PyAny>> {
+    let l = to_layout(layout)?;
+    match l.mode_at(&path) {
+        Some(m) => ret_layout!(py, m),
+        None => Err(raise(
+            "ModeOutOfRange",
+            format!("mode: no mode {path:?} in layout {l}"),
+        )),
+    }
+}
+
+/// Runs any operation of the operation table (`ops()` lists them) on Python arguments and
+/// returns its result as a Python value (`Layout`, `ComposedLayout`, `Swizzle`, int, tuple, or
+/// text for tables and pictures). Layout objects, ints, tuples (`None` for `_`), lists and
+/// CuTe's text are accepted as arguments.
+///
+/// >>> str(run("composition", "(6,2):(8,2)", Layout((4, 3), (3, 1))))
+/// '((2,2),3):((24,2),8)'
+#[pyfunction]
+#[pyo3(signature = (op, *args))]
+fn run(py: Python<'_>, op: &str, args: &Bound<'_, PyTuple>) -> PyResult<Py<PyAny>> {
+    let items: Vec<Bound<'_, PyAny>> = args.iter().collect();
+    let refs: Vec<&Bound<'_, PyAny>> = items.iter().collect();
+    Ok(table_call(py, op, &refs)?.unbind())
+}
+
+/// As `run`, but returns the operation's text exactly as `cute OP` prints it.
+#[pyfunction]
+#[pyo3(signature = (op, *args))]
+fn run_text(op: &str, args: &Bound<'_, PyTuple>) -> PyResult<String> {
+    let a = args
+        .iter()
+        .map(|x| to_arg(&x, 0))
+        .collect::<PyResult<Vec<_>>>()?;
+    cute_ops::run_op(op, &a).map_err(operr)
+}
+
+fn err_object(py: Python<'_>, kind: &str, message: String) -> PyResult<Py<PyAny>> {
+    let e = raise(kind, message);
+    Ok(e.value(py).clone().into_any().unbind())
+}
+
+/// Many operations in one call. Each request is a batch-protocol JSON line (`str` or `bytes`,
+/// `{"op": ..., "args": [...]}`), a dict `{"op": ..., "args": [...]}`, or a tuple
+/// `(op, arg, ...)` of Python values. Returns one item per request: the result's text, or (for
+/// a request that fails) the `LayoutError` it would raise, not raised. With `raw=True` each item
+/// is the protocol's answer line instead (`{"ok": ...}` / `{"error": ..., "kind": ...}`).
+///
+/// >>> batch([("size", "(2,3):(1,2)"), '{"op":"rank","args":["(2,3):(1,2)"]}'])
+/// ['6', '2']
+#[pyfunction]
+#[pyo3(signature = (requests, raw = false))]
+fn batch(py: Python<'_>, requests: &Bound<'_, PyAny>, raw: bool) -> PyResult<Py<PyList>> {
+    let out = PyList::empty(py);
+    for req in requests.try_iter()? {
+        let req = req?;
+        let result: Result<String, OpError> = if let Ok(s) = req.cast::<PyString>() {
+            cute_ops::request::handle_line(s.to_cow()?.as_bytes())
+        } else if let Ok(b) = req.cast::<PyBytes>() {
+            cute_ops::request::handle_line(b.as_bytes())
+        } else if let Ok(d) = req.cast::<PyDict>() {
+            let op: String = match d.get_item("op")? {
+                Some(o) => o.extract()?,
+                None => return Err(PyValueError::new_err("batch: a request dict needs \"op\"")),
+            };
+            let args = match d.get_item("args")? {
+                Some(a) => a
+                    .try_iter()?
+                    .map(|x| to_arg(&x?, 0))
+                    .collect::<PyResult<Vec<_>>>()?,
+                None => Vec::new(),
+            };
+            cute_ops::run_op(&op, &args)
+        } else if let Ok(t) = req.cast::<PyTuple>() {
+            if t.is_empty() {
+                return Err(PyValueError::new_err("batch: an empty request tuple"));
+            }
+            let op: String = t.get_item(0)?.extract()?;
+            let args = t
+                .iter()
+                .skip(1)
+                .map(|x| to_arg(&x, 0))
+                .collect::<PyResult<Vec<_>>>()?;
+            cute_ops::run_op(&op, &args)
+        } else {
+            return Err(type_error(
+                "batch: a request is a JSON line, a dict or a tuple",
+                &req,
+            ));
+        };
+        if raw {
+            out.append(cute_ops::request::answer_json(&result))?;
+        } else {
+            match result {
+                Ok(text) => out.append(text)?,
+                Err(e) => out.append(err_object(py, e.kind, e.message)?)?,
+            }
+        }
+    }
+    Ok(out.unbind())
+}
+
+/// The operation table: a list of `(name, usage, about)`.
+#[pyfunction]
+fn ops() -> Vec<(&'static str, &'static str, &'static str)> {
+    cute_ops::all()
+        .map(|s| (s.name, s.usage, s.about))
+        .collect()
+}
+
+/// A layout's picture as SVG (`svg(layout)`), or a thread-value layout's over a tile
+/// (`svg(tv, tile_shape)`).
+#[pyfunction]
+#[pyo3(signature = (layout, tile = None))]
+fn svg(layout: &Bound<'_, PyAny>, tile: Option<&Bound<'_, PyAny>>) -> PyResult<String> {
+    if let Ok(c) = layout.cast::<PyComposed>() {
+        return c.get().svg();
+    }
+    let l = to_layout(layout)?;
+    match tile {
+        Some(t) if !t.is_none() => render::svg_tv(&l, &to_tuple(t)?, &Style::new()).py(),
+        _ => render::svg(&l, &Style::new()).py(),
+    }
+}
+
+/// A layout's picture as LaTeX/TikZ (`latex(layout)` or `latex(tv, tile_shape)`).
+#[pyfunction]
+#[pyo3(signature = (layout, tile = None))]
+fn latex(layout: &Bound<'_, PyAny>, tile: Option<&Bound<'_, PyAny>>) -> PyResult<String> {
+    let l = to_layout(layout)?;
+    match tile {
+        Some(t) if !t.is_none() => render::latex_tv(&l, &to_tuple(t)?, &Style::new()).py(),
+        _ => render::latex(&l, &Style::new()).py(),
+    }
+}
+
+#[pymodule]
+fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    let py = m.py();
+    m.add("LayoutError", py.get_type::<LayoutError>())?;
+    m.add("ParseError", py.get_type::<ParseError>())?;
+    // Default kinds on the classes, so a user-raised error also has one.
+    py.get_type::<LayoutError>()
+        .setattr("kind", "LayoutError")?;
+    py.get_type::<ParseError>().setattr("kind", "ParseError")?;
+    m.add_class::<PyLayout>()?;
+    m.add_class::<PySwizzle>()?;
+    m.add_class::<PyComposed>()?;
+    m.add_class::<PyTV>()?;
+    m.add_class::<PyBasis>()?;
+    m.add_function(wrap_pyfunction!(make_identity_layout, m)?)?;
+    m.add_function(wrap_pyfunction!(size, m)?)?;
+    m.add_function(wrap_pyfunction!(cosize, m)?)?;
+    m.add_function(wrap_pyfunction!(rank, m)?)?;
+    m.add_function(wrap_pyfunction!(depth, m)?)?;
+    m.add_function(wrap_pyfunction!(shape, m)?)?;
+    m.add_function(wrap_pyfunction!(stride, m)?)?;
+    m.add_function(wrap_pyfunction!(mode, m)?)?;
+    m.add_function(wrap_pyfunction!(flatten, m)?)?;
+    m.add_function(wrap_pyfunction!(coalesce, m)?)?;
+    m.add_function(wrap_pyfunction!(filter, m)?)?;
+    m.add_function(wrap_pyfunction!(filter_zeros, m)?)?;
+    m.add_function(wrap_pyfunction!(composition, m)?)?;
+    m.add_function(wrap_pyfunction!(complement, m)?)?;
+    m.add_function(wrap_pyfunction!(right_inverse, m)?)?;
+    m.add_function(wrap_pyfunction!(left_inverse, m)?)?;
+    m.add_function(wrap_pyfunction!(nullspace, m)?)?;
+    m.add_function(wrap_pyfunction!(logical_divide, m)?)?;
+    m.add_function(wrap_pyfunction!(zipped_divide, m)?)?;
+    m.add_function(wrap_pyfunction!(tiled_divide, m)?)?;
+    m.add_function(wrap_pyfunction!(flat_divide, m)?)?;
+    m.add_function(wrap_pyfunction!(logical_product, m)?)?;
+    m.add_function(wrap_pyfunction!(zipped_product, m)?)?;
+    m.add_function(wrap_pyfunction!(tiled_product, m)?)?;
+    m.add_function(wrap_pyfunction!(flat_product, m)?)?;
+    m.add_function(wrap_pyfunction!(blocked_product, m)?)?;
+    m.add_function(wrap_pyfunction!(raked_product, m)?)?;
+    m.add_function(wrap_pyfunction!(tile_to_shape, m)?)?;
+    m.add_function(wrap_pyfunction!(upcast, m)?)?;
+    m.add_function(wrap_pyfunction!(downcast, m)?)?;
+    m.add_function(wrap_pyfunction!(recast, m)?)?;
+    m.add_function(wrap_pyfunction!(max_common_vector, m)?)?;
+    m.add_function(wrap_pyfunction!(max_common_layout, m)?)?;
+    m.add_function(wrap_pyfunction!(crd2idx, m)?)?;
+    m.add_function(wrap_pyfunction!(idx2crd, m)?)?;
+    m.add_function(wrap_pyfunction!(crd2crd, m)?)?;
+    m.add_function(wrap_pyfunction!(slice_, m)?)?;
+    m.add_function(wrap_pyfunction!(slice_and_offset, m)?)?;
+    m.add_function(wrap_pyfunction!(make_layout, m)?)?;
+    m.add_function(wrap_pyfunction!(make_layout_right, m)?)?;
+    m.add_function(wrap_pyfunction!(shape_div, m)?)?;
+    m.add_function(wrap_pyfunction!(prefix_product, m)?)?;
+    m.add_function(wrap_pyfunction!(inner_product, m)?)?;
+    m.add_function(wrap_pyfunction!(run, m)?)?;
+    m.add_function(wrap_pyfunction!(run_text, m)?)?;
+    m.add_function(wrap_pyfunction!(batch, m)?)?;
+    m.add_function(wrap_pyfunction!(ops, m)?)?;
+    m.add_function(wrap_pyfunction!(svg, m)?)?;
+    m.add_function(wrap_pyfunction!(latex, m)?)?;
+    Ok(())
+}

@@ -1,0 +1,191 @@
+"""The Pythonic API: construction, evaluation, equality, errors, pictures, offsets, batch."""
+
+import doctest
+import pickle
+import random
+import xml.etree.ElementTree as ET
+
+import pytest
+
+import cute_layout as cl
+from cute_layout import Layout, LayoutError, ParseError
+
+
+def test_construct_and_print():
+    L = Layout((4, 8), (8, 1))
+    assert str(L) == "(4,8):(8,1)"
+    assert L.shape == (4, 8) and L.stride == (8, 1)
+    assert Layout((4, 8)) == Layout((4, 8), (1, 4))  # LayoutLeft by default
+    assert Layout(8) == Layout.parse("8:1")
+    assert Layout.parse("((2,2),_4):((_1,2),4)").shape == ((2, 2), 4)
+    assert Layout([2, [3, 4]], [1, [2, 6]]).shape == (2, (3, 4))  # lists as tuples
+    assert Layout("(4,8):(8,1)") == L
+    assert cl.make_layout((4, 8), "LayoutRight") == L
+    assert cl.make_layout(Layout(4, 8), Layout(8, 1)) == L
+    assert cl.make_layout(m for m in (Layout(4, 8), Layout(8, 1))) == L
+
+
+def test_repr_evaluates_back():
+    for text in ["(4,8):(8,1)", "(3):(1)", "((2,2),(2,3)):((1,4),(2,8))", "1:0", "():()"]:
+        L = Layout.parse(text)
+        assert eval(repr(L), {"Layout": Layout}) == L, text
+
+
+def test_eq_hash_pickle():
+    a, b = Layout((4, 8), (8, 1)), Layout.parse("(4,8):(8,1)")
+    assert a == b and hash(a) == hash(b) and len({a, b}) == 1
+    assert a != Layout((4, 8)) and a != "(4,8):(8,1)"
+    assert pickle.loads(pickle.dumps(a)) == a
+
+
+def test_evaluate():
+    L = Layout((4, 8), (8, 1))
+    assert L(5) == 9 and L(1, 2) == 10 and L((1, 2)) == 10
+    assert L(40) == 10  # past the end the last mode runs on, as CuTe
+    L2 = Layout((3, (2, 3)), (3, (12, 1)))
+    assert L2(16) == L2((1, 5)) == L2((1, (1, 2))) == 17
+    assert L[0] == Layout(4, 8) and L[-1] == Layout(8, 1) and len(L) == 2
+    with pytest.raises(IndexError):
+        L[2]
+    assert L(None, 2) == Layout.parse("(4):(8)")
+    assert L.size() == 32 and L.cosize() == 32
+
+
+def test_functions():
+    A = Layout((6, 2), (8, 2))
+    assert str(cl.composition(A, Layout((4, 3), (3, 1)))) == "((2,2),3):((24,2),8)"
+    assert str(cl.composition(Layout((128, 64), (64, 1)), (32, 16))) == "(32,16):(64,1)"
+    assert cl.composition(A, None) is A
+    assert str(cl.complement(Layout(4, 2), 24)) == "(2,3):(1,8)"
+    assert str(cl.logical_divide(Layout(16, 1), 4)) == "(4,4):(1,4)"
+    assert str(cl.logical_divide(Layout((8, 8)), (2, None))) == "((2,4),8):((1,2),8)"
+    assert str(cl.blocked_product(Layout((2, 2)), Layout((2, 3)))) == "((2,2),(2,3)):((1,4),(2,8))"
+    assert cl.size((2, (3, 4))) == 24 and cl.rank((2, (3, 4))) == 2 and cl.depth((2, (3, 4))) == 2
+    assert cl.flatten((2, (3, 4))) == (2, 3, 4)
+    assert cl.crd2idx((1, 2), (4, 8), (8, 1)) == 10
+    assert cl.idx2crd(2741, ((4, 8), (2, 4, 16))) == ((1, 5), (1, 2, 10))
+    assert cl.upcast(Layout((4, 8), (8, 1)), 2) == cl.upcast(2, Layout((4, 8), (8, 1)))
+    assert cl.shape_div((6, (3, 4)), 36) == (1, (1, 2))
+    assert cl.slice_((None, 1), (4, 8)) == (4,)
+
+
+def test_errors_are_typed():
+    with pytest.raises(LayoutError) as e:
+        cl.composition(Layout((4, 3), (3, 1)), Layout(5, 2))
+    assert e.value.kind == "ShapeNotDivisible" and isinstance(e.value, ValueError)
+    assert "composition" in str(e.value)
+    with pytest.raises(ParseError) as e:
+        Layout.parse("(4,8:(8,1)")
+    assert e.value.kind == "ParseError" and isinstance(e.value, LayoutError)
+    with pytest.raises(LayoutError) as e:
+        Layout((4, 8), (1,))
+    assert e.value.kind == "NotCongruent"
+    with pytest.raises(LayoutError) as e:
+        cl.run("no_such_op")
+    assert e.value.kind == "UnknownOp"
+    with pytest.raises(TypeError):
+        Layout(4.0)
+    with pytest.raises(TypeError):
+        Layout(True)
+
+
+def test_hostile_inputs_do_not_crash():
+    deep = 1
+    for _ in range(5000):
+        deep = (deep,)
+    with pytest.raises(LayoutError):
+        Layout(deep)
+    with pytest.raises(OverflowError):
+        Layout(2**70)
+    with pytest.raises(LayoutError):
+        cl.size((2**40, 2**40))
+    with pytest.raises(LayoutError):
+        Layout((0, 4))
+    with pytest.raises(LayoutError):
+        Layout.parse("(" * 10000)
+    with pytest.raises(LayoutError):
+        cl.logical_divide(Layout(8), 0)
+
+
+VALUES = [0, 1, 2, 3, 4, 8, -1, -4, 2**62, None, (), (2,), (2, 4), (0, 1), ((2, 2), 3), (None, 1),
+          "x", "(4,8):(8,1)", "Sw<3,4,3>", 1.5, [], [2, 3], {}, Layout((4, 8), (8, 1)),
+          Layout(1, 0), Layout((2, 3), (0, 2)), Layout((4, 4), (-1, 4)), cl.Swizzle(2, 0, 3),
+          cl.ComposedLayout(cl.Swizzle(1, 0, 1), 0, Layout(8))]
+EXPECTED = (LayoutError, TypeError, ValueError, OverflowError, IndexError)
+
+
+def test_every_function_on_odd_values():
+    rng = random.Random(25)
+    fns = [getattr(cl, n) for n in cl.__all__ if callable(getattr(cl, n)) and n not in ("batch",)]
+    for f in fns:
+        for _ in range(60):
+            args = [rng.choice(VALUES) for _ in range(rng.randint(0, 3))]
+            try:
+                f(*args)
+            except EXPECTED:
+                pass
+
+
+def test_pictures():
+    L = Layout((4, 8), (8, 1))
+    root = ET.fromstring(L._repr_svg_())
+    assert root.tag.endswith("svg")
+    assert ET.fromstring(L.svg()).tag.endswith("svg")
+    assert "<pre>" in L._repr_html_() and "+----+" in L.table()
+    assert "tikz" in L.latex()
+    tv = cl.TVLayout(Layout(((4, 8), 4), ((32, 1), 8)), (32, 4))
+    assert ET.fromstring(tv._repr_svg_()).tag.endswith("svg")
+    sw = cl.composition(cl.Swizzle(2, 0, 3), Layout((8, 8), (8, 1)))
+    assert ET.fromstring(sw._repr_svg_()).tag.endswith("svg")
+    assert ET.fromstring(cl.svg(Layout(((4, 8), 4), ((32, 1), 8)), (32, 4))).tag.endswith("svg")
+
+
+def test_offsets():
+    L = Layout((2, (2, 2)), (4, (2, 1)))
+    off = L.offsets()
+    assert list(off) == [0, 4, 2, 6, 1, 5, 3, 7]
+    try:
+        import numpy as np
+    except ImportError:
+        assert isinstance(off, list)
+    else:
+        assert isinstance(off, np.ndarray) and off.dtype == np.int64
+
+
+def test_run_batch_ops():
+    names = {o[0] for o in cl.ops()}
+    assert {"composition", "logical_divide", "find_layout", "table"} <= names
+    assert str(cl.run("composition", "(6,2):(8,2)", Layout((4, 3), (3, 1)))) == "((2,2),3):((24,2),8)"
+    assert cl.run("size", Layout((4, 8))) == 32
+    assert cl.run_text("coalesce", "(2,4):(1,2)") == "8:1"
+    out = cl.batch([("size", "(2,3):(1,2)"), '{"op":"rank","args":["(2,3):(1,2)"]}',
+                    {"op": "coalesce", "args": [Layout((2, 4))]}, ("composition", "(4,3):(3,1)", "5:2")])
+    assert out[:3] == ["6", "2", "8:1"]
+    assert isinstance(out[3], LayoutError) and out[3].kind == "ShapeNotDivisible"
+    raw = cl.batch([("size", "(2,3):(1,2)"), ("nope",)], raw=True)
+    assert raw[0] == '{"ok": "6"}' and '"kind": "UnknownOp"' in raw[1]
+
+
+def test_composed_and_basis():
+    c = cl.composition(cl.Swizzle(3, 4, 3), Layout((8, 64), (64, 1)))
+    assert isinstance(c, cl.ComposedLayout) and str(c) == "Sw<3,4,3> o 0 o (8,64):(64,1)"
+    assert c.size() == 512 and c(0) == 0
+    assert cl.ComposedLayout.parse(str(c)) == c
+    I = cl.make_identity_layout((4, 8))
+    assert str(I) == "(4,8):(1@0,1@1)" and I(13) == (1, 3)
+    assert cl.Swizzle(3, 4, 3)(0x80) == 144
+
+
+def test_docstring_examples():
+    import cute_layout._native as native
+
+    finder = doctest.DocTestFinder()
+    runner = doctest.DocTestRunner(optionflags=doctest.NORMALIZE_WHITESPACE)
+    n = 0
+    for name in dir(native):
+        obj = getattr(native, name)
+        for t in finder.find(obj, name, globs=dict(vars(cl))):
+            n += len(t.examples)
+            runner.run(t)
+    assert n >= 20
+    assert runner.failures == 0

@@ -1,0 +1,162 @@
+#!/usr/bin/env python3
+"""The GPU table: gpu/run.sh's timings and checks (run.log), Nsight Compute's shared-memory
+counters (ncu.csv) and the library's predictions (gen/predict.txt), side by side, as Markdown.
+
+    python3 gpu/report.py OUTDIR
+"""
+import csv
+import os
+import re
+import sys
+
+here = os.path.dirname(os.path.abspath(__file__))
+out = sys.argv[1] if len(sys.argv) > 1 else os.path.join(here, "out")
+
+
+def read(path):
+    try:
+        with open(path) as f:
+            return f.read()
+    except OSError:
+        return ""
+
+
+log = read(os.path.join(out, "run.log"))
+results = {}
+for m in re.finditer(r"^RESULT (\S+)\s+bytes=(\S+) ms=(\S+) GBps=(\S+)", log, re.M):
+    results[m.group(1)] = (float(m.group(2)), float(m.group(3)), float(m.group(4)))
+checks = dict(re.findall(r"^CHECK (\S+)\s+(\S+)", log, re.M))
+device = re.search(r"^DEVICE (.*)$", log, re.M)
+
+# Predictions per tile, times the tiles.
+pred = {}
+for line in read(os.path.join(here, "gen", "predict.txt")).splitlines():
+    name, rest = line.split(" ", 1)
+    kv = dict(re.findall(r"(\w+)=(\S+)", rest.split(" layout=")[0]))
+    tiles = int(kv["tiles"])
+    pred[name] = {
+        "layout": rest.split(" layout=", 1)[1],
+        "st": int(kv["write_conflicts"]) * tiles,
+        "ld": int(kv["read_conflicts"]) * tiles,
+        "st_wf": int(kv["write_wavefronts"]) * tiles,
+        "ld_wf": int(kv["read_wavefronts"]) * tiles,
+        "st_req": int(kv["write_requests"]) * tiles,
+        "ld_req": int(kv["read_requests"]) * tiles,
+        "vec": (int(kv["write_vector_bytes"]), int(kv["read_vector_bytes"])),
+    }
+pred["copy"] = {"layout": "(none)", "st": 0, "ld": 0, "st_wf": 0, "ld_wf": 0, "st_req": 0,
+                "ld_req": 0, "vec": (0, 0)}
+
+# ncu: one row per (kernel, metric).
+meas = {}
+rows = [l for l in read(os.path.join(out, "ncu.csv")).splitlines() if l.startswith('"')]
+for r in csv.DictReader(rows):
+    k = r.get("Kernel Name", "")
+    km = re.search(r"(transpose|probe)_kernel<(\w+), (true|false|0|1)>", k)
+    if "copy_kernel" in k:
+        key = "copy"
+    elif km:
+        one = km.group(3) in ("true", "1")
+        if km.group(1) == "probe":
+            key = ("probe1_" if one else "probe_") + km.group(2)
+        else:
+            key = km.group(2) + ("_cg" if one else "")
+    else:
+        continue
+    v = r.get("Metric Value", "").replace(",", "")
+    try:
+        val = int(float(v))
+    except ValueError:
+        continue
+    name = r.get("Metric Name", "")
+    short = {
+        "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum": "st",
+        "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum": "ld",
+        "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum": "st_wf",
+        "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum": "ld_wf",
+        "smsp__inst_executed_op_shared_st.sum": "st_req",
+        "smsp__inst_executed_op_shared_ld.sum": "ld_req",
+    }.get(name)
+    if short:
+        meas.setdefault(key, {})[short] = val
+
+# SASS: the shared and global access widths of each kernel.
+sass = {}
+cur = None
+for line in read(os.path.join(out, "sass.txt")).splitlines():
+    f = re.search(r"Function : (\S+)", line)
+    if f:
+        fn = f.group(1)
+        vm = re.search(r"kernelI(\d+)", fn)
+        if "copy_kernel" in fn or not vm:
+            cur = "copy" if "copy_kernel" in fn else fn
+        else:
+            var = fn[vm.end():vm.end() + int(vm.group(1))]
+            one = "Lb1E" in fn or "Li1E" in fn
+            if "probe_kernel" in fn:
+                cur = ("probe1_" if one else "probe_") + var
+            else:
+                cur = var + ("_cg" if one else "")
+        sass[cur] = {}
+        continue
+    if cur is None:
+        continue
+    for op in re.findall(r"\b((?:LDS|STS|LDG|STG)[\w.]*)", line):
+        sass[cur][op] = sass[cur].get(op, 0) + 1
+
+
+def fmt_sass(k):
+    d = sass.get(k, {})
+    return ", ".join(f"{n} {o}" for o, n in sorted(d.items())) or "?"
+
+
+memcpy = results.get("memcpy", (0, 0, 0))[2]
+copy = results.get("copy", (0, 0, 0))[2]
+print(f"GPU: {device.group(1) if device else '?'}\n")
+print(read(os.path.join(out, "device.txt")).strip().replace("\n", "  \n") + "\n")
+print("| kernel | shared-memory tile | check | bytes moved | median ms | GB/s | of memcpy | of copy kernel "
+      "| st conflicts pred / ncu | ld conflicts pred / ncu | st wavefronts pred / ncu | ld wavefronts pred / ncu "
+      "| st / ld instr. pred / ncu | match |")
+print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+ok_all = True
+ROWS = [("memcpy", "cudaMemcpy D2D"), ("copy", "copy (TV partition)")]
+for suffix, what in (("", "transpose"), ("_cg", "transpose, L2-only loads"),
+                     ("probe_", "shared memory alone, 8 blocks/SM"), ("probe1_", "shared memory alone, 1 block/SM")):
+    for v, tile in (("rm", "row-major"), ("pad", "padded"), ("srch", "searched")):
+        ROWS.append(((suffix + v) if suffix.startswith("probe") else (v + suffix), f"{what}, {tile} tile"))
+for key, label in ROWS:
+    rk = key if key in ("memcpy", "copy") else f"transpose_{key}"
+    b, ms, gbs = results.get(rk, (0, 0, 0))
+    p = pred.get(re.sub(r"^probe1?_|_cg$", "", key))
+    mm = meas.get(key, {})
+    cells = []
+    match = ""
+    if p is not None:
+        for a in ("st", "ld", "st_wf", "ld_wf"):
+            cells.append(f"{p[a]:,} / {mm.get(a, '?') if not isinstance(mm.get(a), int) else format(mm[a], ',')}")
+        cells.append(f"{p['st_req']:,} / {mm.get('st_req', '?')}; {p['ld_req']:,} / {mm.get('ld_req', '?')}")
+        same = all(mm.get(a) == p[a] for a in ("st", "ld"))
+        strict = key.startswith("probe1_") or key == "copy"
+        if strict:
+            ok_all &= same
+        match = "yes" if same else ("NO" if strict else "no (see note)")
+    else:
+        cells = ["", "", "", "", ""]
+    chk = checks.get(key, "")
+    tile = "" if key in ("memcpy", "copy") else f"`{p['layout']}`"
+    rate = (f"{b:,.0f} | {ms:.3f} | {gbs:,.0f} | {gbs / memcpy:.1%} | {gbs / copy:.1%}" if gbs
+            else "(not timed) | | | |")
+    print(f"| {label} | {tile} | {chk or ''} | {rate} | " + " | ".join(cells) + f" | {match} |")
+print()
+for key, _ in ROWS[1:]:
+    print(f"- SASS of {key}: {fmt_sass(key)}")
+spread = [(k, results[k][2], results.get(k + "#2", (0, 0, 0))[2]) for k in ("memcpy", "copy", "transpose_srch")
+          if k in results]
+print("- repeat timings (GB/s): " + "; ".join(f"{k} {a:,.0f} then {b:,.0f}" for k, a, b in spread))
+print(f"- bar: copy {copy / memcpy:.1%} of memcpy (>= 95%); searched transpose "
+      f"{results.get('transpose_srch', (0, 0, 0))[2] / memcpy:.1%} of memcpy, "
+      f"{results.get('transpose_srch', (0, 0, 0))[2] / copy:.1%} of the copy kernel (>= 90%); "
+      f"predicted conflicts = measured, copy and shared memory alone at 1 block/SM: {'yes' if ok_all and meas else 'NO'}")
+print("- note: where other accesses run beside the tile's (global loads and stores in the transposes, other "
+      "blocks' shared stores at 8 blocks/SM), ncu's bank-conflict and wavefront counters exceed the tile's own; "
+      "the 1 block/SM probe runs the same tile accesses with nothing beside them")

@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# The GPU suite in one command, on any machine with CUDA (nvcc) and an NVIDIA GPU:
+#   bash gpu/run.sh [OUTDIR]
+# Regenerates gpu/gen/ when a `cute` binary is at hand (CUTE=path, or cute on the PATH; else the
+# committed headers are used), builds gpu/layouts.cu for the local GPU, checks and times every
+# kernel, counts shared-memory bank conflicts with Nsight Compute (ncu) and writes OUTDIR/table.md
+# (default gpu/out, or $OUT when set): measured rates and conflicts beside the library's prediction.
+set -uo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+out=${1:-${OUT:-$here/out}}
+mkdir -p "$out"
+cd "$here"
+CUTE=${CUTE:-$(command -v cute || true)}
+if [[ -n $CUTE ]]; then
+  CUTE=$CUTE bash gen.sh || { echo "run.sh: gen.sh failed" >&2; exit 1; }
+else
+  echo "run.sh: no cute binary; using the committed gpu/gen/" >&2
+fi
+{
+  nvidia-smi --query-gpu=name,driver_version,compute_cap,clocks.max.sm,clocks.max.mem --format=csv
+  nvcc --version | tail -2
+} 2>&1 | tee "$out/device.txt"
+arch=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader | head -1 | tr -d ' .')
+arch=${arch:-90}
+set -o pipefail
+mkdir -p build
+nvcc -O3 -std=c++17 -lineinfo -gencode=arch=compute_${arch},code=sm_${arch} -Xptxas -v \
+  -o build/layouts layouts.cu 2>&1 | tee "$out/build.log" || { echo "run.sh: build failed" >&2; exit 1; }
+cuobjdump -sass build/layouts >"$out/sass.txt" 2>&1 || true
+build/layouts 2>&1 | tee "$out/run.log"
+status=$?
+NCU=$(command -v ncu || ls /usr/local/cuda/bin/ncu /opt/nvidia/nsight-compute/*/ncu 2>/dev/null | head -1)
+m=l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum
+m=$m,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum
+m=$m,smsp__inst_executed_op_shared_st.sum,smsp__inst_executed_op_shared_ld.sum
+if [[ -n $NCU ]]; then
+  "$NCU" --metrics "$m" --csv build/layouts --profile >"$out/ncu.csv" 2>"$out/ncu.err" || cat "$out/ncu.err" >&2
+else
+  echo "run.sh: ncu not found; no measured bank conflicts" >&2
+fi
+python3 report.py "$out" | tee "$out/table.md"
+exit $status

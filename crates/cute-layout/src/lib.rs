@@ -82,6 +82,7 @@ mod fmt;
 mod int_tuple;
 mod int_tuple_ops;
 mod layout;
+mod layout_like;
 mod literal;
 mod parse;
 pub mod render;

@@ -163,6 +163,19 @@ impl Problem {
     /// [`LayoutError::InvalidArgument`] if the tile does not have two modes, a TV layout does
     /// not have two modes or reaches outside the tile; [`LayoutError::TooLarge`] past
     /// [`MAX_TILE_POINTS`].
+    ///
+    /// # Examples
+    /// ```
+    /// # use cute_layout::{smem_search::Problem, render::Banks, Layout};
+    /// let rows: Layout = "((32,8),4):((32,1),8)".parse()?; // a warp writes along a row
+    /// let cols: Layout = "((32,8),4):((1,32),256)".parse()?; // a warp reads down a column
+    /// let p = Problem::new("(32,32)".parse()?, rows, cols, Banks::new(32, 4)?)?;
+    /// let e = p.evaluate(&"(32,32):(33,1)".parse()?)?; // one word of padding per row
+    /// assert_eq!((e.conflicts(), e.footprint), (0, 1055));
+    /// let outside: Layout = "(32,33):(1,32)".parse()?;
+    /// assert!(Problem::new("(32,32)".parse()?, outside, "(32,32):(1,32)".parse()?, Banks::default()).is_err());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn new(
         tile: IntTuple,
         write: Layout,
@@ -295,7 +308,10 @@ impl Problem {
         let mut w = 1usize;
         loop {
             let w2 = w * 2;
-            let fits = i64::try_from(w2).map_or(false, |x| x * e <= self.max_vector_bytes);
+            let fits = i64::try_from(w2)
+                .ok()
+                .and_then(|x| x.checked_mul(e))
+                .is_some_and(|b| b <= self.max_vector_bytes);
             if !fits || v_n % w2 != 0 {
                 break;
             }

@@ -29,7 +29,7 @@ pub struct OpHelp {
     pub output: &'static str,
 }
 
-const fn h(
+pub(crate) const fn h(
     name: &'static str,
     law: &'static str,
     example: &'static [&'static str],
@@ -44,8 +44,13 @@ const fn h(
 }
 
 /// The help tables, one per group of operations (see the [module docs](self)).
-pub static HELP_GROUPS: &[&[OpHelp]] =
-    &[ALGEBRA_HELP, ATOM_HELP, COPY_HELP, SLICE_HELP, CODEGEN_HELP];
+pub static HELP_GROUPS: &[&[OpHelp]] = &[
+    ALGEBRA_HELP,
+    ATOM_HELP,
+    COPY_HELP,
+    crate::tuple_ops::TUPLE_HELP,
+    CODEGEN_HELP,
+];
 
 /// The help of [`crate::OPS`]: name, law, example arguments, example output.
 #[rustfmt::skip]
@@ -74,6 +79,8 @@ pub static ALGEBRA_HELP: &[OpHelp] = &[
     h("congruent", "1 exactly when both have the same tree: the same nesting and the same number of leaves", &["(2,(3,4))", "(5,(6,7))"], "1"),
     h("weakly_congruent", "1 exactly when every integer of the first is matched by an integer or a tuple of the second, position for position", &["(2,3)", "((2,2),(3,1))"], "1"),
     h("compatible", "1 exactly when size(A) = size(B) and every coordinate of A's shape is a coordinate of B's", &["24", "(4,6)"], "1"),
+    h("slice", "R is the sub-layout of the modes where COORD has _: L(c with _ replaced by d) = offset + R(d)", &["(_,1,_)", "(2,3,4):(1,2,6)"], "(2,4):(1,6)"),
+    h("slice_and_offset", "L(c with _ replaced by d) = OFFSET + R(d); for a composed layout the offset moves into its innermost offset and 0 is returned", &["(_,1,_)", "(2,3,4):(1,2,6)"], "((2,4):(1,6),2)"),
     h("coalesce", "R(i) = A(i) for every i in [0, size(A)), with the fewest modes (by profile: mode by mode)", &["(2,(1,6)):(1,(6,2))"], "12:1"),
     h("filter", "R is coalesce(filter_zeros(A)): the distinct offsets of A in A's order", &["(2,(3,4)):(0,(1,3))"], "12:1"),
     h("filter_zeros", "every stride-0 mode gets extent 1; the image is unchanged", &["(4,2):(0,1)"], "(1,2):(0,1)"),
@@ -132,13 +139,6 @@ pub static COPY_HELP: &[OpHelp] = &[
     h("make_tiled_copy_C", "the tiled copy whose threads and values partition the tile as the tiled MMA's C operand does", &["UniversalCopy<uint32_t>", "half_t", "SM80_16x8x16_F16F16F16F16_TN", "(2,2,1)", "_", "tiler_mn"], "(32,16)"),
     h("make_tiled_copy_C_atom", "the smallest tiled copy retiling the MMA's C: each thread copies only the values of its own MMA atom", &["UniversalCopy<uint32_t>", "half_t", "SM80_16x8x16_F16F16F16F16_TN", "(2,2,1)", "_", "tiler_mn"], "((8,2):(1,16),(8,2):(2,1))"),
     h("make_layout_tv", "layout_mn = raked_product(THR_LAYOUT, VAL_LAYOUT); layout_tv = its right inverse shaped (size(THR), size(VAL)): thread t's value v is at layout_tv(t, v)", &["(4,8):(8,1)", "(2,2):(2,1)", "layout_tv"], "((8,4),(2,2)):((16,2),(8,1))"),
-];
-
-/// The help of `slice` and `slice_and_offset`.
-#[rustfmt::skip]
-pub static SLICE_HELP: &[OpHelp] = &[
-    h("slice", "slice(COORD, L)(j) + offset = L(c) for every coordinate c that agrees with COORD where it is fixed, j being c's entries at the _ positions", &["(1,_)", "(4,8):(8,1)"], "(8):(1)"),
-    h("slice_and_offset", "(R, o) with R(j) + o = L(c) for every coordinate c that agrees with COORD where it is fixed, j being c's entries at the _ positions", &["(1,_)", "(4,8):(8,1)"], "((8):(1),8)"),
 ];
 
 /// The help of the code generation and shared-memory search operations (`crate::codegen`).

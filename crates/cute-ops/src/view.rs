@@ -175,6 +175,9 @@ pub fn picture(op: &str, args: &[Arg]) -> Result<String, OpError> {
         }
         _ => {
             let result = run_op(op, args)?;
+            if let Some(svg) = mma_picture(op, args).or_else(|| copy_picture(op, args)) {
+                return Ok(svg);
+            }
             if let Some(tile) = tv_tile(op, args) {
                 if let Ok(tv) = result.parse::<Layout>() {
                     let title = format!("{op} = {result} on tile {tile}");
@@ -203,6 +206,68 @@ pub fn picture(op: &str, args: &[Arg]) -> Result<String, OpError> {
             }
         }
     }
+}
+
+/// CuTe's picture of the MMA atom or tiled MMA a request names (`mma_atom NAME FIELD`,
+/// `tiled_mma ATOM LAYOUT PERMUTATION FIELD`): the C, A and B thread-value layouts
+/// ([`render::svg_mma`]), whichever field was asked. `None` for other requests, or where the
+/// picture is refused (too large), so that the field's own picture is drawn instead.
+fn mma_picture(op: &str, args: &[Arg]) -> Option<String> {
+    let a = Args {
+        op: "picture",
+        args,
+    };
+    let mma = match (op, args.len()) {
+        ("mma_atom", 2) => crate::atoms::make_tiled_mma(&a.text_arg(0).ok()?, None, None),
+        ("tiled_mma", 4) => crate::atoms::make_tiled_mma(
+            &a.text_arg(0).ok()?,
+            Some(&a.text_arg(1).ok()?),
+            Some(&a.text_arg(2).ok()?),
+        ),
+        _ => return None,
+    };
+    render::svg_mma(&mma.ok()?, &Style::new()).ok()
+}
+
+/// CuTe's picture of the tiled copy a request names (`make_tiled_copy ATOM TYPE THR VAL FIELD`,
+/// `make_tiled_copy_{A,B,C,C_atom} ATOM TYPE MMA_ATOM LAYOUT PERMUTATION FIELD`): its source and
+/// destination tiles ([`render::svg_copy`]). `None` for other requests (a per-thread partition
+/// with its tensor and thread is drawn as its result), or where the picture is refused.
+fn copy_picture(op: &str, args: &[Arg]) -> Option<String> {
+    let a = Args {
+        op: "picture",
+        args,
+    };
+    let text: Vec<String> = (0..args.len())
+        .map(|k| a.text_arg(k))
+        .collect::<Result<_, _>>()
+        .ok()?;
+    let mut spec = crate::copy_atoms::TiledCopySpec {
+        atom: &text[0],
+        ty: text.get(1)?,
+        ..Default::default()
+    };
+    match (op, text.len()) {
+        ("make_tiled_copy", 5) => {
+            spec.thr = Some(&text[2]);
+            spec.val = Some(&text[3]);
+        }
+        (_, 6) => {
+            spec.operand = Some(match op {
+                "make_tiled_copy_A" => "A",
+                "make_tiled_copy_B" => "B",
+                "make_tiled_copy_C" => "C",
+                "make_tiled_copy_C_atom" => "C_atom",
+                _ => return None,
+            });
+            spec.mma = Some(&text[2]);
+            spec.layout = Some(&text[3]);
+            spec.permutation = Some(&text[4]);
+        }
+        _ => return None,
+    }
+    let tc = crate::copy_atoms::make_tiled_copy_spec(&spec).ok()?;
+    render::svg_copy(&tc, &Style::new()).ok()
 }
 
 /// The tile a thread-value field of an atom operation maps into, asked of the same operation:
@@ -328,6 +393,26 @@ mod tests {
                 .kind
         );
         assert_eq!(picture("tv", &[t("8:1")]).unwrap_err().kind, "Arity");
+        // atoms: CuTe's MMA picture (C, A, B), a tiled copy's TV layout on its tile
+        let mma = picture(
+            "mma_atom",
+            &[t("SM80_16x8x16_F32F16F16F32_TN"), t("thr_id")],
+        )
+        .unwrap();
+        assert!(mma.contains("data-op=\"A\"") && mma.contains("data-op=\"C\""));
+        let tc = [
+            "SM80_CP_ASYNC_CACHEALWAYS<uint128_t>",
+            "half_t",
+            "(32,8):(8,1)",
+            "(1,8):(8,1)",
+            "tiled_layout_tv",
+        ];
+        let tc: Vec<Arg> = tc.iter().map(|s| t(s)).collect();
+        let copy = picture("make_tiled_copy", &tc).unwrap();
+        assert!(
+            copy.contains("TiledCopy of Copy_Atom<") || copy.contains("TiledCopy of Copy_Atom&lt;")
+        );
+        assert!(copy.contains("T0 V0"));
     }
 
     #[test]

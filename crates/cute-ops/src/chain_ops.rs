@@ -76,7 +76,7 @@ pub(super) fn coalesce(a: &Args<'_>) -> Result<Option<String>, OpError> {
         return Ok(None);
     };
     Ok(Some(if a.len() == 2 {
-        let p = a.tuple(1)?;
+        let p = a.profile(1)?;
         c.map(|l| l.coalesce_by_mode(&p))?.to_string()
     } else {
         c.map(|l| Ok(l.coalesce()))?.to_string()
@@ -139,6 +139,11 @@ pub(super) fn max_common_layout(a: &Args<'_>) -> Result<Option<String>, OpError>
 /// has `_`.
 pub(super) fn slice(a: &Args<'_>) -> Result<String, OpError> {
     let c = a.slice_coord(0)?;
+    if a.chain(1)?.is_none() {
+        if let crate::Either::Tuple(t) = a.layout_or_tuple(1)? {
+            return Ok(t.slice_tuple(&c)?.to_string());
+        }
+    }
     let l = a.any_layout(1)?;
     let (s, _) = l.slice_and_offset(&c)?;
     Ok(s.to_string())

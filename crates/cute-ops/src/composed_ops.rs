@@ -131,7 +131,8 @@ pub(super) fn composition(a: &Args<'_>) -> Result<String, OpError> {
         return Ok(match lhs {
             Func::Composed(c) => c.compose_tiler(&t)?.to_string(),
             Func::Chain(c) => c.compose_tiler(&t)?.to_string(),
-            _ => a.layout(0)?.compose_tiler(&t)?.to_string(),
+            Func::Layout(l) => l.compose_tiler(&t)?.to_string(),
+            Func::Swizzle(_) => a.layout(0)?.compose_tiler(&t)?.to_string(),
         });
     }
     let rhs = a.func(1)?;
@@ -143,9 +144,19 @@ pub(super) fn composition(a: &Args<'_>) -> Result<String, OpError> {
         (Func::Swizzle(sw), Func::Layout(l)) => sw.compose_layout(&l).to_string(),
         (Func::Swizzle(sw), Func::Composed(c)) => sw.compose_composed(&c)?.to_string(),
         (Func::Layout(l), Func::Swizzle(sw)) => l.compose_swizzle(&sw)?.to_string(),
-        (Func::Layout(l), Func::Composed(c)) => l.compose_composed(&c)?.to_string(),
+        (Func::Layout(l), Func::Composed(c)) => match l.compose_composed(&c) {
+            Ok(r) => r.to_string(),
+            // The swizzle does not move through the layout: keep `l o 0 o c` as CuTe's
+            // general ComposedLayout (the same function).
+            Err(_) => LayoutChain::over(OuterFn::Layout(l), 0, &c.into()).to_string(),
+        },
         (Func::Composed(c), Func::Swizzle(sw)) => c.compose_swizzle(&sw)?.to_string(),
-        (Func::Composed(c), Func::Composed(c2)) => c.compose_composed(&c2)?.to_string(),
+        (Func::Composed(c), Func::Composed(c2)) => match c.compose_composed(&c2) {
+            Ok(r) => r.to_string(),
+            Err(_) => {
+                return chain_composition(a, Func::Composed(c), Func::Composed(c2));
+            }
+        },
         (Func::Layout(l), Func::Layout(r)) => l.compose(&r)?.to_string(),
         (Func::Composed(c), Func::Layout(r)) => c.compose(&r)?.to_string(),
         (Func::Chain(_), _) | (_, Func::Chain(_)) => unreachable!("handled above"),
@@ -156,6 +167,13 @@ pub(super) fn composition(a: &Args<'_>) -> Result<String, OpError> {
 /// function): `A o 0 o B` as one chain (CuTe's `ComposedLayout<A, 0, B>`), or the tiler on the
 /// right re-indexing the domain.
 fn chain_composition(a: &Args<'_>, lhs: Func, rhs: Func) -> Result<String, OpError> {
+    // CuTe: composition(layout, ComposedLayout{A, 0, B}) = composition(composition(layout, A), B),
+    // a plain layout when every outer function is a layout with offset 0.
+    if let (Func::Layout(l), Func::Chain(c)) = (&lhs, &rhs) {
+        if let Some(r) = fold_layouts(l, c) {
+            return Ok(r.to_string());
+        }
+    }
     let outer: Vec<(OuterFn, i64)> = match lhs {
         Func::Swizzle(s) => vec![(OuterFn::Swizzle(s), 0)],
         Func::Layout(l) => vec![(OuterFn::Layout(l), 0)],
@@ -178,6 +196,19 @@ fn chain_composition(a: &Args<'_>, lhs: Func, rhs: Func) -> Result<String, OpErr
     let mut layers = outer;
     layers.extend(inner.layers().iter().cloned());
     Ok(LayoutChain::from_layers(layers, inner.layout().clone()).to_string())
+}
+
+/// `l ∘ c` folded into one layout when every outer function of `c` is a layout with offset 0
+/// and every composition succeeds; `None` otherwise.
+fn fold_layouts(l: &Layout, c: &LayoutChain) -> Option<Layout> {
+    let mut cur = l.clone();
+    for (f, off) in c.layers() {
+        match (f, off) {
+            (OuterFn::Layout(a), 0) => cur = cur.compose(a).ok()?,
+            _ => return None,
+        }
+    }
+    cur.compose(c.layout()).ok()
 }
 
 /// `right_inverse` / `left_inverse` of a layout, a swizzle (itself) or a composed layout.

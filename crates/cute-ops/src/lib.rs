@@ -31,6 +31,7 @@ pub mod copy_atoms;
 pub mod help;
 pub mod request;
 pub mod show;
+mod tuple_ops;
 pub mod view;
 
 /// One argument of an operation: text in CuTe's form (the command line gives only these), an
@@ -139,6 +140,7 @@ pub(crate) const fn op(
 /// every group.
 pub static GROUPS: &[&[OpSpec]] = &[
     OPS,
+    tuple_ops::TUPLE_OPS,
     atoms::ATOM_OPS,
     copy_atoms::COPY_OPS,
     codegen::CODEGEN_OPS,
@@ -164,7 +166,7 @@ pub static OPS: &[OpSpec] = &[
     op("group", "LAYOUT BEGIN END", (3, 3), "modes [BEGIN, END) grouped into one mode", |a| Ok(a.layout(0)?.group_modes(a.index(1)?, a.index(2)?)?.to_string())),
     op("take", "LAYOUT BEGIN END", (3, 3), "the tuple of modes [BEGIN, END)", |a| Ok(a.layout(0)?.take_modes(a.index(1)?, a.index(2)?)?.to_string())),
     op("select", "LAYOUT I...", (2, MANY), "the tuple of the listed modes", |a| Ok(a.layout(0)?.select_modes(&a.indices(1)?)?.to_string())),
-    op("mode", "LAYOUT|COMPOSED I...", (1, MANY), "sub-layout at a hierarchical index (layout<I...>)", |a| first(chain_ops::mode(a), || mode(a))),
+    op("mode", "LAYOUT|COMPOSED|TUPLE I...", (1, MANY), "sub-layout at a hierarchical index (layout<I...>), or the element of a tuple", mode_any),
     op("flatten", "LAYOUT|COMPOSED|TUPLE", (1, 1), "all leaves as one flat tuple", |a| first(chain_ops::query(a, |c| c.map(|l| Ok(l.flatten())).map_or_else(|e| e.to_string(), |c| c.to_string())), || flatten(a))),
     op("slice", "COORD LAYOUT|COMPOSED", (2, 2), "the sub-layout of the modes where COORD has _ (slice(coord, layout))", chain_ops::slice),
     op("slice_and_offset", "COORD LAYOUT|COMPOSED", (2, 2), "(slice, offset of the fixed entries); composed: the offset moves inside, 0", chain_ops::slice_and_offset),
@@ -182,7 +184,7 @@ pub static OPS: &[OpSpec] = &[
     op("weakly_congruent", "TUPLE TUPLE", (2, 2), "every tuple of the first matched by one of the second", |a| Ok(bit(a.shape(0)?.weakly_congruent(&a.shape(1)?)))),
     op("compatible", "TUPLE TUPLE", (2, 2), "sizes agree and coordinates of the first fit the second", |a| Ok(bit(a.shape(0)?.compatible(&a.shape(1)?)))),
     // algebra
-    op("coalesce", "LAYOUT|COMPOSED [PROFILE]", (1, 2), "fewest modes with the same function (by profile if given)", |a| first(chain_ops::coalesce(a), || Ok(if a.len() == 2 { a.layout(0)?.coalesce_by_mode(&a.tuple(1)?)? } else { a.layout(0)?.coalesce() }.to_string()))),
+    op("coalesce", "LAYOUT|COMPOSED [PROFILE]", (1, 2), "fewest modes with the same function (by profile if given)", |a| first(chain_ops::coalesce(a), || Ok(if a.len() == 2 { a.layout(0)?.coalesce_by_mode(&a.profile(1)?)? } else { a.layout(0)?.coalesce() }.to_string()))),
     op("filter", "LAYOUT", (1, 1), "coalesce without stride-0 and extent-1 modes", |a| Ok(a.layout(0)?.filter().to_string())),
     op("filter_zeros", "LAYOUT", (1, 1), "stride-0 modes get extent 1", |a| Ok(a.layout(0)?.filter_zeros().to_string())),
     op("complement", "LAYOUT [COTARGET]", (1, 2), "the layout filling the gaps of the image up to COTARGET (default cosize)", |a| Ok(if a.len() == 2 { a.layout(0)?.complement_shape(&a.tuple(1)?)? } else { a.layout(0)?.complement_cosize()? }.to_string())),
@@ -223,6 +225,22 @@ pub static OPS: &[OpSpec] = &[
     op("table", "LAYOUT|COMPOSED|SWIZZLE [N]", (1, 2), "values v0,v1,... of the 1-D function (N of them if given)", composed_ops::table),
     op("print_layout", "LAYOUT", (1, 1), "CuTe's print_layout table", |a| Ok(a.layout(0)?.table()?.to_string().trim_end().to_string())),
 ];
+
+/// `mode` / `get`: of a composed layout, a layout, or a tuple.
+fn mode_any(a: &Args<'_>) -> Result<String, OpError> {
+    first(chain_ops::mode(a), || match a.layout_or_tuple(0)? {
+        Either::Layout(_) => mode(a),
+        Either::Tuple(t) => {
+            let path = a.indices(1)?;
+            t.get_at(&path).map(|m| m.to_string()).ok_or_else(|| {
+                OpError::new(
+                    "ModeOutOfRange",
+                    format!("{}: no element {path:?} in {t}", a.op),
+                )
+            })
+        }
+    })
+}
 
 fn mode(a: &Args<'_>) -> Result<String, OpError> {
     let l = a.layout(0)?;
@@ -428,6 +446,18 @@ impl<'a> Args<'a> {
         }
         let s = self.text(k, "tuple")?;
         s.parse().map_err(|e| self.parse_error(k, "tuple", e))
+    }
+
+    /// Argument `k` as a profile: a tuple whose leaves do not matter, so `_` may stand for one
+    /// (CuTe's `coalesce(layout, Step<_,_>{})`).
+    pub fn profile(&self, k: usize) -> Result<IntTuple, OpError> {
+        if let Arg::Text(s) = &self.args[k] {
+            if s.contains('_') {
+                let t: String = s.chars().map(|c| if c == '_' { '1' } else { c }).collect();
+                return t.parse().map_err(|e| self.parse_error(k, "profile", e));
+            }
+        }
+        self.tuple(k)
     }
 
     /// Argument `k` as an integer.

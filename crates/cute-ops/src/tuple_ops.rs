@@ -1,0 +1,195 @@
+//! The IntTuple toolkit on tuples (CuTe's `int_tuple.hpp`, `stride.hpp`), and the layout
+//! construction and restructuring helpers around it: one table, [`TUPLE_OPS`], listed in
+//! [`crate::GROUPS`]. The algebra is in `cute_layout` (`IntTuple`'s toolkit methods,
+//! [`cute_layout::coord_less`], [`Layout`]'s constructors); these entries convert arguments.
+
+use cute_layout::{coord_less, safe_div, CoordOrder, IntTuple, Layout};
+
+use crate::help::{h, OpHelp};
+use crate::{bit, op, Args, Either, OpError, OpSpec};
+
+/// The IntTuple toolkit's operations, one line each (hence `rustfmt::skip`).
+#[rustfmt::skip]
+pub static TUPLE_OPS: &[OpSpec] = &[
+    op("shape_div", "TUPLE TUPLE", (2, 2), "CuTe shape_div: elementwise, or the integer divided out of the elements left to right (ceil)", |a| Ok(a.tuple(0)?.shape_div(&a.tuple(1)?)?.to_string())),
+    op("shape_mod", "TUPLE TUPLE", (2, 2), "the shape of the first B elements (CuTe docs; not CuTe C++)", |a| Ok(a.tuple(0)?.shape_mod(&a.tuple(1)?)?.to_string())),
+    op("ceil_div", "TUPLE TUPLE", (2, 2), "CuTe ceil_div: as shape_div, a shorter divisor padded with 1s", |a| Ok(a.tuple(0)?.ceil_div(&a.tuple(1)?)?.to_string())),
+    op("round_up", "TUPLE TUPLE", (2, 2), "each element rounded up to a multiple of the divisor's", |a| Ok(a.tuple(0)?.round_up(&a.tuple(1)?)?.to_string())),
+    op("elem_scale", "TUPLE TUPLE", (2, 2), "elementwise product (an integer times the product of the second)", |a| Ok(a.tuple(0)?.elem_scale(&a.tuple(1)?)?.to_string())),
+    op("inner_product", "TUPLE TUPLE", (2, 2), "sum of the products of congruent leaves", |a| Ok(a.tuple(0)?.inner_product(&a.tuple(1)?)?.to_string())),
+    op("safe_div", "INT INT", (2, 2), "a / b where b divides a", |a| Ok(safe_div(a.int(0)?, a.int(1)?)?.to_string())),
+    op("sum", "TUPLE", (1, 1), "sum of the leaves", |a| Ok(a.tuple(0)?.sum()?.to_string())),
+    op("product", "TUPLE", (1, 1), "product of the leaves (size)", |a| Ok(a.tuple(0)?.size()?.to_string())),
+    op("product_each", "TUPLE", (1, 1), "the product of each top-level element", |a| Ok(a.tuple(0)?.product_each()?.to_string())),
+    op("product_like", "TUPLE GUIDE", (2, 2), "the products of the elements of TUPLE at the leaves of GUIDE", product_like),
+    op("tuple_max", "TUPLE", (1, 1), "the largest leaf", |a| extreme(a, true)),
+    op("tuple_min", "TUPLE", (1, 1), "the smallest leaf", |a| extreme(a, false)),
+    op("unflatten", "FLAT PROFILE", (2, 2), "the leaves of FLAT regrouped as PROFILE (tuples or layouts)", unflatten),
+    op("get", "TUPLE|LAYOUT I...", (1, 64), "the element at a hierarchical index (get<I...>)", crate::mode_any),
+    op("dice", "COORD LAYOUT|TUPLE", (2, 2), "the modes where COORD has an integer (the complement of slice)", dice),
+    op("lex_less", "COORD COORD", (2, 2), "lexicographic a < b", |a| order(a, CoordOrder::Lex, 0)),
+    op("lex_leq", "COORD COORD", (2, 2), "lexicographic a <= b", |a| order(a, CoordOrder::Lex, 1)),
+    op("lex_gtr", "COORD COORD", (2, 2), "lexicographic a > b", |a| order(a, CoordOrder::Lex, 2)),
+    op("lex_geq", "COORD COORD", (2, 2), "lexicographic a >= b", |a| order(a, CoordOrder::Lex, 3)),
+    op("colex_less", "COORD COORD", (2, 2), "colexicographic a < b", |a| order(a, CoordOrder::Colex, 0)),
+    op("colex_leq", "COORD COORD", (2, 2), "colexicographic a <= b", |a| order(a, CoordOrder::Colex, 1)),
+    op("colex_gtr", "COORD COORD", (2, 2), "colexicographic a > b", |a| order(a, CoordOrder::Colex, 2)),
+    op("colex_geq", "COORD COORD", (2, 2), "colexicographic a >= b", |a| order(a, CoordOrder::Colex, 3)),
+    op("elem_less", "COORD COORD", (2, 2), "every element of a < b's", |a| order(a, CoordOrder::Elem, 0)),
+    op("elem_leq", "COORD COORD", (2, 2), "not elem_less(b, a)", |a| order(a, CoordOrder::Elem, 1)),
+    op("elem_gtr", "COORD COORD", (2, 2), "elem_less(b, a)", |a| order(a, CoordOrder::Elem, 2)),
+    op("elem_geq", "COORD COORD", (2, 2), "not elem_less(a, b)", |a| order(a, CoordOrder::Elem, 3)),
+    op("compact_col_major", "SHAPE [START]", (1, 2), "column-major stride of SHAPE starting at START (default 1)", |a| compact(a, false)),
+    op("compact_row_major", "SHAPE [START]", (1, 2), "row-major stride of SHAPE starting at START (default 1)", |a| compact(a, true)),
+    op("prefix_product", "TUPLE [START]", (1, 2), "exclusive prefix product (the column-major stride)", |a| compact(a, false)),
+    op("make_layout_like", "LAYOUT", (1, 1), "compact layout of the same shape, strides in the order of LAYOUT's (stride-0 modes kept)", |a| Ok(a.layout(0)?.layout_like()?.to_string())),
+    op("make_fragment_like", "LAYOUT|SHAPE", (1, 1), "register fragment for LAYOUT: mode 0 column-major, the rest ordered like LAYOUT", fragment_like),
+    op("coshape", "LAYOUT", (1, 1), "CuTe coshape: 1 + the inner product of (shape - 1) and |stride|", |a| Ok(a.layout(0)?.coshape()?.to_string())),
+    op("domain_distribute", "SHAPE N", (2, 2), "CuTe domain_distribute: N distributed over the flat modes of SHAPE (gcd by gcd), coalesced", |a| Ok(Layout::domain_distribute(&a.tuple(0)?, a.int(1)?)?.to_string())),
+];
+
+/// The help of [`TUPLE_OPS`]: name, law, example arguments, example output.
+#[rustfmt::skip]
+pub static TUPLE_HELP: &[OpHelp] = &[
+    h("shape_div", "size(R) * B = size(A) when B divides along A; elementwise for two tuples, else B divided out of the elements left to right", &["(4,5,6)", "40"], "(1,1,3)"),
+    h("shape_mod", "size(R) * size(shape_div(A, B)) = size(A): the shape of the first B elements of A", &["(3,6,2,8)", "9"], "(3,3,1,1)"),
+    h("ceil_div", "R = ceil(A / B) element by element (B divided out left to right for an integer B; a shorter B padded with 1s)", &["(10,7)", "(4,2)"], "(3,4)"),
+    h("round_up", "R is the smallest multiple of B that is >= A, element by element", &["(10,7)", "(4,2)"], "(12,8)"),
+    h("elem_scale", "R_i = A_i * B_i element by element; an integer A times the product of B", &["(2,3)", "(4,5)"], "(8,15)"),
+    h("inner_product", "R = sum of A_i * B_i over the leaves of congruent A and B", &["(1,(2,3))", "(4,(5,6))"], "32"),
+    h("safe_div", "R * B = A (B must divide A)", &["12", "4"], "3"),
+    h("sum", "R = sum of the leaves", &["(1,(2,3))"], "6"),
+    h("product", "R = product of the leaves (size)", &["(2,(3,4))"], "24"),
+    h("product_each", "R_i = product of the leaves of element i (an integer is one element)", &["((2,3),(4,5))"], "(6,20)"),
+    h("product_like", "at each leaf of GUIDE, the product of TUPLE's element there", &["((2,3),(4,(5,6)))", "(0,(0,0))"], "(6,(4,30))"),
+    h("tuple_max", "R = the largest leaf", &["((1,9),(4,2))"], "9"),
+    h("tuple_min", "R = the smallest leaf", &["((1,9),(4,2))"], "1"),
+    h("unflatten", "flatten(R) = FLAT and R has PROFILE's tree", &["(1,2,3,4,5)", "((0,0),(0,0,0))"], "((1,2),(3,4,5))"),
+    h("get", "R is the element at the hierarchical index I... (get<I...>)", &["(1,2,(3,4),5)", "2", "1"], "4"),
+    h("dice", "R keeps the modes where COORD has an integer: the complement of slice", &["(0,_)", "(3,4):(1,4)"], "(3):(1)"),
+    h("lex_less", "1 when A < B comparing the first elements first (a proper prefix is less)", &["(1,5)", "(2,0)"], "1"),
+    h("lex_leq", "lex_leq(A, B) = not lex_less(B, A)", &["(1,5)", "(1,5)"], "1"),
+    h("lex_gtr", "lex_gtr(A, B) = lex_less(B, A)", &["(2,0)", "(1,5)"], "1"),
+    h("lex_geq", "lex_geq(A, B) = not lex_less(A, B)", &["(2,0)", "(1,5)"], "1"),
+    h("colex_less", "1 when A < B comparing the last elements first: the order of the 1-D index", &["(1,5)", "(2,0)"], "0"),
+    h("colex_leq", "colex_leq(A, B) = not colex_less(B, A)", &["(1,5)", "(2,0)"], "0"),
+    h("colex_gtr", "colex_gtr(A, B) = colex_less(B, A)", &["(1,5)", "(2,0)"], "1"),
+    h("colex_geq", "colex_geq(A, B) = not colex_less(A, B)", &["(1,5)", "(2,0)"], "1"),
+    h("elem_less", "1 when every element of A is less than B's", &["(1,0)", "(2,1)"], "1"),
+    h("elem_leq", "elem_leq(A, B) = not elem_less(B, A)", &["(1,0)", "(2,1)"], "1"),
+    h("elem_gtr", "elem_gtr(A, B) = elem_less(B, A)", &["(2,1)", "(1,0)"], "1"),
+    h("elem_geq", "elem_geq(A, B) = not elem_less(A, B)", &["(2,1)", "(1,0)"], "1"),
+    h("compact_col_major", "SHAPE:R is column-major with smallest stride START (extent-1 leaves get stride 0)", &["(2,(3,4))", "2"], "(2,(4,12))"),
+    h("compact_row_major", "SHAPE:R is row-major with smallest stride START (extent-1 leaves get stride 0)", &["(2,3,4)"], "(12,4,1)"),
+    h("prefix_product", "R_i = START * the product of the extents before leaf i (the column-major stride)", &["(2,3,4)"], "(1,2,6)"),
+    h("make_layout_like", "same shape, compact, strides increasing in the order of LAYOUT's; stride-0 modes keep stride 0", &["(4,(2,3)):(6,(0,1))"], "(4,(2,3)):(3,(0,1))"),
+    h("make_fragment_like", "same size; mode 0 column-major (its stride-0 leaves kept), the other modes ordered like LAYOUT's and placed after it", &["((2,2),4,2):((1,0),16,64)"], "((2,2),4,2):((1,0),2,8)"),
+    h("coshape", "1 + sum of (s_i - 1) * |d_i| over the leaves (its size is the cosize)", &["(4,(2,3)):(2,(1,-8))"], "24"),
+    h("domain_distribute", "N spread over the flat modes of SHAPE, gcd(extent, rest) from each, with SHAPE's column-major strides, coalesced", &["(2,3,4)", "8"], "(2,4):(1,6)"),
+];
+
+fn extreme(a: &Args<'_>, max: bool) -> Result<String, OpError> {
+    let t = a.tuple(0)?;
+    let v = if max { t.tuple_max() } else { t.tuple_min() };
+    v.map(|v| v.to_string()).ok_or_else(|| {
+        OpError::new(
+            "InvalidArgument",
+            format!("{}: the empty tuple has no leaves", a.op),
+        )
+    })
+}
+
+fn product_like(a: &Args<'_>) -> Result<String, OpError> {
+    let (t, g) = (a.tuple(0)?, a.tuple(1)?);
+    Ok(t.product_like(&g)?.to_string())
+}
+
+fn unflatten(a: &Args<'_>) -> Result<String, OpError> {
+    let profile = a.shape(1)?;
+    Ok(match a.layout_or_tuple(0)? {
+        Either::Tuple(t) => t.unflatten(&profile)?.to_string(),
+        Either::Layout(l) => Layout::new(
+            l.shape().unflatten(&profile)?,
+            l.stride().unflatten(&profile)?,
+        )?
+        .to_string(),
+    })
+}
+
+fn dice(a: &Args<'_>) -> Result<String, OpError> {
+    let c = a.slice_coord(0)?;
+    Ok(match a.layout_or_tuple(1)? {
+        Either::Tuple(t) => t.dice_tuple(&c)?.to_string(),
+        Either::Layout(l) => l.dice(&c)?.to_string(),
+    })
+}
+
+fn order(a: &Args<'_>, o: CoordOrder, which: u8) -> Result<String, OpError> {
+    let (x, y) = (a.tuple(0)?, a.tuple(1)?);
+    Ok(bit(match which {
+        0 => coord_less(o, &x, &y)?,
+        1 => !coord_less(o, &y, &x)?,
+        2 => coord_less(o, &y, &x)?,
+        _ => !coord_less(o, &x, &y)?,
+    }))
+}
+
+fn compact(a: &Args<'_>, row: bool) -> Result<String, OpError> {
+    let shape = a.tuple(0)?;
+    let start = if a.len() == 2 { a.int(1)? } else { 1 };
+    Ok(IntTuple::compact_major(&shape, start, row)?.to_string())
+}
+
+fn fragment_like(a: &Args<'_>) -> Result<String, OpError> {
+    Ok(match a.layout_or_tuple(0)? {
+        Either::Tuple(t) => Layout::col_major(t)?.to_string(),
+        Either::Layout(l) => l.fragment_like()?.to_string(),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::{run_op, Arg};
+
+    fn ok(op: &str, args: &[&str]) -> String {
+        let args: Vec<Arg> = args.iter().map(|s| Arg::Text((*s).into())).collect();
+        run_op(op, &args).unwrap_or_else(|e| panic!("{op}{args:?}: {e}"))
+    }
+
+    #[test]
+    fn tuple_toolkit_answers() {
+        assert_eq!(ok("shape_div", &["(3,4)", "6"]), "(1,2)");
+        assert_eq!(ok("shape_div", &["(4,5,6)", "40"]), "(1,1,3)");
+        assert_eq!(ok("shape_mod", &["(6,2)", "2"]), "(2,1)");
+        assert_eq!(ok("round_up", &["1", "4"]), "4");
+        assert_eq!(ok("elem_scale", &["(2,3)", "(4,5)"]), "(8,15)");
+        assert_eq!(ok("safe_div", &["12", "4"]), "3");
+        assert_eq!(ok("product_each", &["((2,2),8)"]), "(4,8)");
+        assert_eq!(ok("tuple_max", &["((1,9),(4,2))"]), "9");
+        assert_eq!(
+            ok("unflatten", &["(1,2,3,4)", "(((0,0),0),0)"]),
+            "(((1,2),3),4)"
+        );
+        assert_eq!(
+            ok("unflatten", &["(2,3,5,7):(1,2,6,30)", "((0,0),(0,0))"]),
+            "((2,3),(5,7)):((1,2),(6,30))"
+        );
+        assert_eq!(ok("get", &["(3,127,128)", "1"]), "127");
+        assert_eq!(ok("mode", &["(1,2,(3,4),5,(6))", "2", "1"]), "4");
+        assert_eq!(ok("slice", &["(_,0)", "(3,4)"]), "(3)");
+        assert_eq!(ok("dice", &["(0,_)", "(3,4)"]), "(3)");
+        assert_eq!(ok("dice", &["0", "(3,4):(1,4)"]), "(3,4):(1,4)");
+        assert_eq!(ok("slice", &["_", "4"]), "4");
+        assert_eq!(ok("dice", &["(0,_)", "(3,4):(1,4)"]), "(3):(1)");
+        assert_eq!(ok("lex_less", &["(1,5)", "(2,0)"]), "1");
+        assert_eq!(ok("colex_less", &["(1,5)", "(2,0)"]), "0");
+        assert_eq!(ok("colex_geq", &["(1,5)", "(2,0)"]), "1");
+        assert_eq!(ok("elem_less", &["(1,0)", "(2,1)"]), "1");
+        assert_eq!(ok("compact_col_major", &["(2,(3,4))", "2"]), "(2,(4,12))");
+        assert_eq!(ok("compact_row_major", &["(2,3,4)"]), "(12,4,1)");
+        assert_eq!(
+            ok("coalesce", &["(2,(1,6)):(1,(6,2))", "(_,_)"]),
+            "(2,6):(1,2)"
+        );
+    }
+}

@@ -1,0 +1,210 @@
+#!/usr/bin/env python3
+"""Generate CuTe C++ conformance vectors for the layout surface of issue #29: the IntTuple
+toolkit (shape_div, ceil_div, round_up, elem_scale, inner_product, product_each, product_like,
+max/min, unflatten, compact_col/row_major with a start, lex/colex/elem orders), layout
+construction (make_layout_like, make_fragment_like, coshape, dice, slice, slice_and_offset,
+domain_distribute) and general composed layouts (`A o OFFSET o B` with a layout `A`: size, rank,
+depth, cosize, evaluation, divides and products).
+
+Every case is compiled into one host-only C++ program against CuTe's headers (static `Int<N>`
+values), run, and its printed answer normalized (`_3` -> `3`, spaces dropped). The output,
+`crates/cute-cli/tests/conformance/surface/cute_cpp.jsonl`, holds `{"id", "op", "args", "cute"}` lines;
+`crates/cute-cli/tests/surface.rs` runs them through `cute batch`.
+
+    python3 scripts/gen-conformance-surface.py [--out PATH]
+
+Include directories: $CUTE_INCLUDE (colon-separated: CuTe's `include/` and CUDA's runtime,
+cccl and nvcc include directories), else those of scripts/bench-cute-cpp.py's venv (the
+nvidia-cutlass and CUDA header wheels, installed on first use).
+"""
+
+import argparse
+import json
+import os
+import pathlib
+import re
+import subprocess
+import sys
+import tempfile
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "scripts"))
+
+# (op, args, C++ expression printing the answer)
+CASES = [
+    # IntTuple toolkit
+    *[("shape_div", [a, b], "p(shape_div({0},{1}))") for a, b in [
+        ("(4,5,6)", "40"), ("(3,4)", "6"), ("(3,4)", "12"), ("(6,2)", "2"),
+        ("(6,2)", "12"), ("(2,(3,4))", "6"), ("8", "2"), ("2", "8"), ("(4,6)", "(2,3)"),
+        ("((2,4),8)", "16"), ("12", "(2,3)")]],
+    *[("ceil_div", [a, b], "p(ceil_div({0},{1}))") for a, b in [
+        ("(10,7)", "(4,2)"), ("(10,7)", "(4)"), ("(4,5,6)", "40"), ("7", "2"), ("(8,8)", "3")]],
+    *[("round_up", [a, b], "p(round_up({0},{1}))") for a, b in [
+        ("(10,7)", "(4,2)"), ("1", "4"), ("8", "8"), ("(5,9,3)", "(4,4)")]],
+    *[("elem_scale", [a, b], "p(elem_scale({0},{1}))") for a, b in [
+        ("(2,3)", "(4,5)"), ("2", "(3,4)"), ("((1,2),3)", "((4,5),6)")]],
+    *[("inner_product", [a, b], "p(inner_product({0},{1}))") for a, b in [
+        ("(1,(2,3))", "(4,(5,6))"), ("3", "7"), ("(2,3,4)", "(1,2,6)")]],
+    *[("product_each", [a], "p(product_each({0}))") for a in [
+        "((2,3),(4,5))", "(4,8)", "(3,(2,4))", "16"]],
+    *[("product_like", [a, g], "p(product_like({0},{1}))") for a, g in [
+        ("((2,3),(4,(5,6)))", "(0,(0,0))"), ("((2,3),4)", "(0,0)"), ("((2,3),4)", "0")]],
+    *[("tuple_max", [a], "p(cute::max({0}))") for a in ["(3,7,2)", "((1,9),(4,2))", "5"]],
+    *[("tuple_min", [a], "p(cute::min({0}))") for a in ["(3,7,2)", "((1,9),(4,2))"]],
+    *[("unflatten", [a, g], "p(unflatten({0},{1}))") for a, g in [
+        ("(1,2,3,4,5)", "((0,0),(0,0,0))"), ("(1,2,3,4)", "(((0,0),0),0)"), ("(1,2,3)", "(0,0,0)")]],
+    *[("compact_col_major", [s, k], "p(compact_col_major({0},{1}))") for s, k in [
+        ("(2,(3,4))", "2"), ("(4,1,2)", "1"), ("(2,3,4)", "3"), ("8", "4")]],
+    *[("compact_row_major", [s, k], "p(compact_row_major({0},{1}))") for s, k in [
+        ("(2,(3,4))", "2"), ("(2,3,4)", "1"), ("(4,1,2)", "5")]],
+    *[(op, [a, b], "b(" + op + "({0},{1}))") for op in ["lex_less", "colex_less", "elem_less",
+                                                       "lex_leq", "colex_geq", "elem_leq"]
+      for a, b in [("(1,5)", "(2,0)"), ("(2,0)", "(1,5)"), ("(1,5)", "(1,5)"), ("(1,0)", "(2,1)"),
+                   ("(1,(2,3))", "(1,(3,0))")]],
+    # layout construction and restructuring
+    *[("make_layout_like", [l], "p(make_layout_like({0}))") for l in [
+        "(4,(2,3)):(6,(0,1))", "(2,4):(4,1)", "(2,3,4):(12,1,3)", "((2,2),4):((8,0),1)", "8:3"]],
+    *[("make_fragment_like", [l], "p(make_fragment_like({0}))") for l in [
+        "((2,2),4,2):((1,0),16,64)", "(4,8):(8,1)", "(2,3,4):(12,1,3)", "(8,(2,2)):(2,(16,1))"]],
+    *[("coshape", [l], "p(coshape({0}))") for l in [
+        "(4,(2,3)):(2,(1,8))", "(2,4):(4,1)", "8:3"]],
+    *[("dice", [c, l], "p(dice({0},{1}))") for c, l in [
+        ("(0,_)", "(3,4):(1,4)"), ("(_,0)", "(3,4):(1,4)"), ("((0,_),_)", "((2,3),4):((1,2),6)")]],
+    *[("dice", [c, t], "p(dice({0},{1}))") for c, t in [
+        ("(0,_)", "(3,4)"), ("((_,0),0)", "((2,3),4)")]],
+    *[("slice", [c, l], "p(slice({0},{1}))") for c, l in [
+        ("(_,1,_)", "(2,3,4):(1,2,6)"), ("(_,1)", "(4,8):(8,1)"), ("((1,_),_)", "((2,3),4):((1,2),6)")]],
+    *[("slice", [c, t], "p(slice({0},{1}))") for c, t in [
+        ("(_,0)", "(3,4)"), ("((_,0),_)", "((2,3),4)")]],
+    *[("slice_and_offset", [c, l], "p(slice_and_offset({0},{1}))") for c, l in [
+        ("(_,1,_)", "(2,3,4):(1,2,6)"), ("(2,_)", "(4,8):(8,1)"),
+        ("((1,_),(_,3))", "((2,3),(4,5)):((1,2),(6,24))")]],
+    *[("domain_distribute", [s, n], "p(domain_distribute({0},{1}))") for s, n in [
+        ("(4,8)", "16"), ("(2,3,4)", "8"), ("(4,8)", "2"), ("((2,2),8)", "8")]],
+    # general composed layouts
+    *[(op, [c], "p(" + op + "({0}))") for op in ["size", "rank", "depth", "cosize"] for c in [
+        "32:2 o 3 o (2,4):(1,2)", "16:2 o 0 o (4,4):(4,1)"]],
+    *[("crd2idx", [x, c], "p({1}({0}))") for c in [
+        "32:2 o 3 o (2,4):(1,2)", "(4,4):(4,1) o 1 o (2,8):(8,1)", "(8,8):(1,8) o 5 o (4,(2,2)):(2,(1,8))"]
+      for x in ["0", "3", "(1,2)", "7"]],
+    *[("composition", [l, c], "p(composition({0},{1}))") for l, c in [
+        ("(4,4):(4,1)", "16:1 o 0 o (4,4):(1,4)"), ("8:2", "(2,4):(4,1) o 0 o 8:1"),
+        ("(4,8):(8,1)", "32:1 o 0 o (8,4):(4,1)")]],
+    *[("crd2idx", [x, c], "p({1}({0}))") for c in [
+        "16:2 o 0 o Sw<2,0,2> o 0 o 16:1", "(4,4):(4,1) o 0 o Sw<2,0,2> o 0 o (4,4):(4,1)"]
+      for x in ["0", "5", "11", "15"]],
+    *[("slice", [c, l], "p(slice({0},{1}))") for c, l in [
+        ("((1,_),((_,0),_))", "((3,2),((2,3),2)):((4,1),((2,15),100))"), ("(_,(1,_))", "(4,(2,3)):(1,(4,8))")]],
+    *[("dice", [c, l], "p(dice({0},{1}))") for c, l in [
+        ("((1,_),((_,0),_))", "((3,2),((2,3),2)):((4,1),((2,15),100))"), ("(_,(1,_))", "(4,(2,3)):(1,(4,8))")]],
+    *[("make_layout_like", [l], "p(make_layout_like({0}))") for l in [
+        "(2,3):(-1,2)", "(2,2,2):(4,4,1)", "(4,(2,2)):(0,(0,1))"]],
+    *[(op, [c, t], "p(" + op + "({0},{1}))") for op in ["logical_divide", "zipped_divide",
+                                                        "logical_product", "tiled_product"]
+      for c, t in [("32:2 o 3 o (4,4):(1,4)", "2:1"), ("(8,8):(8,1) o 0 o (8,8):(1,8)", "4:2")]],
+]
+
+
+def expr(text):
+    """CuTe C++ for a value in the text form: an integer, `_`, a tuple, a layout, a swizzle, a
+    composed layout."""
+    t = text.strip()
+    parts = split_top(t, " o ")
+    if len(parts) > 1:
+        if len(parts) % 2 == 0:
+            raise ValueError(t)
+        e = expr(parts[-1])
+        for k in range(len(parts) - 3, -1, -2):
+            e = f"make_composed_layout({expr(parts[k])},{expr(parts[k + 1])},{e})"
+        return e
+    m = re.fullmatch(r"Sw<(\d+),(\d+),(-?\d+)>", t)
+    if m:
+        return f"Swizzle<{m[1]},{m[2]},{m[3]}>{{}}"
+    colon = split_top(t, ":")
+    if len(colon) == 2:
+        return f"make_layout({expr(colon[0])},{expr(colon[1])})"
+    if t == "_":
+        return "_"
+    if t.startswith("("):
+        items = split_top(t[1:-1], ",") if t[1:-1].strip() else []
+        return "cute::make_tuple(" + ",".join(expr(i) for i in items) + ")"
+    return f"Int<{int(t)}>{{}}"
+
+
+def split_top(s, sep):
+    out, depth, cur, k = [], 0, "", 0
+    while k < len(s):
+        c = s[k]
+        if c in "(<":
+            depth += 1
+        elif c in ")>":
+            depth -= 1
+        if depth == 0 and s.startswith(sep, k):
+            out.append(cur)
+            cur = ""
+            k += len(sep)
+            continue
+        cur += c
+        k += 1
+    out.append(cur)
+    return out
+
+
+def program():
+    lines = [
+        "#include <cute/layout.hpp>",
+        "#include <cute/layout_composed.hpp>",
+        "#include <cute/swizzle_layout.hpp>",
+        "#include <cstdio>",
+        "using namespace cute;",
+        "template <class T> void p(T const& x) { print(x); printf(\"\\n\"); }",
+        "template <class T> void b(T const& x) { printf(\"%d\\n\", int(bool(x))); }",
+        "int main() {",
+    ]
+    for op, args, fmt in CASES:
+        lines.append("  " + fmt.format(*[expr(a) for a in args]) + ";")
+    lines.append("}")
+    return "\n".join(lines) + "\n"
+
+
+def include_dirs():
+    env = os.environ.get("CUTE_INCLUDE")
+    if env:
+        return [pathlib.Path(d) for d in env.split(":") if d]
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("bench", ROOT / "scripts" / "bench-cute-cpp.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod.include_dirs()
+
+
+def norm(s):
+    s = re.sub(r"_(?=-?\d)", "", s)
+    return "".join(s.split())
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--out", default=str(ROOT / "crates/cute-cli/tests/conformance/surface/cute_cpp.jsonl"))
+    opt = ap.parse_args()
+    with tempfile.TemporaryDirectory() as d:
+        cpp = pathlib.Path(d) / "surface.cpp"
+        exe = pathlib.Path(d) / "surface"
+        cpp.write_text(program())
+        cmd = [os.environ.get("CXX", "g++"), "-std=c++17", "-O0", "-w",
+               *[f"-I{i}" for i in include_dirs()], str(cpp), "-o", str(exe)]
+        r = subprocess.run(cmd, capture_output=True, text=True)
+        if r.returncode != 0:
+            sys.exit("gen-conformance-surface: compile failed:\n" + r.stderr[:4000])
+        out = subprocess.run([str(exe)], capture_output=True, text=True, check=True).stdout.splitlines()
+    if len(out) != len(CASES):
+        sys.exit(f"gen-conformance-surface: {len(CASES)} cases, {len(out)} answers")
+    with open(opt.out, "w") as f:
+        for k, ((op, args, _), ans) in enumerate(zip(CASES, out)):
+            f.write(json.dumps({"id": f"surface-{k:04d}", "op": op, "args": args,
+                                "cute": norm(ans)}) + "\n")
+    print(f"gen-conformance-surface: {len(CASES)} vectors -> {opt.out}")
+
+
+if __name__ == "__main__":
+    main()

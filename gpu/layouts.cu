@@ -17,8 +17,11 @@
 #include "gen/global.hpp"
 #include "gen/params.hpp"
 #include "gen/smem_pad.hpp"
+#include "gen/smem_pad32.hpp"
 #include "gen/smem_rm.hpp"
+#include "gen/smem_rm32.hpp"
 #include "gen/smem_srch.hpp"
+#include "gen/smem_srch32.hpp"
 
 #define CK(x)                                                                              \
   do {                                                                                     \
@@ -72,46 +75,59 @@ __global__ void __launch_bounds__(COPY_THREADS) copy_kernel(const float* __restr
 }
 
 // ---- transpose: global --gin--> registers --sw--> shared --sr--> registers --gout--> global ----
-constexpr int TR_THREADS = (int)gen::gin_size0;
-constexpr int TR_VALUES = (int)gen::gin_size1;
-static_assert(gen::gout_size0 == TR_THREADS && gen::gout_size1 == TR_VALUES, "TV shapes");
-constexpr int GIN_VEC = cap(gen::gin_vector), GOUT_VEC = cap(gen::gout_vector);
-
-#define TILE_VARIANT(V)                                                                     \
+// A variant: the tile layout V (sw_V, sr_V, footprint_V) of problem P (gin_P, gout_P).
+#define TILE_VARIANT(V, P)                                                                  \
   struct V {                                                                                \
     static constexpr const char* name = #V;                                                 \
+    static constexpr int threads = (int)gen::gin##P##_size0, values = (int)gen::gin##P##_size1; \
+    static constexpr int64_t tiles = gen::gin##P##_size2;                                   \
+    static_assert(gen::gout##P##_size0 == threads && gen::gout##P##_size1 == values, "TV");  \
+    static_assert(tiles * threads * values == gen::R * gen::R, "tiles");                    \
     static constexpr int64_t footprint = gen::footprint_##V;                                \
     static constexpr int wvec = cap(gen::sw_##V##_vector), rvec = cap(gen::sr_##V##_vector); \
+    static constexpr int givec = cap(gen::gin##P##_vector), govec = cap(gen::gout##P##_vector); \
     __device__ static int64_t w(int64_t t, int64_t v) { return gen::sw_##V(t, v); }        \
     __device__ static int64_t r(int64_t t, int64_t v) { return gen::sr_##V(t, v); }        \
+    __device__ static int64_t gi(int64_t t, int64_t v, int64_t b) { return gen::gin##P(t, v, b); } \
+    __device__ static int64_t go(int64_t t, int64_t v, int64_t b) { return gen::gout##P(t, v, b); } \
   };
-TILE_VARIANT(rm)
-TILE_VARIANT(pad)
-TILE_VARIANT(srch)
+TILE_VARIANT(rm, )
+TILE_VARIANT(pad, )
+TILE_VARIANT(srch, )
+TILE_VARIANT(rm32, 32)
+TILE_VARIANT(pad32, 32)
+TILE_VARIANT(srch32, 32)
+template <class... S>
+struct List {};
+using Variants = List<rm, pad, srch, rm32, pad32, srch32>;
+template <class F, class... S>
+void each(List<S...>, F f) { (f(S{}), ...); }
 
 // CG: global loads cached in L2 only (ld.global.cg), which keeps them out of L1's data banks.
 template <class S, bool CG>
-__global__ void __launch_bounds__(TR_THREADS) transpose_kernel(const float* __restrict__ in,
+__global__ void __launch_bounds__(S::threads) transpose_kernel(const float* __restrict__ in,
                                                                float* __restrict__ out) {
   __shared__ __align__(16) float tile[S::footprint];
   const int64_t t = threadIdx.x, b = blockIdx.x;
-  float r[TR_VALUES];
+  float r[S::values];
 #pragma unroll
-  for (int v = 0; v < TR_VALUES; v += GIN_VEC) {
-    if constexpr (CG && GIN_VEC == 4) {
-      const float4 x = __ldcg(reinterpret_cast<const float4*>(in + gen::gin(t, v, b)));
+  for (int v = 0; v < S::values; v += S::givec) {
+    if constexpr (CG && S::givec == 4) {
+      const float4 x = __ldcg(reinterpret_cast<const float4*>(in + S::gi(t, v, b)));
       r[v] = x.x; r[v + 1] = x.y; r[v + 2] = x.z; r[v + 3] = x.w;
+    } else if constexpr (CG) {
+      for (int j = 0; j < S::givec; ++j) r[v + j] = __ldcg(in + S::gi(t, v + j, b));
     } else {
-      load<GIN_VEC>(r + v, in + gen::gin(t, v, b));
+      load<S::givec>(r + v, in + S::gi(t, v, b));
     }
   }
 #pragma unroll
-  for (int v = 0; v < TR_VALUES; v += S::wvec) store<S::wvec>(tile + S::w(t, v), r + v);
+  for (int v = 0; v < S::values; v += S::wvec) store<S::wvec>(tile + S::w(t, v), r + v);
   __syncthreads();
 #pragma unroll
-  for (int v = 0; v < TR_VALUES; v += S::rvec) load<S::rvec>(r + v, tile + S::r(t, v));
+  for (int v = 0; v < S::values; v += S::rvec) load<S::rvec>(r + v, tile + S::r(t, v));
 #pragma unroll
-  for (int v = 0; v < TR_VALUES; v += GOUT_VEC) store<GOUT_VEC>(out + gen::gout(t, v, b), r + v);
+  for (int v = 0; v < S::values; v += S::govec) store<S::govec>(out + S::go(t, v, b), r + v);
 }
 
 // The shared-memory half of a transpose tile alone (no global traffic beside it): what ncu counts
@@ -119,21 +135,21 @@ __global__ void __launch_bounds__(TR_THREADS) transpose_kernel(const float* __re
 // reads alive and is never stored. ALONE = 1: launched with enough dynamic shared memory that one
 // block runs per SM, so that no other block's stores share the data banks with these loads.
 template <class S, int ALONE>
-__global__ void __launch_bounds__(TR_THREADS) probe_kernel(float* __restrict__ sink) {
+__global__ void __launch_bounds__(S::threads) probe_kernel(float* __restrict__ sink) {
   __shared__ __align__(16) float tile[S::footprint];
   const int64_t t = threadIdx.x;
-  float r[TR_VALUES];
+  float r[S::values];
 #pragma unroll
-  for (int v = 0; v < TR_VALUES; ++v) r[v] = (float)(t * TR_VALUES + v);
+  for (int v = 0; v < S::values; ++v) r[v] = (float)(t * S::values + v);
 #pragma unroll
-  for (int v = 0; v < TR_VALUES; v += S::wvec) store<S::wvec>(tile + S::w(t, v), r + v);
+  for (int v = 0; v < S::values; v += S::wvec) store<S::wvec>(tile + S::w(t, v), r + v);
   __syncthreads();
   float acc = 0.0f;
 #pragma unroll
-  for (int v = 0; v < TR_VALUES; v += S::rvec) load<S::rvec>(r + v, tile + S::r(t, v));
+  for (int v = 0; v < S::values; v += S::rvec) load<S::rvec>(r + v, tile + S::r(t, v));
 #pragma unroll
-  for (int v = 0; v < TR_VALUES; ++v) acc += r[v];
-  if (acc == -1.0f) sink[blockIdx.x * TR_THREADS + t] = acc;
+  for (int v = 0; v < S::values; ++v) acc += r[v];
+  if (acc == -1.0f) sink[blockIdx.x * S::threads + t] = acc;
 }
 
 // ---- host ---------------------------------------------------------------------------------------
@@ -172,7 +188,6 @@ int main(int argc, char** argv) {
   const int64_t n = gen::copy_n;
   static_assert(gen::copy_n == gen::R * gen::R, "one size for the copy and the transpose");
   static_assert(gen::copy_tiles * gen::copy_part_size0 * gen::copy_part_size1 == gen::copy_n, "copy tiles");
-  static_assert(gen::tiles * TR_THREADS * TR_VALUES == gen::R * gen::R, "transpose tiles");
   const size_t bytes = (size_t)n * sizeof(float);
   cudaDeviceProp prop;
   CK(cudaGetDeviceProperties(&prop, 0));
@@ -191,34 +206,28 @@ int main(int argc, char** argv) {
   CK(cudaMemcpy(in[0], h.data(), bytes, cudaMemcpyHostToDevice));
   CK(cudaMemcpy(in[1], h.data(), bytes, cudaMemcpyHostToDevice));
 
-  const dim3 copy_grid((unsigned)gen::copy_tiles), tr_grid((unsigned)gen::tiles);
+  const dim3 copy_grid((unsigned)gen::copy_tiles);
   auto launch_copy = [&](int k) { copy_kernel<<<copy_grid, COPY_THREADS>>>(in[k & 1], out[k & 1]); };
   auto launch_tr = [&](auto s, int k) {
     using S = decltype(s);
-    transpose_kernel<S, false><<<tr_grid, TR_THREADS>>>(in[k & 1], out[k & 1]);
+    transpose_kernel<S, false><<<(unsigned)S::tiles, S::threads>>>(in[k & 1], out[k & 1]);
   };
   auto launch_cg = [&](auto s, int k) {
     using S = decltype(s);
-    transpose_kernel<S, true><<<tr_grid, TR_THREADS>>>(in[k & 1], out[k & 1]);
+    transpose_kernel<S, true><<<(unsigned)S::tiles, S::threads>>>(in[k & 1], out[k & 1]);
   };
   auto launch_probe = [&](auto s) {
     using S = decltype(s);
-    probe_kernel<S, 0><<<tr_grid, TR_THREADS>>>(out[1]);
+    probe_kernel<S, 0><<<(unsigned)S::tiles, S::threads>>>(out[1]);
     const int big = (int)(prop.sharedMemPerMultiprocessor / 2 + 1024);
     CK(cudaFuncSetAttribute(probe_kernel<S, 1>, cudaFuncAttributeMaxDynamicSharedMemorySize, big));
-    probe_kernel<S, 1><<<tr_grid, TR_THREADS, big>>>(out[1]);
+    probe_kernel<S, 1><<<(unsigned)S::tiles, S::threads, big>>>(out[1]);
   };
   if (profile) {
     launch_copy(0);
-    launch_tr(rm{}, 0);
-    launch_tr(pad{}, 0);
-    launch_tr(srch{}, 0);
-    launch_cg(rm{}, 0);
-    launch_cg(pad{}, 0);
-    launch_cg(srch{}, 0);
-    launch_probe(rm{});
-    launch_probe(pad{});
-    launch_probe(srch{});
+    each(Variants{}, [&](auto s) { launch_tr(s, 0); });
+    each(Variants{}, [&](auto s) { launch_cg(s, 0); });
+    each(Variants{}, launch_probe);
     CK(cudaGetLastError());
     CK(cudaDeviceSynchronize());
     std::printf("profile run done\n");
@@ -249,17 +258,13 @@ int main(int argc, char** argv) {
     launch_tr(s, 0);
     check(decltype(s)::name, true);
   };
-  check_tr(rm{});
-  check_tr(pad{});
-  check_tr(srch{});
+  each(Variants{}, check_tr);
   auto check_cg = [&](auto s) {
     CK(cudaMemset(out[0], 0xff, bytes));
     launch_cg(s, 0);
     check((std::string(decltype(s)::name) + "_cg").c_str(), true);
   };
-  check_cg(rm{});
-  check_cg(pad{});
-  check_cg(srch{});
+  each(Variants{}, check_cg);
 
   Timer tm;
   const int reps = 30;
@@ -271,12 +276,14 @@ int main(int argc, char** argv) {
     CK(cudaMemcpyAsync(out[k & 1], in[k & 1], bytes, cudaMemcpyDeviceToDevice));
   }));
   report("copy", tm.median_ms(reps, launch_copy));
-  report("transpose_rm", tm.median_ms(reps, [&](int k) { launch_tr(rm{}, k); }));
-  report("transpose_pad", tm.median_ms(reps, [&](int k) { launch_tr(pad{}, k); }));
-  report("transpose_srch", tm.median_ms(reps, [&](int k) { launch_tr(srch{}, k); }));
-  report("transpose_rm_cg", tm.median_ms(reps, [&](int k) { launch_cg(rm{}, k); }));
-  report("transpose_pad_cg", tm.median_ms(reps, [&](int k) { launch_cg(pad{}, k); }));
-  report("transpose_srch_cg", tm.median_ms(reps, [&](int k) { launch_cg(srch{}, k); }));
+  each(Variants{}, [&](auto s) {
+    report((std::string("transpose_") + decltype(s)::name).c_str(),
+           tm.median_ms(reps, [&](int k) { launch_tr(s, k); }));
+  });
+  each(Variants{}, [&](auto s) {
+    report((std::string("transpose_") + decltype(s)::name + "_cg").c_str(),
+           tm.median_ms(reps, [&](int k) { launch_cg(s, k); }));
+  });
   // The same again: the spread between two timings of one kernel.
   report("memcpy#2", tm.median_ms(reps, [&](int k) {
     CK(cudaMemcpyAsync(out[k & 1], in[k & 1], bytes, cudaMemcpyDeviceToDevice));

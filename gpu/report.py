@@ -55,6 +55,8 @@ for r in csv.DictReader(rows):
     km = re.search(r"(transpose|probe)_kernel<(\w+), (true|false|0|1)>", k)
     if "copy_kernel" in k:
         key = "copy"
+    elif "gemm_kernel" in k:
+        key = "gemm2" if "gemm_kernel<2>" in k else "gemm"
     elif km:
         one = km.group(3) in ("true", "1")
         if km.group(1) == "probe":
@@ -88,8 +90,8 @@ for line in read(os.path.join(out, "sass.txt")).splitlines():
     if f:
         fn = f.group(1)
         vm = re.search(r"kernelI(\d+)", fn)
-        if "copy_kernel" in fn or not vm:
-            cur = "copy" if "copy_kernel" in fn else fn
+        if "copy_kernel" in fn or "gemm_kernel" in fn or not vm:
+            cur = "copy" if "copy_kernel" in fn else (("gemm2" if "Li2E" in fn else "gemm") if "gemm_kernel" in fn else fn)
         else:
             var = fn[vm.end():vm.end() + int(vm.group(1))]
             one = "Lb1E" in fn or "Li1E" in fn
@@ -101,7 +103,7 @@ for line in read(os.path.join(out, "sass.txt")).splitlines():
         continue
     if cur is None:
         continue
-    for op in re.findall(r"\b((?:LDS|STS|LDG|STG)[\w.]*)", line):
+    for op in re.findall(r"\b((?:LDS|STS|LDG|STG|HMMA|LDGSTS)[\w.]*)", line):
         sass[cur][op] = sass[cur].get(op, 0) + 1
 
 
@@ -122,7 +124,8 @@ ok_all = True
 ROWS = [("memcpy", "cudaMemcpy D2D"), ("copy", "copy (TV partition)")]
 for suffix, what in (("", "transpose"), ("_cg", "transpose, L2-only loads"),
                      ("probe_", "shared memory alone, 8 blocks/SM"), ("probe1_", "shared memory alone, 1 block/SM")):
-    for v, tile in (("rm", "row-major"), ("pad", "padded"), ("srch", "searched")):
+    for v, tile in (("rm", "64x64 row-major"), ("pad", "64x64 padded"), ("srch", "64x64 searched"),
+                    ("rm32", "32x32 row-major"), ("pad32", "32x32 padded"), ("srch32", "32x32 searched")):
         ROWS.append(((suffix + v) if suffix.startswith("probe") else (v + suffix), f"{what}, {tile} tile"))
 for key, label in ROWS:
     rk = key if key in ("memcpy", "copy") else f"transpose_{key}"
@@ -153,10 +156,50 @@ for key, _ in ROWS[1:]:
 spread = [(k, results[k][2], results.get(k + "#2", (0, 0, 0))[2]) for k in ("memcpy", "copy", "transpose_srch")
           if k in results]
 print("- repeat timings (GB/s): " + "; ".join(f"{k} {a:,.0f} then {b:,.0f}" for k, a, b in spread))
-print(f"- bar: copy {copy / memcpy:.1%} of memcpy (>= 95%); searched transpose "
-      f"{results.get('transpose_srch', (0, 0, 0))[2] / memcpy:.1%} of memcpy, "
-      f"{results.get('transpose_srch', (0, 0, 0))[2] / copy:.1%} of the copy kernel (>= 90%); "
+srch, srch32 = (results.get(k, (0, 0, 0))[2] for k in ("transpose_srch", "transpose_srch32"))
+print(f"- bar: copy {copy / memcpy:.1%} of memcpy (>= 95%); searched transposes "
+      f"{srch / memcpy:.1%} (64x64) and {srch32 / memcpy:.1%} (32x32) of memcpy, "
+      f"{srch / copy:.1%} and {srch32 / copy:.1%} of the copy kernel (>= 90%); "
       f"predicted conflicts = measured, copy and shared memory alone at 1 block/SM: {'yes' if ok_all and meas else 'NO'}")
 print("- note: where other accesses run beside the tile's (global loads and stores in the transposes, other "
       "blocks' shared stores at 8 blocks/SM), ncu's bank-conflict and wavefront counters exceed the tile's own; "
       "the 1 block/SM probe runs the same tile accesses with nothing beside them")
+
+# The GEMM.
+gres = {m.group(1): (float(m.group(2)), float(m.group(3)), float(m.group(4)))
+        for m in re.finditer(r"^RESULT (\S+)\s+flops=(\S+) ms=(\S+) TFLOPs=(\S+)", log, re.M)}
+gchecks = dict(re.findall(r"^CHECK (gemm2?) (.*)$", log, re.M))
+gcheck = bool(gchecks)
+if gres or gcheck:
+    gp = {"ld": 0, "ld_wf": 0, "ld_req": 0, "st": 0, "st_wf": 0, "st_req": 0}
+    for line in read(os.path.join(here, "gen", "gemm_predict.txt")).splitlines():
+        name, rest = line.split(" ", 1)
+        kv = dict(re.findall(r"(\w+)=(\S+)", rest.split(" layout=")[0]))
+        tiles = int(kv["tiles"])
+        gp["ld"] += int(kv["read_conflicts"]) * tiles
+        gp["ld_wf"] += int(kv["read_wavefronts"]) * tiles
+        gp["ld_req"] += int(kv["read_requests"]) * tiles
+    cub = gres.get("cublas", (0, 0, 0))[2]
+    mine = max(gres.get("gemm", (0, 0, 0))[2], gres.get("gemm2", (0, 0, 0))[2])
+    print()
+    print("| GEMM 8192^3 bf16 -> f32 acc -> bf16 | check | median ms | TFLOP/s | of cuBLAS | ld conflicts pred / ncu "
+          "| ld wavefronts pred / ncu |")
+    print("|---|---|---|---|---|---|---|")
+    for key, label in (("cublas", "cuBLAS (torch.matmul)"),
+                       ("gemm", "ours: ldmatrix + mma.sync m16n8k16, emitted indices, 1 block/SM"),
+                       ("gemm2", "same, 2 blocks/SM (<= 128 registers)")):
+        f, ms, tf = gres.get(key, (0, 0, 0))
+        cells = ["", ""]
+        if key != "cublas":
+            gm = meas.get(key, {})
+            cells = [f"{gp[a]:,} / {gm.get(a, '?')}" for a in ("ld", "ld_wf")]
+        chk = gchecks.get(key, "")
+        print(f"| {label} | {chk} | {ms:.3f} | {tf:,.1f} | {tf / cub if cub else 0:.1%} | " + " | ".join(cells) + " |")
+    print(f"\n- SASS of gemm: {fmt_sass('gemm')}; gemm2: {fmt_sass('gemm2')}")
+    print("- the wavefront prediction counts B's ldmatrix.x2 reads for all 32 lanes; the hardware takes "
+          "addresses from lanes 0-15 only (A's prediction, 256 per tile, plus B's 128 is what ncu counts)")
+    print(f"- repeat timings (TFLOP/s): cuBLAS {cub:,.1f} then {gres.get('cublas#2', (0, 0, 0))[2]:,.1f}; "
+          f"ours {gres.get('gemm', (0, 0, 0))[2]:,.1f} then {gres.get('gemm#2', (0, 0, 0))[2]:,.1f} (1 block/SM), "
+          f"{gres.get('gemm2', (0, 0, 0))[2]:,.1f} then {gres.get('gemm2#2', (0, 0, 0))[2]:,.1f} (2 blocks/SM); "
+          "bar >= 50% of cuBLAS: "
+          f"{'met' if cub and mine / cub >= 0.5 else 'not met'} ({mine / cub if cub else 0:.1%})")

@@ -38,5 +38,15 @@ if [[ -n $NCU ]]; then
 else
   echo "run.sh: ncu not found; no measured bank conflicts" >&2
 fi
+# The GEMM (gemm.cu through gemm.py: torch.matmul checks it, cuBLAS is the rate to compare with).
+nvcc -O3 -std=c++17 -lineinfo -gencode=arch=compute_${arch},code=sm_${arch} -Xptxas -v -Xcompiler -fPIC \
+  -shared -o build/libgemm.so gemm.cu 2>&1 | tee -a "$out/build.log" || echo "run.sh: gemm build failed" >&2
+if [[ -f build/libgemm.so ]]; then
+  cuobjdump -sass build/libgemm.so >>"$out/sass.txt" 2>&1 || true
+  python3 gemm.py 2>&1 | tee -a "$out/run.log" || status=1
+  if [[ -n $NCU ]]; then
+    "$NCU" --metrics "$m" --csv -k regex:gemm_kernel python3 gemm.py --profile 2>>"$out/ncu.err" | grep '^"' >>"$out/ncu.csv" || true
+  fi
+fi
 python3 report.py "$out" | tee "$out/table.md"
 exit $status

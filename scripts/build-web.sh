@@ -24,7 +24,7 @@ if ! "$TOOLS/bin/wasm-bindgen" --version 2>/dev/null | grep -qx "wasm-bindgen $W
     --bin wasm-bindgen --root "$TOOLS" --force
 fi
 
-cargo build --release --locked --target wasm32-unknown-unknown \
+cargo build --release --target wasm32-unknown-unknown \
   --manifest-path crates/cute-wasm/Cargo.toml --target-dir target
 
 rm -rf web/dist

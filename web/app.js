@@ -148,10 +148,9 @@ function buildTabs() {
     if (t.id === 'atoms' && atomOps.length === 0) continue;
     const b = document.createElement('button');
     b.type = 'button';
-    b.role = 'tab';
+    b.setAttribute('role', 'tab');
     b.id = `tab-${t.id}`;
     b.dataset.tab = t.id;
-    b.dataset.testid = `tab-${t.id}`;
     b.setAttribute('data-testid', `tab-${t.id}`);
     b.textContent = t.label;
     b.addEventListener('click', () => switchTab(t.id));
@@ -517,13 +516,28 @@ function describe(c) {
 /** Whether the picture is a thread-value picture (cells labelled `T<t> V<v>`). */
 function isTvPicture() {
   const l = $('picture').querySelector('g.labels text');
-  return state.tab === 'tv' || (l !== null && /^T\d+ V\d+/.test(l.textContent));
+  return state.tab === 'tv' || (l !== null && /^T\d+ V\d+/.test(l.textContent))
+    || $('picture').querySelector('rect[data-t]') !== null;
 }
 
 function selectThread(t) {
   const pic = $('picture');
   const svg = pic.querySelector('svg');
   if (!svg) return;
+  const tagged = [...svg.querySelectorAll('rect[data-t]')];
+  if (tagged.length > 0) {
+    // CuTe's MMA picture: every cell names its operand, tile coordinate, thread and value.
+    const found = tagged.filter((r) => r.dataset.t === String(t));
+    for (const r of tagged) r.classList.toggle('sel', r.dataset.t === String(t));
+    svg.classList.toggle('dim', found.length > 0);
+    $('tv-thread').value = String(t);
+    const by = {};
+    for (const r of found) (by[r.dataset.op] = by[r.dataset.op] || []).push(`V${r.dataset.v} at (${r.dataset.row},${r.dataset.col})`);
+    $('tv-selection').textContent = found.length
+      ? `thread ${t}: ${Object.entries(by).map(([op, l]) => `${op}: ${l.join(', ')}`).join('; ')}`
+      : `thread ${t} holds no cell of this tile`;
+    return;
+  }
   const cells = svg.querySelector('g.cells');
   if (!cells) return;
   const rects = [...cells.querySelectorAll('rect')];
@@ -552,6 +566,13 @@ function wirePicture() {
   pic.addEventListener('mouseover', (e) => {
     const r = e.target.closest ? e.target.closest('rect') : null;
     if (!r || r === hot) return;
+    if (r.dataset.t !== undefined) {
+      if (hot) hot.classList.remove('hot');
+      hot = r;
+      r.classList.add('hot');
+      $('hover').textContent = `${r.dataset.op} (${r.dataset.row},${r.dataset.col}): T${r.dataset.t} V${r.dataset.v}`;
+      return;
+    }
     const c = cellOf(r);
     if (!c) return;
     if (hot) hot.classList.remove('hot');
@@ -562,7 +583,11 @@ function wirePicture() {
   pic.addEventListener('click', (e) => {
     if (!isTvPicture()) return;
     const r = e.target.closest ? e.target.closest('rect') : null;
-    let c = r ? cellOf(r) : null;
+    if (r && r.dataset.t !== undefined) {
+      selectThread(Number(r.dataset.t));
+      return;
+    }
+    const c = r ? cellOf(r) : null;
     if (!c) {
       // a click on a cell's label
       const text = e.target.closest ? e.target.closest('text') : null;

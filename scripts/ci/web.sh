@@ -17,7 +17,9 @@ if [ ${#need_apt[@]} -gt 0 ]; then
 fi
 rustup target list --installed | grep -qx wasm32-unknown-unknown || rustup target add wasm32-unknown-unknown
 
-WASM=(--manifest-path crates/cute-wasm/Cargo.toml --locked --target-dir target)
+# Not --locked: the wasm crate has a lock file of its own, which a new dependency of the library
+# (locked in the root Cargo.lock) must be able to join.
+WASM=(--manifest-path crates/cute-wasm/Cargo.toml --target-dir target)
 cargo fmt --manifest-path crates/cute-wasm/Cargo.toml -- --check
 cargo clippy "${WASM[@]}" --target wasm32-unknown-unknown --all-targets -- -D warnings
 cargo test "${WASM[@]}" -q

@@ -9,6 +9,7 @@
 //! cute png ... -o FILE                                          the same, as PNG
 //! cute latex '(4,8):(8,1)'                                      CuTe's print_latex (TikZ)
 //! cute svg mma SM80_16x8x16_F16F16F16F16_TN --layout '(2,2,1)'  an MMA's A, B, C panels
+//! cute svg copy SM75_U32x4_LDSM_N half_t --thr '(32,1):(1,0)' --val '(1,8):(0,1)'  a TiledCopy
 //! cute banks '(32,32):(32,1)' --access columns                  the bank-conflict report
 //! ```
 //!
@@ -34,8 +35,9 @@ pub struct DrawArgs {
     /// logical_divide, zipped_divide, tiled_divide, flat_divide, logical_product,
     /// zipped_product, tiled_product, flat_product, blocked_product, raked_product, or
     /// `mma ATOM` (CuTe's print_latex of an MMA atom or, with --layout / --permutation, of a
-    /// tiled MMA).
-    #[arg(required = true, num_args = 1..=3, value_name = "LAYOUT | OP A B | mma ATOM")]
+    /// tiled MMA), or `copy ATOM TYPE` (a TiledCopy's source and destination: --thr/--val, or
+    /// --mma with --layout/--permutation and --operand).
+    #[arg(required = true, num_args = 1..=3, value_name = "LAYOUT | OP A B | mma ATOM | copy ATOM TYPE")]
     pub args: Vec<String>,
     /// Output file; `-` for stdout.
     #[arg(short = 'o', long, value_name = "FILE")]
@@ -59,30 +61,78 @@ pub struct DrawArgs {
     /// Title printed above the picture instead of the layout.
     #[arg(long)]
     pub title: Option<String>,
+    #[command(flatten)]
+    pub copy: CopyArgs,
+    /// --tv only: outline the cells of this thread.
+    #[arg(long, value_name = "THREAD", requires = "tv")]
+    pub highlight: Option<i64>,
+    /// Cell colours: value (CuTe's: value mod 8), swizzle (value / 2^M mod 8 for Sw<B,M,S>, so
+    /// the swizzle shows), range (16 shades from the smallest value to the largest), or BITS
+    /// (value / 2^BITS mod 8). Default: swizzle for a swizzled layout, range for a layout of
+    /// more than 256 points, else value.
+    #[arg(long, value_name = "value|swizzle|range|BITS", value_parser = color_by_arg)]
+    pub color_by: Option<String>,
     /// mma: the atom layout of make_tiled_mma (a layout or a shape; default (1,1,1)).
     #[arg(long, value_name = "LAYOUT")]
     pub layout: Option<String>,
     /// mma: the permutation of make_tiled_mma, a tiler such as '(32,32,16)'.
     #[arg(long, value_name = "TILER")]
     pub permutation: Option<String>,
-    /// --tv only: outline the cells of this thread.
-    #[arg(long, value_name = "THREAD", requires = "tv")]
-    pub highlight: Option<i64>,
-    /// Cell colours: value (CuTe's: value mod 8), swizzle (value / 2^M mod 8 for Sw<B,M,S>, so
-    /// the swizzle shows), or BITS (value / 2^BITS mod 8). Default: swizzle for a swizzled
-    /// layout, else value.
-    #[arg(long, value_name = "value|swizzle|BITS", value_parser = color_by_arg)]
-    pub color_by: Option<String>,
+}
+
+/// The tiled copy of `copy ATOM TYPE` (pictures and `cute copy`): --thr/--val for
+/// make_tiled_copy, or --mma (with --layout/--permutation of the tiled MMA) and --operand for
+/// make_tiled_copy_A/B/C/C_atom.
+#[derive(Args, Debug, Clone, Default)]
+pub struct CopyArgs {
+    /// copy: make_tiled_copy's thread layout (m,n) -> thread, e.g. '(32,8):(8,1)'.
+    #[arg(long, value_name = "LAYOUT")]
+    pub thr: Option<String>,
+    /// copy: make_tiled_copy's value layout (m,n) -> value (default 1:0).
+    #[arg(long, value_name = "LAYOUT")]
+    pub val: Option<String>,
+    /// copy: tile the copy as this MMA atom's operand (make_tiled_copy_A/B/C).
+    #[arg(long, value_name = "MMA_ATOM")]
+    pub mma: Option<String>,
+    /// copy with --mma: A, B, C (default) or C_atom.
+    #[arg(long, value_name = "A|B|C|C_atom")]
+    pub operand: Option<String>,
+    /// copy with --mma, for `cute copy`: the atom layout of make_tiled_mma.
+    #[arg(skip)]
+    pub layout: Option<String>,
+    /// copy with --mma, for `cute copy`: the permutation of make_tiled_mma.
+    #[arg(skip)]
+    pub permutation: Option<String>,
+}
+
+impl CopyArgs {
+    /// The tiled copy these arguments name for `atom` and `ty`.
+    pub fn spec<'a>(
+        &'a self,
+        atom: &'a str,
+        ty: &'a str,
+    ) -> crate::ops::copy_atoms::TiledCopySpec<'a> {
+        crate::ops::copy_atoms::TiledCopySpec {
+            atom,
+            ty,
+            thr: self.thr.as_deref(),
+            val: self.val.as_deref(),
+            mma: self.mma.as_deref(),
+            layout: self.layout.as_deref(),
+            permutation: self.permutation.as_deref(),
+            operand: self.operand.as_deref(),
+        }
+    }
 }
 
 /// clap's check of `--color-by`.
 fn color_by_arg(s: &str) -> Result<String, String> {
     match s {
-        "value" | "swizzle" => Ok(s.to_string()),
+        "value" | "swizzle" | "range" => Ok(s.to_string()),
         n => match n.parse::<u32>() {
             Ok(k) if k <= 62 => Ok(s.to_string()),
             _ => Err(String::from(
-                "expected value, swizzle or a number of bits from 0 to 62",
+                "expected value, swizzle, range or a number of bits from 0 to 62",
             )),
         },
     }
@@ -110,9 +160,12 @@ pub struct PngArgs {
 #[derive(Args, Debug)]
 pub struct LatexArgs {
     /// The layout (or a swizzled layout, or a shape), or `mma ATOM` (CuTe's print_latex of an
-    /// MMA atom or, with --layout / --permutation, of a tiled MMA).
-    #[arg(required = true, num_args = 1..=2, value_name = "LAYOUT | mma ATOM")]
+    /// MMA atom or, with --layout / --permutation, of a tiled MMA), or `copy ATOM TYPE` (CuTe's
+    /// print_latex of a TiledCopy: --thr/--val, or --mma and --operand).
+    #[arg(required = true, num_args = 1..=3, value_name = "LAYOUT | mma ATOM | copy ATOM TYPE")]
     pub args: Vec<String>,
+    #[command(flatten)]
+    pub copy: CopyArgs,
     /// mma: the atom layout of make_tiled_mma (a layout or a shape; default (1,1,1)).
     #[arg(long, value_name = "LAYOUT")]
     pub layout: Option<String>,
@@ -196,6 +249,20 @@ pub fn picture(a: &DrawArgs, format: Format) -> Result<String, OpError> {
     };
     let latex = format == Format::Latex;
     match a.args.as_slice() {
+        [kind, atom, ty] if kind == "copy" => {
+            if a.tv || a.banks.is_some() {
+                return Err(OpError::new("BadRequest", "copy: no --tv or --banks"));
+            }
+            let mut c = a.copy.clone();
+            c.layout = a.layout.clone();
+            c.permutation = a.permutation.clone();
+            let tc = crate::ops::copy_atoms::make_tiled_copy_spec(&c.spec(atom, ty))?;
+            Ok(if latex {
+                render::latex_copy(&tc)?
+            } else {
+                render::svg_copy(&tc, &style)?
+            })
+        }
         [kind, atom] if kind == "mma" => {
             if a.tv || a.banks.is_some() {
                 return Err(OpError::new("BadRequest", "mma: no --tv or --banks"));
@@ -226,12 +293,20 @@ pub fn picture(a: &DrawArgs, format: Format) -> Result<String, OpError> {
             } else {
                 style
             };
+            let by_cells = !a.tv && a.banks.is_none();
+            let range = match a.color_by.as_deref() {
+                Some("range") => true,
+                None => !swizzled && l.size() > 256,
+                _ => false,
+            };
             let bits = match a.color_by.as_deref() {
                 None | Some("swizzle") if swizzled => composed.swizzle().base(),
-                None | Some("value" | "swizzle") => 0,
+                None | Some("value" | "swizzle" | "range") => 0,
                 Some(n) => n.parse::<i64>().unwrap_or(0),
             };
-            if bits > 0 && !a.tv && a.banks.is_none() {
+            if range && by_cells {
+                style = style.color_by_range();
+            } else if bits > 0 && by_cells {
                 style = style.color_by_bits(u32::try_from(bits).unwrap_or(0));
             }
             if let Some(t) = a.highlight {
@@ -563,6 +638,7 @@ pub fn run_latex(a: &LatexArgs) -> ExitCode {
         color_by: Some(String::from("value")),
         layout: a.layout.clone(),
         permutation: a.permutation.clone(),
+        copy: a.copy.clone(),
     };
     let out = a.output.as_deref();
     finish(

@@ -161,6 +161,24 @@ enum Command {
         #[arg(long, value_name = "TILER")]
         permutation: Option<String>,
     },
+    /// Print a copy atom's layouts for a value type (CuTe's Copy_Atom<ATOM,TYPE>), or a tiled
+    /// copy's with --thr/--val (make_tiled_copy) or --mma (make_tiled_copy_A/B/C):
+    /// `cute copy SM75_U32x4_LDSM_N half_t --thr '(32,1):(1,0)' --val '(1,8):(0,1)'`.
+    Copy {
+        /// The copy atom, as CuTe C++ spells the type (quote template arguments).
+        atom: String,
+        /// The value type: half_t, bfloat16_t, float, double, uint8_t, ...
+        #[arg(value_name = "TYPE")]
+        ty: String,
+        #[command(flatten)]
+        tiled: draw::CopyArgs,
+        /// With --mma: the atom layout of make_tiled_mma (a layout or a shape).
+        #[arg(long, value_name = "LAYOUT")]
+        layout: Option<String>,
+        /// With --mma: the permutation of make_tiled_mma, a tiler such as '(32,32,16)'.
+        #[arg(long, value_name = "TILER")]
+        permutation: Option<String>,
+    },
     /// Help on a command or an operation: `cute help OP`.
     Help {
         /// The command or operation.
@@ -277,6 +295,20 @@ fn main() -> ExitCode {
             Ok(text) => emit(&text),
             Err(e) => fail(&e),
         },
+        Command::Copy {
+            atom,
+            ty,
+            mut tiled,
+            layout,
+            permutation,
+        } => {
+            tiled.layout = layout;
+            tiled.permutation = permutation;
+            match ops::copy_atoms::describe_copy(&tiled.spec(&atom, &ty)) {
+                Ok(text) => emit(&text),
+                Err(e) => fail(&e),
+            }
+        }
         Command::Help { topic } => help(topic.as_deref()),
         Command::Op(words) => {
             let Some((op, rest)) = words.split_first() else {
@@ -403,6 +435,7 @@ fn atoms(filter: Option<&str>, names: bool) -> Result<String, OpError> {
         let f = filter.unwrap_or("").to_lowercase();
         let text: String = cute_layout::atom::mma_names()
             .into_iter()
+            .chain(cute_layout::atom::copy::copy_names())
             .filter(|n| n.to_lowercase().contains(&f))
             .map(|n| n + "\n")
             .collect();

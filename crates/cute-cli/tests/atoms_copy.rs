@@ -165,3 +165,171 @@ fn tiled_copies_agree_with_cute() {
         bad.join("\n")
     );
 }
+
+#[test]
+fn cli_copy_prints_the_atom_and_the_tiled_copy() {
+    let o = common::cute(&[
+        "copy",
+        "SM75_U32x4_LDSM_N",
+        "half_t",
+        "--thr",
+        "(32,1):(1,0)",
+        "--val",
+        "(1,8):(0,1)",
+    ]);
+    assert!(o.status.success(), "{}", common::stderr(&o));
+    let out = common::stdout(&o);
+    for line in [
+        "  ThrID:        32:1",
+        "  ValLayoutDst: (32,(2,4)):(2,(1,64))",
+        "  NumValSrc:    8",
+        "  Tiler_MN:       (32,8)",
+        "  layout_D_TV:    (32,(8,1)):(1,(32,0))",
+    ] {
+        assert!(out.lines().any(|l| l == line), "{line:?} not in\n{out}");
+    }
+    let o = common::cute(&[
+        "copy",
+        "SM75_U32x4_LDSM_N",
+        "half_t",
+        "--mma",
+        "SM80_16x8x16_F16F16F16F16_TN",
+        "--layout",
+        "(2,2,1)",
+        "--permutation",
+        "(32,32,16)",
+        "--operand",
+        "A",
+    ]);
+    assert!(
+        common::stdout(&o).contains("  layout_S_TV:    ((16,2,2,2),(8,1)):((1,256,16,0),(32,0))")
+    );
+    let o = common::cute(&["copy", "SM75_U32x4_LDSM_T", "half_t"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(common::stderr(&o).contains("nearest known: SM75_U32x4_LDSM_N"));
+}
+
+#[test]
+fn cli_copy_pictures() {
+    let dir = std::env::temp_dir().join(format!("cute-copy-pictures-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let args = [
+        "copy",
+        "UniversalCopy<uint32_t>",
+        "float",
+        "--thr",
+        "(2,2):(1,2)",
+        "--val",
+        "(1,2):(0,1)",
+    ];
+    let o = common::cute(&[&["latex"][..], &args].concat());
+    assert!(o.status.success(), "{}", common::stderr(&o));
+    let tex = common::stdout(&o);
+    assert!(tex.contains(
+        "\\node[fill={rgb,255:red,175;green,255;blue,175}] at (1,0) {\\shortstack{T1 \\\\ V0}};"
+    ));
+    assert!(tex.contains("\\draw[color=black,thick,shift={(-0.5,-0.5)}] (0,7) grid (2,11);"));
+    for (cmd, file) in [("svg", "c.svg"), ("png", "c.png")] {
+        let path = dir.join(file);
+        let p = path.to_str().unwrap();
+        let o = common::cute(&[&[cmd][..], &args, &["-o", p]].concat());
+        assert!(o.status.success(), "{cmd}: {}", common::stderr(&o));
+        assert!(std::fs::metadata(&path).unwrap().len() > 100);
+    }
+    let svg = std::fs::read_to_string(dir.join("c.svg")).unwrap();
+    for t in 0..4 {
+        for v in 0..2 {
+            assert_eq!(
+                svg.matches(&format!(">T{t} V{v}<")).count(),
+                2,
+                "T{t} V{v} in source and destination"
+            );
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// More swizzled-tensor partitions (`tiled_copy_swizzle_extra.jsonl`, printed by
+/// `tiled_copy_swizzle_extra.cpp` beside it, compiled host-only against CuTe 4.2 as the shared
+/// vectors were): other swizzles, column-major tensors, LDSM/STSM atoms, and partitions that
+/// stay swizzled (CuTe then prints the inner offset as `M_0|(d&F)=v`). Compared after removing
+/// the `_` in front of digits, as the shared vectors' `cute` text.
+#[test]
+fn swizzled_partitions_agree_with_cute() {
+    let norm = |v: &Value| {
+        let s = text(v);
+        let mut out = String::with_capacity(s.len());
+        let b: Vec<char> = s.chars().collect();
+        for (i, &c) in b.iter().enumerate() {
+            if c == '_' && b.get(i + 1).is_some_and(|d| d.is_ascii_digit()) {
+                continue;
+            }
+            out.push(c);
+        }
+        out
+    };
+    let mut cases = Vec::new();
+    for v in vectors("tiled_copy_swizzle_extra.jsonl") {
+        for f in ["partition_s", "offset_s", "partition_d", "offset_d"] {
+            let args = json!([
+                v["atom"],
+                v["ty"],
+                v["thr"],
+                v["val"],
+                f,
+                v["tensor"],
+                v["t"]
+            ]);
+            cases.push(Case {
+                label: format!("swizzle {} {} t={}", v["atom"], v["tensor"], v["t"]),
+                request: json!({"op": "make_tiled_copy", "args": args}),
+                want: norm(&v[f]),
+            });
+        }
+    }
+    let bad = run(&cases);
+    println!(
+        "tiled_copy_swizzle_extra.jsonl: {}/{} fields agree",
+        cases.len() - bad.len(),
+        cases.len()
+    );
+    assert!(
+        bad.is_empty(),
+        "{} disagreements:\n{}",
+        bad.len(),
+        bad.join("\n")
+    );
+}
+
+/// Every (copy atom, value type) pair `cute` accepts for ten value types (`float`, `half_t`,
+/// `uint8_t`, `double`, `bfloat16_t`, `uint128_t`, `int4_t`, `float_e2m3_t`, `complex<float>`,
+/// `uint1_t`): 1,603 pairs, printed by CuTe C++ 4.2 (`gen_copy_atoms_extra.py` writes the C++
+/// program; CuTe compiled every pair, so it accepts every pair we accept).
+#[test]
+fn every_atom_and_type_agrees_with_cute() {
+    let mut cases = Vec::new();
+    for v in vectors("copy_atoms_extra.jsonl") {
+        let (name, ty) = (text(&v["args"][0]), text(&v["args"][1]));
+        for f in ["thr_id", "src", "dst", "ref", "num_val_src", "num_val_dst"] {
+            let want: String = text(&v[f]).replace("_", "");
+            cases.push(Case {
+                label: format!("copy_atom {name} {ty} {f}"),
+                request: json!({"op": "copy_atom", "args": [name, ty, f]}),
+                want,
+            });
+        }
+    }
+    let bad = run(&cases);
+    println!(
+        "copy_atoms_extra.jsonl: {}/{} fields agree",
+        cases.len() - bad.len(),
+        cases.len()
+    );
+    assert!(cases.len() > 9000);
+    assert!(
+        bad.is_empty(),
+        "{} disagreements:\n{}",
+        bad.len(),
+        bad.join("\n")
+    );
+}

@@ -186,6 +186,16 @@ fn pictures_are_bounded_before_they_are_drawn() {
 }
 
 #[test]
+fn large_layouts_are_coloured_by_range_not_stripes() {
+    let svg = stdout(&cute(&["svg", "(32,32):(32,1)"]));
+    assert!(svg.contains("colour = where the value lies in [0, 1023]"));
+    let svg = stdout(&cute(&["svg", "(4,8):(8,1)"]));
+    assert!(!svg.contains("colour = where"));
+    let svg = stdout(&cute(&["svg", "(4,8):(8,1)", "--color-by", "range"]));
+    assert!(svg.contains("colour = where the value lies in [0, 31]"));
+}
+
+#[test]
 fn pictures_show_swizzles_and_highlight_a_thread() {
     let o = cute(&["svg", "Sw<3,4,3> o 0 o (8,64):(64,1)"]);
     assert!(stdout(&o).contains("colour = value / 16 mod 8"));

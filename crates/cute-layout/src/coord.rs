@@ -170,8 +170,8 @@ fn two_leaf_mode(t: &[Tok]) -> bool {
 /// comparison of its four tokens and done in straight-line code (one division); another tuple
 /// mode takes one comparison of a token per leaf, its last leaf known by the `Close` after it.
 /// `None` for a deeper mode (left to [`index_rd_in_domain`]) and for every input that function
-/// declines. (Index form: the iterator form of session 9 kept fewer values in registers and took
-/// 220 instructions on the benchmark's case, this one 140.)
+/// declines. (Index form: an iterator form keeps fewer values in registers and takes more
+/// instructions.)
 #[inline(always)]
 fn index_rd_shallow(toks: &[Tok], shape: &[i64], stride: &[i64], cs: &[i64]) -> Option<i64> {
     let n = shape.len().min(stride.len());

@@ -120,7 +120,7 @@ pub enum LayoutError {
         extent: i64,
     },
     /// Two modes of the right operand reach overlapping coordinates of the left operand's
-    /// coordinate space (seed 001's disjoint-interval condition), so `A(B(i))` is not the sum of
+    /// coordinate space (the disjoint-interval condition), so `A(B(i))` is not the sum of
     /// the per-mode compositions. `index`, `naive` and `actual` give a witness point.
     ModesOverlap {
         /// Operation that was attempted.

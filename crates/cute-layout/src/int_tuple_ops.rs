@@ -143,3 +143,63 @@ impl IntTuple {
         Ok(out)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use alloc::string::ToString;
+
+    fn t(s: &str) -> IntTuple {
+        s.parse().unwrap()
+    }
+
+    #[test]
+    fn builder_and_tokens_round_trip() {
+        for text in ["7", "()", "(2,(3,4),())", "((1),(2,(3)))"] {
+            let v = t(text);
+            let mut b = IntTupleBuilder::new();
+            for tok in v.tokens() {
+                match tok {
+                    TupleToken::Open => b.open(),
+                    TupleToken::Close => b.close(),
+                    TupleToken::Int(x) => b.int(x),
+                }
+            }
+            assert_eq!(b.finish().unwrap(), v, "{text}");
+        }
+        let mut b = IntTupleBuilder::new();
+        b.int(1);
+        b.int(2);
+        assert!(b.finish().is_err());
+        let mut b = IntTupleBuilder::new();
+        b.close();
+        assert!(b.finish().is_err());
+        let mut b = IntTupleBuilder::new();
+        b.open();
+        assert!(b.finish().is_err());
+        assert!(IntTupleBuilder::new().finish().is_err());
+        let mut b = IntTupleBuilder::new();
+        for _ in 0..crate::MAX_DEPTH + 1 {
+            b.open();
+        }
+        for _ in 0..crate::MAX_DEPTH + 1 {
+            b.close();
+        }
+        assert!(b.finish().is_err());
+    }
+
+    #[test]
+    fn prefix_products_as_pycute() {
+        assert_eq!(t("2").prefix_products(1).unwrap().to_string(), "1");
+        assert_eq!(
+            t("((2,3),(2,1,2),(5,2,1))")
+                .prefix_products(1)
+                .unwrap()
+                .to_string(),
+            "((1,2),(6,12,12),(24,120,240))"
+        );
+        assert_eq!(t("(3,2)").prefix_products(2).unwrap().to_string(), "(2,6)");
+        assert!(t("(4611686018427387904,4)").prefix_products(1).is_ok());
+        assert!(t("(4611686018427387904,4,2)").prefix_products(1).is_err());
+    }
+}

@@ -1,29 +1,62 @@
 //! # cute-layout
 //!
 //! CuTe's layout algebra (NVIDIA CUTLASS) as a library: hierarchical `Shape:Stride` layouts, their
-//! text form, coordinate maps, and (in later modules) the algebra on them.
+//! text form, coordinate maps, and the algebra on them (coalesce, composition, complement,
+//! inverses, divides, products), swizzles, tensors, MMA and copy atoms, and pictures. It follows
+//! CuTe's static-integer results wherever they are correct, and returns a typed error where
+//! CuTe's answer would break the operation's own law. `no_std` (with `alloc`), no `unsafe`.
 //!
 //! A layout is a function from coordinates to indices. `(2,(2,2)):(4,(2,1))` has shape
 //! `(2,(2,2))` (8 points, a 2 x 4 matrix whose columns are themselves 2 x 2) and stride
 //! `(4,(2,1))`: the natural coordinate `(i,(j,k))` goes to `4i + 2j + k`.
 //!
 //! ```
-//! use cute_layout::Layout;
-//! let l: Layout = "(2,(2,2)):(4,(2,1))".parse()?;
+//! use cute_layout::{layout, Layout};
+//! let l: Layout = "(2,(2,2)):(4,(2,1))".parse()?;          // CuTe's text form
+//! assert_eq!(l, layout!("(2,(2,2)):(4,(2,1))"));            // the same, as a literal
 //! assert_eq!((l.size(), l.cosize(), l.rank(), l.depth()), (8, 8, 2, 2));
 //! assert_eq!(l.index(&"(1,(0,1))".parse()?)?, 5);
 //! assert_eq!(l.offsets().collect::<Vec<_>>(), [0, 4, 2, 6, 1, 5, 3, 7]);
-//! assert_eq!(l.to_string(), "(2,(2,2)):(4,(2,1))");
+//! let b = Layout::try_from("(4,3):(3,1)")?;
+//! assert_eq!("(6,2):(8,2)".parse::<Layout>()?.compose(&b)?.to_string(), "((2,2),3):((24,2),8)");
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
-//! For many coordinates of one shape, [`Idx2Crd`] precomputes `idx2crd`'s divisions, and
-//! [`Layout::offsets`] walks a whole layout with no division at all.
+//! ## CuTe's names and this crate's
 //!
-//! Beyond plain layouts: [`Swizzle`] and [`ComposedLayout`] (`Sw<3,4,3> o 0 o (8,64):(64,1)`,
-//! CuTe's swizzled shared-memory layouts), [`ScaledBasis`] strides and [`Layout::identity`]
-//! (layouts that evaluate to coordinates), and [`Tensor`] / [`IdentityTensor`] (layouts over
-//! storage: slicing with [`SliceCoord`], `local_tile`, `local_partition`, copy).
+//! Every operation has its definition, laws, errors and an example on its own page.
+//!
+//! | CuTe | here |
+//! |---|---|
+//! | `make_layout(shape, stride)`, `LayoutLeft`, `LayoutRight` | [`Layout::new`], [`Layout::col_major`], [`Layout::row_major`], [`Layout::with_order`] |
+//! | `make_ordered_layout`, `make_layout(l0, l1, ...)` | [`Layout::ordered`], [`Layout::from_modes`] |
+//! | `make_identity_layout` | [`Layout::identity`] (strides [`ScaledBasis`]) |
+//! | `size`, `cosize`, `rank`, `depth`, `shape`, `stride` | [`Layout::size`], [`Layout::cosize`], [`Layout::rank`], [`Layout::depth`], [`Layout::shape`], [`Layout::stride`] |
+//! | `layout(c)`, `crd2idx`, `idx2crd`, `crd2crd` | [`Layout::index`], [`Layout::index_1d`], [`IntTuple::crd2idx`], [`IntTuple::idx2crd`], [`Layout::coord`], [`IntTuple::crd2crd`], [`Idx2Crd`] |
+//! | `layout<I...>`, `get`, `select`, `take`, `group_modes`, `append`, `prepend`, `replace`, `flatten` | [`Layout::mode`], [`Layout::mode_at`], [`Layout::select_modes`], [`Layout::take_modes`], [`Layout::group_modes`], [`Layout::append`], [`Layout::prepend`], [`Layout::replace`], [`Layout::flatten`] |
+//! | `congruent`, `weakly_congruent`, `compatible`, `evenly_divides` | [`IntTuple::congruent`], [`IntTuple::weakly_congruent`], [`IntTuple::compatible`], [`IntTuple::evenly_divides`] |
+//! | `coalesce`, `filter`, `filter_zeros` | [`Layout::coalesce`], [`Layout::coalesce_by_mode`], [`Layout::filter`], [`Layout::filter_zeros`] |
+//! | `composition` | [`Layout::compose`], [`Layout::compose_tiler`] (a [`Tiler`]), [`Layout::with_shape`], [`ComposedLayout::compose`] |
+//! | `complement` | [`Layout::complement`], [`Layout::complement_shape`], [`Layout::complement_cosize`] |
+//! | `right_inverse`, `left_inverse`, `nullspace` | [`Layout::right_inverse`], [`Layout::left_inverse`], [`Layout::nullspace`] |
+//! | `max_common_vector`, `max_common_layout` | [`Layout::max_common_vector`], [`Layout::max_common_layout`] |
+//! | `upcast`, `downcast`, `recast_layout` | [`Layout::upcast`], [`Layout::downcast`], [`Layout::recast`] |
+//! | `logical_divide`, `zipped_divide`, `tiled_divide`, `flat_divide` | [`Layout::logical_divide`], [`Layout::zipped_divide`], [`Layout::tiled_divide`], [`Layout::flat_divide`] |
+//! | `logical_product`, `zipped_product`, `tiled_product`, `flat_product`, `blocked_product`, `raked_product` | [`Layout::logical_product`], [`Layout::zipped_product`], [`Layout::tiled_product`], [`Layout::flat_product`], [`Layout::blocked_product`], [`Layout::raked_product`] |
+//! | `tile_to_shape` | [`Layout::tile_to_shape`] |
+//! | `Swizzle<B,M,S>`, `ComposedLayout` | [`Swizzle`], [`ComposedLayout`] (`Sw<3,4,3> o 0 o (8,64):(64,1)`) |
+//! | `Tensor`, `local_tile`, `local_partition`, `make_identity_tensor`, `copy` | [`Tensor`], [`Tensor::local_tile`], [`Tensor::local_partition`], [`IdentityTensor`], [`Tensor::copy_from`] |
+//! | `MMA_Atom`, `TiledMMA`, `Copy_Atom`, `TiledCopy` | the [`atom`] module |
+//! | `print_layout`, `print_latex`, `print_latex_tv` | [`Layout::table`], [`render::latex()`], [`render::latex_tv`]; SVG: [`render::svg()`], [`render::svg_tv`], [`render::svg_banks`] |
+//!
+//! Beyond CuTe: [`find_layout`] (the layout with given values), [`Layout::image`], the
+//! predicates [`Layout::is_injective`] and friends, and step-by-step explanations of the algebra
+//! ([`analysis::explain`]).
+//!
+//! ## Features
+//!
+//! * `serde`: [`Layout`], [`IntTuple`], [`Swizzle`] and [`ComposedLayout`] serialize as their
+//!   text form (`"(2,4):(4,1)"`) and deserialize from it, with the parser's checks.
 //!
 //! Design rules: layouts are small values (up to 16 leaves stored inline, no heap allocation);
 //! every constructor validates its input so the rest can rely on it; every failure caused by
@@ -50,6 +83,7 @@ mod int_tuple;
 mod int_tuple_ops;
 mod layout;
 mod layout_like;
+mod literal;
 mod parse;
 pub mod render;
 mod slice;
@@ -61,8 +95,10 @@ mod tuple_algebra;
 
 pub use algebra::Tiler;
 pub use analysis::{
-    explain_complement, explain_composition, explain_logical_divide, explain_logical_product,
-    explain_rearranged, find_layout, find_layout_with_shape, Explanation, Image,
+    explain_coalesce, explain_complement, explain_composition, explain_downcast,
+    explain_left_inverse, explain_logical_divide, explain_logical_product, explain_nullspace,
+    explain_rearranged, explain_right_inverse, explain_upcast, find_layout, find_layout_with_shape,
+    Explanation, Image,
 };
 pub use basis::{ScaledBasis, MAX_BASIS_DEPTH};
 pub use chain::{is_composed_text, LayoutChain, OuterFn};
@@ -73,6 +109,8 @@ pub use error::{LayoutError, ParseError, ParseErrorKind};
 pub use int_tuple::IntTuple;
 pub use int_tuple_ops::{IntTupleBuilder, TupleToken};
 pub use layout::{Layout, Order, StrideValue};
+#[doc(hidden)]
+pub use literal::literal_or_panic;
 pub use render::{Table, VectorTable, MAX_TABLE_CELLS};
 pub use slice::{Slice, SliceCoord};
 pub use swizzle::{Swizzle, MAX_SWIZZLE_BITS};

@@ -295,7 +295,10 @@ impl Problem {
         let mut w = 1usize;
         loop {
             let w2 = w * 2;
-            let fits = i64::try_from(w2).map_or(false, |x| x * e <= self.max_vector_bytes);
+            let fits = i64::try_from(w2)
+                .ok()
+                .and_then(|x| x.checked_mul(e))
+                .is_some_and(|b| b <= self.max_vector_bytes);
             if !fits || v_n % w2 != 0 {
                 break;
             }

@@ -241,7 +241,7 @@ fn bank_model_examples() {
     assert_eq!(r.max_wavefronts(), 32);
     assert_eq!(
         r.to_string(),
-        "32 banks x 4 B, 2-byte elements, each row is one request: 1 requests, 32 wavefronts (ideal 1), 31 extra from bank conflicts, worst request 32 wavefronts"
+        "32 banks x 4 B, 2-byte elements, each row is one request: 1 request, 32 wavefronts (ideal 1), 31 extra from bank conflicts, worst request 32 wavefronts"
     );
     // Chunks of 32 consecutive coordinates of a column-major 32x4: each chunk is a column.
     let r =

@@ -1,10 +1,15 @@
 //! `cute find` and `cute explain`, and the batch operations of layout analysis (`find_layout`,
 //! `equal`, `injective`, `surjective`, `bijective`; their lines are in [`crate::OPS`]).
 
+use cute_layout::analysis::explain::{
+    explain_composed_layout, explain_layout_swizzle, explain_swizzle_layout,
+};
 use cute_layout::analysis::explain_composition_tiler;
 use cute_layout::{
-    explain_complement, explain_logical_divide, explain_logical_product, explain_rearranged,
-    find_layout, find_layout_with_shape, IntTuple, Layout, Tiler,
+    explain_coalesce, explain_complement, explain_downcast, explain_left_inverse,
+    explain_logical_divide, explain_logical_product, explain_nullspace, explain_rearranged,
+    explain_right_inverse, explain_upcast, find_layout, find_layout_with_shape, ComposedLayout,
+    IntTuple, Layout, Swizzle, Tiler,
 };
 
 use crate::{Args, OpError};
@@ -77,7 +82,10 @@ pub fn injective(a: &Args<'_>) -> Result<String, OpError> {
 
 /// The operations `cute explain` knows, as `cute explain --help` lists them.
 pub const EXPLAINED_HELP: &str = "Operations:\n  \
-    composition A B|TILER\n  \
+    composition A B|TILER (A or B may be a swizzle Sw<B,M,S>, A a swizzled layout)\n  \
+    coalesce A\n  \
+    right_inverse A, left_inverse A, nullspace A\n  \
+    upcast N A, downcast N A\n  \
     complement A [COTARGET]\n  \
     logical_divide, zipped_divide, tiled_divide, flat_divide A TILER\n  \
     logical_product, zipped_product, tiled_product, flat_product A TILER\n  \
@@ -85,7 +93,8 @@ pub const EXPLAINED_HELP: &str = "Operations:\n  \
 
 /// The operations `cute explain` knows, with their usage.
 pub const EXPLAINED: &str =
-    "composition A B|TILER | complement A [COTARGET] | logical_divide A TILER | \
+    "composition A B|TILER | coalesce A | right_inverse A | left_inverse A | nullspace A | \
+    upcast N A | downcast N A | complement A [COTARGET] | logical_divide A TILER | \
     zipped_divide, tiled_divide, flat_divide A TILER | logical_product A TILER | \
     zipped_product, tiled_product, flat_product A TILER | blocked_product, raked_product A B";
 
@@ -127,6 +136,54 @@ pub fn explain(op: &str, args: &[String]) -> Result<String, OpError> {
         Ok(())
     };
     let e = match op {
+        "composition" if args.iter().any(|a| a.trim_start().starts_with("Sw")) => {
+            arity(2, 2)?;
+            let (x, y) = (args[0].trim(), args[1].trim());
+            let e = if x.starts_with("Sw") && !x.contains(':') {
+                let sw: Swizzle = parse("swizzle", 1, x)?;
+                explain_swizzle_layout(&sw, &parse("layout", 2, y)?)
+            } else if y.starts_with("Sw") && !y.contains(':') {
+                let sw: Swizzle = parse("swizzle", 2, y)?;
+                explain_layout_swizzle(&parse("layout", 1, x)?, &sw)
+            } else if x.starts_with("Sw") && !y.starts_with("Sw") {
+                let c: ComposedLayout = parse("swizzled layout", 1, x)?;
+                explain_composed_layout(&c, &parse("layout", 2, y)?)
+            } else {
+                return Err(OpError::new(
+                    "NotImplemented",
+                    "explain composition: a swizzled layout on the right is not explained; cute composition computes it",
+                ));
+            };
+            return Ok(e.to_string());
+        }
+        "coalesce" | "right_inverse" | "left_inverse" | "nullspace" => {
+            arity(1, 1)?;
+            let a: Layout = parse("layout", 1, &args[0])?;
+            match op {
+                "coalesce" => explain_coalesce(&a),
+                "right_inverse" => explain_right_inverse(&a),
+                "left_inverse" => explain_left_inverse(&a),
+                _ => explain_nullspace(&a),
+            }
+        }
+        "upcast" | "downcast" => {
+            arity(2, 2)?;
+            let n: i64 = args[0].trim().parse().map_err(|_| {
+                OpError::new(
+                    "ParseError",
+                    format!(
+                        "explain {op}: argument 1 (N) must be an integer, got {:?}",
+                        args[0]
+                    ),
+                )
+            })?;
+            let a: Layout = parse("layout", 2, &args[1])?;
+            if op == "upcast" {
+                explain_upcast(n, &a)
+            } else {
+                explain_downcast(n, &a)
+            }
+        }
         "composition" => {
             arity(2, 2)?;
             let a: Layout = parse("layout", 1, &args[0])?;
@@ -160,10 +217,34 @@ pub fn explain(op: &str, args: &[String]) -> Result<String, OpError> {
             explain_rearranged(op, &a, &t)?
         }
         _ => {
+            let known = [
+                "composition",
+                "coalesce",
+                "right_inverse",
+                "left_inverse",
+                "nullspace",
+                "upcast",
+                "downcast",
+                "complement",
+                "logical_divide",
+                "zipped_divide",
+                "tiled_divide",
+                "flat_divide",
+                "logical_product",
+                "zipped_product",
+                "tiled_product",
+                "flat_product",
+                "blocked_product",
+                "raked_product",
+            ];
+            let hint = match crate::help::suggest(op, known) {
+                Some(n) => format!("did you mean {n}? "),
+                None => String::new(),
+            };
             return Err(OpError::new(
                 "UnknownOp",
-                format!("explain: cannot explain {op:?}; known: {EXPLAINED}"),
-            ))
+                format!("explain: cannot explain {op:?}; {hint}known: {EXPLAINED}"),
+            ));
         }
     };
     Ok(e.to_string())

@@ -132,7 +132,7 @@ pub fn smem_search_report(
     let results: Vec<Evaluation> = if given.is_empty() {
         search(&p)?
             .into_iter()
-            .filter(|e| kind.map_or(true, |k| e.kind == k))
+            .filter(|e| kind.is_none_or(|k| e.kind == k))
             .take(top.max(1))
             .collect()
     } else {

@@ -131,7 +131,8 @@ pub(super) fn composition(a: &Args<'_>) -> Result<String, OpError> {
         return Ok(match lhs {
             Func::Composed(c) => c.compose_tiler(&t)?.to_string(),
             Func::Chain(c) => c.compose_tiler(&t)?.to_string(),
-            _ => a.layout(0)?.compose_tiler(&t)?.to_string(),
+            Func::Layout(l) => l.compose_tiler(&t)?.to_string(),
+            Func::Swizzle(_) => a.layout(0)?.compose_tiler(&t)?.to_string(),
         });
     }
     let rhs = a.func(1)?;

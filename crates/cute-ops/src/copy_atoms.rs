@@ -84,14 +84,11 @@ pub(crate) fn tiled_field(tc: &TiledCopy, a: &Args<'_>, k: usize) -> Result<Stri
             })?;
             let thr = a.int(k + 2)?;
             let dst = field.ends_with("_d");
-            let (part, offset) = tc.partition_composed(&tensor, thr, dst)?;
+            let (part, offset) = tc.partition_text(&tensor, thr, dst)?;
             if field.starts_with("offset") {
                 offset.to_string()
             } else {
-                match part.as_layout() {
-                    Some(l) => l.to_string(),
-                    None => part.to_string(),
-                }
+                part
             }
         }
     })
@@ -121,4 +118,109 @@ fn make_layout_tv(a: &Args<'_>) -> Result<String, OpError> {
             ))
         }
     })
+}
+
+/// How a front end names a TiledCopy: a copy atom and value type, and either thread and value
+/// layouts (`make_tiled_copy`) or a tiled MMA and operand (`make_tiled_copy_A/B/C/C_atom`).
+#[derive(Clone, Debug, Default)]
+pub struct TiledCopySpec<'a> {
+    /// The copy atom, as CuTe spells it.
+    pub atom: &'a str,
+    /// The value type.
+    pub ty: &'a str,
+    /// `make_tiled_copy`'s thread layout (default: `1:0`, one thread).
+    pub thr: Option<&'a str>,
+    /// `make_tiled_copy`'s value layout (default `1:0`).
+    pub val: Option<&'a str>,
+    /// The MMA atom of `make_tiled_copy_A/B/C/C_atom`.
+    pub mma: Option<&'a str>,
+    /// `make_tiled_mma`'s atom layout.
+    pub layout: Option<&'a str>,
+    /// `make_tiled_mma`'s permutation.
+    pub permutation: Option<&'a str>,
+    /// With `mma`: `A`, `B`, `C` (the default) or `C_atom`.
+    pub operand: Option<&'a str>,
+}
+
+fn parse_layout(what: &str, t: &str) -> Result<Layout, OpError> {
+    if t.trim() == "_" {
+        return Ok(Layout::col_major(cute_layout::IntTuple::int(1))?);
+    }
+    t.parse()
+        .map_err(|e| OpError::new("ParseError", format!("{what} {t:?}: {e}")))
+}
+
+/// The TiledCopy `spec` names.
+///
+/// # Errors
+/// Unknown atoms or types, layouts that do not parse, an operand other than A, B, C, C_atom.
+pub fn make_tiled_copy_spec(spec: &TiledCopySpec<'_>) -> Result<TiledCopy, OpError> {
+    let atom = copy::copy_atom(spec.atom)?.typed(spec.ty)?;
+    if let Some(m) = spec.mma {
+        if spec.thr.is_some() || spec.val.is_some() {
+            return Err(OpError::new(
+                "BadRequest",
+                "a tiled copy takes either --thr/--val (make_tiled_copy) or --mma (make_tiled_copy_A/B/C)",
+            ));
+        }
+        let mma = crate::atoms::make_tiled_mma(m, spec.layout, spec.permutation)?;
+        return Ok(match spec.operand.map(str::trim) {
+            Some("A" | "a") => TiledCopy::make_tiled_copy_mma(atom, &mma, Operand::A)?,
+            Some("B" | "b") => TiledCopy::make_tiled_copy_mma(atom, &mma, Operand::B)?,
+            Some("C" | "c") | None => TiledCopy::make_tiled_copy_mma(atom, &mma, Operand::C)?,
+            Some("C_atom" | "c_atom") => TiledCopy::make_tiled_copy_c_atom_mma(atom, &mma)?,
+            Some(o) => {
+                return Err(OpError::new(
+                    "BadRequest",
+                    format!("operand {o:?}: expected A, B, C or C_atom"),
+                ))
+            }
+        });
+    }
+    let thr = parse_layout("thread layout", spec.thr.unwrap_or("_"))?;
+    let val = parse_layout("value layout", spec.val.unwrap_or("_"))?;
+    Ok(TiledCopy::make_tiled_copy(atom, &thr, &val)?)
+}
+
+/// `cute copy`'s text: the atom's layouts (CuTe's `print(Copy_Atom)`: ThrID, bit and typed
+/// Src/Dst/Ref layouts) and, for a tiled copy, its tiler and TV layouts.
+///
+/// # Errors
+/// As [`make_tiled_copy_spec`].
+pub fn describe_copy(spec: &TiledCopySpec<'_>) -> Result<String, OpError> {
+    let atom = copy::copy_atom(spec.atom)?.typed(spec.ty)?;
+    let a = atom.atom();
+    let mut out = format!(
+        "Copy_Atom<{}, {}> ({} bits per value)\n",
+        a.name(),
+        atom.value_type().name(),
+        atom.value_type().bits()
+    );
+    out += &format!("  ThrID:        {}\n", a.thr_id());
+    if let Some(v) = a.val_id() {
+        out += &format!("  ValID:        {v}\n");
+    }
+    out += &format!("  SrcLayout:    {}  (bits)\n", a.src_bits());
+    out += &format!("  DstLayout:    {}  (bits)\n", a.dst_bits());
+    out += &format!("  RefLayout:    {}  (bits)\n", a.ref_bits());
+    out += &format!("  ValLayoutSrc: {}\n", atom.src());
+    out += &format!("  ValLayoutDst: {}\n", atom.dst());
+    out += &format!("  ValLayoutRef: {}\n", atom.ref_());
+    out += &format!(
+        "  NumValSrc:    {}\n  NumValDst:    {}\n",
+        atom.num_val_src(),
+        atom.num_val_dst()
+    );
+    if spec.thr.is_some() || spec.val.is_some() || spec.mma.is_some() {
+        let tc = make_tiled_copy_spec(spec)?;
+        out += &format!(
+            "TiledCopy\n  Tiler_MN:       {}\n  TiledLayout_TV: {}\n  layout_S_TV:    {}\n  layout_D_TV:    {}\n  size:           {}\n",
+            tc.tiler_mn(),
+            tc.tiled_layout_tv(),
+            tc.layout_s_tv()?,
+            tc.layout_d_tv()?,
+            tc.size()
+        );
+    }
+    Ok(out)
 }

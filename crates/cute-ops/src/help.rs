@@ -44,7 +44,12 @@ pub(crate) const fn h(
 }
 
 /// The help tables, one per group of operations (see the [module docs](self)).
-pub static HELP_GROUPS: &[&[OpHelp]] = &[ALGEBRA_HELP, crate::tuple_ops::TUPLE_HELP];
+pub static HELP_GROUPS: &[&[OpHelp]] = &[
+    ALGEBRA_HELP,
+    crate::tuple_ops::TUPLE_HELP,
+    ATOM_HELP,
+    COPY_HELP,
+];
 
 /// The help of [`crate::OPS`]: name, law, example arguments, example output.
 #[rustfmt::skip]
@@ -113,6 +118,26 @@ pub static ALGEBRA_HELP: &[OpHelp] = &[
     h("swizzle", "Sw<B,M,S>(x) = x ^ ((x & yyy) >> S), yyy the B bits starting at bit M + S; an involution", &["3", "4", "3"], "Sw<3,4,3>"),
     h("table", "value i of the output is A(i), for i in [0, N) (N = size(A) by default)", &["(2,2):(2,1)"], "0,2,1,3"),
     h("print_layout", "cell (r, c) of the table is A(r, c), with modes 1.. grouped as the columns", &["(2,2):(2,1)"], "(2,2):(2,1)\n      0   1 \n    +---+---+\n 0  | 0 | 1 |\n    +---+---+\n 1  | 2 | 3 |\n    +---+---+"),
+];
+
+/// The help of the MMA atom operations (`crate::atoms`).
+#[rustfmt::skip]
+pub static ATOM_HELP: &[OpHelp] = &[
+    h("mma_atom", "each field is CuTe's MMA_Traits member: layout_{a,b,c}_tv map (thread, value) to the index of the element in the atom's (M,K), (N,K), (M,N) tile", &["SM80_16x8x16_F16F16F16F16_TN", "layout_c_tv"], "((4,8),(2,2)):((32,1),(16,8))"),
+    h("tiled_mma", "each field is the accessor of CuTe's make_tiled_mma(ATOM, ATOM_LAYOUT, PERMUTATION) of the same name; the atom is repeated over ATOM_LAYOUT", &["SM80_16x8x16_F16F16F16F16_TN", "(2,2,1)", "_", "tile_size_mnk"], "(32,16,16)"),
+    h("list_atoms", "one line per atom family: kind, architecture, name pattern, and what it computes", &["SM61"], "mma SM61 SM61_{DP4A|DP2A}  -- single-thread dot products (1x1x4 int8, 1x1x2 int16)"),
+];
+
+/// The help of the copy atom operations (`crate::copy_atoms`).
+#[rustfmt::skip]
+pub static COPY_HELP: &[OpHelp] = &[
+    h("copy_atom", "src, dst and ref are the atom's (thread, value) -> bit layouts recast to TYPE's width, as CuTe's Copy_Atom<ATOM,TYPE> holds them", &["SM75_U32x4_LDSM_N", "half_t", "src"], "(32,8):(8,1)"),
+    h("make_tiled_copy", "tiled_layout_tv maps (thread, value) to the index in the tiler_mn tile, from the raked product of THR_LAYOUT and VAL_LAYOUT, as CuTe's make_tiled_copy", &["UniversalCopy<uint128_t>", "half_t", "(32,8):(8,1)", "(1,8):(0,1)", "tiled_layout_tv"], "((8,32),8):((256,1),32)"),
+    h("make_tiled_copy_A", "the tiled copy whose threads and values partition the tile as the tiled MMA's A operand does", &["SM75_U32x4_LDSM_N", "half_t", "SM80_16x8x16_F16F16F16F16_TN", "(2,2,1)", "_", "tiler_mn"], "(32,16)"),
+    h("make_tiled_copy_B", "the tiled copy whose threads and values partition the tile as the tiled MMA's B operand does", &["UniversalCopy<uint32_t>", "half_t", "SM80_16x8x16_F16F16F16F16_TN", "(2,2,1)", "_", "tiler_mn"], "(16,16)"),
+    h("make_tiled_copy_C", "the tiled copy whose threads and values partition the tile as the tiled MMA's C operand does", &["UniversalCopy<uint32_t>", "half_t", "SM80_16x8x16_F16F16F16F16_TN", "(2,2,1)", "_", "tiler_mn"], "(32,16)"),
+    h("make_tiled_copy_C_atom", "the smallest tiled copy retiling the MMA's C: each thread copies only the values of its own MMA atom", &["UniversalCopy<uint32_t>", "half_t", "SM80_16x8x16_F16F16F16F16_TN", "(2,2,1)", "_", "tiler_mn"], "((8,2):(1,16),(8,2):(2,1))"),
+    h("make_layout_tv", "layout_mn = raked_product(THR_LAYOUT, VAL_LAYOUT); layout_tv = its right inverse shaped (size(THR), size(VAL)): thread t's value v is at layout_tv(t, v)", &["(4,8):(8,1)", "(2,2):(2,1)", "layout_tv"], "((8,4),(2,2)):((16,2),(8,1))"),
 ];
 
 /// The help of the operation called `name`.

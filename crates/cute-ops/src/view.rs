@@ -175,6 +175,9 @@ pub fn picture(op: &str, args: &[Arg]) -> Result<String, OpError> {
         }
         _ => {
             let result = run_op(op, args)?;
+            if let Some(svg) = mma_picture(op, args) {
+                return Ok(svg);
+            }
             if let Some(tile) = tv_tile(op, args) {
                 if let Ok(tv) = result.parse::<Layout>() {
                     let title = format!("{op} = {result} on tile {tile}");
@@ -203,6 +206,27 @@ pub fn picture(op: &str, args: &[Arg]) -> Result<String, OpError> {
             }
         }
     }
+}
+
+/// CuTe's picture of the MMA atom or tiled MMA a request names (`mma_atom NAME FIELD`,
+/// `tiled_mma ATOM LAYOUT PERMUTATION FIELD`): the C, A and B thread-value layouts
+/// ([`render::svg_mma`]), whichever field was asked. `None` for other requests, or where the
+/// picture is refused (too large), so that the field's own picture is drawn instead.
+fn mma_picture(op: &str, args: &[Arg]) -> Option<String> {
+    let a = Args {
+        op: "picture",
+        args,
+    };
+    let mma = match (op, args.len()) {
+        ("mma_atom", 2) => crate::atoms::make_tiled_mma(&a.text_arg(0).ok()?, None, None),
+        ("tiled_mma", 4) => crate::atoms::make_tiled_mma(
+            &a.text_arg(0).ok()?,
+            Some(&a.text_arg(1).ok()?),
+            Some(&a.text_arg(2).ok()?),
+        ),
+        _ => return None,
+    };
+    render::svg_mma(&mma.ok()?, &Style::new()).ok()
 }
 
 /// The tile a thread-value field of an atom operation maps into, asked of the same operation:
@@ -328,6 +352,23 @@ mod tests {
                 .kind
         );
         assert_eq!(picture("tv", &[t("8:1")]).unwrap_err().kind, "Arity");
+        // atoms: CuTe's MMA picture (C, A, B), a tiled copy's TV layout on its tile
+        let mma = picture(
+            "mma_atom",
+            &[t("SM80_16x8x16_F32F16F16F32_TN"), t("thr_id")],
+        )
+        .unwrap();
+        assert!(mma.contains("data-op=\"A\"") && mma.contains("data-op=\"C\""));
+        let tc = [
+            "SM80_CP_ASYNC_CACHEALWAYS<uint128_t>",
+            "half_t",
+            "(32,8):(8,1)",
+            "(1,8):(8,1)",
+            "tiled_layout_tv",
+        ];
+        let tc: Vec<Arg> = tc.iter().map(|s| t(s)).collect();
+        let copy = picture("make_tiled_copy", &tc).unwrap();
+        assert!(copy.contains("on tile (32,64)") && copy.contains(">T0 V0</text>"));
     }
 
     #[test]

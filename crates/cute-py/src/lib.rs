@@ -254,6 +254,39 @@ impl<T: Clone> IdCache<T> {
 }
 
 static LAYOUT_CACHE: Mutex<IdCache<Layout>> = Mutex::new(IdCache::new());
+static TILER_CACHE: Mutex<IdCache<Tiler>> = Mutex::new(IdCache::new());
+
+/// Whether a tiler value is immutable all the way down (exact tuples of `Layout`s, ints, `None`
+/// and such tuples), so that its identity determines it.
+fn frozen_tiler(x: &Bound<'_, PyAny>, depth: usize) -> bool {
+    if x.is_exact_instance_of::<PyLayout>() || x.is_exact_instance_of::<PyInt>() || x.is_none() {
+        return true;
+    }
+    depth < MAX_PY_DEPTH
+        && x.cast_exact::<PyTuple>()
+            .is_ok_and(|t| t.iter_borrowed().all(|e| frozen_tiler(&e, depth + 1)))
+}
+
+/// Runs `f` on the tiler that `x` denotes: for a tuple seen before (the same immutable object),
+/// on the cached conversion in place, else on a fresh one (cached if `x` is immutable).
+fn with_tiler<R>(x: &Bound<'_, PyAny>, f: impl Fn(&Tiler) -> R) -> PyResult<R> {
+    if !x.is_exact_instance_of::<PyTuple>() {
+        return Ok(f(&to_tiler(x, 0)?));
+    }
+    if let Ok(cache) = TILER_CACHE.lock() {
+        if let Some(t) = cache.find(x, None) {
+            return Ok(f(t));
+        }
+    }
+    let t = to_tiler(x, 0)?;
+    let r = f(&t);
+    if frozen_tiler(x, 0) {
+        if let Ok(mut cache) = TILER_CACHE.lock() {
+            cache.put(x, None, t);
+        }
+    }
+    Ok(r)
+}
 static TUPLE_CACHE: Mutex<IdCache<IntTuple>> = Mutex::new(IdCache::new());
 
 /// `Layout::new(shape, stride)` (or the column-major layout of `shape`) from Python values,
@@ -317,6 +350,32 @@ fn to_layout(x: &Bound<'_, PyAny>) -> PyResult<Layout> {
     }
     let t = to_tuple(x)?;
     Layout::col_major(t).py()
+}
+
+/// A layout argument borrowed from a `Layout` object, or converted (see [`to_layout`]).
+enum LRef<'a> {
+    Borrowed(&'a Layout),
+    Owned(Layout),
+}
+
+impl std::ops::Deref for LRef<'_> {
+    type Target = Layout;
+    #[inline]
+    fn deref(&self) -> &Layout {
+        match self {
+            LRef::Borrowed(l) => l,
+            LRef::Owned(l) => l,
+        }
+    }
+}
+
+/// As [`to_layout`], without copying a `Layout` object's value.
+#[inline]
+fn lref<'a>(x: &'a Bound<'_, PyAny>) -> PyResult<LRef<'a>> {
+    match x.cast::<PyLayout>() {
+        Ok(l) => Ok(LRef::Borrowed(&l.get().inner)),
+        Err(_) => Ok(LRef::Owned(to_layout(x)?)),
+    }
 }
 
 /// A tiler: a `Layout`, an int, `None` (keep the mode), a tuple or list of tilers, or CuTe text.
@@ -551,6 +610,9 @@ fn to_text(x: &Bound<'_, PyAny>, depth: usize) -> PyResult<String> {
 /// Arguments the fast paths do not take: swizzles, composed and basis layouts, and text (which
 /// may be any of CuTe's forms); these go through the operation table.
 fn is_other_kind(x: &Bound<'_, PyAny>) -> bool {
+    if x.is_exact_instance_of::<PyLayout>() || x.is_exact_instance_of::<PyInt>() {
+        return false;
+    }
     x.is_instance_of::<PyComposed>()
         || x.is_instance_of::<PySwizzle>()
         || x.is_instance_of::<PyBasis>()
@@ -1298,7 +1360,7 @@ fn coalesce(
             Some(p) => Ok(table_call(py, "coalesce", &[layout, p])?.unbind()),
         };
     }
-    let l = to_layout(layout)?;
+    let l = lref(layout)?;
     match profile {
         None => ret_layout!(py, l.coalesce()),
         Some(p) if p.is_none() => ret_layout!(py, l.coalesce()),
@@ -1320,13 +1382,13 @@ fn filter(
             "filter with a profile is not implemented; filter each mode".into(),
         ));
     }
-    ret_layout!(py, to_layout(layout)?.filter())
+    ret_layout!(py, lref(layout)?.filter())
 }
 
 /// Stride-0 modes get extent 1.
 #[pyfunction]
 fn filter_zeros(py: Python<'_>, layout: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
-    ret_layout!(py, to_layout(layout)?.filter_zeros())
+    ret_layout!(py, lref(layout)?.filter_zeros())
 }
 
 /// `A o B`: `R(c) == A(B(c))` for every coordinate `c` of `B`. `B` may be a layout, an int, a
@@ -1345,8 +1407,9 @@ fn composition(py: Python<'_>, a: &Bound<'_, PyAny>, b: &Bound<'_, PyAny>) -> Py
     if is_other_kind(a) || is_other_kind(b) {
         return Ok(table_call(py, "composition", &[a, b])?.unbind());
     }
-    let la = to_layout(a)?;
-    ret_layout!(py, la.compose_tiler(&to_tiler(b, 0)?).py()?)
+    let la = lref(a)?;
+    let r = with_tiler(b, |t| la.compose_tiler(t))?.py()?;
+    ret_layout!(py, r)
 }
 
 /// The layout filling the gaps of `L`'s image up to `cotarget` (default: `cosize(L)`):
@@ -1367,7 +1430,7 @@ fn complement(
             Some(m) => Ok(table_call(py, "complement", &[layout, m])?.unbind()),
         };
     }
-    let l = to_layout(layout)?;
+    let l = lref(layout)?;
     match cotarget {
         None => ret_layout!(py, l.complement_cosize().py()?),
         Some(m) if m.is_none() => ret_layout!(py, l.complement_cosize().py()?),
@@ -1376,6 +1439,22 @@ fn complement(
             None => ret_layout!(py, l.complement_shape(&to_tuple(m)?).py()?),
         },
     }
+}
+
+/// pycute's `complement(layout, max_idx=1)`: CuTe's `complement(layout)` (cotarget `cosize`) for
+/// the default `max_idx=1`, else `complement(layout, max_idx)` (the drop-in's `complement`).
+#[pyfunction]
+#[pyo3(signature = (layout, max_idx = None))]
+fn pycute_complement(
+    py: Python<'_>,
+    layout: &Bound<'_, PyAny>,
+    max_idx: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Py<PyAny>> {
+    let m = match max_idx {
+        Some(m) if as_int(m)? == Some(1) => None,
+        other => other,
+    };
+    complement(py, layout, m)
 }
 
 /// The largest `R` with `L(R(i)) == i` for every `i < size(R)`.
@@ -1390,7 +1469,7 @@ fn right_inverse(py: Python<'_>, layout: &Bound<'_, PyAny>) -> PyResult<Py<PyAny
     if is_other_kind(layout) {
         return Ok(table_call(py, "right_inverse", &[layout])?.unbind());
     }
-    ret_layout!(py, to_layout(layout)?.right_inverse())
+    ret_layout!(py, lref(layout)?.right_inverse())
 }
 
 /// `R` with `R(L(i)) == i` for every `i < size(L)` (L injective).
@@ -1405,13 +1484,13 @@ fn left_inverse(py: Python<'_>, layout: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>
     if is_other_kind(layout) {
         return Ok(table_call(py, "left_inverse", &[layout])?.unbind());
     }
-    ret_layout!(py, to_layout(layout)?.left_inverse().py()?)
+    ret_layout!(py, lref(layout)?.left_inverse().py()?)
 }
 
 /// The coordinates `L` maps to 0, as a layout into `L`'s domain.
 #[pyfunction]
 fn nullspace(py: Python<'_>, layout: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
-    ret_layout!(py, to_layout(layout)?.nullspace())
+    ret_layout!(py, lref(layout)?.nullspace())
 }
 
 macro_rules! tiler_op {
@@ -1430,11 +1509,9 @@ macro_rules! tiler_op {
             if is_other_kind(layout) || is_other_kind(tiler) {
                 return Ok(table_call(py, stringify!($name), &[layout, tiler])?.unbind());
             }
-            let l = match layout.cast::<PyLayout>() {
-                Ok(l) => return ret_layout!(py, l.get().inner.$name(&to_tiler(tiler, 0)?).py()?),
-                Err(_) => to_layout(layout)?,
-            };
-            ret_layout!(py, l.$name(&to_tiler(tiler, 0)?).py()?)
+            let l = lref(layout)?;
+            let r = with_tiler(tiler, |t| l.$name(t))?.py()?;
+            ret_layout!(py, r)
         }
     };
 }
@@ -1476,7 +1553,7 @@ fn blocked_product(
     if is_other_kind(a) {
         return Ok(table_call(py, "blocked_product", &[a, b])?.unbind());
     }
-    ret_layout!(py, to_layout(a)?.blocked_product(&to_layout(b)?).py()?)
+    ret_layout!(py, lref(a)?.blocked_product(&*lref(b)?).py()?)
 }
 
 /// Copies of `A` interleaved as `B` says (mode i is `(B_i, A_i)`).
@@ -1489,7 +1566,7 @@ fn raked_product(
     if is_other_kind(a) {
         return Ok(table_call(py, "raked_product", &[a, b])?.unbind());
     }
-    ret_layout!(py, to_layout(a)?.raked_product(&to_layout(b)?).py()?)
+    ret_layout!(py, lref(a)?.raked_product(&*lref(b)?).py()?)
 }
 
 /// `A` repeated to fill `shape` (in `order` of the modes, if given).
@@ -1547,13 +1624,13 @@ fn recast(
     old_bits: i64,
     new_bits: i64,
 ) -> PyResult<Py<PyAny>> {
-    ret_layout!(py, to_layout(layout)?.recast(old_bits, new_bits).py()?)
+    ret_layout!(py, lref(layout)?.recast(old_bits, new_bits).py()?)
 }
 
 /// Number of leading elements both layouts map alike.
 #[pyfunction]
 fn max_common_vector(a: &Bound<'_, PyAny>, b: &Bound<'_, PyAny>) -> PyResult<i64> {
-    Ok(to_layout(a)?.max_common_vector(&to_layout(b)?))
+    Ok(lref(a)?.max_common_vector(&*lref(b)?))
 }
 
 /// The layout of the leading elements both layouts map alike: `A(R(i)) == B(R(i)) == i`.
@@ -1563,7 +1640,7 @@ fn max_common_layout(
     a: &Bound<'_, PyAny>,
     b: &Bound<'_, PyAny>,
 ) -> PyResult<Py<PyAny>> {
-    ret_layout!(py, to_layout(a)?.max_common_layout(&to_layout(b)?))
+    ret_layout!(py, lref(a)?.max_common_layout(&*lref(b)?))
 }
 
 /// The layout that `shape[, stride]` describe: a layout, or a shape with an optional stride
@@ -1766,7 +1843,7 @@ fn slice_and_offset(
     layout: &Bound<'_, PyAny>,
 ) -> PyResult<(Py<PyAny>, i64)> {
     let c = to_slice(crd, 0)?;
-    let (l, off) = to_layout(layout)?.slice_and_offset(&c).py()?;
+    let (l, off) = lref(layout)?.slice_and_offset(&c).py()?;
     Ok((new_layout(py, l)?.into_any(), off))
 }
 
@@ -2028,6 +2105,61 @@ fn latex(layout: &Bound<'_, PyAny>, tile: Option<&Bound<'_, PyAny>>) -> PyResult
     }
 }
 
+/// The picture (SVG) of any operation of the table, as the web page and `cute svg` draw it:
+/// `picture("show", L)`, `picture("tv", TV, TILE)`, `picture("banks", L, ...)`, or any
+/// operation's result (thread-value fields of atoms on their tile, divides and products beside
+/// their operands).
+///
+/// >>> picture("logical_divide", "(8,8):(1,8)", "(2,4)").startswith("<svg")
+/// True
+#[pyfunction]
+#[pyo3(signature = (op, *args))]
+fn picture(op: &str, args: &Bound<'_, PyTuple>) -> PyResult<String> {
+    let a = args
+        .iter()
+        .map(|x| to_arg(&x, 0))
+        .collect::<PyResult<Vec<_>>>()?;
+    cute_ops::view::picture(op, &a).map_err(operr)
+}
+
+fn opt_text(x: Option<&Bound<'_, PyAny>>) -> PyResult<Option<String>> {
+    match x {
+        Some(v) if !v.is_none() => Ok(Some(to_text(v, 0)?)),
+        _ => Ok(None),
+    }
+}
+
+/// A tiled MMA's picture as CuTe's `print_latex` draws it (C, A and B panels), in SVG:
+/// `mma_svg(atom, atom_layout=None, permutation=None)`.
+#[pyfunction]
+#[pyo3(signature = (atom, atom_layout = None, permutation = None))]
+fn mma_svg(
+    atom: &str,
+    atom_layout: Option<&Bound<'_, PyAny>>,
+    permutation: Option<&Bound<'_, PyAny>>,
+) -> PyResult<String> {
+    let (l, p) = (opt_text(atom_layout)?, opt_text(permutation)?);
+    let mma = cute_ops::atoms::make_tiled_mma(atom, l.as_deref(), p.as_deref()).map_err(operr)?;
+    render::svg_mma(&mma, &Style::new())
+        .map_err(OpError::from)
+        .map_err(operr)
+}
+
+/// The same picture as LaTeX/TikZ (CuTe's `print_latex` of a TiledMMA).
+#[pyfunction]
+#[pyo3(signature = (atom, atom_layout = None, permutation = None))]
+fn mma_latex(
+    atom: &str,
+    atom_layout: Option<&Bound<'_, PyAny>>,
+    permutation: Option<&Bound<'_, PyAny>>,
+) -> PyResult<String> {
+    let (l, p) = (opt_text(atom_layout)?, opt_text(permutation)?);
+    let mma = cute_ops::atoms::make_tiled_mma(atom, l.as_deref(), p.as_deref()).map_err(operr)?;
+    render::latex_mma(&mma)
+        .map_err(OpError::from)
+        .map_err(operr)
+}
+
 #[pymodule]
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     let py = m.py();
@@ -2056,6 +2188,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(filter_zeros, m)?)?;
     m.add_function(wrap_pyfunction!(composition, m)?)?;
     m.add_function(wrap_pyfunction!(complement, m)?)?;
+    m.add_function(wrap_pyfunction!(pycute_complement, m)?)?;
     m.add_function(wrap_pyfunction!(right_inverse, m)?)?;
     m.add_function(wrap_pyfunction!(left_inverse, m)?)?;
     m.add_function(wrap_pyfunction!(nullspace, m)?)?;
@@ -2091,5 +2224,8 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(ops, m)?)?;
     m.add_function(wrap_pyfunction!(svg, m)?)?;
     m.add_function(wrap_pyfunction!(latex, m)?)?;
+    m.add_function(wrap_pyfunction!(picture, m)?)?;
+    m.add_function(wrap_pyfunction!(mma_svg, m)?)?;
+    m.add_function(wrap_pyfunction!(mma_latex, m)?)?;
     Ok(())
 }

@@ -80,3 +80,12 @@ def test_typing_integer():
 def test_all_cases_covered():
     n = sum(1 for c in CASES if "peer_fn" in c)
     assert n == len(CASES) and n >= 100
+
+
+def test_unsound_pycute_answers_are_refused():
+    # Seed 002's counterexamples: pycute returns ((2,2),5):((80,4),32) and ((2,2),3):((24,2),16),
+    # which break A(B(i)); the drop-in raises a typed error.
+    for a, b in [(((10, 2), (16, 4)), ((4, 5), (5, 2))), (((6, 2), (8, 2)), ((4, 3), (3, 2)))]:
+        with pytest.raises(pycute.LayoutError) as e:
+            pycute.composition(pycute.Layout(*a), pycute.Layout(*b))
+        assert e.value.kind == "ModesOverlap"

@@ -8,7 +8,7 @@
 //!    dividing, an extent `s` of A; the walk is then only right if the whole leaf stays inside that
 //!    mode (`N <= ceil(s / r)`), or if that mode has stride 0 and the carries out of it still
 //!    match CuTe's (see `compose_leaf`).
-//! 2. *Across leaves* (disjoint intervals, seed 001): `A(Σ B_k(x_k)) == Σ A(B_k(x_k))` needs the
+//! 2. *Across leaves* (disjoint intervals): `A(Σ B_k(x_k)) == Σ A(B_k(x_k))` needs the
 //!    leaves' images to add without carries in A's mixed-radix coordinates. Each exact per-leaf
 //!    result occupies, in every mode `j` of A it touches, the digits `0, ρ, ..., (q-1)ρ`; the sum
 //!    is carry-free exactly when, for every mode `j` but the last (which is unbounded), the largest
@@ -286,7 +286,7 @@ impl Layout {
     /// * [`LayoutError::ShapeNotDivisible`]: an extent of `rhs` is not a multiple of the extents
     ///   it must cover.
     /// * [`LayoutError::ModesOverlap`]: two leaves of `rhs` reach overlapping coordinates of
-    ///   `self` (seed 002: `(10,2):(16,4) ∘ (4,5):(5,2)`).
+    ///   `self` (e.g. `(10,2):(16,4) ∘ (4,5):(5,2)`).
     /// * [`LayoutError::NotRepresentable`]: leaves with strides of opposite signs meet in a
     ///   multi-mode `self`.
     /// * [`LayoutError::Overflow`].
@@ -310,8 +310,7 @@ impl Layout {
     pub fn compose(&self, rhs: &Layout) -> Result<Layout, LayoutError> {
         if self.shape.len() <= BOUNDED && rhs.shape.len() <= BOUNDED {
             // Written out here and in `kernels::run_value`, not in a helper: a helper returns
-            // the layout wrapped (`Option<Result<..>>`), which moves it once more (measured:
-            // +4 ns on logical_product, session 8).
+            // the layout wrapped (`Option<Result<..>>`), which moves it once more.
             let mut buf = Buf::new();
             // `compose_with`, written out: a result of the fast path needs only its span checked.
             if compose_fast(self.view(), rhs.view(), &mut buf).is_some() {

@@ -8,27 +8,24 @@
 //! the general algorithm, which gives the same result or the typed error. The tests compare
 //! both paths.
 //!
-//! What the time goes to here is not the instructions callgrind counts (session 7, BENCHMARKS.md):
+//! What the time goes to here is not the instructions callgrind counts:
 //! * A result built through `&mut Layout` is then moved to where the caller keeps it: a 312-byte
 //!   `memcpy` call right after the leaves were written, about 6 ns whatever the leaf count (the
 //!   compiler cannot build it in place, since `SmallVec`'s growth path takes its address). A
 //!   `Layout` assembled from arrays by value is written where it is returned: so coalesce builds
-//!   its result here too (16.5 instead of 22.9 ns), and composition and the divide and product
-//!   kernels write theirs to a [`Buf`] (through [`Sink`]) before falling back to a `Layout`
-//!   (composition 77 -> 62 ns, logical product 92 -> 66 ns).
+//!   its result here too, and composition and the divide and product kernels write theirs to a
+//!   [`Buf`] (through [`Sink`]) before falling back to a `Layout`.
 //! * Arrays filled with zeros are cleared by a call to `memset` once they pass about 200 bytes;
 //!   that call and the reads right after it cost about 10 ns. So the arrays are filled with ones
 //!   (which the compiler writes inline), and the working arrays, which never reach the result,
-//!   have [`WORK`] entries: complement 52 -> 36 ns, right_inverse 53 -> 23 ns, left_inverse
-//!   76 -> 30 ns.
-//! * (Session 10.) A 16-byte load cannot take its data from stores still in flight unless one
+//!   have [`WORK`] entries.
+//! * A 16-byte load cannot take its data from stores still in flight unless one
 //!   store covers it: result arrays written entry by entry (8-byte stores, token bytes at
 //!   run-time positions) and then moved into the layout by 16-byte loads wait for those stores to
 //!   reach the cache, on every call. So results of up to four modes are built in registers
 //!   ([`Few`]) and written straight into the layout, the flat tokens come from a table, and
 //!   [`Flat`], [`Buf`] and `Layout` keep their leaf arrays 16-byte aligned so that the copy reads
-//!   them pair by pair as they were filled: coalesce 15.5 -> 11.8 ns, complement 21.5 -> 18.4,
-//!   right_inverse 23.2 -> 19.0, compositions, divides and products 3-6 ns faster.
+//!   them pair by pair as they were filled.
 
 use core::convert::Infallible;
 
@@ -188,9 +185,7 @@ impl ResultModes for Flat {
 /// Up to four result modes in scalars, which [`Few::layout`] writes straight into the returned
 /// layout. Every access is at a constant position, so the modes stay in registers: a result
 /// built in arrays at run-time positions ([`Flat`]) and then moved into the layout is read with
-/// 16-byte loads right after its 8-byte stores, and waits for them to reach the cache
-/// (session 10, with the merge by value below: right_inverse 23.0 -> 19.0 ns, complement
-/// 21.5 -> 18.4 ns).
+/// 16-byte loads right after its 8-byte stores, and waits for them to reach the cache.
 #[derive(Clone, Copy)]
 pub(crate) struct Few {
     m: [(i64, i64); 4],
@@ -336,8 +331,7 @@ impl Sink for Layout {
 /// The leaf arrays first and 16-byte aligned (`repr(C)`): in the order the compiler chose
 /// (tokens, count, leaves) the arrays sat at an odd multiple of 8 bytes, were filled by 32 8-byte
 /// stores and then moved into the result by 16-byte loads, each of which waited for two of those
-/// stores to reach the cache: compositions, divides and products 3-4 ns faster this way
-/// (session 10).
+/// stores to reach the cache.
 #[repr(C, align(16))]
 pub(crate) struct Buf {
     s: [i64; LEAVES_INLINE],

@@ -59,7 +59,7 @@ impl Layout {
     /// # Examples
     /// ```
     /// # use cute_layout::Layout;
-    /// let l: Layout = "(8,16,4):(64,1,16)".parse()?; // seed 004
+    /// let l: Layout = "(8,16,4):(64,1,16)".parse()?;
     /// let r = l.right_inverse();
     /// assert_eq!(r.to_string(), "(64,8):(8,1)");
     /// assert!((0..r.size()).all(|i| l.index_any(r.index_1d(i).unwrap()).unwrap() == i));

@@ -10,7 +10,7 @@
 //! inline capacities, an overflow) returns `None`, and the kernels (`algebra::kernels`) compute
 //! the same result or the error. The tests compare both paths.
 //!
-//! Cost (session 11): the kernels spend about 920 to 1010 instructions on the three products of
+//! Cost: the general kernels spend about 920 to 1010 instructions on the three products of
 //! the benchmark, most of them finding the complement (filter, sort, chain) and going through
 //! their views and bounded lists.
 

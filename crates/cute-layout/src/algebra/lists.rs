@@ -1,7 +1,7 @@
 //! The working lists of an algorithm, in two kinds: growable ([`Growable`], `SmallVec`s that
 //! spill to the heap, never full) and bounded ([`Bounded`], `ArrayVec`s of fixed capacity whose
 //! storage is not initialised and whose pushes check no spill: several times cheaper per push
-//! and per read, and measurably faster, BENCHMARKS.md "Session 6").
+//! and per read).
 //!
 //! An algorithm written once, generic over [`Lists`], runs first with bounded lists; a push past
 //! a bounded list's capacity stops it with [`Stop::Full`] at once (nothing computed from a

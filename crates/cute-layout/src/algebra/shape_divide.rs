@@ -14,7 +14,7 @@
 //! divide, more than [`MAX_RANK`] modes) returns `None`, and the kernels (`algebra::kernels`)
 //! compute the same result or the error. The tests compare both paths.
 //!
-//! Cost (session 11): the general kernels spend about 950 instructions on
+//! Cost: the general kernels spend about 950 instructions on
 //! `logical_divide (128,64):(64,1) (32,16)` reading the operands through views, building the
 //! complement and composing; this path reads the leaves, divides and writes the result.
 

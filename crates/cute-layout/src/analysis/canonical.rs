@@ -148,7 +148,7 @@ impl Layout {
     /// ```
     /// # use cute_layout::Layout;
     /// let a: Layout = "(10):(3)".parse()?;
-    /// let b: Layout = "(2,5):(3,6)".parse()?; // seed 000: same function as a
+    /// let b: Layout = "(2,5):(3,6)".parse()?; // same function as a
     /// assert_eq!(a.canonical(), b.canonical());
     /// assert_eq!(b.canonical().to_string(), "10:3");
     /// assert_eq!("((2,1),(3,2)):((0,9),(0,0))".parse::<Layout>()?.canonical().to_string(), "12:0");

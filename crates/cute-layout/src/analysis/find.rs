@@ -63,7 +63,7 @@ const OP: &str = "find_layout";
 /// # Examples
 /// ```
 /// # use cute_layout::find_layout;
-/// assert_eq!(find_layout(&[0, 2, 4, 7, 9, 11])?.to_string(), "(3,2):(2,7)"); // seed 000
+/// assert_eq!(find_layout(&[0, 2, 4, 7, 9, 11])?.to_string(), "(3,2):(2,7)");
 /// assert_eq!(find_layout(&[0, 1, 2, 3])?.to_string(), "4:1");
 /// assert_eq!(find_layout(&[0, 0, 1, 1])?.to_string(), "(2,2):(0,1)");
 /// let err = find_layout(&[0, 1, 5, 7]).unwrap_err();

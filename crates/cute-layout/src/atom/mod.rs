@@ -28,6 +28,7 @@
 //! use cute_layout::atom::{mma_atom, AtomError};
 //! let e = mma_atom("SM80_16x8x8_F16F16F16F16_NT").unwrap_err();
 //! assert_eq!(e.kind(), "UnknownAtom");
+//! assert!(matches!(&e, AtomError::UnknownAtom { nearest: Some(n), .. } if n == "SM80_16x8x8_F16F16F16F16_TN"));
 //! assert!(e.to_string().contains("SM80_16x8x8_F16F16F16F16_TN"));
 //! ```
 //!

@@ -47,6 +47,7 @@ use crate::algebra::Tiler;
 use crate::int_tuple::IntTuple;
 use crate::layout::Layout;
 use crate::slice::{Slice, SliceCoord};
+use crate::tensor::{Storage, Tensor};
 
 /// A tiled MMA: see the [module docs](self).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -331,6 +332,61 @@ impl TiledMma {
             return Ok(p);
         }
         Ok(fragment_like(&p)?)
+    }
+}
+
+impl TiledMma {
+    /// `get_slice(t).partition_A/B/C(tensor)` on a [`Tensor`]: the view of the elements thread
+    /// `t` holds, `(value, rest i, rest j, ...)`.
+    ///
+    /// ```
+    /// use cute_layout::atom::{mma_atom, Operand, TiledMma};
+    /// use cute_layout::{Layout, Tensor};
+    /// let mma = TiledMma::new(mma_atom("SM80_16x8x8_F16F16F16F16_TN")?, None, None)?;
+    /// let c = Tensor::new((0..128).collect::<Vec<i32>>(), "(16,8):(1,16)".parse::<Layout>()?)?;
+    /// let mine = mma.partition_tensor(Operand::C, &c, 5)?;
+    /// assert_eq!(mine.to_vec(), [33, 49, 41, 57]); // thread 5: rows 1 and 9, columns 2 and 3
+    /// # Ok::<(), cute_layout::atom::AtomError>(())
+    /// ```
+    ///
+    /// # Errors
+    /// As [`TiledMma::partition`]; [`AtomError::Unsupported`] for a swizzled tensor (partition
+    /// its plain layout with [`TiledMma::partition`]).
+    pub fn partition_tensor<'t, S: Storage>(
+        &self,
+        op: Operand,
+        tensor: &'t Tensor<S>,
+        thread: i64,
+    ) -> Result<Tensor<&'t [S::Elem]>, AtomError> {
+        let Some(l) = tensor.layout().as_layout() else {
+            return Err(AtomError::Unsupported {
+                name: self.atom.name().into(),
+                what: "partitioning a swizzled tensor".into(),
+            });
+        };
+        let (p, off) = self.partition(op, l, thread)?;
+        let base = i64::try_from(tensor.base())
+            .ok()
+            .and_then(|b| b.checked_add(off))
+            .and_then(|b| usize::try_from(b).ok())
+            .ok_or(crate::LayoutError::Overflow { op: "partition" })?;
+        Ok(Tensor::with_base(tensor.data(), p, base)?)
+    }
+
+    /// `get_slice(t).partition_fragment_A/B/C(tensor)` as an owned register tensor of
+    /// default values, laid out as [`TiledMma::partition_fragment`] says.
+    ///
+    /// # Errors
+    /// As [`TiledMma::partition_fragment`].
+    pub fn make_fragment<T: Clone + Default>(
+        &self,
+        op: Operand,
+        layout: &Layout,
+        thread: i64,
+    ) -> Result<Tensor<Vec<T>>, AtomError> {
+        let f = self.partition_fragment(op, layout, thread)?;
+        let n = usize::try_from(f.cosize().max(0)).unwrap_or(0);
+        Ok(Tensor::new(vec![T::default(); n], f)?)
     }
 }
 

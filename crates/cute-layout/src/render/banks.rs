@@ -75,8 +75,9 @@ impl Banks {
     /// `count` banks of 4 bytes and elements of `elem_bytes` bytes.
     ///
     /// # Errors
-    /// [`LayoutError::InvalidArgument`] unless `1 <= count, elem_bytes <= 1024` and `elem_bytes`
-    /// is a power of two.
+    /// [`LayoutError::InvalidArgument`] unless `1 <= count, elem_bytes <= 1024`. (Any element
+    /// size is modelled, elements straddling bank words included; the CLI takes the powers of
+    /// two that CUDA types have.)
     pub fn new(count: i64, elem_bytes: i64) -> Result<Self, LayoutError> {
         Banks::default().with(count, elem_bytes, 4)
     }
@@ -84,7 +85,7 @@ impl Banks {
     /// The same with banks `bank_bytes` wide.
     ///
     /// # Errors
-    /// [`LayoutError::InvalidArgument`] unless `bank_bytes` is a power of two from 1 to 1024.
+    /// [`LayoutError::InvalidArgument`] unless `1 <= bank_bytes <= 1024`.
     pub fn with_bank_bytes(self, bank_bytes: i64) -> Result<Self, LayoutError> {
         self.with(self.count, self.elem_bytes, bank_bytes)
     }
@@ -99,12 +100,6 @@ impl Banks {
                 return Err(LayoutError::InvalidArgument {
                     op: "banks",
                     what: format!("{name} {v} is not between 1 and {MAX_BANK_PARAM}"),
-                });
-            }
-            if name != "bank count" && v.count_ones() != 1 {
-                return Err(LayoutError::InvalidArgument {
-                    op: "banks",
-                    what: format!("{name} {v} is not a power of two"),
                 });
             }
         }

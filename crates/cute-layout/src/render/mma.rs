@@ -209,7 +209,7 @@ pub fn svg_mma(mma: &TiledMma, style: &Style<'_>) -> Result<String, AtomError> {
     s.push_str("</style>\n<rect width=\"100%\" height=\"100%\" fill=\"#fff\"/>\n");
     let title = match style.title {
         Some(t) => String::from(t),
-        None => format!("{}", mma.atom().name()),
+        None => String::from(mma.atom().name()),
     };
     let _ = writeln!(
         s,

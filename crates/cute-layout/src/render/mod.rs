@@ -16,7 +16,7 @@
 //!  1  | 4 | 6 | 5 | 7 |
 //!     +---+---+---+---+
 //! "
-//! ); // 01_layout.md, print_layout(s2xh4)
+//! ); // 01_layout.md's print_layout example
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
@@ -31,6 +31,7 @@
 //! | a layout on its 2-D grid, coloured by value | [`svg()`] | [`latex()`] (`print_latex`) |
 //! | a thread-value layout on a tile, `T<t> V<v>` | [`svg_tv`] | [`latex_tv`] (`print_latex_tv`) |
 //! | an MMA atom or tiled MMA: A, B and C panels | [`svg_mma`] | [`latex_mma`] (`print_latex_mma`) |
+//! | a TiledCopy: source and destination tiles, `T<t> V<v>` | [`svg_copy`] | [`latex_copy`] (`print_latex` of a TiledCopy) |
 //! | shared-memory banks and conflicts | [`svg_banks`], [`bank_conflicts`] | |
 //! | an operation: operands beside the result | [`svg_op`] | |
 //! | the terminal, with colour | [`Table::with_ansi`] | |
@@ -53,6 +54,7 @@
 //! [`Layout::table`]: crate::Layout::table
 
 pub mod banks;
+pub mod copy;
 mod grid;
 pub mod latex;
 pub mod mma;
@@ -64,6 +66,7 @@ pub mod text;
 pub mod tv;
 
 pub use banks::{bank_conflicts, svg_banks, Access, BankReport, Banks, Request};
+pub use copy::{latex_copy, svg_copy};
 pub use latex::{latex, latex_tv};
 pub use mma::{latex_mma, svg_mma};
 pub use ops::{svg_op, Op};

@@ -20,6 +20,8 @@ pub(crate) enum Paint {
     Unreached,
     /// Reached by several (thread, value) pairs: class `multi`.
     Multi,
+    /// Coloured by position in the range of values: class `r{k}`, `k` in `0..RANGE_SHADES`.
+    Range(i64),
 }
 
 /// What is written in a cell.

@@ -39,6 +39,7 @@ pub struct Style<'a> {
     pub(crate) post: Option<&'a dyn Fn(i64) -> i64>,
     pub(crate) title: Option<&'a str>,
     pub(crate) color_shift: u32,
+    pub(crate) color_range: bool,
     pub(crate) thread: Option<i64>,
 }
 
@@ -84,6 +85,24 @@ impl<'a> Style<'a> {
         }
     }
 
+    /// Colours the cells of a layout picture by where their value lies between the smallest
+    /// and the largest value (16 shades, light blue to light orange) instead of by value mod 8:
+    /// a large layout then shows the order of its offsets rather than stripes.
+    ///
+    /// ```
+    /// # use cute_layout::{Layout, render::{self, Style}};
+    /// let l: Layout = "(16,16):(16,1)".parse()?;
+    /// let svg = render::svg(&l, &Style::new().color_by_range())?;
+    /// assert_eq!(svg.matches("<rect class=\"r0\"").count(), 16); // the first row
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn color_by_range(self) -> Self {
+        Style {
+            color_range: true,
+            ..self
+        }
+    }
+
     /// Outlines the cells of thread `t` in a thread-value picture ([`svg_tv`](super::svg_tv)).
     pub fn highlight_thread(self, t: i64) -> Self {
         Style {
@@ -108,6 +127,7 @@ impl fmt::Debug for Style<'_> {
             .field("post_map", &self.post.map(|_| "fn(i64) -> i64"))
             .field("title", &self.title)
             .field("color_shift", &self.color_shift)
+            .field("color_range", &self.color_range)
             .field("thread", &self.thread)
             .finish()
     }

@@ -35,6 +35,27 @@ const OFFSET_COLORS: [&str; 8] = [
     "#cfe2f3", "#fce5cd", "#d9ead3", "#f4cccc", "#d9d2e9", "#fff2cc", "#d0e0e3", "#ead1dc",
 ];
 
+/// Shades of [`Paint::Range`].
+const RANGE_SHADES: i64 = 16;
+
+/// Shade `k` of [`RANGE_SHADES`]: hue from light blue to light orange.
+fn range_color(k: i64) -> String {
+    let t = k.clamp(0, RANGE_SHADES - 1) as f64 / (RANGE_SHADES - 1) as f64;
+    // Interpolate #c6dbef (light blue) -> #fdd0a2 (light orange) through #e5f5e0 (light green).
+    let (a, b, u) = if t < 0.5 {
+        ((0xc6, 0xdb, 0xef), (0xe5, 0xf5, 0xe0), t * 2.0)
+    } else {
+        ((0xe5, 0xf5, 0xe0), (0xfd, 0xd0, 0xa2), t * 2.0 - 1.0)
+    };
+    let mix = |x: i32, y: i32| (x as f64 + (y - x) as f64 * u + 0.5) as u8;
+    alloc::format!(
+        "#{:02x}{:02x}{:02x}",
+        mix(a.0, b.0),
+        mix(a.1, b.1),
+        mix(a.2, b.2)
+    )
+}
+
 /// CuTe's `TikzColor_TV` colours, by thread mod 8.
 pub(crate) const THREAD_COLORS: [&str; 8] = [
     "#afafff", "#afffaf", "#ffffaf", "#ffafaf", "#d2d2ff", "#d2ffd2", "#ffffd2", "#ffd2d2",
@@ -70,7 +91,7 @@ const WIDEN_COLS: usize = 32;
 /// # Examples
 /// ```
 /// # use cute_layout::{Layout, render::{self, Style}};
-/// let l: Layout = "(2,(2,2)):(4,(2,1))".parse()?; // 01_layout.md, s2xh4
+/// let l: Layout = "(2,(2,2)):(4,(2,1))".parse()?; // 01_layout.md's example
 /// let svg = render::svg(&l, &Style::new())?;
 /// assert!(svg.starts_with("<svg xmlns=\"http://www.w3.org/2000/svg\""));
 /// assert_eq!(svg.matches("<rect class=\"o").count(), 8);   // one cell per point
@@ -87,7 +108,24 @@ pub fn svg(layout: &Layout, style: &Style<'_>) -> Result<String, LayoutError> {
         None => alloc::format!("{layout}"),
     };
     let mut panel = Panel::of_grid(title, grid);
-    if style.color_shift > 0 {
+    if style.color_range {
+        let values = panel.cells.iter().filter_map(|c| match c.paint {
+            Paint::Offset(v) => Some(v),
+            _ => None,
+        });
+        let (lo, hi) = values.fold((i64::MAX, i64::MIN), |(a, b), v| (a.min(v), b.max(v)));
+        // The span as i128: values may be anywhere in i64.
+        let span = (i128::from(hi) - i128::from(lo) + 1).max(1);
+        for c in &mut panel.cells {
+            if let Paint::Offset(v) = c.paint {
+                let k = (i128::from(v) - i128::from(lo)) * i128::from(RANGE_SHADES) / span;
+                c.paint = Paint::Range(k as i64);
+            }
+        }
+        panel.notes.push(alloc::format!(
+            "colour = where the value lies in [{lo}, {hi}] (light blue: smallest, light orange: largest)"
+        ));
+    } else if style.color_shift > 0 {
         for c in &mut panel.cells {
             if let Paint::Offset(v) = c.paint {
                 c.paint = Paint::Offset(v >> style.color_shift);
@@ -163,6 +201,7 @@ fn class(p: Paint, banks: i64) -> String {
         Paint::Bank(b) => alloc::format!("b{}", b.rem_euclid(banks.max(1))),
         Paint::Unreached => String::from("none"),
         Paint::Multi => String::from("multi"),
+        Paint::Range(k) => alloc::format!("r{k}"),
     }
 }
 
@@ -283,6 +322,7 @@ pub(crate) fn write_svg(panels: &[Panel], caption: &[String]) -> String {
     // Classes used.
     let mut used_offset = [false; 8];
     let mut used_thread = [false; 8];
+    let mut used_range = [false; RANGE_SHADES as usize];
     let mut bank_count: i64 = 0;
     let (mut unreached, mut multi, mut hl) = (false, false, false);
     for p in panels {
@@ -294,6 +334,7 @@ pub(crate) fn write_svg(panels: &[Panel], caption: &[String]) -> String {
                 Paint::Bank(_) => bank_count = bank_count.max(p.banks.max(1)),
                 Paint::Unreached => unreached = true,
                 Paint::Multi => multi = true,
+                Paint::Range(k) => used_range[k.clamp(0, RANGE_SHADES - 1) as usize] = true,
             }
         }
     }
@@ -321,6 +362,11 @@ pub(crate) fn write_svg(panels: &[Panel], caption: &[String]) -> String {
     for (k, used) in used_offset.iter().enumerate() {
         if *used {
             let _ = writeln!(s, ".o{k}{{fill:{}}}", OFFSET_COLORS[k]);
+        }
+    }
+    for (k, used) in used_range.iter().enumerate() {
+        if *used {
+            let _ = writeln!(s, ".r{k}{{fill:{}}}", range_color(k as i64));
         }
     }
     for (k, used) in used_thread.iter().enumerate() {

@@ -46,11 +46,14 @@ from ._native import (
     make_layout,
     make_identity_layout,
     make_layout_right,
+    mma_latex,
+    mma_svg,
     max_common_layout,
     max_common_vector,
     mode,
     nullspace,
     ops,
+    picture,
     prefix_product,
     raked_product,
     rank,
@@ -105,11 +108,14 @@ __all__ = [
     "make_layout",
     "make_identity_layout",
     "make_layout_right",
+    "mma_latex",
+    "mma_svg",
     "max_common_layout",
     "max_common_vector",
     "mode",
     "nullspace",
     "ops",
+    "picture",
     "prefix_product",
     "raked_product",
     "rank",
@@ -131,3 +137,8 @@ __all__ = [
     "zipped_divide",
     "zipped_product",
 ]
+
+from . import atoms  # noqa: E402  (MMAAtom, TiledMMA, CopyAtom, TiledCopy over the table)
+from .atoms import CopyAtom, MMAAtom, Picture, TiledCopy, TiledMMA, make_layout_tv, make_tiled_copy, make_tiled_mma  # noqa: E402
+
+__all__ += ["atoms", "CopyAtom", "MMAAtom", "Picture", "TiledCopy", "TiledMMA", "make_layout_tv", "make_tiled_copy", "make_tiled_mma"]

@@ -184,12 +184,9 @@ def elem_scale(a, b):
 # ---- layout algebra ------------------------------------------------------------------------------
 
 
-def complement(layout, max_idx=1):
-    """pycute's ``complement(layout, max_idx=1)``: CuTe's ``complement(layout)`` (cotarget
-    ``cosize``) for the default, else ``complement(layout, max_idx)``."""
-    if max_idx == 1:
-        return _native.complement(layout)
-    return _native.complement(layout, max_idx)
+# pycute's `complement(layout, max_idx=1)`: CuTe's `complement(layout)` for the default, else
+# `complement(layout, max_idx)` (native, like every function here).
+complement = _native.pycute_complement
 
 
 def hier_unzip(splitter, layoutA, layoutB):

@@ -47,6 +47,7 @@ impl Explanation {
                     | Step::Rearrange { .. }
                     | Step::Sub(_)
                     | Step::Keep { .. }
+                    | Step::Note(_)
             );
             if numbered {
                 n += 1;
@@ -258,6 +259,7 @@ impl Explanation {
                 f,
                 "no counter-example among the first {searched} points: the per-mode answer happens to agree there"
             ),
+            Step::Note(text) | Step::Detail(text) => writeln!(f, "{text}"),
             Step::Sub(_) => Ok(()),
         }
     }

@@ -4,7 +4,8 @@
 //! 02_layout_algebra.md: for composition the left-distribution over B's leaves, the "divide out
 //! the stride" and "mod out the shape" steps with the intermediate shapes and strides, and the
 //! by-mode coalesce; for complement the sorted modes and the gaps filled; for divides and products
-//! the complement and composition they are made of (as nested explanations). A refusal names the
+//! the complement and composition they are made of (as nested explanations); for coalesce, the
+//! inverses, the nullspace and the casts the modes in the order the operation visits them. A refusal names the
 //! condition that failed, where (leaf of B, mode of A), and a counter-example point: an index `i`
 //! where CuTe's per-mode answer and `A(B(i))` differ.
 //!
@@ -27,10 +28,19 @@
 mod complement;
 mod composition;
 mod display;
+mod modes;
+mod swizzled;
 mod tiling;
 mod trace;
 
 pub use complement::explain_complement;
 pub use composition::{explain_composition, explain_composition_tiler};
+pub use modes::{
+    explain_coalesce, explain_downcast, explain_left_inverse, explain_nullspace,
+    explain_right_inverse, explain_upcast,
+};
+pub use swizzled::{
+    explain_composed_layout, explain_layout_swizzle, explain_swizzle_layout, SwizzleExplanation,
+};
 pub use tiling::{explain_logical_divide, explain_logical_product, explain_rearranged};
 pub use trace::{Condition, Explanation, Modes, Operand, Step, MAX_COUNTEREXAMPLE_SEARCH};

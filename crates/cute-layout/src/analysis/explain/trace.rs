@@ -113,7 +113,7 @@ pub enum Condition {
         /// The (divided) extent of A's mode.
         extent: i64,
     },
-    /// Disjointness (seed 001's disjoint intervals): in A's mode `mode` the largest coordinate
+    /// Disjointness (disjoint intervals): in A's mode `mode` the largest coordinate
     /// digits that B's leaves reach add up past `extent - 1`, so adding the leaves' images
     /// carries into the next mode and `A(Σ B_k) != Σ A(B_k)`.
     Disjointness {
@@ -333,6 +333,10 @@ pub enum Step {
     },
     /// A nested derivation.
     Sub(Box<Explanation>),
+    /// A step of the derivation in words, with its values (a numbered line).
+    Note(String),
+    /// A detail of the step before it, in words (an indented line).
+    Detail(String),
     /// A mode of a tuple tiler kept as it is (`_`).
     Keep {
         /// The mode index.

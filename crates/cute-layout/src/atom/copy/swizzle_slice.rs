@@ -21,13 +21,49 @@ use crate::layout::Layout;
 use crate::slice::SliceCoord;
 use crate::swizzle::Swizzle;
 
-/// `slice_and_offset(c, layout)` for a swizzled layout.
+/// The result of [`slice_and_offset`]: the layout, the offset, and, when the result stays
+/// swizzled, CuTe's `MixedBits` form of its inner offset `(static, dynamic, mask)` (printed
+/// `M_S|(d&F)=v`).
+pub(crate) struct Sliced {
+    pub layout: ComposedLayout,
+    pub offset: i64,
+    pub mixed: Option<(i64, i64, i64)>,
+}
+
+impl Sliced {
+    /// CuTe's print of the layout (with the `MixedBits` offset where CuTe has one).
+    pub fn cute_text(&self) -> String {
+        match (self.mixed, self.layout.layers()) {
+            (Some((st, dy, mask)), [(sw, _)]) if mask != 0 => format!(
+                "{sw} o M{st}|({dy}&{mask})={} o {}",
+                st | (dy & mask),
+                self.layout.layout()
+            ),
+            _ => match self.layout.as_layout() {
+                Some(l) => format!("{l}"),
+                None => format!("{}", self.layout),
+            },
+        }
+    }
+}
+
+fn plain(r: (ComposedLayout, i64)) -> Sliced {
+    Sliced {
+        layout: r.0,
+        offset: r.1,
+        mixed: None,
+    }
+}
+
+/// `slice_and_offset(c, layout)` for a swizzled layout; `diced` is the part of the layout the
+/// coordinate fixes (for CuTe's mask of the offset's swizzle bits).
 pub(crate) fn slice_and_offset(
     l: &ComposedLayout,
     c: &SliceCoord,
-) -> Result<(ComposedLayout, i64), AtomError> {
+    diced: &Layout,
+) -> Result<Sliced, AtomError> {
     let [(sw, off)] = l.layers() else {
-        return Ok(l.slice_and_offset(c)?);
+        return Ok(plain(l.slice_and_offset(c)?));
     };
     let (sw, off) = (*sw, *off);
     let (sliced, off_l) = l.layout().slice_and_offset(c)?;
@@ -38,15 +74,25 @@ pub(crate) fn slice_and_offset(
     let active = sliced.index_1d(last).unwrap_or(0) & zy;
     if active & !sw.apply(active) != 0 {
         // Hits a Y bit and its Z partner: not reducible.
+        let mask = diced
+            .shape_leaves()
+            .iter()
+            .zip(diced.stride_leaves())
+            .fold(0, |m, (&s, &d)| m | ((s - 1) * d.abs()) & zy);
         let r = ComposedLayout::new(sw, offset_only_zy, sliced)?;
-        return Ok((r, offset_anti_zy));
+        return Ok(Sliced {
+            layout: r,
+            offset: offset_anti_zy,
+            mixed: Some((off, off_l & zy, mask)),
+        });
     }
     match fold(&sw, offset_only_zy, &sliced) {
-        Some(folded) => Ok((
-            ComposedLayout::from(folded),
-            sw.apply(offset_only_zy) + offset_anti_zy,
-        )),
-        None => Ok(l.slice_and_offset(c)?),
+        Some(folded) => Ok(Sliced {
+            layout: ComposedLayout::from(folded),
+            offset: sw.apply(offset_only_zy) + offset_anti_zy,
+            mixed: None,
+        }),
+        None => Ok(plain(l.slice_and_offset(c)?)),
     }
 }
 

@@ -2,10 +2,12 @@
 //! relatives), its TV layouts, and the partitions of a tensor for one thread.
 
 use alloc::format;
+use alloc::string::String;
 use alloc::vec;
 use alloc::vec::Vec;
 
 use super::super::{AtomError, Operand, TiledMma};
+use super::swizzle_slice::Sliced;
 use super::{bad, TypedCopyAtom};
 use crate::algebra::Tiler;
 use crate::composed::ComposedLayout;
@@ -330,6 +332,19 @@ impl TiledCopy {
         &self.tiler
     }
 
+    /// `product_each(shape(Tiler_MN))`: the tile's extent in each mode (`(M, N)`).
+    ///
+    /// # Errors
+    /// [`AtomError::BadArgument`] for a tiler with a `_` mode.
+    pub fn tile_mn(&self) -> Result<IntTuple, AtomError> {
+        let s = tiler_shape(&self.tiler)?;
+        if s.is_int() {
+            return Ok(s);
+        }
+        let sizes: Vec<i64> = s.elements().map(|e| e.size()).collect::<Result<_, _>>()?;
+        Ok(IntTuple::flat(sizes))
+    }
+
     /// `TiledLayout_TV`: (thread, value) -> coordinate in the tile (in the reference's terms).
     pub fn tiled_layout_tv(&self) -> &Layout {
         &self.layout_tv
@@ -442,16 +457,46 @@ impl TiledCopy {
         thr: i64,
         dst: bool,
     ) -> Result<(ComposedLayout, i64), AtomError> {
+        let s = self.partition_sliced(tensor, thr, dst)?;
+        Ok((s.layout, s.offset))
+    }
+
+    /// [`TiledCopy::partition_composed`] as CuTe prints it: the layout's text (a swizzled result
+    /// shows its inner offset as CuTe's `MixedBits`, `M_S|(d&F)=v`) and the offset.
+    ///
+    /// # Errors
+    /// As [`TiledCopy::partition_s`].
+    pub fn partition_text(
+        &self,
+        tensor: &ComposedLayout,
+        thr: i64,
+        dst: bool,
+    ) -> Result<(String, i64), AtomError> {
+        let s = self.partition_sliced(tensor, thr, dst)?;
+        Ok((s.cute_text(), s.offset))
+    }
+
+    fn partition_sliced(
+        &self,
+        tensor: &ComposedLayout,
+        thr: i64,
+        dst: bool,
+    ) -> Result<Sliced, AtomError> {
         if let Some(l) = tensor.as_layout() {
             let (p, o) = self.partition(l, thr, dst)?;
-            return Ok((ComposedLayout::from(p), o));
+            return Ok(Sliced {
+                layout: ComposedLayout::from(p),
+                offset: o,
+                mixed: None,
+            });
         }
         let inner = tensor.layout();
         let zd = inner.zipped_divide(&self.tiler)?;
         let frg = self.tile2thrfrg_layout(&zd, &self.ref2(dst)?)?;
         let c = self.partition_coord(inner.rank(), thr)?;
+        let diced = frg.mode(0).unwrap_or_else(|| frg.clone());
         let whole = ComposedLayout::from_layers(tensor.layers().iter().copied(), frg)?;
-        Ok(super::swizzle_slice::slice_and_offset(&whole, &c)?)
+        super::swizzle_slice::slice_and_offset(&whole, &c, &diced)
     }
 
     /// `get_slice(0).retile_S(fragment)` (= `retile_D`): a register fragment of the thread's

@@ -259,6 +259,9 @@ impl MmaAtom {
     }
 }
 
+/// A family's name resolver: `None` if the name is not of the family.
+type Resolver = fn(&TemplateName, &str) -> Option<Result<MmaAtom, AtomError>>;
+
 /// The MMA atom CuTe C++ calls `name` (`MMA_Traits<name>`), with the layouts CuTe 4.2 gives it.
 ///
 /// Accepts every fixed-shape atom of `mma_traits_sm{61,70,75,80,89,90}.hpp`, every GMMA atom
@@ -296,7 +299,7 @@ pub fn mma_atom(name: &str) -> Result<MmaAtom, AtomError> {
             );
         }
     }
-    let resolvers: [fn(&TemplateName, &str) -> Option<Result<MmaAtom, AtomError>>; 4] = [
+    let resolvers: [Resolver; 4] = [
         sm90_gmma::resolve,
         sm100::resolve,
         sm120::resolve,
@@ -342,10 +345,14 @@ pub(crate) static FAMILIES: &[AtomFamily] = &[
     AtomFamily { kind: AtomKind::Mma, arch: "SM90", pattern: "SM90_64xNx8_F32TF32TF32_{SS|RS}_TN<[scales]>", about: "Hopper GMMA, TF32 (K-major)" },
     AtomFamily { kind: AtomKind::Mma, arch: "SM90", pattern: "SM90_64xNx32_{S32S8S8|S32S8U8|S32U8S8|S32U8U8}_{SS|RS}_TN[_SATURATE]", about: "Hopper GMMA, 8-bit integer (N = 8, 16, 24, 32, 48, ..., 256)" },
     AtomFamily { kind: AtomKind::Mma, arch: "SM90", pattern: "SM90_64xNx32_{F16|F32}{E4M3|E5M2}{E4M3|E5M2}_{SS|RS}_TN<[scales]>", about: "Hopper GMMA, FP8" },
+    AtomFamily { kind: AtomKind::Mma, arch: "SM90", pattern: "SM90::GMMA::SPARSE::GMMA_64xNx{32|16|64}_{types}_{SS|RS}[_TN][_SATURATE]<[majors,][scales,][GMMA::SparseSel]>", about: "Hopper sparse GMMA (2:4 A), the dense families with K doubled" },
     AtomFamily { kind: AtomKind::Mma, arch: "SM100", pattern: "SM100_MMA_{TF32|F16BF16|S8|F8F6F4}[_2x1SM]_{SS|TS}<a,b,c,M,N,UMMA::Major::{K|MN},UMMA::Major::{K|MN}[,...]>", about: "Blackwell UMMA (tcgen05.mma), 1-SM and 2-SM" },
-    AtomFamily { kind: AtomKind::Mma, arch: "SM100", pattern: "SM100_MMA_{MXF8F6F4|MXF4|MXF4NVF4}[_2x1SM]_SS<a,b,c,sf,M,N,[VS,]majors...>", about: "Blackwell block-scaled UMMA" },
+    AtomFamily { kind: AtomKind::Mma, arch: "SM100", pattern: "SM100_MMA_{MXF8F6F4|MXF4}[_2x1SM]_SS<a,b,c,sf,M,N,[VS,]majors...>", about: "Blackwell block-scaled UMMA" },
+    AtomFamily { kind: AtomKind::Mma, arch: "SM100", pattern: "SM100_MMA_F16BF16[_2x1SM]_{SS|TS}_SCALED<a,b,c,M,N,majors,ScaleC[,...]>", about: "Blackwell UMMA with a scaled accumulator" },
+    AtomFamily { kind: AtomKind::Mma, arch: "SM100", pattern: "SM100_MMA_{TF32|F16BF16|S8|F8F6F4|MXF8F6F4|MXF4NVF4}[_2x1SM]_SS_SPARSE<...>", about: "Blackwell sparse UMMA (2:4 A, K doubled)" },
     AtomFamily { kind: AtomKind::Mma, arch: "SM100", pattern: "SM100_{2x1x1|1x2x1}_F32F32F32F32", about: "Blackwell FFMA2" },
     AtomFamily { kind: AtomKind::Mma, arch: "SM120", pattern: "SM120_16x8x32_TN<a,b,c>", about: "Blackwell GeForce FP8/FP6/FP4 warp MMA" },
     AtomFamily { kind: AtomKind::Mma, arch: "SM120", pattern: "SM120::BLOCKSCALED::SM120_16x8x{32|64}_TN_VS<a,b,c,sf,VS>", about: "Blackwell GeForce block-scaled warp MMA" },
+    AtomFamily { kind: AtomKind::Mma, arch: "SM120", pattern: "SM120::SPARSE::SM120_SPARSE_16x8x64_TN<a,b,c>, SM120::BLOCKSCALED::SPARSE::SM120_SPARSE_16x8x{64|128}_TN_VS<a,b,c,sf,VS>", about: "Blackwell GeForce sparse warp MMA (2:4 A)" },
     AtomFamily { kind: AtomKind::Mma, arch: "Universal", pattern: "UniversalFMA<D,A,B,C>", about: "one thread, one fused multiply-add" },
 ];

@@ -7,8 +7,13 @@
 //! * 1-SM: A `(1,(M,K)):(0,(1,M))`, B `(1,(N,K)):(0,(1,N))`, C `(1,(M,N)):(0,(1,M))`;
 //! * 2-SM: A `(2,(M/2,K)):(M/2,(1,M))`, B `(2,(N/2,K)):(N/2,(1,N))`, C `(2,(M/2,N)):(M/2,(1,M))`.
 //!
-//! The M and N each instruction accepts are those CuTe's `static_assert`s allow. Not covered:
-//! the `_SPARSE` and `_SCALED` variants and SM103.
+//! Names are accepted where CuTe compiles `MMA_Traits<...>`: the traits' own `static_assert`s
+//! apply (type widths, the variadic F8F6F4 `_SS` shapes, MXF4's vector size), the instructions'
+//! (M of 64 or 128, N a multiple of 8 or 16, a K-major A for `_TS`) do not, since CuTe's traits
+//! do not instantiate them. `_SCALED` (F16BF16, a `ScaleC` argument after the majors) has the
+//! plain layouts; `_SPARSE` (2:4 structured-sparse A; TF32, F16BF16, S8, F8F6F4, MXF8F6F4,
+//! MXF4NVF4) doubles K (512 bits of A's type; 64 for F8F6F4 and MXF8F6F4, 128 for MXF4NVF4); its
+//! metadata layout is not modelled. Not covered: SM103.
 
 use alloc::format;
 use alloc::string::{String, ToString};
@@ -32,6 +37,15 @@ enum Kind {
     F8f6f4,
     Mxf8f6f4,
     Mxf4,
+    Mxf4nvf4,
+}
+
+/// The plain instruction, `_SCALED` (a C scale argument) or `_SPARSE` (2:4 A, K doubled).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Variant {
+    Plain,
+    Scaled,
+    Sparse,
 }
 
 const KINDS: &[(&str, Kind)] = &[
@@ -41,6 +55,7 @@ const KINDS: &[(&str, Kind)] = &[
     ("F8F6F4", Kind::F8f6f4),
     ("MXF8F6F4", Kind::Mxf8f6f4),
     ("MXF4", Kind::Mxf4),
+    ("MXF4NVF4", Kind::Mxf4nvf4),
 ];
 
 fn strip_ns(a: &str) -> &str {
@@ -118,11 +133,26 @@ pub(super) fn resolve(t: &TemplateName, norm: &str) -> Option<Result<MmaAtom, At
         Some(r) => (true, r),
         None => (false, rest),
     };
+    let (rest, variant) = match (rest.strip_suffix("_SCALED"), rest.strip_suffix("_SPARSE")) {
+        (Some(r), _) => (r, Variant::Scaled),
+        (_, Some(r)) => (r, Variant::Sparse),
+        _ => (rest, Variant::Plain),
+    };
     let ts = match rest {
         "SS" => false,
         "TS" if matches!(kind, Kind::Tf32 | Kind::F16Bf16 | Kind::S8 | Kind::F8f6f4) => true,
         _ => return None,
     };
+    let exists = match variant {
+        Variant::Plain => kind != Kind::Mxf4nvf4,
+        Variant::Scaled => kind == Kind::F16Bf16,
+        Variant::Sparse => !ts && kind != Kind::Mxf4,
+    };
+    if !exists {
+        return None;
+    }
+    let sparse = variant == Variant::Sparse;
+    let scaled = usize::from(variant == Variant::Scaled);
     if !t.brackets {
         return bad(
             norm,
@@ -131,13 +161,13 @@ pub(super) fn resolve(t: &TemplateName, norm: &str) -> Option<Result<MmaAtom, At
     }
     let args = &t.args;
     // Layout of the arguments: types, then (sf_type), M, N, (VS), majors, the rest optional.
-    let variadic = kind == Kind::F8f6f4 && !ts;
-    let n_types = if matches!(kind, Kind::Mxf8f6f4 | Kind::Mxf4) {
+    let variadic = kind == Kind::F8f6f4 && !ts && !sparse;
+    let n_types = if matches!(kind, Kind::Mxf8f6f4 | Kind::Mxf4 | Kind::Mxf4nvf4) {
         4
     } else {
         3
     };
-    let vs_pos = (kind == Kind::Mxf4).then_some(n_types + 2);
+    let vs_pos = matches!(kind, Kind::Mxf4 | Kind::Mxf4nvf4).then_some(n_types + 2);
     let maj_pos = n_types + 2 + usize::from(vs_pos.is_some());
     let max_extra = match (kind, ts) {
         (Kind::S8, false) => 1, // c_sat
@@ -147,7 +177,7 @@ pub(super) fn resolve(t: &TemplateName, norm: &str) -> Option<Result<MmaAtom, At
     let (min, max) = if variadic {
         (maj_pos + 4, maj_pos + 4)
     } else {
-        (maj_pos + 2, maj_pos + 2 + max_extra)
+        (maj_pos + 2 + scaled, maj_pos + 2 + scaled + max_extra)
     };
     if args.len() < min || args.len() > max {
         return bad(
@@ -168,12 +198,9 @@ pub(super) fn resolve(t: &TemplateName, norm: &str) -> Option<Result<MmaAtom, At
     let ab_ok = match kind {
         Kind::Tf32 => bits[0] == 32 && bits[1] == 32,
         Kind::F16Bf16 => bits[0] == 16 && bits[1] == 16,
-        Kind::S8 => {
-            let i8s = |a: &str| matches!(strip_ns(a), "int8_t" | "uint8_t");
-            i8s(&args[0]) && i8s(&args[1])
-        }
+        Kind::S8 => bits[0] == 8 && bits[1] == 8,
         Kind::F8f6f4 | Kind::Mxf8f6f4 => bits[0] <= 8 && bits[1] <= 8,
-        Kind::Mxf4 => bits[0] == 4 && bits[1] == 4,
+        Kind::Mxf4 | Kind::Mxf4nvf4 => bits[0] == 4 && bits[1] == 4,
     };
     if !ab_ok {
         return bad(
@@ -184,30 +211,29 @@ pub(super) fn resolve(t: &TemplateName, norm: &str) -> Option<Result<MmaAtom, At
             ),
         );
     }
-    if kind == Kind::S8 && strip_ns(&args[2]) != "int32_t" {
-        return bad(norm, "the accumulator type of S8 UMMA is int32_t".into());
-    }
     if n_types == 4 && type_bits(&args[3]).is_none() {
         return bad(norm, format!("unknown scale-factor type {}", args[3]));
     }
     let (Some(m), Some(n)) = (int_arg(&args[n_types]), int_arg(&args[n_types + 1])) else {
         return bad(norm, "M and N are integers".into());
     };
-    let (Some(a_mn), Some(b_mn)) = (major(&args[maj_pos]), major(&args[maj_pos + 1])) else {
+    let (Some(_), Some(b_mn)) = (major(&args[maj_pos]), major(&args[maj_pos + 1])) else {
         return bad(
             norm,
             "the A and B majors are UMMA::Major::K or UMMA::Major::MN".into(),
         );
     };
-    for (k, a) in args.iter().enumerate().skip(maj_pos + 2) {
-        let last_sat = ts || kind == Kind::S8;
-        let ok = if kind == Kind::S8 && !ts {
-            sat_ok(a)
-        } else if last_sat && k == maj_pos + 4 {
-            sat_ok(a)
-        } else {
-            scale_ok(a)
-        };
+    if scaled == 1 && int_arg(&args[maj_pos + 2]).is_none_or(|c| c < 0) {
+        return bad(
+            norm,
+            "the C scale argument ScaleC is an unsigned integer".into(),
+        );
+    }
+    let extra = maj_pos + 2 + scaled;
+    for (k, a) in args.iter().enumerate().skip(extra) {
+        // S8 _SS ends with c_sat; _TS with a_neg, b_neg, c_sat; the others a_neg, b_neg.
+        let sat = (kind == Kind::S8 && !ts) || (ts && k == extra + 2);
+        let ok = if sat { sat_ok(a) } else { scale_ok(a) };
         if !ok {
             return bad(
                 norm,
@@ -215,35 +241,31 @@ pub(super) fn resolve(t: &TemplateName, norm: &str) -> Option<Result<MmaAtom, At
             );
         }
     }
-    if ts && a_mn {
-        return bad(
-            norm,
-            "A from TMEM (_TS) can't be transposed: A must be UMMA::Major::K".into(),
-        );
-    }
     if let Some(p) = vs_pos {
         let vs = int_arg(&args[p]);
-        if !matches!(vs, Some(16 | 32)) {
+        let fp4 = |a: &str| matches!(strip_ns(a), "float_e2m1_t" | "type_erased_dynamic_float4_t");
+        let wide = fp4(&args[0]) && fp4(&args[1]) && strip_ns(&args[3]) == "float_ue8m0_t";
+        if kind == Kind::Mxf4nvf4 {
+            // MMA_Traits<SM100_MMA_MXF4NVF4[_2x1SM]_SS_SPARSE>'s static_assert.
+            if !(vs == Some(32) || (vs == Some(64) && wide)) {
+                return bad(norm, "VS must be 32, or 64 with float_e2m1_t A and B and float_ue8m0_t scale factors".into());
+            }
+        } else if !matches!(vs, Some(16 | 32)) && !(sm2 && matches!(vs, Some(v) if v >= 1)) {
             return bad(norm, "the scale vector size VS must be 16 or 32".into());
         }
-        let fp4 = |a: &str| matches!(strip_ns(a), "float_e2m1_t" | "type_erased_dynamic_float4_t");
-        if !sm2
-            && vs == Some(32)
-            && !(fp4(&args[0]) && fp4(&args[1]) && strip_ns(&args[3]) == "float_ue8m0_t")
-        {
+        // MMA_Traits<SM100_MMA_MXF4_SS>'s static_assert (the 2x1SM traits have none).
+        if kind == Kind::Mxf4 && !sm2 && vs == Some(32) && !wide {
             return bad(
                 norm,
                 "VS = 32 needs float_e2m1_t A and B and float_ue8m0_t scale factors".into(),
             );
         }
     }
-    // CuTe's static_asserts on M and N.
+    // The static_asserts of CuTe's MMA_Traits on M and N (only the variadic F8F6F4 _SS traits
+    // have them; the instructions' own asserts are not instantiated by the traits, so CuTe
+    // compiles `MMA_Traits<...>` for any other M and N, with these layouts).
     let shape_ok = match (kind, sm2, ts) {
-        (Kind::Mxf8f6f4, false, _) | (Kind::Mxf4, false, _) => m == 128 && n_in(n, 8, 8),
-        (Kind::Mxf8f6f4, true, _) => m == 256 && n_in(n, 16, 16),
-        (Kind::Mxf4, true, _) => (m == 128 || m == 256) && n_in(n, 16, 16),
-        (Kind::S8, false, _) => (m == 64 || m == 128) && (n == 8 || n_in(n, 16, 16)),
-        (Kind::S8, true, _) => (m == 128 || m == 256) && n_in(n, 32, 32),
+        (Kind::F8f6f4, _, false) if sparse => m >= 2 && n >= 2,
         (Kind::F8f6f4, false, false) => {
             (m == 64 || m == 128) && if b_mn { n_in(n, 16, 16) } else { n_in(n, 8, 8) }
         }
@@ -255,10 +277,8 @@ pub(super) fn resolve(t: &TemplateName, norm: &str) -> Option<Result<MmaAtom, At
                     n_in(n, 16, 16)
                 }
         }
-        (_, false, false) => (m == 64 || m == 128) && n_in(n, 8, 8),
-        (_, false, true) => (m == 64 && n_in(n, 8, 8)) || (m == 128 && n_in(n, 16, 16)),
-        (_, true, false) => (m == 128 || m == 256) && n_in(n, 16, 16),
-        (_, true, true) => (m == 128 || m == 256) && n_in(n, 32, 32),
+        (_, false, _) => m >= 1 && n >= 1,
+        (_, true, _) => m >= 2 && n >= 2,
     };
     if !shape_ok {
         return bad(
@@ -267,10 +287,10 @@ pub(super) fn resolve(t: &TemplateName, norm: &str) -> Option<Result<MmaAtom, At
         );
     }
     let k = match kind {
-        Kind::Mxf4 => 64,
+        Kind::Mxf4 | Kind::Mxf4nvf4 => 64,
         Kind::F8f6f4 | Kind::Mxf8f6f4 => 32,
         _ => 256 / i64::from(bits[0]),
-    };
+    } * if sparse { 2 } else { 1 };
     let (thr, a, b, c) = if sm2 {
         (
             "2:1",
@@ -320,6 +340,15 @@ pub(super) fn names(v: &mut Vec<String>) {
     ));
     v.push(format!(
         "SM100_MMA_MXF8F6F4_SS<float_e4m3_t,float_e4m3_t,float,float_ue8m0_t,128,128,{K},{K}>"
+    ));
+    v.push(format!(
+        "SM100_MMA_F16BF16_SS_SCALED<half_t,half_t,float,128,128,{K},{K},1>"
+    ));
+    v.push(format!(
+        "SM100_MMA_F16BF16_SS_SPARSE<half_t,half_t,float,128,128,{K},{K}>"
+    ));
+    v.push(format!(
+        "SM100_MMA_MXF4NVF4_SS_SPARSE<float_e2m1_t,float_e2m1_t,float,float_ue8m0_t,128,128,64,{K},{K}>"
     ));
     v.push(format!(
         "SM100_MMA_MXF4_SS<float_e2m1_t,float_e2m1_t,float,float_ue8m0_t,128,128,32,{K},{K}>"

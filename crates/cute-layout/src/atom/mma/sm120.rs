@@ -5,6 +5,13 @@
 //! * `SM120::BLOCKSCALED::SM120_16x8x32_TN_VS<a,b,c,sf,VS>` adds the scale-factor layouts
 //!   `SFALayout = ((2,2,8),32):((8,0,1),16)`, `SFBLayout = ((4,8),32):((0,1),8)`;
 //! * `SM120::BLOCKSCALED::SM120_16x8x64_TN_VS<a,b,c,sf,VS>` (FP4) is `16x8x64` with 4-bit A and B.
+//!
+//! * sparse (2:4 A, `mma_traits_sm120_sparse.hpp`): `SM120::SPARSE::SM120_SPARSE_16x8x64_TN<a,b,c>`,
+//!   `SM120::BLOCKSCALED::SPARSE::SM120_SPARSE_16x8x64_TN_VS<a,b,c,sf,VS>` (with the dense
+//!   16x8x64's scale-factor layouts) and `..._16x8x128_TN_VS` (FP4); their metadata layouts are
+//!   not modelled.
+//!
+//! The type combinations accepted are those CuTe's `mma_sm120.hpp` defines instructions for.
 
 use alloc::format;
 use alloc::string::{String, ToString};
@@ -35,13 +42,18 @@ fn bad(norm: &str, what: String) -> Option<Result<MmaAtom, AtomError>> {
 
 pub(super) fn resolve(t: &TemplateName, norm: &str) -> Option<Result<MmaAtom, AtomError>> {
     let base = t.base.strip_prefix("cute::").unwrap_or(&t.base);
-    let bs = base.strip_prefix("SM120::BLOCKSCALED::");
-    let (k, vs) = match (base, bs) {
-        ("SM120_16x8x32_TN", _) => (32, false),
-        (_, Some("SM120_16x8x32_TN_VS")) => (32, true),
-        (_, Some("SM120_16x8x64_TN_VS")) => (64, true),
+    // (K, block-scaled, sparse): sparse atoms have a 2:4 A and twice the K of their dense kin.
+    let (k, vs, sparse) = match base {
+        "SM120_16x8x32_TN" => (32, false, false),
+        "SM120::BLOCKSCALED::SM120_16x8x32_TN_VS" => (32, true, false),
+        "SM120::BLOCKSCALED::SM120_16x8x64_TN_VS" => (64, true, false),
+        "SM120::SPARSE::SM120_SPARSE_16x8x64_TN" => (64, false, true),
+        "SM120::BLOCKSCALED::SPARSE::SM120_SPARSE_16x8x64_TN_VS" => (64, true, true),
+        "SM120::BLOCKSCALED::SPARSE::SM120_SPARSE_16x8x128_TN_VS" => (128, true, true),
         _ => return None,
     };
+    // The FP4-only atoms: dense 16x8x64 and sparse 16x8x128 block-scaled.
+    let fp4_only = (k == 64 && vs && !sparse) || k == 128;
     let want = if vs { 5 } else { 3 };
     if !t.brackets || t.args.len() != want {
         return bad(
@@ -54,7 +66,7 @@ pub(super) fn resolve(t: &TemplateName, norm: &str) -> Option<Result<MmaAtom, At
         );
     }
     let (a, b, c) = (strip(&t.args[0]), strip(&t.args[1]), strip(&t.args[2]));
-    let ab_allowed: &[&str] = if k == 64 { &AB_TYPES[..1] } else { AB_TYPES };
+    let ab_allowed: &[&str] = if fp4_only { &AB_TYPES[..1] } else { AB_TYPES };
     if !ab_allowed.contains(&a) || !ab_allowed.contains(&b) {
         return bad(
             norm,
@@ -65,17 +77,24 @@ pub(super) fn resolve(t: &TemplateName, norm: &str) -> Option<Result<MmaAtom, At
         return bad(norm, "the accumulator type must be float or half_t".into());
     }
     let cbits = type_bits(c).unwrap_or(32);
-    let ab_bits = if k == 64 { 4 } else { 8 };
-    let (a_l, b_l) = if k == 64 {
-        (
-            "((4,8),(8,2,2)):((128,1),(16,8,512))",
-            "((4,8),(8,2)):((64,1),(8,256))",
-        )
-    } else {
-        (
+    let ab_bits = if fp4_only { 4 } else { 8 };
+    let (a_l, b_l) = match (k, sparse) {
+        (32, _) => (
             "((4,8),(4,2,2)):((64,1),(16,8,256))",
             "((4,8),(4,2)):((32,1),(8,128))",
-        )
+        ),
+        (64, false) => (
+            "((4,8),(8,2,2)):((128,1),(16,8,512))",
+            "((4,8),(8,2)):((64,1),(8,256))",
+        ),
+        (64, true) => (
+            "((4,8),(8,2,2)):((128,1),(16,8,512))",
+            "((4,8),(4,4)):((32,1),(8,128))",
+        ),
+        _ => (
+            "((4,8),(16,2,2)):((256,1),(16,8,1024))",
+            "((4,8),(8,4)):((64,1),(8,256))",
+        ),
     };
     let atom = MmaAtom::from_text(
         norm.to_string(),
@@ -88,10 +107,15 @@ pub(super) fn resolve(t: &TemplateName, norm: &str) -> Option<Result<MmaAtom, At
         return Some(atom);
     }
     let sf = strip(&t.args[3]);
-    if !matches!(sf, "float_ue8m0_t" | "float_ue4m3_t") {
+    if c != "float" {
+        return bad(norm, "block-scaled SM120 MMA accumulates in float".into());
+    }
+    // CuTe's instructions: UE8M0 scale factors, and for E2M1 x E2M1 at K = 64, 128 also UE4M3.
+    let fp4_pair = a == "float_e2m1_t" && b == "float_e2m1_t";
+    if !(sf == "float_ue8m0_t" || (fp4_pair && k >= 64 && sf == "float_ue4m3_t")) {
         return bad(
             norm,
-            "the scale-factor type must be float_ue8m0_t or float_ue4m3_t".into(),
+            format!("no {base} instruction with scale-factor type {sf}"),
         );
     }
     if !matches!(t.args[4].as_str(), "16" | "32") {
@@ -105,13 +129,14 @@ pub(super) fn resolve(t: &TemplateName, norm: &str) -> Option<Result<MmaAtom, At
 }
 
 pub(super) fn names(v: &mut Vec<String>) {
-    v.push("SM120_16x8x32_TN<float_e4m3_t,float_e4m3_t,float>".into());
-    v.push(
-        "SM120::BLOCKSCALED::SM120_16x8x32_TN_VS<float_e4m3_t,float_e4m3_t,float,float_ue8m0_t,32>"
-            .into(),
-    );
-    v.push(
-        "SM120::BLOCKSCALED::SM120_16x8x64_TN_VS<float_e2m1_t,float_e2m1_t,float,float_ue4m3_t,16>"
-            .into(),
-    );
+    for n in [
+        "SM120_16x8x32_TN<float_e4m3_t,float_e4m3_t,float>",
+        "SM120::BLOCKSCALED::SM120_16x8x32_TN_VS<float_e4m3_t,float_e4m3_t,float,float_ue8m0_t,32>",
+        "SM120::BLOCKSCALED::SM120_16x8x64_TN_VS<float_e2m1_t,float_e2m1_t,float,float_ue4m3_t,16>",
+        "SM120::SPARSE::SM120_SPARSE_16x8x64_TN<float_e4m3_t,float_e4m3_t,float>",
+        "SM120::BLOCKSCALED::SPARSE::SM120_SPARSE_16x8x64_TN_VS<float_e4m3_t,float_e4m3_t,float,float_ue8m0_t,32>",
+        "SM120::BLOCKSCALED::SPARSE::SM120_SPARSE_16x8x128_TN_VS<float_e2m1_t,float_e2m1_t,float,float_ue4m3_t,16>",
+    ] {
+        v.push(n.into());
+    }
 }

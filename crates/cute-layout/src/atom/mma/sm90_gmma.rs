@@ -9,8 +9,13 @@
 //!   bits);
 //! * C is `CLayout_64xN`, `((4,8,4),(2,2,N/8)):((128,1,16),(64,8,512))`.
 //!
+//! Sparse GMMA (`mma_traits_sm90_gmma_sparse.hpp`, `SM90::GMMA::SPARSE::GMMA_64xNx2K_...`,
+//! one more template argument `GMMA::SparseSel`) has the layouts of the dense atom with K
+//! doubled (`_RS`: `ALayout_64x{2K}`); its metadata layout (`ELayout`) is not modelled.
+//!
 //! `GMMA::Major` arguments only choose the shared-memory descriptor: the layouts do not depend
-//! on them. CuTe's `_RS` atoms `static_assert` a K-major A.
+//! on them. CuTe's `_RS` instructions `static_assert` a K-major A, but `MMA_Traits` of an MN-major
+//! one compiles (with the same layouts), so it is accepted here too.
 
 use alloc::format;
 use alloc::string::{String, ToString};
@@ -166,6 +171,7 @@ fn n_ok(f: &Family, n: i64) -> bool {
     }
 }
 
+/// `GMMA::Major::K` -> false, `GMMA::Major::MN` -> true (the layouts do not depend on it).
 fn major(arg: &str) -> Option<bool> {
     let a = arg.strip_prefix("cute::").unwrap_or(arg);
     let a = a.strip_prefix("SM90::").unwrap_or(a);
@@ -182,20 +188,41 @@ fn scale_ok(arg: &str) -> bool {
     matches!(a, "GMMA::ScaleIn::One" | "GMMA::ScaleIn::Neg")
 }
 
-/// Splits `SM90_64x{N}x{K}_{TYPES}_{SS|RS}[_TN][_SATURATE]`.
-fn split(base: &str) -> Option<(i64, i64, &str, &str)> {
-    let rest = base.strip_prefix("SM90_64x")?;
+fn spsel_ok(arg: &str) -> bool {
+    let a = arg.strip_prefix("cute::").unwrap_or(arg);
+    let a = a.strip_prefix("SM90::").unwrap_or(a);
+    matches!(a, "GMMA::SparseSel::Zero" | "GMMA::SparseSel::One")
+}
+
+/// Splits `SM90_64x{N}x{K}_{TYPES}_{SS|RS}[_TN][_SATURATE]` (dense) or
+/// `SM90::GMMA::SPARSE::GMMA_64x{N}x{K}_...` (sparse: true).
+fn split(base: &str) -> Option<(bool, i64, i64, &str, &str)> {
+    let base = base.strip_prefix("cute::").unwrap_or(base);
+    let (sparse, rest) = match base.strip_prefix("SM90_64x") {
+        Some(r) => (false, r),
+        None => (true, base.strip_prefix("SM90::GMMA::SPARSE::GMMA_64x")?),
+    };
     let (n, rest) = rest.split_once('x')?;
     let (k, rest) = rest.split_once('_')?;
     let (types, tail) = rest.split_once('_')?;
     let n: i64 = n.parse().ok()?;
     let k: i64 = k.parse().ok()?;
-    Some((n, k, types, tail))
+    Some((sparse, n, k, types, tail))
 }
 
 pub(super) fn resolve(t: &TemplateName, norm: &str) -> Option<Result<MmaAtom, AtomError>> {
-    let (n, k, types, tail) = split(&t.base)?;
-    let f = FAMILIES.iter().find(|f| f.types == types && f.k == k)?;
+    let (sparse, n, k, types, tail) = split(&t.base)?;
+    // Sparse GMMA: the dense family with K doubled (A is 2:4 structured-sparse).
+    let dense_k = if sparse { k / 2 } else { k };
+    if sparse && k % 2 != 0 {
+        return None;
+    }
+    let f = FAMILIES
+        .iter()
+        .find(|f| f.types == types && f.k == dense_k)?;
+    // Sparse atoms take one more argument, GMMA::SparseSel, and are all templates.
+    let sp = usize::from(sparse);
+    let spsel_at = |i: usize| sparse && i + 1 == t.args.len() && spsel_ok(&t.args[i]);
     let bad = |what: String| {
         Some(Err(AtomError::BadArgument {
             name: norm.to_string(),
@@ -214,29 +241,33 @@ pub(super) fn resolve(t: &TemplateName, norm: &str) -> Option<Result<MmaAtom, At
     }
     match f.form {
         Form::Majors => {
-            if !t.brackets || !(2..=4).contains(&t.args.len()) {
+            if !t.brackets || !(2..=4 + sp).contains(&t.args.len()) {
                 return bad(format!(
-                    "takes <GMMA::Major, GMMA::Major[, GMMA::ScaleIn, GMMA::ScaleIn]>, got {} arguments",
+                    "takes <GMMA::Major, GMMA::Major[, GMMA::ScaleIn, GMMA::ScaleIn{}]>, got {} arguments",
+                    if sparse { ", GMMA::SparseSel" } else { "" },
                     t.args.len()
                 ));
             }
-            let (Some(ma), Some(_)) = (major(&t.args[0]), major(&t.args[1])) else {
+            let (Some(_), Some(_)) = (major(&t.args[0]), major(&t.args[1])) else {
                 return bad("the first two arguments are GMMA::Major::K or GMMA::Major::MN".into());
             };
-            if !t.args[2..].iter().all(|a| scale_ok(a)) {
+            if !(2..t.args.len()).all(|i| (i < 4 && scale_ok(&t.args[i])) || spsel_at(i)) {
                 return bad("scale arguments are GMMA::ScaleIn::One or GMMA::ScaleIn::Neg".into());
-            }
-            if rs && ma {
-                return bad(
-                    "an _RS atom's A (in registers) must be K-major (CuTe static_asserts)".into(),
-                );
             }
         }
         Form::TnScales => {
-            if !t.brackets || t.args.len() > 2 || !t.args.iter().all(|a| scale_ok(a)) {
+            if !t.brackets
+                || t.args.len() > 2 + sp
+                || !(0..t.args.len()).all(|i| (i < 2 && scale_ok(&t.args[i])) || spsel_at(i))
+            {
                 return bad(
                     "takes <[GMMA::ScaleIn, GMMA::ScaleIn]> (write <> for the defaults)".into(),
                 );
+            }
+        }
+        Form::TnPlain if sparse => {
+            if !t.brackets || t.args.len() > 1 || !(0..t.args.len()).all(spsel_at) {
+                return bad("takes <[GMMA::SparseSel]> (write <> for the default)".into());
             }
         }
         Form::TnPlain => {
@@ -245,17 +276,23 @@ pub(super) fn resolve(t: &TemplateName, norm: &str) -> Option<Result<MmaAtom, At
             }
         }
     }
-    Some(build(norm, n, f, rs))
+    Some(build(norm, n, k, f, rs))
 }
 
-fn build(name: &str, n: i64, f: &Family, rs: bool) -> Result<MmaAtom, AtomError> {
-    let k = f.k;
+/// `ALayout_64xK`, the register-sourced A of `_RS` atoms (K = 8, 16, 32 dense; 16, 32, 64
+/// sparse).
+fn rs_a_layout(k: i64) -> &'static str {
+    match k {
+        8 => "((4,8,4),(2,2)):((64,1,16),(8,256))",
+        16 => "((4,8,4),(2,2,2)):((128,1,16),(64,8,512))",
+        32 => "((4,8,4),(4,2,2)):((256,1,16),(64,8,1024))",
+        _ => "((4,8,4),(8,2,2)):((512,1,16),(64,8,2048))",
+    }
+}
+
+fn build(name: &str, n: i64, k: i64, f: &Family, rs: bool) -> Result<MmaAtom, AtomError> {
     let a = if rs {
-        match f.ab_bits {
-            32 => "((4,8,4),(2,2)):((64,1,16),(8,256))".to_string(),
-            16 => "((4,8,4),(2,2,2)):((128,1,16),(64,8,512))".to_string(),
-            _ => "((4,8,4),(4,2,2)):((256,1,16),(64,8,1024))".to_string(),
-        }
+        rs_a_layout(k).to_string()
     } else {
         format!("(128,(64,{k})):(0,(1,64))")
     };
@@ -274,6 +311,18 @@ fn build(name: &str, n: i64, f: &Family, rs: bool) -> Result<MmaAtom, AtomError>
 pub(super) fn names(v: &mut Vec<String>) {
     const MAJ: [&str; 2] = ["GMMA::Major::K", "GMMA::Major::MN"];
     for f in FAMILIES {
+        // One sparse atom of each family and operand source (N = 64).
+        let sp = format!("SM90::GMMA::SPARSE::GMMA_64x64x{}_{}", 2 * f.k, f.types);
+        match f.form {
+            Form::Majors => {
+                v.push(format!("{sp}_SS<{},{}>", MAJ[0], MAJ[0]));
+                v.push(format!("{sp}_RS<{},{}>", MAJ[0], MAJ[0]));
+            }
+            _ => {
+                v.push(format!("{sp}_SS_TN<>"));
+                v.push(format!("{sp}_RS_TN<>"));
+            }
+        }
         for n in (8..=256).step_by(8).filter(|&n| n_ok(f, n)) {
             let head = format!("SM90_64x{n}x{}_{}", f.k, f.types);
             match f.form {

@@ -138,6 +138,7 @@ pub static COPY_HELP: &[OpHelp] = &[
     h("make_tiled_copy_B", "the tiled copy whose threads and values partition the tile as the tiled MMA's B operand does", &["UniversalCopy<uint32_t>", "half_t", "SM80_16x8x16_F16F16F16F16_TN", "(2,2,1)", "_", "tiler_mn"], "(16,16)"),
     h("make_tiled_copy_C", "the tiled copy whose threads and values partition the tile as the tiled MMA's C operand does", &["UniversalCopy<uint32_t>", "half_t", "SM80_16x8x16_F16F16F16F16_TN", "(2,2,1)", "_", "tiler_mn"], "(32,16)"),
     h("make_tiled_copy_C_atom", "the smallest tiled copy retiling the MMA's C: each thread copies only the values of its own MMA atom", &["UniversalCopy<uint32_t>", "half_t", "SM80_16x8x16_F16F16F16F16_TN", "(2,2,1)", "_", "tiler_mn"], "((8,2):(1,16),(8,2):(2,1))"),
+    h("make_cotiled_copy", "the tiled copy whose (thread, value) -> address map is ATOM_TV_LAYOUT, with the tile's coordinates taken through DATA_LAYOUT (coordinate -> address), as CuTe's make_cotiled_copy", &["UniversalCopy<uint128_t>", "half_t", "((8,16),8):((8,64),1)", "(32,64):(64,1)", "tiled_layout_tv"], "((8,16),8):((16,1),128)"),
     h("make_layout_tv", "layout_mn = raked_product(THR_LAYOUT, VAL_LAYOUT); layout_tv = its right inverse shaped (size(THR), size(VAL)): thread t's value v is at layout_tv(t, v)", &["(4,8):(8,1)", "(2,2):(2,1)", "layout_tv"], "((8,4),(2,2)):((16,2),(8,1))"),
 ];
 

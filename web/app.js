@@ -59,7 +59,7 @@ const EXAMPLES = {
   tiled_mma: ['SM80_16x8x16_F32F16F16F32_TN', '(2,2,1):(1,2,0)', '_', 'layout_c_tv'],
   list_atoms: ['sm80'],
   copy_atom: ['SM75_U32x4_LDSM_N', 'half_t', 'src'],
-  make_tiled_copy: ['SM80_CP_ASYNC_CACHEALWAYS<uint128_t>', 'half_t', '(32,8):(8,1)', '(1,8):(8,1)', 'tiled_layout_tv'],
+  make_tiled_copy: ['SM75_U32x4_LDSM_N', 'half_t', '(32,1):(1,0)', '(1,8):(0,1)', 'tiled_layout_tv'],
   make_tiled_copy_A: ['SM75_U32x4_LDSM_N', 'half_t', 'SM80_16x8x16_F32F16F16F32_TN', '(2,2,1):(1,2,0)', '_', 'tiled_layout_tv'],
   make_tiled_copy_B: ['SM75_U32x2_LDSM_N', 'half_t', 'SM80_16x8x16_F32F16F16F32_TN', '(2,2,1):(1,2,0)', '_', 'tiled_layout_tv'],
   make_tiled_copy_C: ['UniversalCopy<uint32_t>', 'float', 'SM80_16x8x16_F32F16F16F32_TN', '(2,2,1):(1,2,0)', '_', 'tiled_layout_tv'],
@@ -380,7 +380,18 @@ function setPicture(result) {
     }
     return;
   }
-  if (result.ok === undefined && tab !== 'tv' && tab !== 'banks') return;
+  if (result.ok === undefined && tab !== 'tv' && tab !== 'banks') {
+    // A refusal: the operands that are layouts, drawn, beside the explanation below.
+    const pair = document.createElement('div');
+    pair.className = 'pair';
+    args.forEach((a, k) => {
+      if (typeof a !== 'string' || !a.includes(':')) return;
+      const p = viewOf('picture', 'show', [a]);
+      if (p.ok !== undefined) pair.appendChild(figure(`operand ${k + 1}`, p));
+    });
+    if (pair.children.length > 0) pic.appendChild(pair);
+    return;
+  }
   if ((tab === 'operation' || tab === 'atoms') && !OP_PICTURES.includes(op) && typeof args[0] === 'string') {
     const a = viewOf('picture', 'show', [args[0]]);
     const b = viewOf('picture', op, args);
@@ -538,25 +549,30 @@ function selectThread(t) {
       : `thread ${t} holds no cell of this tile`;
     return;
   }
-  const cells = svg.querySelector('g.cells');
-  if (!cells) return;
-  const rects = [...cells.querySelectorAll('rect')];
-  const labels = svg.querySelector('g.labels');
-  const y0 = rects.length ? rects[0].getAttribute('y') : null;
-  let cols = rects.findIndex((r) => r.getAttribute('y') !== y0);
-  if (cols < 0) cols = rects.length;
+  // Every panel (a tiled copy has a source and a destination): cells labelled `T<t> V<v>`.
   const found = [];
-  rects.forEach((r, k) => {
-    const text = labels && labels.children[k] ? labels.children[k].textContent : '';
-    const hit = new RegExp(`^T${t} V(\\d+)`).exec(text);
-    r.classList.toggle('sel', !!hit);
-    if (hit) found.push([Number(hit[1]), Math.floor(k / cols), k % cols]);
-  });
+  for (const panel of svg.querySelectorAll('g.panel')) {
+    const cells = panel.querySelector('g.cells');
+    if (!cells) continue;
+    const rects = [...cells.querySelectorAll('rect')];
+    const labels = panel.querySelector('g.labels');
+    const title = panel.querySelector('text.title');
+    const name = title && svg.querySelectorAll('g.panel').length > 1 ? `${title.textContent.split(':')[0]}: ` : '';
+    const y0 = rects.length ? rects[0].getAttribute('y') : null;
+    let cols = rects.findIndex((r) => r.getAttribute('y') !== y0);
+    if (cols < 0) cols = rects.length;
+    rects.forEach((r, k) => {
+      const text = labels && labels.children[k] ? labels.children[k].textContent : '';
+      const hit = new RegExp(`^T${t} V(\\d+)`).exec(text);
+      r.classList.toggle('sel', !!hit);
+      if (hit) found.push([name, Number(hit[1]), Math.floor(k / cols), k % cols]);
+    });
+  }
   svg.classList.toggle('dim', found.length > 0);
-  found.sort((a, b) => a[0] - b[0]);
+  found.sort((a, b) => a[0].localeCompare(b[0]) || a[1] - b[1]);
   $('tv-thread').value = String(t);
   $('tv-selection').textContent = found.length
-    ? `thread ${t}: ${found.map(([v, m, n]) => `V${v} at (${m},${n})`).join(', ')}`
+    ? `thread ${t}: ${found.map(([p, v, m, n]) => `${p}V${v} at (${m},${n})`).join(', ')}`
     : `thread ${t} holds no cell of this tile`;
 }
 
@@ -635,7 +651,9 @@ async function main() {
   document.documentElement.dataset.ready = 'true';
 }
 
-main().catch((e) => {
+// Resolves once window.cute is there and the first view is drawn (for scripts driving the page).
+window.cuteReady = main();
+window.cuteReady.catch((e) => {
   setResult({ error: `the WebAssembly module did not load: ${e}`, kind: 'Internal' });
   document.documentElement.dataset.ready = 'error';
 });

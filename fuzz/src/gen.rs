@@ -192,6 +192,69 @@ fn swizzle(b: &mut Bytes) -> Arg {
     }
 }
 
+/// A stride for the operands of composed layouts: small, of either sign, often zero or a power
+/// of two (so that swizzles can move through the layouts), rarely extreme.
+pub fn signed_stride(b: &mut Bytes) -> i64 {
+    match b.byte() {
+        0..=39 => 0,
+        x @ 40..=119 => {
+            let p = 1i64 << (x % 7);
+            if x % 2 == 0 {
+                p
+            } else {
+                -p
+            }
+        }
+        x @ 120..=247 => i64::from(x % 17) - 8,
+        x => SPECIAL[usize::from(x - 248) * 2 % 16],
+    }
+}
+
+/// A layout whose strides are [`signed_stride`]s: negative, zero and positive ones mixed.
+pub fn signed_layout(b: &mut Bytes) -> String {
+    let t = some_tree(b);
+    let mut s = String::new();
+    write_tree(&mut s, &t, &mut || match b.below(8) {
+        0 => 1 + b.below(16) as i64,
+        _ => 1 << b.below(4),
+    });
+    s.push(':');
+    write_tree(&mut s, &t, &mut || signed_stride(b));
+    s
+}
+
+/// A valid swizzle `Sw<B,M,S>` of at most 12 bits, either sign of `S`.
+pub fn valid_swizzle(b: &mut Bytes) -> String {
+    let bits = b.below(4) as i64;
+    let base = b.below(5) as i64;
+    let mut shift = bits + b.below(4) as i64;
+    if b.below(2) == 0 {
+        shift = -shift;
+    }
+    format!("Sw<{bits},{base},{shift}>")
+}
+
+/// A composed layout `Sw o 0 o L` (one or two layers, offset 0) over a layout with strides of
+/// both signs and zero ([`signed_layout`]), or a plain such layout; rarely a nonzero offset.
+pub fn composed(b: &mut Bytes) -> String {
+    let inner = if b.below(4) == 0 {
+        layout(b)
+    } else {
+        signed_layout(b)
+    };
+    let layers = match b.below(8) {
+        0 => 0,
+        1 => 2,
+        _ => 1,
+    };
+    let mut s = String::new();
+    for _ in 0..layers {
+        let off = if b.below(16) == 0 { small(b) } else { 0 };
+        let _ = write!(s, "{} o {off} o ", valid_swizzle(b));
+    }
+    s + &inner
+}
+
 /// One argument of the kind named by a usage word (`LAYOUT`, `TILER`, `SHAPE`, `N`, ...).
 pub fn arg(b: &mut Bytes, word: &str) -> Arg {
     let alts: Vec<&str> = word.split('|').collect();
@@ -222,6 +285,7 @@ pub fn arg(b: &mut Bytes, word: &str) -> Arg {
         }
         "LayoutLeft" | "LayoutRight" => Arg::Text(w.to_string()),
         "SWIZZLE" => swizzle(b),
+        "COMPOSED" => Arg::Text(composed(b)),
         _ => Arg::Text(layout(b)),
     }
 }

@@ -97,6 +97,9 @@ pub fn check_result(op: &str, args: &[Arg], ours: &str) -> Result<(), String> {
     let Some(texts) = args.iter().map(text).collect::<Option<Vec<String>>>() else {
         return Ok(());
     };
+    if op == "composition" && texts.len() == 2 && texts.iter().any(|t| t.contains(" o ")) {
+        return check_composed_composition(&texts, ours);
+    }
     if texts
         .iter()
         .any(|t| !ints_small(t, CHECK_INT) || t.contains('<'))
@@ -217,6 +220,49 @@ fn check_with_shape(texts: &[String], ours: &str) -> Result<(), String> {
         if r.index_1d(i) != Some(want) {
             return Err(format!(
                 "with_shape {texts:?} = {ours}: R({i}) != A({i}) = {want}"
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// `composition A B` with a composed layout among the operands: `R(i) == A(B(i))` at every
+/// point of B's domain, evaluated with the operands' own `crd2idx` (the last mode running on
+/// past the end, truncating division for negative offsets), and R's shape refines B's.
+fn check_composed_composition(texts: &[String], ours: &str) -> Result<(), String> {
+    use cute_layout::ComposedLayout;
+    let (Ok(a), Ok(b)) = (
+        texts[0].parse::<ComposedLayout>(),
+        texts[1].parse::<ComposedLayout>(),
+    ) else {
+        return Ok(()); // a bare swizzle or a tiler: not judged here
+    };
+    if b.size() > CHECK_RESULT_SIZE {
+        return Ok(());
+    }
+    let r: ComposedLayout = ours
+        .parse()
+        .map_err(|e| format!("composition {texts:?} = {ours:?} does not parse: {e}"))?;
+    if r.to_string() != ours {
+        return Err(format!("result {ours:?} prints back as {r}"));
+    }
+    if r.size() != b.size() || !b.shape().compatible(&r.shape()) {
+        return Err(format!(
+            "composition {texts:?} = {ours}: shape does not refine {}",
+            b.shape()
+        ));
+    }
+    for i in 0..b.size() {
+        let Some(x) = b.index_1d(i) else {
+            return Ok(());
+        };
+        let Ok(want) = a.index_any(x) else {
+            return Ok(()); // past i64 at an intermediate step: not judged
+        };
+        if r.index_1d(i) != Some(want) {
+            return Err(format!(
+                "composition {texts:?} = {ours}: R({i}) = {:?} != A(B({i})) = {want}",
+                r.index_1d(i)
             ));
         }
     }

@@ -154,6 +154,7 @@ test('a refusal: the error, its kind, the condition and the counter-example', as
   const explain = await text(page, 'explain');
   assert.match(explain, /condition failed/);
   assert.match(explain, /counter-example/);
+  assert.equal(await page.locator('[data-testid="picture"] figure svg').count(), 2);
   await shot(page, 'refusal');
   assert.deepEqual(errors, []);
   await page.close();
@@ -182,6 +183,16 @@ test('atoms: CuTe\'s MMA picture, a thread selected in A, B and C', async () => 
   const sel = await text(page, 'tv-selection');
   assert.match(sel, /^thread 5: C: V0 at \(1,2\), V1 at \(1,3\), V2 at \(9,2\), V3 at \(9,3\); A: .*; B: /);
   await shot(page, 'atoms');
+  // a tiled copy: CuTe's source and destination tiles; a thread selected in both
+  await page.goto(`${base}${hash('make_tiled_copy', ['SM75_U32x4_LDSM_N', 'half_t', '(32,1):(1,0)', '(1,8):(0,1)', 'tiled_layout_tv'])}`);
+  await page.waitForFunction(() => document.querySelectorAll('[data-testid="picture"] svg g.panel').length === 2);
+  assert.equal(await text(page, 'result'), '(32,8):(1,32)');
+  await page.fill('#tv-thread', '3');
+  await page.waitForFunction(() => document.querySelector('[data-testid="tv-selection"]').textContent.startsWith('thread 3: '));
+  const copySel = await text(page, 'tv-selection');
+  assert.match(copySel, /Source: V0 at .*Source: V7 at/);
+  assert.ok((await page.locator('[data-testid="picture"] rect.sel').count()) >= 16, copySel);
+  await shot(page, 'tiled-copy');
   assert.deepEqual(errors, []);
   await page.close();
 });
@@ -285,6 +296,19 @@ test('conformance vectors: window.cute.run agrees with cute batch and with CuTe'
       }
     }
   }
+  // The surface vectors (surface/*.jsonl: IntTuple toolkit, general composed layouts, ...).
+  const surfaceDir = join(dir, 'surface');
+  const surfaceRef = [];
+  if (existsSync(surfaceDir)) {
+    for (const f of readdirSync(surfaceDir).filter((n) => n.endsWith('.jsonl')).sort()) {
+      for (const line of readFileSync(join(surfaceDir, f), 'utf8').split('\n')) {
+        if (!line.trim()) continue;
+        const c = JSON.parse(line);
+        lines.push(JSON.stringify({ op: c.op, args: c.args }));
+        surfaceRef.push([lines.length - 1, String(c.cute)]);
+      }
+    }
+  }
   const want = batch(lines);
   assert.equal(want.length, lines.length);
   const { page, errors } = await open();
@@ -304,11 +328,16 @@ test('conformance vectors: window.cute.run agrees with cute batch and with CuTe'
   }
   for (let k = cases.length; k < lines.length; k++) assert.deepEqual(got[k], want[k], lines[k]);
   const atomsAgreed = atomRef.filter(([k, v]) => got[k].ok === v).length;
-  console.log(`conformance: ${lines.length} requests (${cases.length} algebra vectors, ${atomRef.length} atom fields), `
-    + `all ${lines.length} answered as cute batch answers them; CuTe's text reproduced for ${agreedCute} of ${lawful} `
-    + `law-abiding algebra answers and ${atomsAgreed} of ${atomRef.length} atom fields`);
+  // (CuTe prints these with spaces: `(2, 3)`; compared without white space, as tests/surface.rs does)
+  const bare = (x) => String(x).replace(/\s+/g, '');
+  const surfaceAgreed = surfaceRef.filter(([k, v]) => got[k].ok !== undefined && bare(got[k].ok) === bare(v)).length;
+  console.log(`conformance: ${lines.length} requests (${cases.length} algebra vectors, ${atomRef.length} atom fields, `
+    + `${surfaceRef.length} surface vectors), all answered as cute batch answers them; CuTe's text reproduced for `
+    + `${agreedCute} of ${lawful} law-abiding algebra answers, ${atomsAgreed} of ${atomRef.length} atom fields and `
+    + `${surfaceAgreed} of ${surfaceRef.length} surface vectors`);
   assert.ok(agreedCute >= 0.95 * lawful, `${agreedCute} of ${lawful}`);
   assert.equal(atomsAgreed, atomRef.length);
+  assert.equal(surfaceAgreed, surfaceRef.length);
   assert.deepEqual(errors, []);
   await page.close();
 });

@@ -935,14 +935,17 @@ impl ComposedLayout {
         let (lo, hi) = self.image_bounds();
         let lo = if op == "left_inverse" { lo.min(0) } else { 0 };
         let reach = hi.max(inv.size() - 1).max(0);
+        // R(y) = inv(sw_k(...(sw_0(y)))): the outermost swizzle of self is applied first, so it
+        // becomes R's innermost layer.
         let mut layers = Layers::new();
-        for (sw, _) in self.layers.iter().rev() {
-            let moved = inv.swizzle_through(op, sw, (lo, reach))?;
+        let mut bounds = (lo, reach);
+        for (sw, _) in self.layers.iter() {
+            let moved = inv.swizzle_through(op, sw, bounds)?;
+            bounds = swizzle_bounds(sw, bounds);
             if !moved.is_identity() {
                 layers.push((moved, 0));
             }
         }
-        // The layer moved last (from the outermost swizzle) is applied first.
         layers.reverse();
         Self::from_layers(layers, inv)
     }
@@ -1170,7 +1173,7 @@ impl Layout {
             // them is the identity there and is dropped (the offsets are unchanged for the next
             // one); any other must move through self for negative offsets too (see
             // `swizzle_through`, condition 0).
-            let zeros = offsets_trailing_zeros(&rhs.layout);
+            let mut zeros = offsets_trailing_zeros(&rhs.layout);
             let mut bounds = (lo, hi);
             for (sw, _) in rhs.layers.iter().rev() {
                 if sw.yyy_mask() >> zeros == 0 {
@@ -1178,6 +1181,8 @@ impl Layout {
                 }
                 let moved = self.swizzle_through("composition", sw, bounds)?;
                 bounds = swizzle_bounds(sw, bounds);
+                // The offsets it toggles may now have their low bits set.
+                zeros = zeros.min(sw.zzz_mask().trailing_zeros());
                 if !moved.is_identity() {
                     layers.push((moved, 0));
                 }

@@ -355,10 +355,21 @@ impl Layout {
     }
 
     /// The layout's 1-D function at any integer (CuTe semantics: past the end the last mode runs
-    /// on; negative indices use truncating division). Checked.
+    /// on; negative indices use truncating division, so `L(-i) == -L(i)`). Checked. This is the
+    /// library's one convention for indices outside the domain (see the crate docs).
     ///
     /// # Errors
     /// [`LayoutError::Overflow`] if the index leaves `i64`.
+    ///
+    /// # Examples
+    /// ```
+    /// # use cute_layout::Layout;
+    /// let l: Layout = "(2,(8,4)):(16,(32,1))".parse()?;
+    /// assert_eq!(l.index_any(64)?, 4); // (0,(0,4)): the last mode runs on
+    /// assert_eq!(l.index_any(-16)?, -1); // (0,(0,-1))
+    /// assert!((0..200).all(|i| l.index_any(-i).ok() == l.index_any(i).ok().map(|v| -v)));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn index_any(&self, i: i64) -> Result<i64, LayoutError> {
         let mut acc = 0i64;
         let mut ovf = false;

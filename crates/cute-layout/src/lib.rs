@@ -22,6 +22,30 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
+//! ## Indices outside the domain
+//!
+//! Some laws evaluate a layout outside `[0, size)`: composition's `A(B(i))` where B's offsets
+//! pass A's size or are negative, the inverses, a swizzle moved through a layout. One
+//! convention holds everywhere ([`Layout::index_any`]), CuTe's integer arithmetic:
+//!
+//! * past the end, the last mode's coordinate is not reduced by its extent (it "runs on");
+//! * a negative index is split by truncating division (C++'s `/` and `%`), so every coordinate
+//!   of `-i` is the negation of that of `i`, and `L(-i) == -L(i)`: the 1-D function is odd.
+//!
+//! ```
+//! use cute_layout::Layout;
+//! let l: Layout = "(4,4):(4,1)".parse()?;
+//! assert_eq!(l.index_any(17)?, 8); // (1, 4): the last coordinate runs on
+//! assert_eq!(l.index_any(-6)?, -9); // (-2, -1), = -l(6)
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! A swizzle acts on the two's-complement bits of an offset and does not commute with negation
+//! (`Sw<1,0,2>` maps 1 to 1 but -1 to -2), so a swizzle is moved through a layout (composition
+//! with a composed right operand, the inverses) only where the offsets it sees are non-negative,
+//! or the layout is `x -> 2^k x`; elsewhere the operation refuses (see
+//! [`Layout::compose_composed`]).
+//!
 //! ## CuTe's names and this crate's
 //!
 //! Every operation has its definition, laws, errors and an example on its own page.

@@ -175,7 +175,7 @@ pub fn picture(op: &str, args: &[Arg]) -> Result<String, OpError> {
         }
         _ => {
             let result = run_op(op, args)?;
-            if let Some(svg) = mma_picture(op, args) {
+            if let Some(svg) = mma_picture(op, args).or_else(|| copy_picture(op, args)) {
                 return Ok(svg);
             }
             if let Some(tile) = tv_tile(op, args) {
@@ -227,6 +227,47 @@ fn mma_picture(op: &str, args: &[Arg]) -> Option<String> {
         _ => return None,
     };
     render::svg_mma(&mma.ok()?, &Style::new()).ok()
+}
+
+/// CuTe's picture of the tiled copy a request names (`make_tiled_copy ATOM TYPE THR VAL FIELD`,
+/// `make_tiled_copy_{A,B,C,C_atom} ATOM TYPE MMA_ATOM LAYOUT PERMUTATION FIELD`): its source and
+/// destination tiles ([`render::svg_copy`]). `None` for other requests (a per-thread partition
+/// with its tensor and thread is drawn as its result), or where the picture is refused.
+fn copy_picture(op: &str, args: &[Arg]) -> Option<String> {
+    let a = Args {
+        op: "picture",
+        args,
+    };
+    let text: Vec<String> = (0..args.len())
+        .map(|k| a.text_arg(k))
+        .collect::<Result<_, _>>()
+        .ok()?;
+    let mut spec = crate::copy_atoms::TiledCopySpec {
+        atom: &text[0],
+        ty: text.get(1)?,
+        ..Default::default()
+    };
+    match (op, text.len()) {
+        ("make_tiled_copy", 5) => {
+            spec.thr = Some(&text[2]);
+            spec.val = Some(&text[3]);
+        }
+        (_, 6) => {
+            spec.operand = Some(match op {
+                "make_tiled_copy_A" => "A",
+                "make_tiled_copy_B" => "B",
+                "make_tiled_copy_C" => "C",
+                "make_tiled_copy_C_atom" => "C_atom",
+                _ => return None,
+            });
+            spec.mma = Some(&text[2]);
+            spec.layout = Some(&text[3]);
+            spec.permutation = Some(&text[4]);
+        }
+        _ => return None,
+    }
+    let tc = crate::copy_atoms::make_tiled_copy_spec(&spec).ok()?;
+    render::svg_copy(&tc, &Style::new()).ok()
 }
 
 /// The tile a thread-value field of an atom operation maps into, asked of the same operation:
@@ -368,7 +409,10 @@ mod tests {
         ];
         let tc: Vec<Arg> = tc.iter().map(|s| t(s)).collect();
         let copy = picture("make_tiled_copy", &tc).unwrap();
-        assert!(copy.contains("on tile (32,64)") && copy.contains(">T0 V0</text>"));
+        assert!(
+            copy.contains("TiledCopy of Copy_Atom<") || copy.contains("TiledCopy of Copy_Atom&lt;")
+        );
+        assert!(copy.contains("T0 V0"));
     }
 
     #[test]

@@ -336,6 +336,42 @@ pub(crate) fn complement_modes<L: List<(i64, i64)>>(
     complement_modes_general(f, cotarget, result)
 }
 
+/// The complement chain that a product uses, `complement(a, m)` for `m = size(a) * cosize(b)`
+/// (appended to `result`, coalesced): CuTe's chain `(g_0, ..., g_k, rest):(1, S_0, ..., S_k)`
+/// without the coverage check of [`complement_modes`]. Where `a` has holes that no layout fills
+/// (`(4,6):(1,6)` skips 4 and 5: `g_1 = floor(6 / 4)`), the chain falls short of `m`, but it is
+/// still strictly increasing, misses `a`'s image and makes `(a, R)` injective, which is all that
+/// the product `(a, R ∘ b)` needs (CuTe's logical_product.cpp expects
+/// `(4,6):(1,6) ⊗ 3:1 = (((4,6)),(3)):(((1,6)),(36))`). `m_is_floor`: `m` stands for a larger
+/// value past `i64` (saturated); the chain is the same unless its span reaches `i64::MAX`,
+/// which is then an overflow.
+pub(crate) fn product_complement_modes<L: List<(i64, i64)>>(
+    f: &[(i64, i64)],
+    m: i64,
+    m_is_floor: bool,
+    result: &mut L,
+) -> Result<(), Stop<L::Full>> {
+    if !m_is_floor && f.len() <= WORK && f.windows(2).all(|w| w[0].1 <= w[1].1) {
+        if let Some(r) = complement_gapless(f.iter().copied(), m, result) {
+            return r;
+        }
+    }
+    complement_modes_with(f, &[m], result, false, m_is_floor)
+}
+
+/// `complement(a, m)` as a layout, the product's chain ([`product_complement_modes`]).
+pub(crate) fn product_complement(
+    a: &Layout,
+    m: i64,
+    m_is_floor: bool,
+) -> Result<Layout, LayoutError> {
+    let mut f = Modes::new();
+    filter_modes(a, &mut f);
+    let mut r = Modes::new();
+    growable(product_complement_modes(&f, m, m_is_floor, &mut r))?;
+    from_flat(OP, &r)
+}
+
 /// [`complement_modes_general`] for the modes `f` (sorted by stride) and a cotarget of one
 /// extent `m`, where it succeeds without a gap: the same pushes, `(d_i / S_{i-1}, S_{i-1})` for
 /// each mode and then `(rest, span)`, with no error path. `None`, with nothing pushed, wherever
@@ -378,6 +414,21 @@ fn complement_modes_general<L: List<(i64, i64)>>(
     cotarget: &[i64],
     result: &mut L,
 ) -> Result<(), Stop<L::Full>> {
+    complement_modes_with(f, cotarget, result, true, false)
+}
+
+/// [`complement_modes_general`], with the coverage check (`cover`) or without (the products'
+/// chain, see [`product_complement_modes`]). The spans `S_i` are computed in `i128`: only the
+/// result has to fit in `i64`. A last span past `i64` needs no rest mode (`ceil(M / S_k) = 1`),
+/// so `complement((9,7):(2,18), i64::MAX)` is `(2,73201365371863301):(1,126)` although
+/// `rest * S_k` is past `i64`.
+fn complement_modes_with<L: List<(i64, i64)>>(
+    f: &[(i64, i64)],
+    cotarget: &[i64],
+    result: &mut L,
+    cover: bool,
+    m_is_floor: bool,
+) -> Result<(), Stop<L::Full>> {
     let m = cotarget
         .iter()
         .try_fold(1i64, |acc, &c| acc.checked_mul(c))
@@ -411,14 +462,16 @@ fn complement_modes_general<L: List<(i64, i64)>>(
         sorted_copy.sort_by_key(|m| m.1);
         &sorted_copy
     };
-    let mut span = 1i64; // S_{i-1}
+    let mut span = 1i128; // S_{i-1}
     let mut prev_stride = 0i64;
-    let mut gap_sum = 0i64; // Σ r_i
+    let mut gap_sum = 0i128; // Σ r_i
     let mut first_gap: Option<(i64, i64)> = None;
     let mut size_a = 1i64;
     let mut size_r = Some(1i64); // Π g_i (only needed, and only checked, with a gap)
     for &(s, d) in modes {
-        if d < span {
+        if i128::from(d) < span {
+            // (So a span past i64 stops here: no stride reaches it.)
+            let span = i64::try_from(span).unwrap_or(i64::MAX);
             // g_i == 0: the modes overlap (CuTe: "Non-injective Layout detected in complement").
             return Err(
                 if d == prev_stride || (prev_stride != 0 && d % prev_stride == 0) {
@@ -437,32 +490,49 @@ fn complement_modes_general<L: List<(i64, i64)>>(
                 .into(),
             );
         }
-        let r = d % span;
+        // d >= span here, so span fits in i64.
+        let span64 = span as i64;
+        let r = d % span64;
         if r != 0 && first_gap.is_none() {
-            first_gap = Some((d, span));
+            first_gap = Some((d, span64));
         }
-        gap_sum += r;
-        let g = d / span;
+        gap_sum += i128::from(r);
+        let g = d / span64;
         size_r = size_r.and_then(|x| x.checked_mul(g));
-        push_merged(result, g, span).map_err(Stop::Full)?;
+        push_merged(result, g, span64).map_err(Stop::Full)?;
         prev_stride = d;
-        span = mul(OP, d, s)?;
+        span = i128::from(d) * i128::from(s);
         size_a = mul(OP, size_a, s)?;
     }
-    let mut rest = ceil_div_shape(cotarget, span)?;
-    if mul(OP, rest, span)? - gap_sum < m {
+    if m_is_floor && span >= i128::from(i64::MAX) {
+        // The true cotarget is past i64: it may need a rest mode of stride S_k past i64.
+        return Err(LayoutError::overflow(OP).into());
+    }
+    let mut rest = match i64::try_from(span) {
+        Ok(span) => ceil_div_shape(cotarget, span)?,
+        Err(_) => 1, // every extent of the cotarget is below S_k
+    };
+    if i128::from(rest) * span - gap_sum < i128::from(m) {
         // CuTe's element-wise ceil_div of a tuple cotarget can fall short of its size
         // (`complement(6:3, (5,3,5))` would be `(3,3):(1,18)`, cosize 54 < 75): take the
         // integer one, which reaches it (the coverage check below still applies).
-        rest = ceil_div(m, span);
+        rest = i64::try_from(span).map_or(1, |span| ceil_div(m, span));
     }
-    push_merged(result, rest, if rest == 1 { 0 } else { span }).map_err(Stop::Full)?;
-    if let Some((stride, span_before)) = first_gap {
+    if !cover && first_gap.is_some() && rest == 1 {
+        // The product's chain with a gap falls short of m, so b's offsets may pass its last
+        // g-mode, which would run on into a's image (`(2,5):(6,16) ⊗ 8:-1` would give
+        // `C = 6:1`, and copies of a that overlap): keep the mode of stride S_k, which runs on
+        // above everything (CuTe drops it, and its product is not injective).
+        rest = 2;
+    }
+    // rest > 1 only where S_k < m (or S_k covers a gap short of m <= i64::MAX), so S_k fits.
+    push_merged(result, rest, if rest == 1 { 0 } else { span as i64 }).map_err(Stop::Full)?;
+    if let (true, Some((stride, span_before))) = (cover, first_gap) {
         let size_r = size_r
             .and_then(|x| x.checked_mul(rest))
             .ok_or_else(|| LayoutError::overflow(OP))?;
-        let cosize = mul(OP, rest, span)? - gap_sum;
-        if cosize < m || size_r < m / size_a {
+        let cosize = i128::from(rest) * span - gap_sum;
+        if cosize < i128::from(m) || size_r < m / size_a {
             return Err(LayoutError::NotComplementable {
                 op: OP,
                 layout: f_layout().into(),

@@ -208,6 +208,19 @@ fn compose_leaf<S: Lists>(
         out.info.add((out.modes.len(), true, sign))?;
         return Ok(());
     }
+    if n == 1 {
+        // An extent-1 leaf takes only the value 0, so any stride is lawful: CuTe's, whose walk
+        // divides the stride by each extent it passes, rounding up (`ceil_div`), and needs no
+        // divisibility (`(6,1):(8,-2) ∘ (1,3):(-2048,0)` is `(1,3):(684,0)`).
+        let mut abs = r.unsigned_abs();
+        for &(s, _) in &a[..a.len() - 1] {
+            abs = abs.div_ceil(s.unsigned_abs().max(1));
+        }
+        let stride = i64::try_from(abs).map_err(|_| LayoutError::overflow(OP))? * r.signum();
+        out.modes.add((1, mul(OP, stride, a[a.len() - 1].1)?))?;
+        out.info.add((out.modes.len(), true, sign))?;
+        return Ok(());
+    }
     let (mut rest_shape, mut rest_stride) = (n, r);
     for (j, &(s, d)) in a[..a.len() - 1].iter().enumerate() {
         let t = match walk_step(s, rest_shape, rest_stride) {
@@ -288,7 +301,11 @@ impl Layout {
     /// * [`LayoutError::ModesOverlap`]: two leaves of `rhs` reach overlapping coordinates of
     ///   `self` (e.g. `(10,2):(16,4) ∘ (4,5):(5,2)`).
     /// * [`LayoutError::NotRepresentable`]: leaves with strides of opposite signs meet in a
-    ///   multi-mode `self`.
+    ///   multi-mode `self`, and one of them uses a digit of a mode other than the last (with
+    ///   truncating division, `A(y - z)` then borrows). Where every leaf only reaches the last
+    ///   mode (its offsets are multiples of the other extents' product `P`), `A(x) = (x / P) d`
+    ///   for `x` of either sign, and the leaves add: `(2,(1,5)):(12,(6,-1)) ∘ (2,4):(-2,128)`
+    ///   is `(2,4):(1,-64)`.
     /// * [`LayoutError::Overflow`].
     ///
     /// # Examples
@@ -557,9 +574,17 @@ fn check_disjoint<S: Lists>(
     if a.len() <= 1 || leaves.info.len() <= 1 {
         return Ok(());
     }
-    // Opposite signs: A(y - z) is not A(y) - A(z) across a mode boundary.
+    // Opposite signs: A(y - z) is not A(y) - A(z) across a mode boundary (with truncating
+    // division, the digits of y - z borrow). Unless no leaf uses a digit of a bounded mode:
+    // then every offset of rhs is a multiple of P, the product of A's bounded extents, and
+    // `A(x) = (x / P) d_last` for every such x of either sign, which adds.
     let mut first_sign: Option<(usize, i64)> = None;
-    for (k, &(_, _, sign)) in leaves.info.iter().enumerate() {
+    let signed = if leaves.footprint.is_empty() {
+        &[][..]
+    } else {
+        &leaves.info[..]
+    };
+    for (k, &(_, _, sign)) in signed.iter().enumerate() {
         if sign == 0 {
             continue;
         }

@@ -10,7 +10,9 @@
 //! a flat tuple of those) and fall back to the generic path otherwise (nested tilers, errors of
 //! rank).
 
-use super::complement::{compact_complement, complement_modes, filter_leaves};
+use super::complement::{
+    compact_complement, complement_modes, filter_leaves, product_complement_modes,
+};
 use super::composition::{compose_with, linear_stride_x};
 use super::flat::{Buf, Sink};
 use super::lists::{bounded_first, growable, Bounded, Full, Growable, List, Lists, Stop, BOUNDED};
@@ -384,17 +386,23 @@ fn product_complement<L: List<(i64, i64)>>(
     comp: &mut L,
 ) -> Result<(), Stop<L::Full>> {
     let cosize_b = 1 + crate::layout::span_of(b.shape, b.stride);
-    let m = mul("logical_product", a.size(), cosize_b.max(1))?;
-    if let Some(c) = compact_complement(a.shape, a.stride, m) {
-        // One mode or none: valid (see `compact_complement`).
-        if let Some(mode) = c {
-            comp.add(mode)?;
+    // Only the result has to fit: an `m` past i64 is saturated (see `product_complement_modes`).
+    let (m, m_is_floor) = match a.size().checked_mul(cosize_b.max(1)) {
+        Some(m) => (m, false),
+        None => (i64::MAX, true),
+    };
+    if !m_is_floor {
+        if let Some(c) = compact_complement(a.shape, a.stride, m) {
+            // One mode or none: valid (see `compact_complement`).
+            if let Some(mode) = c {
+                comp.add(mode)?;
+            }
+            return Ok(());
         }
-        return Ok(());
     }
     let mut f = L::empty();
     filter_leaves(a.shape, a.stride, &mut f).map_err(Stop::Full)?;
-    complement_modes(&f, &[m], comp)?;
+    product_complement_modes(&f, m, m_is_floor, comp)?;
     Ok(check_flat("complement", comp)?)
 }
 

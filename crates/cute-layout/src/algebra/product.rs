@@ -5,7 +5,7 @@ use super::divide::{unpack, zipped_into};
 use super::kernels;
 use super::linear_product;
 use super::view::push_view;
-use super::{from_flat, mul, Tiler};
+use super::{from_flat, Tiler};
 use crate::error::LayoutError;
 use crate::int_tuple::IntTuple;
 use crate::layout::Layout;
@@ -331,8 +331,13 @@ pub(super) fn rank_product_into(
 /// `a ⊗ b` for a layout tiler: `(a, complement(a, size(a) * cosize(b)) ∘ b)`, gathered in place
 /// (no copy of `a`).
 pub(crate) fn product_by_layout(a: &Layout, b: &Layout) -> Result<Layout, LayoutError> {
-    let m = mul("logical_product", a.size(), b.cosize().max(1))?;
-    let comp = a.complement(m)?;
+    // The product's chain (no coverage check; an `m` past i64 saturated): see
+    // `complement::product_complement_modes`.
+    let (m, m_is_floor) = match a.size().checked_mul(b.cosize().max(1)) {
+        Some(m) => (m, false),
+        None => (i64::MAX, true),
+    };
+    let comp = super::complement::product_complement(a, m, m_is_floor)?;
     let mut out = LayoutBuilder::new();
     out.open();
     out.push(a);

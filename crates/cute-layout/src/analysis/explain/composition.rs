@@ -129,7 +129,8 @@ fn compose_leaf_steps(
         let shape = if j == last { s } else { ceil_div(s, rest) };
         strided.push((shape, rest.checked_mul(r.signum())?.checked_mul(d)?));
         if j < last {
-            if rest % s != 0 && rest >= s {
+            // (An extent-1 leaf takes only the value 0: any stride is lawful.)
+            if rest % s != 0 && rest >= s && n > 1 {
                 steps.push(Step::Failed(Condition::StrideDivisibility {
                     leaf: k,
                     mode: j,
@@ -252,7 +253,9 @@ fn check_disjoint(a: &[(i64, i64)], works: &[LeafWork], steps: &mut Vec<Step>) {
         return;
     }
     let mut first: Option<(usize, i64)> = None;
-    for (k, w) in works.iter().enumerate() {
+    // Leaves that use no digit of a bounded mode add whatever their signs (see `Layout::compose`).
+    let bounded = works.iter().any(|w| !w.footprint.is_empty());
+    for (k, w) in works.iter().enumerate().filter(|_| bounded) {
         if w.sign == 0 {
             continue;
         }

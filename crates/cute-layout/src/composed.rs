@@ -996,15 +996,9 @@ fn maps_prefix_into_itself(sw: &Swizzle, n: i64) -> bool {
                 let yr = need(r).unwrap_or(1);
                 match need(b) {
                     Some(t) if need(r).is_some() => t ^ yr,
-                    Some(t) => {
-                        // y_r free: the higher of b and r is 1, the other follows.
-                        if r > b {
-                            t ^ 1
-                        } else {
-                            1
-                        }
-                    }
-                    None => 1,
+                    // y_r free: the higher of b and r is 1, the other follows.
+                    Some(t) if r > b => t ^ 1,
+                    _ => 1,
                 }
             } else if bit(y, b) == 1 {
                 let zb = b - s;

@@ -28,10 +28,18 @@ impl Layout {
     /// copies of `self` out as `B` says. A tuple tiler multiplies mode by mode.
     ///
     /// # Laws
-    /// * Mode 0 equals `self`; mode 1 equals `complement(self, size(self)*cosize(B)) ∘ B`.
+    /// * Mode 0 equals `self`; mode 1 equals `C ∘ B`, `C = complement(self, size(self)*cosize(B))`
+    ///   where that is defined. Where `self` has holes that no layout fills (`(4,6):(1,6)` skips
+    ///   4 and 5), `C` is CuTe's chain of the complement without its coverage condition, which
+    ///   is all the product needs: `C` increases, misses `self`'s image and `(self, C)` is
+    ///   injective, its last mode kept so that it runs on above `self` (CuTe's
+    ///   logical_product.cpp: `(4,6):(1,6) ⊗ 3:1 = ((4,6),3):((1,6),36)`).
+    /// * So for injective `self` and `B` the product is injective: the copies do not overlap.
+    /// * Only the result must fit in `i64`: `size(self) * cosize(B)` may not
+    ///   (`(4):(0) ⊗ (2):(2^62)` is `((4),(2)):((0),(2^62))`).
     ///
     /// # Errors
-    /// The errors of [`Layout::complement`] and [`Layout::compose`];
+    /// The errors of [`Layout::complement`] (but its coverage condition) and [`Layout::compose`];
     /// [`LayoutError::RankMismatch`] for a tuple tiler with more modes than `self`.
     ///
     /// # Examples

@@ -50,16 +50,24 @@ __device__ __forceinline__ void mma(float* d, const uint32_t* a, const uint32_t*
       : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
 }
 
-// MINB: blocks per SM asked of the register allocator (1 or 2).
-template <int MINB>
+// MINB: blocks per SM asked of the register allocator (1 or 2). GROUP > 1: blocks run in groups of
+// GROUP row-blocks sweeping the column-blocks, so that blocks running together share A and B in L2.
+template <int MINB, int GROUP>
 __global__ void __launch_bounds__(THREADS, MINB) gemm_kernel(const __nv_bfloat16* __restrict__ A,
                                                        const __nv_bfloat16* __restrict__ B,
                                                        __nv_bfloat16* __restrict__ C) {
   extern __shared__ __align__(128) __nv_bfloat16 smem[];
   __nv_bfloat16* sA = smem;
   __nv_bfloat16* sB = smem + STAGES * TILE;
-  const int64_t t = threadIdx.x, bm = blockIdx.x, bn = blockIdx.y;
+  const int64_t t = threadIdx.x;
   const int64_t mblocks = gen::gemm_m / BM;
+  int64_t bm = blockIdx.x, bn = blockIdx.y;
+  if constexpr (GROUP > 1) {
+    static_assert((gen::gemm_m / BM) % GROUP == 0, "groups of row-blocks");
+    const int64_t id = blockIdx.x + (int64_t)gridDim.x * blockIdx.y, per = GROUP * (gen::gemm_n / BN);
+    bm = (id / per) * GROUP + id % GROUP;
+    bn = (id % per) / GROUP;
+  }
   float acc[MI][NI][4];
 #pragma unroll
   for (int i = 0; i < MI; ++i)
@@ -116,19 +124,21 @@ __global__ void __launch_bounds__(THREADS, MINB) gemm_kernel(const __nv_bfloat16
 }
 }  // namespace
 
-template <int MINB>
+template <int MINB, int GROUP>
 static int launch(const void* a, const void* b, void* c, void* stream) {
   const int bytes = (int)(2 * STAGES * TILE * sizeof(__nv_bfloat16));
-  cudaError_t e = cudaFuncSetAttribute(gemm_kernel<MINB>, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes);
+  cudaError_t e = cudaFuncSetAttribute(gemm_kernel<MINB, GROUP>, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes);
   if (e != cudaSuccess) return (int)e;
   const dim3 grid((unsigned)(gen::gemm_m / BM), (unsigned)(gen::gemm_n / BN));
-  gemm_kernel<MINB><<<grid, THREADS, bytes, (cudaStream_t)stream>>>(
+  gemm_kernel<MINB, GROUP><<<grid, THREADS, bytes, (cudaStream_t)stream>>>(
       (const __nv_bfloat16*)a, (const __nv_bfloat16*)b, (__nv_bfloat16*)c);
   return (int)cudaGetLastError();
 }
 
-// variant 1: one block per SM (no register cap); 2: two blocks per SM (at most 128 registers).
+// variant 1: one block per SM (no register cap); 2: two blocks per SM (at most 128 registers);
+// 3: as 2, blocks in groups of 8 row-blocks.
 extern "C" int gemm_launch(const void* a, const void* b, void* c, void* stream, int variant) {
-  return variant == 2 ? launch<2>(a, b, c, stream) : launch<1>(a, b, c, stream);
+  if (variant == 3) return launch<2, 8>(a, b, c, stream);
+  return variant == 2 ? launch<2, 1>(a, b, c, stream) : launch<1, 1>(a, b, c, stream);
 }
 extern "C" long long gemm_size() { return (long long)gen::gemm_m; }

@@ -29,7 +29,7 @@ def launcher(variant):
     return ours
 
 
-ours1, ours2 = launcher(1), launcher(2)
+ours1, ours2, ours3 = launcher(1), launcher(2), launcher(3)
 
 
 def theirs(a, b, c):
@@ -47,13 +47,14 @@ if "--profile" in sys.argv:
     a, b, c = sets[0]
     ours1(a, b, c)
     ours2(a, b, c)
+    ours3(a, b, c)
     torch.cuda.synchronize()
     print("profile run done")
     sys.exit(0)
 
 # Check: poison, run, compare with an f32 product of the same bf16 inputs.
 ok = True
-for name, f in (("gemm", ours1), ("gemm2", ours2)):
+for name, f in (("gemm", ours1), ("gemm2", ours2), ("gemm3", ours3)):
     for a, b, c in sets:
         c.fill_(float("nan"))
         f(a, b, c)
@@ -85,8 +86,8 @@ def median_ms(f, reps=20):
 
 
 flops = 2.0 * n * n * n
-for name, f in (("cublas", theirs), ("gemm", ours1), ("gemm2", ours2), ("cublas#2", theirs), ("gemm#2", ours1),
-                ("gemm2#2", ours2)):
+for name, f in (("cublas", theirs), ("gemm", ours1), ("gemm2", ours2), ("gemm3", ours3), ("cublas#2", theirs),
+                ("gemm#2", ours1), ("gemm2#2", ours2), ("gemm3#2", ours3)):
     ms = median_ms(f)
     print(f"RESULT {name:<14} flops={flops:.0f} ms={ms:.4f} TFLOPs={flops / ms / 1e9:.1f}")
 sys.exit(0 if ok else 1)

@@ -73,6 +73,8 @@ def atoms():
     out.append("SM120::SPARSE::SM120_SPARSE_16x8x64_TN<float_e3m2_t, float_e2m1_t, half_t>")
     out.append("SM120::BLOCKSCALED::SPARSE::SM120_SPARSE_16x8x64_TN_VS<float_e4m3_t, float_e5m2_t, float, float_ue8m0_t, 32>")
     out.append("SM120::BLOCKSCALED::SPARSE::SM120_SPARSE_16x8x128_TN_VS<float_e2m1_t, float_e2m1_t, float, float_ue4m3_t, 16>")
+    out.append(f"SM103::SM103_MXF4_ULTRA_SS_VS<float_e2m1_t, float_e2m1_t, float, float_ue8m0_t, 128, 64, 16, {UK}, {UK}>")
+    out.append(f"SM103::SM103_MXF4_ULTRA_2x1SM_SS_VS<float_e2m1_t, float_e2m1_t, float, float_ue4m3_t, 256, 128, 32, {UK}, {UK}>")
     out.append("SM120_16x8x32_TN<float_e2m1_t, float_e5m2_t, half_t>")
     out.append("SM120::BLOCKSCALED::SM120_16x8x32_TN_VS<float_e2m1_t, float_e3m2_t, float, float_ue8m0_t, 32>")
     out.append("SM120::BLOCKSCALED::SM120_16x8x64_TN_VS<float_e2m1_t, float_e2m1_t, float, float_ue8m0_t, 32>")

@@ -391,7 +391,10 @@ fn clap_error(e: &clap::Error) -> ExitCode {
     use clap::error::ErrorKind;
     match e.kind() {
         ErrorKind::DisplayHelp => {
-            let words: Vec<String> = std::env::args().skip(1).collect();
+            let words: Vec<String> = std::env::args_os()
+                .skip(1)
+                .map(|w| w.to_string_lossy().into_owned())
+                .collect();
             let command = words.iter().find(|w| !w.starts_with('-'));
             return emit(&command_help(command.map_or("", String::as_str), e));
         }
@@ -417,7 +420,10 @@ fn clap_error(e: &clap::Error) -> ExitCode {
         }
         message += line;
     }
-    let words: Vec<String> = std::env::args().skip(1).collect();
+    let words: Vec<String> = std::env::args_os()
+        .skip(1)
+        .map(|w| w.to_string_lossy().into_owned())
+        .collect();
     let command = words
         .iter()
         .find(|w| !w.starts_with('-'))

@@ -86,9 +86,9 @@ fn copy_atom_cases() -> Vec<Case> {
     cases
 }
 
-fn tiled_copy_cases() -> Vec<Case> {
+fn tiled_copy_cases(file: &str) -> Vec<Case> {
     let mut cases = Vec::new();
-    for v in vectors("tiled_copy.jsonl") {
+    for v in vectors(file) {
         let op = text(&v["op"]);
         let args: Vec<Value> = v["args"].as_array().expect("args").clone();
         let c = &v["cute"];
@@ -151,7 +151,7 @@ fn copy_atoms_agree_with_cute() {
 
 #[test]
 fn tiled_copies_agree_with_cute() {
-    let cases = tiled_copy_cases();
+    let cases = tiled_copy_cases("tiled_copy.jsonl");
     let bad = run(&cases);
     println!(
         "tiled_copy.jsonl: {}/{} fields agree",
@@ -332,4 +332,58 @@ fn every_atom_and_type_agrees_with_cute() {
         bad.len(),
         bad.join("\n")
     );
+}
+
+/// 34 more TiledCopy configurations in the shared vectors' format (`tiled_copy_extra.jsonl`,
+/// printed by CuTe C++ 4.2 from the program `gen_tiled_copy_extra.py` writes, with
+/// `tiled_copy_extra.hpp`): other atoms (LDSM x1/x2, MOVM, XOR4 shuffle, SM100 U8 LDSM/STSM,
+/// 256-bit loads, DefaultCopy, AutoVectorizingCopy, cp.async ZFILL), rank-3 thread layouts,
+/// 64-thread LDSM tilings, and make_tiled_copy_A/B/C/C_atom over SM80 F16/BF16/TF32/F64/S8 and
+/// SM90 GMMA tiled MMAs, with column-major, row-major and swizzled tensors.
+#[test]
+fn more_tiled_copies_agree_with_cute() {
+    let cases = tiled_copy_cases("tiled_copy_extra.jsonl");
+    let bad = run(&cases);
+    println!(
+        "tiled_copy_extra.jsonl: {}/{} fields agree",
+        cases.len() - bad.len(),
+        cases.len()
+    );
+    assert!(cases.len() >= 500);
+    assert!(
+        bad.is_empty(),
+        "{} disagreements:\n{}",
+        bad.len(),
+        bad.join("\n")
+    );
+}
+
+/// `make_cotiled_copy` through the batch protocol (CuTe 4.2's answer; the library test
+/// `copy_laws.rs` checks more configurations).
+#[test]
+fn cotiled_copy_through_batch() {
+    let args = json!([
+        "UniversalCopy<uint128_t>",
+        "half_t",
+        "((8,16),8):((8,64),1)",
+        "(32,64):(64,1)"
+    ]);
+    let cases: Vec<Case> = [
+        ("tiler_mn", "(16:1,(8,8):(8,1))"),
+        ("tiled_layout_tv", "((8,16),8):((16,1),128)"),
+        ("layout_s_tv", "((8,16),(8,1)):((16,1),(128,0))"),
+    ]
+    .iter()
+    .map(|(f, want)| {
+        let mut a = args.as_array().unwrap().clone();
+        a.push(json!(f));
+        Case {
+            label: format!("make_cotiled_copy {f}"),
+            request: json!({"op": "make_cotiled_copy", "args": a}),
+            want: want.to_string(),
+        }
+    })
+    .collect();
+    let bad = run(&cases);
+    assert!(bad.is_empty(), "{}", bad.join("\n"));
 }

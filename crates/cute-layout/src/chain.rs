@@ -34,6 +34,8 @@ use crate::swizzle::Swizzle;
 use crate::ComposedLayout;
 
 /// One outer function of a [`LayoutChain`]: a layout (evaluated at an integer) or a swizzle.
+// A layout is a small inline value by design (no heap); chains are short.
+#[allow(clippy::large_enum_variant)]
 #[derive(Clone, PartialEq, Eq, Hash, Debug)]
 pub enum OuterFn {
     /// A layout, evaluated with [`Layout::index_any`].

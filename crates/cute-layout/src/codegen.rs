@@ -72,6 +72,15 @@ impl Options {
     /// # Errors
     /// [`LayoutError::InvalidArgument`] unless `name` is a C identifier (letters, digits and
     /// `_`, not starting with a digit or `__`).
+    ///
+    /// # Examples
+    /// ```
+    /// # use cute_layout::codegen::Options;
+    /// assert_eq!(Options::new("tile_offset")?.name(), "tile_offset");
+    /// assert!(Options::new("2d").is_err());
+    /// assert!(Options::new("f")?.namespace("gen::smem").is_ok());
+    /// # Ok::<(), cute_layout::LayoutError>(())
+    /// ```
     pub fn new(name: &str) -> Result<Self, LayoutError> {
         if !is_identifier(name) {
             return Err(bad(format!("{name:?} is not a C++ identifier")));
@@ -476,6 +485,6 @@ mod tests {
         assert!(code.contains("i /= 3;\n  o += (i & 1);\n  i >>= 1;\n  o += i * 6;"));
         let z: ComposedLayout = "(4,4):(0,0)".parse().unwrap();
         let code = emit_cpp(&z, &Options::new("z").unwrap()).unwrap();
-        assert!(code.contains("int64_t o = 0;\n  return o;"));
+        assert!(code.contains("int64_t o = 0;\n  (void)i;  // every stride is 0\n  return o;"));
     }
 }

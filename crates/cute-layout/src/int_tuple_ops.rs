@@ -134,11 +134,15 @@ impl IntTuple {
     pub fn prefix_products(&self, init: i64) -> Result<IntTuple, LayoutError> {
         let mut out = self.clone();
         let mut acc = init;
-        for (o, &v) in out.leaves.iter_mut().zip(self.leaves.iter()) {
+        let n = self.leaves.len();
+        for (k, (o, &v)) in out.leaves.iter_mut().zip(self.leaves.iter()).enumerate() {
             *o = acc;
-            acc = acc
-                .checked_mul(v)
-                .ok_or_else(|| LayoutError::overflow("prefix_product"))?;
+            // The product past the last leaf is not part of the result: it may overflow.
+            if k + 1 < n {
+                acc = acc
+                    .checked_mul(v)
+                    .ok_or_else(|| LayoutError::overflow("prefix_product"))?;
+            }
         }
         Ok(out)
     }

@@ -6,6 +6,7 @@
 use alloc::vec::Vec;
 
 use crate::algebra::Tiler;
+use crate::basis::ScaledBasis;
 use crate::error::LayoutError;
 use crate::int_tuple::IntTuple;
 use crate::layout::Layout;
@@ -277,6 +278,85 @@ impl Layout {
     }
 }
 
+impl Layout<ScaledBasis> {
+    /// CuTe `coalesce` of a layout with basis strides: the same function of the 1-D index with
+    /// fewer modes: extent-1 modes dropped, and a mode merged into the one before it when both
+    /// step along the same coordinate mode and it continues it (`d1 == s0 * d0`).
+    ///
+    /// # Laws
+    /// * `R.value_1d(i) == self.value_1d(i)` for every `i` in `[0, size)`; `coalesce(R) == R`.
+    ///
+    /// # Errors
+    /// As [`Layout::<ScaledBasis>::compose`].
+    ///
+    /// # Examples
+    /// ```
+    /// # use cute_layout::{Layout, ScaledBasis};
+    /// let l: Layout<ScaledBasis> = "(2,4,3):(1@0,2@0,1@1)".parse()?;
+    /// assert_eq!(l.coalesce()?.to_string(), "(8,3):(1@0,1@1)");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn coalesce(&self) -> Result<Layout<ScaledBasis>, LayoutError> {
+        let mut modes: Vec<(i64, ScaledBasis)> = Vec::new();
+        for (&s, &d) in self.shape_leaves().iter().zip(self.stride_leaves()) {
+            if s == 1 {
+                continue;
+            }
+            if let Some(last) = modes.last_mut() {
+                let same_path = last.1.path().eq(d.path());
+                if same_path && last.1.value().checked_mul(last.0) == Some(d.value()) {
+                    last.0 = last
+                        .0
+                        .checked_mul(s)
+                        .ok_or(LayoutError::overflow("coalesce"))?;
+                    continue;
+                }
+            }
+            modes.push((s, d));
+        }
+        let text = match modes.as_slice() {
+            [] => alloc::string::String::from("1:0"),
+            [(s, d)] => alloc::format!("{s}:{d}"),
+            _ => {
+                let sh: Vec<alloc::string::String> =
+                    modes.iter().map(|m| alloc::format!("{}", m.0)).collect();
+                let st: Vec<alloc::string::String> =
+                    modes.iter().map(|m| alloc::format!("{}", m.1)).collect();
+                alloc::format!("({}):({})", sh.join(","), st.join(","))
+            }
+        };
+        text.parse().map_err(|_| LayoutError::overflow("coalesce"))
+    }
+
+    /// A divide of a layout with basis strides (CuTe's `logical_divide` and its zipped, tiled
+    /// and flat forms, `f`): `self ∘ f(make_layout(shape(self)), tiler)`, the divide of the
+    /// column-major layout of `self`'s shape (whose values are `self`'s 1-D indices) composed
+    /// into `self`.
+    ///
+    /// # Laws
+    /// * `R(c) == self(f(col_major(shape), tiler)(c))` for every coordinate `c` of the result.
+    ///
+    /// # Errors
+    /// Those of `f` and of [`Layout::<ScaledBasis>::compose`].
+    ///
+    /// # Examples
+    /// ```
+    /// # use cute_layout::Layout;
+    /// let id = Layout::identity("(4,6)".parse()?)?;
+    /// let d = id.divide_with(&"(2,3)".parse()?, Layout::zipped_divide)?;
+    /// assert_eq!(d.to_string(), "((2,3),(2,2)):((1@0,1@1),(2@0,3@1))");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn divide_with(
+        &self,
+        tiler: &Tiler,
+        f: fn(&Layout, &Tiler) -> Result<Layout, LayoutError>,
+    ) -> Result<Layout<ScaledBasis>, LayoutError> {
+        let col = Layout::col_major(self.shape())?;
+        self.compose(&f(&col, tiler)?)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -311,6 +391,28 @@ mod tests {
                         );
                     }
                 }
+            }
+        }
+    }
+
+    /// Law over a small domain: basis coalesce and divides keep the function of every point.
+    #[test]
+    fn basis_coalesce_and_divide_keep_values() {
+        for shape in ["(2,4)", "(4,(2,3))", "((2,2),3,2)"] {
+            let id = Layout::identity(shape.parse().unwrap()).unwrap();
+            let c = id.coalesce().unwrap();
+            for i in 0..id.size() {
+                assert_eq!(c.value_1d(i), id.value_1d(i), "{id} -> {c} at {i}");
+            }
+            let t: Tiler = "2".parse().unwrap();
+            let Ok(d) = id.divide_with(&t, Layout::logical_divide) else {
+                continue;
+            };
+            let col = Layout::col_major(id.shape()).unwrap();
+            let dc = col.logical_divide(&t).unwrap();
+            for i in 0..d.size() {
+                let k = dc.index_1d(i).unwrap();
+                assert_eq!(d.value_1d(i), id.value_1d(k), "{d} at {i}");
             }
         }
     }

@@ -163,6 +163,19 @@ impl Problem {
     /// [`LayoutError::InvalidArgument`] if the tile does not have two modes, a TV layout does
     /// not have two modes or reaches outside the tile; [`LayoutError::TooLarge`] past
     /// [`MAX_TILE_POINTS`].
+    ///
+    /// # Examples
+    /// ```
+    /// # use cute_layout::{smem_search::Problem, render::Banks, Layout};
+    /// let rows: Layout = "((32,8),4):((32,1),8)".parse()?; // a warp writes along a row
+    /// let cols: Layout = "((32,8),4):((1,32),256)".parse()?; // a warp reads down a column
+    /// let p = Problem::new("(32,32)".parse()?, rows, cols, Banks::new(32, 4)?)?;
+    /// let e = p.evaluate(&"(32,32):(33,1)".parse()?)?; // one word of padding per row
+    /// assert_eq!((e.conflicts(), e.footprint), (0, 1055));
+    /// let outside: Layout = "(32,33):(1,32)".parse()?;
+    /// assert!(Problem::new("(32,32)".parse()?, outside, "(32,32):(1,32)".parse()?, Banks::default()).is_err());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn new(
         tile: IntTuple,
         write: Layout,

@@ -1,6 +1,6 @@
 //! Laws of the copy atoms and tiled copies (`cute_layout::atom::copy`), on every listed atom
 //! and every TiledCopy configuration of the vendored CuTe vectors
-//! (`crates/cute-cli/tests/conformance/atoms/tiled_copy.jsonl`).
+//! (`crates/cute-cli/tests/conformance/atoms/tiled_copy{,_extra}.jsonl`).
 
 use cute_layout::atom::copy::{copy_atom, copy_names, value_type_names, TiledCopy};
 use cute_layout::atom::{mma_atom, Operand, TiledMma};
@@ -45,6 +45,18 @@ fn names_and_errors() {
     assert_eq!(
         copy_atom("UniversalCopy<uint32_t, uint64_t>").unwrap(),
         copy_atom("UniversalCopy<uint32_t,uint64_t>").unwrap()
+    );
+    assert_eq!(
+        copy_atom("Copy_Traits<SM80_CP_ASYNC_CACHEALWAYS<cute::uint128_t>>")
+            .unwrap()
+            .src_bits(),
+        copy_atom("SM80_CP_ASYNC_CACHEALWAYS<uint128_t, uint128_t>")
+            .unwrap()
+            .src_bits()
+    );
+    assert_eq!(
+        copy_atom("SM90_TMA_LOAD").unwrap_err().kind(),
+        "Unsupported"
     );
     let e = copy_atom("SM90_U32x4_STSM_T").unwrap_err();
     assert_eq!(e.kind(), "UnknownAtom");
@@ -199,4 +211,108 @@ fn partitions_agree_with_tv_layouts() {
         }
     }
     assert!(checked > 100_000, "{checked}");
+}
+
+/// `make_cotiled_copy` and `make_tiled_copy_S/D` against CuTe C++ 4.2 (printed host-only by a
+/// program like `tests/conformance/latex_copy/print_latex_copy.cpp`; the expected text is CuTe's
+/// with the `_` of static integers removed).
+#[test]
+fn cotiled_and_s_d_copies_agree_with_cute() {
+    let l = |s: &str| -> Layout { s.parse().unwrap() };
+    let atom = |n: &str, t: &str| copy_atom(n).unwrap().typed(t).unwrap();
+    let fields = |tc: &TiledCopy| {
+        [
+            tc.tiler_mn().to_string(),
+            tc.tiled_layout_tv().to_string(),
+            tc.layout_s_tv().unwrap().to_string(),
+            tc.layout_d_tv().unwrap().to_string(),
+        ]
+    };
+    let cot = |n: &str, t: &str, tv: &str, data: &str| {
+        TiledCopy::make_cotiled_copy(atom(n, t), &l(tv), &l(data)).unwrap()
+    };
+    assert_eq!(
+        fields(&cot(
+            "UniversalCopy<uint128_t>",
+            "half_t",
+            "((8,16),8):((8,64),1)",
+            "(32,64):(64,1)"
+        )),
+        [
+            "(16:1,(8,8):(8,1))",
+            "((8,16),8):((16,1),128)",
+            "((8,16),(8,1)):((16,1),(128,0))",
+            "((8,16),(8,1)):((16,1),(128,0))"
+        ]
+    );
+    assert_eq!(
+        fields(&cot(
+            "UniversalCopy<uint128_t>",
+            "half_t",
+            "((8,32),8):((8,64),1)",
+            "(64,32):(1,64)"
+        )),
+        [
+            "((8,8):(8,1),32:1)",
+            "((8,32),8):((1,64),8)",
+            "((8,32),(8,1)):((1,64),(8,0))",
+            "((8,32),(8,1)):((1,64),(8,0))"
+        ]
+    );
+    assert_eq!(
+        fields(&cot(
+            "UniversalCopy<uint64_t>",
+            "float",
+            "((4,8),2):((2,8),1)",
+            "((2,4),8):((1,16),2)"
+        )),
+        [
+            "((4,2):(2,1),8:1)",
+            "((4,(2,4)),2):((8,(32,1)),4)",
+            "((8,4),(2,1)):((8,1),(4,0))",
+            "((8,4),(2,1)):((8,1),(4,0))"
+        ]
+    );
+    let mma = TiledMma::new(
+        mma_atom("SM80_16x8x16_F16F16F16F16_TN").unwrap(),
+        Some(&l("(2,2,1):(1,2,0)")),
+        Some(&"(32,32,16)".parse().unwrap()),
+    )
+    .unwrap();
+    let ta = TiledCopy::make_tiled_copy_mma(atom("SM75_U32x4_LDSM_N", "half_t"), &mma, Operand::A)
+        .unwrap();
+    assert_eq!(
+        fields(
+            &TiledCopy::make_tiled_copy_s(atom("UniversalCopy<uint128_t>", "half_t"), &ta).unwrap()
+        ),
+        [
+            "(32,16)",
+            "((16,2,2,2),(8,1)):((1,256,16,0),(32,0))",
+            "((16,2,2,2),(8,1)):((1,256,16,0),(32,0))",
+            "((16,2,2,2),(8,1)):((1,256,16,0),(32,0))"
+        ]
+    );
+    assert_eq!(
+        fields(
+            &TiledCopy::make_tiled_copy_d(atom("UniversalCopy<uint32_t>", "half_t"), &ta).unwrap()
+        ),
+        [
+            "(32,16)",
+            "((4,8,2,2),((2,2,2),1)):((64,1,16,0),((32,8,256),0))",
+            "((4,8,2,2),(2,(2,2))):((64,1,16,0),(32,(8,256)))",
+            "((4,8,2,2),(2,(2,2))):((64,1,16,0),(32,(8,256)))"
+        ]
+    );
+    let tcc =
+        TiledCopy::make_tiled_copy_mma(atom("UniversalCopy<uint32_t>", "half_t"), &mma, Operand::C)
+            .unwrap();
+    assert_eq!(
+        fields(&TiledCopy::make_tiled_copy_d(atom("SM90_U32x4_STSM_N", "half_t"), &tcc).unwrap()),
+        [
+            "(32,32)",
+            "((4,8,2,2),(2,(2,2))):((64,1,16,256),(32,(8,512)))",
+            "((4,8,2,2),((2,2,2),1)):((64,1,16,256),((32,8,512),0))",
+            "((16,2,2,2),(8,1)):((1,512,16,256),(32,0))"
+        ]
+    );
 }

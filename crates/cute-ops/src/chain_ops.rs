@@ -225,6 +225,15 @@ mod tests {
             ok("table", &["8:2 o 0 o Sw<2,0,2> o 0 o 8:1"]),
             "0,2,4,6,10,8,14,12"
         );
+        assert_eq!(
+            ok("coalesce", &["(2,4,3):(1@0,2@0,1@1)"]),
+            "(8,3):(1@0,1@1)"
+        );
+        assert_eq!(ok("coalesce", &["1:1@0"]), "1:0");
+        assert_eq!(
+            ok("zipped_divide", &["(4,6):(1@0,1@1)", "(2,3)"]),
+            "((2,3),(2,2)):((1@0,1@1),(2@0,3@1))"
+        );
     }
 
     /// Law: crd2idx of a composed layout agrees with its table at every point, for outer

@@ -247,6 +247,16 @@ pub(super) fn by_tiler(
     f: fn(&Layout, &Tiler) -> Result<Layout, cute_layout::LayoutError>,
     g: fn(&ComposedLayout, &Tiler) -> Result<ComposedLayout, cute_layout::LayoutError>,
 ) -> Result<String, OpError> {
+    if a.is_basis(0) && !a.is_basis(1) && a.op.contains("divide") {
+        return match a.basis_layout(0)?.divide_with(&a.tiler(1)?, f) {
+            Ok(r) => Ok(r.to_string()),
+            Err(cute_layout::LayoutError::NotRepresentable { what, .. }) => Err(OpError::new(
+                "NotImplemented",
+                format!("{}: a divide of a basis-strided layout that splits its coordinate modes differently ({what})", a.op),
+            )),
+            Err(e) => Err(e.into()),
+        };
+    }
     Ok(match a.func(0)? {
         Func::Composed(c) => g(&c, &a.tiler(1)?)?.to_string(),
         Func::Chain(c) => {

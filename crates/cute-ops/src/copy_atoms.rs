@@ -18,6 +18,7 @@ pub static COPY_OPS: &[OpSpec] = &[
     op("make_tiled_copy_B", "ATOM TYPE MMA_ATOM ATOM_LAYOUT PERMUTATION FIELD [...]", (6, 8), "make_tiled_copy_B of the tiled MMA; FIELD as make_tiled_copy", |a| mma_copy(a, Some(Operand::B))),
     op("make_tiled_copy_C", "ATOM TYPE MMA_ATOM ATOM_LAYOUT PERMUTATION FIELD [...]", (6, 8), "make_tiled_copy_C of the tiled MMA; FIELD as make_tiled_copy", |a| mma_copy(a, Some(Operand::C))),
     op("make_tiled_copy_C_atom", "ATOM TYPE MMA_ATOM ATOM_LAYOUT PERMUTATION FIELD [...]", (6, 8), "make_tiled_copy_C_atom: the smallest tiled copy retiling the MMA's C (the atom's values only); FIELD as make_tiled_copy", |a| mma_copy(a, None)),
+    op("make_cotiled_copy", "ATOM TYPE ATOM_TV_LAYOUT DATA_LAYOUT FIELD [...]", (5, 7), "make_cotiled_copy(Copy_Atom<ATOM,TYPE>, atom (thr,val) -> address, data coord -> address); FIELD as make_tiled_copy", make_cotiled_copy),
     op("make_layout_tv", "THR_LAYOUT VAL_LAYOUT FIELD", (3, 3), "the CuTe DSL's make_layout_tv: FIELD layout_mn (raked_product), layout_tv (its right inverse), tiler_mn", make_layout_tv),
 ];
 
@@ -92,6 +93,12 @@ pub(crate) fn tiled_field(tc: &TiledCopy, a: &Args<'_>, k: usize) -> Result<Stri
             }
         }
     })
+}
+
+fn make_cotiled_copy(a: &Args<'_>) -> Result<String, OpError> {
+    let atom = copy::copy_atom(&a.text_arg(0)?)?.typed(&a.text_arg(1)?)?;
+    let tc = TiledCopy::make_cotiled_copy(atom, &a.layout(2)?, &a.layout(3)?)?;
+    tiled_field(&tc, a, 4)
 }
 
 fn mma_copy(a: &Args<'_>, op: Option<Operand>) -> Result<String, OpError> {

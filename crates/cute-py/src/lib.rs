@@ -352,7 +352,9 @@ fn to_layout(x: &Bound<'_, PyAny>) -> PyResult<Layout> {
     Layout::col_major(t).py()
 }
 
-/// A layout argument borrowed from a `Layout` object, or converted (see [`to_layout`]).
+/// A layout argument borrowed from a `Layout` object, or converted (see [`to_layout`]). Lives
+/// on the stack for one call; boxing the owned case would cost an allocation.
+#[allow(clippy::large_enum_variant)]
 enum LRef<'a> {
     Borrowed(&'a Layout),
     Owned(Layout),

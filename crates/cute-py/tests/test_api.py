@@ -189,3 +189,27 @@ def test_docstring_examples():
             runner.run(t)
     assert n >= 20
     assert runner.failures == 0
+
+
+def test_tensor():
+    import doctest as dt
+
+    import cute_layout.tensor as tmod
+
+    assert dt.testmod(tmod).failed == 0
+    np = pytest.importorskip("numpy")
+    data = np.arange(64)
+    T = cl.Tensor(data, Layout((4, 8), (8, 1)))
+    assert T[1, 2] == 10 and T[(1, 2)] == 10 and T[5] == 9
+    col = T[None, 3]
+    assert [int(col[i]) for i in range(4)] == [3, 11, 19, 27]
+    T[0, 1] = 100
+    assert data[1] == 100
+    assert T.numpy().shape == (4, 8) and T.numpy()[2, 3] == 19
+    with pytest.raises(LayoutError) as e:
+        cl.Tensor(np.arange(10), Layout((4, 8), (8, 1)))
+    assert e.value.kind == "OutOfBounds"
+    buf = bytearray(range(16))
+    B = cl.Tensor(buf, Layout((4, 4), (4, 1)))
+    assert B[1, 2] == 6
+    assert cl.Tensor(list(range(8)), Layout(8, 1))[7] == 7

@@ -209,7 +209,7 @@ impl TemplateName {
                 return None;
             }
             return Some(TemplateName {
-                base: n,
+                base: n.strip_prefix("cute::").map(String::from).unwrap_or(n),
                 args: Vec::new(),
                 brackets: false,
             });
@@ -247,11 +247,17 @@ impl TemplateName {
         if args.iter().any(|a| a.is_empty()) {
             return None;
         }
+        let base = base
+            .strip_prefix("cute::")
+            .map(String::from)
+            .unwrap_or(base);
         if base == "MMA_Traits" && !args.is_empty() {
+            // `MMA_Traits<Op>` is `Op`; `MMA_Traits<Op, args...>` (CuTe's variadic traits) is
+            // `Op` with those arguments.
             let first = args.remove(0);
             let mut t = TemplateName::parse(&first)?;
+            t.brackets |= !args.is_empty();
             t.args.extend(args);
-            t.brackets = true;
             return Some(t);
         }
         Some(TemplateName {
@@ -345,6 +351,11 @@ mod tests {
                 "C<128>",
                 "integral_constant<UMMA::Major,UMMA::Major::K>"
             ]
+        );
+        let t = TemplateName::parse("MMA_Traits<cute::SM80_16x8x8_F16F16F16F16_TN>").unwrap();
+        assert_eq!(
+            (t.base.as_str(), t.brackets),
+            ("SM80_16x8x8_F16F16F16F16_TN", false)
         );
         assert!(TemplateName::parse("A<b").is_none());
         assert!(TemplateName::parse("A<b>>").is_none());

@@ -313,11 +313,12 @@ impl TiledMma {
     /// `get_slice(t).partition_fragment_A/B/C(L)`: the layout of the register fragment thread
     /// `t` allocates for its partition. C: the compact column-major layout of the partition's
     /// shape; A and B held in registers: CuTe's `make_fragment_like` (mode 0 compact
-    /// column-major, the other modes ordered as the partition's strides); A and B read from
-    /// shared memory through a descriptor (GMMA `_SS` A, GMMA B, UMMA): the partition itself.
+    /// column-major, the other modes ordered as the partition's strides).
     ///
     /// # Errors
-    /// As [`TiledMma::partition`].
+    /// As [`TiledMma::partition`]; [`AtomError::Unsupported`] for an operand CuTe does not hold
+    /// in registers: A and B read through a descriptor (GMMA `_SS` A, GMMA B, UMMA; CuTe's
+    /// fragment there is a tensor of shared-memory descriptors) and UMMA's C (tensor memory).
     pub fn partition_fragment(
         &self,
         op: Operand,
@@ -325,11 +326,27 @@ impl TiledMma {
         thread: i64,
     ) -> Result<Layout, AtomError> {
         let (p, _) = self.partition(op, layout, thread)?;
+        if op == Operand::C && self.atom.name().contains("SM100_MMA_") {
+            // UMMA accumulates in tensor memory: CuTe's fragment is a TMEM allocation
+            // (`tmem_frg`), whose layout is not modelled here.
+            return Err(AtomError::Unsupported {
+                name: self.atom.name().into(),
+                what: "the C fragment of a UMMA atom lives in tensor memory (tmem_frg)".into(),
+            });
+        }
         if op == Operand::C {
             return Ok(Layout::col_major(p.shape())?);
         }
         if self.atom.is_descriptor(op) {
-            return Ok(p);
+            // CuTe makes a tensor of shared-memory descriptors (one per 128-bit chunk of the
+            // partition, `MakeTensor<smem_desc>`), which needs a shared-memory tensor.
+            return Err(AtomError::Unsupported {
+                name: self.atom.name().into(),
+                what: format!(
+                    "operand {} is read through a shared/tensor-memory descriptor; its fragment is a tensor of descriptors, not modelled",
+                    op.name()
+                ),
+            });
         }
         Ok(fragment_like(&p)?)
     }

@@ -142,3 +142,6 @@ from . import atoms  # noqa: E402  (MMAAtom, TiledMMA, CopyAtom, TiledCopy over 
 from .atoms import CopyAtom, MMAAtom, Picture, TiledCopy, TiledMMA, make_layout_tv, make_tiled_copy, make_tiled_mma  # noqa: E402
 
 __all__ += ["atoms", "CopyAtom", "MMAAtom", "Picture", "TiledCopy", "TiledMMA", "make_layout_tv", "make_tiled_copy", "make_tiled_mma"]
+from .tensor import Tensor  # noqa: E402
+
+__all__ += ["Tensor"]

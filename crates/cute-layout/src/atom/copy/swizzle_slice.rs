@@ -221,7 +221,8 @@ fn leaf(s: i64, d: i64, segs: &[Segment]) -> Option<(String, String)> {
         let end = g.bits.map_or(u32::MAX, |n| g.start + n);
         let (a, b) = (lo.max(g.start), hi.min(end));
         if a < b {
-            pieces.push((1i64 << (b - a), g.stride * (1i64 << (a - g.start))));
+            let stride = g.stride.checked_mul(1i64.checked_shl(a - g.start)?)?;
+            pieces.push((1i64.checked_shl(b - a)?, stride));
         }
     }
     Some(match pieces.as_slice() {

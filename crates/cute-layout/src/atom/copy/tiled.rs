@@ -529,7 +529,7 @@ impl TiledCopy {
         let t = frag.zipped_divide(&Tiler::Modes(tile))?;
         let vt = t.compose_tiler(&Tiler::Modes(vec![Tiler::Layout(frg_v), Tiler::Skip]))?;
         let rest = core::iter::once("0")
-            .chain(core::iter::repeat("_").take(r - 1))
+            .chain(core::iter::repeat_n("_", r - 1))
             .collect::<Vec<_>>()
             .join(",");
         Ok(vt.slice(&sc(&format!("(_,({rest}))"))?)?)

@@ -350,6 +350,7 @@ pub(crate) static FAMILIES: &[AtomFamily] = &[
     AtomFamily { kind: AtomKind::Mma, arch: "SM100", pattern: "SM100_MMA_{MXF8F6F4|MXF4}[_2x1SM]_SS<a,b,c,sf,M,N,[VS,]majors...>", about: "Blackwell block-scaled UMMA" },
     AtomFamily { kind: AtomKind::Mma, arch: "SM100", pattern: "SM100_MMA_F16BF16[_2x1SM]_{SS|TS}_SCALED<a,b,c,M,N,majors,ScaleC[,...]>", about: "Blackwell UMMA with a scaled accumulator" },
     AtomFamily { kind: AtomKind::Mma, arch: "SM100", pattern: "SM100_MMA_{TF32|F16BF16|S8|F8F6F4|MXF8F6F4|MXF4NVF4}[_2x1SM]_SS_SPARSE<...>", about: "Blackwell sparse UMMA (2:4 A, K doubled)" },
+    AtomFamily { kind: AtomKind::Mma, arch: "SM103", pattern: "SM103::SM103_MXF4_ULTRA[_2x1SM]_SS_VS<a,b,c,sf,M,N,VS,UMMA::Major::K,UMMA::Major::K[,...]>", about: "Blackwell Ultra block-scaled FP4 UMMA, K = 96" },
     AtomFamily { kind: AtomKind::Mma, arch: "SM100", pattern: "SM100_{2x1x1|1x2x1}_F32F32F32F32", about: "Blackwell FFMA2" },
     AtomFamily { kind: AtomKind::Mma, arch: "SM120", pattern: "SM120_16x8x32_TN<a,b,c>", about: "Blackwell GeForce FP8/FP6/FP4 warp MMA" },
     AtomFamily { kind: AtomKind::Mma, arch: "SM120", pattern: "SM120::BLOCKSCALED::SM120_16x8x{32|64}_TN_VS<a,b,c,sf,VS>", about: "Blackwell GeForce block-scaled warp MMA" },

@@ -13,7 +13,8 @@
 //! do not instantiate them. `_SCALED` (F16BF16, a `ScaleC` argument after the majors) has the
 //! plain layouts; `_SPARSE` (2:4 structured-sparse A; TF32, F16BF16, S8, F8F6F4, MXF8F6F4,
 //! MXF4NVF4) doubles K (512 bits of A's type; 64 for F8F6F4 and MXF8F6F4, 128 for MXF4NVF4); its
-//! metadata layout is not modelled. Not covered: SM103.
+//! metadata layout is not modelled. SM103's `SM103::SM103_MXF4_ULTRA[_2x1SM]_SS_VS<a,b,c,sf,M,N,VS,
+//! majors...>` (same header) is the MXF4 rule with K = 96 and K-major operands only.
 
 use alloc::format;
 use alloc::string::{String, ToString};
@@ -38,6 +39,7 @@ enum Kind {
     Mxf8f6f4,
     Mxf4,
     Mxf4nvf4,
+    Mxf4Ultra,
 }
 
 /// The plain instruction, `_SCALED` (a C scale argument) or `_SPARSE` (2:4 A, K doubled).
@@ -56,6 +58,7 @@ const KINDS: &[(&str, Kind)] = &[
     ("MXF8F6F4", Kind::Mxf8f6f4),
     ("MXF4", Kind::Mxf4),
     ("MXF4NVF4", Kind::Mxf4nvf4),
+    ("MXF4_ULTRA", Kind::Mxf4Ultra),
 ];
 
 fn strip_ns(a: &str) -> &str {
@@ -126,8 +129,11 @@ fn n_in(n: i64, step: i64, lo: i64) -> bool {
 
 pub(super) fn resolve(t: &TemplateName, norm: &str) -> Option<Result<MmaAtom, AtomError>> {
     let base = strip_ns(&t.base);
-    let rest = base.strip_prefix("SM100_MMA_")?;
-    let (fam, rest) = rest.split_once('_')?;
+    // SM103's MXF4 "ultra" atoms (in the same header) read like MXF4 with the suffix _VS.
+    let (fam, rest) = match base.strip_prefix("SM103::SM103_MXF4_ULTRA_") {
+        Some(r) => ("MXF4_ULTRA", r.strip_suffix("_VS")?),
+        None => base.strip_prefix("SM100_MMA_")?.split_once('_')?,
+    };
     let kind = KINDS.iter().find(|(n, _)| *n == fam)?.1;
     let (sm2, rest) = match rest.strip_prefix("2x1SM_") {
         Some(r) => (true, r),
@@ -145,6 +151,7 @@ pub(super) fn resolve(t: &TemplateName, norm: &str) -> Option<Result<MmaAtom, At
     };
     let exists = match variant {
         Variant::Plain => kind != Kind::Mxf4nvf4,
+        _ if kind == Kind::Mxf4Ultra => false,
         Variant::Scaled => kind == Kind::F16Bf16,
         Variant::Sparse => !ts && kind != Kind::Mxf4,
     };
@@ -162,12 +169,16 @@ pub(super) fn resolve(t: &TemplateName, norm: &str) -> Option<Result<MmaAtom, At
     let args = &t.args;
     // Layout of the arguments: types, then (sf_type), M, N, (VS), majors, the rest optional.
     let variadic = kind == Kind::F8f6f4 && !ts && !sparse;
-    let n_types = if matches!(kind, Kind::Mxf8f6f4 | Kind::Mxf4 | Kind::Mxf4nvf4) {
+    let n_types = if matches!(
+        kind,
+        Kind::Mxf8f6f4 | Kind::Mxf4 | Kind::Mxf4nvf4 | Kind::Mxf4Ultra
+    ) {
         4
     } else {
         3
     };
-    let vs_pos = matches!(kind, Kind::Mxf4 | Kind::Mxf4nvf4).then_some(n_types + 2);
+    let vs_pos =
+        matches!(kind, Kind::Mxf4 | Kind::Mxf4nvf4 | Kind::Mxf4Ultra).then_some(n_types + 2);
     let maj_pos = n_types + 2 + usize::from(vs_pos.is_some());
     let max_extra = match (kind, ts) {
         (Kind::S8, false) => 1, // c_sat
@@ -200,7 +211,7 @@ pub(super) fn resolve(t: &TemplateName, norm: &str) -> Option<Result<MmaAtom, At
         Kind::F16Bf16 => bits[0] == 16 && bits[1] == 16,
         Kind::S8 => bits[0] == 8 && bits[1] == 8,
         Kind::F8f6f4 | Kind::Mxf8f6f4 => bits[0] <= 8 && bits[1] <= 8,
-        Kind::Mxf4 | Kind::Mxf4nvf4 => bits[0] == 4 && bits[1] == 4,
+        Kind::Mxf4 | Kind::Mxf4nvf4 | Kind::Mxf4Ultra => bits[0] == 4 && bits[1] == 4,
     };
     if !ab_ok {
         return bad(
@@ -217,12 +228,20 @@ pub(super) fn resolve(t: &TemplateName, norm: &str) -> Option<Result<MmaAtom, At
     let (Some(m), Some(n)) = (int_arg(&args[n_types]), int_arg(&args[n_types + 1])) else {
         return bad(norm, "M and N are integers".into());
     };
-    let (Some(_), Some(b_mn)) = (major(&args[maj_pos]), major(&args[maj_pos + 1])) else {
+    let (Some(a_mn), Some(b_mn)) = (major(&args[maj_pos]), major(&args[maj_pos + 1])) else {
         return bad(
             norm,
             "the A and B majors are UMMA::Major::K or UMMA::Major::MN".into(),
         );
     };
+    if kind == Kind::Mxf4Ultra && (a_mn || b_mn) {
+        // MMA_Traits<SM103_MXF4_ULTRA...>'s static_assert.
+        return bad(
+            norm,
+            "SM103 MXF4 ultra MMA does not support transpose: both majors are UMMA::Major::K"
+                .into(),
+        );
+    }
     if scaled == 1 && int_arg(&args[maj_pos + 2]).is_none_or(|c| c < 0) {
         return bad(
             norm,
@@ -250,7 +269,14 @@ pub(super) fn resolve(t: &TemplateName, norm: &str) -> Option<Result<MmaAtom, At
             if !(vs == Some(32) || (vs == Some(64) && wide)) {
                 return bad(norm, "VS must be 32, or 64 with float_e2m1_t A and B and float_ue8m0_t scale factors".into());
             }
-        } else if !matches!(vs, Some(16 | 32)) && !(sm2 && matches!(vs, Some(v) if v >= 1)) {
+        } else if kind == Kind::Mxf4Ultra {
+            if !matches!(vs, Some(v) if v >= 1) {
+                return bad(
+                    norm,
+                    "the scale vector size VS is a positive integer".into(),
+                );
+            }
+        } else if !(matches!(vs, Some(16 | 32)) || (sm2 && matches!(vs, Some(v) if v >= 1))) {
             return bad(norm, "the scale vector size VS must be 16 or 32".into());
         }
         // MMA_Traits<SM100_MMA_MXF4_SS>'s static_assert (the 2x1SM traits have none).
@@ -287,6 +313,7 @@ pub(super) fn resolve(t: &TemplateName, norm: &str) -> Option<Result<MmaAtom, At
         );
     }
     let k = match kind {
+        Kind::Mxf4Ultra => 96,
         Kind::Mxf4 | Kind::Mxf4nvf4 => 64,
         Kind::F8f6f4 | Kind::Mxf8f6f4 => 32,
         _ => 256 / i64::from(bits[0]),
@@ -340,6 +367,9 @@ pub(super) fn names(v: &mut Vec<String>) {
     ));
     v.push(format!(
         "SM100_MMA_MXF8F6F4_SS<float_e4m3_t,float_e4m3_t,float,float_ue8m0_t,128,128,{K},{K}>"
+    ));
+    v.push(format!(
+        "SM103::SM103_MXF4_ULTRA_SS_VS<float_e2m1_t,float_e2m1_t,float,float_ue8m0_t,128,128,16,{K},{K}>"
     ));
     v.push(format!(
         "SM100_MMA_F16BF16_SS_SCALED<half_t,half_t,float,128,128,{K},{K},1>"

@@ -2,7 +2,7 @@
 //!
 //! This crate holds no algebra. It converts Python values (ints, nested tuples, `None`, layout
 //! objects, CuTe's text) into `cute_layout` values, calls the library, and converts the results
-//! back; everything else goes through the operation table of `cute_ops` ([`run`]), so every
+//! back; everything else goes through the operation table of `cute_ops` (`cute_ops::run`), so every
 //! operation any front end has is reachable from Python.
 #![deny(unsafe_code)]
 

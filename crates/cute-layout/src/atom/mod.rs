@@ -43,7 +43,7 @@ use crate::error::{LayoutError, ParseError};
 
 pub mod copy;
 pub mod mma;
-mod tiled_mma;
+pub mod tiled_mma;
 
 pub use mma::{mma_atom, mma_names, MmaAtom, Operand};
 pub use tiled_mma::TiledMma;

@@ -99,6 +99,7 @@ mod basis;
 mod chain;
 pub mod codegen;
 mod composed;
+mod construct;
 mod coord;
 mod divider;
 mod error;
@@ -127,6 +128,7 @@ pub use analysis::{
 pub use basis::{ScaledBasis, MAX_BASIS_DEPTH};
 pub use chain::{is_composed_text, LayoutChain, OuterFn};
 pub use composed::ComposedLayout;
+pub use construct::MAX_COORDINATES;
 pub use coord::Offsets;
 pub use divider::Idx2Crd;
 pub use error::{LayoutError, ParseError, ParseErrorKind};

@@ -638,7 +638,13 @@ mod tests {
             let inv = a.coalesce().right_inverse();
             assert_eq!(inv.size() % r, 0, "{a}: {r}");
             for i in 0..r {
-                assert_eq!(a.coalesce().index(&IntTuple::int(inv.index(&IntTuple::int(i)).unwrap())).unwrap(), i, "{a}");
+                assert_eq!(
+                    a.coalesce()
+                        .index(&IntTuple::int(inv.index(&IntTuple::int(i)).unwrap()))
+                        .unwrap(),
+                    i,
+                    "{a}"
+                );
             }
         }
     }
@@ -659,8 +665,12 @@ mod tests {
                 for c01 in 0..r1 {
                     for c10 in 0..r0 {
                         for c11 in 0..r1 {
-                            let lhs = z.index(&t(&alloc::format!("(({c00},{c10}),({c01},{c11}))"))).unwrap();
-                            let rhs = pair.index(&t(&alloc::format!("(({c00},{c01}),({c10},{c11}))"))).unwrap();
+                            let lhs = z
+                                .index(&t(&alloc::format!("(({c00},{c10}),({c01},{c11}))")))
+                                .unwrap();
+                            let rhs = pair
+                                .index(&t(&alloc::format!("(({c00},{c01}),({c10},{c11}))")))
+                                .unwrap();
                             assert_eq!(lhs, rhs);
                         }
                     }
@@ -676,7 +686,15 @@ mod tests {
     /// bw_coalesce keeps the function of `(flatten(L)..., init...)` on the whole domain.
     #[test]
     fn bw_coalesce_law() {
-        let inits = ["1:0", "1:5", "3:8", "3:7", "(2,2):(4,16)", "(1,3):(0,2)", "(3):(4)"];
+        let inits = [
+            "1:0",
+            "1:5",
+            "3:8",
+            "3:7",
+            "(2,2):(4,16)",
+            "(1,3):(0,2)",
+            "(3):(4)",
+        ];
         for a in small_layouts() {
             assert_eq!(a.bw_coalesce(None).unwrap(), a.coalesce(), "{a}");
             for init in inits {
@@ -686,21 +704,33 @@ mod tests {
                 assert_eq!(r.size(), full.size(), "{a} {init}");
                 for i in 0..full.size() {
                     let c = IntTuple::int(i);
-                    assert_eq!(r.index(&c).unwrap(), full.index(&c).unwrap(), "{a} {init}: {r} at {i}");
+                    assert_eq!(
+                        r.index(&c).unwrap(),
+                        full.index(&c).unwrap(),
+                        "{a} {init}: {r} at {i}"
+                    );
                 }
             }
         }
-        assert!(l("(2,4):(1,2)").bw_coalesce(Some(&l("(2,(2,2)):(1,(2,4))"))).is_err());
+        assert!(l("(2,4):(1,2)")
+            .bw_coalesce(Some(&l("(2,(2,2)):(1,(2,4))")))
+            .is_err());
     }
 
     #[test]
     fn transform_layout_by_mode() {
         let a = l("((2,4),(3,1)):((1,2),(8,0))");
-        let r = a.transform_layout(|m| Ok::<_, LayoutError>(m.coalesce())).unwrap();
+        let r = a
+            .transform_layout(|m| Ok::<_, LayoutError>(m.coalesce()))
+            .unwrap();
         assert_eq!(r.to_string(), "(8,3):(1,8)");
         let extra = [l("5:100"), l("6:200")];
         let r = l("4:1")
-            .transform_layout_with(&extra, |m, e| Layout::from_modes([m.clone(), e.clone()]), |e| Ok::<_, LayoutError>(e.clone()))
+            .transform_layout_with(
+                &extra,
+                |m, e| Layout::from_modes([m.clone(), e.clone()]),
+                |e| Ok::<_, LayoutError>(e.clone()),
+            )
             .unwrap();
         assert_eq!(r.to_string(), "((4,5),6):((1,100),200)");
     }
@@ -714,16 +744,26 @@ mod tests {
         assert_eq!(a.map_mode(&[1, 0], id).unwrap(), a);
         assert!(a.map_mode(&[2], id).is_err());
         assert!(a.map_mode(&[0, 2], id).is_err());
-        let r = a.map_mode(&[1], |m| m.logical_divide(&"5:1".parse().unwrap())).unwrap();
+        let r = a
+            .map_mode(&[1], |m| m.logical_divide(&"5:1".parse().unwrap()))
+            .unwrap();
         assert_eq!(r.to_string(), "((3,8),(5,1)):((1,3),(24,0))");
     }
 
     #[test]
     fn compact_order_matches_ordered_for_distinct_ranks() {
-        for (s, o) in [("(2,3,4)", "(1,2,0)"), ("(2,(3,4))", "(1,0)"), ("((2,2),(2,2))", "((0,1),(2,3))"), ("(4,1,2)", "(2,0,1)")] {
+        for (s, o) in [
+            ("(2,3,4)", "(1,2,0)"),
+            ("(2,(3,4))", "(1,0)"),
+            ("((2,2),(2,2))", "((0,1),(2,3))"),
+            ("(4,1,2)", "(2,0,1)"),
+        ] {
             let (s, o) = (t(s), t(o));
             let r = IntTuple::compact_order(&s, &o).unwrap();
-            assert_eq!(Layout::new(s.clone(), r).unwrap(), Layout::ordered(s, o).unwrap());
+            assert_eq!(
+                Layout::new(s.clone(), r).unwrap(),
+                Layout::ordered(s, o).unwrap()
+            );
         }
         assert!(IntTuple::compact_order(&t("(2,3)"), &t("(0,1,2)")).is_err());
     }

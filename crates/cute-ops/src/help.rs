@@ -49,6 +49,7 @@ pub static HELP_GROUPS: &[&[OpHelp]] = &[
     ATOM_HELP,
     COPY_HELP,
     crate::tuple_ops::TUPLE_HELP,
+    crate::construct_ops::CONSTRUCT_HELP,
     CODEGEN_HELP,
 ];
 

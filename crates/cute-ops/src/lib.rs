@@ -27,6 +27,7 @@ pub mod atoms;
 mod chain_ops;
 pub mod codegen;
 mod composed_ops;
+mod construct_ops;
 pub mod copy_atoms;
 pub mod help;
 pub mod request;
@@ -141,6 +142,7 @@ pub(crate) const fn op(
 pub static GROUPS: &[&[OpSpec]] = &[
     OPS,
     tuple_ops::TUPLE_OPS,
+    construct_ops::CONSTRUCT_OPS,
     atoms::ATOM_OPS,
     copy_atoms::COPY_OPS,
     codegen::CODEGEN_OPS,

@@ -4,8 +4,9 @@
 // `cute codegen` (gpu/gen/wgmma.hpp, written by gpu/gen.sh):
 //  - sw128_a / sw128_b: the shared-memory tiles, CuTe's 128-byte K-major GMMA swizzle atom tiled
 //    to 128 x 64 and 256 x 64. They give each wgmma's descriptor start address (warpgroup row
-//    block and k step) and its stride byte offset; the compile-time checks below and the probe
-//    kernel (TMA's writes read back through sw128_a/b) prove that they are the hardware's swizzle.
+//    block and k step) and its stride byte offset; the compile-time checks of gpu/wgmma_layouts.hpp
+//    and the probe kernel (TMA's writes read back through sw128_a/b) prove that they are the
+//    hardware's swizzle.
 //  - box_a / box_b and tile_a / tile_b: the TMA box (mode 0 of the operand's zipped_divide into
 //    tiles: its shape and row pitch) and each tile's origin (mode 1).
 //  - wg_c: the accumulators' (thread, register) -> C offset, the TiledMMA's C TV layout composed
@@ -18,7 +19,7 @@
 #include <cuda_runtime.h>
 #include <cstdint>
 
-#include "gen/wgmma.hpp"
+#include "wgmma_layouts.hpp"
 
 namespace {
 constexpr int BM = (int)gen::box_a_size0, BN = (int)gen::box_b_size0, BK = (int)gen::box_a_size1;
@@ -32,23 +33,6 @@ static_assert(BM == 64 * CONSUMERS && BN == 256 && BK == 64 && gen::box_b_size1 
 static_assert(gen::wg_c_size0 == 128 * CONSUMERS && gen::wg_c_size1 == 128 && gen::wg_c_vector >= 2,
               "C: 2 warpgroups x 128 f32 registers, written as bf16 pairs");
 
-// The hardware's 128-byte swizzle, in bf16 offsets of a K-major tile with 64-element (128-byte)
-// rows: 16-byte chunk c of row r goes to chunk c ^ (r mod 8), rows 128 bytes apart.
-constexpr int64_t hw_sw128(int64_t r, int64_t k) { return r * 64 + ((((k >> 3) ^ (r & 7)) << 3) | (k & 7)); }
-template <int64_t (*F)(int64_t, int64_t)>
-constexpr bool is_hw_sw128(int64_t rows) {
-  for (int64_t r = 0; r < rows; ++r)
-    for (int64_t k = 0; k < 64; ++k)
-      if (F(r, k) != hw_sw128(r, k)) return false;
-  return true;
-}
-static_assert(is_hw_sw128<gen::sw128_a>(BM) && is_hw_sw128<gen::sw128_b>(BN),
-              "the library's shared-memory tiles are the 128-byte swizzle that TMA writes and wgmma reads");
-// Descriptor fields read off the library's layout: 8-row core-matrix groups 1024 bytes apart (the
-// stride byte offset), a k step of 16 at +32 bytes of row 0, warpgroup w's rows at 64 w.
-constexpr uint32_t SBO = (uint32_t)(2 * gen::sw128_a(8, 0));
-static_assert(SBO == 1024 && 2 * gen::sw128_b(8, 0) == SBO, "8 rows of 128 bytes");
-static_assert(2 * gen::sw128_a(0, 16) == 32 && 2 * gen::sw128_b(0, 16) == 32, "k step of 16 bf16 = 32 bytes");
 
 __device__ __forceinline__ uint32_t smem_addr(const void* p) { return (uint32_t)__cvta_generic_to_shared(p); }
 __device__ __forceinline__ void mbar_init(uint32_t bar, uint32_t count) {
@@ -82,7 +66,7 @@ __device__ __forceinline__ void tma_load(uint32_t dst, const CUtensorMap* map, u
 // The wgmma shared-memory matrix descriptor: start address, leading byte offset (unused by the
 // swizzled K-major layout; 1), stride byte offset, swizzle mode 1 = 128 bytes (bits 62-63).
 __device__ __forceinline__ uint64_t desc_sw128(uint32_t saddr) {
-  return (uint64_t)((saddr & 0x3FFFF) >> 4) | ((uint64_t)1 << 16) | ((uint64_t)(SBO >> 4) << 32) | ((uint64_t)1 << 62);
+  return (uint64_t)((saddr & 0x3FFFF) >> 4) | ((uint64_t)1 << 16) | ((uint64_t)(wg::SBO >> 4) << 32) | ((uint64_t)1 << 62);
 }
 __device__ __forceinline__ void wgmma_fence() { asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory"); }
 __device__ __forceinline__ void wgmma_commit() { asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory"); }

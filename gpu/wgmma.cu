@@ -66,7 +66,8 @@ __device__ __forceinline__ void tma_load(uint32_t dst, const CUtensorMap* map, u
 // The wgmma shared-memory matrix descriptor: start address, leading byte offset (unused by the
 // swizzled K-major layout; 1), stride byte offset, swizzle mode 1 = 128 bytes (bits 62-63).
 __device__ __forceinline__ uint64_t desc_sw128(uint32_t saddr) {
-  return (uint64_t)((saddr & 0x3FFFF) >> 4) | ((uint64_t)1 << 16) | ((uint64_t)(wg::SBO >> 4) << 32) | ((uint64_t)1 << 62);
+  return (uint64_t)((saddr & 0x3FFFF) >> 4) | ((uint64_t)1 << 16) | ((uint64_t)(wg::SBO >> 4) << 32) |
+         ((uint64_t)1 << 62);
 }
 __device__ __forceinline__ void wgmma_fence() { asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory"); }
 __device__ __forceinline__ void wgmma_commit() { asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory"); }
@@ -81,7 +82,14 @@ __device__ __forceinline__ void wgmma_64x256x16(float* d, uint64_t da, uint64_t 
       ".reg .pred p;\n"
       "setp.ne.b32 p, %130, 0;\n"
       "wgmma.mma_async.sync.aligned.m64n256k16.f32.bf16.bf16 "
-      "{%0,%1,%2,%3,%4,%5,%6,%7,%8,%9,%10,%11,%12,%13,%14,%15,%16,%17,%18,%19,%20,%21,%22,%23,%24,%25,%26,%27,%28,%29,%30,%31,%32,%33,%34,%35,%36,%37,%38,%39,%40,%41,%42,%43,%44,%45,%46,%47,%48,%49,%50,%51,%52,%53,%54,%55,%56,%57,%58,%59,%60,%61,%62,%63,%64,%65,%66,%67,%68,%69,%70,%71,%72,%73,%74,%75,%76,%77,%78,%79,%80,%81,%82,%83,%84,%85,%86,%87,%88,%89,%90,%91,%92,%93,%94,%95,%96,%97,%98,%99,%100,%101,%102,%103,%104,%105,%106,%107,%108,%109,%110,%111,%112,%113,%114,%115,%116,%117,%118,%119,%120,%121,%122,%123,%124,%125,%126,%127}, "
+      "{%0,%1,%2,%3,%4,%5,%6,%7,%8,%9,%10,%11,%12,%13,%14,%15,"
+      "%16,%17,%18,%19,%20,%21,%22,%23,%24,%25,%26,%27,%28,%29,%30,%31,"
+      "%32,%33,%34,%35,%36,%37,%38,%39,%40,%41,%42,%43,%44,%45,%46,%47,"
+      "%48,%49,%50,%51,%52,%53,%54,%55,%56,%57,%58,%59,%60,%61,%62,%63,"
+      "%64,%65,%66,%67,%68,%69,%70,%71,%72,%73,%74,%75,%76,%77,%78,%79,"
+      "%80,%81,%82,%83,%84,%85,%86,%87,%88,%89,%90,%91,%92,%93,%94,%95,"
+      "%96,%97,%98,%99,%100,%101,%102,%103,%104,%105,%106,%107,%108,%109,%110,%111,"
+      "%112,%113,%114,%115,%116,%117,%118,%119,%120,%121,%122,%123,%124,%125,%126,%127}, "
       "%128, %129, p, 1, 1, 0, 0;\n"
       "}\n"
       : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),
@@ -157,8 +165,8 @@ __global__ void __launch_bounds__(THREADS, 1) wgmma_kernel(const __grid_constant
       wgmma_fence();
 #pragma unroll
       for (int kk = 0; kk < BK / 16; ++kk) {
-        const uint32_t ko = (uint32_t)(2 * gen::sw128_a(0, 16 * kk));
-        wgmma_64x256x16(acc, desc_sw128(sa(s) + rows + ko), desc_sw128(sb(s) + (uint32_t)(2 * gen::sw128_b(0, 16 * kk))));
+        const uint32_t ka = (uint32_t)(2 * gen::sw128_a(0, 16 * kk)), kb = (uint32_t)(2 * gen::sw128_b(0, 16 * kk));
+        wgmma_64x256x16(acc, desc_sw128(sa(s) + rows + ka), desc_sw128(sb(s) + kb));
       }
       wgmma_commit();
       wgmma_wait<1>();

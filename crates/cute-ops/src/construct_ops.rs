@@ -6,7 +6,9 @@
 //! arguments. [`promoted_left`] is the promotion of an integer or a shape where `composition`,
 //! the divides and the products expect a layout on the left.
 
-use cute_layout::{IntTuple, Layout};
+use cute_layout::{IntTuple, Layout, LayoutChain};
+
+use crate::composed_ops::Func;
 
 use crate::help::{h, OpHelp};
 use crate::{op, run_op, Arg, Args, Either, OpError, OpSpec, MANY};
@@ -15,9 +17,9 @@ use crate::{op, run_op, Arg, Args, Either, OpError, OpSpec, MANY};
 #[rustfmt::skip]
 pub static CONSTRUCT_OPS: &[OpSpec] = &[
     op("domain_offset", "COORD LAYOUT|COMPOSED", (2, 2), "(layout, offset of COORD); composed: the offset moves into the outermost offset, 0", domain_offset),
-    op("max_alignment", "LAYOUT", (1, 1), "largest N for which upcast<N>(LAYOUT) is defined: gcd(size of right_inverse, the strides past it)", |a| Ok(a.layout(0)?.max_alignment()?.to_string())),
-    op("zip", "LAYOUT|TUPLE [LAYOUT|TUPLE...]", (1, MANY), "transpose ((a,b),(x,y)) -> ((a,x),(b,y)); of two layouts, their modes paired", zip),
-    op("tile_unzip", "LAYOUT TILER", (2, 2), "the rank-2 modes at the tiler's leaves gathered: ((firsts...),(seconds...,rest...))", |a| Ok(a.layout(0)?.tile_unzip(&a.tiler(1)?)?.to_string())),
+    op("max_alignment", "LAYOUT|COMPOSED|SWIZZLE", (1, 1), "largest N for which upcast<N>(LAYOUT) is defined: gcd(size of right_inverse, the strides past it)", max_alignment),
+    op("zip", "LAYOUT|COMPOSED|TUPLE [LAYOUT|TUPLE...]", (1, MANY), "transpose ((a,b),(x,y)) -> ((a,x),(b,y)); of two layouts, their modes paired", zip),
+    op("tile_unzip", "LAYOUT|COMPOSED TILER", (2, 2), "the rank-2 modes at the tiler's leaves gathered: ((firsts...),(seconds...,rest...))", |a| { let t = a.tiler(1)?; inner(a, |l| l.tile_unzip(&t)) }),
     op("hier_unzip", "logical_divide|logical_product LAYOUT TILER", (3, 3), "CuTe 3.x's hier_unzip(op, A, T): the zipped_divide / zipped_product", hier_unzip),
     op("transform_layout", "OP LAYOUT [TUPLE]", (2, 3), "make_layout(OP(mode_i)...), or OP(mode_i, TUPLE_i) for the modes both have, then the rest of each", transform_layout),
     op("bw_coalesce", "LAYOUT [INIT]", (1, 2), "CuTe's backward coalesce of LAYOUT's flat modes onto the flat layout INIT (default: its last mode)", |a| Ok(a.layout(0)?.bw_coalesce(if a.len() == 2 { Some(a.layout(1)?) } else { None }.as_ref())?.to_string())),
@@ -49,9 +51,35 @@ fn domain_offset(a: &Args<'_>) -> Result<String, OpError> {
     Ok(format!("({r},{off})"))
 }
 
+/// `max_alignment` of a layout, a swizzle (`2^M`) or a composed layout.
+fn max_alignment(a: &Args<'_>) -> Result<String, OpError> {
+    Ok(match a.func(0)? {
+        Func::Layout(l) => l.max_alignment()?,
+        Func::Swizzle(sw) => 1i64.checked_shl(sw.base() as u32).unwrap_or(i64::MAX),
+        Func::Composed(c) => LayoutChain::from(c).max_alignment()?,
+        Func::Chain(c) => c.max_alignment()?,
+    }
+    .to_string())
+}
+
+/// `f` of argument 0's layout; of a composed layout `A o O o f(B)` (CuTe's overloads of `zip`
+/// and `tile_unzip` for `ComposedLayout`).
+fn inner(
+    a: &Args<'_>,
+    f: impl FnOnce(&Layout) -> Result<Layout, cute_layout::LayoutError>,
+) -> Result<String, OpError> {
+    Ok(match a.chain(0)? {
+        Some(c) => c.map(f)?.to_string(),
+        None => f(&a.layout(0)?)?.to_string(),
+    })
+}
+
 /// `zip`: of one layout or tuple, or of several (CuTe's `zip(t0, t1, ts...)`; for layouts CuTe
 /// has the one- and two-argument forms only).
 fn zip(a: &Args<'_>) -> Result<String, OpError> {
+    if a.len() == 1 && a.chain(0)?.is_some() {
+        return inner(a, |l| l.zip());
+    }
     let items = (0..a.len())
         .map(|k| a.layout_or_tuple(k))
         .collect::<Result<Vec<_>, _>>()?;

@@ -9,7 +9,6 @@
 use cute_layout::{IntTuple, Layout, LayoutChain};
 
 use crate::composed_ops::Func;
-
 use crate::help::{h, OpHelp};
 use crate::{op, run_op, Arg, Args, Either, OpError, OpSpec, MANY};
 

@@ -36,13 +36,20 @@ NCU=$(command -v ncu || ls /usr/local/cuda/bin/ncu /opt/nvidia/nsight-compute/*/
 #  - l1tex__*: the L1's data-bank hardware counters. They count every wavefront the banks serve
 #    while the kernel runs, so where other traffic shares the L1 (global loads, other blocks'
 #    accesses) they include the stalls it causes.
-#  - smsp__sass_*: counted per SASS instruction from its lanes' addresses (Nsight Compute's
-#    "L1 Wavefronts Shared" and "... Ideal" source counters): what each instruction needs,
-#    the quantity the library's bank model predicts.
+#  - smsp__sass_*: counted per SASS instruction from its lanes' addresses (the source view's
+#    "L1 Wavefronts Shared"; the ideal is the bytes over 128): what each instruction needs, the
+#    quantity the library's bank model predicts (gpu/report.py compares them).
 m=l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum
 m=$m,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum
-m=$m,smsp__inst_executed_op_shared_st.sum,smsp__inst_executed_op_shared_ld.sum
-m=$m,${SASS_METRICS:-smsp__sass_inst_executed_op_shared_st.sum,smsp__sass_inst_executed_op_shared_ld.sum}
+s=smsp__sass_
+m=$m,${s}inst_executed_op_shared_st.sum,${s}inst_executed_op_shared_ld.sum
+m=$m,${s}data_bytes_mem_shared_op_st.sum,${s}data_bytes_mem_shared_op_ld.sum
+m=$m,${s}l1tex_data_pipe_lsu_wavefronts_mem_shared_op_st.sum,${s}l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ld.sum
+m=$m,${s}inst_executed_op_ldsm.sum,${s}l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ldsm.sum
+m=$m,${s}l1tex_data_bank_conflicts_pipe_lsu_mem_shared_op_ldsm.sum
+m=$m,${s}inst_executed_op_ldgsts.sum,${s}l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ldgsts.sum
+m=$m,${s}l1tex_data_bank_conflicts_pipe_lsu_mem_shared_op_ldgsts.sum
+m=$m,${s}inst_executed_op_shared_gmma.sum,${s}l1tex_pipe_lsu_wavefronts_mem_shared.sum
 NCUFLAGS=(--clock-control none --csv --metrics "$m")
 if [[ -n $NCU ]]; then
   "$NCU" "${NCUFLAGS[@]}" build/layouts --profile >"$out/ncu.csv" 2>"$out/ncu.err" || cat "$out/ncu.err" >&2

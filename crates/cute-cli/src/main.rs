@@ -252,8 +252,10 @@ fn main() -> ExitCode {
             &tile,
             &write,
             &read,
-            elem,
-            (write_lanes, read_lanes),
+            ops::codegen::SmemAccess {
+                elem_bytes: elem,
+                lanes: (write_lanes, read_lanes),
+            },
             &layouts,
             top,
             kind.as_deref(),

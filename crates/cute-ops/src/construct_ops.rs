@@ -24,7 +24,7 @@ pub static CONSTRUCT_OPS: &[OpSpec] = &[
     op("bw_coalesce", "LAYOUT [INIT]", (1, 2), "CuTe's backward coalesce of LAYOUT's flat modes onto the flat layout INIT (default: its last mode)", |a| Ok(a.layout(0)?.bw_coalesce(if a.len() == 2 { Some(a.layout(1)?) } else { None }.as_ref())?.to_string())),
     op("compact_order", "SHAPE ORDER|LayoutLeft|LayoutRight", (2, 2), "the compact stride laying out the modes of SHAPE in the order ORDER ranks them", compact_order),
     op("make_coord_iterator", "SHAPE [START|_] [ORDER]", (1, 3), "the coordinates of SHAPE in CuTe's iteration order, as a tuple (at most 65536)", coordinates),
-    op("at_mode", "MODE OP LAYOUT [ARGS...]", (3, MANY), "OP applied to the sub-layout of LAYOUT at the index path MODE, the rest unchanged (PyCuTe op[mode])", at_mode),
+    op("at_mode", "MODE OP LAYOUT|COMPOSED [ARGS...]", (3, MANY), "OP applied to the sub-layout of LAYOUT at the index path MODE, the rest unchanged (PyCuTe op[mode])", at_mode),
 ];
 
 /// The help of [`CONSTRUCT_OPS`]: name, law, example arguments, example output.
@@ -281,13 +281,20 @@ fn at_mode(a: &Args<'_>) -> Result<String, OpError> {
     let name = a.text_arg(1)?;
     let name = name.trim();
     crate::find(name).ok_or_else(|| crate::unknown_op(name))?;
-    let l = a.layout(2)?;
-    Ok(l.map_mode(&path, |m| {
-        let mut args = vec![Arg::Text(m.to_string())];
-        args.extend(a.args[3..].iter().cloned());
-        layout_answer("at_mode", name, &args)
-    })?
-    .to_string())
+    let apply = |l: &Layout| {
+        l.map_mode(&path, |m| {
+            let mut args = vec![Arg::Text(m.to_string())];
+            args.extend(a.args[3..].iter().cloned());
+            layout_answer("at_mode", name, &args)
+        })
+    };
+    // A composed layout `A o O o B` keeps its outer functions: `A o O o at_mode(B)`, as CuTe's
+    // overloads of the domain operations for `ComposedLayout`.
+    if let Some(c) = a.chain(2)? {
+        let r = apply(c.layout())?;
+        return Ok(c.map(|_| Ok(r))?.to_string());
+    }
+    Ok(apply(&a.layout(2)?)?.to_string())
 }
 
 /// Promotion of the left operand of `composition`, the divides and the products (NVlabs
@@ -399,6 +406,21 @@ mod tests {
             "((3,(4,2)),5):((1,(6,3)),24)"
         );
         assert_eq!(ok("at_mode", &["()", "coalesce", "(2,4):(1,2)"]), "8:1");
+        assert_eq!(
+            ok(
+                "at_mode",
+                &[
+                    "1",
+                    "logical_divide",
+                    "Sw<3,3,3> o 0 o (8,64):(64,1)",
+                    "8:1"
+                ]
+            ),
+            ok(
+                "logical_divide",
+                &["Sw<3,3,3> o 0 o (8,64):(64,1)", "(_,8:1)"]
+            )
+        );
         assert_eq!(
             err("at_mode", &["2", "coalesce", "(2,4):(1,2)"]),
             "ModeOutOfRange"

@@ -14,6 +14,7 @@
 mod canonical;
 pub mod explain;
 mod find;
+mod offsets;
 
 pub use canonical::{Image, MAX_ENUMERATED};
 pub use explain::{

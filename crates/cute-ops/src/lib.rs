@@ -23,6 +23,7 @@ use std::fmt;
 use cute_layout::{ComposedLayout, IntTuple, Layout, LayoutError, Order, ParseError, Tiler};
 
 pub mod analysis;
+mod analysis_ops;
 pub mod atoms;
 mod chain_ops;
 pub mod codegen;
@@ -144,6 +145,7 @@ pub static GROUPS: &[&[OpSpec]] = &[
     atoms::ATOM_OPS,
     copy_atoms::COPY_OPS,
     codegen::CODEGEN_OPS,
+    analysis_ops::ANALYSIS_OPS,
 ];
 
 /// Every operation of every group, in the order `cute ops` lists them.

@@ -24,3 +24,4 @@ pub use explain::{
     Explanation, Modes, Operand, Step, MAX_COUNTEREXAMPLE_SEARCH,
 };
 pub use find::{find_layout, find_layout_with_shape};
+pub use offsets::{MAX_LISTED, MAX_TABLED};

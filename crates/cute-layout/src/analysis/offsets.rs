@@ -29,14 +29,21 @@ use crate::int_tuple::IntTuple;
 use crate::layout::Layout;
 use crate::render::{Banks, Request};
 
+/// The most points whose offsets a list-valued analysis (`image_offsets`, `fixed_points`,
+/// `permutation`, `cycles`) enumerates.
+pub const MAX_LISTED: i64 = 1 << 20;
+
+/// The most points [`LayoutChain::offset_table`] lists with their coordinates.
+pub const MAX_TABLED: i64 = 1 << 16;
+
 fn invalid(op: &'static str, what: alloc::string::String) -> LayoutError {
     LayoutError::InvalidArgument { op, what }
 }
 
 impl LayoutChain {
     /// The values of the whole domain, in index order, after checking the size limit.
-    fn enumerate(&self, op: &'static str) -> Result<Vec<i64>, LayoutError> {
-        self.check_limit(op, MAX_ENUMERATED)?;
+    fn enumerate(&self, op: &'static str, limit: i64) -> Result<Vec<i64>, LayoutError> {
+        self.check_limit(op, limit)?;
         self.values()
     }
 
@@ -47,7 +54,7 @@ impl LayoutChain {
     ///   increasing; its length is `size` iff the layout is injective.
     ///
     /// # Errors
-    /// [`LayoutError::TooLarge`] past [`MAX_ENUMERATED`] points; [`LayoutError::Overflow`].
+    /// [`LayoutError::TooLarge`] past [`MAX_LISTED`] points; [`LayoutError::Overflow`].
     ///
     /// # Examples
     /// ```
@@ -58,7 +65,7 @@ impl LayoutChain {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn image_offsets(&self) -> Result<Vec<i64>, LayoutError> {
-        let mut v = self.enumerate("image")?;
+        let mut v = self.enumerate("image", MAX_LISTED)?;
         v.sort_unstable();
         v.dedup();
         Ok(v)
@@ -73,7 +80,7 @@ impl LayoutChain {
     ///   domain appears exactly once over all entries.
     ///
     /// # Errors
-    /// As [`LayoutChain::image_offsets`].
+    /// [`LayoutError::TooLarge`] past [`MAX_TABLED`] points; [`LayoutError::Overflow`].
     ///
     /// # Examples
     /// ```
@@ -85,7 +92,7 @@ impl LayoutChain {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn offset_table(&self) -> Result<Vec<(i64, Vec<IntTuple>)>, LayoutError> {
-        let values = self.enumerate("offset_table")?;
+        let values = self.enumerate("offset_table", MAX_TABLED)?;
         let mut order: Vec<usize> = (0..values.len()).collect();
         order.sort_by_key(|&i| (values[i], i));
         let shape = self.shape();
@@ -115,7 +122,7 @@ impl LayoutChain {
     /// ```
     pub fn fixed_points(&self) -> Result<Vec<i64>, LayoutError> {
         Ok(self
-            .enumerate("fixed_points")?
+            .enumerate("fixed_points", MAX_LISTED)?
             .into_iter()
             .zip(0i64..)
             .filter(|&(v, i)| v == i)
@@ -142,7 +149,7 @@ impl LayoutChain {
     }
 
     fn permutation_for(&self, op: &'static str) -> Result<Vec<i64>, LayoutError> {
-        let values = self.enumerate(op)?;
+        let values = self.enumerate(op, MAX_LISTED)?;
         let mut sorted = values.clone();
         sorted.sort_unstable();
         sorted.dedup();
@@ -284,7 +291,7 @@ impl LayoutChain {
                 format!("the thread count {threads} is not positive"),
             ));
         }
-        let values = self.enumerate("bank_conflicts")?;
+        let values = self.enumerate("bank_conflicts", MAX_ENUMERATED)?;
         let t_all = match self.rank() {
             0 => 1,
             _ => self.mode_at(&[0]).map_or(1, |m| m.size()),
@@ -527,6 +534,16 @@ mod tests {
         assert_eq!(m("1:0").unwrap(), vec![Vec::<u8>::new()]);
         let sw = m("Sw<3,0,3> o 0 o (8,8):(8,1)").unwrap();
         assert_eq!(sw[0], vec![1, 0, 0, 1, 0, 0]);
+    }
+
+    #[test]
+    fn limits_are_typed_refusals() {
+        let big: LayoutChain = "(512,512):(1,512)".parse().unwrap();
+        assert_eq!(big.offset_table().unwrap_err().kind(), "TooLarge");
+        assert_eq!(big.image_offsets().unwrap().len(), 1 << 18);
+        let huge: LayoutChain = "(2048,1024):(1,2048)".parse().unwrap();
+        assert_eq!(huge.cycles().unwrap_err().kind(), "TooLarge");
+        assert!(huge.f2_matrix().is_ok()); // no enumeration
     }
 
     #[test]

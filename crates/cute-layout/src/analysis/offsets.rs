@@ -425,7 +425,6 @@ fn cycles_of(p: &[i64]) -> Result<Vec<Vec<i64>>, LayoutError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use alloc::string::String;
     use alloc::vec;
 
     fn chains() -> Vec<LayoutChain> {

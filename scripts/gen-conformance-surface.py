@@ -3,8 +3,9 @@
 toolkit (shape_div, ceil_div, round_up, elem_scale, inner_product, product_each, product_like,
 max/min, unflatten, compact_col/row_major with a start, lex/colex/elem orders), layout
 construction (make_layout_like, make_fragment_like, coshape, dice, slice, slice_and_offset,
-domain_distribute) and general composed layouts (`A o OFFSET o B` with a layout `A`: size, rank,
-depth, cosize, evaluation, divides and products).
+domain_distribute), general composed layouts (`A o OFFSET o B` with a layout `A`: size, rank,
+depth, cosize, evaluation, divides and products), `tuple_cat`, `make_swizzle<Y,Z>` and
+`contiguity` (`max_common_vector(L, make_layout(size(L)))`).
 
 Every case is compiled into one host-only C++ program against CuTe's headers (static `Int<N>`
 values), run, and its printed answer normalized (`_3` -> `3`, spaces dropped). The output,
@@ -102,6 +103,14 @@ CASES = [
     *[(op, [c, t], "p(" + op + "({0},{1}))") for op in ["logical_divide", "zipped_divide",
                                                         "logical_product", "tiled_product"]
       for c, t in [("32:2 o 3 o (4,4):(1,4)", "2:1"), ("(8,8):(8,1) o 0 o (8,8):(1,8)", "4:2")]],
+    # tuple_cat, make_swizzle<Y,Z>, and contiguity as max_common_vector(L, size(L):1)
+    *[("tuple_cat", [a, b], "p(tuple_cat({0},{1}))") for a, b in [
+        ("(3,128)", "(1,(3,4),(6))"), ("(2,3)", "(4,5)"), ("((1,2),3)", "(4)")]],
+    *[("make_swizzle", [y, z], "p(make_swizzle<decltype({0})::value,decltype({1})::value>())")
+      for y, z in [("24", "3"), ("8", "4"), ("192", "6"), ("0", "0"), ("896", "112")]],
+    *[("contiguity", [l], "p(max_common_vector({0},make_layout(size({0}))))") for l in [
+        "(4,8):(1,8)", "(4,8):(8,1)", "(2,(2,4)):(1,(2,8))", "(4,8):(1,4)", "8:0",
+        "Sw<3,0,3> o 0 o (8,8):(1,8)", "Sw<2,1,3> o 0 o 32:1", "Sw<3,4,3> o 0 o (8,64):(64,1)"]],
 ]
 
 

@@ -48,7 +48,7 @@ RENAMED = {
     "is_bijective": "bijective",
     # tensor-layouts defines is_contiguous as is_bijective
     "is_contiguous": "bijective",
-    "image": "offsets",
+    "image": "image_offsets",
     "order": "permutation_order",
     "to_F2_matrix": "f2_matrix",
     "concat": "tuple_cat",

@@ -16,7 +16,7 @@ use crate::{op, Args, Either, OpError, OpSpec, MANY};
 /// The analysis operations, one line each (hence `rustfmt::skip`).
 #[rustfmt::skip]
 pub static ANALYSIS_OPS: &[OpSpec] = &[
-    op("offsets", "LAYOUT|COMPOSED", (1, 1), "the image as an explicit list: the distinct offsets, increasing", |a| Ok(list(&a.any_layout(0)?.image_offsets()?))),
+    op("image_offsets", "LAYOUT|COMPOSED", (1, 1), "the image as an explicit list: the distinct offsets, increasing", |a| Ok(list(&a.any_layout(0)?.image_offsets()?))),
     op("offset_table", "LAYOUT|COMPOSED", (1, 1), "each offset with the natural coordinates landing on it: ((OFFSET,(COORD,...)),...)", offset_table),
     op("fixed_points", "LAYOUT|COMPOSED", (1, 1), "the indices i with L(i) = i", |a| Ok(list(&a.any_layout(0)?.fixed_points()?))),
     op("permutation", "LAYOUT|COMPOSED", (1, 1), "L(i) - min(image) for a layout hitting a dense interval once per point", |a| Ok(list(&a.any_layout(0)?.permutation()?))),
@@ -33,7 +33,7 @@ pub static ANALYSIS_OPS: &[OpSpec] = &[
 /// The help of [`ANALYSIS_OPS`]: name, law, example arguments, example output.
 #[rustfmt::skip]
 pub static ANALYSIS_HELP: &[OpHelp] = &[
-    h("offsets", "v is listed iff L(i) = v for some i < size(L); increasing, no repeats", &["(4,2):(0,2)"], "(0,2)"),
+    h("image_offsets", "v is listed iff L(i) = v for some i < size(L); increasing, no repeats", &["(4,2):(0,2)"], "(0,2)"),
     h("offset_table", "for each entry (v,(c...)): L(c) = v; every coordinate appears once", &["(2,2):(0,1)"], "((0,((0,0),(1,0))),(1,((0,1),(1,1))))"),
     h("fixed_points", "i is listed iff L(i) = i", &["(2,2):(2,1)"], "(0,3)"),
     h("permutation", "p(i) = L(i) - min(image); refused unless the image is a dense interval hit once per point", &["4:-1"], "(3,2,1,0)"),
@@ -139,9 +139,9 @@ mod tests {
 
     #[test]
     fn answers() {
-        assert_eq!(ok("offsets", &["4:-1"]), "(-3,-2,-1,0)");
+        assert_eq!(ok("image_offsets", &["4:-1"]), "(-3,-2,-1,0)");
         assert_eq!(
-            ok("offsets", &["Sw<2,0,2> o 0 o (4,4):(4,1)"]),
+            ok("image_offsets", &["Sw<2,0,2> o 0 o (4,4):(4,1)"]),
             "(0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15)"
         );
         assert_eq!(

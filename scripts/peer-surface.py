@@ -181,9 +181,9 @@ def translate(case):
         # crd2crd(coord, dst_shape): the coordinate is read as one of dst_shape itself
         return single(("crd2crd", [args[0], args[1], args[1]]), exp)
     if fn == "is_surjective":
-        if kw:
-            return "is_surjective(layout, codomain_size=N) counts the image (len(image) == N); our `surjective` asks whether the image is a dense interval"
-        return single(("surjective", list(args)), exp)
+        # codomain_size=N: our `surjective L N` (the offsets are exactly 0..N-1)
+        n = [kw["codomain_size"]] if "codomain_size" in kw else []
+        return single(("surjective", list(args) + n), exp)
     if fn == "bank_conflicts":
         extra = [kw.get("element_bytes", "4"), kw.get("group_size", "32"), kw.get("num_banks", "32"), kw.get("bank_width_bytes", "4")]
         m = re.search(r"'max_ways': (\d+)", exp.get("unserializable", ""))

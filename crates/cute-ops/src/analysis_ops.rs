@@ -112,6 +112,11 @@ fn f2_matrix(a: &Args<'_>) -> Result<String, OpError> {
     ))
 }
 
+/// `surjective L N`: whether the offsets of `L` are exactly `0, 1, ..., N-1`.
+pub(crate) fn surjective_onto(a: &Args<'_>) -> Result<String, OpError> {
+    Ok(crate::bit(a.any_layout(0)?.is_surjective_onto(a.int(1)?)?))
+}
+
 fn tuple_cat(a: &Args<'_>) -> Result<String, OpError> {
     if let Either::Layout(_) = a.layout_or_tuple(0)? {
         let ls = a.layouts()?;
@@ -191,6 +196,9 @@ mod tests {
         );
         assert_eq!(ok("tuple_cat", &["3:1", "4:3"]), "(3,4):(1,3)");
         assert_eq!(ok("make_swizzle", &["0", "0"]), "Sw<0,0,0>");
+        assert_eq!(ok("surjective", &["(2,2):(2,1)", "4"]), "1");
+        assert_eq!(ok("surjective", &["4:2", "4"]), "0");
+        assert_eq!(ok("surjective", &["4:1", "3"]), "0");
         assert_eq!(kind("make_swizzle", &["12", "9"]), "InvalidArgument");
         assert_eq!(kind("make_swizzle", &["6", "3"]), "InvalidArgument");
     }

@@ -71,6 +71,26 @@ impl LayoutChain {
         Ok(v)
     }
 
+    /// Whether the layout is onto `[0, n)`: its offsets are exactly `0, 1, ..., n-1` (every one
+    /// reached, none outside).
+    ///
+    /// # Errors
+    /// As [`LayoutChain::image_offsets`].
+    ///
+    /// # Examples
+    /// ```
+    /// # use cute_layout::LayoutChain;
+    /// assert!("(2,2):(2,1)".parse::<LayoutChain>()?.is_surjective_onto(4)?);
+    /// assert!(!"4:2".parse::<LayoutChain>()?.is_surjective_onto(4)?); // 1 and 3 are missed
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn is_surjective_onto(&self, n: i64) -> Result<bool, LayoutError> {
+        let img = self.image_offsets()?;
+        Ok(i64::try_from(img.len()).is_ok_and(|k| k == n)
+            && img.first().is_none_or(|&v| v == 0)
+            && img.last().is_none_or(|&v| v == n - 1))
+    }
+
     /// Each offset of the image with the natural coordinates (of the domain's shape) that land
     /// on it, offsets increasing, coordinates in index order: the inverse of the layout
     /// function, which shows aliasing at a glance.
@@ -467,6 +487,14 @@ mod tests {
                 for crd in cs {
                     assert_eq!(c.index(crd).unwrap(), *off, "{c} at {crd}");
                 }
+            }
+            // onto [0, n) exactly when the sorted image is 0..n
+            for n in 0..=20 {
+                assert_eq!(
+                    c.is_surjective_onto(n).unwrap(),
+                    img == (0..n).collect::<Vec<_>>(),
+                    "{c} onto {n}"
+                );
             }
             // fixed points
             let fp = c.fixed_points().unwrap();

@@ -7,7 +7,8 @@ domain_distribute) and general composed layouts (`A o OFFSET o B` with a layout 
 depth, cosize, evaluation, divides and products), and the construction and restructuring ops of
 `crates/cute-ops/src/construct_ops.rs` (domain_offset, max_alignment, zip, tile_unzip,
 transform_layout, bw_coalesce (CuTe's `detail::bw_coalesce`), compact_order,
-make_coord_iterator) with the tilers CuTe promotes (an integer, a shape, `_`, per mode).
+make_coord_iterator) with the tilers CuTe promotes (an integer, a shape, `_`, per mode); `tuple_cat`, `make_swizzle<Y,Z>` and
+`contiguity` (`max_common_vector(L, make_layout(size(L)))`).
 
 Every case is compiled into one host-only C++ program against CuTe's headers (static `Int<N>`
 values), run, and its printed answer normalized (`_3` -> `3`, spaces dropped). The output,
@@ -169,6 +170,14 @@ CASES = [
     *[("composition", [s, l], "p(composition(make_identity_layout({0}),{1}))") for s, l in [
         ("(8,4)", "((4,2),4):((8,4),1)"), ("(16,8)", "((4,8),(2,2)):((32,1),(16,8))"),
         ("(8,8)", "((2,2,2),(2,2,2)):((1,16,4),(8,2,32))")]],
+    # tuple_cat, make_swizzle<Y,Z>, and contiguity as max_common_vector(L, size(L):1)
+    *[("tuple_cat", [a, b], "p(tuple_cat({0},{1}))") for a, b in [
+        ("(3,128)", "(1,(3,4),(6))"), ("(2,3)", "(4,5)"), ("((1,2),3)", "(4)")]],
+    *[("make_swizzle", [y, z], "p(make_swizzle<decltype({0})::value,decltype({1})::value>())")
+      for y, z in [("24", "3"), ("8", "4"), ("192", "6"), ("0", "0"), ("896", "112")]],
+    *[("contiguity", [l], "p(max_common_vector({0},make_layout(size({0}))))") for l in [
+        "(4,8):(1,8)", "(4,8):(8,1)", "(2,(2,4)):(1,(2,8))", "(4,8):(1,4)", "8:0",
+        "Sw<3,0,3> o 0 o (8,8):(1,8)", "Sw<2,1,3> o 0 o 32:1", "Sw<3,4,3> o 0 o (8,64):(64,1)"]],
 ]
 
 

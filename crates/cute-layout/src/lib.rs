@@ -117,6 +117,7 @@ mod swizzle;
 mod tensor;
 mod tree;
 mod tuple_algebra;
+mod tuple_cat;
 
 pub use algebra::Tiler;
 pub use analysis::{

@@ -29,6 +29,7 @@ pub mod codegen;
 mod composed_ops;
 pub mod copy_atoms;
 pub mod help;
+mod pycute_ops;
 pub mod request;
 pub mod show;
 mod tuple_ops;
@@ -144,6 +145,7 @@ pub static GROUPS: &[&[OpSpec]] = &[
     atoms::ATOM_OPS,
     copy_atoms::COPY_OPS,
     codegen::CODEGEN_OPS,
+    pycute_ops::PYCUTE_OPS,
 ];
 
 /// Every operation of every group, in the order `cute ops` lists them.

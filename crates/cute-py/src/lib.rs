@@ -1962,7 +1962,7 @@ fn layout_add(py: Python<'_>, a: &Bound<'_, PyAny>, b: &Bound<'_, PyAny>) -> PyR
     if is_other_kind(a) || is_other_kind(b) {
         return Ok(table_call(py, "layout_add", &[a, b])?.unbind());
     }
-    ret_layout!(py, lref(a)?.layout_add(&lref(b)?).py()?)
+    ret_layout!(py, lref(a)?.layout_add(&*lref(b)?).py()?)
 }
 
 /// NVlabs PyCuTe's `coalesce_z` (not CuTe C++): coalesce that keeps `L(i)` for every integer

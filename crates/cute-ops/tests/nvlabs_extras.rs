@@ -206,7 +206,7 @@ fn property(p: &str, over: &[String]) -> Result<&'static str, String> {
             "identity" => {
                 let zero = format!("{}:0", size_of(a));
                 let r = add(a, &zero).map_err(|e| e.1)?;
-                let c = call("coalesce", &[a.clone()]).map_err(|e| e.1)?;
+                let c = call("coalesce", std::slice::from_ref(a)).map_err(|e| e.1)?;
                 if norm(&r) != norm(&c) {
                     return Err(format!("{a} + {zero} = {r}, coalesce = {c}"));
                 }

@@ -142,7 +142,7 @@ impl IntTuple {
     /// # Errors
     /// [`LayoutError::NoCommonRefinement`] naming the first pair of elements that disagree (two
     /// different integers, an integer and a tuple of another size, or tuples of different
-    /// ranks); [`LayoutError::Overflow`] if a size leaves `i64`.
+    /// ranks); [`LayoutError::InvalidExtent`] for an extent below 1.
     ///
     /// # Examples
     /// ```
@@ -161,6 +161,8 @@ impl IntTuple {
             left: a.clone().into(),
             right: b.clone().into(),
         };
+        self.check_extents(OP)?;
+        other.check_extents(OP)?;
         match (self.as_int(), other.as_int()) {
             (Some(x), Some(y)) => {
                 if x == y {
@@ -169,15 +171,16 @@ impl IntTuple {
                     Err(fail(self, other))
                 }
             }
+            // A size past i64 is not the integer's: no common refinement.
             (Some(x), None) => {
-                if size_of(OP, other.leaves())? == x {
+                if size_of(OP, other.leaves()).ok() == Some(x) {
                     Ok(other.clone())
                 } else {
                     Err(fail(self, other))
                 }
             }
             (None, Some(y)) => {
-                if size_of(OP, self.leaves())? == y {
+                if size_of(OP, self.leaves()).ok() == Some(y) {
                     Ok(self.clone())
                 } else {
                     Err(fail(self, other))
@@ -210,8 +213,8 @@ impl IntTuple {
     /// * Exists exactly when `size(a) == size(b)`; symmetric; `a.common_coarsening(a) == a`.
     ///
     /// # Errors
-    /// [`LayoutError::SizeMismatch`] if the sizes differ; [`LayoutError::Overflow`] if a size
-    /// leaves `i64`.
+    /// [`LayoutError::SizeMismatch`] if the sizes differ; [`LayoutError::InvalidExtent`] for an
+    /// extent below 1; [`LayoutError::Overflow`] if a size leaves `i64`.
     ///
     /// # Examples
     /// ```
@@ -225,6 +228,8 @@ impl IntTuple {
     /// ```
     pub fn common_coarsening(&self, other: &IntTuple) -> Result<IntTuple, LayoutError> {
         const OP: &str = "common_coarsening";
+        self.check_extents(OP)?;
+        other.check_extents(OP)?;
         let (sa, sb) = (size_of(OP, self.leaves())?, size_of(OP, other.leaves())?);
         if sa != sb {
             return Err(LayoutError::SizeMismatch {
@@ -268,7 +273,8 @@ impl IntTuple {
     ///   every leaf of `a` and of `b` is a product of consecutive modes of `R`.
     ///
     /// # Errors
-    /// [`LayoutError::Overflow`] if a size leaves `i64`.
+    /// [`LayoutError::InvalidExtent`] for an extent below 1; [`LayoutError::Overflow`] if a size
+    /// leaves `i64`.
     ///
     /// # Examples
     /// ```
@@ -281,10 +287,10 @@ impl IntTuple {
     /// ```
     pub fn greatest_common_domain(&self, other: &IntTuple) -> Result<Layout, LayoutError> {
         const OP: &str = "greatest_common_domain";
-        size_of(OP, self.leaves())?;
-        size_of(OP, other.leaves())?;
         self.check_extents(OP)?;
         other.check_extents(OP)?;
+        size_of(OP, self.leaves())?;
+        size_of(OP, other.leaves())?;
         let chunks = common_domain(self.leaves(), other.leaves());
         if chunks.is_empty() {
             return Layout::new(IntTuple::flat([1]), IntTuple::flat([0]));

@@ -16,12 +16,13 @@ counts, per suite and per peer function:
     python3 scripts/peer-surface.py target/release/cute [--cases ../shared/peer-tests/cases] [--show N]
 
 NVlabs PyCuTe's extras (layout_add, greatest_common_domain, coalesce_z, common_refinement,
-common_coarsening) have no arguments in the shared case file, so their cases there are replaced
-by the project's transcription of the same tests
-(crates/cute-ops/tests/data/nvlabs_pycute_extras.jsonl): exact answers and refusals are
+common_coarsening) and its F2-stride tests have no arguments in the shared case file, so their
+cases there are replaced by the project's transcription of the same tests
+(crates/cute-ops/tests/data/nvlabs_pycute_extras.jsonl, nvlabs_f2.jsonl, where an F2 layout that
+cute expresses is given as an integer or swizzled layout): exact answers and refusals are
 compared, the post-conditions (R(i) == A(i) + B(i), coalesce_z's values past the end, the
 order of compatible shapes, commutativity, ...) checked with ../shared/peer-tests/peerlib.py.
-Their cases with F2 strides, sympy symbols or PyCuTe's [mode] indexing stay `unmapped`.
+Their cases of F2 arithmetic, sympy symbols or PyCuTe's [mode] indexing stay `unmapped`.
 """
 
 import argparse
@@ -76,20 +77,28 @@ def norm(s):
 EXTRAS = ("layout_add", "coalesce_z", "common_coarsening", "common_refinement", "greatest_common_domain")
 
 
-def vendored_extras(path):
-    """The transcribed NVlabs cases of PyCuTe's extras, as cases of the `nvlabs-cute` suite."""
+F2 = "F2 (XOR) strides"
+
+
+def vendored_extras(paths):
+    """The transcribed NVlabs cases of PyCuTe's extras and of its F2 strides, as cases of the
+    `nvlabs-cute` suite."""
     out = []
-    with open(path) as f:
-        next(f)
-        for k, line in enumerate(f):
-            c = json.loads(line)
-            c.update(suite="nvlabs-cute", id=f"nvlabs-extras-{k:03}", peer_fn=c["category"])
-            if "unsupported" not in c:
-                c["unsupported"] = c["category"]
-            else:
+    lines = []
+    for path in paths:
+        with open(path) as f:
+            next(f)
+            lines += list(f)
+    for k, line in enumerate(lines):
+        c = json.loads(line)
+        c.update(suite="nvlabs-cute", id=f"nvlabs-extras-{k:03}", peer_fn=c["category"])
+        if "unsupported" not in c:
+            c["unsupported"] = c["category"]
+        else:
+            if c["unsupported"] != c["category"]:
                 c["peer_fn"] = c["category"] + " (" + c["unsupported"] + ")"
-                c["no_form"] = True
-            out.append(c)
+            c["no_form"] = True
+        out.append(c)
     return out
 
 
@@ -160,6 +169,21 @@ def judge_extras(c, answers):
     if c["op"] == "coalesce_z":
         n = peerlib.size(peerlib.parse(c["args"][0]).shape)
         return "pass" if values(ok[0], n + 10) == values(c["args"][0], n + 10) else "differ"
+    f = lambda t: peerlib.parse(t)
+    if "same_function" in e:
+        return "pass" if peerlib.table(f(ok[0])) == peerlib.table(f(e["same_function"])) else "differ"
+    if "values" in e:
+        return "pass" if [int(v) for v in ok[0].split(",")] == e["values"] else "differ"
+    if c["op"] == "coalesce":
+        return "pass" if peerlib.table(f(ok[0])) == peerlib.table(f(c["args"][0])) else "differ"
+    if c["op"] == "right_inverse":
+        L, R = f(c["args"][0]), f(ok[0])
+        good = all(peerlib.apply(L, peerlib.apply(R, i)) == i for i in range(peerlib.size(R)))
+        return "pass" if good and (not e.get("full") or peerlib.size(R) == peerlib.size(L)) else "differ"
+    if c["op"] == "left_inverse":
+        L, R = f(c["args"][0]), f(ok[0])
+        ys = peerlib.table(L)
+        return "pass" if all(peerlib.apply(L, peerlib.apply(R, y)) == y for y in ys) else "differ"
     return "error"
 
 
@@ -177,10 +201,12 @@ def main():
             c = json.loads(line)
             if c.get("unsupported"):
                 cases.append(c)
-    vendored = os.path.join(here, "..", "crates", "cute-ops", "tests", "data", "nvlabs_pycute_extras.jsonl")
+    data = os.path.join(here, "..", "crates", "cute-ops", "tests", "data")
+    vendored = [os.path.join(data, "nvlabs_pycute_extras.jsonl"), os.path.join(data, "nvlabs_f2.jsonl")]
     extras = []
-    if os.path.exists(vendored):
-        cases = [c for c in cases if not (c["suite"] == "nvlabs-cute" and c["unsupported"].startswith(EXTRAS))]
+    if all(os.path.exists(v) for v in vendored):
+        replaced = lambda c: c["unsupported"].startswith(EXTRAS) or c["unsupported"] == F2
+        cases = [c for c in cases if not (c["suite"] == "nvlabs-cute" and replaced(c))]
         extras = vendored_extras(vendored)
     reqs = [(c, translate(c)) for c in cases]
     todo = [(c, t) for c, t in reqs if t is not None]

@@ -31,6 +31,7 @@ mod composed_ops;
 mod construct_ops;
 pub mod copy_atoms;
 pub mod help;
+mod pycute_ops;
 pub mod request;
 pub mod show;
 mod tuple_ops;
@@ -148,6 +149,7 @@ pub static GROUPS: &[&[OpSpec]] = &[
     copy_atoms::COPY_OPS,
     codegen::CODEGEN_OPS,
     analysis_ops::ANALYSIS_OPS,
+    pycute_ops::PYCUTE_OPS,
 ];
 
 /// Every operation of every group, in the order `cute ops` lists them.

@@ -212,13 +212,22 @@ mod tests {
         assert_eq!(scale(1600.0, 100.0, None).unwrap(), 1.0);
         // Asked: refused past the limits, or when not a positive number.
         assert_eq!(scale(4096.0, 4096.0, Some(1.0)).unwrap(), 1.0);
-        assert_eq!(scale(4096.0, 4096.0, Some(1.01)).unwrap_err().kind, "TooLarge");
-        assert_eq!(scale(10.0, 20_000.0, Some(1.0)).unwrap_err().kind, "TooLarge");
+        assert_eq!(
+            scale(4096.0, 4096.0, Some(1.01)).unwrap_err().kind,
+            "TooLarge"
+        );
+        assert_eq!(
+            scale(10.0, 20_000.0, Some(1.0)).unwrap_err().kind,
+            "TooLarge"
+        );
         for bad in [0.0, -1.0, f32::NAN, f32::INFINITY] {
             assert_eq!(scale(10.0, 10.0, Some(bad)).unwrap_err().kind, "Usage");
         }
         // A picture whose cells would be under 5 pixels is refused.
-        assert_eq!(scale(100_000.0, 100_000.0, None).unwrap_err().kind, "TooLarge");
+        assert_eq!(
+            scale(100_000.0, 100_000.0, None).unwrap_err().kind,
+            "TooLarge"
+        );
     }
 
     #[test]

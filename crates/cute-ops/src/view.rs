@@ -362,7 +362,7 @@ pub const RANGE_COLOURS_PAST: i64 = 256;
 /// ```
 /// let c = cute_ops::show::parse_showable("svg", "Sw<3,4,3> o 0 o (8,64):(64,1)").unwrap();
 /// let svg = cute_ops::view::layout_svg(&c).unwrap();
-/// assert!(svg.contains("Sw<3,4,3> o 0 o (8,64):(64,1)"));
+/// assert!(svg.contains("colour = value / 16 mod 8")); // groups of 2^M offsets, so the swizzle shows
 /// ```
 ///
 /// # Errors

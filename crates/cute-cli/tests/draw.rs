@@ -121,7 +121,7 @@ fn png_cell_colours_follow_the_layout() {
             assert_eq!(c.class, format!("o{}", v.rem_euclid(8)));
         }
     }
-    // TV: class t{thread mod 8}.
+    // TV: class t{thread mod 32}, a colour per thread of a warp.
     let panels = check_pixels(
         &["--tv", "((4,8),(2,2)):((16,1),(8,64))", "--tile", "(16,8)"],
         "1.5",
@@ -129,8 +129,11 @@ fn png_cell_colours_follow_the_layout() {
     assert_eq!(panels[0].len(), 128);
     for c in &panels[0] {
         let t: i64 = c.label[1..c.label.find(' ').unwrap()].parse().unwrap();
-        assert_eq!(c.class, format!("t{}", t % 8));
+        assert_eq!(c.class, format!("t{}", t % 32));
     }
+    let fills: std::collections::HashSet<&str> =
+        panels[0].iter().map(|c| c.class.as_str()).collect();
+    assert_eq!(fills.len(), 32, "32 threads, 32 colours");
     // Banks and an operation.
     check_pixels(&["--banks", "32", "--elem-bytes", "4", "(8,32):(1,8)"], "1");
     let panels = check_pixels(&["logical_divide", "(8,8):(8,1)", "(2,4)"], "1");

@@ -605,7 +605,7 @@ proptest! {
 }
 
 /// SVG thread-value pictures give every thread of a warp its own colour (thread mod 32), so
-/// threads 8 apart no longer look alike; TikZ keeps CuTe's 8 colours.
+/// threads 8 apart look different; TikZ keeps CuTe's 8 colours.
 #[test]
 fn tv_colours_distinguish_a_warp() {
     // 64 threads, one value each, on an 8 x 8 tile.

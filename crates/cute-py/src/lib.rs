@@ -1997,6 +1997,97 @@ fn inner_product(a: &Bound<'_, PyAny>, b: &Bound<'_, PyAny>) -> PyResult<i64> {
     to_tuple(a)?.inner_product(&to_tuple(b)?).py()
 }
 
+/// The shape of a `Layout`, or an int tuple itself.
+fn shape_of(x: &Bound<'_, PyAny>) -> PyResult<IntTuple> {
+    match x.cast::<PyLayout>() {
+        Ok(l) => Ok(l.get().inner.shape()),
+        Err(_) => to_tuple(x),
+    }
+}
+
+/// NVlabs PyCuTe's `layout_add` (not CuTe C++): the layout `R` with `R(i) == A(i) + B(i)` for
+/// every `i < size`, coalesced. Raises `LayoutError` (`.kind` `SizeMismatch`, `NotALayout`,
+/// `NotRepresentable`) where no such layout exists.
+///
+/// >>> str(layout_add(Layout((4, 3), (1, 4)), Layout((4, 3), (3, 1))))
+/// '(4,3):(4,5)'
+#[pyfunction]
+fn layout_add(py: Python<'_>, a: &Bound<'_, PyAny>, b: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+    if is_other_kind(a) || is_other_kind(b) {
+        return Ok(table_call(py, "layout_add", &[a, b])?.unbind());
+    }
+    ret_layout!(py, lref(a)?.layout_add(&*lref(b)?).py()?)
+}
+
+/// NVlabs PyCuTe's `coalesce_z` (not CuTe C++): coalesce that keeps `L(i)` for every integer
+/// `i`, past the end too, so an extent-1 last mode may stay.
+///
+/// >>> str(coalesce_z(Layout((2, 1, 6, 1), (1, 7, 8, 0))))
+/// '(2,6,1):(1,8,0)'
+#[pyfunction]
+#[pyo3(signature = (layout, profile = None))]
+fn coalesce_z(
+    py: Python<'_>,
+    layout: &Bound<'_, PyAny>,
+    profile: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Py<PyAny>> {
+    if is_other_kind(layout) {
+        return match profile {
+            Some(p) if !p.is_none() => Ok(table_call(py, "coalesce_z", &[layout, p])?.unbind()),
+            _ => Ok(table_call(py, "coalesce_z", &[layout])?.unbind()),
+        };
+    }
+    let l = lref(layout)?;
+    match profile {
+        Some(p) if !p.is_none() => ret_layout!(py, l.coalesce_z_by_mode(&to_tuple(p)?).py()?),
+        _ => ret_layout!(py, l.coalesce_z()),
+    }
+}
+
+/// NVlabs PyCuTe's `greatest_common_domain` (not CuTe C++) of two shapes (or layouts' shapes):
+/// the sub-modes they share in order, as a flat layout of index positions.
+///
+/// >>> str(greatest_common_domain((5, 3, 4), (10, 6)))
+/// '(5,2):(1,30)'
+#[pyfunction]
+fn greatest_common_domain(
+    py: Python<'_>,
+    a: &Bound<'_, PyAny>,
+    b: &Bound<'_, PyAny>,
+) -> PyResult<Py<PyAny>> {
+    ret_layout!(py, shape_of(a)?.greatest_common_domain(&shape_of(b)?).py()?)
+}
+
+/// NVlabs PyCuTe's `common_refinement` (not CuTe C++): the least shape both shapes (or
+/// layouts' shapes) are compatible with.
+///
+/// >>> common_refinement((4, (3, 5)), ((2, 2), 15))
+/// ((2, 2), (3, 5))
+#[pyfunction]
+fn common_refinement(
+    py: Python<'_>,
+    a: &Bound<'_, PyAny>,
+    b: &Bound<'_, PyAny>,
+) -> PyResult<Py<PyAny>> {
+    let r = shape_of(a)?.common_refinement(&shape_of(b)?).py()?;
+    Ok(tuple_to_py(py, &r)?.unbind())
+}
+
+/// NVlabs PyCuTe's `common_coarsening` (not CuTe C++): the greatest shape compatible with both
+/// shapes (or layouts' shapes); it exists exactly when their sizes agree.
+///
+/// >>> common_coarsening((4, (3, 5)), ((2, 2), 15))
+/// (4, 15)
+#[pyfunction]
+fn common_coarsening(
+    py: Python<'_>,
+    a: &Bound<'_, PyAny>,
+    b: &Bound<'_, PyAny>,
+) -> PyResult<Py<PyAny>> {
+    let r = shape_of(a)?.common_coarsening(&shape_of(b)?).py()?;
+    Ok(tuple_to_py(py, &r)?.unbind())
+}
+
 /// `(shape, stride)`'s row-major layout (CuTe's `LayoutRight`).
 #[pyfunction]
 fn make_layout_right(py: Python<'_>, shape: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
@@ -2373,6 +2464,11 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(shape_div, m)?)?;
     m.add_function(wrap_pyfunction!(prefix_product, m)?)?;
     m.add_function(wrap_pyfunction!(inner_product, m)?)?;
+    m.add_function(wrap_pyfunction!(layout_add, m)?)?;
+    m.add_function(wrap_pyfunction!(coalesce_z, m)?)?;
+    m.add_function(wrap_pyfunction!(greatest_common_domain, m)?)?;
+    m.add_function(wrap_pyfunction!(common_refinement, m)?)?;
+    m.add_function(wrap_pyfunction!(common_coarsening, m)?)?;
     m.add_function(wrap_pyfunction!(run, m)?)?;
     m.add_function(wrap_pyfunction!(run_text, m)?)?;
     m.add_function(wrap_pyfunction!(batch, m)?)?;

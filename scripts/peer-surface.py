@@ -27,7 +27,13 @@ cases there are replaced by the project's transcription of the same tests
 cute expresses is given as an integer or swizzled layout): exact answers and refusals are
 compared, the post-conditions (R(i) == A(i) + B(i), coalesce_z's values past the end, the
 order of compatible shapes, commutativity, ...) checked with ../shared/peer-tests/peerlib.py.
-Their cases of F2 arithmetic, sympy symbols or PyCuTe's [mode] indexing stay `unmapped`.
+Their cases of F2 arithmetic or sympy symbols stay `unmapped`. NVlabs' other marked cases
+(make_layout_like, the [mode] / mode= forms, tiler promotion, Layout(shape, k),
+_offset_and_slice, coshape of basis strides, tiler_to_layout) are replaced the same way by
+crates/cute-ops/tests/data/nvlabs_rest.jsonl: exact answers, refusals, `same_as` (another
+request, often CuTe's spelling, must give the same text) and asserted properties (rank,
+compatible, values of a mode, make_layout_like's post-conditions). `convention`: PyCuTe answers
+otherwise and we give CuTe C++'s answer (or the same function); the case says why.
 """
 
 import argparse

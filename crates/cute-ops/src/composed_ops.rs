@@ -174,6 +174,14 @@ fn chain_composition(a: &Args<'_>, lhs: Func, rhs: Func) -> Result<String, OpErr
             return Ok(r.to_string());
         }
     }
+    if let Func::Swizzle(sw) = rhs {
+        // CuTe: composition(ComposedLayout, Tiler) recurses into the inner layout, which takes
+        // the swizzle on its right.
+        let c = lhs.into_chain().ok_or_else(|| {
+            OpError::new("BadRequest", format!("{}: no layout on the left", a.op))
+        })?;
+        return Ok(c.compose_swizzle(&sw)?.to_string());
+    }
     let outer: Vec<(OuterFn, i64)> = match lhs {
         Func::Swizzle(s) => vec![(OuterFn::Swizzle(s), 0)],
         Func::Layout(l) => vec![(OuterFn::Layout(l), 0)],
@@ -230,13 +238,11 @@ pub(super) fn inverse(a: &Args<'_>, right: bool) -> Result<String, OpError> {
             }
         }
         Func::Chain(c) => {
-            return Err(OpError::new(
-                "NotImplemented",
-                format!(
-                    "{}: inverse of a composed layout with a layout as outer function ({c})",
-                    a.op
-                ),
-            ))
+            if right {
+                c.right_inverse()?.to_string()
+            } else {
+                c.left_inverse()?.to_string()
+            }
         }
     })
 }

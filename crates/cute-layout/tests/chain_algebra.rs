@@ -1,0 +1,239 @@
+//! The algebra of general composed layouts ([`LayoutChain`]): CuTe's `right_inverse`,
+//! `left_inverse`, `complement`, `nullspace` and `composition` with a swizzle on the right.
+//! Each answer is CuTe's construction; the tests check the laws point by point over a whole
+//! small domain of chains, and that a refusal happens only where CuTe's construction breaks the
+//! law.
+
+mod common;
+
+use cute_layout::{IntTuple, Layout, LayoutChain, OuterFn, Swizzle};
+use proptest::prelude::*;
+
+/// Every flat layout of rank 1 or 2 with the given extents and strides.
+fn flats(extents: &[i64], strides: &[i64]) -> Vec<Layout> {
+    let mut out = Vec::new();
+    for &s in extents {
+        for &d in strides {
+            out.push(common::flat(&[(s, d)]));
+            for &s2 in extents {
+                for &d2 in strides {
+                    out.push(common::flat(&[(s, d), (s2, d2)]));
+                }
+            }
+        }
+    }
+    out
+}
+
+/// `C(R(i)) == i` on R's domain.
+fn right_law(c: &LayoutChain, r: &LayoutChain) -> Option<i64> {
+    (0..r.size()).find(|&i| {
+        let x = r.index_any(i).unwrap();
+        c.index_any(x).unwrap() != i
+    })
+}
+
+/// `C(R(C(i))) == C(i)`, and `R(C(i)) == i` if C is injective.
+fn left_law(c: &LayoutChain, r: &LayoutChain) -> Option<i64> {
+    let vals: Vec<i64> = (0..c.size()).map(|i| c.index_any(i).unwrap()).collect();
+    let mut sorted = vals.clone();
+    sorted.sort_unstable();
+    sorted.dedup();
+    let injective = sorted.len() == vals.len();
+    (0..c.size()).find(|&i| {
+        let x = r.index_any(vals[i as usize]).unwrap();
+        (injective && x != i) || c.index_any(x).unwrap() != vals[i as usize]
+    })
+}
+
+/// CuTe's construction for one layout layer `A o O o B`: `inv(B) o -O o inv(A)`.
+fn cute_formula(a: &Layout, off: i64, b: &Layout, right: bool) -> Option<LayoutChain> {
+    let (ra, rb) = if right {
+        (a.right_inverse(), b.right_inverse())
+    } else {
+        (a.left_inverse().ok()?, b.left_inverse().ok()?)
+    };
+    Some(LayoutChain::from_layers([(OuterFn::Layout(rb), -off)], ra))
+}
+
+/// Law over a whole small domain: every chain `A o O o B` with A, B flat layouts of rank <= 2
+/// (extents 1..4, strides 0..4) and offsets 0..3. Each inverse is CuTe's construction, it obeys
+/// its law, and a refusal is a case where CuTe's construction breaks the law.
+#[test]
+fn inverses_of_one_layer_chains_obey_the_laws() {
+    let outers = flats(&[2, 4], &[0, 1, 2]);
+    let inners = flats(&[1, 2, 3], &[0, 1, 2, 4]);
+    let (mut answered, mut refused) = (0usize, 0usize);
+    for a in &outers {
+        for b in &inners {
+            for off in [0i64, 1, 3] {
+                let c = LayoutChain::new(OuterFn::Layout(a.clone()), off, b.clone());
+                for right in [true, false] {
+                    let got = if right {
+                        c.right_inverse()
+                    } else {
+                        c.left_inverse()
+                    };
+                    let cute = cute_formula(a, off, b, right);
+                    match got {
+                        Ok(r) => {
+                            answered += 1;
+                            let bad = if right {
+                                right_law(&c, &r)
+                            } else {
+                                left_law(&c, &r)
+                            };
+                            assert_eq!(bad, None, "{c}: {r} breaks the law (right: {right})");
+                            assert_eq!(Some(&r), cute.as_ref(), "{c}: not CuTe's construction");
+                        }
+                        Err(e) => {
+                            refused += 1;
+                            if let Some(f) = cute {
+                                assert_eq!(e.kind(), "NotRepresentable", "{c}: {e}");
+                                let bad = if right {
+                                    right_law(&c, &f)
+                                } else {
+                                    left_law(&c, &f)
+                                };
+                                assert!(bad.is_some(), "{c}: refused, but CuTe's {f} is lawful");
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+    // CuTe's construction holds where inv(A)(i) - O stays in the domain that inv(B) inverts;
+    // about 4 in 10 of these small chains leave it.
+    assert!(answered > refused, "{answered} answered, {refused} refused");
+}
+
+/// Chains with swizzle layers among the layout layers: the answer obeys the law wherever one
+/// is given.
+#[test]
+fn inverses_of_mixed_chains_obey_the_laws() {
+    let sws = [(1, 0, 1), (1, 0, 2), (2, 0, 2), (1, 1, 2)];
+    let outers = flats(&[2, 4, 8], &[1, 2]);
+    let inners = ["16:1", "(4,4):(4,1)", "(2,8):(8,1)", "(4,2):(1,8)", "8:2"];
+    let mut answered = 0usize;
+    for &(b, m, s) in &sws {
+        let sw = Swizzle::new(b, m, s).unwrap();
+        for a in &outers {
+            for inner in inners {
+                let l: Layout = inner.parse().unwrap();
+                for layers in [
+                    vec![(OuterFn::Layout(a.clone()), 0), (OuterFn::Swizzle(sw), 0)],
+                    vec![(OuterFn::Swizzle(sw), 0), (OuterFn::Layout(a.clone()), 0)],
+                    vec![(OuterFn::Swizzle(sw), 0), (OuterFn::Layout(a.clone()), 2)],
+                ] {
+                    let c = LayoutChain::from_layers(layers, l.clone());
+                    if let Ok(r) = c.right_inverse() {
+                        answered += 1;
+                        assert_eq!(right_law(&c, &r), None, "{c}: {r}");
+                    }
+                    if let Ok(r) = c.left_inverse() {
+                        answered += 1;
+                        assert_eq!(left_law(&c, &r), None, "{c}: {r}");
+                    }
+                }
+            }
+        }
+    }
+    assert!(answered > 200, "{answered}");
+}
+
+/// CuTe's answers (CuTe 4.2, host-only build; also in the conformance vectors).
+#[test]
+fn cute_answers() {
+    let chain = |s: &str| s.parse::<LayoutChain>().unwrap();
+    let cases = [
+        (
+            "32:2 o 3 o (2,4):(1,2)",
+            "8:1 o -3 o 1:0",
+            "8:1 o -3 o (2,32):(0,1)",
+        ),
+        (
+            "(4,4):(4,1) o 0 o (2,8):(8,1)",
+            "(8,2):(2,1) o 0 o (4,4):(4,1)",
+            "(8,2):(2,1) o 0 o (4,4):(4,1)",
+        ),
+        (
+            "16:2 o 0 o Sw<2,0,2> o 0 o 16:1",
+            "Sw<2,0,2> o 0 o 16:1 o 0 o 1:0",
+            "Sw<2,0,2> o 0 o 16:1 o 0 o (2,16):(0,1)",
+        ),
+    ];
+    for (c, r, l) in cases {
+        assert_eq!(chain(c).right_inverse().unwrap().to_string(), r);
+        assert_eq!(chain(c).left_inverse().unwrap().to_string(), l);
+    }
+    assert_eq!(
+        chain("Sw<2,0,2> o 0 o 16:1 o 0 o Sw<1,0,1> o 0 o 16:1")
+            .right_inverse()
+            .unwrap()
+            .to_string(),
+        "Sw<1,0,1> o 0 o 16:1 o 0 o Sw<2,0,2> o 0 o 16:1"
+    );
+    let sw = Swizzle::new(3, 0, 3).unwrap();
+    assert_eq!(
+        chain("32:2 o 3 o (8,8):(8,1)")
+            .compose_swizzle(&sw)
+            .unwrap()
+            .to_string(),
+        "32:2 o 3 o Sw<3,0,-3> o 0 o (8,8):(8,1)"
+    );
+    let c = chain("32:2 o 3 o (2,4):(2,4)");
+    assert_eq!(c.complement_cosize().unwrap().to_string(), "2:1");
+    assert_eq!(
+        c.complement(&IntTuple::int(64)).unwrap().to_string(),
+        "(2,4):(1,16)"
+    );
+    assert_eq!(
+        chain("32:2 o 3 o (2,4):(0,4)").nullspace().to_string(),
+        "1:0"
+    );
+    // A swizzle with an offset: CuTe's inverse is a composed layout over a swizzle.
+    let e = chain("8:1 o 0 o Sw<1,0,1> o 2 o 8:1")
+        .right_inverse()
+        .unwrap_err();
+    assert_eq!(e.kind(), "NotRepresentable");
+}
+
+fn modes(max_rank: usize) -> impl Strategy<Value = Vec<(i64, i64)>> {
+    prop::collection::vec((1i64..=4, -2i64..=8), 1..=max_rank)
+}
+
+proptest! {
+    /// Random chains of one or two layout layers: an inverse, when given, obeys its law; the
+    /// complement and nullspace are CuTe's (the inner layout's complement, `1:0`); composing
+    /// with a swizzle on the right evaluates the chain after the swizzle.
+    #[test]
+    fn chain_algebra_laws(
+        a in modes(2), b in modes(2), inner in modes(3), o1 in -2i64..=4, o2 in 0i64..=3,
+        two in any::<bool>(), k in 1i64..=3
+    ) {
+        let (la, lb, li) = (common::flat(&a), common::flat(&b), common::flat(&inner));
+        let mut layers = vec![(OuterFn::Layout(la), o1)];
+        if two {
+            layers.push((OuterFn::Layout(lb), o2));
+        }
+        let c = LayoutChain::from_layers(layers, li.clone());
+        if let Ok(r) = c.right_inverse() {
+            prop_assert_eq!(right_law(&c, &r), None, "{} -> {}", c, r);
+        }
+        if let Ok(r) = c.left_inverse() {
+            prop_assert_eq!(left_law(&c, &r), None, "{} -> {}", c, r);
+        }
+        let m = IntTuple::int(li.cosize() * k);
+        prop_assert_eq!(c.complement(&m).ok(), li.complement_shape(&m).ok());
+        prop_assert_eq!(c.nullspace().to_string(), "1:0");
+        let sw = Swizzle::new(1, 0, 1).unwrap();
+        let sq: Layout = "(4,4):(4,1)".parse().unwrap();
+        let c2 = c.map(|_| Ok(sq.clone())).unwrap();
+        if let Ok(r) = c2.compose_swizzle(&sw) {
+            for i in 0..16 {
+                prop_assert_eq!(r.index_any(i).unwrap(), c2.index_any(sw.apply(i)).unwrap());
+            }
+        }
+    }
+}

@@ -158,6 +158,19 @@ fn assemble(entries: &[(&[u8], i64)]) -> Result<IntTuple, LayoutError> {
     IntTuple::tuple(elems)
 }
 
+/// The coordinate that the basis values `terms` add up to (CuTe's `as_arithmetic_tuple` of
+/// their sum): tuples as wide as the largest mode index used, missing entries 0.
+///
+/// # Errors
+/// [`LayoutError::InvalidArgument`] if a plain value and a basis value meet at one position.
+pub(crate) fn sum_of(op: &'static str, terms: &[ScaledBasis]) -> Result<IntTuple, LayoutError> {
+    let entries: Leaves<(&[u8], i64)> = terms.iter().map(|d| (d.path_slice(), d.value)).collect();
+    assemble(&entries).map_err(|e| match e {
+        LayoutError::InvalidArgument { what, .. } => LayoutError::InvalidArgument { op, what },
+        e => e,
+    })
+}
+
 impl Layout<ScaledBasis> {
     /// CuTe `make_identity_layout(shape)`: `shape` with the unit basis stride of every leaf's
     /// position (`E<>`, a plain `1`, for an integer shape), so the layout maps each coordinate to

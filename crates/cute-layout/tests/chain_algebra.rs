@@ -6,7 +6,7 @@
 
 mod common;
 
-use cute_layout::{IntTuple, Layout, LayoutChain, OuterFn, Swizzle};
+use cute_layout::{IntTuple, Layout, LayoutChain, OuterFn, ScaledBasis, Swizzle};
 use proptest::prelude::*;
 
 /// Every flat layout of rank 1 or 2 with the given extents and strides.
@@ -236,4 +236,190 @@ proptest! {
             }
         }
     }
+}
+
+/// Every basis-strided layout of rank <= 2 with extents 1..4 and strides `v@p` (v in 0..4, p
+/// in 0..1, or `v@0@1`) or a plain 0.
+fn basis_layouts() -> Vec<Layout<ScaledBasis>> {
+    let mut strides: Vec<String> = vec!["0".into()];
+    for v in 0..=4 {
+        for p in ["@0", "@1", "@0@1"] {
+            strides.push(format!("{v}{p}"));
+        }
+    }
+    let mut out = Vec::new();
+    for s0 in 1..=4 {
+        for d0 in &strides {
+            out.push(format!("{s0}:{d0}").parse().unwrap());
+            for s1 in 1..=4 {
+                for d1 in &strides {
+                    out.push(format!("({s0},{s1}):({d0},{d1})").parse().unwrap());
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The entry of coordinate `c` at `path` (0 where `c` is narrower).
+fn entry(c: &IntTuple, path: &[usize]) -> i64 {
+    let mut cur = c.clone();
+    for &i in path {
+        if cur.is_int() {
+            return if i == 0 { cur.as_int().unwrap() } else { 0 };
+        }
+        match cur.get(i) {
+            Some(x) => cur = x,
+            None => return 0,
+        }
+    }
+    if cur.is_int() {
+        cur.as_int().unwrap()
+    } else {
+        assert!(cur.leaves().iter().all(|&x| x == 0), "{c} at {path:?}");
+        0
+    }
+}
+
+/// Law over a whole small domain of basis-strided layouts: coshape bounds every value, the
+/// nullspace maps to the zero coordinate, the slot-by-slot inverses obey their laws (checked
+/// here independently: every coordinate of R's domain for the right inverse, every point of
+/// L's for the left one).
+#[test]
+fn basis_algebra_obeys_the_laws() {
+    let (mut right, mut left) = (0usize, 0usize);
+    for l in basis_layouts() {
+        let paths: Vec<Vec<usize>> = {
+            let mut v: Vec<Vec<usize>> = l
+                .stride_leaves()
+                .iter()
+                .map(|d| d.path().collect::<Vec<_>>())
+                .filter(|p| !p.is_empty())
+                .collect();
+            v.sort();
+            v.dedup();
+            v
+        };
+        let Some(vals) = (0..l.size())
+            .map(|i| l.value_1d(i))
+            .collect::<Option<Vec<IntTuple>>>()
+        else {
+            // A coordinate mode stepped along both as a whole and inside (`1@1` and `1@0@1`).
+            assert!(
+                l.right_inverse().is_err() && l.left_inverse().is_err(),
+                "{l}"
+            );
+            continue;
+        };
+        if let Ok(cs) = l.coshape() {
+            for v in &vals {
+                for p in &paths {
+                    assert!(entry(v, p) < entry(&cs, p), "{l}: {v} !< {cs}");
+                }
+            }
+        }
+        let k = l.nullspace();
+        for i in 0..k.size() {
+            let v = l.value_1d(k.index_1d(i).unwrap()).unwrap();
+            assert!(v.leaves().iter().all(|&x| x == 0), "{l}: nullspace {k}");
+        }
+        if let Ok(r) = l.right_inverse() {
+            right += 1;
+            let shape = r.shape();
+            for i in 0..r.size() {
+                let c = shape.idx2crd(&IntTuple::int(i)).unwrap();
+                let v = l.value_1d(r.index(&c).unwrap()).unwrap();
+                for p in &paths {
+                    // R's modes at slot p read the coordinate's entry there as a 1-D index.
+                    let sub = r.shape().get_at(p).unwrap();
+                    let want = sub.crd2idx(&c.get_at(p).unwrap()).unwrap();
+                    assert_eq!(entry(&v, p), want, "{l}: R = {r} at {c}");
+                }
+            }
+        }
+        if let Ok(r) = l.left_inverse() {
+            left += 1;
+            let mut distinct: Vec<String> = vals.iter().map(|v| v.to_string()).collect();
+            distinct.sort();
+            distinct.dedup();
+            let injective = distinct.len() == vals.len();
+            for (i, v) in vals.iter().enumerate() {
+                let c = fit_to(v, &r.shape());
+                let x = r.index(&c).unwrap();
+                if injective {
+                    assert_eq!(x, i as i64, "{l}: left inverse {r} at {v}");
+                }
+                // CuTe evaluates L at any integer (the last mode runs on).
+                let back = l.value(&IntTuple::int(x)).unwrap();
+                for p in &paths {
+                    assert_eq!(entry(&back, p), entry(v, p), "{l}: {r} at {v}");
+                }
+            }
+        }
+    }
+    assert!(
+        right > 2000 && left > 2000,
+        "{right} right, {left} left inverses"
+    );
+}
+
+/// `c` padded with zeros to the tree of `s` (an integer entry stays a 1-D index).
+fn fit_to(c: &IntTuple, s: &IntTuple) -> IntTuple {
+    if c.is_int() && s.is_int() {
+        return c.clone();
+    }
+    if s.is_int() {
+        return IntTuple::int(entry(c, &[]));
+    }
+    if c.is_int() && c.as_int() != Some(0) {
+        return c.clone();
+    }
+    let elems: Vec<IntTuple> = (0..s.rank())
+        .map(|k| {
+            let sk = s.get(k).unwrap();
+            match c.get(k) {
+                Some(ck) if !c.is_int() => fit_to(&ck, &sk),
+                _ => fit_to(&IntTuple::int(0), &sk),
+            }
+        })
+        .collect();
+    IntTuple::tuple(elems).unwrap()
+}
+
+/// The answers for NVlabs PyCuTe's test inputs (their generalized laws; CuTe C++ does not
+/// compile these) and CuTe's own coshape / coprofile / cosize / nullspace.
+#[test]
+fn basis_answers() {
+    let b = |s: &str| s.parse::<Layout<ScaledBasis>>().unwrap();
+    assert_eq!(
+        b("(4,5):(1@1,1@0)").right_inverse().unwrap().to_string(),
+        "(5,4):(4,1)"
+    );
+    assert_eq!(
+        b("(4,5):(1@1,1@1@4)").left_inverse().unwrap().to_string(),
+        "(1,4,1,1,(1,5)):(0,1,0,0,(0,4))"
+    );
+    assert_eq!(
+        b("(4,5):(2@0,2@1)").left_inverse().unwrap().to_string(),
+        "((2,4),(2,5)):((0,1),(0,4))"
+    );
+    assert_eq!(
+        b("(2,5,3):(4@1,5@0,16@1)").coshape().unwrap().to_string(),
+        "(21,37)"
+    );
+    assert_eq!(
+        b("(2,3,5):(4@1,0,7@1@2)").coprofile().unwrap().to_string(),
+        "(0,0,(0,0))"
+    );
+    assert_eq!(b("(4,(2,3)):(1@0,(1@0@1,1@1@1))").cosize().unwrap(), 24);
+    assert_eq!(b("(4,5):(0,1@0)").nullspace().to_string(), "4:1");
+    assert_eq!(b("(4,5):(0@1,1@0)").nullspace().to_string(), "1:0");
+    assert_eq!(
+        b("(2,3):(1,1@1)").coshape().unwrap_err().kind(),
+        "InvalidArgument"
+    );
+    assert_eq!(
+        b("(2,2):(1@0,1@0@0)").left_inverse().unwrap_err().kind(),
+        "InvalidArgument"
+    );
 }

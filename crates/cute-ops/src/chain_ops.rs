@@ -288,6 +288,26 @@ mod tests {
         assert_eq!(e.kind, "NotRepresentable", "{e}");
     }
 
+    /// Basis strides: CuTe's coshape / coprofile / cosize / nullspace, the slot-by-slot left
+    /// inverse; the right inverse is refused (not CuTe's; the integer law cannot hold).
+    #[test]
+    fn basis_strided_algebra() {
+        assert_eq!(ok("coshape", &["(2,3,5):(4@1,0,7@1@2)"]), "(1,5,(1,29))");
+        assert_eq!(ok("coprofile", &["(2,3,5):(4@1,0,7@1@2)"]), "(0,0,(0,0))");
+        assert_eq!(ok("coprofile", &["(2,3):(4,1)"]), "0");
+        assert_eq!(ok("cosize", &["(2,5,3):(4@1,5@0,16@1)"]), "777");
+        assert_eq!(ok("nullspace", &["(4,5):(0,1@0)"]), "4:1");
+        assert_eq!(
+            ok("left_inverse", &["(4,5):(1@1,1@1@4)"]),
+            "(1,4,1,1,(1,5)):(0,1,0,0,(0,4))"
+        );
+        let args = [Arg::Text("(4,5):(1@1,1@0)".into())];
+        assert_eq!(
+            run_op("right_inverse", &args).unwrap_err().kind,
+            "NotImplemented"
+        );
+    }
+
     /// Law: crd2idx of a composed layout agrees with its table at every point, for outer
     /// layouts, swizzles and offsets over a small domain.
     #[test]

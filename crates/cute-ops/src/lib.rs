@@ -172,7 +172,7 @@ pub static OPS: &[OpSpec] = &[
     op("slice_and_offset", "COORD LAYOUT|COMPOSED", (2, 2), "(slice, offset of the fixed entries); composed: the offset moves inside, 0", chain_ops::slice_and_offset),
     // queries
     op("size", "LAYOUT|COMPOSED|TUPLE", (1, 1), "number of points (product of the shape)", |a| first(chain_ops::query(a, |c| c.size().to_string()), || Ok(a.shape(0)?.size()?.to_string()))),
-    op("cosize", "LAYOUT|COMPOSED", (1, 1), "CuTe's cosize: one past the last offset (of the inner layout if composed)", |a| first(chain_ops::query(a, |c| c.cosize().to_string()), || Ok(a.layout(0)?.cosize().to_string()))),
+    op("cosize", "LAYOUT|COMPOSED", (1, 1), "CuTe's cosize: one past the last offset (of the inner layout if composed)", |a| first(chain_ops::query(a, |c| c.cosize().to_string()), || Ok(if a.is_basis(0) { a.basis_layout(0)?.cosize()? } else { a.layout(0)?.cosize() }.to_string()))),
     op("rank", "LAYOUT|COMPOSED|TUPLE", (1, 1), "number of top-level modes", |a| first(chain_ops::query(a, |c| c.rank().to_string()), || Ok(a.shape(0)?.rank().to_string()))),
     op("depth", "LAYOUT|COMPOSED|TUPLE", (1, 1), "nesting depth (0 for an integer)", |a| first(chain_ops::query(a, |c| c.depth().to_string()), || Ok(a.shape(0)?.depth().to_string()))),
     op("shape", "LAYOUT|COMPOSED", (1, 1), "the shape", |a| first(chain_ops::query(a, |c| c.shape().to_string()), || Ok(a.layout(0)?.shape().to_string()))),
@@ -192,7 +192,7 @@ pub static OPS: &[OpSpec] = &[
     op("with_shape", "LAYOUT SHAPE", (2, 2), "the layout re-indexed by a shape (A o col_major(shape))", |a| Ok(a.layout(0)?.with_shape(&a.tuple(1)?)?.to_string())),
     op("right_inverse", "LAYOUT|COMPOSED", (1, 1), "largest R with A(R(i)) = i", |a| composed_ops::inverse(a, true)),
     op("left_inverse", "LAYOUT|COMPOSED", (1, 1), "R with R(A(i)) = i (quasi-inverse if not injective)", |a| composed_ops::inverse(a, false)),
-    op("nullspace", "LAYOUT|COMPOSED", (1, 1), "the coordinates A maps to 0 (1:0 for a composed layout, as CuTe)", |a| first(chain_ops::nullspace(a), || Ok(a.layout(0)?.nullspace().to_string()))),
+    op("nullspace", "LAYOUT|COMPOSED", (1, 1), "the coordinates A maps to 0 (1:0 for a composed layout, as CuTe)", |a| first(chain_ops::nullspace(a), || Ok(if a.is_basis(0) { a.basis_layout(0)?.nullspace() } else { a.layout(0)?.nullspace() }.to_string()))),
     op("max_common_vector", "LAYOUT|COMPOSED LAYOUT|COMPOSED", (2, 2), "number of leading elements both layouts map alike", |a| first(chain_ops::max_common_vector(a), || Ok(a.layout(0)?.max_common_vector(&a.layout(1)?).to_string()))),
     op("max_common_layout", "LAYOUT|COMPOSED LAYOUT|COMPOSED", (2, 2), "layout of the leading elements both layouts map alike", |a| first(chain_ops::max_common_layout(a), || Ok(a.layout(0)?.max_common_layout(&a.layout(1)?).to_string()))),
     op("upcast", "N LAYOUT", (2, 2), "the layout for elements N times wider", |a| Ok(a.layout(1)?.upcast(a.int(0)?)?.to_string())),

@@ -219,6 +219,19 @@ fn fold_layouts(l: &Layout, c: &LayoutChain) -> Option<Layout> {
     cur.compose(c.layout()).ok()
 }
 
+/// The refusal of an operation that CuTe C++ does not define on basis strides: it complements
+/// the layout, and its complement does not compile with `ScaledBasis` (no `<` or `/`).
+pub(super) fn basis_not_cutes(a: &Args<'_>, what: &str) -> OpError {
+    OpError::new(
+        "NotImplemented",
+        format!(
+            "{}: {what} is not CuTe's: CuTe C++ complements it, which does not compile with \
+             ScaledBasis strides",
+            a.op
+        ),
+    )
+}
+
 /// `right_inverse` / `left_inverse` of a layout, a swizzle (itself) or a composed layout.
 pub(super) fn inverse(a: &Args<'_>, right: bool) -> Result<String, OpError> {
     if a.is_basis(0) {
@@ -270,7 +283,17 @@ pub(super) fn by_tiler(
     f: fn(&Layout, &Tiler) -> Result<Layout, cute_layout::LayoutError>,
     g: fn(&ComposedLayout, &Tiler) -> Result<ComposedLayout, cute_layout::LayoutError>,
 ) -> Result<String, OpError> {
-    if a.is_basis(0) && !a.is_basis(1) && a.op.contains("divide") {
+    if a.is_basis(1) || (a.is_basis(0) && !a.op.contains("divide")) {
+        // CuTe's divides complement the tiler and its products complement the block; neither
+        // compiles with ScaledBasis strides (no `<` or `/` on them).
+        let what = if a.is_basis(1) {
+            "a basis-strided tiler"
+        } else {
+            "a product of a basis-strided layout"
+        };
+        return Err(basis_not_cutes(a, what));
+    }
+    if a.is_basis(0) && a.op.contains("divide") {
         return match a.basis_layout(0)?.divide_with(&a.tiler(1)?, f) {
             Ok(r) => Ok(r.to_string()),
             Err(cute_layout::LayoutError::NotRepresentable { what, .. }) => Err(OpError::new(

@@ -8,9 +8,9 @@
 //! `coshape`, `coprofile`, `cosize` and `nullspace` of such layouts (implemented here as CuTe
 //! computes them) but not `complement`, `right_inverse` or `left_inverse` (its complement and
 //! inverses sort and divide strides, which `ScaledBasis` does not support: they do not
-//! compile). This module defines those three slot by slot, as NVlabs PyCuTe does: the integer
-//! operation on each `A_p`, mapped back into `L`'s domain, with the laws stated on each function
-//! and checked point by point before an answer is returned.
+//! compile). This module defines the two inverses slot by slot, as NVlabs PyCuTe does: the
+//! integer inverse of each `A_p`, mapped back into `L`'s domain, with the laws stated on each
+//! function and checked point by point before an answer is returned.
 
 use alloc::vec::Vec;
 
@@ -77,7 +77,7 @@ fn slots(l: &Layout<ScaledBasis>, op: &'static str) -> Result<Vec<Slot>, LayoutE
     Ok(out)
 }
 
-/// A layout tree built slot by slot: the layout of each slot at its path, `fill(path)` at the
+/// A layout tree built slot by slot: the layout of each slot at its path, a filler at the
 /// positions no slot names.
 struct Builder<D> {
     toks: Toks,
@@ -100,14 +100,13 @@ impl<D: Copy> Builder<D> {
         self.stride.extend_from_slice(&l.stride);
     }
 
-    /// Emits the sub-tree at `prefix` for `parts` (sorted by path, all under `prefix`), at
-    /// least `min_rank(prefix)` modes wide.
+    /// Emits the sub-tree at `prefix` for `parts` (sorted by path, all under `prefix`), `fill`
+    /// at the positions no part names.
     fn emit(
         &mut self,
         prefix: &mut Vec<usize>,
         parts: &[(&[usize], Layout<D>)],
-        min_rank: &dyn Fn(&[usize]) -> usize,
-        fill: &dyn Fn(&[usize]) -> Result<Layout<D>, LayoutError>,
+        fill: &Layout<D>,
     ) -> Result<(), LayoutError> {
         let depth = prefix.len();
         if let [(p, l)] = parts {
@@ -116,12 +115,7 @@ impl<D: Copy> Builder<D> {
                 return Ok(());
             }
         }
-        let rank = parts
-            .iter()
-            .map(|(p, _)| p[depth] + 1)
-            .max()
-            .unwrap_or(0)
-            .max(min_rank(prefix));
+        let rank = parts.iter().map(|(p, _)| p[depth] + 1).max().unwrap_or(0);
         self.toks.push(Tok::Open);
         for k in 0..rank {
             prefix.push(k);
@@ -140,10 +134,9 @@ impl<D: Copy> Builder<D> {
                 })
                 .collect();
             if sub.is_empty() {
-                let f = fill(prefix)?;
-                self.push(&f);
+                self.push(fill);
             } else {
-                self.emit(prefix, &sub, min_rank, fill)?;
+                self.emit(prefix, &sub, fill)?;
             }
             prefix.pop();
         }
@@ -152,12 +145,19 @@ impl<D: Copy> Builder<D> {
     }
 }
 
+/// The inverse of one slot: `(extent, stride, weight)` of its leaves sorted by stride, to the
+/// flat modes of the inverse.
+type SlotInverse = fn(&'static str, &[(i64, i64, i64)]) -> Result<Vec<(i64, i64)>, LayoutError>;
+
+/// The inverse of each slot with its path.
+type Parts = Vec<(Vec<usize>, Layout)>;
+
 fn one_zero() -> Layout {
     crate::algebra::from_flat_unchecked(&[])
 }
 
 impl Layout<ScaledBasis> {
-    /// The coordinate at flat leaf coordinates `c` of the domain.
+    /// The coordinate at the 1-D index `i` (the last mode runs on past the size, as CuTe).
     fn coord_at(&self, i: i64) -> Result<IntTuple, LayoutError> {
         self.value(&IntTuple::int(i))
     }
@@ -281,8 +281,8 @@ impl Layout<ScaledBasis> {
     fn inverse_by_slot(
         &self,
         op: &'static str,
-        inv: fn(&'static str, &[(i64, i64, i64)]) -> Result<Vec<(i64, i64)>, LayoutError>,
-    ) -> Result<(Layout, Vec<(Vec<usize>, Layout)>), LayoutError> {
+        inv: SlotInverse,
+    ) -> Result<(Layout, Parts), LayoutError> {
         let slots = slots(self, op)?;
         let mut weight: Vec<i64> = Vec::with_capacity(self.shape.len());
         let mut acc = 1i64;
@@ -311,7 +311,7 @@ impl Layout<ScaledBasis> {
             .map(|(p, l)| (p.as_slice(), l.clone()))
             .collect();
         let mut b = Builder::new();
-        b.emit(&mut Vec::new(), &refs, &|_| 0, &|_| Ok(one_zero()))?;
+        b.emit(&mut Vec::new(), &refs, &one_zero())?;
         Ok((Layout::checked(op, b.toks, b.shape, b.stride)?, parts))
     }
 

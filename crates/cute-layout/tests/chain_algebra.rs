@@ -423,3 +423,63 @@ fn basis_answers() {
         "InvalidArgument"
     );
 }
+
+fn basis_modes() -> impl Strategy<Value = Vec<(i64, i64, usize)>> {
+    prop::collection::vec((1i64..=4, -1i64..=9, 0usize..4), 1..=4)
+}
+
+proptest! {
+    /// Random basis-strided layouts (strides `v@0`, `v@1`, `v@0@1` or a plain 0): each inverse,
+    /// when given, obeys its law slot by slot; coshape bounds every value of a layout with
+    /// non-negative strides.
+    #[test]
+    fn basis_inverse_laws(m in basis_modes()) {
+        let paths = ["@0", "@1", "@0@1", ""];
+        let sh: Vec<String> = m.iter().map(|x| x.0.to_string()).collect();
+        let st: Vec<String> = m
+            .iter()
+            .map(|x| if x.2 == 3 { "0".to_string() } else { format!("{}{}", x.1, paths[x.2]) })
+            .collect();
+        let l: Layout<ScaledBasis> = format!("({}):({})", sh.join(","), st.join(",")).parse().unwrap();
+        let Some(vals) = (0..l.size()).map(|i| l.value_1d(i)).collect::<Option<Vec<IntTuple>>>() else {
+            return Ok(());
+        };
+        let mut used: Vec<Vec<usize>> = l
+            .stride_leaves()
+            .iter()
+            .map(|d| d.path().collect::<Vec<_>>())
+            .filter(|p| !p.is_empty())
+            .collect();
+        used.sort();
+        used.dedup();
+        if let Ok(r) = l.left_inverse() {
+            for v in &vals {
+                let x = r.index(&fit_to(v, &r.shape())).unwrap();
+                let back = l.value(&IntTuple::int(x)).unwrap();
+                for p in &used {
+                    prop_assert_eq!(entry(&back, p), entry(v, p), "{} {} at {}", l, r, v);
+                }
+            }
+        }
+        if let Ok(r) = l.right_inverse() {
+            let shape = r.shape();
+            for i in 0..r.size() {
+                let c = shape.idx2crd(&IntTuple::int(i)).unwrap();
+                let v = l.value_1d(r.index(&c).unwrap()).unwrap();
+                for p in &used {
+                    let (sub, cp) = (shape.get_at(p).unwrap(), c.get_at(p).unwrap());
+                    prop_assert_eq!(entry(&v, p), sub.crd2idx(&cp).unwrap(), "{} {}", l, r);
+                }
+            }
+        }
+        if m.iter().all(|x| x.1 >= 0) {
+            if let Ok(cs) = l.coshape() {
+                for v in &vals {
+                    for p in &used {
+                        prop_assert!(entry(v, p) < entry(&cs, p).max(1), "{} {} {}", l, v, cs);
+                    }
+                }
+            }
+        }
+    }
+}

@@ -100,6 +100,7 @@ mod basis_algebra;
 mod chain;
 pub mod codegen;
 mod composed;
+mod construct;
 mod coord;
 mod divider;
 mod error;
@@ -117,6 +118,7 @@ mod swizzle;
 mod tensor;
 mod tree;
 mod tuple_algebra;
+mod tuple_cat;
 
 pub use algebra::Tiler;
 pub use analysis::{
@@ -128,6 +130,7 @@ pub use analysis::{
 pub use basis::{ScaledBasis, MAX_BASIS_DEPTH};
 pub use chain::{is_composed_text, LayoutChain, OuterFn};
 pub use composed::ComposedLayout;
+pub use construct::MAX_COORDINATES;
 pub use coord::Offsets;
 pub use divider::Idx2Crd;
 pub use error::{LayoutError, ParseError, ParseErrorKind};

@@ -158,6 +158,8 @@ def test_run_batch_ops():
     assert str(cl.run("composition", "(6,2):(8,2)", Layout((4, 3), (3, 1)))) == "((2,2),3):((24,2),8)"
     assert cl.run("size", Layout((4, 8))) == 32
     assert cl.run_text("coalesce", "(2,4):(1,2)") == "8:1"
+    assert cl.run_text("cycles", "(2,2):(2,1)") == "((0),(1,2),(3))"
+    assert cl.run_text("bank_conflicts", "32:32", 2) == "16"
     out = cl.batch([("size", "(2,3):(1,2)"), '{"op":"rank","args":["(2,3):(1,2)"]}',
                     {"op": "coalesce", "args": [Layout((2, 4))]}, ("composition", "(4,3):(3,1)", "5:2")])
     assert out[:3] == ["6", "2", "8:1"]

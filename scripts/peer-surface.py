@@ -19,6 +19,15 @@ cases of a round in one `cute batch` process) and counts, per suite and per peer
   unmapped  no translation (the reason is listed: a peer-only convention, a tensor, ...)
 
     python3 scripts/peer-surface.py target/debug/cute [--cases ../shared/peer-tests/cases] [--show N]
+
+NVlabs PyCuTe's extras (layout_add, greatest_common_domain, coalesce_z, common_refinement,
+common_coarsening) and its F2-stride tests have no arguments in the shared case file, so their
+cases there are replaced by the project's transcription of the same tests
+(crates/cute-ops/tests/data/nvlabs_pycute_extras.jsonl, nvlabs_f2.jsonl, where an F2 layout that
+cute expresses is given as an integer or swizzled layout): exact answers and refusals are
+compared, the post-conditions (R(i) == A(i) + B(i), coalesce_z's values past the end, the
+order of compatible shapes, commutativity, ...) checked with ../shared/peer-tests/peerlib.py.
+Their cases of F2 arithmetic, sympy symbols or PyCuTe's [mode] indexing stay `unmapped`.
 """
 
 import argparse
@@ -29,6 +38,9 @@ import os
 import re
 import subprocess
 import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "shared", "peer-tests"))
+import peerlib  # noqa: E402  (../shared/peer-tests: the runner's independent evaluator)
 from collections import Counter, defaultdict
 
 SAME = {
@@ -340,6 +352,119 @@ def drive(cute, programs):
     return results
 
 
+EXTRAS = ("layout_add", "coalesce_z", "common_coarsening", "common_refinement", "greatest_common_domain")
+
+
+F2 = "F2 (XOR) strides"
+
+
+def vendored_extras(paths):
+    """The transcribed NVlabs cases of PyCuTe's extras and of its F2 strides, as cases of the
+    `nvlabs-cute` suite."""
+    out = []
+    lines = []
+    for path in paths:
+        with open(path) as f:
+            next(f)
+            lines += list(f)
+    for k, line in enumerate(lines):
+        c = json.loads(line)
+        c.update(suite="nvlabs-cute", id=f"nvlabs-extras-{k:03}", peer_fn=c["category"])
+        if "unsupported" not in c:
+            c["unsupported"] = c["category"]
+        else:
+            if c["unsupported"] != c["category"]:
+                c["peer_fn"] = c["category"] + " (" + c["unsupported"] + ")"
+            c["no_form"] = True
+        out.append(c)
+    return out
+
+
+def extras_requests(c):
+    """The requests one transcribed case needs (the first is the case's own call)."""
+    e = c["expect"]
+    if "property" in e:
+        over = e["over"]
+        size = lambda l: peerlib.size(peerlib.parse(l).shape)
+        reqs = []
+        for a in over:
+            if e["property"] == "identity":
+                reqs += [("layout_add", [a, f"{size(a)}:0"]), ("coalesce", [a])]
+            for b in over:
+                if size(a) != size(b):
+                    continue
+                if e["property"] == "commutative":
+                    reqs += [("layout_add", [a, b]), ("layout_add", [b, a])]
+        return reqs
+    reqs = [(c["op"], c["args"])]
+    if "same_as" in e:
+        reqs.append((e["same_as"]["op"], e["same_as"]["args"]))
+    if "duality" in e:
+        reqs = [("common_refinement", c["args"]), ("common_coarsening", c["args"])]
+    if "law" in e or "size" in e:
+        reqs.append((c["op"], list(reversed(c["args"]))))
+    return reqs
+
+
+def values(text, n):
+    L = peerlib.parse(text)
+    return [peerlib.eval_layout(L, i) for i in range(n)]
+
+
+def judge_extras(c, answers):
+    """pass / refused / differ / error for one transcribed case, from its requests' answers."""
+    e = c["expect"]
+    ok = [a.get("ok") for a in answers]
+    if "property" in e:
+        if e["property"] == "associative":
+            return "pass"  # three-deep sums: checked by crates/cute-ops/tests/nvlabs_extras.rs
+        pairs = list(zip(ok[0::2], ok[1::2]))
+        if e["property"] == "identity":
+            return "pass" if all(x is not None and x == y for x, y in pairs) else "differ"
+        return "pass" if all(x == y for x, y in pairs) else "differ"
+    first = answers[0]
+    if "text" in e:
+        return "pass" if "ok" in first and norm(first["ok"]) == norm(e["text"]) else ("differ" if "ok" in first else "error")
+    if "raised" in e:
+        return "refused" if "error" in first else "differ"
+    if "not_representable" in e:
+        return "error"  # PyCuTe answers with ArithTuple strides; we refuse (NotRepresentable)
+    if None in ok:
+        return "error"
+    if "same_as" in e:
+        return "pass" if norm(ok[0]) == norm(ok[1]) else "differ"
+    if "duality" in e:
+        a, b = (peerlib.parse(x) for x in c["args"])
+        j, m = peerlib.parse(ok[0]), peerlib.parse(ok[1])
+        good = all(peerlib.compatible(x, y) for x, y in [(m, j), (m, a), (m, b), (a, j), (b, j)])
+        return "pass" if good else "differ"
+    if "size" in e:
+        return "pass" if ok[0] == ok[1] and peerlib.size(peerlib.parse(ok[0]).shape) == e["size"] else "differ"
+    if c["op"] == "layout_add":
+        n = peerlib.size(peerlib.parse(c["args"][0]).shape)
+        sums = [peerlib.add(x, y) for x, y in zip(values(c["args"][0], n), values(c["args"][1], n))]
+        return "pass" if ok[0] == ok[1] and values(ok[0], n) == sums else "differ"
+    if c["op"] == "coalesce_z":
+        n = peerlib.size(peerlib.parse(c["args"][0]).shape)
+        return "pass" if values(ok[0], n + 10) == values(c["args"][0], n + 10) else "differ"
+    f = lambda t: peerlib.parse(t)
+    if "same_function" in e:
+        return "pass" if peerlib.table(f(ok[0])) == peerlib.table(f(e["same_function"])) else "differ"
+    if "values" in e:
+        return "pass" if [int(v) for v in ok[0].split(",")] == e["values"] else "differ"
+    if c["op"] == "coalesce":
+        return "pass" if peerlib.table(f(ok[0])) == peerlib.table(f(c["args"][0])) else "differ"
+    if c["op"] == "right_inverse":
+        L, R = f(c["args"][0]), f(ok[0])
+        good = all(peerlib.apply(L, peerlib.apply(R, i)) == i for i in range(peerlib.size(R)))
+        return "pass" if good and (not e.get("full") or peerlib.size(R) == peerlib.size(L)) else "differ"
+    if c["op"] == "left_inverse":
+        L, R = f(c["args"][0]), f(ok[0])
+        ys = peerlib.table(L)
+        return "pass" if all(peerlib.apply(L, peerlib.apply(R, y)) == y for y in ys) else "differ"
+    return "error"
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("cute")
@@ -354,6 +479,13 @@ def main():
             c = json.loads(line)
             if c.get("unsupported"):
                 cases.append(c)
+    data = os.path.join(here, "..", "crates", "cute-ops", "tests", "data")
+    vendored = [os.path.join(data, "nvlabs_pycute_extras.jsonl"), os.path.join(data, "nvlabs_f2.jsonl")]
+    extras = []
+    if all(os.path.exists(v) for v in vendored):
+        replaced = lambda c: c["unsupported"].startswith(EXTRAS) or c["unsupported"] == F2
+        cases = [c for c in cases if not (c["suite"] == "nvlabs-cute" and replaced(c))]
+        extras = vendored_extras(vendored)
     programs, reasons = {}, {}
     for k, c in enumerate(cases):
         t = translate(c)
@@ -368,6 +500,22 @@ def main():
     by_fn = defaultdict(Counter)
     shown = defaultdict(list)
     why = defaultdict(Counter)
+    todo_x = [(c, extras_requests(c)) for c in extras if not c.get("no_form")]
+    inp = "".join(json.dumps({"op": op, "args": args}) + "\n" for _, rs in todo_x for op, args in rs)
+    out = subprocess.run([opt.cute, "batch"], input=inp, capture_output=True, text=True).stdout
+    flat = [json.loads(l) for l in out.splitlines()]
+    for c in extras:
+        if c.get("no_form"):
+            k = "unmapped"
+            why[c["suite"]]["NVlabs extras/F2 transcription: " + c["unsupported"]] += 1
+        else:
+            rs = next(rs for x, rs in todo_x if x is c)
+            got, flat = flat[: len(rs)], flat[len(rs):]
+            k = judge_extras(c, got)
+            if k in ("differ", "error") and len(shown[k]) < opt.show:
+                shown[k].append(f"  {c['id']} {c['op']} {c.get('args')}: ours {got[0]}, peer {c['expect']}")
+        cat[c["suite"]][k] += 1
+        by_fn[(c["suite"], c["peer_fn"])][k] += 1
     for k, c in enumerate(cases):
         label = c.get("peer_fn") or c["unsupported"][:40]
         if k in reasons:

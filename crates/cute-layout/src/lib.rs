@@ -111,6 +111,7 @@ mod layout;
 mod layout_like;
 mod literal;
 mod parse;
+mod pycute_extras;
 pub mod render;
 mod slice;
 pub mod smem_search;
@@ -139,6 +140,7 @@ pub use int_tuple_ops::{IntTupleBuilder, TupleToken};
 pub use layout::{Layout, Order, StrideValue};
 #[doc(hidden)]
 pub use literal::literal_or_panic;
+pub use pycute_extras::MAX_ADD_VALUES;
 pub use render::{Table, VectorTable, MAX_TABLE_CELLS};
 pub use slice::{Slice, SliceCoord};
 pub use swizzle::{Swizzle, MAX_SWIZZLE_BITS};

@@ -52,6 +52,7 @@ pub static HELP_GROUPS: &[&[OpHelp]] = &[
     crate::construct_ops::CONSTRUCT_HELP,
     CODEGEN_HELP,
     crate::analysis_ops::ANALYSIS_HELP,
+    crate::pycute_ops::PYCUTE_HELP,
 ];
 
 /// The help of [`crate::OPS`]: name, law, example arguments, example output.

@@ -10,6 +10,9 @@
 //! Results: layouts and tuples in the text form (`(2,(2,2)):(4,(2,1))`, `(1,(1,2))`), integers in
 //! decimal, booleans as `1` / `0` (as CuTe prints its static `true` / `false`).
 //!
+//! The cargo feature `png` adds the module `png`: pictures as PNG bytes (resvg with an embedded
+//! font), off by default so that the table alone stays light.
+//!
 //! ```
 //! use cute_ops::{run_op, Arg};
 //! let r = run_op("composition", &[Arg::Text("(6,2):(8,2)".into()), Arg::Text("(4,3):(3,1)".into())]);
@@ -31,6 +34,9 @@ mod composed_ops;
 mod construct_ops;
 pub mod copy_atoms;
 pub mod help;
+#[cfg(feature = "png")]
+pub mod png;
+mod pycute_ops;
 pub mod request;
 pub mod show;
 mod tuple_ops;
@@ -148,6 +154,7 @@ pub static GROUPS: &[&[OpSpec]] = &[
     copy_atoms::COPY_OPS,
     codegen::CODEGEN_OPS,
     analysis_ops::ANALYSIS_OPS,
+    pycute_ops::PYCUTE_OPS,
 ];
 
 /// Every operation of every group, in the order `cute ops` lists them.

@@ -3,12 +3,14 @@
 toolkit (shape_div, ceil_div, round_up, elem_scale, inner_product, product_each, product_like,
 max/min, unflatten, compact_col/row_major with a start, lex/colex/elem orders), layout
 construction (make_layout_like, make_fragment_like, coshape, dice, slice, slice_and_offset,
-domain_distribute) and general composed layouts (`A o OFFSET o B` with a layout `A`: size, rank,
-depth, cosize, evaluation, divides and products), and the construction and restructuring ops of
-`crates/cute-ops/src/construct_ops.rs` (domain_offset, max_alignment, zip, tile_unzip,
-transform_layout, bw_coalesce (CuTe's `detail::bw_coalesce`), compact_order,
-make_coord_iterator) with the tilers CuTe promotes (an integer, a shape, `_`, per mode); `tuple_cat`, `make_swizzle<Y,Z>` and
-`contiguity` (`max_common_vector(L, make_layout(size(L)))`).
+domain_distribute), general composed layouts (`A o OFFSET o B` with a layout `A`: size, rank,
+depth, cosize, evaluation, divides and products, the inverses, complement, nullspace, a swizzle
+on the right), basis (`v@i`) strides (coshape, coprofile, cosize, nullspace), and the
+construction and restructuring ops of `crates/cute-ops/src/construct_ops.rs` (domain_offset,
+max_alignment, zip, tile_unzip, transform_layout, bw_coalesce (CuTe's `detail::bw_coalesce`),
+compact_order, make_coord_iterator) with the tilers CuTe promotes (an integer, a shape, `_`,
+per mode); `tuple_cat`, `make_swizzle<Y,Z>` and `contiguity` (`max_common_vector(L,
+make_layout(size(L)))`).
 
 Every case is compiled into one host-only C++ program against CuTe's headers (static `Int<N>`
 values), run, and its printed answer normalized (`_3` -> `3`, spaces dropped). The output,
@@ -106,6 +108,29 @@ CASES = [
     *[(op, [c, t], "p(" + op + "({0},{1}))") for op in ["logical_divide", "zipped_divide",
                                                         "logical_product", "tiled_product"]
       for c, t in [("32:2 o 3 o (4,4):(1,4)", "2:1"), ("(8,8):(8,1) o 0 o (8,8):(1,8)", "4:2")]],
+    # the algebra of general composed layouts: inverses (CuTe's inv(B) o -O o inv(A)),
+    # complement and nullspace (of / despite the inner layout), a swizzle on the right
+    *[(op, [c], "p(" + op + "({0}))") for op in ["right_inverse", "left_inverse"] for c in [
+        "32:2 o 3 o (2,4):(1,2)", "(4,4):(4,1) o 0 o (2,8):(8,1)", "16:2 o 0 o Sw<2,0,2> o 0 o 16:1",
+        "(8,4):(4,1) o 0 o (4,8):(8,1)", "64:1 o 0 o (4,(2,2)):(2,(1,8))"]],
+    *[("right_inverse", [c], "p(right_inverse({0}))") for c in [
+        "Sw<2,0,2> o 0 o 16:2 o 0 o 16:1", "Sw<2,0,2> o 0 o 16:1 o 0 o Sw<1,0,1> o 0 o 16:1"]],
+    *[("complement", [c], "p(complement({0}))") for c in [
+        "32:2 o 3 o (2,4):(2,4)", "(4,4):(4,1) o 0 o (2,4):(1,8)", "Sw<1,0,2> o 0 o 4:2"]],
+    *[("complement", [c, m], "p(complement({0},{1}))") for c, m in [
+        ("32:2 o 3 o (2,4):(2,4)", "64"), ("Sw<1,0,2> o 0 o 4:2", "16"), ("16:1 o 1 o 4:4", "(4,8)")]],
+    *[("nullspace", [c], "p(nullspace({0}))") for c in [
+        "32:2 o 3 o (2,4):(0,4)", "Sw<1,0,2> o 0 o (4,2):(0,1)"]],
+    *[("composition", [c, w], "p(composition({0},{1}))") for c, w in [
+        ("32:2 o 3 o (8,8):(8,1)", "Sw<3,0,3>"), ("(4,8):(8,1) o 0 o (4,8):(8,1)", "Sw<2,0,3>")]],
+    # basis (ScaledBasis) strides
+    *[(op, [l], "p(" + op + "({0}))") for op in ["coshape", "coprofile", "cosize"] for l in [
+        "(2,5,3):(4@1,5@0,16@1)", "(2,3,5):(4@1,0,7@1@2)", "(4,(2,3)):(1@0,(1@0@1,1@1@1))",
+        "(4,5):(-1@1,1@0)"]],
+    *[(op, ["(1,3):(5,1@1)"], "p(" + op + "({0}))") for op in ["coshape", "cosize"]],
+    *[("nullspace", [l], "p(nullspace({0}))") for l in [
+        "(4,5):(0,1@0)", "(4,5):(0@1,1@0)", "((2,2,2),(2,2,2)):((1@0,0,5@0),(1@1,2@0,4@1))",
+        "(4,5):(1@0,1@1)", "(2,(3,4)):(0,(1@0,0))"]],
     # construction and restructuring (crates/cute-ops/src/construct_ops.rs)
     *[("domain_offset", [c, l], "p(domain_offset({0},{1}))") for c, l in [
         ("(1,2)", "(4,4):(4,1)"), ("5", "(2,(3,4)):(1,(2,6))"), ("(1,(2,3))", "(2,(3,4)):(12,(1,3))"),
@@ -197,6 +222,9 @@ def expr(text):
         for k in range(len(parts) - 3, -1, -2):
             e = f"make_composed_layout({expr(parts[k])},{expr(parts[k + 1])},{e})"
         return e
+    m = re.fullmatch(r"(-?\d+)((?:@\d+)+)", t)
+    if m:  # a basis stride v@i@j: CuTe's ScaledBasis<Int<v>, j, i> (the path printed reversed)
+        return f"ScaledBasis<Int<{m[1]}>,{','.join(reversed(m[2].split('@')[1:]))}>{{}}"
     m = re.fullmatch(r"Sw<(\d+),(\d+),(-?\d+)>", t)
     if m:
         return f"Swizzle<{m[1]},{m[2]},{m[3]}>{{}}"

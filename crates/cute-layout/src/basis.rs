@@ -170,6 +170,19 @@ fn assemble(entries: &[(&[u8], i64)]) -> Result<IntTuple, LayoutError> {
     IntTuple::tuple(elems)
 }
 
+/// The coordinate that the basis values `terms` add up to (CuTe's `as_arithmetic_tuple` of
+/// their sum): tuples as wide as the largest mode index used, missing entries 0.
+///
+/// # Errors
+/// [`LayoutError::InvalidArgument`] if a plain value and a basis value meet at one position.
+pub(crate) fn sum_of(op: &'static str, terms: &[ScaledBasis]) -> Result<IntTuple, LayoutError> {
+    let entries: Leaves<(&[u8], i64)> = terms.iter().map(|d| (d.path_slice(), d.value)).collect();
+    assemble(&entries).map_err(|e| match e {
+        LayoutError::InvalidArgument { what, .. } => LayoutError::InvalidArgument { op, what },
+        e => e,
+    })
+}
+
 impl Layout<ScaledBasis> {
     /// CuTe `make_identity_layout(shape)`: `shape` with the unit basis stride of every leaf's
     /// position (`E<>`, a plain `1`, for an integer shape), so the layout maps each coordinate to
@@ -258,42 +271,6 @@ impl Layout<ScaledBasis> {
             return None;
         }
         self.value(&IntTuple::int(i)).ok()
-    }
-
-    /// CuTe `coshape(layout)` with basis strides: `1 + inner_product(shape - 1, |stride|)`, an
-    /// extent per coordinate mode the strides step along: every coordinate the layout reaches
-    /// (with non-negative strides) lies in it. An integer-strided layout's is
-    /// [`Layout::coshape`].
-    ///
-    /// # Laws
-    /// * For non-negative strides, entry `k` of the coshape is one more than the largest entry
-    ///   `k` of `self(i)` over the domain; `coshape(make_identity_layout(S)) == S`.
-    ///
-    /// # Errors
-    /// [`LayoutError::Overflow`].
-    ///
-    /// # Examples
-    /// ```
-    /// # use cute_layout::{Layout, ScaledBasis};
-    /// let l: Layout<ScaledBasis> = "(4,8):(1@1,1@0)".parse()?;
-    /// assert_eq!(l.coshape()?.to_string(), "(8,4)");
-    /// # Ok::<(), Box<dyn std::error::Error>>(())
-    /// ```
-    pub fn coshape(&self) -> Result<IntTuple, LayoutError> {
-        let ovf = || LayoutError::overflow("coshape");
-        let mut entries: Leaves<(&[u8], i64)> = Leaves::new();
-        for (&s, d) in self.shape.iter().zip(self.stride.iter()) {
-            let v = (s - 1)
-                .checked_mul(d.value.checked_abs().ok_or_else(ovf)?)
-                .ok_or_else(ovf)?;
-            entries.push((d.path_slice(), v));
-        }
-        let co = assemble(&entries)?;
-        let mut plus: Leaves<i64> = Leaves::new();
-        for &v in co.leaves() {
-            plus.push(v.checked_add(1).ok_or_else(ovf)?);
-        }
-        IntTuple::from_parts(co.toks.clone(), plus)
     }
 
     fn value_of_leaves(&self, c: &[i64]) -> Result<IntTuple, LayoutError> {
@@ -527,44 +504,5 @@ impl FromStr for Layout<ScaledBasis> {
             }));
         }
         Layout::checked("parse", shape.toks, shape.leaves, stride).map_err(invalid)
-    }
-}
-
-#[cfg(test)]
-mod coshape_tests {
-    use super::*;
-    use alloc::format;
-    use alloc::string::ToString;
-
-    /// Over the basis layouts `make_identity_layout(S) o B` for small shapes `S` and every
-    /// injective-or-not `B` of rank <= 2 with extents and strides up to 3 that composes: entry
-    /// `k` of the coshape is one more than the largest entry `k` of the values.
-    #[test]
-    fn coshape_bounds_the_values() {
-        let mut checked = 0;
-        for s in ["(4,8)", "(3,(2,4))", "6"] {
-            let id = Layout::identity(s.parse().unwrap()).unwrap();
-            assert_eq!(id.coshape().unwrap().to_string(), s);
-            for (e0, e1, d0, d1) in (1..=3)
-                .flat_map(|a| (1..=3).map(move |b| (a, b)))
-                .flat_map(|(a, b)| (0..=3).flat_map(move |c| (0..=3).map(move |d| (a, b, c, d))))
-            {
-                let b: Layout = format!("({e0},{e1}):({d0},{d1})").parse().unwrap();
-                let Ok(l) = id.compose(&b) else { continue };
-                let co = l.coshape().unwrap();
-                let mut top = alloc::vec![0i64; co.leaves().len()];
-                for i in 0..l.size() {
-                    let v = l.value_1d(i).unwrap();
-                    let flat = v.flatten();
-                    for (t, &x) in top.iter_mut().zip(flat.leaves()) {
-                        *t = (*t).max(x + 1);
-                    }
-                }
-                let want: alloc::vec::Vec<i64> = top.iter().map(|&t| t.max(1)).collect();
-                assert_eq!(co.flatten().leaves(), &want[..], "{l}");
-                checked += 1;
-            }
-        }
-        assert!(checked > 100);
     }
 }

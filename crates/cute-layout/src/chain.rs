@@ -494,6 +494,263 @@ impl LayoutChain {
     }
 }
 
+/// Which inverse [`LayoutChain::inverse_cute`] builds.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Inverse {
+    Right,
+    Left,
+}
+
+impl Inverse {
+    fn op(self) -> &'static str {
+        match self {
+            Inverse::Right => "right_inverse",
+            Inverse::Left => "left_inverse",
+        }
+    }
+
+    fn of(self, l: &Layout) -> Result<Layout, LayoutError> {
+        match self {
+            Inverse::Right => Ok(l.right_inverse()),
+            Inverse::Left => l.left_inverse(),
+        }
+    }
+}
+
+impl LayoutChain {
+    /// The value at any integer of the domain with CuTe's 1-D semantics (the inner layout's
+    /// last mode runs on past its size, as [`Layout::index_any`]).
+    ///
+    /// # Errors
+    /// [`LayoutError::Overflow`] if a value leaves `i64`.
+    pub fn index_any(&self, i: i64) -> Result<i64, LayoutError> {
+        self.post(self.layout.index_any(i)?)
+    }
+
+    /// CuTe `composition(self, sw)` with a swizzle on the right: the outer functions over
+    /// `L ∘ sw` (CuTe's `composition(ComposedLayout, Tiler)` recurses into the inner layout, and
+    /// `composition(Layout, Swizzle)` moves the swizzle out of the layout,
+    /// [`Layout::compose_swizzle`]).
+    ///
+    /// # Laws
+    /// * `R.index_any(i) == self.index_any(sw.apply(i))` wherever [`Layout::compose_swizzle`]
+    ///   answers (it checks its own law on the inner layout's domain).
+    ///
+    /// # Errors
+    /// As [`Layout::compose_swizzle`].
+    ///
+    /// # Examples
+    /// ```
+    /// # use cute_layout::{LayoutChain, Swizzle};
+    /// let c: LayoutChain = "32:2 o 3 o (8,8):(8,1)".parse()?;
+    /// let r = c.compose_swizzle(&Swizzle::new(3, 0, 3)?)?;
+    /// assert_eq!(r.to_string(), "32:2 o 3 o Sw<3,0,-3> o 0 o (8,8):(8,1)"); // CuTe 4.2
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    #[doc(alias = "composition")]
+    pub fn compose_swizzle(&self, sw: &Swizzle) -> Result<Self, LayoutError> {
+        let inner = self.layout.compose_swizzle(sw)?;
+        let mut layers = self.layers.clone();
+        layers.extend(
+            inner
+                .layers()
+                .iter()
+                .map(|&(s, o)| (OuterFn::Swizzle(s), o)),
+        );
+        Ok(LayoutChain::from_layers(layers, inner.layout().clone()))
+    }
+
+    /// CuTe's inverse of `A o O o B` (`layout_composed.hpp`): `inv(B) o -O o inv(A)`, a
+    /// composed layout whose domain is that of `inv(A)`; for a swizzle `A` with offset 0
+    /// (`swizzle_layout.hpp`) `inv(B) ∘ A`. The chain `A0 o o0 o ... o Ak o ok o L` is CuTe's
+    /// right-nested `ComposedLayout<A0, o0, ComposedLayout<..., L>>`, inverted from the inside.
+    fn inverse_cute(&self, which: Inverse) -> Result<Self, LayoutError> {
+        let op = which.op();
+        let mut acc = LayoutChain::from(which.of(&self.layout)?);
+        for (f, off) in self.layers.iter().rev() {
+            acc = match f {
+                OuterFn::Swizzle(sw) if *off == 0 => acc.compose_swizzle(sw)?,
+                OuterFn::Swizzle(sw) => {
+                    return Err(LayoutError::NotRepresentable {
+                        op,
+                        what: alloc::format!(
+                            "{sw} has offset {off}: CuTe's {op} is then a composed layout over \
+                             the swizzle {sw}, which has no domain"
+                        ),
+                    })
+                }
+                OuterFn::Layout(a) => {
+                    let neg = off.checked_neg().ok_or(LayoutError::overflow(op))?;
+                    let LayoutChain { mut layers, layout } = acc;
+                    layers.push((OuterFn::Layout(layout), neg));
+                    LayoutChain::from_layers(layers, which.of(a)?)
+                }
+            };
+        }
+        Ok(acc)
+    }
+
+    /// CuTe `right_inverse` of a composed layout: for `A o O o B`, `right_inverse(B) o -O o
+    /// right_inverse(A)` (CuTe `layout_composed.hpp`), and `right_inverse(B) ∘ Sw` for a swizzle
+    /// `Sw` with offset 0 (`swizzle_layout.hpp`), applied level by level from the inner layout
+    /// out. The answer is CuTe's, and it is checked point by point before it is returned.
+    ///
+    /// # Laws
+    /// * `self.index_any(R.index_any(i)) == i` for `0 <= i < R.size()`.
+    ///
+    /// # Errors
+    /// [`LayoutError::NotRepresentable`] if CuTe's answer breaks the law here (the inner inverse
+    /// sees a value outside the domain it inverts: CuTe's composed inverse holds only where
+    /// `inv(A)(i) - O` stays in the domain of `inv(B)`), or a swizzle has a non-zero offset
+    /// (CuTe's answer is then a composed layout over a swizzle, with no domain); the errors of
+    /// [`Layout::compose_swizzle`]; [`LayoutError::TooLarge`] past
+    /// [`MAX_ENUMERATED`](crate::analysis::MAX_ENUMERATED) points to check.
+    ///
+    /// # Examples
+    /// ```
+    /// # use cute_layout::LayoutChain;
+    /// let c: LayoutChain = "(4,4):(4,1) o 0 o (2,8):(8,1)".parse()?;
+    /// let r = c.right_inverse()?;
+    /// assert_eq!(r.to_string(), "(8,2):(2,1) o 0 o (4,4):(4,1)"); // CuTe 4.2
+    /// assert!((0..r.size()).all(|i| c.index_any(r.index_any(i).unwrap()) == Ok(i)));
+    /// let c: LayoutChain = "32:2 o 3 o (2,4):(1,2)".parse()?;
+    /// assert_eq!(c.right_inverse()?.to_string(), "8:1 o -3 o 1:0"); // CuTe 4.2
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn right_inverse(&self) -> Result<Self, LayoutError> {
+        let r = self.inverse_cute(Inverse::Right)?;
+        r.check_limit("right_inverse", crate::analysis::MAX_ENUMERATED)?;
+        for i in 0..r.size() {
+            let v = self.index_any(r.index_any(i)?)?;
+            if v != i {
+                return Err(not_an_inverse("right_inverse", self, &r, i, v, i));
+            }
+        }
+        Ok(r)
+    }
+
+    /// CuTe `left_inverse` of a composed layout: for `A o O o B`, `left_inverse(B) o -O o
+    /// left_inverse(A)` (CuTe `layout_composed.hpp`), and `left_inverse(B) ∘ Sw` for a swizzle
+    /// `Sw` with offset 0, applied level by level from the inner layout out. The answer is
+    /// CuTe's, and it is checked point by point before it is returned.
+    ///
+    /// # Laws
+    /// * `self(R(self(i))) == self(i)` for `0 <= i < size` (a quasi-inverse), and
+    ///   `R(self(i)) == i` when `self` is injective (`R` evaluated with
+    ///   [`LayoutChain::index_any`]).
+    ///
+    /// # Errors
+    /// [`LayoutError::NotRepresentable`] if CuTe's answer breaks the law here or a swizzle has a
+    /// non-zero offset; the errors of [`Layout::left_inverse`] and [`Layout::compose_swizzle`];
+    /// [`LayoutError::TooLarge`] past [`MAX_ENUMERATED`](crate::analysis::MAX_ENUMERATED)
+    /// points.
+    ///
+    /// # Examples
+    /// ```
+    /// # use cute_layout::LayoutChain;
+    /// let c: LayoutChain = "32:2 o 3 o (2,4):(1,2)".parse()?;
+    /// let r = c.left_inverse()?;
+    /// assert_eq!(r.to_string(), "8:1 o -3 o (2,32):(0,1)"); // CuTe 4.2
+    /// assert!((0..8).all(|i| r.index_any(c.index_any(i).unwrap()) == Ok(i)));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn left_inverse(&self) -> Result<Self, LayoutError> {
+        let r = self.inverse_cute(Inverse::Left)?;
+        let injective = self.is_injective()?;
+        for i in 0..self.size() {
+            let y = self.index_any(i)?;
+            let x = r.index_any(y)?;
+            if injective && x != i {
+                return Err(not_an_inverse("left_inverse", self, &r, i, x, i));
+            }
+            let back = self.index_any(x)?;
+            if back != y {
+                return Err(not_an_inverse("left_inverse", self, &r, i, back, y));
+            }
+        }
+        Ok(r)
+    }
+
+    /// CuTe `complement(self, cotarget)` of a composed layout: the complement of the inner
+    /// layout (CuTe `layout_composed.hpp`); the outer functions do not take part.
+    ///
+    /// # Laws
+    /// * `R == self.layout().complement_shape(cotarget)`: the laws of [`Layout::complement`]
+    ///   hold for the inner layout `L` (`R` strictly increasing, `R(i) ∉ image(L)` for
+    ///   `i >= 1`).
+    ///
+    /// # Errors
+    /// As [`Layout::complement_shape`].
+    ///
+    /// # Examples
+    /// ```
+    /// # use cute_layout::LayoutChain;
+    /// let c: LayoutChain = "32:2 o 3 o (2,4):(2,4)".parse()?;
+    /// assert_eq!(c.complement(&"64".parse()?)?.to_string(), "(2,4):(1,16)"); // CuTe 4.2
+    /// assert_eq!(c.complement_cosize()?.to_string(), "2:1");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn complement(&self, cotarget: &IntTuple) -> Result<Layout, LayoutError> {
+        self.layout.complement_shape(cotarget)
+    }
+
+    /// CuTe `complement(self)`: the complement of the inner layout up to its cosize (CuTe's
+    /// `cosize` of a composed layout is the inner layout's).
+    ///
+    /// # Errors
+    /// As [`Layout::complement_cosize`].
+    pub fn complement_cosize(&self) -> Result<Layout, LayoutError> {
+        self.layout.complement_cosize()
+    }
+
+    /// CuTe `nullspace` of a composed layout: `1:0` whenever there is an outer function (CuTe
+    /// does not attempt general composed layouts), the inner layout's nullspace otherwise.
+    ///
+    /// # Laws
+    /// * `size(R) == 1` and `R(0) == 0` with outer functions, so `self(R(i)) == self(0)` for
+    ///   `i < size(R)` (the offsets make `self(0)` non-zero in general); without outer
+    ///   functions the laws of [`Layout::nullspace`].
+    ///
+    /// # Examples
+    /// ```
+    /// # use cute_layout::LayoutChain;
+    /// let c: LayoutChain = "32:2 o 3 o (2,4):(0,4)".parse()?;
+    /// assert_eq!(c.nullspace().to_string(), "1:0"); // CuTe 4.2
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn nullspace(&self) -> Layout {
+        if self.layers.is_empty() {
+            self.layout.nullspace()
+        } else {
+            crate::algebra::from_flat_unchecked(&[])
+        }
+    }
+}
+
+/// The error for a composed inverse that CuTe's construction gets wrong at point `i`.
+fn not_an_inverse(
+    op: &'static str,
+    c: &LayoutChain,
+    r: &LayoutChain,
+    i: i64,
+    got: i64,
+    want: i64,
+) -> LayoutError {
+    let law = if op == "right_inverse" {
+        "C(R(i))"
+    } else if got == i && want == i {
+        "R(C(i))"
+    } else {
+        "C(R(C(i)))"
+    };
+    LayoutError::NotRepresentable {
+        op,
+        what: alloc::format!(
+            "CuTe's {op} of {c} is {r}, which breaks the law at i = {i}: {law} = {got}, not {want}"
+        ),
+    }
+}
+
 impl fmt::Display for LayoutChain {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         for (a, off) in &self.layers {

@@ -96,6 +96,7 @@ mod algebra;
 pub mod analysis;
 pub mod atom;
 mod basis;
+mod basis_algebra;
 mod chain;
 pub mod codegen;
 mod composed;

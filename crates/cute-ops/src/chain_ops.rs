@@ -135,6 +135,23 @@ pub(super) fn max_common_layout(a: &Args<'_>) -> Result<Option<String>, OpError>
     Ok(Some(v.to_string()))
 }
 
+/// `complement COMPOSED [COTARGET]`: CuTe's complement of the inner layout.
+pub(super) fn complement(a: &Args<'_>) -> Result<Option<String>, OpError> {
+    let Some(c) = a.chain(0)? else {
+        return Ok(None);
+    };
+    Ok(Some(if a.len() == 2 {
+        c.complement(&a.tuple(1)?)?.to_string()
+    } else {
+        c.complement_cosize()?.to_string()
+    }))
+}
+
+/// `nullspace COMPOSED`: CuTe's `1:0` for a composed layout.
+pub(super) fn nullspace(a: &Args<'_>) -> Result<Option<String>, OpError> {
+    Ok(a.chain(0)?.map(|c| c.nullspace().to_string()))
+}
+
 /// `slice COORD LAYOUT|COMPOSED`: CuTe `slice(coord, layout)`, the modes where the coordinate
 /// has `_`.
 pub(super) fn slice(a: &Args<'_>) -> Result<String, OpError> {
@@ -233,6 +250,61 @@ mod tests {
         assert_eq!(
             ok("zipped_divide", &["(4,6):(1@0,1@1)", "(2,3)"]),
             "((2,3),(2,2)):((1@0,1@1),(2@0,3@1))"
+        );
+    }
+
+    /// CuTe's answers for the algebra of general composed layouts (CuTe 4.2, host-only).
+    #[test]
+    fn chain_inverses_complement_nullspace() {
+        assert_eq!(
+            ok("right_inverse", &["32:2 o 3 o (2,4):(1,2)"]),
+            "8:1 o -3 o 1:0"
+        );
+        assert_eq!(
+            ok("left_inverse", &["(4,4):(4,1) o 0 o (2,8):(8,1)"]),
+            "(8,2):(2,1) o 0 o (4,4):(4,1)"
+        );
+        assert_eq!(
+            ok("right_inverse", &["16:2 o 0 o Sw<2,0,2> o 0 o 16:1"]),
+            "Sw<2,0,2> o 0 o 16:1 o 0 o 1:0"
+        );
+        assert_eq!(ok("complement", &["32:2 o 3 o (2,4):(2,4)"]), "2:1");
+        assert_eq!(
+            ok("complement", &["32:2 o 3 o (2,4):(2,4)", "64"]),
+            "(2,4):(1,16)"
+        );
+        assert_eq!(
+            ok("complement", &["Sw<1,0,2> o 0 o 4:2", "16"]),
+            "(2,2):(1,8)"
+        );
+        assert_eq!(ok("nullspace", &["32:2 o 3 o (2,4):(0,4)"]), "1:0");
+        assert_eq!(ok("nullspace", &["Sw<1,0,2> o 0 o (2,4):(0,4)"]), "1:0");
+        assert_eq!(
+            ok("composition", &["32:2 o 3 o (8,8):(8,1)", "Sw<3,0,3>"]),
+            "32:2 o 3 o Sw<3,0,-3> o 0 o (8,8):(8,1)"
+        );
+        let args = [Arg::Text("8:1 o 0 o (2,2):(1,4)".into())];
+        let e = run_op("right_inverse", &args).unwrap_err();
+        assert_eq!(e.kind, "NotRepresentable", "{e}");
+    }
+
+    /// Basis strides: CuTe's coshape / coprofile / cosize / nullspace, the slot-by-slot left
+    /// inverse; the right inverse is refused (not CuTe's; the integer law cannot hold).
+    #[test]
+    fn basis_strided_algebra() {
+        assert_eq!(ok("coshape", &["(2,3,5):(4@1,0,7@1@2)"]), "(1,5,(1,29))");
+        assert_eq!(ok("coprofile", &["(2,3,5):(4@1,0,7@1@2)"]), "(0,0,(0,0))");
+        assert_eq!(ok("coprofile", &["(2,3):(4,1)"]), "0");
+        assert_eq!(ok("cosize", &["(2,5,3):(4@1,5@0,16@1)"]), "777");
+        assert_eq!(ok("nullspace", &["(4,5):(0,1@0)"]), "4:1");
+        assert_eq!(
+            ok("left_inverse", &["(4,5):(1@1,1@1@4)"]),
+            "(1,4,1,1,(1,5)):(0,1,0,0,(0,4))"
+        );
+        let args = [Arg::Text("(4,5):(1@1,1@0)".into())];
+        assert_eq!(
+            run_op("right_inverse", &args).unwrap_err().kind,
+            "NotImplemented"
         );
     }
 

@@ -177,6 +177,14 @@ fn chain_composition(a: &Args<'_>, lhs: Func, rhs: Func) -> Result<String, OpErr
             return Ok(r.to_string());
         }
     }
+    if let Func::Swizzle(sw) = rhs {
+        // CuTe: composition(ComposedLayout, Tiler) recurses into the inner layout, which takes
+        // the swizzle on its right.
+        let c = lhs.into_chain().ok_or_else(|| {
+            OpError::new("BadRequest", format!("{}: no layout on the left", a.op))
+        })?;
+        return Ok(c.compose_swizzle(&sw)?.to_string());
+    }
     let outer: Vec<(OuterFn, i64)> = match lhs {
         Func::Swizzle(s) => vec![(OuterFn::Swizzle(s), 0)],
         Func::Layout(l) => vec![(OuterFn::Layout(l), 0)],
@@ -214,8 +222,38 @@ fn fold_layouts(l: &Layout, c: &LayoutChain) -> Option<Layout> {
     cur.compose(c.layout()).ok()
 }
 
+/// The refusal of an operation that CuTe C++ does not define on basis strides: it complements
+/// the layout, and its complement does not compile with `ScaledBasis` (no `<` or `/`).
+pub(super) fn basis_not_cutes(a: &Args<'_>, what: &str) -> OpError {
+    OpError::new(
+        "NotImplemented",
+        format!(
+            "{}: {what} is not CuTe's: CuTe C++ complements it, which does not compile with \
+             ScaledBasis strides",
+            a.op
+        ),
+    )
+}
+
 /// `right_inverse` / `left_inverse` of a layout, a swizzle (itself) or a composed layout.
 pub(super) fn inverse(a: &Args<'_>, right: bool) -> Result<String, OpError> {
+    if a.is_basis(0) {
+        let l = a.basis_layout(0)?;
+        if right {
+            // The library's slot-by-slot right inverse takes a coordinate of the codomain
+            // (NVlabs PyCuTe's generalized law); CuTe C++'s right_inverse does not compile with
+            // basis strides, and the integer law `L(R(i)) == i` cannot hold for a coordinate.
+            return Err(OpError::new(
+                "NotImplemented",
+                format!(
+                    "right_inverse: {l} has basis strides; CuTe C++ has no right_inverse of \
+                     them (the Rust library's Layout<ScaledBasis>::right_inverse maps \
+                     coordinates of the codomain back, slot by slot)"
+                ),
+            ));
+        }
+        return Ok(l.left_inverse()?.to_string());
+    }
     Ok(match a.func(0)? {
         Func::Layout(l) => {
             if right {
@@ -233,13 +271,11 @@ pub(super) fn inverse(a: &Args<'_>, right: bool) -> Result<String, OpError> {
             }
         }
         Func::Chain(c) => {
-            return Err(OpError::new(
-                "NotImplemented",
-                format!(
-                    "{}: inverse of a composed layout with a layout as outer function ({c})",
-                    a.op
-                ),
-            ))
+            if right {
+                c.right_inverse()?.to_string()
+            } else {
+                c.left_inverse()?.to_string()
+            }
         }
     })
 }
@@ -253,7 +289,17 @@ pub(super) fn by_tiler(
     if let Some(args) = crate::construct_ops::promoted_left(a)? {
         return crate::run_op(a.op, &args);
     }
-    if a.is_basis(0) && !a.is_basis(1) && a.op.contains("divide") {
+    if a.is_basis(1) || (a.is_basis(0) && !a.op.contains("divide")) {
+        // CuTe's divides complement the tiler and its products complement the block; neither
+        // compiles with ScaledBasis strides (no `<` or `/` on them).
+        let what = if a.is_basis(1) {
+            "a basis-strided tiler"
+        } else {
+            "a product of a basis-strided layout"
+        };
+        return Err(basis_not_cutes(a, what));
+    }
+    if a.is_basis(0) && a.op.contains("divide") {
         return match a.basis_layout(0)?.divide_with(&a.tiler(1)?, f) {
             Ok(r) => Ok(r.to_string()),
             Err(cute_layout::LayoutError::NotRepresentable { what, .. }) => Err(OpError::new(

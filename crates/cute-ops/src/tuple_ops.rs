@@ -44,7 +44,8 @@ pub static TUPLE_OPS: &[OpSpec] = &[
     op("prefix_product", "TUPLE [START]", (1, 2), "exclusive prefix product (the column-major stride)", |a| compact(a, false)),
     op("make_layout_like", "LAYOUT", (1, 1), "compact layout of the same shape, strides in the order of LAYOUT's (stride-0 modes kept)", |a| Ok(a.layout(0)?.layout_like()?.to_string())),
     op("make_fragment_like", "LAYOUT|SHAPE", (1, 1), "register fragment for LAYOUT: mode 0 column-major, the rest ordered like LAYOUT", fragment_like),
-    op("coshape", "LAYOUT", (1, 1), "CuTe coshape: 1 + the inner product of (shape - 1) and |stride| (a tuple for basis strides)", |a| Ok(if a.is_basis(0) { a.basis_layout(0)?.coshape()? } else { a.layout(0)?.coshape()? }.to_string())),
+    op("coshape", "LAYOUT", (1, 1), "CuTe coshape: 1 + the inner product of (shape - 1) and |stride| (a coordinate for basis strides)", |a| Ok(if a.is_basis(0) { a.basis_layout(0)?.coshape()? } else { a.layout(0)?.coshape()? }.to_string())),
+    op("coprofile", "LAYOUT", (1, 1), "CuTe coprofile: the codomain's tree with every entry 0 (0 for integer strides)", |a| Ok(if a.is_basis(0) { a.basis_layout(0)?.coprofile()?.to_string() } else { a.layout(0).map(|_| "0".to_string())? })),
     op("domain_distribute", "SHAPE N", (2, 2), "CuTe domain_distribute: N distributed over the flat modes of SHAPE (gcd by gcd), coalesced", |a| Ok(Layout::domain_distribute(&a.tuple(0)?, a.int(1)?)?.to_string())),
 ];
 
@@ -85,6 +86,7 @@ pub static TUPLE_HELP: &[OpHelp] = &[
     h("make_layout_like", "same shape, compact, strides increasing in the order of LAYOUT's; stride-0 modes keep stride 0", &["(4,(2,3)):(6,(0,1))"], "(4,(2,3)):(3,(0,1))"),
     h("make_fragment_like", "same size; mode 0 column-major (its stride-0 leaves kept), the other modes ordered like LAYOUT's and placed after it", &["((2,2),4,2):((1,0),16,64)"], "((2,2),4,2):((1,0),2,8)"),
     h("coshape", "1 + sum of (s_i - 1) * |d_i| over the leaves (its size is the cosize)", &["(4,(2,3)):(2,(1,-8))"], "24"),
+    h("coprofile", "the tree of the sum of the strides with every entry 0: a basis stride v@p adds mode p", &["(2,3,5):(4@1,0,7@1@2)"], "(0,0,(0,0))"),
     h("domain_distribute", "N spread over the flat modes of SHAPE, gcd(extent, rest) from each, with SHAPE's column-major strides, coalesced", &["(2,3,4)", "8"], "(2,4):(1,6)"),
 ];
 

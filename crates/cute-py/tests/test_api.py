@@ -178,6 +178,21 @@ def test_composed_and_basis():
     assert cl.Swizzle(3, 4, 3)(0x80) == 144
 
 
+def test_composed_algebra_and_basis_through_run():
+    # CuTe's inverses of a general composed layout, complement and nullspace of one
+    assert cl.run_text("right_inverse", "32:2 o 3 o (2,4):(1,2)") == "8:1 o -3 o 1:0"
+    assert cl.run_text("left_inverse", "(4,4):(4,1) o 0 o (2,8):(8,1)") == "(8,2):(2,1) o 0 o (4,4):(4,1)"
+    assert cl.run_text("complement", "32:2 o 3 o (2,4):(2,4)", "64") == "(2,4):(1,16)"
+    assert cl.run_text("nullspace", "32:2 o 3 o (2,4):(0,4)") == "1:0"
+    # basis strides: CuTe's coshape / nullspace, the slot-by-slot left inverse
+    assert cl.run_text("coshape", "(2,5,3):(4@1,5@0,16@1)") == "(21,37)"
+    assert cl.run_text("nullspace", "(4,5):(0,1@0)") == "4:1"
+    assert cl.run_text("left_inverse", "(4,5):(1@1,1@0)") == "(5,4):(4,1)"
+    with pytest.raises(LayoutError) as e:
+        cl.run_text("right_inverse", "(4,5):(1@1,1@0)")
+    assert e.value.kind == "NotImplemented"
+
+
 def test_docstring_examples():
     import cute_layout._native as native
 

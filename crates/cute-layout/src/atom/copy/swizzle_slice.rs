@@ -14,7 +14,6 @@ use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
 
-use super::super::AtomError;
 use crate::composed::ComposedLayout;
 use crate::int_tuple::IntTuple;
 use crate::layout::Layout;
@@ -61,7 +60,7 @@ pub(crate) fn slice_and_offset(
     l: &ComposedLayout,
     c: &SliceCoord,
     diced: &Layout,
-) -> Result<Sliced, AtomError> {
+) -> Result<Sliced, crate::error::LayoutError> {
     let [(sw, off)] = l.layers() else {
         return Ok(plain(l.slice_and_offset(c)?));
     };

@@ -143,7 +143,7 @@ fn cute_slice(l: &ComposedLayout, c: &SliceCoord) -> Result<(ComposedLayout, i64
         return Ok((s, off));
     }
     let diced = l.layout().dice(c)?;
-    let r = swizzle_slice::slice_and_offset(l, c, &diced)?;
+    let r = swizzle_slice::slice_and_offset(l, c, &diced, true)?;
     Ok((r.layout, r.offset))
 }
 

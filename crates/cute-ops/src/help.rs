@@ -50,6 +50,7 @@ pub static HELP_GROUPS: &[&[OpHelp]] = &[
     COPY_HELP,
     crate::tuple_ops::TUPLE_HELP,
     CODEGEN_HELP,
+    crate::tensor_ops::TENSOR_HELP,
 ];
 
 /// The help of [`crate::OPS`]: name, law, example arguments, example output.

@@ -38,9 +38,19 @@ if [[ -n $NCU ]]; then
 else
   echo "run.sh: ncu not found; no measured bank conflicts" >&2
 fi
-# The GEMM (gemm.cu through gemm.py: torch.matmul checks it, cuBLAS is the rate to compare with).
+# The GEMMs (gemm.cu, wgmma.cu through gemm.py: torch.matmul checks them, cuBLAS is the rate to
+# compare with).
 nvcc -O3 -std=c++17 -lineinfo -gencode=arch=compute_${arch},code=sm_${arch} -Xptxas -v -Xcompiler -fPIC \
   -shared -o build/libgemm.so gemm.cu 2>&1 | tee -a "$out/build.log" || echo "run.sh: gemm build failed" >&2
+# The wgmma GEMM (gpu/wgmma.cu) needs Hopper's sm_90a; gemm.py runs it where it was built.
+rm -f build/libwgmma.so
+if [[ $arch == 90 ]]; then
+  nvcc -O3 -std=c++17 -lineinfo -gencode=arch=compute_90a,code=sm_90a -Xptxas -v -Xcompiler -fPIC \
+    -shared -o build/libwgmma.so wgmma.cu 2>&1 | tee -a "$out/build.log" || echo "run.sh: wgmma build failed" >&2
+  [[ -f build/libwgmma.so ]] && { cuobjdump -sass build/libwgmma.so >>"$out/sass.txt" 2>&1 || true; }
+else
+  echo "run.sh: not a Hopper GPU (sm_$arch): no wgmma GEMM" >&2
+fi
 if [[ -f build/libgemm.so ]]; then
   cuobjdump -sass build/libgemm.so >>"$out/sass.txt" 2>&1 || true
   python3 gemm.py 2>&1 | tee -a "$out/run.log" || status=1

@@ -4,7 +4,9 @@
 #     zero strides, offsets, composed and TV layouts): the header and its test program compiled
 #     with g++ (-Wall -Wextra -Werror) and run, comparing every point with the library's table.
 #     (The Rust test crates/cute-layout/tests/codegen_gpp.rs does the same for 300 random layouts.)
-#  2. gpu/gen/ is what gpu/gen.sh writes now (the GPU suite's emitted headers are up to date).
+#  2. gpu/gen/ is what gpu/gen.sh writes now (the GPU suite's emitted headers are up to date), and
+#     the wgmma GEMM's emitted shared-memory tiles are the hardware's 128-byte swizzle
+#     (gpu/wgmma_layouts.hpp's compile-time checks, compiled with g++).
 # Without g++ the compiled checks are skipped with a message (CUTE_REQUIRE_GPP=1 makes that fail).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -53,3 +55,8 @@ if ! diff -r -q gpu/gen "$tmp/gen" >/dev/null; then
   exit 1
 fi
 echo "codegen.sh: gpu/gen/ is up to date"
+if command -v g++ >/dev/null; then
+  echo '#include "wgmma_layouts.hpp"' | g++ -std=c++17 -Wall -Wextra -Werror -fsyntax-only -x c++ -Igpu - ||
+    { echo "codegen.sh: gpu/wgmma_layouts.hpp: the emitted tiles are not the 128-byte swizzle" >&2; exit 1; }
+  echo "codegen.sh: gpu/gen/wgmma.hpp: the shared-memory tiles are the 128-byte swizzle (g++ static checks)"
+fi

@@ -72,7 +72,7 @@ fn print_tensor_on_the_command_line() {
 fn peer_tensor_cases_are_expressible() {
     let mut reqs: Vec<Value> = Vec::new();
     let mut checks: Vec<(usize, usize, String)> = Vec::new(); // (ours, theirs, what)
-    let mut push = |reqs: &mut Vec<Value>, op: &str, args: Vec<String>| {
+    let push = |reqs: &mut Vec<Value>, op: &str, args: Vec<String>| {
         reqs.push(json!({"op": op, "args": args}));
         reqs.len() - 1
     };

@@ -28,6 +28,7 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+use alloc::boxed::Box;
 use alloc::format;
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
@@ -49,6 +50,8 @@ use crate::tensor::{check_in_domain, partition_parts, tile_slice, tv_parts, Iden
 /// A tensor whose values are computed from its layout: offsets (a counting tensor) or
 /// coordinates (an identity tensor and its views). See the [module docs](self).
 #[derive(Clone, PartialEq, Eq, Debug)]
+// Made once per operation and never stored in bulk: the variants' sizes do not matter.
+#[allow(clippy::large_enum_variant)]
 pub enum LayoutTensor {
     /// `counting_iter(base) o layout`: the value at `c` is `base + layout(c)`.
     Counting {
@@ -58,7 +61,7 @@ pub enum LayoutTensor {
         layout: ComposedLayout,
     },
     /// `ArithTuple(base) o layout` with basis strides: the value at `c` is a coordinate.
-    Coords(IdentityTensor),
+    Coords(Box<IdentityTensor>),
 }
 
 /// One value of a [`LayoutTensor`]: an integer (an offset) or a coordinate.
@@ -255,7 +258,7 @@ impl LayoutTensor {
     /// ```
     #[doc(alias = "make_identity_tensor")]
     pub fn identity(shape: IntTuple) -> Result<Self, LayoutError> {
-        Ok(LayoutTensor::Coords(IdentityTensor::new(shape)?))
+        Ok(LayoutTensor::Coords(Box::new(IdentityTensor::new(shape)?)))
     }
 
     /// The shape.
@@ -361,7 +364,7 @@ impl LayoutTensor {
                 let (l, off) = cute_slice(layout, c)?;
                 counted(*base, off, l, "slice")
             }
-            LayoutTensor::Coords(t) => Ok(LayoutTensor::Coords(t.slice(c)?)),
+            LayoutTensor::Coords(t) => Ok(LayoutTensor::Coords(Box::new(t.slice(c)?))),
         }
     }
 
@@ -408,7 +411,9 @@ impl LayoutTensor {
                 let (l, off) = cute_slice(&z, &c)?;
                 counted(*base, off, l, "local_tile")
             }
-            LayoutTensor::Coords(t) => Ok(LayoutTensor::Coords(t.local_tile(&tiler, &coord)?)),
+            LayoutTensor::Coords(t) => Ok(LayoutTensor::Coords(Box::new(
+                t.local_tile(&tiler, &coord)?,
+            ))),
         }
     }
 
@@ -449,7 +454,9 @@ impl LayoutTensor {
                 let (l, off) = cute_slice(&z, &c)?;
                 counted(*base, off, l, "local_partition")
             }
-            LayoutTensor::Coords(t) => Ok(LayoutTensor::Coords(t.local_partition(&thr, idx)?)),
+            LayoutTensor::Coords(t) => Ok(LayoutTensor::Coords(Box::new(
+                t.local_partition(&thr, idx)?,
+            ))),
         }
     }
 
@@ -479,7 +486,7 @@ impl LayoutTensor {
                 let (l, off) = cute_slice(&comp, &c)?;
                 counted(*base, off, l, "partition_tv")
             }
-            LayoutTensor::Coords(t) => Ok(LayoutTensor::Coords(t.partition_tv(tv, tid)?)),
+            LayoutTensor::Coords(t) => Ok(LayoutTensor::Coords(Box::new(t.partition_tv(tv, tid)?))),
         }
     }
 
@@ -509,7 +516,7 @@ impl LayoutTensor {
                 base: *base,
                 layout: g(layout, tiler)?,
             },
-            LayoutTensor::Coords(t) => LayoutTensor::Coords(t.divide_with(tiler, f)?),
+            LayoutTensor::Coords(t) => LayoutTensor::Coords(Box::new(t.divide_with(tiler, f)?)),
         })
     }
 
@@ -823,7 +830,7 @@ impl FromStr for LayoutTensor {
             let layout: Layout<ScaledBasis> = s[rest..].parse().map_err(|e| shifted(e, rest))?;
             let t = IdentityTensor::from_parts(base, layout)
                 .map_err(|e| perr(start, ParseErrorKind::Invalid(e)))?;
-            return Ok(LayoutTensor::Coords(t));
+            return Ok(LayoutTensor::Coords(Box::new(t)));
         }
         Err(match s[lead..].chars().next() {
             Some(c) => perr(

@@ -23,8 +23,8 @@ pub static TENSOR_OPS: &[OpSpec] = &[
     op("local_partition", "TENSOR THR_LAYOUT INDEX [PROJ]", (3, 4), "what thread INDEX owns when T is tiled by THR_LAYOUT's shape and thread THR(c) takes element c of every tile; PROJ dices THR_LAYOUT first", local_partition),
     op("partition_tv", "TENSOR TV_LAYOUT THREAD", (3, 3), "thread THREAD's values under a (thread, value) -> index layout: composition(T, TV)(THREAD, _)", |a| Ok(a.tensor(0)?.partition_tv(&a.layout(1)?, a.int(2)?)?.to_string())),
     op("print_tensor", "TENSOR", (1, 1), "CuTe's print_tensor: the tensor, ':', then its values (%5d offsets, coordinates after two spaces) in a grid per rank", |a| Ok(a.tensor(0)?.print_tensor()?)),
-    op("batch_reduce", "TENSOR", (1, 1), "CuTe batch_reduce into a zero dst: for a rank-2 (RedMode, BatchMode) tensor, the sums of T(_, i), as a tuple", |a| Ok(values(&a.tensor(0)?.batch_reduce()?)?)),
-    op("logical_reduce", "TENSOR PROFILE", (2, 2), "CuTe logical_reduce into a zero dst: the sums over the modes where PROFILE has an integer, one per coordinate of its _ modes (dst = slice(PROFILE, shape), 1-D order), as a tuple", |a| Ok(values(&a.tensor(0)?.logical_reduce(&a.slice_coord(1)?)?)?)),
+    op("batch_reduce", "TENSOR", (1, 1), "CuTe batch_reduce into a zero dst: for a rank-2 (RedMode, BatchMode) tensor, the sums of T(_, i), as a tuple", |a| values(&a.tensor(0)?.batch_reduce()?)),
+    op("logical_reduce", "TENSOR PROFILE", (2, 2), "CuTe logical_reduce into a zero dst: the sums over the modes where PROFILE has an integer, one per coordinate of its _ modes (dst = slice(PROFILE, shape), 1-D order), as a tuple", |a| values(&a.tensor(0)?.logical_reduce(&a.slice_coord(1)?)?)),
 ];
 
 /// The help of [`TENSOR_OPS`]: name, law, example arguments, example output.

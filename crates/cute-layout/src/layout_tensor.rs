@@ -47,8 +47,30 @@ use crate::render::MAX_TABLE_CELLS;
 use crate::slice::{Slice, SliceCoord};
 use crate::tensor::{check_in_domain, partition_parts, tile_slice, tv_parts, IdentityTensor};
 
-/// A tensor whose values are computed from its layout: offsets (a counting tensor) or
-/// coordinates (an identity tensor and its views). See the [module docs](self).
+/// A tensor whose values are computed from its layout, as CuTe's tensors without storage:
+///
+/// * `counting_iter(BASE) o LAYOUT`, CuTe's `make_tensor(counting_iterator<int>(BASE), LAYOUT)`:
+///   the value at `c` is `BASE + LAYOUT(c)`; the layout may be swizzled
+///   (`Sw<B,M,S> o OFFSET o L`, CuTe's `sw_tensor`);
+/// * `ArithTuple(BASE) o LAYOUT` with basis strides, CuTe's `make_identity_tensor(shape)` and
+///   its views: the value at `c` is the coordinate `BASE + LAYOUT(c)`.
+///
+/// The text form ([`FromStr`](core::str::FromStr), [`Display`](core::fmt::Display)) is what
+/// CuTe's `print(tensor)` writes, without the `_` of CuTe's static integers (accepted when
+/// parsing). Slicing, `local_tile`, `local_partition`, thread-value partitions and the divides
+/// give tensors of the same kind with CuTe's text; [`LayoutTensor::print_tensor`] writes CuTe's
+/// `print_tensor`; [`LayoutTensor::batch_reduce`] and [`LayoutTensor::logical_reduce`] sum the
+/// values as CuTe's tensor algorithms do.
+///
+/// # Examples
+/// ```
+/// use cute_layout::{IntTuple, LayoutTensor, SliceCoord};
+/// let t: LayoutTensor = "counting_iter(0) o Sw<3,0,3> o 0 o (8,8):(8,1)".parse()?;
+/// let row = t.slice(&"(2,_)".parse::<SliceCoord>()?)?;
+/// assert_eq!(row.to_string(), "counting_iter(18) o ((2,2,2)):((1,-2,4))"); // as CuTe prints it
+/// assert_eq!(row.value(&IntTuple::int(5))?, t.value(&IntTuple::flat([2, 5]))?);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Clone, PartialEq, Eq, Debug)]
 // Made once per operation and never stored in bulk: the variants' sizes do not matter.
 #[allow(clippy::large_enum_variant)]

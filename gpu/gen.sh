@@ -128,10 +128,13 @@ for op in a b; do
   # The MMA's fragments are read with ldmatrix: make_tiled_copy_A/B of SM75_U32x4_LDSM_N (A) and
   # SM75_U32x2_LDSM_N (B); each thread gives the address of one 16-byte row (layout_s_tv), and the
   # registers come out in the MMA's fragment order (layout_d_tv = the MMA's TV layout).
+  # ldmatrix .x4 takes its 32 row addresses from all lanes, .x2 its 16 from lanes 0-15 (lanes
+  # 16-31 repeat them in layout_s_tv, stride 0): --read-lanes says which lanes cost wavefronts.
   ldsm=$([[ $op == a ]] && echo SM75_U32x4_LDSM_N || echo SM75_U32x2_LDSM_N)
+  lanes=$([[ $op == a ]] && echo 32 || echo 16)
   stv=$($CUTE "make_tiled_copy_$OP" "$ldsm" bfloat16_t $MMA '(2,4,1)' _ layout_s_tv)
   rd=$(tv_on_tile "$stv" '(32,16):(1,128)' 4:32 2:2048)
-  line=$($CUTE smem-search --tile '(128,32)' --write "$wr" --read "$rd" --elem 2 --top 1 | grep '^kind=')
+  line=$($CUTE smem-search --tile '(128,32)' --write "$wr" --read "$rd" --elem 2 --read-lanes "$lanes" --top 1 | grep '^kind=')
   smem=$(layout_of "$line")
   # Global: the (rows, K) row-major operand divided into 128 x 32 tiles, tile b = row-block + 64 k-block.
   div=$($CUTE zipped_divide "($G,$G):($G,1)" '(128,32)')

@@ -27,14 +27,32 @@ mkdir -p build
 nvcc -O3 -std=c++17 -lineinfo -gencode=arch=compute_${arch},code=sm_${arch} -Xptxas -v \
   -o build/layouts layouts.cu 2>&1 | tee "$out/build.log" || { echo "run.sh: build failed" >&2; exit 1; }
 cuobjdump -sass build/layouts >"$out/sass.txt" 2>&1 || true
+echo "run.sh: ${SECONDS}s: built; checking and timing" >&2
 build/layouts 2>&1 | tee "$out/run.log"
 status=$?
+echo "run.sh: ${SECONDS}s: profiling with ncu" >&2
 NCU=$(command -v ncu || ls /usr/local/cuda/bin/ncu /opt/nvidia/nsight-compute/*/ncu 2>/dev/null | head -1)
+# Two kinds of shared-memory counters, collected together:
+#  - l1tex__*: the L1's data-bank hardware counters. They count every wavefront the banks serve
+#    while the kernel runs, so where other traffic shares the L1 (global loads, other blocks'
+#    accesses) they include the stalls it causes.
+#  - smsp__sass_*: counted per SASS instruction from its lanes' addresses (the source view's
+#    "L1 Wavefronts Shared"; the ideal is the bytes over 128): what each instruction needs, the
+#    quantity the library's bank model predicts (gpu/report.py compares them).
 m=l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum
 m=$m,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum
-m=$m,smsp__inst_executed_op_shared_st.sum,smsp__inst_executed_op_shared_ld.sum
+s=smsp__sass_
+m=$m,${s}inst_executed_op_shared_st.sum,${s}inst_executed_op_shared_ld.sum
+m=$m,${s}data_bytes_mem_shared_op_st.sum,${s}data_bytes_mem_shared_op_ld.sum
+m=$m,${s}l1tex_data_pipe_lsu_wavefronts_mem_shared_op_st.sum,${s}l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ld.sum
+m=$m,${s}inst_executed_op_ldsm.sum,${s}l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ldsm.sum
+m=$m,${s}l1tex_data_bank_conflicts_pipe_lsu_mem_shared_op_ldsm.sum
+m=$m,${s}inst_executed_op_ldgsts.sum,${s}l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ldgsts.sum
+m=$m,${s}l1tex_data_bank_conflicts_pipe_lsu_mem_shared_op_ldgsts.sum
+m=$m,${s}inst_executed_op_shared_gmma.sum,${s}l1tex_pipe_lsu_wavefronts_mem_shared.sum
+NCUFLAGS=(--clock-control none --csv --metrics "$m")
 if [[ -n $NCU ]]; then
-  "$NCU" --metrics "$m" --csv build/layouts --profile >"$out/ncu.csv" 2>"$out/ncu.err" || cat "$out/ncu.err" >&2
+  "$NCU" "${NCUFLAGS[@]}" build/layouts --profile >"$out/ncu.csv" 2>"$out/ncu.err" || cat "$out/ncu.err" >&2
 else
   echo "run.sh: ncu not found; no measured bank conflicts" >&2
 fi
@@ -51,12 +69,16 @@ if [[ $arch == 90 ]]; then
 else
   echo "run.sh: not a Hopper GPU (sm_$arch): no wgmma GEMM" >&2
 fi
+echo "run.sh: ${SECONDS}s: GEMMs built" >&2
 if [[ -f build/libgemm.so ]]; then
   cuobjdump -sass build/libgemm.so >>"$out/sass.txt" 2>&1 || true
   python3 gemm.py 2>&1 | tee -a "$out/run.log" || status=1
+  echo "run.sh: ${SECONDS}s: profiling the GEMMs with ncu" >&2
   if [[ -n $NCU ]]; then
-    "$NCU" --metrics "$m" --csv -k regex:gemm_kernel python3 gemm.py --profile 2>>"$out/ncu.err" | grep '^"' >>"$out/ncu.csv" || true
+    "$NCU" "${NCUFLAGS[@]}" -k 'regex:gemm_kernel|wgmma_kernel' python3 gemm.py --profile 2>>"$out/ncu.err" |
+      grep '^"' >>"$out/ncu.csv" || true
   fi
 fi
+echo "run.sh: ${SECONDS}s: done" >&2
 python3 report.py "$out" | tee "$out/table.md"
 exit $status

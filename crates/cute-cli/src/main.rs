@@ -106,6 +106,12 @@ enum Command {
         /// Bytes per element.
         #[arg(long, default_value_t = 4)]
         elem: i64,
+        /// Lanes of each warp that supply the writes' addresses (16 for ldmatrix/stmatrix .x2, 8 for .x1).
+        #[arg(long, default_value_t = 32)]
+        write_lanes: usize,
+        /// Lanes of each warp that supply the reads' addresses.
+        #[arg(long, default_value_t = 32)]
+        read_lanes: usize,
         /// How many of the ranked layouts to print.
         #[arg(long, default_value_t = 3)]
         top: usize,
@@ -237,6 +243,8 @@ fn main() -> ExitCode {
             write,
             read,
             elem,
+            write_lanes,
+            read_lanes,
             top,
             kind,
             layouts,
@@ -244,7 +252,10 @@ fn main() -> ExitCode {
             &tile,
             &write,
             &read,
-            elem,
+            ops::codegen::SmemAccess {
+                elem_bytes: elem,
+                lanes: (write_lanes, read_lanes),
+            },
             &layouts,
             top,
             kind.as_deref(),

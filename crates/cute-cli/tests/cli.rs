@@ -256,3 +256,51 @@ fn show_swizzled_layout() {
         .collect();
     assert!(out.contains(&format!("\nIndex :{index}\n")), "{out}");
 }
+
+#[test]
+fn smem_search_counts_only_the_address_lanes() {
+    // ldmatrix.x2 over a 32 x 8 bf16 tile: lanes 16-31 repeat lanes 0-15 (stride 0), the
+    // hardware takes addresses from lanes 0-15 only: 2 wavefronts, not 4.
+    let tv = "((16,2),8):((1,0),32)";
+    let args = |lanes: &'static str| {
+        [
+            "smem-search",
+            "--tile",
+            "(32,8)",
+            "--write",
+            tv,
+            "--read",
+            tv,
+            "--elem",
+            "2",
+            "--read-lanes",
+            lanes,
+            "--layout",
+            "(32,8):(8,1)",
+        ]
+    };
+    let o = cute(&args("16"));
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = stdout(&o);
+    assert!(text.contains("write_wavefronts=4 "), "{text}");
+    assert!(
+        text.contains("read_wavefronts=2 read_conflicts=0 "),
+        "{text}"
+    );
+    let o = cute(&args("33"));
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("read address lanes 33 is not from 1 to 32"));
+    // The same through the operation table: smem_evaluate's optional lane arguments.
+    let o = cute(&[
+        "smem_evaluate",
+        "(32,8)",
+        tv,
+        tv,
+        "2",
+        "(32,8):(8,1)",
+        "32",
+        "16",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).contains("read_wavefronts=2 "));
+}

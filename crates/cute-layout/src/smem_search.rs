@@ -16,8 +16,16 @@
 //! most one 4-byte word per bank, threads reading the same word share it. A phase needs as many
 //! wavefronts as the most distinct words it touches in one bank ([`Banks`]' 32 x 4 bytes), at
 //! best `ceil(distinct words / 32)`; the difference, summed over the phases, is the request's
-//! **bank conflicts**, the count NVIDIA's profiler reports as
-//! `l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum` (writes) and `..._ld.sum` (reads).
+//! **bank conflicts**: per instruction, from its addresses alone, what NVIDIA's profiler counts as
+//! the SASS-level wavefronts `smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_st.sum`
+//! (writes) and `..._op_ld.sum` (reads) less the ideal (the source view's "L1 Wavefronts Shared"
+//! and "... Ideal"); with nothing else using the L1's data banks, also what its hardware counters
+//! `l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum` and `..._ld.sum` count.
+//!
+//! Some instructions take addresses from only some lanes of the warp: `ldmatrix.x1` from lanes
+//! 0-7 (one 8 x 16-byte matrix), `.x2` from lanes 0-15, `.x4` from all 32; the other lanes'
+//! entries of the TV layout only receive data. [`Problem::address_lanes`] says so per side: only
+//! the phases of the first `lanes` lanes of each warp cost wavefronts (all 32 by default).
 //!
 //! # The search
 //!
@@ -79,6 +87,8 @@ pub struct Problem {
     read: Layout,
     banks: Banks,
     max_vector_bytes: i64,
+    /// Lanes of each warp that supply addresses: (writes, reads).
+    lanes: (usize, usize),
 }
 
 /// One side (the writes or the reads) of a tile's accesses, per tile.
@@ -228,7 +238,46 @@ impl Problem {
             read,
             banks,
             max_vector_bytes: 16,
+            lanes: (WARP, WARP),
         })
+    }
+
+    /// The same with only the first `write` lanes of each warp supplying the writes' addresses
+    /// and the first `read` lanes the reads' (see the [module docs](self)): 8 for `ldmatrix.x1`
+    /// or `stmatrix.x1`, 16 for `.x2`, 32 (the default) for `.x4` and ordinary loads and stores.
+    /// Requests are still one per warp instruction; the ignored lanes cost no wavefronts.
+    ///
+    /// # Errors
+    /// [`LayoutError::InvalidArgument`] unless both are from 1 to 32.
+    ///
+    /// # Examples
+    /// ```
+    /// # use cute_layout::{smem_search::Problem, render::Banks, Layout};
+    /// // ldmatrix.x2 over a 16 x 8 tile of bf16 (K-major): lanes 0-15 give the 16 row addresses,
+    /// // lanes 16-31 repeat them (stride 0), as in CuTe's SM75_U32x2_LDSM_N.
+    /// let rows: Layout = "((16,2),8):((1,0),16)".parse()?;
+    /// let p = Problem::new("(16,8)".parse()?, rows.clone(), rows, Banks::new(32, 2)?)?;
+    /// let all = p.evaluate(&"(16,8):(8,1)".parse()?)?;
+    /// assert_eq!((all.read.requests, all.read.wavefronts, all.read.conflicts()), (1, 4, 0));
+    /// let x2 = p.address_lanes(32, 16)?.evaluate(&"(16,8):(8,1)".parse()?)?;
+    /// assert_eq!((x2.read.requests, x2.read.wavefronts, x2.read.conflicts()), (1, 2, 0));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn address_lanes(mut self, write: usize, read: usize) -> Result<Self, LayoutError> {
+        for (side, n) in [("write", write), ("read", read)] {
+            if !(1..=WARP).contains(&n) {
+                return Err(invalid(format!(
+                    "{side} address lanes {n} is not from 1 to {WARP}"
+                )));
+            }
+        }
+        self.lanes = (write, read);
+        Ok(self)
+    }
+
+    /// Lanes of each warp that supply addresses: (writes, reads).
+    pub fn lanes(&self) -> (usize, usize) {
+        self.lanes
     }
 
     /// The same with accesses at most `bytes` wide (a power of two, 1 to 16).
@@ -283,13 +332,13 @@ impl Problem {
         Ok(Evaluation {
             layout: smem.clone(),
             kind,
-            write: self.side(&self.write, &offs)?,
-            read: self.side(&self.read, &offs)?,
+            write: self.side(&self.write, &offs, self.lanes.0)?,
+            read: self.side(&self.read, &offs, self.lanes.1)?,
             footprint: hi + 1,
         })
     }
 
-    fn side(&self, tv: &Layout, smem: &[i64]) -> Result<Side, LayoutError> {
+    fn side(&self, tv: &Layout, smem: &[i64], lanes: usize) -> Result<Side, LayoutError> {
         let threads = tv.mode(0).map_or(1, |m| m.size());
         let values = tv.mode(1).map_or(1, |m| m.size());
         let t_n = usize::try_from(threads).unwrap_or(0);
@@ -342,12 +391,13 @@ impl Problem {
         let mut words = Vec::new();
         let mut per_bank = alloc::vec![0usize; usize::try_from(self.banks.count()).unwrap_or(1)];
         for warp0 in (0..t_n).step_by(WARP) {
-            let warp_end = (warp0 + WARP).min(t_n);
+            // Only the first `lanes` lanes of the warp supply addresses.
+            let addr_end = (warp0 + lanes).min(t_n);
             for g in 0..v_n / w {
                 side.requests += 1;
-                for p0 in (warp0..warp_end).step_by(phase) {
+                for p0 in (warp0..addr_end).step_by(phase) {
                     words.clear();
-                    for t in p0..(p0 + phase).min(warp_end) {
+                    for t in p0..(p0 + phase).min(addr_end) {
                         let first = self.banks.words(at(t, g * w))?.0;
                         let last = self.banks.words(at(t, g * w + w - 1))?.1;
                         words.extend(first..=last);
@@ -494,6 +544,56 @@ mod tests {
     }
 
     #[test]
+    fn ldmatrix_address_lanes() {
+        // ldmatrix over a 32 x 8 bf16 tile stored row-major (16 bytes a row): .x4 takes 32 row
+        // addresses, .x2 the first 16 (lanes 16-31 repeat them, stride 0, as in CuTe's
+        // SM75_U32x2_LDSM_N), .x1 the first 8: one wavefront per 8 rows (128 bytes).
+        let tile: IntTuple = "(32,8)".parse().unwrap();
+        let smem: ComposedLayout = "(32,8):(8,1)".parse().unwrap();
+        for (tv, lanes, wavefronts) in [
+            ("(32,8):(1,32)", 32, 4),
+            ("((16,2),8):((1,0),32)", 16, 2),
+            ("((8,4),8):((1,0),32)", 8, 1),
+        ] {
+            let tv: Layout = tv.parse().unwrap();
+            let p = Problem::new(tile.clone(), tv.clone(), tv, Banks::new(32, 2).unwrap()).unwrap();
+            // Every lane counted: four phases of 8 lanes, whatever they repeat.
+            let all = p.evaluate(&smem).unwrap();
+            assert_eq!(
+                (
+                    all.read.requests,
+                    all.read.wavefronts,
+                    all.read.vector_bytes
+                ),
+                (1, 4, 16)
+            );
+            let q = p.address_lanes(lanes, lanes).unwrap();
+            assert_eq!(q.lanes(), (lanes, lanes));
+            let e = q.evaluate(&smem).unwrap();
+            assert_eq!(
+                (e.read.requests, e.read.wavefronts, e.read.conflicts()),
+                (1, wavefronts, 0)
+            );
+            assert_eq!(e.write, e.read);
+        }
+        // Lanes that conflict among themselves keep their conflicts: a column-major tile puts
+        // the 8 rows of a phase 2 bytes apart (all in 4 banks' words 0-3).
+        let tv: Layout = "((16,2),8):((1,0),16)".parse().unwrap();
+        let p = Problem::new(
+            "(16,8)".parse().unwrap(),
+            tv.clone(),
+            tv,
+            Banks::new(32, 2).unwrap(),
+        )
+        .unwrap()
+        .address_lanes(32, 16)
+        .unwrap();
+        let cm = p.evaluate(&"(16,8):(1,16)".parse().unwrap()).unwrap();
+        assert_eq!((cm.read.vector, cm.read.requests), (1, 8));
+        assert!(cm.write.wavefronts >= cm.read.wavefronts);
+    }
+
+    #[test]
     fn errors() {
         let b = Banks::new(32, 4).unwrap();
         let t: IntTuple = "(32,32)".parse().unwrap();
@@ -504,5 +604,8 @@ mod tests {
         let p = Problem::new(t, ok.clone(), ok, b).unwrap();
         assert!(p.evaluate(&"(16,16):(16,1)".parse().unwrap()).is_err());
         assert!(p.clone().max_vector_bytes(3).is_err());
+        assert!(p.clone().address_lanes(0, 32).is_err());
+        assert!(p.clone().address_lanes(32, 33).is_err());
+        assert_eq!(p.address_lanes(16, 8).unwrap().lanes(), (16, 8));
     }
 }

@@ -2,7 +2,8 @@
 //! columns, scalar and vector, 2-, 4- and 8-byte elements): the first result has no more bank
 //! conflicts than the row-major, column-major and every padded tile, at least as wide vectors
 //! among those with as few, and is a bijection onto its offsets; `evaluate` of the first result
-//! reproduces it.
+//! reproduces it. Address lanes: all 32 is the default, and fewer never cost more wavefronts or
+//! conflicts, nor change the requests or vectors.
 
 use cute_layout::render::Banks;
 use cute_layout::smem_search::{search, Problem};
@@ -50,6 +51,53 @@ fn best_is_no_worse_than_every_baseline() {
                 assert_eq!(offs.len(), 1024, "{w} {r} {elem}: {best} is not injective");
                 let again = p.evaluate(&best.layout).unwrap();
                 assert_eq!((again.write, again.read), (best.write, best.read));
+            }
+        }
+    }
+}
+
+#[test]
+fn fewer_address_lanes_never_cost_more() {
+    for elem in [2, 4, 8] {
+        for w in PATTERNS {
+            for r in PATTERNS {
+                let (wl, rl): (Layout, Layout) = (w.parse().unwrap(), r.parse().unwrap());
+                let p = Problem::new(
+                    "(32,32)".parse().unwrap(),
+                    wl,
+                    rl,
+                    Banks::new(32, elem).unwrap(),
+                )
+                .unwrap();
+                for smem in [
+                    "(32,32):(32,1)",
+                    "(32,32):(33,1)",
+                    "Sw<3,2,5> o 0 o (32,32):(32,1)",
+                ] {
+                    let smem = smem.parse().unwrap();
+                    let all = p.evaluate(&smem).unwrap();
+                    let same = p
+                        .clone()
+                        .address_lanes(32, 32)
+                        .unwrap()
+                        .evaluate(&smem)
+                        .unwrap();
+                    assert_eq!(all, same);
+                    let mut prev = all;
+                    for lanes in [16, 8, 4, 1] {
+                        let e = p
+                            .clone()
+                            .address_lanes(lanes, lanes)
+                            .unwrap()
+                            .evaluate(&smem)
+                            .unwrap();
+                        for (a, b) in [(&e.write, &prev.write), (&e.read, &prev.read)] {
+                            assert!(a.wavefronts <= b.wavefronts && a.conflicts() <= b.conflicts());
+                            assert_eq!((a.requests, a.vector), (b.requests, b.vector));
+                        }
+                        prev = e;
+                    }
+                }
             }
         }
     }

@@ -15,8 +15,8 @@ use crate::{op, Args, OpError, OpSpec};
 pub static CODEGEN_OPS: &[OpSpec] = &[
     op("codegen", "LAYOUT|COMPOSED [NAME] [NAMESPACE]", (1, 3), "C++ header: int64_t NAME(i) and NAME(c0, c1, ...) computing the layout (default name f)", |a| codegen_op(a, false)),
     op("codegen_check", "LAYOUT|COMPOSED [NAME] [NAMESPACE]", (1, 3), "C++ test program comparing codegen's NAME (from NAME.hpp) with the library at every point", |a| codegen_op(a, true)),
-    op("smem_search", "TILE WRITE_TV READ_TV [ELEM_BYTES]", (3, 4), "shared-memory layout of TILE with fewest bank conflicts for both TV layouts, widest vectors (default 4-byte elements)", |a| Ok(smem_search_report(&a.text_arg(0)?, &a.text_arg(1)?, &a.text_arg(2)?, elem(a, 3)?, &[], 1, None)?.trim_end().to_string())),
-    op("smem_evaluate", "TILE WRITE_TV READ_TV ELEM_BYTES SMEM", (5, 5), "wavefronts and bank conflicts per tile of both TV layouts with the tile stored as SMEM", |a| Ok(smem_search_report(&a.text_arg(0)?, &a.text_arg(1)?, &a.text_arg(2)?, elem(a, 3)?, &[a.text_arg(4)?], 0, None)?.trim_end().to_string())),
+    op("smem_search", "TILE WRITE_TV READ_TV [ELEM_BYTES [WRITE_LANES [READ_LANES]]]", (3, 6), "shared-memory layout of TILE with fewest bank conflicts for both TV layouts, widest vectors (default 4-byte elements; LANES: lanes per warp that supply addresses, default 32, 16 for ldmatrix.x2)", |a| Ok(smem_search_report(&a.text_arg(0)?, &a.text_arg(1)?, &a.text_arg(2)?, SmemAccess { elem_bytes: elem(a, 3)?, lanes: (lanes(a, 4)?, lanes(a, 5)?) }, &[], 1, None)?.trim_end().to_string())),
+    op("smem_evaluate", "TILE WRITE_TV READ_TV ELEM_BYTES SMEM [WRITE_LANES [READ_LANES]]", (5, 7), "wavefronts and bank conflicts per tile of both TV layouts with the tile stored as SMEM (LANES as smem_search)", |a| Ok(smem_search_report(&a.text_arg(0)?, &a.text_arg(1)?, &a.text_arg(2)?, SmemAccess { elem_bytes: elem(a, 3)?, lanes: (lanes(a, 5)?, lanes(a, 6)?) }, &[a.text_arg(4)?], 0, None)?.trim_end().to_string())),
 ];
 
 fn elem(a: &Args<'_>, k: usize) -> Result<i64, OpError> {
@@ -25,6 +25,20 @@ fn elem(a: &Args<'_>, k: usize) -> Result<i64, OpError> {
     } else {
         Ok(4)
     }
+}
+
+/// Argument `k` as a lane count (default 32); the library checks its range.
+fn lanes(a: &Args<'_>, k: usize) -> Result<usize, OpError> {
+    if a.len() <= k {
+        return Ok(32);
+    }
+    let n = a.int(k)?;
+    usize::try_from(n).map_err(|_| {
+        OpError::new(
+            "BadRequest",
+            format!("smem_search: address lanes {n} is not from 1 to 32"),
+        )
+    })
 }
 
 fn composed(a: &Args<'_>, k: usize) -> Result<ComposedLayout, OpError> {
@@ -108,8 +122,28 @@ fn side_line(label: &str, e: &Evaluation) -> String {
     )
 }
 
+/// How a tile's elements are accessed, for [`smem_search_report`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SmemAccess {
+    /// Bytes per element.
+    pub elem_bytes: i64,
+    /// Lanes of each warp that supply addresses, (writes, reads): [`Problem::address_lanes`].
+    pub lanes: (usize, usize),
+}
+
+impl Default for SmemAccess {
+    /// 4-byte elements, addresses from all 32 lanes.
+    fn default() -> Self {
+        SmemAccess {
+            elem_bytes: 4,
+            lanes: (32, 32),
+        }
+    }
+}
+
 /// `cute smem-search`: the best `top` layouts of the search (with `given` empty) or the
-/// evaluation of each layout in `given` (`kind`, if given, keeps only search results of that kind:
+/// evaluation of each layout in `given`, for the element size and address lanes of `access`
+/// (`kind`, if given, keeps only search results of that kind:
 /// `row-major`, `column-major`, `padded`, `swizzled`), each as the [`Evaluation`] text and one `key=value`
 /// line (`kind=... write_conflicts=... layout=LAYOUT`, per tile, the layout last) for scripts.
 ///
@@ -120,7 +154,7 @@ pub fn smem_search_report(
     tile: &str,
     write: &str,
     read: &str,
-    elem_bytes: i64,
+    access: SmemAccess,
     given: &[String],
     top: usize,
     kind: Option<&str>,
@@ -128,7 +162,8 @@ pub fn smem_search_report(
     let tile: IntTuple = parse("tile", tile)?;
     let write: Layout = parse("write layout", write)?;
     let read: Layout = parse("read layout", read)?;
-    let p = Problem::new(tile, write, read, Banks::new(32, elem_bytes)?)?;
+    let p = Problem::new(tile, write, read, Banks::new(32, access.elem_bytes)?)?
+        .address_lanes(access.lanes.0, access.lanes.1)?;
     let results: Vec<Evaluation> = if given.is_empty() {
         search(&p)?
             .into_iter()

@@ -4,7 +4,11 @@ toolkit (shape_div, ceil_div, round_up, elem_scale, inner_product, product_each,
 max/min, unflatten, compact_col/row_major with a start, lex/colex/elem orders), layout
 construction (make_layout_like, make_fragment_like, coshape, dice, slice, slice_and_offset,
 domain_distribute) and general composed layouts (`A o OFFSET o B` with a layout `A`: size, rank,
-depth, cosize, evaluation, divides and products).
+depth, cosize, evaluation, divides and products), and the construction and restructuring ops of
+`crates/cute-ops/src/construct_ops.rs` (domain_offset, max_alignment, zip, tile_unzip,
+transform_layout, bw_coalesce (CuTe's `detail::bw_coalesce`), compact_order,
+make_coord_iterator) with the tilers CuTe promotes (an integer, a shape, `_`, per mode); `tuple_cat`, `make_swizzle<Y,Z>` and
+`contiguity` (`max_common_vector(L, make_layout(size(L)))`).
 
 Every case is compiled into one host-only C++ program against CuTe's headers (static `Int<N>`
 values), run, and its printed answer normalized (`_3` -> `3`, spaces dropped). The output,
@@ -102,6 +106,78 @@ CASES = [
     *[(op, [c, t], "p(" + op + "({0},{1}))") for op in ["logical_divide", "zipped_divide",
                                                         "logical_product", "tiled_product"]
       for c, t in [("32:2 o 3 o (4,4):(1,4)", "2:1"), ("(8,8):(8,1) o 0 o (8,8):(1,8)", "4:2")]],
+    # construction and restructuring (crates/cute-ops/src/construct_ops.rs)
+    *[("domain_offset", [c, l], "p(domain_offset({0},{1}))") for c, l in [
+        ("(1,2)", "(4,4):(4,1)"), ("5", "(2,(3,4)):(1,(2,6))"), ("(1,(2,3))", "(2,(3,4)):(12,(1,3))"),
+        ("(1,2)", "32:2 o 3 o (2,4):(1,2)"), ("3", "Sw<2,0,2> o 1 o (4,4):(4,1)")]],
+    *[("max_alignment", [l], "p(max_alignment({0}))") for l in [
+        "(2,4):(4,1)", "(4,2):(1,8)", "(2,2,2):(1,4,16)", "(2,3):(1,6)", "(4,3):(3,1)", "(8,4):(2,16)",
+        "1:0", "(4,2):(0,1)", "((2,4),(2,4)):((1,8),(2,64))", "(4,(2,2)):(2,(1,16))", "(3,5):(5,1)"]],
+    *[("max_alignment", [l], "p(max_alignment({0}))") for l in [
+        "(1,4,3):(12,-2,12)", "(2):(-2)", "(4,2):(-1,4)", "(2,4,2):(1,-2,16)", "(3,4):(0,1)"]],
+    *[("compact_order", [s_, o], "p(compact_order({0},{1}))") for s_, o in [
+        ("(2,3,4,2)", "(0,2,3,0)"), ("(3,(2,4))", "(1,1)"), ("((2,3),4)", "(0,0)")]],
+    *[("bw_coalesce", [l, n], "p(bwc({0},{1}))") for l, n in [
+        ("(2,4):(-1,-2)", "3:-8"), ("(4,2):(2,8)", "(2,2):(1,16)")]],
+    *[("max_alignment", [c], "p(max_alignment({0}))") for c in [
+        "Sw<3,3,3> o 0 o (8,64):(64,1)", "Sw<3,3,3> o 6 o (8,64):(64,1)", "Sw<2,0,2> o 0 o (8,64):(64,1)",
+        "Sw<3,4,3>", "Sw<2,1,3> o 16 o Sw<3,3,3> o 0 o (8,64):(64,1)", "(8,64):(64,1) o 0 o (8,64):(64,1)"]],
+    *[("zip", [c], "p(zip({0}))") for c in ["Sw<3,3,3> o 0 o ((2,3),(4,5)):((1,2),(6,24))"]],
+    *[("tile_unzip", [c, t], "p(tile_unzip({0},{1}))") for c, t in [
+        ("Sw<3,3,3> o 0 o ((2,4),(3,5)):((1,2),(8,24))", "(2,3)")]],
+    *[("zip", [l], "p(zip({0}))") for l in [
+        "((2,3),(4,5)):((1,2),(6,24))", "(2,4):(4,1)", "8:2", "((2,3,4),(5,6,7)):((1,2,6),(24,120,720))"]],
+    *[("zip", [a, b], "p(zip({0},{1}))") for a, b in [
+        ("(2,3):(1,2)", "(4,5):(6,24)"), ("2:4", "3:1"), ("((2,2),3):((1,2),4)", "((5,6),7):((8,40),240)")]],
+    *[("zip", [t], "p(zip({0}))") for t in ["((1,2,3),(4,5,6))", "(1,2)", "7", "((1,(2,3)),(4,(5,6)))"]],
+    *[("zip", [a, b], "p(zip({0},{1}))") for a, b in [("(1,2)", "(3,4)"), ("((1,2),3)", "((4,5),6)")]],
+    *[("tile_unzip", [l, t], "p(tile_unzip({0},{1}))") for l, t in [
+        ("((2,4),(3,5)):((1,2),(8,24))", "(2,3)"), ("((2,4),(3,5),7):((1,2),(8,24),120)", "(2,3)"),
+        ("(2,4):(1,2)", "2:1"), ("((2,4),((2,3),(2,2))):((1,2),((8,32),(16,96)))", "(2,(2,2))")]],
+    *[("transform_layout", [f, l], "p(transform_layout({1},[](auto const& x){{ return " + f + "(x); }}))") for f, l in [
+        ("coalesce", "((2,4),(3,1)):((1,2),(8,0))"), ("filter", "((2,1),(3,4)):((0,1),(1,3))"),
+        ("flatten", "((2,(2,2)),(3,(1,4))):((1,(2,4)),(8,(0,24)))")]],
+    *[("transform_layout", [f, l, t], "p(transform_layout({1},{2},[](auto const& x, auto const& y){{ return " + f + "(x,y); }}))") for f, l, t in [
+        ("logical_divide", "(8,6):(1,8)", "(2:1,3:2)"), ("composition", "(8,6):(1,8)", "(2:2,3:2)"),
+        ("logical_product", "(2,4):(1,2)", "(3:1)"), ("logical_divide", "(8,6,5):(1,8,48)", "(4:2,3:1)"),
+        ("composition", "(8,6):(1,8)", "(4:2,3:2,5:1)")]],
+    *[("bw_coalesce", [l, n], "p(bwc({0},{1}))") for l, n in [
+        ("(2,4):(1,2)", "3:8"), ("(2,4):(1,2)", "3:7"), ("(2,4):(1,2)", "1:5"), ("(2,4):(1,2)", "(3,5):(7,1)"),
+        ("(2,(1,4)):(1,(9,2))", "(2,3):(8,40)"), ("((2,2),2):((1,4),2)", "(4):(8)"), ("(1,1):(3,4)", "1:0"),
+        ("(3,1,2):(1,5,3)", "(1,4):(0,6)")]],
+    *[("bw_coalesce", [l], "p(coalesce({0}))") for l in ["(2,(1,4)):(1,(9,2))", "((2,2),2):((1,4),2)"]],
+    *[("compact_order", [s, o], "p(compact_order({0},{1}))") for s, o in [
+        ("(2,3,4)", "(1,2,0)"), ("(2,(3,4))", "(1,0)"), ("(4,8)", "(5,5)"), ("((2,2),(2,2))", "((0,1),(2,3))"),
+        ("(4,1,2)", "(2,0,1)"), ("(2,2,2,2)", "(0,2,3,1)"), ("(2,3,4)", "LayoutLeft"), ("(2,3,4)", "LayoutRight")]],
+    *[("make_coord_iterator", [s], "coords({0})") for s in ["(2,3)", "4", "(2,(2,2))", "((2,1),3)"]],
+    *[("make_coord_iterator", [s, c], "coords_from({1},{0})") for s, c in [("(2,3)", "(1,1)"), ("(3,(2,2))", "(2,(0,1))")]],
+    *[("make_coord_iterator", [s, "_", o], "coords_ordered<decltype({2})>({0})") for s, o in [
+        ("(2,3)", "(1,0)"), ("(2,3,2)", "(2,0,1)")]],
+    # tilers: an integer, a shape and `_` where a layout is expected, per mode
+    *[(op, [l, t], "p(" + op + "({0},{1}))") for op in ["logical_divide", "zipped_divide", "tiled_divide", "flat_divide"]
+      for l, t in [("(6,4):(4,1)", "2"), ("(6,4):(4,1)", "_"), ("(12,8):(1,12)", "(3,2)"), ("((2,3),4):((1,2),6)", "(_,2)"),
+                   ("(8,6,4):(1,8,48)", "(2:1,3,2)")]],
+    *[("logical_divide", [l, t], "p(logical_divide({0},{1}))") for l, t in [
+        ("(6,4):(4,1)", "(_,2)"), ("((3,8),5):((1,3),24)", "((_,4:2),_)"), ("(8,6,4):(1,8,48)", "(2:1,_,2)")]],
+    *[(op, [l, t], "p(" + op + "({0},{1}))") for op in ["logical_product", "zipped_product", "tiled_product", "flat_product"]
+      for l, t in [("(2,2):(1,2)", "3"), ("(2,2):(1,2)", "(3,2)"), ("(2,4):(4,1)", "_")]],
+    *[("logical_product", [l, t], "p(logical_product({0},{1}))") for l, t in [("(2,4):(1,2)", "(_,2:1)"), ("(2,4):(1,2)", "(3,_)")]],
+    *[("composition", [l, t], "p(composition({0},{1}))") for l, t in [
+        ("(4,6):(1,4)", "(_,3:2)"), ("(12,(4,8)):(59,(13,1))", "(3,8)"), ("(12,(4,8)):(59,(13,1))", "(_,(2,_))"),
+        ("(6,4):(4,1)", "_"), ("(6,4):(4,1)", "3")]],
+    *[("coalesce", [l, t], "p(coalesce({0},{1}))") for l, t in [
+        ("(2,(2,2)):(1,(2,4))", "(_,_)"), ("((2,2),(2,2)):((1,2),(8,4))", "(_,(_,_))")]],
+    *[("composition", [s, l], "p(composition(make_identity_layout({0}),{1}))") for s, l in [
+        ("(8,4)", "((4,2),4):((8,4),1)"), ("(16,8)", "((4,8),(2,2)):((32,1),(16,8))"),
+        ("(8,8)", "((2,2,2),(2,2,2)):((1,16,4),(8,2,32))")]],
+    # tuple_cat, make_swizzle<Y,Z>, and contiguity as max_common_vector(L, size(L):1)
+    *[("tuple_cat", [a, b], "p(tuple_cat({0},{1}))") for a, b in [
+        ("(3,128)", "(1,(3,4),(6))"), ("(2,3)", "(4,5)"), ("((1,2),3)", "(4)")]],
+    *[("make_swizzle", [y, z], "p(make_swizzle<decltype({0})::value,decltype({1})::value>())")
+      for y, z in [("24", "3"), ("8", "4"), ("192", "6"), ("0", "0"), ("896", "112")]],
+    *[("contiguity", [l], "p(max_common_vector({0},make_layout(size({0}))))") for l in [
+        "(4,8):(1,8)", "(4,8):(8,1)", "(2,(2,4)):(1,(2,8))", "(4,8):(1,4)", "8:0",
+        "Sw<3,0,3> o 0 o (8,8):(1,8)", "Sw<2,1,3> o 0 o 32:1", "Sw<3,4,3> o 0 o (8,64):(64,1)"]],
 ]
 
 
@@ -109,6 +185,10 @@ def expr(text):
     """CuTe C++ for a value in the text form: an integer, `_`, a tuple, a layout, a swizzle, a
     composed layout."""
     t = text.strip()
+    if t in ("LayoutLeft", "LayoutRight"):
+        return t + "{}"
+    if re.fullmatch(r"[A-Za-z][A-Za-z_]*", t):
+        return t
     parts = split_top(t, " o ")
     if len(parts) > 1:
         if len(parts) % 2 == 0:
@@ -159,6 +239,17 @@ def program():
         "using namespace cute;",
         "template <class T> void p(T const& x) { print(x); printf(\"\\n\"); }",
         "template <class T> void b(T const& x) { printf(\"%d\\n\", int(bool(x))); }",
+        "template <class L, class N> auto bwc(L const& l, N const& n) {",
+        "  auto fs = flatten(l.shape()); auto fd = flatten(l.stride());",
+        "  constexpr int R = decltype(rank(fs))::value;",
+        "  return detail::bw_coalesce<R-1>(fs, fd, n.shape(), n.stride()); }",
+        "template <class It> void walk(It it) {",
+        "  printf(\"(\"); for (int k = 0; it != ForwardCoordIteratorSentinel{}; ++it, ++k) { if (k) printf(\",\"); print(*it); }",
+        "  printf(\")\\n\"); }",
+        "template <class S> void coords(S const& s) { walk(make_coord_iterator(s)); }",
+        "template <class C, class S> void coords_from(C const& c, S const& s) {",
+        "  walk(make_coord_iterator(transform_leaf(c, [](auto v) { return int(v); }), s)); }",
+        "template <class O, class S> void coords_ordered(S const& s) { walk(make_coord_iterator<O>(s)); }",
         "int main() {",
     ]
     for op, args, fmt in CASES:

@@ -275,7 +275,8 @@ pub fn arg(b: &mut Bytes, word: &str) -> Arg {
         "TILER" => Arg::Text(tiler(b, 2)),
         "COORD" => Arg::Text(coord(b)),
         "SHAPE" | "TUPLE" | "PROFILE" | "COTARGET" | "ORDER" | "STRIDE" => Arg::Text(tuple(b)),
-        "N" | "I" | "BEGIN" | "END" | "INDEX" => {
+        "N" | "I" | "BEGIN" | "END" | "INDEX" | "ELEM_BYTES" | "THREADS" | "BANKS"
+        | "BANK_BYTES" | "Y" | "Z" => {
             let v = small(b);
             if b.below(2) == 0 {
                 Arg::Int(v)

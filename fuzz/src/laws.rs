@@ -81,10 +81,11 @@ fn size_of(s: &str) -> Option<i64> {
 /// `Err` is a finding.
 pub fn check_result(op: &str, args: &[Arg], ours: &str) -> Result<(), String> {
     // Results that are layouts print back as themselves (`image` may put an offset before its layout).
-    // (`image` prints strided intervals, `slice_and_offset` a pair `(layout,offset)`, and the
-    // listings of atoms prose that may hold a ':'.)
+    // (`image` prints strided intervals, `slice_and_offset` and `domain_offset` a pair
+    // `(layout,offset)`, and the listings of atoms prose that may hold a ':'.)
     if op != "image"
         && op != "slice_and_offset"
+        && op != "domain_offset"
         && ours.starts_with(|c: char| c == '(' || c == '-' || c.is_ascii_digit())
         && ours.contains(':')
         && !ours.contains(" o ")

@@ -1,5 +1,6 @@
 //! `cute svg`, `cute png`, `cute latex`, `cute banks` and the colour of `cute show`: pictures of
-//! layouts, drawn by the library's `render` module; PNGs are the SVGs rendered with resvg.
+//! layouts, drawn by the library's `render` module; PNGs are the SVGs rasterised by
+//! `cute_ops::png` (resvg with the embedded font).
 //!
 //! ```text
 //! cute svg '(4,8):(8,1)' -o l.svg                               a layout
@@ -23,10 +24,6 @@ use cute_layout::render::{self, Access, Banks, Op, Style};
 use cute_layout::{ComposedLayout, IntTuple, Layout, Tiler};
 
 use crate::ops::OpError;
-
-/// The largest PNG side, in pixels, `cute png` renders (use `--scale` below 1 or `cute svg`
-/// past it).
-const MAX_PNG_SIDE: u32 = 16_384;
 
 /// What to draw; shared by `svg` and `png`.
 #[derive(Args, Debug)]
@@ -370,164 +367,6 @@ pub fn picture(a: &DrawArgs, format: Format) -> Result<String, OpError> {
     }
 }
 
-/// Most pixels `cute png` renders: a 4096 x 4096 picture (64 MiB of RGBA while drawing).
-const MAX_PNG_PIXELS: f64 = 16_777_216.0;
-/// The longer side, in pixels, that the default scale aims at (a slide or a blog column).
-const TARGET_SIDE: f64 = 1600.0;
-/// The largest default scale (a small layout is not blown up past this).
-const MAX_AUTO_SCALE: f64 = 4.0;
-/// The smallest scale `cute png` draws at: below it a 26-unit cell is under 5 pixels.
-const MIN_SCALE: f64 = 0.2;
-/// Below this scale the cell labels (12-unit text) are under 6 pixels and left out.
-const MIN_LABEL_SCALE: f64 = 0.5;
-
-/// The SVG's `width` and `height` attributes, read from its first line without parsing it.
-fn svg_size(svg: &str) -> Option<(f64, f64)> {
-    let head = svg.get(..svg.find('>')?)?;
-    let attr = |name: &str| -> Option<f64> {
-        let start = head.find(&format!(" {name}=\""))? + name.len() + 3;
-        let len = head[start..].find('"')?;
-        head[start..start + len].parse().ok()
-    };
-    Some((attr("width")?, attr("height")?))
-}
-
-/// The scale of a picture of `w` x `h` SVG units: `--scale` if given (refused if the picture
-/// would pass the limits), else the largest scale up to [`MAX_AUTO_SCALE`] that keeps the longer
-/// side near [`TARGET_SIDE`] and within the limits (refused if that is below [`MIN_SCALE`]).
-/// Decided before anything is rasterised.
-pub fn png_scale(w: f64, h: f64, asked: Option<f32>) -> Result<f64, OpError> {
-    let side = f64::from(MAX_PNG_SIDE);
-    let fit = (side / w)
-        .min(side / h)
-        .min((MAX_PNG_PIXELS / (w * h)).sqrt());
-    let too_large = |scale: f64| {
-        OpError::new(
-            "TooLarge",
-            format!(
-                "png: at scale {scale:.2} the picture is {:.0} x {:.0} pixels, past the limit of {MAX_PNG_SIDE} on a side and {} pixels; draw it with cute svg, or a smaller --scale",
-                w * scale,
-                h * scale,
-                MAX_PNG_PIXELS as u64
-            ),
-        )
-    };
-    match asked {
-        Some(s) if !(s.is_finite() && s > 0.0) => Err(OpError::new(
-            "Usage",
-            format!("--scale {s}: expected a positive number"),
-        )),
-        Some(s) if f64::from(s) > fit => Err(too_large(f64::from(s))),
-        Some(s) => Ok(f64::from(s)),
-        None => {
-            let scale = (TARGET_SIDE / w.max(h)).clamp(1.0, MAX_AUTO_SCALE).min(fit);
-            if scale < MIN_SCALE {
-                return Err(OpError::new(
-                    "TooLarge",
-                    format!(
-                        "png: the picture is {w:.0} x {h:.0} units; within {MAX_PNG_SIDE} pixels on a side and {} pixels its cells would be under 5 pixels; draw it with cute svg",
-                        MAX_PNG_PIXELS as u64
-                    ),
-                ));
-            }
-            Ok(scale)
-        }
-    }
-}
-
-/// `svg` without the cell labels (`<g class="labels">`), for pictures drawn too small to read
-/// them.
-fn without_labels(svg: &str) -> std::borrow::Cow<'_, str> {
-    const OPEN: &str = "<g class=\"labels\">";
-    let mut out = String::new();
-    let mut rest = svg;
-    while let Some(i) = rest.find(OPEN) {
-        let Some(len) = rest[i..].find("</g>") else {
-            break;
-        };
-        out.push_str(&rest[..i]);
-        rest = &rest[i + len + 4..];
-    }
-    if out.is_empty() {
-        return std::borrow::Cow::Borrowed(svg);
-    }
-    out.push_str(rest);
-    std::borrow::Cow::Owned(out)
-}
-
-/// Renders SVG text to PNG bytes with resvg and the embedded font. The size is checked (and
-/// the scale chosen) from the SVG's header before the SVG is parsed; see [`png_scale`].
-pub fn png(svg: &str, asked: Option<f32>) -> Result<Vec<u8>, OpError> {
-    use resvg::{tiny_skia, usvg};
-    let (w, h) = svg_size(svg)
-        .ok_or_else(|| OpError::new("Render", "png: the SVG has no width and height"))?;
-    let scale = png_scale(w, h, asked)?;
-    let svg = if scale < MIN_LABEL_SCALE {
-        without_labels(svg)
-    } else {
-        std::borrow::Cow::Borrowed(svg)
-    };
-    let mut opt = usvg::Options::default();
-    *opt.fontdb_mut() = label_fonts();
-    let tree = usvg::Tree::from_str(&svg, &opt)
-        .map_err(|e| OpError::new("Render", format!("png: cannot read the SVG: {e}")))?;
-    let (wi, hi) = (
-        ((w * scale).ceil() as u32).max(1),
-        ((h * scale).ceil() as u32).max(1),
-    );
-    let mut pixmap = tiny_skia::Pixmap::new(wi, hi).ok_or_else(|| {
-        OpError::new("Render", format!("png: cannot allocate {wi} x {hi} pixels"))
-    })?;
-    let s = scale as f32;
-    resvg::render(
-        &tree,
-        tiny_skia::Transform::from_scale(s, s),
-        &mut pixmap.as_mut(),
-    );
-    encode_rgb_png(pixmap.data(), wi, hi)
-        .map_err(|e| OpError::new("Render", format!("png: cannot encode: {e}")))
-}
-
-/// DejaVu Sans Mono, regular and bold, reduced to the characters the pictures use (see
-/// `fonts/LICENSE-DejaVu.txt`): the labels look the same on every machine, fonts installed or
-/// not.
-const FONT_REGULAR: &[u8] = include_bytes!("../fonts/DejaVuSansMono-subset.ttf");
-const FONT_BOLD: &[u8] = include_bytes!("../fonts/DejaVuSansMono-Bold-subset.ttf");
-
-/// The embedded fonts, as the `monospace` family of the pictures.
-fn label_fonts() -> resvg::usvg::fontdb::Database {
-    let mut db = resvg::usvg::fontdb::Database::new();
-    db.load_font_data(FONT_REGULAR.to_vec());
-    db.load_font_data(FONT_BOLD.to_vec());
-    db.set_monospace_family("DejaVu Sans Mono");
-    db
-}
-
-/// PNG of opaque RGBA pixels as 8-bit RGB, best compression up to 4 Mpx: the pictures have a white
-/// background, so alpha carries nothing, and this is several times smaller than tiny-skia's
-/// default RGBA encoding.
-fn encode_rgb_png(rgba: &[u8], w: u32, h: u32) -> Result<Vec<u8>, png::EncodingError> {
-    let rgb: Vec<u8> = rgba
-        .chunks_exact(4)
-        .flat_map(|p| [p[0], p[1], p[2]])
-        .collect();
-    let mut out = Vec::new();
-    let mut enc = png::Encoder::new(&mut out, w, h);
-    enc.set_color(png::ColorType::Rgb);
-    enc.set_depth(png::BitDepth::Eight);
-    // Best compression costs seconds on pictures of tens of megapixels; those get the fast one.
-    if u64::from(w) * u64::from(h) <= 4_000_000 {
-        enc.set_compression(png::Compression::Best);
-        enc.set_adaptive_filter(png::AdaptiveFilterType::Adaptive);
-    } else {
-        enc.set_compression(png::Compression::Default);
-    }
-    let mut writer = enc.write_header()?;
-    writer.write_image_data(&rgb)?;
-    writer.finish()?;
-    Ok(out)
-}
-
 /// Writes `bytes` to `path` (`-` or none: stdout).
 fn write_out(path: Option<&str>, bytes: &[u8]) -> Result<(), OpError> {
     match path {
@@ -615,10 +454,10 @@ pub fn run_png(a: &PngArgs) -> ExitCode {
             ));
         }
         if let Some(s) = a.scale {
-            png_scale(1.0, 1.0, Some(s))?;
+            crate::ops::png::scale(1.0, 1.0, Some(s))?;
         }
         let text = picture(&a.draw, Format::Png)?;
-        write_out(Some(path), &png(&text, a.scale)?)
+        write_out(Some(path), &crate::ops::png::svg_to_png(&text, a.scale)?)
     })();
     finish(result)
 }

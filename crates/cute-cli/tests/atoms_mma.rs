@@ -251,16 +251,18 @@ fn cli_draws_mma_pictures() {
     let svg = std::fs::read_to_string(&svg_path).unwrap();
     let img = decode_png(&std::fs::read(&png_path).unwrap());
     let doc = roxmltree::Document::parse(&svg).unwrap();
-    let rgb = [
-        [175, 175, 255],
-        [175, 255, 175],
-        [255, 255, 175],
-        [255, 175, 175],
-        [210, 210, 255],
-        [210, 255, 210],
-        [255, 255, 210],
-        [255, 210, 210],
-    ];
+    // The fill of class `t{k}` in the SVG's style block: one colour per thread of a warp.
+    let fill = |k: usize| -> [u8; 3] {
+        let at = svg.find(&format!(".t{k}{{fill:#")).unwrap() + format!(".t{k}{{fill:#").len();
+        let hex = |i: usize| u8::from_str_radix(&svg[at + i..at + i + 2], 16).unwrap();
+        [hex(0), hex(2), hex(4)]
+    };
+    let palette: Vec<[u8; 3]> = (0..32).map(fill).collect();
+    for (i, a) in palette.iter().enumerate() {
+        for b in &palette[i + 1..] {
+            assert_ne!(a, b, "threads of a warp share a colour");
+        }
+    }
     let mut cells = 0;
     for n in doc
         .descendants()
@@ -271,7 +273,7 @@ fn cli_draws_mma_pictures() {
         let (x, y) = ((f("x") + 3.0) as u32, (f("y") + 3.0) as u32);
         let i = ((y * img.0 + x) * 3) as usize;
         let got = [img.2[i], img.2[i + 1], img.2[i + 2]];
-        let want: [u8; 3] = rgb[t % 8];
+        let want: [u8; 3] = palette[t % 32];
         assert!(
             got.iter().zip(want).all(|(&g, w)| g.abs_diff(w) <= 2),
             "cell {x},{y}: {got:?} vs {want:?}"

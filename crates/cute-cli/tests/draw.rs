@@ -75,20 +75,6 @@ fn check_pixels(args: &[&str], scale: &str) -> Vec<Vec<Cell>> {
     let img = decode_png(&std::fs::read(&png_path).unwrap());
     let s: f32 = scale.parse().unwrap();
     let (panels, colors) = cells(&svg);
-    let have_fonts = {
-        let mut db = resvg::usvg::fontdb::Database::new();
-        db.load_system_fonts();
-        let families = [
-            resvg::usvg::fontdb::Family::Name("DejaVu Sans Mono"),
-            resvg::usvg::fontdb::Family::Monospace,
-        ];
-        let q = resvg::usvg::fontdb::Query {
-            families: &families,
-            ..Default::default()
-        };
-        db.query(&q).is_some()
-    };
-    eprintln!("monospace system font for the labels: {have_fonts}");
     for c in panels.iter().flatten() {
         let want = colors[&c.class];
         let (x, y) = (((c.x + 3.0) * s) as u32, ((c.y + 3.0) * s) as u32);
@@ -97,9 +83,9 @@ fn check_pixels(args: &[&str], scale: &str) -> Vec<Vec<Cell>> {
             close(got, want),
             "{args:?}: cell {c:?} at ({x},{y}) is {got:?}, want {want:?}"
         );
-        // The label is drawn: some dark pixel inside the cell (when the machine has a
-        // monospace font; `cute png` warns when it has none).
-        if !c.label.is_empty() && have_fonts {
+        // The label is drawn (with the embedded font, installed fonts or not): some dark
+        // pixel inside the cell.
+        if !c.label.is_empty() {
             let dark = (0..(c.h * s) as u32).any(|dy| {
                 (0..(c.w * s) as u32).any(|dx| {
                     let p = pixel(&img, (c.x * s) as u32 + dx, (c.y * s) as u32 + dy);
@@ -135,7 +121,7 @@ fn png_cell_colours_follow_the_layout() {
             assert_eq!(c.class, format!("o{}", v.rem_euclid(8)));
         }
     }
-    // TV: class t{thread mod 8}.
+    // TV: class t{thread mod 32}, a colour per thread of a warp.
     let panels = check_pixels(
         &["--tv", "((4,8),(2,2)):((16,1),(8,64))", "--tile", "(16,8)"],
         "1.5",
@@ -143,8 +129,11 @@ fn png_cell_colours_follow_the_layout() {
     assert_eq!(panels[0].len(), 128);
     for c in &panels[0] {
         let t: i64 = c.label[1..c.label.find(' ').unwrap()].parse().unwrap();
-        assert_eq!(c.class, format!("t{}", t % 8));
+        assert_eq!(c.class, format!("t{}", t % 32));
     }
+    let fills: std::collections::HashSet<&str> =
+        panels[0].iter().map(|c| c.class.as_str()).collect();
+    assert_eq!(fills.len(), 32, "32 threads, 32 colours");
     // Banks and an operation.
     check_pixels(&["--banks", "32", "--elem-bytes", "4", "(8,32):(1,8)"], "1");
     let panels = check_pixels(&["logical_divide", "(8,8):(8,1)", "(2,4)"], "1");

@@ -90,6 +90,18 @@ impl ScaledBasis {
         self.value
     }
 
+    /// The plain number 0.
+    pub(crate) const ZERO: ScaledBasis = ScaledBasis {
+        value: 0,
+        len: 0,
+        path: [0; MAX_BASIS_DEPTH],
+    };
+
+    /// The same mode path with scale `value`.
+    pub(crate) fn with_value(self, value: i64) -> Self {
+        ScaledBasis { value, ..self }
+    }
+
     /// The mode path, outermost index first.
     pub fn path(&self) -> impl Iterator<Item = usize> + '_ {
         self.path[..usize::from(self.len)]

@@ -304,6 +304,40 @@ impl LayoutChain {
         Ok((out, 0))
     }
 
+    /// CuTe `domain_offset(coord, layout)`. A plain layout gives `(L, L(c))`; a composed layout
+    /// `A o O o B` gives `(A o (O + B(c)) o B, 0)`: the offset of the coordinate moves into the
+    /// outermost offset, `B` evaluated whole (its own layers included), as CuTe writes it.
+    ///
+    /// # Laws
+    /// * For a plain layout, `R.1 == L(c)` and `R.0 == L`; for a composed one `R.1 == 0` and
+    ///   `R.0(x) == A(O + B(c) + B(x))`.
+    ///
+    /// # Errors
+    /// The errors of [`Layout::index`]; [`LayoutError::Overflow`] if the new offset leaves `i64`.
+    ///
+    /// # Examples
+    /// ```
+    /// # use cute_layout::LayoutChain;
+    /// let c: LayoutChain = "32:2 o 3 o (2,4):(1,2)".parse()?;
+    /// let (r, off) = c.domain_offset(&"(1,2)".parse()?)?;
+    /// assert_eq!((r.to_string(), off), ("32:2 o 8 o (2,4):(1,2)".to_string(), 0));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn domain_offset(&self, coord: &IntTuple) -> Result<(Self, i64), LayoutError> {
+        let Some(((outer, off), below)) = self.layers.split_first() else {
+            return Ok((self.clone(), self.layout.index(coord)?));
+        };
+        let inner = LayoutChain::from_layers(below.iter().cloned(), self.layout.clone());
+        let shift = inner.index(coord)?;
+        let off = off
+            .checked_add(shift)
+            .ok_or(LayoutError::overflow("domain_offset"))?;
+        let mut layers = Vec::with_capacity(self.layers.len());
+        layers.push((outer.clone(), off));
+        layers.extend(below.iter().cloned());
+        Ok((LayoutChain::from_layers(layers, self.layout.clone()), 0))
+    }
+
     /// Whether both are the same function on the same domain size (compared point by point,
     /// at most `limit` points).
     ///

@@ -220,6 +220,25 @@ pub enum LayoutError {
         /// The shape.
         shape: Box<IntTuple>,
     },
+    /// Two arguments that must have the same size do not (e.g. `layout_add` of layouts with
+    /// different domains).
+    SizeMismatch {
+        /// Operation that was attempted.
+        op: &'static str,
+        /// Size of the first argument.
+        left: i64,
+        /// Size of the second argument.
+        right: i64,
+    },
+    /// Two shapes have no common refinement (no shape that both are compatible with).
+    NoCommonRefinement {
+        /// Operation that was attempted.
+        op: &'static str,
+        /// The element of the first shape that does not fit.
+        left: Box<IntTuple>,
+        /// The element of the second shape it meets.
+        right: Box<IntTuple>,
+    },
 }
 
 impl LayoutError {
@@ -257,6 +276,8 @@ impl LayoutError {
             LayoutError::InvalidSwizzle { .. } => "InvalidSwizzle",
             LayoutError::OutOfBounds { .. } => "OutOfBounds",
             LayoutError::CoordOutOfRange { .. } => "CoordOutOfRange",
+            LayoutError::SizeMismatch { .. } => "SizeMismatch",
+            LayoutError::NoCommonRefinement { .. } => "NoCommonRefinement",
         }
     }
 
@@ -399,6 +420,13 @@ impl fmt::Display for LayoutError {
             LayoutError::CoordOutOfRange { op, coord, shape } => {
                 write!(f, "{op}: coordinate {coord} is outside shape {shape}")
             }
+            LayoutError::SizeMismatch { op, left, right } => {
+                write!(f, "{op}: the sizes differ ({left} and {right})")
+            }
+            LayoutError::NoCommonRefinement { op, left, right } => write!(
+                f,
+                "{op}: {left} and {right} have no common refinement (two different integers, an integer and a tuple of another size, or tuples of different ranks)"
+            ),
         }
     }
 }

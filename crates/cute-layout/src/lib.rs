@@ -99,6 +99,7 @@ mod basis;
 mod chain;
 pub mod codegen;
 mod composed;
+mod construct;
 mod coord;
 mod divider;
 mod error;
@@ -110,6 +111,7 @@ mod layout_like;
 mod layout_tensor;
 mod literal;
 mod parse;
+mod pycute_extras;
 pub mod render;
 mod slice;
 pub mod smem_search;
@@ -117,6 +119,7 @@ mod swizzle;
 mod tensor;
 mod tree;
 mod tuple_algebra;
+mod tuple_cat;
 
 pub use algebra::Tiler;
 pub use analysis::{
@@ -128,6 +131,7 @@ pub use analysis::{
 pub use basis::{ScaledBasis, MAX_BASIS_DEPTH};
 pub use chain::{is_composed_text, LayoutChain, OuterFn};
 pub use composed::ComposedLayout;
+pub use construct::MAX_COORDINATES;
 pub use coord::Offsets;
 pub use divider::Idx2Crd;
 pub use error::{LayoutError, ParseError, ParseErrorKind};
@@ -137,6 +141,7 @@ pub use layout::{Layout, Order, StrideValue};
 pub use layout_tensor::{is_tensor_text, LayoutTensor, TensorValue};
 #[doc(hidden)]
 pub use literal::literal_or_panic;
+pub use pycute_extras::MAX_ADD_VALUES;
 pub use render::{Table, VectorTable, MAX_TABLE_CELLS};
 pub use slice::{Slice, SliceCoord};
 pub use swizzle::{Swizzle, MAX_SWIZZLE_BITS};

@@ -290,7 +290,7 @@ fn tv_picture_of_an_mma_accumulator() {
             let idx = tv.index_1d(t + 32 * v).unwrap();
             let (m, n) = (idx % 16, idx / 16);
             want[(m * 8 + n) as usize] = format!("T{t} V{v}");
-            class[(m * 8 + n) as usize] = format!("t{}", t % 8);
+            class[(m * 8 + n) as usize] = format!("t{}", t % 32);
         }
     }
     assert_eq!(cells.labels(), want);
@@ -602,4 +602,41 @@ proptest! {
         let reached = c.classes().iter().filter(|k| *k != "none").count();
         prop_assert_eq!((reached + shared) as i64, a.size());
     }
+}
+
+/// SVG thread-value pictures give every thread of a warp its own colour (thread mod 32), so
+/// threads 8 apart look different; TikZ keeps CuTe's 8 colours.
+#[test]
+fn tv_colours_distinguish_a_warp() {
+    // 64 threads, one value each, on an 8 x 8 tile.
+    let tv = l("(64,1):(1,0)");
+    let tile: IntTuple = "(8,8)".parse().unwrap();
+    let svg = render::svg_tv(&tv, &tile, &Style::new()).unwrap();
+    let mut fills = std::collections::BTreeMap::new();
+    for line in svg
+        .lines()
+        .filter(|l| l.starts_with(".t") && !l.starts_with(".title"))
+    {
+        let (class, rest) = line[1..].split_once('{').unwrap();
+        fills.insert(class.to_string(), rest.to_string());
+    }
+    assert_eq!(fills.len(), 32, "{fills:?}");
+    let distinct: std::collections::BTreeSet<&String> = fills.values().collect();
+    assert_eq!(distinct.len(), 32, "32 threads, 32 colours");
+    assert_eq!(svg.matches("<rect class=\"t0\"").count(), 2); // threads 0 and 32
+    assert!(svg.contains("colour = thread mod 32"));
+    // The highlighted thread's cells are outlined.
+    let hl = render::svg_tv(&tv, &tile, &Style::new().highlight_thread(9)).unwrap();
+    assert!(hl.contains("class=\"hl\"") && hl.contains("thread 9"));
+    // CuTe's TikZ keeps its 8 colours: thread 8 is filled like thread 0.
+    let tex = render::latex_tv(&tv, &tile, &Style::new()).unwrap();
+    let fill = |t: i64| {
+        let line = tex
+            .lines()
+            .find(|l| l.contains(&format!("{{T{t} \\\\ V0}}")))
+            .unwrap();
+        line[..line.find(']').unwrap()].to_string()
+    };
+    assert_eq!(fill(0), fill(8));
+    assert_ne!(fill(0), fill(1));
 }

@@ -119,6 +119,9 @@ pub(super) fn swizzle(a: &Args<'_>) -> Result<String, OpError> {
 
 /// `composition A B` for every pairing of layouts, swizzles, composed layouts and tilers.
 pub(super) fn composition(a: &Args<'_>) -> Result<String, OpError> {
+    if let Some(args) = crate::construct_ops::promoted_left(a)? {
+        return crate::run_op(a.op, &args);
+    }
     if a.is_basis(0) {
         return Ok(a.basis_layout(0)?.compose(&a.layout(1)?)?.to_string());
     }
@@ -247,6 +250,9 @@ pub(super) fn by_tiler(
     f: fn(&Layout, &Tiler) -> Result<Layout, cute_layout::LayoutError>,
     g: fn(&ComposedLayout, &Tiler) -> Result<ComposedLayout, cute_layout::LayoutError>,
 ) -> Result<String, OpError> {
+    if let Some(args) = crate::construct_ops::promoted_left(a)? {
+        return crate::run_op(a.op, &args);
+    }
     if a.is_basis(0) && !a.is_basis(1) && a.op.contains("divide") {
         return match a.basis_layout(0)?.divide_with(&a.tiler(1)?, f) {
             Ok(r) => Ok(r.to_string()),

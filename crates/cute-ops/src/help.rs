@@ -49,7 +49,10 @@ pub static HELP_GROUPS: &[&[OpHelp]] = &[
     ATOM_HELP,
     COPY_HELP,
     crate::tuple_ops::TUPLE_HELP,
+    crate::construct_ops::CONSTRUCT_HELP,
     CODEGEN_HELP,
+    crate::analysis_ops::ANALYSIS_HELP,
+    crate::pycute_ops::PYCUTE_HELP,
     crate::tensor_ops::TENSOR_HELP,
 ];
 
@@ -113,7 +116,7 @@ pub static ALGEBRA_HELP: &[OpHelp] = &[
     h("find_layout", "R(i) = v_i for every i: the canonical layout of the values (coalesced, strides by first appearance)", &["0,2,4,7,9,11"], "(3,2):(2,7)"),
     h("equal", "1 exactly when size(A) = size(B) and A(i) = B(i) for every i in [0, size)", &["(4,2):(1,4)", "8:1"], "1"),
     h("injective", "1 exactly when A(i) != A(j) for all i != j in [0, size)", &["(4,2):(2,8)"], "1"),
-    h("surjective", "1 exactly when every integer from the smallest to the largest offset is some A(i)", &["(4,2):(2,1)"], "1"),
+    h("surjective", "1 exactly when every integer from the smallest to the largest offset is some A(i) (with N: the offsets are exactly 0..N-1)", &["(4,2):(2,1)"], "1"),
     h("bijective", "1 exactly when A is injective and surjective", &["(4,2):(2,1)"], "1"),
     h("compact", "1 exactly when A is a bijection onto [0, size(A))", &["(4,2):(2,1)"], "1"),
     h("image", "the offsets of R, plus OFFSET, are the set {A(i)}: each once, in increasing order", &["(4,2):(2,16)"], "(4,2):(2,16)"),

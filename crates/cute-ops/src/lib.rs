@@ -10,6 +10,9 @@
 //! Results: layouts and tuples in the text form (`(2,(2,2)):(4,(2,1))`, `(1,(1,2))`), integers in
 //! decimal, booleans as `1` / `0` (as CuTe prints its static `true` / `false`).
 //!
+//! The cargo feature `png` adds the module `png`: pictures as PNG bytes (resvg with an embedded
+//! font), off by default so that the table alone stays light.
+//!
 //! ```
 //! use cute_ops::{run_op, Arg};
 //! let r = run_op("composition", &[Arg::Text("(6,2):(8,2)".into()), Arg::Text("(4,3):(3,1)".into())]);
@@ -23,12 +26,17 @@ use std::fmt;
 use cute_layout::{ComposedLayout, IntTuple, Layout, LayoutError, Order, ParseError, Tiler};
 
 pub mod analysis;
+mod analysis_ops;
 pub mod atoms;
 mod chain_ops;
 pub mod codegen;
 mod composed_ops;
+mod construct_ops;
 pub mod copy_atoms;
 pub mod help;
+#[cfg(feature = "png")]
+pub mod png;
+mod pycute_ops;
 pub mod request;
 pub mod show;
 mod tensor_ops;
@@ -142,9 +150,12 @@ pub(crate) const fn op(
 pub static GROUPS: &[&[OpSpec]] = &[
     OPS,
     tuple_ops::TUPLE_OPS,
+    construct_ops::CONSTRUCT_OPS,
     atoms::ATOM_OPS,
     copy_atoms::COPY_OPS,
     codegen::CODEGEN_OPS,
+    analysis_ops::ANALYSIS_OPS,
+    pycute_ops::PYCUTE_OPS,
     tensor_ops::TENSOR_OPS,
 ];
 
@@ -218,7 +229,7 @@ pub static OPS: &[OpSpec] = &[
     op("find_layout", "VALUES [SHAPE]", (1, 2), "the canonical layout whose values are v0,v1,... (of SHAPE if given)", crate::analysis::find_op),
     op("equal", "LAYOUT|COMPOSED LAYOUT|COMPOSED", (2, 2), "whether both are the same function on the same domain", |a| first(chain_ops::equal(a), || crate::analysis::equal(a))),
     op("injective", "LAYOUT|COMPOSED", (1, 1), "whether no two points share an offset", |a| first(chain_ops::injectivity(a, 0), || crate::analysis::injective(a))),
-    op("surjective", "LAYOUT|COMPOSED", (1, 1), "whether every integer between the smallest and largest offset is reached", |a| first(chain_ops::injectivity(a, 1), || Ok(bit(a.layout(0)?.is_surjective())))),
+    op("surjective", "LAYOUT|COMPOSED [N]", (1, 2), "whether every integer between the smallest and largest offset is reached (with N: whether the offsets are exactly 0..N-1)", |a| if a.len() == 2 { analysis_ops::surjective_onto(a) } else { first(chain_ops::injectivity(a, 1), || Ok(bit(a.layout(0)?.is_surjective()))) }),
     op("bijective", "LAYOUT|COMPOSED", (1, 1), "whether it is a bijection onto its range of cosize offsets (onto its range, if composed)", |a| first(chain_ops::injectivity(a, 2), || Ok(bit(a.layout(0)?.is_bijective())))),
     op("compact", "LAYOUT", (1, 1), "whether it is a bijection onto [0, size)", |a| Ok(bit(a.layout(0)?.is_compact()))),
     op("image", "LAYOUT", (1, 1), "the set of offsets as an injective layout in increasing order (OFFSET + LAYOUT if it starts below 0)", image),

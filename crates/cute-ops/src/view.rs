@@ -336,7 +336,39 @@ fn with_style<T>(
 }
 
 fn draw(c: &ComposedLayout, title: Option<&str>) -> Result<String, OpError> {
-    with_style(c, title, render::svg)
+    with_style(c, title, |l, style| {
+        let swizzled = c.as_layout().is_none();
+        let base = u32::try_from(c.swizzle().base()).unwrap_or(0);
+        let style = if swizzled && base > 0 {
+            (*style).color_by_bits(base)
+        } else if !swizzled && l.size() > RANGE_COLOURS_PAST {
+            (*style).color_by_range()
+        } else {
+            *style
+        };
+        render::svg(l, &style)
+    })
+}
+
+/// Past this many points a plain layout's picture is coloured by where each value lies in its
+/// range (16 shades) rather than by value mod 8, which makes stripes.
+pub const RANGE_COLOURS_PAST: i64 = 256;
+
+/// The SVG picture of a layout or swizzled layout with the front ends' default colours: by
+/// value mod 8 (CuTe's), a swizzled layout `Sw<B,M,S> o OFF o L` by `value / 2^M mod 8` so
+/// that the swizzle shows, a plain layout of more than [`RANGE_COLOURS_PAST`] points by where
+/// each value lies in its range. Cell labels of a swizzled layout are the swizzled offsets.
+///
+/// ```
+/// let c = cute_ops::show::parse_showable("svg", "Sw<3,4,3> o 0 o (8,64):(64,1)").unwrap();
+/// let svg = cute_ops::view::layout_svg(&c).unwrap();
+/// assert!(svg.contains("colour = value / 16 mod 8")); // groups of 2^M offsets, so the swizzle shows
+/// ```
+///
+/// # Errors
+/// The library's `TooLarge` past its picture limit.
+pub fn layout_svg(c: &ComposedLayout) -> Result<String, OpError> {
+    draw(c, None)
 }
 
 /// `explain OP ARGS...`: the step-by-step derivation of the operations

@@ -8,6 +8,7 @@
 
 use std::collections::hash_map::DefaultHasher;
 use std::hash::{Hash, Hasher};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Mutex, OnceLock};
 
 use cute_layout::render::{self, Style};
@@ -830,9 +831,18 @@ impl PyLayout {
         Ok(self.inner.table().py()?.to_string())
     }
 
-    /// The layout as an SVG picture (each cell: coordinate and offset).
+    /// The layout as an SVG picture (each cell: coordinate and offset; coloured by value mod 8,
+    /// or past 256 points by where the value lies in its range).
     fn svg(&self) -> PyResult<String> {
-        render::svg(&self.inner, &Style::new()).py()
+        layout_svg(&ComposedLayout::from(self.inner.clone()))
+    }
+
+    /// The same picture as PNG bytes, `scale` pixels per SVG unit (default: about 1600 pixels
+    /// on the longer side). A picture past 16,384 pixels on a side or 16.8 million pixels raises
+    /// `LayoutError` (kind `TooLarge`) before anything is drawn.
+    #[pyo3(signature = (scale = None))]
+    fn png<'py>(&self, py: Python<'py>, scale: Option<f32>) -> PyResult<Bound<'py, PyBytes>> {
+        to_png(py, self.svg()?, scale)
     }
 
     /// The layout as a LaTeX/TikZ picture.
@@ -841,7 +851,11 @@ impl PyLayout {
     }
 
     fn _repr_svg_(&self) -> Option<String> {
-        render::svg(&self.inner, &Style::new()).ok()
+        repr_svg(|| self.svg())
+    }
+
+    fn _repr_png_<'py>(&self, py: Python<'py>) -> Option<Bound<'py, PyBytes>> {
+        repr_png(py, || self.svg())
     }
 
     fn _repr_html_(&self) -> Option<String> {
@@ -919,6 +933,27 @@ impl PySwizzle {
     /// Size of the codomain (the same as the domain).
     fn cosize(&self) -> PyResult<i64> {
         self.inner_size()
+    }
+
+    /// The swizzle as an SVG picture: `Sw<B,M,S> o 0 o (2^B, 2^(T-B)):(2^(T-B), 1)` with `T`
+    /// its top bit (one row per value of the bits it reads), coloured by `offset / 2^M mod 8`.
+    fn svg(&self) -> PyResult<String> {
+        let c = cute_ops::show::parse_showable("svg", &self.inner.to_string()).map_err(operr)?;
+        layout_svg(&c)
+    }
+
+    /// The same picture as PNG bytes (see `Layout.png`).
+    #[pyo3(signature = (scale = None))]
+    fn png<'py>(&self, py: Python<'py>, scale: Option<f32>) -> PyResult<Bound<'py, PyBytes>> {
+        to_png(py, self.svg()?, scale)
+    }
+
+    fn _repr_svg_(&self) -> Option<String> {
+        repr_svg(|| self.svg())
+    }
+
+    fn _repr_png_<'py>(&self, py: Python<'py>) -> Option<Bound<'py, PyBytes>> {
+        repr_png(py, || self.svg())
     }
 
     fn __str__(&self) -> String {
@@ -1089,15 +1124,24 @@ impl PyComposed {
         }
     }
 
-    /// The layout as an SVG picture, each cell showing the swizzled offset.
+    /// The layout as an SVG picture, each cell showing the swizzled offset, coloured by
+    /// `offset / 2^M mod 8` for `Sw<B,M,S>` so that the swizzle shows.
     fn svg(&self) -> PyResult<String> {
-        let c = &self.inner;
-        let post = |v: i64| c.post(v).unwrap_or(v);
-        render::svg(c.layout(), &Style::new().post_map(&post)).py()
+        layout_svg(&self.inner)
+    }
+
+    /// The same picture as PNG bytes (see `Layout.png`).
+    #[pyo3(signature = (scale = None))]
+    fn png<'py>(&self, py: Python<'py>, scale: Option<f32>) -> PyResult<Bound<'py, PyBytes>> {
+        to_png(py, self.svg()?, scale)
     }
 
     fn _repr_svg_(&self) -> Option<String> {
-        self.svg().ok()
+        repr_svg(|| self.svg())
+    }
+
+    fn _repr_png_<'py>(&self, py: Python<'py>) -> Option<Bound<'py, PyBytes>> {
+        repr_png(py, || self.svg())
     }
 
     fn __str__(&self) -> String {
@@ -1250,8 +1294,18 @@ impl PyTV {
         render::latex_tv(&self.tv, &self.tile, &Style::new()).py()
     }
 
+    /// The picture as PNG bytes (see `Layout.png`).
+    #[pyo3(signature = (scale = None))]
+    fn png<'py>(&self, py: Python<'py>, scale: Option<f32>) -> PyResult<Bound<'py, PyBytes>> {
+        to_png(py, self.svg()?, scale)
+    }
+
     fn _repr_svg_(&self) -> Option<String> {
-        self.svg().ok()
+        repr_svg(|| self.svg())
+    }
+
+    fn _repr_png_<'py>(&self, py: Python<'py>) -> Option<Bound<'py, PyBytes>> {
+        repr_png(py, || self.svg())
     }
 
     fn __str__(&self) -> String {
@@ -1943,6 +1997,97 @@ fn inner_product(a: &Bound<'_, PyAny>, b: &Bound<'_, PyAny>) -> PyResult<i64> {
     to_tuple(a)?.inner_product(&to_tuple(b)?).py()
 }
 
+/// The shape of a `Layout`, or an int tuple itself.
+fn shape_of(x: &Bound<'_, PyAny>) -> PyResult<IntTuple> {
+    match x.cast::<PyLayout>() {
+        Ok(l) => Ok(l.get().inner.shape()),
+        Err(_) => to_tuple(x),
+    }
+}
+
+/// NVlabs PyCuTe's `layout_add` (not CuTe C++): the layout `R` with `R(i) == A(i) + B(i)` for
+/// every `i < size`, coalesced. Raises `LayoutError` (`.kind` `SizeMismatch`, `NotALayout`,
+/// `NotRepresentable`) where no such layout exists.
+///
+/// >>> str(layout_add(Layout((4, 3), (1, 4)), Layout((4, 3), (3, 1))))
+/// '(4,3):(4,5)'
+#[pyfunction]
+fn layout_add(py: Python<'_>, a: &Bound<'_, PyAny>, b: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+    if is_other_kind(a) || is_other_kind(b) {
+        return Ok(table_call(py, "layout_add", &[a, b])?.unbind());
+    }
+    ret_layout!(py, lref(a)?.layout_add(&*lref(b)?).py()?)
+}
+
+/// NVlabs PyCuTe's `coalesce_z` (not CuTe C++): coalesce that keeps `L(i)` for every integer
+/// `i`, past the end too, so an extent-1 last mode may stay.
+///
+/// >>> str(coalesce_z(Layout((2, 1, 6, 1), (1, 7, 8, 0))))
+/// '(2,6,1):(1,8,0)'
+#[pyfunction]
+#[pyo3(signature = (layout, profile = None))]
+fn coalesce_z(
+    py: Python<'_>,
+    layout: &Bound<'_, PyAny>,
+    profile: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Py<PyAny>> {
+    if is_other_kind(layout) {
+        return match profile {
+            Some(p) if !p.is_none() => Ok(table_call(py, "coalesce_z", &[layout, p])?.unbind()),
+            _ => Ok(table_call(py, "coalesce_z", &[layout])?.unbind()),
+        };
+    }
+    let l = lref(layout)?;
+    match profile {
+        Some(p) if !p.is_none() => ret_layout!(py, l.coalesce_z_by_mode(&to_tuple(p)?).py()?),
+        _ => ret_layout!(py, l.coalesce_z()),
+    }
+}
+
+/// NVlabs PyCuTe's `greatest_common_domain` (not CuTe C++) of two shapes (or layouts' shapes):
+/// the sub-modes they share in order, as a flat layout of index positions.
+///
+/// >>> str(greatest_common_domain((5, 3, 4), (10, 6)))
+/// '(5,2):(1,30)'
+#[pyfunction]
+fn greatest_common_domain(
+    py: Python<'_>,
+    a: &Bound<'_, PyAny>,
+    b: &Bound<'_, PyAny>,
+) -> PyResult<Py<PyAny>> {
+    ret_layout!(py, shape_of(a)?.greatest_common_domain(&shape_of(b)?).py()?)
+}
+
+/// NVlabs PyCuTe's `common_refinement` (not CuTe C++): the least shape both shapes (or
+/// layouts' shapes) are compatible with.
+///
+/// >>> common_refinement((4, (3, 5)), ((2, 2), 15))
+/// ((2, 2), (3, 5))
+#[pyfunction]
+fn common_refinement(
+    py: Python<'_>,
+    a: &Bound<'_, PyAny>,
+    b: &Bound<'_, PyAny>,
+) -> PyResult<Py<PyAny>> {
+    let r = shape_of(a)?.common_refinement(&shape_of(b)?).py()?;
+    Ok(tuple_to_py(py, &r)?.unbind())
+}
+
+/// NVlabs PyCuTe's `common_coarsening` (not CuTe C++): the greatest shape compatible with both
+/// shapes (or layouts' shapes); it exists exactly when their sizes agree.
+///
+/// >>> common_coarsening((4, (3, 5)), ((2, 2), 15))
+/// (4, 15)
+#[pyfunction]
+fn common_coarsening(
+    py: Python<'_>,
+    a: &Bound<'_, PyAny>,
+    b: &Bound<'_, PyAny>,
+) -> PyResult<Py<PyAny>> {
+    let r = shape_of(a)?.common_coarsening(&shape_of(b)?).py()?;
+    Ok(tuple_to_py(py, &r)?.unbind())
+}
+
 /// `(shape, stride)`'s row-major layout (CuTe's `LayoutRight`).
 #[pyfunction]
 fn make_layout_right(py: Python<'_>, shape: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
@@ -2081,19 +2226,118 @@ fn ops() -> Vec<(&'static str, &'static str, &'static str)> {
         .collect()
 }
 
-/// A layout's picture as SVG (`svg(layout)`), or a thread-value layout's over a tile
-/// (`svg(tv, tile_shape)`).
+/// A layout's picture as SVG (`svg(layout)`: a layout, swizzled layout or swizzle), or a
+/// thread-value layout's over a tile (`svg(tv, tile_shape)`).
 #[pyfunction]
 #[pyo3(signature = (layout, tile = None))]
 fn svg(layout: &Bound<'_, PyAny>, tile: Option<&Bound<'_, PyAny>>) -> PyResult<String> {
     if let Ok(c) = layout.cast::<PyComposed>() {
         return c.get().svg();
     }
+    if let Ok(c) = layout.cast::<PySwizzle>() {
+        return c.get().svg();
+    }
     let l = to_layout(layout)?;
     match tile {
         Some(t) if !t.is_none() => render::svg_tv(&l, &to_tuple(t)?, &Style::new()).py(),
-        _ => render::svg(&l, &Style::new()).py(),
+        _ => layout_svg(&ComposedLayout::from(l)),
     }
+}
+
+/// The picture of `svg(layout, tile)` as PNG bytes, `scale` pixels per SVG unit (default:
+/// about 1600 pixels on the longer side). Past 16,384 pixels on a side or 16.8 million pixels
+/// it raises `LayoutError` (kind `TooLarge`) at once, before drawing.
+///
+/// >>> png("(4,8):(8,1)")[:8]
+/// b'\x89PNG\r\n\x1a\n'
+#[pyfunction]
+#[pyo3(signature = (layout, tile = None, scale = None))]
+fn png<'py>(
+    py: Python<'py>,
+    layout: &Bound<'py, PyAny>,
+    tile: Option<&Bound<'py, PyAny>>,
+    scale: Option<f32>,
+) -> PyResult<Bound<'py, PyBytes>> {
+    to_png(py, svg(layout, tile)?, scale)
+}
+
+/// Any of this package's SVG pictures (`svg`, `picture`, `mma_svg`, `.svg()`) as PNG bytes,
+/// as `png` draws them (the embedded font; the same limits).
+#[pyfunction]
+#[pyo3(signature = (svg, scale = None))]
+fn svg_to_png<'py>(
+    py: Python<'py>,
+    svg: String,
+    scale: Option<f32>,
+) -> PyResult<Bound<'py, PyBytes>> {
+    to_png(py, svg, scale)
+}
+
+/// Which picture Jupyter shows for layouts, swizzles, TV layouts, atoms and pictures: `"svg"`
+/// (the default; sharp at any zoom) or `"png"` (for viewers that do not show SVG). Only the
+/// chosen format is computed when an object is displayed. Returns the previous format.
+#[pyfunction]
+fn set_jupyter_format(format: &str) -> PyResult<&'static str> {
+    let png = match format {
+        "svg" => false,
+        "png" => true,
+        other => {
+            return Err(raise(
+                "BadRequest",
+                format!("set_jupyter_format: {other:?}: expected \"svg\" or \"png\""),
+            ))
+        }
+    };
+    Ok(if DISPLAY_PNG.swap(png, Ordering::Relaxed) {
+        "png"
+    } else {
+        "svg"
+    })
+}
+
+/// The format `set_jupyter_format` chose: `"svg"` or `"png"`.
+#[pyfunction]
+fn jupyter_format() -> &'static str {
+    if DISPLAY_PNG.load(Ordering::Relaxed) {
+        "png"
+    } else {
+        "svg"
+    }
+}
+
+/// Whether Jupyter is shown PNG (`set_jupyter_format("png")`) rather than SVG.
+static DISPLAY_PNG: AtomicBool = AtomicBool::new(false);
+
+/// A layout's or swizzled layout's picture with the front ends' default colours.
+fn layout_svg(c: &ComposedLayout) -> PyResult<String> {
+    cute_ops::view::layout_svg(c).map_err(operr)
+}
+
+/// `svg` as PNG bytes; the drawing runs without the GIL.
+fn to_png<'py>(py: Python<'py>, svg: String, scale: Option<f32>) -> PyResult<Bound<'py, PyBytes>> {
+    let bytes = py
+        .detach(move || cute_ops::png::svg_to_png(&svg, scale))
+        .map_err(operr)?;
+    Ok(PyBytes::new(py, &bytes))
+}
+
+/// `_repr_svg_`: the picture, unless Jupyter is shown PNG or the picture is refused.
+fn repr_svg(svg: impl FnOnce() -> PyResult<String>) -> Option<String> {
+    if DISPLAY_PNG.load(Ordering::Relaxed) {
+        return None;
+    }
+    svg().ok()
+}
+
+/// `_repr_png_`: the picture as PNG when Jupyter is shown PNG (`set_jupyter_format`).
+fn repr_png<'py>(
+    py: Python<'py>,
+    svg: impl FnOnce() -> PyResult<String>,
+) -> Option<Bound<'py, PyBytes>> {
+    if !DISPLAY_PNG.load(Ordering::Relaxed) {
+        return None;
+    }
+    to_png(py, svg().ok()?, None).ok()
 }
 
 /// A layout's picture as LaTeX/TikZ (`latex(layout)` or `latex(tv, tile_shape)`).
@@ -2220,11 +2464,20 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(shape_div, m)?)?;
     m.add_function(wrap_pyfunction!(prefix_product, m)?)?;
     m.add_function(wrap_pyfunction!(inner_product, m)?)?;
+    m.add_function(wrap_pyfunction!(layout_add, m)?)?;
+    m.add_function(wrap_pyfunction!(coalesce_z, m)?)?;
+    m.add_function(wrap_pyfunction!(greatest_common_domain, m)?)?;
+    m.add_function(wrap_pyfunction!(common_refinement, m)?)?;
+    m.add_function(wrap_pyfunction!(common_coarsening, m)?)?;
     m.add_function(wrap_pyfunction!(run, m)?)?;
     m.add_function(wrap_pyfunction!(run_text, m)?)?;
     m.add_function(wrap_pyfunction!(batch, m)?)?;
     m.add_function(wrap_pyfunction!(ops, m)?)?;
     m.add_function(wrap_pyfunction!(svg, m)?)?;
+    m.add_function(wrap_pyfunction!(png, m)?)?;
+    m.add_function(wrap_pyfunction!(svg_to_png, m)?)?;
+    m.add_function(wrap_pyfunction!(set_jupyter_format, m)?)?;
+    m.add_function(wrap_pyfunction!(jupyter_format, m)?)?;
     m.add_function(wrap_pyfunction!(latex, m)?)?;
     m.add_function(wrap_pyfunction!(picture, m)?)?;
     m.add_function(wrap_pyfunction!(mma_svg, m)?)?;

@@ -158,6 +158,8 @@ def test_run_batch_ops():
     assert str(cl.run("composition", "(6,2):(8,2)", Layout((4, 3), (3, 1)))) == "((2,2),3):((24,2),8)"
     assert cl.run("size", Layout((4, 8))) == 32
     assert cl.run_text("coalesce", "(2,4):(1,2)") == "8:1"
+    assert cl.run_text("cycles", "(2,2):(2,1)") == "((0),(1,2),(3))"
+    assert cl.run_text("bank_conflicts", "32:32", 2) == "16"
     out = cl.batch([("size", "(2,3):(1,2)"), '{"op":"rank","args":["(2,3):(1,2)"]}',
                     {"op": "coalesce", "args": [Layout((2, 4))]}, ("composition", "(4,3):(3,1)", "5:2")])
     assert out[:3] == ["6", "2", "8:1"]
@@ -242,3 +244,41 @@ def test_tensor_tiles_and_partitions():
         "counting_iter(0) o (2,3):(3,1):\n    0    1    2\n    3    4    5")
     assert cl.run_text("slice", "(2,_)", "counting_iter(0) o Sw<3,0,3> o 0 o (8,8):(8,1)") == (
         "counting_iter(18) o ((2,2,2)):((1,-2,4))")
+
+
+def test_pycute_extras_not_cute_cpp():
+    # NVlabs PyCuTe's extras (not CuTe C++): layout_add, coalesce_z, greatest_common_domain,
+    # common_refinement / common_coarsening.
+    from cute_layout import (
+        coalesce_z,
+        common_coarsening,
+        common_refinement,
+        greatest_common_domain,
+        layout_add,
+    )
+
+    a, b = Layout((4, 3), (1, 4)), Layout((4, 3), (3, 1))
+    r = layout_add(a, b)
+    assert r == Layout((4, 3), (4, 5))
+    assert all(r(i) == a(i) + b(i) for i in range(12))
+    assert str(layout_add("8:2@0", "8:3@0")) == "8:5@0"
+    with pytest.raises(LayoutError) as e:
+        layout_add(Layout(6, 1), Layout(8, 1))
+    assert e.value.kind == "SizeMismatch"
+    with pytest.raises(LayoutError) as e:
+        layout_add(Layout((5, 3), (3, 1)), Layout((3, 5), (5, 1)))
+    assert e.value.kind == "NotALayout"
+
+    z = coalesce_z(Layout((2, 1, 6, 1), (1, 7, 8, 57)))
+    assert str(z) == "(2,6,1):(1,8,57)"
+    assert str(coalesce_z(Layout((2, 1, 6, 1), (1, 7, 8, 57)), (1, 1, 1, 1))) == "(2,1,6,1):(1,7,8,57)"
+
+    assert str(greatest_common_domain((6, 35), (15, 14))) == "(3,7):(1,30)"
+    assert str(greatest_common_domain(Layout((5, 3, 4), (12, 4, 1)), (10, 6))) == "(5,2):(1,30)"
+    assert common_refinement((2, 15), (2, (3, 5))) == (2, (3, 5))
+    assert common_refinement(10, (10,)) == (10,)
+    assert common_coarsening(((2, 3), 4), ((3, 2), 4)) == (6, 4)
+    assert common_coarsening(Layout((2, 15)), (2, (3, 5))) == (2, 15)
+    with pytest.raises(LayoutError) as e:
+        common_refinement((2, (3, 5)), ((3, 2), 5))
+    assert e.value.kind == "NoCommonRefinement"

@@ -25,6 +25,11 @@ mod view;
 
 pub use tiler::Tiler;
 
+/// CuTe `tile_unzip(layout, tiler)`, for [`Layout::tile_unzip`].
+pub(crate) fn tile_unzip_public(l: &Layout, tiler: &Tiler) -> Result<Layout, LayoutError> {
+    divide::tile_unzip("tile_unzip", l, tiler)
+}
+
 pub(crate) use coalesce::{bw_coalesce, bw_coalesce_x};
 pub(crate) use composition::{linear_stride_x, weak_step, WeakStep};
 

@@ -14,6 +14,7 @@
 mod canonical;
 pub mod explain;
 mod find;
+mod offsets;
 
 pub use canonical::{Image, MAX_ENUMERATED};
 pub use explain::{
@@ -23,3 +24,4 @@ pub use explain::{
     Explanation, Modes, Operand, Step, MAX_COUNTEREXAMPLE_SEARCH,
 };
 pub use find::{find_layout, find_layout_with_shape};
+pub use offsets::{MAX_LISTED, MAX_TABLED};

@@ -300,6 +300,16 @@ fn request(
     })
 }
 
+/// The request reading the elements at `offsets` under the bank model of the
+/// [module docs](self).
+///
+/// # Errors
+/// [`LayoutError::Overflow`] if a byte address leaves `i64`.
+pub(crate) fn request_of(banks: &Banks, offsets: &[i64]) -> Result<Request, LayoutError> {
+    let mut per_bank = alloc::vec![0usize; usize::try_from(banks.count).unwrap_or(1)];
+    request(banks, offsets, &mut Vec::new(), &mut per_bank)
+}
+
 /// The requests of `access` over `grid`, as lists of offsets.
 fn requests(grid: &Grid, access: Access, op: &'static str) -> Result<Vec<Vec<i64>>, LayoutError> {
     Ok(match access {

@@ -3,7 +3,8 @@
 //!
 //! Each tile is `Tiler_MN`'s `(M, N)` grid; cell `(m, n)` is labelled `T<t> V<v>` with the first
 //! `(thread, value)` (threads outer, values inner, as CuTe loops) whose `get_layoutS_TV()` (or
-//! `D`) reaches it, and coloured by that thread (CuTe's `TikzColor_TV`, thread mod 8). Cells no
+//! `D`) reaches it, and coloured by that thread (CuTe's `TikzColor_TV`, thread mod 8, in TikZ;
+//! one colour per thread of a warp, thread mod 32, in SVG). Cells no
 //! pair reaches stay blank. The LaTeX is CuTe's text line for line, except that the two comment
 //! lines give the TV layouts in this library's (integer) form.
 
@@ -219,7 +220,7 @@ fn panel(title: String, cells: &CopyCells, what: &str) -> Panel {
     let multi = cells.count.iter().filter(|&&c| c > 1).count();
     let none = cells.count.iter().filter(|&&c| c == 0).count();
     let mut notes = alloc::vec![format!(
-        "{what}: cell = tile coordinate of (thread, value); colour = thread mod 8"
+        "{what}: cell = tile coordinate of (thread, value); colour = thread mod 32"
     )];
     if multi > 0 {
         notes.push(format!(

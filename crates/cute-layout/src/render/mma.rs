@@ -6,7 +6,8 @@
 //! above it (rows `-K-1 .. -1`), so that each row of A and each column of B meet at the C cells
 //! they produce. Each cell shows the first `(thread, value)` pair that holds it, in CuTe's
 //! order (threads outer, values inner), as `T<t> V<v>`, coloured by thread (CuTe's
-//! `TikzColor_TV`, thread mod 8); row and column indices are written beside A and B. Cells no
+//! `TikzColor_TV`, thread mod 8, in TikZ; one colour per thread of a warp, thread mod 32, in
+//! SVG); row and column indices are written beside A and B. Cells no
 //! pair reaches are left blank (CuTe draws nothing there), as are pairs the TV layout sends
 //! outside the tile (a tiled MMA with several atoms along K).
 //!
@@ -30,6 +31,7 @@ use core::fmt::Write as _;
 
 use super::latex::{PREAMBLE, TV8};
 use super::style::{Style, MAX_PICTURE_CELLS};
+use super::svg::THREAD_COLORS;
 use crate::atom::{AtomError, Operand, TiledMma};
 use crate::error::LayoutError;
 use crate::layout::Layout;
@@ -166,17 +168,13 @@ pub fn latex_mma(mma: &TiledMma) -> Result<String, AtomError> {
     Ok(s)
 }
 
-/// CuTe's `TikzColor_TV` colours as SVG fills.
-const TV_RGB: [&str; 8] = [
-    "#afafff", "#afffaf", "#ffffaf", "#ffafaf", "#d2d2ff", "#d2ffd2", "#ffffd2", "#ffd2d2",
-];
-
 const CELL: i64 = 44;
 const MARGIN: i64 = 16;
 const TITLE_H: i64 = 40;
 
-/// The SVG picture of [`latex_mma`]: the same three panels, cells and colours. Each filled
-/// cell is a `<rect class="t{t mod 8}" data-op="A|B|C" data-row data-col data-t data-v>` (its
+/// The SVG picture of [`latex_mma`]: the same three panels and cells, coloured by thread mod 32
+/// (a colour per thread of a warp). Each filled
+/// cell is a `<rect class="t{t mod 32}" data-op="A|B|C" data-row data-col data-t data-v>` (its
 /// tile coordinates and pair) followed by its two text lines `T<t>` and `V<v>`.
 ///
 /// # Errors
@@ -203,7 +201,7 @@ pub fn svg_mma(mma: &TiledMma, style: &Style<'_>) -> Result<String, AtomError> {
          .e{{fill:#fff;stroke:#000;stroke-width:1}}\n\
          .frame{{fill:none;stroke:#000;stroke-width:2}}\n"
     );
-    for (i, c) in TV_RGB.iter().enumerate() {
+    for (i, c) in THREAD_COLORS.iter().enumerate() {
         let _ = writeln!(s, ".t{i}{{fill:{c};stroke:#000;stroke-width:1}}");
     }
     s.push_str("</style>\n<rect width=\"100%\" height=\"100%\" fill=\"#fff\"/>\n");
@@ -249,7 +247,7 @@ pub fn svg_mma(mma: &TiledMma, style: &Style<'_>) -> Result<String, AtomError> {
                         let _ = writeln!(
                             s,
                             "<rect class=\"t{}\" data-op=\"{name}\" data-row=\"{r}\" data-col=\"{c}\" data-t=\"{t}\" data-v=\"{v}\" x=\"{x}\" y=\"{y}\" width=\"{CELL}\" height=\"{CELL}\"/><text x=\"{}\" y=\"{}\">T{t}</text><text x=\"{}\" y=\"{}\">V{v}</text>",
-                            t.rem_euclid(8),
+                            t.rem_euclid(THREAD_COLORS.len() as i64),
                             x + CELL / 2,
                             y + CELL / 2 - 2,
                             x + CELL / 2,

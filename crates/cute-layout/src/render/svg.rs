@@ -9,7 +9,7 @@
 //!   coordinate of each column (`(0,0) (1,0) (0,1) ...`); row headers likewise at the left.
 //! * The cells: one `<rect>` per cell in `<g class="cells">` and one `<text>` per cell in
 //!   `<g class="labels">`, in row-major order. Colours come from CSS classes in one `<style>`
-//!   block (`o0`..`o7` by offset mod 8, `t0`..`t7` by thread, `b0`.. by bank, `none`, `multi`), so
+//!   block (`o0`..`o7` by offset mod 8, `t0`..`t31` by thread mod 32, `b0`.. by bank, `none`, `multi`), so
 //!   no style is repeated per cell: a 128 x 128 layout is about 1.6 MB (about 100 bytes per
 //!   cell) and is written in about 25 ms.
 //! * The grid: thin lines between cells, heavier lines where an outer coordinate of a
@@ -56,10 +56,18 @@ fn range_color(k: i64) -> String {
     )
 }
 
-/// CuTe's `TikzColor_TV` colours, by thread mod 8.
-pub(crate) const THREAD_COLORS: [&str; 8] = [
-    "#afafff", "#afffaf", "#ffffaf", "#ffafaf", "#d2d2ff", "#d2ffd2", "#ffffd2", "#ffd2d2",
+/// Thread colours of the SVG pictures, by thread mod 32: one colour per thread of a warp
+/// (CuTe's `print_latex` has 8, kept in the TikZ output). Light enough for black labels
+/// (CIELAB lightness 72 to 93) and chosen farthest-first, so that any two differ by at least
+/// 15 in CIELAB and the first threads differ most.
+pub(crate) const THREAD_COLORS: [&str; THREAD_COLOR_COUNT] = [
+    "#b4b4f9", "#5ff25f", "#f2ad5f", "#5ff2de", "#f1e6da", "#e8f25f", "#f797b1", "#9bcf81",
+    "#f797f7", "#5fcbf2", "#f7ea97", "#5ff29a", "#e6a289", "#fbd0f3", "#b4f4f9", "#abf47b",
+    "#bcf1ca", "#bcd1f1", "#cfb581", "#f2d55f", "#eba2dd", "#e0aeb4", "#97f7b7", "#81cfc0",
+    "#dde0ae", "#d0f797", "#5fe8f2", "#f9cbb4", "#81cfa0", "#89b5e6", "#d9e170", "#81c0cf",
 ];
+/// How many threads have colours of their own before they repeat: a warp.
+pub(crate) const THREAD_COLOR_COUNT: usize = 32;
 
 /// Fill of cells reached by no (thread, value) pair.
 pub(crate) const UNREACHED_COLOR: &str = "#9e9e9e";
@@ -197,7 +205,7 @@ fn hue_color(k: i64, n: i64) -> String {
 fn class(p: Paint, banks: i64) -> String {
     match p {
         Paint::Offset(v) => alloc::format!("o{}", v.rem_euclid(8)),
-        Paint::Thread(t) => alloc::format!("t{}", t.rem_euclid(8)),
+        Paint::Thread(t) => alloc::format!("t{}", t.rem_euclid(THREAD_COLOR_COUNT as i64)),
         Paint::Bank(b) => alloc::format!("b{}", b.rem_euclid(banks.max(1))),
         Paint::Unreached => String::from("none"),
         Paint::Multi => String::from("multi"),
@@ -321,7 +329,7 @@ pub(crate) fn write_svg(panels: &[Panel], caption: &[String]) -> String {
 
     // Classes used.
     let mut used_offset = [false; 8];
-    let mut used_thread = [false; 8];
+    let mut used_thread = [false; THREAD_COLOR_COUNT];
     let mut used_range = [false; RANGE_SHADES as usize];
     let mut bank_count: i64 = 0;
     let (mut unreached, mut multi, mut hl) = (false, false, false);
@@ -330,7 +338,9 @@ pub(crate) fn write_svg(panels: &[Panel], caption: &[String]) -> String {
         for c in &p.cells {
             match c.paint {
                 Paint::Offset(v) => used_offset[v.rem_euclid(8) as usize] = true,
-                Paint::Thread(t) => used_thread[t.rem_euclid(8) as usize] = true,
+                Paint::Thread(t) => {
+                    used_thread[t.rem_euclid(THREAD_COLOR_COUNT as i64) as usize] = true
+                }
                 Paint::Bank(_) => bank_count = bank_count.max(p.banks.max(1)),
                 Paint::Unreached => unreached = true,
                 Paint::Multi => multi = true,

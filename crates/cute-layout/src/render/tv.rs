@@ -6,8 +6,8 @@
 //! (CuTe's TV layouts there yield coordinates through basis strides; an integer stride layout
 //! yields the same cells through the tile's column-major order).
 //!
-//! Each cell is labelled `T<t> V<v>` and coloured by thread (CuTe's `TikzColor_TV` colours,
-//! thread mod 8). Cells reached by no pair are grey, cells reached by several pairs are red and
+//! Each cell is labelled `T<t> V<v>` and coloured by thread: in SVG one colour per thread of a
+//! warp (thread mod 32), in TikZ CuTe's `TikzColor_TV` colours (thread mod 8). Cells reached by no pair are grey, cells reached by several pairs are red and
 //! labelled with the first pair (CuTe's order: threads, then values) and `+k` for the `k` others.
 
 use alloc::format;
@@ -189,7 +189,7 @@ pub fn svg_tv(tv: &Layout, tile: &IntTuple, style: &Style<'_>) -> Result<String,
         None => Vec::new(),
     };
     let mut notes = alloc::vec![String::from(
-        "cell = tile coordinate of tv(thread, value); colour = thread mod 8"
+        "cell = tile coordinate of tv(thread, value); colour = thread mod 32"
     )];
     if none > 0 {
         notes.push(format!(

@@ -12,7 +12,17 @@ arguments and convert results (layouts become `Layout`, thread-value layouts als
 '((4,8),(2,2)):((32,1),(16,8))'
 """
 
-from ._native import Layout, LayoutError, mma_latex, mma_svg, picture, run, run_text
+from ._native import (
+    Layout,
+    LayoutError,
+    jupyter_format,
+    mma_latex,
+    mma_svg,
+    picture,
+    run,
+    run_text,
+    svg_to_png,
+)
 
 __all__ = [
     "MMAAtom",
@@ -27,13 +37,41 @@ __all__ = [
 ]
 
 
-class Picture:
-    """An SVG picture that Jupyter displays (`_repr_svg_`); `str()` is the SVG text."""
+class _Shown:
+    """Jupyter display of `self.svg()`: SVG, or PNG after `set_jupyter_format("png")`; `png()`
+    is the picture as PNG bytes (`LayoutError` of kind `TooLarge` past the size limits)."""
+
+    def _svg_text(self):
+        return self.svg()
+
+    def png(self, scale=None):
+        return svg_to_png(self._svg_text(), scale)
+
+    def _repr_svg_(self):
+        if jupyter_format() != "svg":
+            return None
+        try:
+            return self._svg_text()
+        except LayoutError:
+            return None
+
+    def _repr_png_(self):
+        if jupyter_format() != "png":
+            return None
+        try:
+            return self.png()
+        except LayoutError:
+            return None
+
+
+class Picture(_Shown):
+    """An SVG picture that Jupyter displays (`_repr_svg_`); `str()` and `.svg` are the SVG
+    text, `png()` the PNG bytes."""
 
     def __init__(self, svg):
         self.svg = svg
 
-    def _repr_svg_(self):
+    def _svg_text(self):
         return self.svg
 
     def __str__(self):
@@ -58,7 +96,7 @@ def list_atoms(filter=""):
     return run_text("list_atoms", filter) if filter else run_text("list_atoms")
 
 
-class MMAAtom:
+class MMAAtom(_Shown):
     """CuTe's `MMA_Atom<NAME>`: `thr_id`, `shape_mnk` and the thread-value layouts of A, B and C."""
 
     def __init__(self, name):
@@ -86,14 +124,11 @@ class MMAAtom:
     def latex(self):
         return mma_latex(self.name)
 
-    def _repr_svg_(self):
-        return self.svg()
-
     def __repr__(self):
         return f"MMAAtom({self.name!r})"
 
 
-class TiledMMA:
+class TiledMMA(_Shown):
     """CuTe's `make_tiled_mma(atom, atom_layout, permutation)` (`None`: CuTe's defaults).
     `atom_layout` is a layout, a shape (its column-major layout) or CuTe text; `permutation` a
     tiler."""
@@ -139,9 +174,6 @@ class TiledMMA:
     def latex(self):
         return mma_latex(self.atom, self.atom_layout, self.permutation)
 
-    def _repr_svg_(self):
-        return self.svg()
-
     def __repr__(self):
         return f"TiledMMA({self.atom!r}, {self.atom_layout!r}, {self.permutation!r})"
 
@@ -176,7 +208,7 @@ class CopyAtom:
         return f"CopyAtom({self.name!r}, {self.type!r})"
 
 
-class TiledCopy:
+class TiledCopy(_Shown):
     """CuTe's `make_tiled_copy(Copy_Atom<atom, type>, thr_layout, val_layout)`, or with `mma`
     (a `TiledMMA`) and `operand` (`"A"`, `"B"`, `"C"`, `"C_atom"`), `make_tiled_copy_A/B/C` of
     that tiled MMA."""
@@ -226,11 +258,9 @@ class TiledCopy:
     def tv_picture(self, which="s"):
         return Picture(picture(*self._call(f"layout_{which}_tv")))
 
-    def _repr_svg_(self):
-        try:
-            return picture(*self._call("layout_s_tv"))
-        except LayoutError:
-            return None
+    def svg(self):
+        """The source thread-value layout on its tile (`tv_picture("s")`)."""
+        return picture(*self._call("layout_s_tv"))
 
     def __repr__(self):
         return f"TiledCopy({self.atom!r}, {self.type!r}, {self.thr_layout!r}, {self.val_layout!r})"

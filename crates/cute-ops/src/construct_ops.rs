@@ -1,0 +1,485 @@
+//! Layout construction and restructuring (CuTe's `layout.hpp`, `stride.hpp`): `domain_offset`,
+//! `max_alignment`, `zip`, `tile_unzip`, `hier_unzip`, `transform_layout`, `bw_coalesce`,
+//! `compact_order`, `make_coord_iterator`, and `at_mode` (an operation applied at one mode, as
+//! NVlabs PyCuTe's `op[mode]`); one table, [`CONSTRUCT_OPS`], listed in [`crate::GROUPS`]. The
+//! algebra is in `cute_layout` ([`Layout`]'s and [`IntTuple`]'s methods); these entries convert
+//! arguments. [`promoted_left`] is the promotion of an integer or a shape where `composition`,
+//! the divides and the products expect a layout on the left.
+
+use cute_layout::{IntTuple, Layout, LayoutChain};
+
+use crate::composed_ops::Func;
+use crate::help::{h, OpHelp};
+use crate::{op, run_op, Arg, Args, Either, OpError, OpSpec, MANY};
+
+/// The construction and restructuring operations, one line each (hence `rustfmt::skip`).
+#[rustfmt::skip]
+pub static CONSTRUCT_OPS: &[OpSpec] = &[
+    op("domain_offset", "COORD LAYOUT|COMPOSED", (2, 2), "(layout, offset of COORD); composed: the offset moves into the outermost offset, 0", domain_offset),
+    op("max_alignment", "LAYOUT|COMPOSED|SWIZZLE", (1, 1), "largest N for which upcast<N>(LAYOUT) is defined: gcd(size of right_inverse, the strides past it)", max_alignment),
+    op("zip", "LAYOUT|COMPOSED|TUPLE [LAYOUT|TUPLE...]", (1, MANY), "transpose ((a,b),(x,y)) -> ((a,x),(b,y)); of two layouts, their modes paired", zip),
+    op("tile_unzip", "LAYOUT|COMPOSED TILER", (2, 2), "the rank-2 modes at the tiler's leaves gathered: ((firsts...),(seconds...,rest...))", |a| { let t = a.tiler(1)?; inner(a, |l| l.tile_unzip(&t)) }),
+    op("hier_unzip", "logical_divide|logical_product LAYOUT TILER", (3, 3), "CuTe 3.x's hier_unzip(op, A, T): the zipped_divide / zipped_product", hier_unzip),
+    op("transform_layout", "OP LAYOUT [TUPLE]", (2, 3), "make_layout(OP(mode_i)...), or OP(mode_i, TUPLE_i) for the modes both have, then the rest of each", transform_layout),
+    op("bw_coalesce", "LAYOUT [INIT]", (1, 2), "CuTe's backward coalesce of LAYOUT's flat modes onto the flat layout INIT (default: its last mode)", |a| Ok(a.layout(0)?.bw_coalesce(if a.len() == 2 { Some(a.layout(1)?) } else { None }.as_ref())?.to_string())),
+    op("compact_order", "SHAPE ORDER|LayoutLeft|LayoutRight", (2, 2), "the compact stride laying out the modes of SHAPE in the order ORDER ranks them", compact_order),
+    op("make_coord_iterator", "SHAPE [START|_] [ORDER]", (1, 3), "the coordinates of SHAPE in CuTe's iteration order, as a tuple (at most 65536)", coordinates),
+    op("at_mode", "MODE OP LAYOUT|COMPOSED [ARGS...]", (3, MANY), "OP applied to the sub-layout of LAYOUT at the index path MODE, the rest unchanged (PyCuTe op[mode])", at_mode),
+];
+
+/// The help of [`CONSTRUCT_OPS`]: name, law, example arguments, example output.
+#[rustfmt::skip]
+pub static CONSTRUCT_HELP: &[OpHelp] = &[
+    h("domain_offset", "R = (L, L(COORD)); for a composed A o O o B, (A o (O + B(COORD)) o B, 0)", &["(1,2)", "(4,4):(4,1)"], "((4,4):(4,1),6)"),
+    h("max_alignment", "R = gcd(size(P<0>), stride(P<1>)) with P = logical_divide(coalesce(L), right_inverse(coalesce(L)))", &["(4,2):(1,8)"], "4"),
+    h("zip", "element j of element i of R is element i of element j of the argument (shape and stride alike)", &["((2,3),(4,5)):((1,2),(6,24))"], "((2,4),(3,5)):((1,6),(2,24))"),
+    h("tile_unzip", "zipped_divide(L, T) = tile_unzip(logical_divide(L, T), T): the rank-2 modes at T's leaves split into firsts and seconds", &["((2,4),(3,5)):((1,2),(8,24))", "(2,3)"], "((2,3),(4,5)):((1,8),(2,24))"),
+    h("hier_unzip", "hier_unzip(logical_divide, A, T) = zipped_divide(A, T) (logical_product: zipped_product)", &["logical_divide", "(8,6):(1,8)", "(2,3)"], "((2,3),(4,2)):((1,8),(2,24))"),
+    h("transform_layout", "mode i of R is OP(mode i of L[, TUPLE_i]); modes past the shorter are appended", &["logical_divide", "(8,6):(1,8)", "(2:1,_)"], "((2,4),6):((1,2),8)"),
+    h("bw_coalesce", "R(i) = (flatten(L)..., INIT...)(i) for every i of its domain, modes merged back to front", &["(2,4):(1,2)", "3:8"], "24:1"),
+    h("compact_order", "SHAPE:R is compact, each leaf of ORDER starting at the product of the extents ranked below it", &["(2,(3,4))", "(1,0)"], "(12,(1,3))"),
+    h("make_coord_iterator", "from START (default 0) the leaf ORDER ranks 0 moves fastest (default: left to right, the 1-D index order)", &["(2,3)"], "((0,0),(1,0),(0,1),(1,1),(0,2),(1,2))"),
+    h("at_mode", "R at MODE is OP(L at MODE, ARGS...); every other mode is L's (CuTe: a tiler with _ elsewhere)", &["1", "logical_divide", "((3,8),5):((1,3),24)", "5:1"], "((3,8),(5,1)):((1,3),(24,0))"),
+];
+
+/// `domain_offset COORD LAYOUT|COMPOSED`.
+fn domain_offset(a: &Args<'_>) -> Result<String, OpError> {
+    let c = a.tuple(0)?;
+    let l = a.any_layout(1)?;
+    let (r, off) = l.domain_offset(&c)?;
+    Ok(format!("({r},{off})"))
+}
+
+/// `max_alignment` of a layout, a swizzle (`2^M`) or a composed layout.
+fn max_alignment(a: &Args<'_>) -> Result<String, OpError> {
+    Ok(match a.func(0)? {
+        Func::Layout(l) => l.max_alignment()?,
+        Func::Swizzle(sw) => 1i64.checked_shl(sw.base() as u32).unwrap_or(i64::MAX),
+        Func::Composed(c) => LayoutChain::from(c).max_alignment()?,
+        Func::Chain(c) => c.max_alignment()?,
+    }
+    .to_string())
+}
+
+/// `f` of argument 0's layout; of a composed layout `A o O o f(B)` (CuTe's overloads of `zip`
+/// and `tile_unzip` for `ComposedLayout`).
+fn inner(
+    a: &Args<'_>,
+    f: impl FnOnce(&Layout) -> Result<Layout, cute_layout::LayoutError>,
+) -> Result<String, OpError> {
+    Ok(match a.chain(0)? {
+        Some(c) => c.map(f)?.to_string(),
+        None => f(&a.layout(0)?)?.to_string(),
+    })
+}
+
+/// `zip`: of one layout or tuple, or of several (CuTe's `zip(t0, t1, ts...)`; for layouts CuTe
+/// has the one- and two-argument forms only).
+fn zip(a: &Args<'_>) -> Result<String, OpError> {
+    if a.len() == 1 && a.chain(0)?.is_some() {
+        return inner(a, |l| l.zip());
+    }
+    let items = (0..a.len())
+        .map(|k| a.layout_or_tuple(k))
+        .collect::<Result<Vec<_>, _>>()?;
+    let layouts: Vec<&Layout> = items
+        .iter()
+        .filter_map(|e| match e {
+            Either::Layout(l) => Some(l),
+            Either::Tuple(_) => None,
+        })
+        .collect();
+    if layouts.len() == items.len() {
+        return Ok(match layouts[..] {
+            [l] => l.zip()?,
+            [x, y] => x.zip_with(y)?,
+            _ => {
+                return Err(OpError::new(
+                    "BadRequest",
+                    "zip: CuTe zips one or two layouts; zip tuples for more",
+                ))
+            }
+        }
+        .to_string());
+    }
+    if !layouts.is_empty() {
+        return Err(OpError::new(
+            "BadRequest",
+            "zip: the arguments must be all layouts or all tuples",
+        ));
+    }
+    let tuples: Vec<IntTuple> = items
+        .into_iter()
+        .filter_map(|e| match e {
+            Either::Tuple(t) => Some(t),
+            Either::Layout(_) => None,
+        })
+        .collect();
+    Ok(match &tuples[..] {
+        [t] => t.zip()?,
+        _ => IntTuple::tuple(tuples)?.zip()?,
+    }
+    .to_string())
+}
+
+fn hier_unzip(a: &Args<'_>) -> Result<String, OpError> {
+    let name = a.text_arg(0)?;
+    let zipped = match name.trim() {
+        "logical_divide" => "zipped_divide",
+        "logical_product" => "zipped_product",
+        other => {
+            return Err(OpError::new(
+                "BadRequest",
+                format!("hier_unzip: argument 1 is {other:?}; CuTe unzips logical_divide or logical_product"),
+            ))
+        }
+    };
+    run_op(zipped, &a.args[1..])
+}
+
+/// The text of each top-level element of argument `k`: the modes of a layout, the elements of
+/// a tuple of layouts, tilers or integers (split at its top-level commas), or the argument
+/// itself when it is neither a layout nor a tuple.
+fn elements(a: &Args<'_>, k: usize) -> Result<Vec<String>, OpError> {
+    let text = a.text(k, "tuple")?;
+    let t = text.trim();
+    if let Ok(l) = t.parse::<Layout>() {
+        return Ok(l.modes().map(|m| m.to_string()).collect());
+    }
+    let Some(inner) = t.strip_prefix('(').and_then(|s| s.strip_suffix(')')) else {
+        return Ok(vec![t.to_string()]);
+    };
+    let (mut out, mut depth, mut cur) = (Vec::new(), 0i32, String::new());
+    for ch in inner.chars() {
+        match ch {
+            '(' | '<' => depth += 1,
+            ')' | '>' => depth -= 1,
+            ',' if depth == 0 => {
+                out.push(std::mem::take(&mut cur));
+                continue;
+            }
+            _ => {}
+        }
+        if depth < 0 {
+            return Err(OpError::new(
+                "ParseError",
+                format!(
+                    "{}: argument {} ({t}) has unbalanced parentheses",
+                    a.op,
+                    k + 1
+                ),
+            ));
+        }
+        cur.push(ch);
+    }
+    if depth != 0 {
+        return Err(OpError::new(
+            "ParseError",
+            format!(
+                "{}: argument {} ({t}) has unbalanced parentheses",
+                a.op,
+                k + 1
+            ),
+        ));
+    }
+    if !(out.is_empty() && cur.trim().is_empty()) {
+        out.push(cur);
+    }
+    Ok(out.into_iter().map(|s| s.trim().to_string()).collect())
+}
+
+/// The answer of operation `name` on `args`, which must be a layout.
+fn layout_answer(caller: &str, name: &str, args: &[Arg]) -> Result<Layout, OpError> {
+    let r = run_op(name, args)?;
+    r.parse().map_err(|_| {
+        OpError::new(
+            "BadRequest",
+            format!("{caller}: {name} answers {r}, not a layout"),
+        )
+    })
+}
+
+/// `transform_layout OP LAYOUT [TUPLE]`: CuTe's `transform_layout(L, f)` and
+/// `transform_layout(L, T, f)` with `f` an operation of the table that answers a layout.
+fn transform_layout(a: &Args<'_>) -> Result<String, OpError> {
+    let name = a.text_arg(0)?;
+    let name = name.trim();
+    crate::find(name).ok_or_else(|| crate::unknown_op(name))?;
+    let l = a.layout(1)?;
+    if a.len() == 2 {
+        return Ok(l
+            .transform_layout(|m| {
+                layout_answer("transform_layout", name, &[Arg::Text(m.to_string())])
+            })?
+            .to_string());
+    }
+    let items = elements(a, 2)?;
+    Ok(l.transform_layout_with(
+        &items,
+        |m, t| {
+            layout_answer(
+                "transform_layout",
+                name,
+                &[Arg::Text(m.to_string()), Arg::Text(t.clone())],
+            )
+        },
+        |t| {
+            t.parse::<Layout>().map_err(|_| {
+                OpError::new(
+                    "BadRequest",
+                    format!("transform_layout: {t}, past the modes of {l}, is not a layout (CuTe appends it as a mode)"),
+                )
+            })
+        },
+    )?
+    .to_string())
+}
+
+fn compact_order(a: &Args<'_>) -> Result<String, OpError> {
+    let shape = a.tuple(0)?;
+    if let Arg::Text(t) = &a.args[1] {
+        match t.trim() {
+            "LayoutLeft" => return Ok(IntTuple::compact_major(&shape, 1, false)?.to_string()),
+            "LayoutRight" => return Ok(IntTuple::compact_major(&shape, 1, true)?.to_string()),
+            _ => {}
+        }
+    }
+    Ok(IntTuple::compact_order(&shape, &a.tuple(1)?)?.to_string())
+}
+
+fn coordinates(a: &Args<'_>) -> Result<String, OpError> {
+    let shape = a.tuple(0)?;
+    let start = match a.args.get(1) {
+        Some(Arg::Text(t)) if t.trim() == "_" => None,
+        Some(_) => Some(a.tuple(1)?),
+        None => None,
+    };
+    let order = if a.len() == 3 {
+        Some(a.tuple(2)?)
+    } else {
+        None
+    };
+    let cs = shape.coordinates(start.as_ref(), order.as_ref())?;
+    Ok(IntTuple::tuple(cs)?.to_string())
+}
+
+/// `at_mode MODE OP LAYOUT [ARGS...]`.
+fn at_mode(a: &Args<'_>) -> Result<String, OpError> {
+    let mode = a.tuple(0)?;
+    if mode.depth() > 1 {
+        return Err(OpError::new(
+            "BadRequest",
+            format!("at_mode: MODE is an index or a flat tuple of indices, got {mode}"),
+        ));
+    }
+    let path = mode
+        .leaves()
+        .iter()
+        .map(|&i| usize::try_from(i))
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|_| OpError::new("BadRequest", format!("at_mode: negative index in {mode}")))?;
+    let name = a.text_arg(1)?;
+    let name = name.trim();
+    crate::find(name).ok_or_else(|| crate::unknown_op(name))?;
+    let apply = |l: &Layout| {
+        l.map_mode(&path, |m| {
+            let mut args = vec![Arg::Text(m.to_string())];
+            args.extend(a.args[3..].iter().cloned());
+            layout_answer("at_mode", name, &args)
+        })
+    };
+    // A composed layout `A o O o B` keeps its outer functions: `A o O o at_mode(B)`, as CuTe's
+    // overloads of the domain operations for `ComposedLayout`.
+    if let Some(c) = a.chain(2)? {
+        let r = apply(c.layout())?;
+        return Ok(c.map(|_| Ok(r))?.to_string());
+    }
+    Ok(apply(&a.layout(2)?)?.to_string())
+}
+
+/// Promotion of the left operand of `composition`, the divides and the products (NVlabs
+/// PyCuTe's `tiler_to_layout`; not CuTe C++, whose left operand is a layout): an integer `n` is
+/// the layout `n:1`, a shape `S` is `make_identity_layout(S)` (`(8,4)` is `(8,4):(1@0,1@1)`).
+/// `Some(arguments)` with argument 0 replaced when it is an integer or a shape, else `None`.
+pub(crate) fn promoted_left(a: &Args<'_>) -> Result<Option<Vec<Arg>>, OpError> {
+    let shape = match &a.args[0] {
+        Arg::Int(n) => IntTuple::int(*n),
+        Arg::Text(t) if !t.contains([':', '@', '<', 'o', 'S']) => match t.parse::<IntTuple>() {
+            Ok(s) => s,
+            Err(_) => return Ok(None),
+        },
+        _ => return Ok(None),
+    };
+    let left = match shape.as_int() {
+        Some(n) => Layout::col_major(IntTuple::int(n))?.to_string(),
+        None => Layout::identity(shape)?.to_string(),
+    };
+    let mut args = a.args.to_vec();
+    args[0] = Arg::Text(left);
+    Ok(Some(args))
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::{run_op, Arg};
+
+    fn ok(op: &str, args: &[&str]) -> String {
+        let args: Vec<Arg> = args.iter().map(|s| Arg::Text((*s).into())).collect();
+        run_op(op, &args).unwrap_or_else(|e| panic!("{op}{args:?}: {e}"))
+    }
+
+    fn err(op: &str, args: &[&str]) -> &'static str {
+        let args: Vec<Arg> = args.iter().map(|s| Arg::Text((*s).into())).collect();
+        run_op(op, &args).unwrap_err().kind
+    }
+
+    #[test]
+    fn construct_answers() {
+        assert_eq!(
+            ok("domain_offset", &["(1,2)", "(4,4):(4,1)"]),
+            "((4,4):(4,1),6)"
+        );
+        assert_eq!(
+            ok("domain_offset", &["(1,2)", "32:2 o 3 o (2,4):(1,2)"]),
+            "(32:2 o 8 o (2,4):(1,2),0)"
+        );
+        assert_eq!(ok("max_alignment", &["(2,2,2):(1,4,16)"]), "2");
+        assert_eq!(
+            ok("zip", &["(2,3):(1,2)", "(4,5):(6,24)"]),
+            "((2,4),(3,5)):((1,6),(2,24))"
+        );
+        assert_eq!(ok("zip", &["(1,2)", "(3,4)"]), "((1,3),(2,4))");
+        assert_eq!(ok("zip", &["((1,2,3),(4,5,6))"]), "((1,4),(2,5),(3,6))");
+        assert_eq!(err("zip", &["(1,2)", "3:1"]), "BadRequest");
+        assert_eq!(err("zip", &["((1,2),(3,4,5))"]), "RankMismatch");
+        assert_eq!(
+            ok("hier_unzip", &["logical_product", "(2,2):(1,2)", "(3,4)"]),
+            ok("zipped_product", &["(2,2):(1,2)", "(3,4)"])
+        );
+        assert_eq!(
+            err("hier_unzip", &["composition", "8:1", "2"]),
+            "BadRequest"
+        );
+        assert_eq!(
+            ok(
+                "transform_layout",
+                &["coalesce", "((2,4),(3,1)):((1,2),(8,0))"]
+            ),
+            "(8,3):(1,8)"
+        );
+        assert_eq!(
+            ok(
+                "transform_layout",
+                &["composition", "(8,6):(1,8)", "(2:2,3:2)"]
+            ),
+            "(2,3):(2,16)"
+        );
+        assert_eq!(
+            ok("transform_layout", &["logical_divide", "8:1", "(2:1,6:8)"]),
+            "((2,4),6):((1,2),8)"
+        );
+        assert_eq!(
+            err("transform_layout", &["size", "(8,6):(1,8)"]),
+            "BadRequest"
+        );
+        assert_eq!(
+            err("transform_layout", &["logical_divide", "8:1", "(2:1,3)"]),
+            "BadRequest"
+        );
+        assert_eq!(
+            ok("bw_coalesce", &["(2,4):(1,2)", "(3,5):(7,1)"]),
+            "(8,3,5):(1,7,1)"
+        );
+        assert_eq!(ok("compact_order", &["(4,8)", "(5,5)"]), "(1,1)");
+        assert_eq!(ok("compact_order", &["(2,3,4)", "LayoutRight"]), "(12,4,1)");
+        assert_eq!(
+            ok("make_coord_iterator", &["(2,3)", "_", "(1,0)"]),
+            "((0,0),(0,1),(0,2),(1,0),(1,1),(1,2))"
+        );
+        assert_eq!(ok("make_coord_iterator", &["4", "2"]), "(2,3)");
+        assert_eq!(err("make_coord_iterator", &["(512,512)"]), "TooLarge");
+        assert_eq!(
+            ok(
+                "at_mode",
+                &["(0,1)", "logical_divide", "((3,8),5):((1,3),24)", "4:2"]
+            ),
+            "((3,(4,2)),5):((1,(6,3)),24)"
+        );
+        assert_eq!(ok("at_mode", &["()", "coalesce", "(2,4):(1,2)"]), "8:1");
+        assert_eq!(
+            ok(
+                "at_mode",
+                &[
+                    "1",
+                    "logical_divide",
+                    "Sw<3,3,3> o 0 o (8,64):(64,1)",
+                    "8:1"
+                ]
+            ),
+            ok(
+                "logical_divide",
+                &["Sw<3,3,3> o 0 o (8,64):(64,1)", "(_,8:1)"]
+            )
+        );
+        assert_eq!(
+            err("at_mode", &["2", "coalesce", "(2,4):(1,2)"]),
+            "ModeOutOfRange"
+        );
+        assert_eq!(err("at_mode", &["0", "size", "(2,4):(1,2)"]), "BadRequest");
+    }
+
+    /// NVlabs PyCuTe's `op[mode]` cases (test_logical_divide.py, test_logical_product.py,
+    /// test_composition.py, test_coalesce.py) agree with CuTe's tilers with `_` elsewhere.
+    #[test]
+    fn at_mode_is_a_tiler_with_underscores() {
+        let a = "((3,8),5):((1,3),24)";
+        for (mode, tiler) in [("0", "(4:2,_)"), ("1", "(_,4:2)"), ("(0,1)", "((_,4:2),_)")] {
+            assert_eq!(
+                ok("at_mode", &[mode, "logical_divide", a, "4:2"]),
+                ok("logical_divide", &[a, tiler])
+            );
+        }
+        assert_eq!(
+            ok("at_mode", &["1", "composition", "(4,6):(1,4)", "3:2"]),
+            "(4,3):(1,8)"
+        );
+        assert_eq!(
+            ok("at_mode", &["1", "composition", "(4,6):(1,4)", "3:2"]),
+            ok("composition", &["(4,6):(1,4)", "(_,3:2)"])
+        );
+        assert_eq!(
+            ok("at_mode", &["1", "logical_product", "(2,4):(1,2)", "2:1"]),
+            ok("logical_product", &["(2,4):(1,2)", "(_,2:1)"])
+        );
+        assert_eq!(
+            ok("at_mode", &["1", "coalesce", "(2,(2,2)):(1,(2,4))"]),
+            ok("coalesce", &["(2,(2,2)):(1,(2,4))", "(_,_)"])
+        );
+        // zipped_divide[0](A, tiler) == make_layout([zipped_divide(A[0], tiler), A[1]])
+        let z = ok(
+            "at_mode",
+            &[
+                "0",
+                "zipped_divide",
+                "((9,32),7):((1,9),288)",
+                "(3:3,(2,4):(1,8))",
+            ],
+        );
+        let inner = ok("zipped_divide", &["(9,32):(1,9)", "(3:3,(2,4):(1,8))"]);
+        assert_eq!(z, ok("concat", &[&inner, "7:288"]));
+    }
+
+    /// NVlabs' promotion of an integer or a shape on the left (tiler_to_layout).
+    #[test]
+    fn left_promotion() {
+        assert_eq!(ok("composition", &["12", "(4,3):(1,4)"]), "(4,3):(1,4)");
+        assert_eq!(
+            ok("composition", &["(8,4)", "((4,2),4):((8,4),1)"]),
+            "((4,2),4):((1@1,4@0),1@0)"
+        );
+        assert_eq!(
+            ok("logical_divide", &["6", "2:1"]),
+            ok("logical_divide", &["6:1", "2:1"])
+        );
+    }
+}

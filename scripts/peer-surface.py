@@ -103,8 +103,20 @@ SWIZZLE_SLICE_TESTS = [  # swizzle_layout.cpp: the swizzled layouts sliced row b
 ]
 CPP_WHY = {
     "MixedBits &, |, ^": "MixedBits (a dynamic swizzle's bit arithmetic) has no text form",
-    "tensor algorithms (transform, batch_reduce, logical_reduce)": "tensor algorithms need tensors with values",
+    "tensor algorithms (transform, batch_reduce, logical_reduce)": "transform applies a function to stored values (complex conjugation): not a layout operation",
 }
+# tensor_algs.cpp's TensorLogicalReduce on counting tensors: (layout, profile, expected sums as a
+# function of the layout's 1-D values, or a fixed answer)
+LOGICAL_REDUCE_TESTS = [
+    ("(32,(12,6)):(1,(64,1))", "(0,_)", lambda v: [sum(v[32 * i + m] for m in range(32)) for i in range(72)]),
+    ("(32,(12,6)):(1,(64,1))", "(_,0)", lambda v: [sum(v[i + 32 * j] for j in range(72)) for i in range(32)]),
+    ("(32):(1)", "1", lambda v: [sum(v)]),
+    ("(32):(1)", "_", lambda v: v),
+    ("(32,(12,6)):(1,(192,32))", "(1,1)", lambda v: [sum(v)]),
+    ("(32,(12,6)):(1,(192,32))", "(_,_)", lambda v: v),
+    ("(2,2,2,2):(1,2,4,8)", "(_,1,_,1)", lambda v: [20, 24, 36, 40]),
+    ("(2,(2,2),2):(1,(2,4),8)", "(_,(1,_),1)", lambda v: [20, 24, 36, 40]),
+]
 
 
 def norm(s):
@@ -172,6 +184,8 @@ def translate(case):
         return "not one of the shape_div / shape_mod examples"
     if suite == "cute-cpp":
         return translate_cpp(case)
+    if case.get("unsupported") == "tensors (make_tensor)":
+        return nvlabs_tensor_program(case)
     if fn in UNMAPPED_WHY:
         return UNMAPPED_WHY[fn]
     if not fn or args is None:
@@ -252,7 +266,53 @@ def translate_cpp(case):
         return distribute_program(*DISTRIBUTE_TESTS[k - 423])
     if src.endswith("swizzle_layout.cpp"):
         return swizzle_slice_program(SWIZZLE_SLICE_TESTS[k - 419])
+    if src.endswith("tensor_algs.cpp") and k in (435, 436):
+        return batch_reduce_program() if k == 435 else logical_reduce_program()
     return CPP_WHY.get(why, why)
+
+
+def sums(text):
+    return [int(x) for x in text.strip("()").split(",")]
+
+
+def batch_reduce_program():
+    """tensor_algs.cpp TensorBatchReduce: the counting tensor ((2,2),(2,2)):((2,8),(1,4)) summed
+    over mode 0 is 20, 24, 36, 40."""
+    (a,) = yield [("batch_reduce", ["counting_iter(0) o ((2,2),(2,2)):((2,8),(1,4))"])]
+    if "ok" not in a:
+        return "error", a.get("error")
+    return ("pass", a["ok"]) if sums(a["ok"]) == [20, 24, 36, 40] else ("differ", a["ok"])
+
+
+def logical_reduce_program():
+    """tensor_algs.cpp TensorLogicalReduce: each profile's sums against the sums of the sliced
+    counting tensor (CuTe's reduce(src(_,i)) and reduce(src(i,_)))."""
+    reqs = [("logical_reduce", [f"counting_iter(0) o {l}", p]) for l, p, _ in LOGICAL_REDUCE_TESTS]
+    reqs += [("table", [l]) for l, _, _ in LOGICAL_REDUCE_TESTS]
+    got = yield reqs
+    n = len(LOGICAL_REDUCE_TESTS)
+    bad = []
+    for (l, p, want), a, t in zip(LOGICAL_REDUCE_TESTS, got[:n], got[n:]):
+        v = [int(x) for x in t["ok"].split(",")]
+        if "ok" not in a or sums(a["ok"]) != want(v):
+            bad.append(f"{l} {p}: {a}")
+    return ("pass", f"{n} profiles") if not bad else ("differ", bad[0])
+
+
+def nvlabs_tensor_program(case):
+    """NVlabs PyCuTe test_logical_{divide,product}_types with a Tensor (make_tensor(A) is the
+    counting tensor of A): the divide of a tensor is the tensor of the divided layout; a tensor
+    as the tiler, or the product of a tensor, raise (TypeError)."""
+    k = int(case["id"].rsplit("-", 1)[1])
+    t = "counting_iter(0) o (6,4):(4,1)"
+    if k == 526:
+        a, b = yield [("logical_divide", [t, "2:1"]), ("logical_divide", ["(6,4):(4,1)", "2:1"])]
+        ok = a.get("ok") == f"counting_iter(0) o {b.get('ok')}"
+        return ("pass", a.get("ok")) if ok else ("differ", f"{a} vs {b}")
+    req = ("logical_divide", ["(6,4):(4,1)", "counting_iter(0) o 2:1"]) if k == 527 else \
+        ("logical_product", ["counting_iter(0) o 6:1", "2:1"])
+    (a,) = yield [req]
+    return ("refused", a.get("error")) if a.get("kind") == "BadRequest" else ("differ", str(a))
 
 
 def compare_program(shape, major, less):

@@ -109,8 +109,20 @@ SWIZZLE_SLICE_TESTS = [  # swizzle_layout.cpp: the swizzled layouts sliced row b
 ]
 CPP_WHY = {
     "MixedBits &, |, ^": "MixedBits (a dynamic swizzle's bit arithmetic) has no text form",
-    "tensor algorithms (transform, batch_reduce, logical_reduce)": "tensor algorithms need tensors with values",
+    "tensor algorithms (transform, batch_reduce, logical_reduce)": "transform applies a function to stored values (complex conjugation): not a layout operation",
 }
+# tensor_algs.cpp's TensorLogicalReduce on counting tensors: (layout, profile, expected sums as a
+# function of the layout's 1-D values, or a fixed answer)
+LOGICAL_REDUCE_TESTS = [
+    ("(32,(12,6)):(1,(64,1))", "(0,_)", lambda v: [sum(v[32 * i + m] for m in range(32)) for i in range(72)]),
+    ("(32,(12,6)):(1,(64,1))", "(_,0)", lambda v: [sum(v[i + 32 * j] for j in range(72)) for i in range(32)]),
+    ("(32):(1)", "1", lambda v: [sum(v)]),
+    ("(32):(1)", "_", lambda v: v),
+    ("(32,(12,6)):(1,(192,32))", "(1,1)", lambda v: [sum(v)]),
+    ("(32,(12,6)):(1,(192,32))", "(_,_)", lambda v: v),
+    ("(2,2,2,2):(1,2,4,8)", "(_,1,_,1)", lambda v: [20, 24, 36, 40]),
+    ("(2,(2,2),2):(1,(2,4),8)", "(_,(1,_),1)", lambda v: [20, 24, 36, 40]),
+]
 
 
 def norm(s):
@@ -258,7 +270,37 @@ def translate_cpp(case):
         return distribute_program(*DISTRIBUTE_TESTS[k - 423])
     if src.endswith("swizzle_layout.cpp"):
         return swizzle_slice_program(SWIZZLE_SLICE_TESTS[k - 419])
+    if src.endswith("tensor_algs.cpp") and k in (435, 436):
+        return batch_reduce_program() if k == 435 else logical_reduce_program()
     return CPP_WHY.get(why, why)
+
+
+def sums(text):
+    return [int(x) for x in text.strip("()").split(",")]
+
+
+def batch_reduce_program():
+    """tensor_algs.cpp TensorBatchReduce: the counting tensor ((2,2),(2,2)):((2,8),(1,4)) summed
+    over mode 0 is 20, 24, 36, 40."""
+    (a,) = yield [("batch_reduce", ["counting_iter(0) o ((2,2),(2,2)):((2,8),(1,4))"])]
+    if "ok" not in a:
+        return "error", a.get("error")
+    return ("pass", a["ok"]) if sums(a["ok"]) == [20, 24, 36, 40] else ("differ", a["ok"])
+
+
+def logical_reduce_program():
+    """tensor_algs.cpp TensorLogicalReduce: each profile's sums against the sums of the sliced
+    counting tensor (CuTe's reduce(src(_,i)) and reduce(src(i,_)))."""
+    reqs = [("logical_reduce", [f"counting_iter(0) o {l}", p]) for l, p, _ in LOGICAL_REDUCE_TESTS]
+    reqs += [("table", [l]) for l, _, _ in LOGICAL_REDUCE_TESTS]
+    got = yield reqs
+    n = len(LOGICAL_REDUCE_TESTS)
+    bad = []
+    for (l, p, want), a, t in zip(LOGICAL_REDUCE_TESTS, got[:n], got[n:]):
+        v = [int(x) for x in t["ok"].split(",")]
+        if "ok" not in a or sums(a["ok"]) != want(v):
+            bad.append(f"{l} {p}: {a}")
+    return ("pass", f"{n} profiles") if not bad else ("differ", bad[0])
 
 
 def compare_program(shape, major, less):
@@ -551,7 +593,7 @@ def rest_program(c):
     ours = a["ok"]
     if "same_as" in e:
         (b,) = yield [(e["same_as"]["op"], e["same_as"]["args"])]
-        return ("pass" if "ok" in b and norm(b["ok"]) == norm(ours) else "differ"), ours
+        return ("pass" if "ok" in b and norm(e.get("prefix", "") + b["ok"]) == norm(ours) else "differ"), ours
     if "convention" in e:
         if "also" in e:
             x = e["also"]

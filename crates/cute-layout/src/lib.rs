@@ -109,6 +109,7 @@ mod int_tuple;
 mod int_tuple_ops;
 mod layout;
 mod layout_like;
+mod layout_tensor;
 mod literal;
 mod parse;
 mod pycute_extras;
@@ -138,6 +139,7 @@ pub use error::{LayoutError, ParseError, ParseErrorKind};
 pub use int_tuple::IntTuple;
 pub use int_tuple_ops::{IntTupleBuilder, TupleToken};
 pub use layout::{Layout, Order, StrideValue};
+pub use layout_tensor::{is_tensor_text, LayoutTensor, TensorValue};
 #[doc(hidden)]
 pub use literal::literal_or_panic;
 pub use pycute_extras::MAX_ADD_VALUES;

@@ -117,6 +117,11 @@ impl SliceCoord {
         self.leaves.contains(&Slice::All)
     }
 
+    /// Whether any entry is an integer (fixes part of a mode).
+    pub fn fixes_any(&self) -> bool {
+        self.leaves.iter().any(|s| matches!(s, Slice::At(_)))
+    }
+
     /// The entry if the coordinate is one entry (an integer or `_`), `None` for a tuple.
     pub fn as_leaf(&self) -> Option<Slice> {
         tree::is_leaf(&self.toks).then(|| self.leaves[0])

@@ -144,7 +144,11 @@ fn check_bounds(
 }
 
 /// CuTe's `get_flat_coord`: the per-mode 1-D coordinate `c` of `thr` with `thr(c) == idx`.
-fn thread_coord(op: &'static str, thr: &Layout, idx: i64) -> Result<Leaves<i64>, LayoutError> {
+pub(crate) fn thread_coord(
+    op: &'static str,
+    thr: &Layout,
+    idx: i64,
+) -> Result<Leaves<i64>, LayoutError> {
     let not_image = || LayoutError::InvalidArgument {
         op,
         what: alloc::format!("thread index {idx} is not a value of the thread layout {thr}"),
@@ -636,7 +640,7 @@ impl<S: Storage> Tensor<S> {
 }
 
 /// `(repeat<R0>(_), coord [+ _...])` for a zipped layout `((tile),(rest))`.
-fn tile_slice(z: &ComposedLayout, coord: &IntTuple) -> Result<SliceCoord, LayoutError> {
+pub(crate) fn tile_slice(z: &ComposedLayout, coord: &IntTuple) -> Result<SliceCoord, LayoutError> {
     let rank_of = |i: usize| z.mode(i).map_or(1, |m| m.rank());
     let (r0, r1) = (rank_of(0), rank_of(1));
     let tile = SliceCoord::flat(core::iter::repeat_n(Slice::All, r0));
@@ -667,6 +671,17 @@ fn partition_layout(
     thr: &Layout,
     idx: i64,
 ) -> Result<(ComposedLayout, i64), LayoutError> {
+    let (z, c) = partition_parts(layout, thr, idx)?;
+    z.slice_and_offset(&c)
+}
+
+/// `zipped_divide(layout, shape(thr))` and the coordinate `(thr coordinate of idx, _...)` that
+/// slices thread `idx`'s partition out of it.
+pub(crate) fn partition_parts(
+    layout: &ComposedLayout,
+    thr: &Layout,
+    idx: i64,
+) -> Result<(ComposedLayout, SliceCoord), LayoutError> {
     let coord = thread_coord("local_partition", thr, idx)?;
     let tiler = Tiler::Modes(thr.modes().map(|m| Tiler::Int(m.size())).collect());
     let z = layout.zipped_divide(&tiler)?;
@@ -675,7 +690,7 @@ fn partition_layout(
         SliceCoord::flat(coord.iter().map(|&v| Slice::At(v))),
         SliceCoord::flat(core::iter::repeat_n(Slice::All, r1)),
     ])?;
-    z.slice_and_offset(&c)
+    Ok((z, c))
 }
 
 /// The layout and offset of thread `tid`'s values under a TV layout.
@@ -684,6 +699,16 @@ fn tv_layout(
     tv: &Layout,
     tid: i64,
 ) -> Result<(ComposedLayout, i64), LayoutError> {
+    let (c, s) = tv_parts(layout, tv, tid)?;
+    c.slice_and_offset(&s)
+}
+
+/// `composition(layout, tv)` and the coordinate `(tid, _)`.
+pub(crate) fn tv_parts(
+    layout: &ComposedLayout,
+    tv: &Layout,
+    tid: i64,
+) -> Result<(ComposedLayout, SliceCoord), LayoutError> {
     if tv.rank() != 2 {
         return Err(LayoutError::RankMismatch {
             op: "partition_tv",
@@ -691,8 +716,10 @@ fn tv_layout(
             found: tv.rank(),
         });
     }
-    let c = layout.compose(tv)?;
-    c.slice_and_offset(&SliceCoord::flat([Slice::At(tid), Slice::All]))
+    Ok((
+        layout.compose(tv)?,
+        SliceCoord::flat([Slice::At(tid), Slice::All]),
+    ))
 }
 
 impl<S: StorageMut> Tensor<S> {
@@ -1158,10 +1185,13 @@ impl<S: Storage> Tensor<S> {
 /// ```
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub struct IdentityTensor {
+    /// The original shape (its tree is that of every coordinate).
     shape: IntTuple,
     layout: Layout<ScaledBasis>,
     /// Offset per leaf of `shape`.
     base: Leaves<i64>,
+    /// Whether `shape`'s extents bound the coordinates (false when made from its parts).
+    bounded: bool,
 }
 
 impl IdentityTensor {
@@ -1177,7 +1207,52 @@ impl IdentityTensor {
             shape,
             layout,
             base,
+            bounded: true,
         })
+    }
+
+    /// The coordinate tensor whose element at `c` is `base + layout(c)`, CuTe's
+    /// `make_tensor(ArithmeticTupleIterator(base), layout)` (what CuTe prints as
+    /// `ArithTuple(0,1) o (2,2):(2@0,2@1)`). Every basis stride must name a leaf of `base`'s
+    /// tree. Made so, the tensor knows no original shape: [`IdentityTensor::in_bounds`] refuses.
+    ///
+    /// # Errors
+    /// [`LayoutError::InvalidArgument`] if a basis stride names no leaf of `base`.
+    ///
+    /// # Examples
+    /// ```
+    /// # use cute_layout::{IdentityTensor, IntTuple};
+    /// let t = IdentityTensor::from_parts("(0,1)".parse()?, "(2,2):(2@0,2@1)".parse()?)?;
+    /// assert_eq!(t.get(&IntTuple::flat([1, 1]))?.to_string(), "(2,3)");
+    /// assert!(IdentityTensor::from_parts("(0,1)".parse()?, "2:1@2".parse()?).is_err());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn from_parts(base: IntTuple, layout: Layout<ScaledBasis>) -> Result<Self, LayoutError> {
+        let t = IdentityTensor {
+            base: base.leaves.clone(),
+            shape: base,
+            layout,
+            bounded: false,
+        };
+        for d in t.layout.stride_leaves() {
+            t.leaf_of(d)?;
+        }
+        Ok(t)
+    }
+
+    /// The coordinate at the origin of this view (CuTe's `ArithTuple` iterator).
+    ///
+    /// # Examples
+    /// ```
+    /// # use cute_layout::{IdentityTensor, SliceCoord};
+    /// let c = IdentityTensor::new("(4,6)".parse()?)?;
+    /// assert_eq!(c.slice(&"(2,_)".parse::<SliceCoord>()?)?.origin().to_string(), "(2,0)");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn origin(&self) -> IntTuple {
+        let mut t = self.shape.clone();
+        t.leaves = self.base.clone();
+        t
     }
 
     /// The layout with basis strides.
@@ -1266,6 +1341,12 @@ impl IdentityTensor {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn in_bounds(&self, c: &IntTuple) -> Result<bool, LayoutError> {
+        if !self.bounded {
+            return Err(LayoutError::InvalidArgument {
+                op: "identity_tensor",
+                what: "a coordinate tensor made from its parts has no shape to test against".into(),
+            });
+        }
         let g = self.get(c)?;
         Ok(g.leaves()
             .iter()
@@ -1302,6 +1383,7 @@ impl IdentityTensor {
             shape: self.shape.clone(),
             layout,
             base,
+            bounded: self.bounded,
         })
     }
 
@@ -1385,6 +1467,57 @@ impl IdentityTensor {
             SliceCoord::flat(core::iter::repeat_n(Slice::All, r1)),
         ])?;
         z.slice(&c)
+    }
+}
+
+impl IdentityTensor {
+    /// [`Tensor::partition_tv`] for coordinates: `composition(coords, tv)(tid, _)`.
+    ///
+    /// # Errors
+    /// [`LayoutError::RankMismatch`] unless `tv` has rank 2; as [`Layout::compose`] (of a
+    /// basis-strided layout) and [`IdentityTensor::slice`].
+    ///
+    /// # Examples
+    /// ```
+    /// # use cute_layout::{IdentityTensor, IntTuple, Layout};
+    /// let c = IdentityTensor::new("(4,4)".parse()?)?;
+    /// let tv: Layout = "(4,4):(4,1)".parse()?; // thread t takes column t
+    /// let p = c.partition_tv(&tv, 2)?;
+    /// assert_eq!(p.get(&IntTuple::int(3))?.to_string(), "(3,2)");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn partition_tv(&self, tv: &Layout, tid: i64) -> Result<Self, LayoutError> {
+        if tv.rank() != 2 {
+            return Err(LayoutError::RankMismatch {
+                op: "partition_tv",
+                expected: 2,
+                found: tv.rank(),
+            });
+        }
+        let c = self.with(self.layout.compose(tv)?, None)?;
+        c.slice(&SliceCoord::flat([Slice::At(tid), Slice::All]))
+    }
+
+    /// A divide of the coordinates: `layout o f(make_layout(shape), tiler)` where `f` is a
+    /// layout divide ([`Layout::logical_divide`], [`Layout::zipped_divide`], ...).
+    ///
+    /// # Errors
+    /// As [`Layout::divide_with`] (of a basis-strided layout).
+    ///
+    /// # Examples
+    /// ```
+    /// # use cute_layout::{IdentityTensor, Layout, Tiler};
+    /// let c = IdentityTensor::new("(4,6)".parse()?)?;
+    /// let d = c.divide_with(&"(2,3)".parse::<Tiler>()?, Layout::logical_divide)?;
+    /// assert_eq!(d.layout().to_string(), "((2,2),(3,2)):((1@0,2@0),(1@1,3@1))");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn divide_with(
+        &self,
+        tiler: &Tiler,
+        f: fn(&Layout, &Tiler) -> Result<Layout, LayoutError>,
+    ) -> Result<Self, LayoutError> {
+        self.with(self.layout.divide_with(tiler, f)?, None)
     }
 }
 

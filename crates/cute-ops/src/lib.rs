@@ -39,6 +39,7 @@ pub mod png;
 mod pycute_ops;
 pub mod request;
 pub mod show;
+mod tensor_ops;
 mod tuple_ops;
 pub mod view;
 
@@ -155,6 +156,7 @@ pub static GROUPS: &[&[OpSpec]] = &[
     codegen::CODEGEN_OPS,
     analysis_ops::ANALYSIS_OPS,
     pycute_ops::PYCUTE_OPS,
+    tensor_ops::TENSOR_OPS,
 ];
 
 /// Every operation of every group, in the order `cute ops` lists them.
@@ -179,7 +181,7 @@ pub static OPS: &[OpSpec] = &[
     op("select", "LAYOUT I...", (2, MANY), "the tuple of the listed modes", |a| Ok(a.layout(0)?.select_modes(&a.indices(1)?)?.to_string())),
     op("mode", "LAYOUT|COMPOSED|TUPLE I...", (1, MANY), "sub-layout at a hierarchical index (layout<I...>), or the element of a tuple", mode_any),
     op("flatten", "LAYOUT|COMPOSED|TUPLE", (1, 1), "all leaves as one flat tuple", |a| first(chain_ops::query(a, |c| c.map(|l| Ok(l.flatten())).map_or_else(|e| e.to_string(), |c| c.to_string())), || flatten(a))),
-    op("slice", "COORD LAYOUT|COMPOSED", (2, 2), "the sub-layout of the modes where COORD has _ (slice(coord, layout))", chain_ops::slice),
+    op("slice", "COORD LAYOUT|COMPOSED|TENSOR", (2, 2), "the sub-layout of the modes where COORD has _ (slice(coord, layout)); of a tensor, CuTe's tensor(coord)", |a| first(tensor_ops::slice(a), || chain_ops::slice(a))),
     op("slice_and_offset", "COORD LAYOUT|COMPOSED", (2, 2), "(slice, offset of the fixed entries); composed: the offset moves inside, 0", chain_ops::slice_and_offset),
     // queries
     op("size", "LAYOUT|COMPOSED|TUPLE", (1, 1), "number of points (product of the shape)", |a| first(chain_ops::query(a, |c| c.size().to_string()), || Ok(a.shape(0)?.size()?.to_string()))),
@@ -209,10 +211,10 @@ pub static OPS: &[OpSpec] = &[
     op("upcast", "N LAYOUT", (2, 2), "the layout for elements N times wider", |a| Ok(a.layout(1)?.upcast(a.int(0)?)?.to_string())),
     op("downcast", "N LAYOUT", (2, 2), "the layout for elements N times narrower", |a| Ok(a.layout(1)?.downcast(a.int(0)?)?.to_string())),
     op("recast", "OLD_BITS NEW_BITS LAYOUT", (3, 3), "the layout for elements of NEW_BITS bits instead of OLD_BITS", |a| Ok(a.layout(2)?.recast(a.int(0)?, a.int(1)?)?.to_string())),
-    op("logical_divide", "LAYOUT TILER", (2, 2), "A o (T, complement(T))", |a| composed_ops::by_tiler(a, Layout::logical_divide, ComposedLayout::logical_divide)),
-    op("zipped_divide", "LAYOUT TILER", (2, 2), "logical_divide as ((tile),(rest))", |a| composed_ops::by_tiler(a, Layout::zipped_divide, ComposedLayout::zipped_divide)),
-    op("tiled_divide", "LAYOUT TILER", (2, 2), "logical_divide as ((tile),rest...)", |a| composed_ops::by_tiler(a, Layout::tiled_divide, ComposedLayout::tiled_divide)),
-    op("flat_divide", "LAYOUT TILER", (2, 2), "logical_divide as (tile...,rest...)", |a| composed_ops::by_tiler(a, Layout::flat_divide, ComposedLayout::flat_divide)),
+    op("logical_divide", "LAYOUT|TENSOR TILER", (2, 2), "A o (T, complement(T))", |a| first(tensor_ops::divide(a, Layout::logical_divide, ComposedLayout::logical_divide), || composed_ops::by_tiler(a, Layout::logical_divide, ComposedLayout::logical_divide))),
+    op("zipped_divide", "LAYOUT|TENSOR TILER", (2, 2), "logical_divide as ((tile),(rest))", |a| first(tensor_ops::divide(a, Layout::zipped_divide, ComposedLayout::zipped_divide), || composed_ops::by_tiler(a, Layout::zipped_divide, ComposedLayout::zipped_divide))),
+    op("tiled_divide", "LAYOUT|TENSOR TILER", (2, 2), "logical_divide as ((tile),rest...)", |a| first(tensor_ops::divide(a, Layout::tiled_divide, ComposedLayout::tiled_divide), || composed_ops::by_tiler(a, Layout::tiled_divide, ComposedLayout::tiled_divide))),
+    op("flat_divide", "LAYOUT|TENSOR TILER", (2, 2), "logical_divide as (tile...,rest...)", |a| first(tensor_ops::divide(a, Layout::flat_divide, ComposedLayout::flat_divide), || composed_ops::by_tiler(a, Layout::flat_divide, ComposedLayout::flat_divide))),
     op("logical_product", "LAYOUT TILER", (2, 2), "(A, complement(A) o B)", |a| composed_ops::by_tiler(a, Layout::logical_product, ComposedLayout::logical_product)),
     op("zipped_product", "LAYOUT TILER", (2, 2), "logical_product as ((block),(rest))", |a| composed_ops::by_tiler(a, Layout::zipped_product, ComposedLayout::zipped_product)),
     op("tiled_product", "LAYOUT TILER", (2, 2), "logical_product as ((block),rest...)", |a| composed_ops::by_tiler(a, Layout::tiled_product, ComposedLayout::tiled_product)),
@@ -386,6 +388,16 @@ impl<'a> Args<'a> {
     }
 
     fn parse_error(&self, k: usize, what: &str, e: ParseError) -> OpError {
+        if what != "tensor" && self.is_tensor(k) {
+            return OpError::new(
+                "BadRequest",
+                format!(
+                    "{}: argument {} is a tensor; this operation takes a {what}",
+                    self.op,
+                    k + 1
+                ),
+            );
+        }
         OpError::new(
             "ParseError",
             format!("{}: argument {} ({what}): {e}", self.op, k + 1),

@@ -232,6 +232,35 @@ def test_tensor():
     assert cl.Tensor(list(range(8)), Layout(8, 1))[7] == 7
 
 
+def test_tensor_tiles_and_partitions():
+    data = list(range(24))
+    T = cl.Tensor(data, Layout((4, 6), (6, 1)))
+    tile = T.local_tile((2, 3), (1, 1))
+    assert str(tile.layout) == "(2,3):(6,1)" and tile.offset == 15 and tile.data is data
+    # Law: the tile's (m, n) is T's (2 + m, 3 + n).
+    assert all(tile[m, n] == T[2 + m, 3 + n] for m in range(2) for n in range(3))
+    # A Step projection drops the middle mode of an (M, N, K) tiler and coordinate.
+    assert T.local_tile((2, 5, 3), (1, 0, 1), (1, None, 1)).offset == 15
+    assert T.local_tile((2, 5, 3), (1, 0, 1), "Step<_1,X,_1>").offset == 15
+    thr = Layout((2, 2), (2, 1))
+    seen = []
+    for t in range(4):
+        p = T.local_partition(thr, t)
+        seen += [p[i] for i in range(p.size())]
+    assert sorted(seen) == data  # every element once
+    tv = Layout((4, 6), (1, 4))  # thread t takes 1-D indices t, t + 4, ...: row t of T
+    p = T.partition_tv(tv, 2)
+    assert [p[v] for v in range(6)] == [T[tv(2, v)] for v in range(6)]
+    with pytest.raises(LayoutError) as e:
+        T.local_tile((2, 3), (2, 0))
+    assert e.value.kind == "CoordOutOfRange"
+    # The generic entry point reaches the tensor operations without data.
+    assert cl.run_text("print_tensor", "counting_iter(0) o (2,3):(3,1)") == (
+        "counting_iter(0) o (2,3):(3,1):\n    0    1    2\n    3    4    5")
+    assert cl.run_text("slice", "(2,_)", "counting_iter(0) o Sw<3,0,3> o 0 o (8,8):(8,1)") == (
+        "counting_iter(18) o ((2,2,2)):((1,-2,4))")
+
+
 def test_pycute_extras_not_cute_cpp():
     # NVlabs PyCuTe's extras (not CuTe C++): layout_add, coalesce_z, greatest_common_domain,
     # common_refinement / common_coarsening.

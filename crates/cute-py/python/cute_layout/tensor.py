@@ -10,9 +10,13 @@ made, so indexing never reads outside it.
 (10, Layout((4,), (8,)))
 >>> T.numpy().shape
 (4, 8)
+>>> T.local_tile((2, 4), (1, 1)).layout, T.local_tile((2, 4), (1, 1)).offset
+(Layout((2, 4), (8, 1)), 20)
+>>> [int(x) for x in T.local_partition(Layout((2, 2), (2, 1)), 1).numpy().ravel(order="F")][:4]
+[1, 17, 3, 19]
 """
 
-from ._native import Layout, LayoutError, size, slice_and_offset
+from ._native import Layout, LayoutError, run_text, size, slice_and_offset
 
 __all__ = ["Tensor"]
 
@@ -76,6 +80,36 @@ class Tensor:
 
     def __len__(self):
         return len(self.layout)
+
+    # Tiling and partitioning are layout operations: the operation table computes them on the
+    # counting tensor `counting_iter(offset) o layout` (the tensor without its data), whose
+    # answer carries the new layout and offset; the result views the same data.
+
+    def _counting(self):
+        return f"counting_iter({self.offset}) o {self.layout}"
+
+    def _view(self, text):
+        head, _, layout = text.partition(" o ")
+        return Tensor(self.data, Layout(layout), int(head[len("counting_iter("):-1]))
+
+    def local_tile(self, tiler, coord, proj=None):
+        """CuTe's `local_tile(tensor, tiler, coord[, proj])`: the tile at tile coordinate
+        `coord` (`zipped_divide(T, tiler)((_,...), coord)`). `proj` is CuTe's `Step`: a tuple
+        with `None` (or the text `Step<_1,X,_1>`) for the modes of `tiler` and `coord` to drop."""
+        extra = [] if proj is None else [proj]
+        return self._view(run_text("local_tile", self._counting(), tiler, coord, *extra))
+
+    def local_partition(self, thr, index, proj=None):
+        """CuTe's `local_partition(tensor, thr, index[, proj])`: the elements thread `index`
+        owns when the tensor is tiled by `thr`'s shape and thread `thr(c)` takes element `c` of
+        every tile."""
+        extra = [] if proj is None else [proj]
+        return self._view(run_text("local_partition", self._counting(), thr, index, *extra))
+
+    def partition_tv(self, tv, thread):
+        """Thread `thread`'s values under a (thread, value) -> index layout `tv`: CuTe's
+        `composition(tensor, tv)(thread, _)`."""
+        return self._view(run_text("partition_tv", self._counting(), tv, thread))
 
     def numpy(self):
         """The elements in a numpy array of the top-level mode sizes (column-major, as CuTe

@@ -44,7 +44,7 @@ mod sm50;
 mod sm75;
 mod sm80;
 mod sm90;
-mod swizzle_slice;
+pub(crate) mod swizzle_slice;
 mod tiled;
 mod types;
 mod universal;

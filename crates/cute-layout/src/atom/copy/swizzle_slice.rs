@@ -14,7 +14,6 @@ use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
 
-use super::super::AtomError;
 use crate::composed::ComposedLayout;
 use crate::int_tuple::IntTuple;
 use crate::layout::Layout;
@@ -56,12 +55,15 @@ fn plain(r: (ComposedLayout, i64)) -> Sliced {
 }
 
 /// `slice_and_offset(c, layout)` for a swizzled layout; `diced` is the part of the layout the
-/// coordinate fixes (for CuTe's mask of the offset's swizzle bits).
+/// coordinate fixes (for CuTe's mask of the offset's swizzle bits). `merge` says the coordinate
+/// is static (CuTe's `Int<N>`): CuTe's folded strides are then static and its composition
+/// coalesces contiguous segments of a leaf; with a run-time coordinate they stay apart.
 pub(crate) fn slice_and_offset(
     l: &ComposedLayout,
     c: &SliceCoord,
     diced: &Layout,
-) -> Result<Sliced, AtomError> {
+    merge: bool,
+) -> Result<Sliced, crate::error::LayoutError> {
     let [(sw, off)] = l.layers() else {
         return Ok(plain(l.slice_and_offset(c)?));
     };
@@ -86,7 +88,7 @@ pub(crate) fn slice_and_offset(
             mixed: Some((off, off_l & zy, mask)),
         });
     }
-    match fold(&sw, offset_only_zy, &sliced) {
+    match fold(&sw, offset_only_zy, &sliced, merge) {
         Some(folded) => Ok(Sliced {
             layout: ComposedLayout::from(folded),
             offset: sw.apply(offset_only_zy) + offset_anti_zy,
@@ -165,13 +167,14 @@ fn segments(sw: &Swizzle, offset: i64) -> Vec<Segment> {
 
 /// `composition(swizzle_layout, sliced)` with the folded strides, as text pieces per leaf;
 /// `None` if a leaf is not a power-of-two extent with a power-of-two (or zero) stride.
-fn fold(sw: &Swizzle, offset: i64, sliced: &Layout) -> Option<Layout> {
+fn fold(sw: &Swizzle, offset: i64, sliced: &Layout, merge: bool) -> Option<Layout> {
     let segs = segments(sw, offset);
     let (mut shape, mut stride) = (String::new(), String::new());
     walk(
         &sliced.shape(),
         &sliced.stride(),
         &segs,
+        merge,
         &mut shape,
         &mut stride,
     )?;
@@ -182,11 +185,12 @@ fn walk(
     sh: &IntTuple,
     st: &IntTuple,
     segs: &[Segment],
+    merge: bool,
     shape: &mut String,
     stride: &mut String,
 ) -> Option<()> {
     if let (Some(s), Some(d)) = (sh.as_int(), st.as_int()) {
-        let (ps, pd) = leaf(s, d, segs)?;
+        let (ps, pd) = leaf(s, d, segs, merge)?;
         shape.push_str(&ps);
         stride.push_str(&pd);
         return Some(());
@@ -198,14 +202,14 @@ fn walk(
             shape.push(',');
             stride.push(',');
         }
-        walk(&a, &b, segs, shape, stride)?;
+        walk(&a, &b, segs, merge, shape, stride)?;
     }
     shape.push(')');
     stride.push(')');
     Some(())
 }
 
-fn leaf(s: i64, d: i64, segs: &[Segment]) -> Option<(String, String)> {
+fn leaf(s: i64, d: i64, segs: &[Segment], merge: bool) -> Option<(String, String)> {
     if s == 1 {
         return Some((String::from("1"), String::from("0")));
     }
@@ -216,13 +220,17 @@ fn leaf(s: i64, d: i64, segs: &[Segment]) -> Option<(String, String)> {
         return None;
     }
     let (lo, hi) = (d.trailing_zeros(), d.trailing_zeros() + s.trailing_zeros());
-    let mut pieces = Vec::new();
+    let mut pieces: Vec<(i64, i64)> = Vec::new();
     for g in segs {
         let end = g.bits.map_or(u32::MAX, |n| g.start + n);
         let (a, b) = (lo.max(g.start), hi.min(end));
         if a < b {
             let stride = g.stride.checked_mul(1i64.checked_shl(a - g.start)?)?;
-            pieces.push((1i64.checked_shl(b - a)?, stride));
+            let extent = 1i64.checked_shl(b - a)?;
+            match pieces.last_mut() {
+                Some((e, t)) if merge && e.checked_mul(*t) == Some(stride) => *e *= extent,
+                _ => pieces.push((extent, stride)),
+            }
         }
     }
     Some(match pieces.as_slice() {

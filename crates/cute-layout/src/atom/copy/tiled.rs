@@ -496,7 +496,9 @@ impl TiledCopy {
         let c = self.partition_coord(inner.rank(), thr)?;
         let diced = frg.mode(0).unwrap_or_else(|| frg.clone());
         let whole = ComposedLayout::from_layers(tensor.layers().iter().copied(), frg)?;
-        super::swizzle_slice::slice_and_offset(&whole, &c, &diced)
+        Ok(super::swizzle_slice::slice_and_offset(
+            &whole, &c, &diced, false,
+        )?)
     }
 
     /// `get_slice(0).retile_S(fragment)` (= `retile_D`): a register fragment of the thread's

@@ -1,0 +1,239 @@
+#!/usr/bin/env python3
+"""Generate CuTe C++ conformance vectors for the tensor operations of `cute` (issue #29):
+counting tensors (`make_tensor(counting_iterator<int>(base), layout)`, swizzled layouts
+included), identity tensors (`make_identity_tensor`), slicing `tensor(c)` with `_` (CuTe's
+swizzle_layout.cpp slices every row and column of its three swizzled tensors), `local_tile`
+(with a `Step` projection), `local_partition` (with and without one), the thread slice of a TV
+layout `composition(tensor, tv)(t, _)`, the divides of a tensor, `print_tensor`, and the tensor
+algorithms of CuTe's tensor_algs.cpp (`batch_reduce`, `logical_reduce`) on counting tensors.
+
+Every case is compiled into one host-only C++ program against CuTe's headers (static `Int<N>`
+values), run, and its printed answer kept: `_` before a digit dropped (CuTe's static marker);
+single-line answers also lose their spaces; `print_tensor` keeps its exact layout (trailing
+newline dropped). The output, `crates/cute-cli/tests/conformance/surface/tensors_cpp.jsonl`,
+holds `{"id", "op", "args", "cute", "exact"}` lines; `crates/cute-cli/tests/tensors.rs` runs
+them through `cute batch`.
+
+    python3 scripts/gen-conformance-tensors.py [--out PATH]
+
+Include directories: as scripts/gen-conformance-surface.py ($CUTE_INCLUDE, else the venv of
+scripts/bench-cute-cpp.py with the nvidia-cutlass and CUDA header wheels).
+"""
+
+import argparse
+import importlib.util
+import json
+import os
+import pathlib
+import re
+import subprocess
+import sys
+import tempfile
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+
+
+def _surface():
+    spec = importlib.util.spec_from_file_location("surface", ROOT / "scripts" / "gen-conformance-surface.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+S = _surface()
+expr, split_top = S.expr, S.split_top
+
+SW = [
+    "Sw<3,0,3> o 0 o (8,8):(8,1)",
+    "Sw<3,0,-3> o 0 o (8,8):(8,1)",
+    "Sw<2,1,3> o 0 o ((2,2,2),(2,2,2)):((32,2,8),(4,1,16))",
+]
+
+
+def counting(layout, base=0):
+    return f"counting_iter({base}) o {layout}"
+
+
+def ident(shape):
+    """Our text of make_identity_tensor(shape) for a flat shape of rank 2 or an integer."""
+    if shape.startswith("("):
+        n = len(split_top(shape[1:-1], ","))
+        return "ArithTuple(" + ",".join("0" * n) + ") o " + shape + ":(" + ",".join(f"1@{k}" for k in range(n)) + ")"
+    return f"ArithTuple0 o {shape}:1"
+
+
+def tensor(text):
+    """CuTe C++ for a tensor in our text form."""
+    t = text.strip()
+    m = re.fullmatch(r"counting_iter\((-?\d+)\) o (.*)", t)
+    if m:
+        return f"make_tensor(counting_iterator<int>{{{m[1]}}},{expr(m[2])})"
+    m = re.fullmatch(r"ArithTuple(\(.*?\)|0) o (.*?):.*", t)
+    if m:
+        return f"make_identity_tensor({expr(m[2])})"
+    raise ValueError(t)
+
+
+def step(proj):
+    inner = proj[1:-1].split(",")
+    return "Step<" + ",".join("X" if x.strip() in ("_", "X") else f"_{x.strip()}" for x in inner) + ">{}"
+
+
+# (op, args)
+CASES = [
+    *[("make_tensor", [l, b]) for l, b in [("(4,6):(6,1)", "0"), ("(4,6):(6,1)", "5"), (SW[0], "0"), ("(2,(3,2)):(6,(1,3))", "7")]],
+    *[("make_identity_tensor", [s]) for s in ["(4,3)", "((2,2),3)", "3", "(2,3,4)"]],
+    # CuTe's swizzle_layout.cpp: every row and column of its three swizzled tensors.
+    *[("slice", [f"({i},_)", counting(sw)]) for sw in SW for i in range(8)],
+    *[("slice", [f"(_,{j})", counting(sw)]) for sw in SW for j in range(8)],
+    *[("slice", [c, t]) for c, t in [
+        ("(1,_)", counting("(4,6):(6,1)", 5)), ("(_,(1,_))", counting("(4,(2,3)):(1,(4,8))")),
+        ("(_,2)", ident("(4,6)")), ("(1,_)", ident("(4,6)")), ("(_,_)", counting(SW[0])),
+        ("(_,1,_)", counting("(2,3,4):(1,2,6)"))]],
+    *[("tensor_value", [t, c]) for t, c in [
+        (counting("(4,6):(6,1)", 5), "(1,2)"), (counting(SW[0]), "(3,5)"), (counting(SW[2]), "37"),
+        (ident("(4,6)"), "(3,5)"), (ident("(4,6)"), "9")]],
+    *[("local_tile", [t, tl, c]) for t, tl, c in [
+        (counting("(4,6):(6,1)"), "(2,3)", "(1,1)"), (counting("(4,6):(6,1)"), "(2,3)", "(0,1)"),
+        (counting("(8,8):(1,8)"), "(4,2)", "(1,3)"), (counting("(8,8):(1,8)"), "(4,2)", "1"),
+        (counting(SW[0]), "(4,4)", "(1,0)"), (counting(SW[0]), "(2,8)", "(3,0)"),
+        (ident("(4,6)"), "(2,3)", "(1,0)"), (ident("(8,8)"), "(4,2)", "(1,3)"),
+        (counting("(16,8,4):(1,16,128)"), "(4,2,2)", "(3,1,1)")]],
+    *[("local_tile", [t, tl, c, p]) for t, tl, c, p in [
+        (counting("(8,4):(1,8)"), "(2,5,2)", "(3,1,1)", "(1,X,1)"),
+        (counting("(8,4):(4,1)"), "(4,3,2)", "(1,0,1)", "(1,X,1)"),
+        (counting("(6,4):(1,6)"), "(5,3,2)", "(0,1,1)", "(X,1,1)"),
+        (counting("(8,6):(1,8)"), "(4,3,7)", "(1,1,0)", "(1,1,X)"),
+        (ident("(8,4)"), "(2,5,2)", "(3,0,1)", "(1,X,1)")]],
+    *[("local_partition", [t, thr, i]) for t, thr, i in [
+        (counting("(4,6):(6,1)"), "(2,2):(2,1)", "1"), (counting("(4,6):(6,1)"), "(2,3):(1,2)", "5"),
+        (counting("(8,8):(8,1)"), "(4,2):(1,4)", "6"), (counting(SW[0]), "(2,4):(4,1)", "3"),
+        (counting(SW[0]), "(8,1):(1,0)", "5"), (ident("(4,6)"), "(2,2):(2,1)", "1"),
+        (ident("(8,8)"), "(4,2):(2,1)", "7")]],
+    *[("local_partition", [t, thr, i, p]) for t, thr, i, p in [
+        (counting("(8,4):(1,8)"), "(2,3,2):(2,0,1)", "3", "(1,X,1)"),
+        (counting("(8,4):(1,8)"), "(4,2,3):(1,4,0)", "5", "(1,1,X)"),
+        (ident("(8,4)"), "(2,3,2):(2,0,1)", "2", "(1,X,1)")]],
+    *[("partition_tv", [t, tv, tid]) for t, tv, tid in [
+        (counting("(4,4):(4,1)"), "(4,4):(4,1)", "2"), (counting("(4,8):(8,1)"), "(8,4):(4,1)", "5"),
+        (counting("(4,8):(8,1)"), "((2,4),4):((16,1),4)", "3"), (counting("(8,8):(1,8)"), "((4,8),2):((16,1),8)", "17"),
+        (ident("(4,8)"), "(8,4):(4,1)", "6"), (ident("(4,8)"), "((2,4),4):((16,1),4)", "5"),
+        (counting(SW[0]), "(16,4):(4,1)", "9")]],
+    *[(op, [t, tl]) for op in ["logical_divide", "zipped_divide", "tiled_divide", "flat_divide"] for t, tl in [
+        (counting("(6,4):(4,1)"), "2:1"), (counting("(8,8):(8,1)", 3), "(2,4)"), (ident("(4,6)"), "(2,3)"),
+        (counting(SW[0]), "(4,2)")]],
+    *[("print_tensor", [t]) for t in [
+        counting("(4,6):(6,1)"), counting("(2,3,2):(1,2,6)"), counting("3:1"), counting("(3):(1)", 4),
+        counting("(2,2,2,2):(1,2,4,8)"), counting("(2,(2,2)):(4,(1,2))", 100), counting(SW[0]),
+        ident("(4,3)"), ident("3"), counting("(2,2,2,2,2):(1,2,4,8,16)"), counting("(16,16):(16,1)", 1000)]],
+    ("print_tensor", ["ArithTuple((0,0),0) o ((2,2),3):((1@0@0,1@1@0),1@1)"]),
+    ("batch_reduce", [counting("((2,2),(2,2)):((2,8),(1,4))")]),
+    ("batch_reduce", [counting("(4,3):(3,1)", 2)]),
+    *[("logical_reduce", [t, p]) for t, p in [
+        (counting("(32,(12,6)):(1,(64,1))"), "(0,_)"), (counting("(32,(12,6)):(1,(64,1))"), "(_,0)"),
+        (counting("32:1"), "1"), (counting("32:1"), "_"), (counting("(32,(12,6)):(1,(192,32))"), "(1,1)"),
+        (counting("(8,(3,2)):(1,(24,8))"), "(_,_)"), (counting("(2,2,2,2):(1,2,4,8)"), "(_,1,_,1)"),
+        (counting("(2,(2,2),2):(1,(2,4),8)"), "(_,(1,_),1)")]],
+]
+
+
+def cpp(op, args):
+    if op == "make_tensor":
+        return f"p(make_tensor(counting_iterator<int>{{{args[1]}}},{expr(args[0])}))"
+    if op == "make_identity_tensor":
+        return f"p(make_identity_tensor({expr(args[0])}))"
+    if op == "tensor_value":
+        return f"p({tensor(args[0])}({expr(args[1])}))"
+    if op == "slice":
+        return f"p({tensor(args[1])}({expr(args[0].replace('X', '_'))}))"
+    if op == "local_tile":
+        proj = f",{step(args[3])}" if len(args) == 4 else ""
+        return f"p(local_tile({tensor(args[0])},{expr(args[1])},{expr(args[2])}{proj}))"
+    if op == "local_partition":
+        proj = f",{step(args[3])}" if len(args) == 4 else ""
+        return f"p(local_partition({tensor(args[0])},{expr(args[1])},Int<{int(args[2])}>{{}}{proj}))"
+    if op == "partition_tv":
+        return f"p(composition({tensor(args[0])},{expr(args[1])})(make_coord(Int<{args[2]}>{{}},_)))"
+    if op.endswith("_divide"):
+        return f"p({op}({tensor(args[0])},{expr(args[1])}))"
+    if op == "print_tensor":
+        return f"print_tensor({tensor(args[0])})"
+    if op == "batch_reduce":
+        return f"red_batch({tensor(args[0])})"
+    if op == "logical_reduce":
+        return f"red_logical({tensor(args[0])},{expr(args[1])})"
+    raise ValueError(op)
+
+
+PRELUDE = r"""
+#include <cute/tensor.hpp>
+#include <cute/algorithm/tensor_reduce.hpp>
+#include <cstdio>
+#include <vector>
+using namespace cute;
+template <class T> void p(T const& x) { print(x); printf("\n"); }
+template <class V> void out(V const& d) {
+  printf("(");
+  for (size_t i = 0; i < d.size(); ++i) printf(i ? ",%d" : "%d", d[i]);
+  printf(")\n");
+}
+template <class T> void red_batch(T const& src) {
+  std::vector<int> d(int(size<1>(src)), 0);
+  auto dst = make_tensor(d.data(), make_layout(int(d.size())));
+  batch_reduce(src, dst);
+  out(d);
+}
+template <class T, class P> void red_logical(T const& src, P const& prof) {
+  std::vector<int> d(int(size(slice(prof, src.layout()))), 0);
+  auto dst = make_tensor(d.data(), make_layout(int(d.size())));
+  logical_reduce(src, dst, prof);
+  out(d);
+}
+"""
+
+SEP = "@@end-of-case@@"
+
+
+def program():
+    lines = [PRELUDE, "int main() {"]
+    for op, args in CASES:
+        lines.append("  " + cpp(op, args) + ";")
+        lines.append(f'  printf("{SEP}\\n");')
+    lines.append("}")
+    return "\n".join(lines) + "\n"
+
+
+def norm_line(s):
+    return "".join(re.sub(r"_(?=-?\d)", "", s).split())
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--out", default=str(ROOT / "crates/cute-cli/tests/conformance/surface/tensors_cpp.jsonl"))
+    opt = ap.parse_args()
+    with tempfile.TemporaryDirectory() as d:
+        src = pathlib.Path(d) / "tensors.cpp"
+        exe = pathlib.Path(d) / "tensors"
+        src.write_text(program())
+        # NDEBUG: CuTe's tensor_algs.cpp passes profiles such as (0_c,_) that logical_reduce's
+        # `assert(compatible(profile, shape))` rejects; its tests are built without asserts.
+        cmd = [os.environ.get("CXX", "g++"), "-std=c++17", "-O0", "-w", "-DNDEBUG",
+               *[f"-I{i}" for i in S.include_dirs()], str(src), "-o", str(exe)]
+        r = subprocess.run(cmd, capture_output=True, text=True)
+        if r.returncode != 0:
+            sys.exit("gen-conformance-tensors: compile failed:\n" + r.stderr[:6000])
+        text = subprocess.run([str(exe)], capture_output=True, text=True, check=True).stdout
+    answers = text.split(SEP + "\n")[:-1]
+    if len(answers) != len(CASES):
+        sys.exit(f"gen-conformance-tensors: {len(CASES)} cases, {len(answers)} answers")
+    with open(opt.out, "w") as f:
+        for k, ((op, args), ans) in enumerate(zip(CASES, answers)):
+            exact = op == "print_tensor"
+            cute = re.sub(r"_(?=-?\d)", "", ans).rstrip("\n") if exact else norm_line(ans)
+            f.write(json.dumps({"id": f"tensor-{k:04d}", "op": op, "args": args,
+                                "cute": cute, "exact": exact}) + "\n")
+    print(f"gen-conformance-tensors: {len(CASES)} vectors -> {opt.out}")
+
+
+if __name__ == "__main__":
+    main()

@@ -276,7 +276,8 @@ pub fn arg(b: &mut Bytes, word: &str) -> Arg {
         "COORD" => Arg::Text(coord(b)),
         "SHAPE" | "TUPLE" | "PROFILE" | "COTARGET" | "ORDER" | "STRIDE" => Arg::Text(tuple(b)),
         "N" | "I" | "BEGIN" | "END" | "INDEX" | "ELEM_BYTES" | "THREADS" | "BANKS"
-        | "BANK_BYTES" | "Y" | "Z" => {
+        | "BANK_BYTES" | "Y" | "Z" | "BASE" | "START" | "INIT" | "OFFSET" | "THREAD" | "INT"
+        | "WRITE_LANES" | "READ_LANES" | "LANES" => {
             let v = small(b);
             if b.below(2) == 0 {
                 Arg::Int(v)
@@ -287,7 +288,66 @@ pub fn arg(b: &mut Bytes, word: &str) -> Arg {
         "LayoutLeft" | "LayoutRight" => Arg::Text(w.to_string()),
         "SWIZZLE" => swizzle(b),
         "COMPOSED" => Arg::Text(composed(b)),
+        "TENSOR" => Arg::Text(tensor(b)),
+        "MODE" => Arg::Text(if b.below(2) == 0 {
+            coord(b)
+        } else {
+            small(b).to_string()
+        }),
+        "PROJ" => Arg::Text(projection(b)),
+        "OP" => Arg::Text(OP_NAMES[b.below(OP_NAMES.len())].to_string()),
+        "TV" | "TV_LAYOUT" | "THR_LAYOUT" => Arg::Text(layout(b)),
         _ => Arg::Text(layout(b)),
+    }
+}
+
+/// Operation names for the arguments that name one (`transform_layout OP`, `at_mode MODE OP`,
+/// `explain OP`): the layout-valued ones, and a few that are not.
+const OP_NAMES: &[&str] = &[
+    "coalesce",
+    "filter",
+    "flatten",
+    "composition",
+    "logical_divide",
+    "zipped_divide",
+    "logical_product",
+    "complement",
+    "right_inverse",
+    "left_inverse",
+    "size",
+    "nope",
+];
+
+/// A tensor in the text form: a counting tensor over a (possibly swizzled) layout, or a
+/// coordinate tensor (`ArithTuple(...) o` a basis-strided layout).
+pub fn tensor(b: &mut Bytes) -> String {
+    match b.below(4) {
+        0 => format!("counting_iter({}) o {}", small(b), composed(b)),
+        1 => {
+            let shape = tuple(b);
+            let rank = shape.matches(',').count() + 1;
+            let strides: Vec<String> = (0..rank).map(|i| format!("1@{i}")).collect();
+            let origin: Vec<String> = (0..rank).map(|_| small(b).to_string()).collect();
+            format!(
+                "ArithTuple({}) o {shape}:({})",
+                origin.join(","),
+                strides.join(",")
+            )
+        }
+        _ => format!("counting_iter({}) o {}", small(b), layout(b)),
+    }
+}
+
+/// A projection of `local_tile`/`local_partition`: `Step<_1,X,...>` or `(1,X,...)`.
+pub fn projection(b: &mut Bytes) -> String {
+    let n = 1 + b.below(3);
+    let parts: Vec<&str> = (0..n)
+        .map(|_| if b.below(2) == 0 { "_1" } else { "X" })
+        .collect();
+    if b.below(2) == 0 {
+        format!("Step<{}>", parts.join(","))
+    } else {
+        format!("({})", parts.join(",").replace("_1", "1"))
     }
 }
 

@@ -99,6 +99,7 @@ pub static ALGEBRA_HELP: &[OpHelp] = &[
     h("upcast", "the layout of the same memory viewed as elements N times wider: strides divided by N, stride-1 extents shrunk by N", &["2", "(4,8):(8,1)"], "(4,4):(4,1)"),
     h("downcast", "the layout of the same memory viewed as elements N times narrower: strides times N, a stride-1 mode N times longer", &["2", "(4,8):(8,1)"], "(4,16):(16,1)"),
     h("recast", "upcast or downcast by the ratio NEW_BITS / OLD_BITS", &["16", "32", "(4,8):(8,1)"], "(4,4):(4,1)"),
+    h("recast_layout", "the same as recast: upcast or downcast by the ratio NEW_BITS / OLD_BITS", &["16", "32", "(4,8):(8,1)"], "(4,4):(4,1)"),
     h("logical_divide", "R = A o (T, complement(T, size(A))): mode i holds tile i of T and its repetitions", &["(4,2,3):(2,1,8)", "4:2"], "((2,2),(2,3)):((4,1),(2,8))"),
     h("zipped_divide", "the modes of logical_divide regrouped as ((tile), (rest)); the same function", &["(8,8):(8,1)", "(2,4)"], "((2,4),(4,2)):((8,1),(16,4))"),
     h("tiled_divide", "the modes of logical_divide regrouped as ((tile), rest_0, rest_1, ...); the same function", &["(8,8):(8,1)", "(2,4)"], "((2,4),4,2):((8,1),16,4)"),

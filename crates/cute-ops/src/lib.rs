@@ -176,8 +176,8 @@ pub static OPS: &[OpSpec] = &[
     op("append", "LAYOUT LAYOUT", (2, 2), "modes of the first, then the second as one more mode", |a| Ok(a.layout(0)?.append(&a.layout(1)?)?.to_string())),
     op("prepend", "LAYOUT LAYOUT", (2, 2), "the second as the first mode, then the modes of the first", |a| Ok(a.layout(0)?.prepend(&a.layout(1)?)?.to_string())),
     op("replace", "LAYOUT I LAYOUT", (3, 3), "mode I replaced by the second layout", |a| Ok(a.layout(0)?.replace(a.index(1)?, &a.layout(2)?)?.to_string())),
-    op("group", "LAYOUT BEGIN END", (3, 3), "modes [BEGIN, END) grouped into one mode", |a| Ok(a.layout(0)?.group_modes(a.index(1)?, a.index(2)?)?.to_string())),
-    op("take", "LAYOUT BEGIN END", (3, 3), "the tuple of modes [BEGIN, END)", |a| Ok(a.layout(0)?.take_modes(a.index(1)?, a.index(2)?)?.to_string())),
+    op("group", "LAYOUT|COMPOSED BEGIN END", (3, 3), "modes [BEGIN, END) grouped into one mode (of the inner layout if composed)", |a| { let (b, e) = (a.index(1)?, a.index(2)?); first(chain_ops::inner(a, 0, |l| l.group_modes(b, e)), || Ok(a.layout(0)?.group_modes(b, e)?.to_string())) }),
+    op("take", "LAYOUT|COMPOSED BEGIN END", (3, 3), "the tuple of modes [BEGIN, END) (of the inner layout if composed)", |a| { let (b, e) = (a.index(1)?, a.index(2)?); first(chain_ops::inner(a, 0, |l| l.take_modes(b, e)), || Ok(a.layout(0)?.take_modes(b, e)?.to_string())) }),
     op("select", "LAYOUT I...", (2, MANY), "the tuple of the listed modes", |a| Ok(a.layout(0)?.select_modes(&a.indices(1)?)?.to_string())),
     op("mode", "LAYOUT|COMPOSED|TUPLE I...", (1, MANY), "sub-layout at a hierarchical index (layout<I...>), or the element of a tuple", mode_any),
     op("flatten", "LAYOUT|COMPOSED|TUPLE", (1, 1), "all leaves as one flat tuple", |a| first(chain_ops::query(a, |c| c.map(|l| Ok(l.flatten())).map_or_else(|e| e.to_string(), |c| c.to_string())), || flatten(a))),
@@ -208,9 +208,10 @@ pub static OPS: &[OpSpec] = &[
     op("nullspace", "LAYOUT|COMPOSED", (1, 1), "the coordinates A maps to 0 (1:0 for a composed layout, as CuTe)", |a| first(chain_ops::nullspace(a), || Ok(if a.is_basis(0) { a.basis_layout(0)?.nullspace() } else { a.layout(0)?.nullspace() }.to_string()))),
     op("max_common_vector", "LAYOUT|COMPOSED LAYOUT|COMPOSED", (2, 2), "number of leading elements both layouts map alike", |a| first(chain_ops::max_common_vector(a), || Ok(a.layout(0)?.max_common_vector(&a.layout(1)?).to_string()))),
     op("max_common_layout", "LAYOUT|COMPOSED LAYOUT|COMPOSED", (2, 2), "layout of the leading elements both layouts map alike", |a| first(chain_ops::max_common_layout(a), || Ok(a.layout(0)?.max_common_layout(&a.layout(1)?).to_string()))),
-    op("upcast", "N LAYOUT", (2, 2), "the layout for elements N times wider", |a| Ok(a.layout(1)?.upcast(a.int(0)?)?.to_string())),
-    op("downcast", "N LAYOUT", (2, 2), "the layout for elements N times narrower", |a| Ok(a.layout(1)?.downcast(a.int(0)?)?.to_string())),
+    op("upcast", "N LAYOUT|SWIZZLE|COMPOSED", (2, 2), "the layout for elements N times wider", |a| first(chain_ops::recast(a, true), || Ok(a.layout(1)?.upcast(a.int(0)?)?.to_string()))),
+    op("downcast", "N LAYOUT|SWIZZLE|COMPOSED", (2, 2), "the layout for elements N times narrower", |a| first(chain_ops::recast(a, false), || Ok(a.layout(1)?.downcast(a.int(0)?)?.to_string()))),
     op("recast", "OLD_BITS NEW_BITS LAYOUT", (3, 3), "the layout for elements of NEW_BITS bits instead of OLD_BITS", |a| Ok(a.layout(2)?.recast(a.int(0)?, a.int(1)?)?.to_string())),
+    op("recast_layout", "OLD_BITS NEW_BITS LAYOUT", (3, 3), "CuTe's name for recast (recast_layout<Old,New>): the layout for elements of NEW_BITS bits instead of OLD_BITS", |a| Ok(a.layout(2)?.recast(a.int(0)?, a.int(1)?)?.to_string())),
     op("logical_divide", "LAYOUT|TENSOR TILER", (2, 2), "A o (T, complement(T))", |a| first(tensor_ops::divide(a, Layout::logical_divide, ComposedLayout::logical_divide), || composed_ops::by_tiler(a, Layout::logical_divide, ComposedLayout::logical_divide))),
     op("zipped_divide", "LAYOUT|TENSOR TILER", (2, 2), "logical_divide as ((tile),(rest))", |a| first(tensor_ops::divide(a, Layout::zipped_divide, ComposedLayout::zipped_divide), || composed_ops::by_tiler(a, Layout::zipped_divide, ComposedLayout::zipped_divide))),
     op("tiled_divide", "LAYOUT|TENSOR TILER", (2, 2), "logical_divide as ((tile),rest...)", |a| first(tensor_ops::divide(a, Layout::tiled_divide, ComposedLayout::tiled_divide), || composed_ops::by_tiler(a, Layout::tiled_divide, ComposedLayout::tiled_divide))),
@@ -236,7 +237,7 @@ pub static OPS: &[OpSpec] = &[
     op("swizzle", "B M S", (3, 3), "CuTe's Swizzle<B,M,S>: x ^ ((x & yyy) >> S), printed Sw<B,M,S>", composed_ops::swizzle),
     // rendering
     op("table", "LAYOUT|COMPOSED|SWIZZLE [N]", (1, 2), "values v0,v1,... of the 1-D function (N of them if given)", composed_ops::table),
-    op("print_layout", "LAYOUT", (1, 1), "CuTe's print_layout table", |a| Ok(a.layout(0)?.table()?.to_string().trim_end().to_string())),
+    op("print_layout", "LAYOUT|COMPOSED", (1, 1), "CuTe's print_layout table (of a swizzled layout: its values)", show::print_layout_op),
 ];
 
 /// `mode` / `get`: of a composed layout, a layout, or a tuple.
@@ -625,6 +626,35 @@ mod tests {
             );
             assert!(a.min <= a.max, "{}", a.name);
         }
+    }
+
+    #[test]
+    fn print_layout_of_a_swizzled_layout() {
+        // docs/cute-reference.md 7.2: CuTe's print_layout(Sw<1,0,1> o _0 o (_2,_2):(_2,_1)),
+        // widths from the inner layout's cosize.
+        assert_eq!(
+            ok("print_layout", &[t("Sw<1,0,1> o 0 o (2,2):(2,1)")]),
+            "Sw<1,0,1> o 0 o (2,2):(2,1)\n      0   1 \n    +---+---+\n 0  | 0 | 1 |\n    +---+---+\n 1  | 3 | 2 |\n    +---+---+"
+        );
+        assert!(run_op("print_layout", &[t("Sw<1,0 o 0 o (2,2):(2,1)")]).is_err());
+    }
+
+    #[test]
+    fn recast_layout_is_recast() {
+        for (old, new, l) in [
+            ("16", "32", "(4,8):(8,1)"),
+            ("32", "8", "(4,8):(1,4)"),
+            ("8", "8", "6:2"),
+        ] {
+            let args = [t(old), t(new), t(l)];
+            assert_eq!(ok("recast_layout", &args), ok("recast", &args));
+        }
+        // CuTe recast_layout<uint16_t, uint32_t>((4,8):(8,1)) = (4,4):(4,1)
+        assert_eq!(
+            ok("recast_layout", &[t("16"), t("32"), t("(4,8):(8,1)")]),
+            "(4,4):(4,1)"
+        );
+        assert!(run_op("recast_layout", &[t("16"), t("32"), t("(4,7):(7,1)")]).is_err());
     }
 
     #[test]

@@ -8,7 +8,7 @@ conformance vector (`ref`: FILE#ID under crates/cute-cli/tests/conformance, made
 or an answer quoted from docs/cute-reference.md / CuTe's documentation (`src` says where).
 
 Usage:  python3 scripts/coverage-check.py [PATH/TO/cute]      (default target/debug/cute)
-        python3 scripts/coverage-check.py --markdown [cute]   prints the tables of docs/COVERAGE.md
+        python3 scripts/coverage-check.py --markdown [cute] > docs/COVERAGE.md   (the whole file)
 Exit status 1 if any example disagrees with CuTe.
 """
 import json
@@ -29,6 +29,40 @@ GROUPS = {
     6: "Tensor + partitioning",
     9: "Printing / visualisation",
 }
+
+
+HEADER = r"""# Coverage of CuTe C++: groups 1-6 and 9
+
+What of CuTe C++'s layout surface the project has, row by row: the IntTuple toolkit (1),
+layout construction and restructuring (2), the algebra (3), swizzles and composed layouts (4),
+ScaledBasis and identity layouts (5), tensors and partitioning (6) and printing (9). The rows
+are those of `../shared/COVERAGE.md` (the survey against CuTe C++, the CuTe DSL, pycute, PyCuTe,
+tensor-layouts, Triton and Mojo) whose CuTe C++ column is Y or P; rows that only other projects
+have are left out (they are listed in the README: `layout_add`, `coalesce_z`, ...).
+
+**Status.** **Y**: in the library (`crates/cute-layout`), an operation of the table
+(`crates/cute-ops`, so `cute OP`, `cute batch`, Python's `cute_layout.run` and the web page's
+`window.cute.run`), and the example below agrees with CuTe. **P**: partly; the column "Missing"
+says exactly what is not there. **N**: absent.
+
+**How it is checked.** `scripts/coverage-check.py` holds every row (name, library item, op,
+status, what is missing) and one example per row that has an op. It runs all the examples
+through one `cute batch` call and compares each answer with CuTe's, read from the vendored
+CuTe C++ vectors under `crates/cute-cli/tests/conformance` (`FILE#ID`) or quoted from
+`docs/cute-reference.md` and CuTe's sources and documentation (never from our own output).
+CuTe's static integers (`_4`) and spaces around ` o ` are normalised away. Where a P row's
+example shows the missing part, the check column says "refused (the missing part)".
+
+```sh
+nice cargo build -p cute-cli
+python3 scripts/coverage-check.py                 # counts; exit 1 if an example disagrees with CuTe
+python3 scripts/coverage-check.py --markdown > docs/COVERAGE.md   # this file
+```
+
+The script is not a step of `.ci/run`; the operations it exercises are tested there (the
+conformance and surface suites, the op table's tests).
+
+"""
 
 
 def R(group, cute, lib, op, status, missing="", ex=None):
@@ -57,7 +91,7 @@ ROWS = [
       ex("flatten", ["(_2,(_3,_4))"], "(2,3,4)", "CuTe prints flatten((_2,(_3,_4))) as (_2,_3,_4)")),
     R(1, "rank / depth / size", "`rank() depth() size()`", "`rank` `depth` `size`", "Y", "",
       ref("rank.jsonl", "rank-00002")),
-    R(1, "`get<I...>` hierarchical element", "`IntTuple::get_path`", "`get`, `mode`", "Y", "",
+    R(1, "`get<I...>` hierarchical element", "`IntTuple::get_at`, `Layout::mode_at`", "`get`, `mode`", "Y", "",
       ex("get", ["(1,2,(3,4),5)", "2", "1"], "4", "get<2,1>((1,2,(3,4),5)) = 4 (CuTe int_tuple.hpp)")),
     R(1, "flatten", "`flatten()`", "`flatten`", "Y", "", ref("flatten.jsonl", "flatten-00001")),
     R(1, "unflatten", "`IntTuple::unflatten`", "`unflatten`", "Y", "", ref(SURF, "surface-0038")),
@@ -69,7 +103,7 @@ ROWS = [
     R(1, "product_each / product_like / sum", "`product_each`, `product_like`, `sum`", "`product_each` `product_like` `sum`", "Y", "",
       ref(SURF, "surface-0030")),
     R(1, "inner_product", "`inner_product`", "`inner_product`", "Y", "", ref(SURF, "surface-0023")),
-    R(1, "prefix_product / compact_col_major / compact_row_major / compact_major", "`compact_col_major`, `compact_row_major`, `prefix_product`",
+    R(1, "prefix_product / compact_col_major / compact_row_major / compact_major", "`IntTuple::compact_major`",
       "`compact_col_major` `compact_row_major` `prefix_product`, `compact_order SHAPE LayoutLeft|LayoutRight`", "Y", "",
       ref(SURF, "surface-0045")),
     R(1, "compact_order", "`compact_order`", "`compact_order`", "Y", "", ref(SURF, "surface-0215")),
@@ -77,7 +111,7 @@ ROWS = [
       "`shape_div` `ceil_div` `round_up` `elem_scale` `safe_div` `tuple_max` `tuple_min`", "Y",
       "`gcd`/`lcm` are integer functions in CuTe (numeric/math.hpp), no op",
       ref(SURF, "surface-0000")),
-    R(1, "lex_/colex_/elem_ less, leq, gtr, geq", "`lex_less` ...", "12 ops `lex_less` ... `elem_geq`", "Y", "",
+    R(1, "lex_/colex_/elem_ less, leq, gtr, geq", "`coord_less(CoordOrder)`", "12 ops `lex_less` ... `elem_geq`", "Y", "",
       ref(SURF, "surface-0053")),
     R(1, "Tuple restructuring on IntTuples: append/prepend/insert/remove/replace/take/select/group",
       "`IntTuple` modes, `tuple_cat`", "`tuple_cat`, `get`; `append` `prepend` `replace` `take` `select` `group` take layouts",
@@ -95,7 +129,7 @@ ROWS = [
       ex("crd2crd", ["(1,2)", "(2,3)", "6"], "5", REFDOC + " 1.10: crd2idx((1,2),(2,3)) = 5, then idx2crd(5, 6)")),
     R(1, "FastDivmod (precomputed divisions; in cutlass/, C++ P)", "`Idx2Crd`", "(none: `idx2crd` answers the same)", "P",
       "library-only (a precomputed divisor has no use in a one-shot call; `idx2crd` gives its answers)", None),
-    R(1, "Coordinate iteration (make_coord_iterator)", "`Layout::coords`", "`make_coord_iterator`", "Y", "",
+    R(1, "Coordinate iteration (make_coord_iterator)", "`IntTuple::coordinates`", "`make_coord_iterator`", "Y", "",
       ref(SURF, "surface-0271")),
     R(1, "get_hier_coord / get_flat_coord / get_1d_coord (Layout members)", "`idx2crd`, `crd2crd`, `crd2idx`",
       "`idx2crd IDX SHAPE STRIDE`, `crd2crd`, `crd2idx`", "P",
@@ -114,8 +148,8 @@ ROWS += [
     R(2, "make_ordered_layout", "`Layout::ordered`", "`make_ordered_layout`", "Y",
       "ties of equal order broken by position (PyCuTe's rule; CuTe C++ gives them one stride)",
       ex("make_ordered_layout", ["(4,8)", "(1,0)"], "(4,8):(8,1)", REFDOC + " 1.6")),
-    R(2, "make_layout_like", "`Layout::make_layout_like`", "`make_layout_like`", "Y", "", ref(SURF, "surface-0078")),
-    R(2, "make_fragment_like (layout)", "`Layout::make_fragment_like`", "`make_fragment_like`", "Y", "", ref(SURF, "surface-0083")),
+    R(2, "make_layout_like", "`Layout::layout_like`", "`make_layout_like`", "Y", "", ref(SURF, "surface-0078")),
+    R(2, "make_fragment_like (layout)", "`Layout::fragment_like`", "`make_fragment_like`", "Y", "", ref(SURF, "surface-0083")),
     R(2, "Parse + print layouts in CuTe text (C++ P: prints only)", "`FromStr`/`Display`", "every op", "Y", "",
       ref("flatten.jsonl", "flatten-00001")),
     R(2, "shape / stride / size / cosize / rank / depth", "methods", "`shape` `stride` `size` `cosize` `rank` `depth`", "Y", "",
@@ -132,7 +166,7 @@ ROWS += [
     R(2, "flatten (layout)", "`flatten`", "`flatten`", "Y", "", ref("flatten.jsonl", "flatten-00001")),
     R(2, "unflatten (layout)", "`unflatten`", "`unflatten`", "Y", "",
       ex("unflatten", ["(2,3,4):(1,2,6)", "(0,(0,0))"], "(2,(3,4)):(1,(2,6))", "unflatten(layout, target_profile) (layout.hpp)")),
-    R(2, "zip / tile_unzip / hier_unzip", "`zip`, `tile_unzip`", "`zip` `tile_unzip` `hier_unzip`", "Y", "", ref(SURF, "surface-0241")),
+    R(2, "zip / tile_unzip / hier_unzip", "`zip`, `tile_unzip`, `zipped_divide`/`zipped_product`", "`zip` `tile_unzip` `hier_unzip`", "Y", "", ref(SURF, "surface-0241")),
     R(2, "transform_layout", "`transform_layout`", "`transform_layout OP LAYOUT [TUPLE]`", "P",
       "the function is one op of the table per call (CuTe's takes any callable); plain layouts only",
       ref(SURF, "surface-0245")),
@@ -344,6 +378,11 @@ def main():
             print(f"DISAGREES: group {row['group']} {row['cute']}: {case[0]} {case[1]}\n  CuTe: {case[2]!r}\n  ours: {answer}",
                   file=sys.stderr)
     if markdown:
+        print(HEADER + "## Counts\n\n| Group | Y | P | N |\n|---|---|---|---|")
+        for g, title in GROUPS.items():
+            rows = [r for r in ROWS if r["group"] == g]
+            print(f"| {g}. {title} | " + " | ".join(str(sum(r["status"] == s for r in rows)) for s in "YPN") + " |")
+        print(f"\nExamples run: {sum(1 for c in cases if c)} of {len(ROWS)} rows; disagreeing with CuTe: {bad}.\n\n## The rows")
         for g, title in GROUPS.items():
             rows = [r for r in ROWS if r["group"] == g]
             counts = {s: sum(r["status"] == s for r in rows) for s in "YPN"}

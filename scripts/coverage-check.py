@@ -131,10 +131,9 @@ ROWS = [
       "library-only (a precomputed divisor has no use in a one-shot call; `idx2crd` gives its answers)", None),
     R(1, "Coordinate iteration (make_coord_iterator)", "`IntTuple::coordinates`", "`make_coord_iterator`", "Y", "",
       ref(SURF, "surface-0271")),
-    R(1, "get_hier_coord / get_flat_coord / get_1d_coord (Layout members)", "`idx2crd`, `crd2crd`, `crd2idx`",
-      "`idx2crd IDX SHAPE STRIDE`, `crd2crd`, `crd2idx`", "P",
-      "no ops under CuTe's names: hier = `idx2crd I SHAPE STRIDE`, flat = `crd2crd` of it to `(1,...,1)`, 1-D = `crd2idx` of it on the shape",
-      ref("idx2crd.jsonl", "idx2crd-00000")),
+    R(1, "get_hier_coord / get_flat_coord / get_1d_coord (Layout members)", "`Layout::coord`, `flat_coord`, `coord_1d`",
+      "`get_hier_coord` `get_flat_coord` `get_1d_coord`", "Y", "",
+      ref("idx2crd.jsonl", "idx2crd-00000", op="get_hier_coord", args=["(8,12,2):(1,8,96)", "143"])),
 ]
 
 ROWS += [

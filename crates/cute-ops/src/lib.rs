@@ -192,6 +192,9 @@ pub static OPS: &[OpSpec] = &[
     op("stride", "LAYOUT", (1, 1), "the stride", |a| Ok(a.layout(0)?.stride().to_string())),
     op("crd2idx", "COORD LAYOUT|COMPOSED|SHAPE [STRIDE]", (2, 3), "index of a 1-D, R-D or natural coordinate (colexicographic for a shape)", |a| first(chain_ops::crd2idx(a), || crd2idx(a))),
     op("idx2crd", "INDEX SHAPE|LAYOUT [STRIDE]", (2, 3), "natural coordinate: idx2crd(i, shape), or (i / d) % s per leaf of a layout", idx2crd),
+    op("get_hier_coord", "LAYOUT INDEX", (2, 2), "CuTe Layout::get_hier_coord: the natural coordinate of the index, idx2crd(i, shape, stride)", |a| Ok(a.layout(0)?.coord(a.int(1)?)?.to_string())),
+    op("get_flat_coord", "LAYOUT INDEX", (2, 2), "CuTe Layout::get_flat_coord: get_hier_coord with each top-level mode as its 1-D index (one integer for rank 1)", |a| Ok(a.layout(0)?.flat_coord(a.int(1)?)?.to_string())),
+    op("get_1d_coord", "LAYOUT INDEX", (2, 2), "CuTe Layout::get_1d_coord: the colexicographic 1-D index of get_hier_coord", |a| Ok(a.layout(0)?.coord_1d(a.int(1)?)?.to_string())),
     op("crd2crd", "COORD SHAPE SHAPE", (3, 3), "a coordinate of one shape as a coordinate of another", |a| Ok(a.tuple(1)?.crd2crd(&a.tuple(0)?, &a.tuple(2)?)?.to_string())),
     op("congruent", "TUPLE TUPLE", (2, 2), "same tree", |a| Ok(bit(a.shape(0)?.congruent(&a.shape(1)?)))),
     op("weakly_congruent", "TUPLE TUPLE", (2, 2), "every tuple of the first matched by one of the second", |a| Ok(bit(a.shape(0)?.weakly_congruent(&a.shape(1)?)))),
@@ -637,6 +640,36 @@ mod tests {
             "Sw<1,0,1> o 0 o (2,2):(2,1)\n      0   1 \n    +---+---+\n 0  | 0 | 1 |\n    +---+---+\n 1  | 3 | 2 |\n    +---+---+"
         );
         assert!(run_op("print_layout", &[t("Sw<1,0 o 0 o (2,2):(2,1)")]).is_err());
+    }
+
+    #[test]
+    fn member_coordinates() {
+        // CuTe idx2crd(143, (8,12,2), (1,8,96)) = (7,5,1) (conformance idx2crd-00000)
+        assert_eq!(
+            ok("get_hier_coord", &[t("(8,12,2):(1,8,96)"), t("143")]),
+            "(7,5,1)"
+        );
+        assert_eq!(
+            ok("get_flat_coord", &[t("(8,12,2):(1,8,96)"), t("143")]),
+            "(7,5,1)"
+        );
+        assert_eq!(
+            ok("get_1d_coord", &[t("(8,12,2):(1,8,96)"), t("143")]),
+            "143"
+        );
+        assert_eq!(
+            ok("get_hier_coord", &[t("((2,2),3):((1,6),2)"), t("9")]),
+            "((1,1),1)"
+        );
+        assert_eq!(
+            ok("get_flat_coord", &[t("((2,2),3):((1,6),2)"), t("9")]),
+            "(3,1)"
+        );
+        assert_eq!(ok("get_flat_coord", &[t("(2,4):(4,1)"), t("5")]), "(1,1)");
+        assert_eq!(ok("get_flat_coord", &[t("((2,4)):((4,1))"), t("5")]), "3");
+        assert_eq!(ok("get_1d_coord", &[t("(4,8):(8,1)"), t("13")]), "21");
+        assert!(run_op("get_hier_coord", &[t("(2,4):(0,1)"), t("1")]).is_err());
+        assert!(run_op("get_1d_coord", &[t("(2,4):(4,1)"), t("x")]).is_err());
     }
 
     #[test]

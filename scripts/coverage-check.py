@@ -234,8 +234,8 @@ ROWS += [
       ref(SURF, "surface-0155")),
     R(4, "nullspace / filter / append / domain_offset / recast_layout / max_common_* of composed", "`LayoutChain`", "`nullspace` `domain_offset` `max_common_vector` `max_common_layout`", "P",
       "`filter`, `append`, `recast` of a composed layout are not ops", ref(SURF, "surface-0198")),
-    R(4, "get_swizzle_portion / get_nonswizzle_portion", "`ComposedLayout::swizzle()`, `layout()`", "-", "P",
-      "library-only: no op returns the swizzle or the layout part", None),
+    R(4, "get_swizzle_portion / get_nonswizzle_portion", "`ComposedLayout::swizzle_portion`, `nonswizzle_portion`", "`get_swizzle_portion` `get_nonswizzle_portion`", "Y", "",
+      ex("get_swizzle_portion", ["(8,64):(64,1)"], "Sw<0,4,3>", "CuTe get_swizzle_portion(Layout) = Swizzle<0,4,3>{} (atom/copy_traits_sm90_tma.hpp)")),
     R(4, "Swizzled pointers (make_swizzle_ptr, recast_ptr, smem_ptr_flag)", "-", "-", "N", "no pointers or memory", None),
     R(4, "Canonical smem layout atoms (Layout_K_SW128_Atom, ...)", "-", "-", "N", "no table of GMMA/UMMA smem layout atoms", None),
     # ---------------------------------------------------------------- 5. ScaledBasis / identity

@@ -190,7 +190,7 @@ pub static OPS: &[OpSpec] = &[
     op("depth", "LAYOUT|COMPOSED|TUPLE", (1, 1), "nesting depth (0 for an integer)", |a| first(chain_ops::query(a, |c| c.depth().to_string()), || Ok(a.shape(0)?.depth().to_string()))),
     op("shape", "LAYOUT|COMPOSED", (1, 1), "the shape", |a| first(chain_ops::query(a, |c| c.shape().to_string()), || Ok(a.layout(0)?.shape().to_string()))),
     op("stride", "LAYOUT", (1, 1), "the stride", |a| Ok(a.layout(0)?.stride().to_string())),
-    op("crd2idx", "COORD LAYOUT|COMPOSED|SHAPE [STRIDE]", (2, 3), "index of a 1-D, R-D or natural coordinate (colexicographic for a shape)", |a| first(chain_ops::crd2idx(a), || crd2idx(a))),
+    op("crd2idx", "COORD LAYOUT|COMPOSED|SHAPE [STRIDE]", (2, 3), "index of a 1-D, R-D or natural coordinate (colexicographic for a shape; a coordinate for basis strides)", |a| first(chain_ops::crd2idx(a), || crd2idx(a))),
     op("idx2crd", "INDEX SHAPE|LAYOUT [STRIDE]", (2, 3), "natural coordinate: idx2crd(i, shape), or (i / d) % s per leaf of a layout", idx2crd),
     op("get_hier_coord", "LAYOUT INDEX", (2, 2), "CuTe Layout::get_hier_coord: the natural coordinate of the index, idx2crd(i, shape, stride)", |a| Ok(a.layout(0)?.coord(a.int(1)?)?.to_string())),
     op("get_flat_coord", "LAYOUT INDEX", (2, 2), "CuTe Layout::get_flat_coord: get_hier_coord with each top-level mode as its 1-D index (one integer for rank 1)", |a| Ok(a.layout(0)?.flat_coord(a.int(1)?)?.to_string())),
@@ -581,6 +581,10 @@ fn layout_from(a: &Args<'_>, k: usize) -> Result<Layout, OpError> {
 
 fn crd2idx(a: &Args<'_>) -> Result<String, OpError> {
     let coord = a.tuple(0)?;
+    if a.len() == 2 && a.is_basis(1) {
+        // CuTe's layout(c) with ScaledBasis strides: a coordinate (ArithmeticTuple).
+        return Ok(a.basis_layout(1)?.value(&coord)?.to_string());
+    }
     Ok(layout_from(a, 1)?.index(&coord)?.to_string())
 }
 
@@ -640,6 +644,15 @@ mod tests {
             "Sw<1,0,1> o 0 o (2,2):(2,1)\n      0   1 \n    +---+---+\n 0  | 0 | 1 |\n    +---+---+\n 1  | 3 | 2 |\n    +---+---+"
         );
         assert!(run_op("print_layout", &[t("Sw<1,0 o 0 o (2,2):(2,1)")]).is_err());
+    }
+
+    #[test]
+    fn crd2idx_of_a_basis_layout() {
+        // docs/cute-reference.md 8.4: the identity layout gives back the coordinate.
+        assert_eq!(ok("crd2idx", &[t("(3,5)"), t("(4,8):(1@0,1@1)")]), "(3,5)");
+        assert_eq!(ok("crd2idx", &[t("13"), t("(4,8):(1@0,1@1)")]), "(1,3)");
+        assert_eq!(ok("crd2idx", &[t("(1,2)"), t("(2,3):(2@1,1@0)")]), "(2,2)");
+        assert!(run_op("crd2idx", &[t("(1,2,3)"), t("(2,3):(2@1,1@0)")]).is_err());
     }
 
     #[test]

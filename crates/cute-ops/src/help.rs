@@ -66,6 +66,8 @@ pub static ALGEBRA_HELP: &[OpHelp] = &[
     h("append", "rank(R) = rank(A) + 1, mode i of R is mode i of A, and its last mode is B", &["(2,3):(1,2)", "4:6"], "(2,3,4):(1,2,6)"),
     h("prepend", "rank(R) = rank(A) + 1, mode 0 of R is B, and mode i + 1 of R is mode i of A", &["(2,3):(1,2)", "4:6"], "(4,2,3):(6,1,2)"),
     h("replace", "R is A with mode I replaced by B; every other mode is unchanged", &["(2,3,4):(1,2,6)", "1", "5:10"], "(2,5,4):(1,10,6)"),
+    h("insert", "rank(R) = rank(T) + 1, get<I>(R) = X, the other elements T's in order", &["(2,3,4)", "1", "7"], "(2,7,3,4)"),
+    h("remove", "rank(R) = rank(T) - 1: T's elements in order, element I left out", &["(2,3,4)", "1"], "(2,4)"),
     h("group", "R(c) = A(c) for the same 1-D index, with modes [BEGIN, END) of A as one mode of R", &["(2,3,4):(1,2,6)", "0", "2"], "((2,3),4):((1,2),6)"),
     h("take", "mode i of R is mode BEGIN + i of A, for BEGIN <= BEGIN + i < END", &["(2,3,4):(1,2,6)", "1", "3"], "(3,4):(2,6)"),
     h("select", "mode k of R is mode I_k of A", &["(2,3,4):(1,2,6)", "2", "0"], "(4,2):(6,1)"),

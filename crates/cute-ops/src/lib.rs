@@ -173,12 +173,14 @@ pub static OPS: &[OpSpec] = &[
     op("make_ordered_layout", "SHAPE ORDER", (2, 2), "compact layout whose strides increase in ORDER", |a| Ok(Layout::ordered(a.tuple(0)?, a.tuple(1)?)?.to_string())),
     op("make_identity_layout", "SHAPE", (1, 1), "the shape with unit basis strides: maps each coordinate to itself", composed_ops::make_identity_layout),
     op("concat", "LAYOUT...", (1, MANY), "the layout whose modes are the arguments (make_layout(l0, l1, ...))", |a| Ok(Layout::from_modes(a.layouts()?)?.to_string())),
-    op("append", "LAYOUT LAYOUT", (2, 2), "modes of the first, then the second as one more mode", |a| Ok(a.layout(0)?.append(&a.layout(1)?)?.to_string())),
-    op("prepend", "LAYOUT LAYOUT", (2, 2), "the second as the first mode, then the modes of the first", |a| Ok(a.layout(0)?.prepend(&a.layout(1)?)?.to_string())),
-    op("replace", "LAYOUT I LAYOUT", (3, 3), "mode I replaced by the second layout", |a| Ok(a.layout(0)?.replace(a.index(1)?, &a.layout(2)?)?.to_string())),
-    op("group", "LAYOUT|COMPOSED BEGIN END", (3, 3), "modes [BEGIN, END) grouped into one mode (of the inner layout if composed)", |a| { let (b, e) = (a.index(1)?, a.index(2)?); first(chain_ops::inner(a, 0, |l| l.group_modes(b, e)), || Ok(a.layout(0)?.group_modes(b, e)?.to_string())) }),
-    op("take", "LAYOUT|COMPOSED BEGIN END", (3, 3), "the tuple of modes [BEGIN, END) (of the inner layout if composed)", |a| { let (b, e) = (a.index(1)?, a.index(2)?); first(chain_ops::inner(a, 0, |l| l.take_modes(b, e)), || Ok(a.layout(0)?.take_modes(b, e)?.to_string())) }),
-    op("select", "LAYOUT I...", (2, MANY), "the tuple of the listed modes", |a| Ok(a.layout(0)?.select_modes(&a.indices(1)?)?.to_string())),
+    op("append", "LAYOUT LAYOUT | TUPLE TUPLE", (2, 2), "modes of the first, then the second as one more mode (elements of a tuple)", |a| Ok(match a.layout_or_tuple(0)? { Either::Layout(l) => l.append(&a.layout(1)?)?.to_string(), Either::Tuple(t) => t.append(&a.tuple(1)?)?.to_string() })),
+    op("prepend", "LAYOUT LAYOUT | TUPLE TUPLE", (2, 2), "the second as the first mode, then the modes of the first (elements of a tuple)", |a| Ok(match a.layout_or_tuple(0)? { Either::Layout(l) => l.prepend(&a.layout(1)?)?.to_string(), Either::Tuple(t) => t.prepend(&a.tuple(1)?)?.to_string() })),
+    op("replace", "LAYOUT I LAYOUT | TUPLE I TUPLE", (3, 3), "mode I replaced by the second layout (element I of a tuple)", |a| Ok(match a.layout_or_tuple(0)? { Either::Layout(l) => l.replace(a.index(1)?, &a.layout(2)?)?.to_string(), Either::Tuple(t) => t.replace(a.index(1)?, &a.tuple(2)?)?.to_string() })),
+    op("insert", "TUPLE I TUPLE", (3, 3), "CuTe insert<I>: the second tuple placed before element I of the first", |a| Ok(a.tuple(0)?.insert(a.index(1)?, &a.tuple(2)?)?.to_string())),
+    op("remove", "TUPLE I", (2, 2), "CuTe remove<I>: the tuple without element I", |a| Ok(a.tuple(0)?.remove(a.index(1)?)?.to_string())),
+    op("group", "LAYOUT|COMPOSED|TUPLE BEGIN END", (3, 3), "modes [BEGIN, END) grouped into one mode (of the inner layout if composed; elements of a tuple)", |a| { let (b, e) = (a.index(1)?, a.index(2)?); first(chain_ops::inner(a, 0, |l| l.group_modes(b, e)), || Ok(match a.layout_or_tuple(0)? { Either::Layout(l) => l.group_modes(b, e)?.to_string(), Either::Tuple(t) => t.group(b, e)?.to_string() })) }),
+    op("take", "LAYOUT|COMPOSED|TUPLE BEGIN END", (3, 3), "the tuple of modes [BEGIN, END) (of the inner layout if composed; elements of a tuple)", |a| { let (b, e) = (a.index(1)?, a.index(2)?); first(chain_ops::inner(a, 0, |l| l.take_modes(b, e)), || Ok(match a.layout_or_tuple(0)? { Either::Layout(l) => l.take_modes(b, e)?.to_string(), Either::Tuple(t) => t.take(b, e)?.to_string() })) }),
+    op("select", "LAYOUT|TUPLE I...", (2, MANY), "the tuple of the listed modes (elements of a tuple)", |a| Ok(match a.layout_or_tuple(0)? { Either::Layout(l) => l.select_modes(&a.indices(1)?)?.to_string(), Either::Tuple(t) => t.select(&a.indices(1)?)?.to_string() })),
     op("mode", "LAYOUT|COMPOSED|TUPLE I...", (1, MANY), "sub-layout at a hierarchical index (layout<I...>), or the element of a tuple", mode_any),
     op("flatten", "LAYOUT|COMPOSED|TUPLE", (1, 1), "all leaves as one flat tuple", |a| first(chain_ops::query(a, |c| c.map(|l| Ok(l.flatten())).map_or_else(|e| e.to_string(), |c| c.to_string())), || flatten(a))),
     op("slice", "COORD LAYOUT|COMPOSED|TENSOR", (2, 2), "the sub-layout of the modes where COORD has _ (slice(coord, layout)); of a tensor, CuTe's tensor(coord)", |a| first(tensor_ops::slice(a), || chain_ops::slice(a))),
@@ -644,6 +646,29 @@ mod tests {
             "Sw<1,0,1> o 0 o (2,2):(2,1)\n      0   1 \n    +---+---+\n 0  | 0 | 1 |\n    +---+---+\n 1  | 3 | 2 |\n    +---+---+"
         );
         assert!(run_op("print_layout", &[t("Sw<1,0 o 0 o (2,2):(2,1)")]).is_err());
+    }
+
+    #[test]
+    fn restructuring_of_tuples() {
+        // CuTe: append((2,3), 4) = (2,3,4); prepend; replace<1>; insert<1>; remove<1>;
+        // take<1,3>; select<2,0>; group<0,2> on the top-level elements of a tuple.
+        assert_eq!(ok("append", &[t("(2,3)"), t("4")]), "(2,3,4)");
+        assert_eq!(ok("prepend", &[t("(2,3)"), t("(4,5)")]), "((4,5),2,3)");
+        assert_eq!(ok("replace", &[t("(2,3,4)"), t("1"), t("7")]), "(2,7,4)");
+        assert_eq!(ok("insert", &[t("(2,3,4)"), t("1"), t("7")]), "(2,7,3,4)");
+        assert_eq!(ok("remove", &[t("(2,3,4)"), t("1")]), "(2,4)");
+        assert_eq!(ok("take", &[t("(2,3,4,5)"), t("1"), t("3")]), "(3,4)");
+        assert_eq!(ok("select", &[t("(2,3,4)"), t("2"), t("0")]), "(4,2)");
+        assert_eq!(ok("group", &[t("(2,3,4)"), t("0"), t("2")]), "((2,3),4)");
+        // layouts keep their meaning
+        assert_eq!(
+            ok("append", &[t("(2,3):(1,2)"), t("4:6")]),
+            "(2,3,4):(1,2,6)"
+        );
+        assert!(run_op("append", &[t("(2,3)"), t("4:6")]).is_err());
+        assert!(run_op("remove", &[t("(2,3,4)"), t("3")]).is_err());
+        assert!(run_op("insert", &[t("(2,3,4)"), t("4"), t("1")]).is_err());
+        assert!(run_op("take", &[t("(2,3,4)"), t("2"), t("2")]).is_err());
     }
 
     #[test]

@@ -480,7 +480,7 @@ impl Layout {
         let ones = if self.rank() == 1 {
             IntTuple::int(1)
         } else {
-            IntTuple::flat(core::iter::repeat(1).take(self.rank()))
+            IntTuple::flat(core::iter::repeat_n(1, self.rank()))
         };
         shape.crd2crd(&self.coord(i)?, &ones)
     }

@@ -250,6 +250,27 @@ mod tests {
                 ok("crd2idx", &[&i, g])
             );
         }
+        // CuTe tile_to_shape of a swizzled atom: the swizzle over the tiled inner layout.
+        assert_eq!(
+            ok(
+                "tile_to_shape",
+                &["Sw<3,3,3> o 0 o (8,64):(64,1)", "(128,64)"]
+            ),
+            "Sw<3,3,3> o 0 o ((8,16),(64,1)):((64,512),(1,0))"
+        );
+        let c = "Sw<1,0,2> o 0 o (4,4):(4,1)";
+        for op in ["blocked_product", "raked_product"] {
+            let inner = ok(op, &["(4,4):(4,1)", "(2,2):(1,2)"]);
+            assert_eq!(
+                ok(op, &[c, "(2,2):(1,2)"]),
+                format!("Sw<1,0,2> o 0 o {inner}")
+            );
+        }
+        let plain = ok("blocked_product", &["4:1", "2:1"]);
+        assert_eq!(
+            ok("blocked_product", &["32:2 o 3 o 4:1", "2:1"]),
+            format!("32:2 o 3 o {plain}")
+        );
         // CuTe upcast<2>(Sw<3,4,3> o _0 o (8,64):(64,1)) = Sw<3,3,3> o _0 o (_8,_32):(_32,_1)
         let k = "Sw<3,4,3> o 0 o (8,64):(64,1)";
         assert_eq!(ok("upcast", &["2", k]), "Sw<3,3,3> o 0 o (8,32):(32,1)");

@@ -225,9 +225,9 @@ pub static OPS: &[OpSpec] = &[
     op("zipped_product", "LAYOUT TILER", (2, 2), "logical_product as ((block),(rest))", |a| composed_ops::by_tiler(a, Layout::zipped_product, ComposedLayout::zipped_product)),
     op("tiled_product", "LAYOUT TILER", (2, 2), "logical_product as ((block),rest...)", |a| composed_ops::by_tiler(a, Layout::tiled_product, ComposedLayout::tiled_product)),
     op("flat_product", "LAYOUT TILER", (2, 2), "logical_product as (block...,rest...)", |a| composed_ops::by_tiler(a, Layout::flat_product, ComposedLayout::flat_product)),
-    op("blocked_product", "LAYOUT LAYOUT", (2, 2), "copies of A placed block by block as B says", |a| Ok(a.layout(0)?.blocked_product(&a.layout(1)?)?.to_string())),
-    op("raked_product", "LAYOUT LAYOUT", (2, 2), "copies of A interleaved as B says", |a| Ok(a.layout(0)?.raked_product(&a.layout(1)?)?.to_string())),
-    op("tile_to_shape", "LAYOUT SHAPE [ORDER]", (2, 3), "A repeated to fill SHAPE", |a| Ok(a.layout(0)?.tile_to_shape(&a.tuple(1)?, if a.len() == 3 { Some(a.tuple(2)?) } else { None }.as_ref())?.to_string())),
+    op("blocked_product", "LAYOUT|COMPOSED LAYOUT", (2, 2), "copies of A placed block by block as B says (of the inner layout if composed)", |a| { let b = a.layout(1)?; first(chain_ops::inner(a, 0, |l| l.blocked_product(&b)), || Ok(a.layout(0)?.blocked_product(&b)?.to_string())) }),
+    op("raked_product", "LAYOUT|COMPOSED LAYOUT", (2, 2), "copies of A interleaved as B says (of the inner layout if composed)", |a| { let b = a.layout(1)?; first(chain_ops::inner(a, 0, |l| l.raked_product(&b)), || Ok(a.layout(0)?.raked_product(&b)?.to_string())) }),
+    op("tile_to_shape", "LAYOUT|COMPOSED SHAPE [ORDER]", (2, 3), "A repeated to fill SHAPE (the inner layout if composed: a swizzled smem layout from its atom)", |a| { let (shape, order) = (a.tuple(1)?, if a.len() == 3 { Some(a.tuple(2)?) } else { None }); first(chain_ops::inner(a, 0, |l| l.tile_to_shape(&shape, order.as_ref())), || Ok(a.layout(0)?.tile_to_shape(&shape, order.as_ref())?.to_string())) }),
     op("evenly_divides", "SHAPE TILER", (2, 2), "whether TILER divides SHAPE without a partial tile", |a| Ok(bit(a.tuple(0)?.evenly_divides(&a.tiler(1)?)))),
     // analysis (crate::analysis)
     op("show", "LAYOUT|SHAPE", (1, 1), "the layout, its size, cosize, rank and depth, and CuTe's print_layout table", show::show_op),

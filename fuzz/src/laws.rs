@@ -57,6 +57,33 @@ fn text(a: &Arg) -> Option<String> {
     }
 }
 
+fn is_tensor(s: &str) -> bool {
+    s.starts_with("counting_iter(") || s.starts_with("ArithTuple(")
+}
+
+/// A counting tensor `counting_iter(B) o L` as the first argument of an operation that answers
+/// `counting_iter(B) o R` (the divides): the operation's law on the layouts `L` and `R`. Other
+/// tensor calls (coordinate tensors, slices that move the base, tiles) are not judged here; the
+/// library's own law tests cover them.
+fn check_tensor_result(op: &str, texts: &[String], ours: &str) -> Result<(), String> {
+    let counting = |t: &str| {
+        t.starts_with("counting_iter(")
+            .then(|| t.split_once(" o "))
+            .flatten()
+            .map(|(p, l)| (p.to_string(), l.to_string()))
+    };
+    match (texts.first().and_then(|t| counting(t)), counting(ours)) {
+        (Some((p0, l0)), Some((pr, lr)))
+            if p0 == pr && !texts[1..].iter().any(|t| is_tensor(t)) =>
+        {
+            let mut args: Vec<Arg> = texts.iter().cloned().map(Arg::Text).collect();
+            args[0] = Arg::Text(l0);
+            check_result(op, &args, &lr)
+        }
+        _ => Ok(()),
+    }
+}
+
 fn is_layout(s: &str) -> bool {
     s.contains(':')
 }
@@ -102,6 +129,9 @@ pub fn check_result(op: &str, args: &[Arg], ours: &str) -> Result<(), String> {
     let Some(texts) = args.iter().map(text).collect::<Option<Vec<String>>>() else {
         return Ok(());
     };
+    if texts.iter().any(|t| is_tensor(t)) {
+        return check_tensor_result(op, &texts, ours);
+    }
     if op == "composition" && texts.len() == 2 && texts.iter().any(|t| t.contains(" o ")) {
         return check_composed_composition(&texts, ours);
     }

@@ -193,6 +193,46 @@ impl ComposedLayout {
         self.layers.first().map_or(0, |l| l.1)
     }
 
+    /// CuTe's `get_swizzle_portion`: the outermost swizzle, or `Sw<0,4,3>` (the identity CuTe
+    /// returns) for a plain layout.
+    ///
+    /// # Examples
+    /// ```
+    /// # use cute_layout::ComposedLayout;
+    /// let c: ComposedLayout = "Sw<3,4,3> o 0 o (8,64):(64,1)".parse()?;
+    /// assert_eq!(c.swizzle_portion().to_string(), "Sw<3,4,3>");
+    /// let l: ComposedLayout = "(8,64):(64,1)".parse()?;
+    /// assert_eq!(l.swizzle_portion().to_string(), "Sw<0,4,3>");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    #[doc(alias = "get_swizzle_portion")]
+    pub fn swizzle_portion(&self) -> Swizzle {
+        self.layers
+            .first()
+            .map_or(Swizzle::CUTE_NO_SWIZZLE, |l| l.0)
+    }
+
+    /// CuTe's `get_nonswizzle_portion`: what the outermost swizzle is applied to, without its
+    /// offset (CuTe's `layout_b()`); the layout itself for a plain layout.
+    ///
+    /// # Laws
+    /// * For one layer `Sw o O o L`: `self(c) == swizzle_portion()(O + nonswizzle_portion()(c))`.
+    ///
+    /// # Examples
+    /// ```
+    /// # use cute_layout::ComposedLayout;
+    /// let c: ComposedLayout = "Sw<3,4,3> o 2 o (8,64):(64,1)".parse()?;
+    /// assert_eq!(c.nonswizzle_portion().to_string(), "(8,64):(64,1)");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    #[doc(alias = "get_nonswizzle_portion")]
+    pub fn nonswizzle_portion(&self) -> ComposedLayout {
+        ComposedLayout {
+            layers: self.layers.iter().skip(1).copied().collect(),
+            layout: self.layout.clone(),
+        }
+    }
+
     /// The inner layout if there are no layers.
     pub fn as_layout(&self) -> Option<&Layout> {
         self.layers.is_empty().then_some(&self.layout)

@@ -453,6 +453,60 @@ impl Layout {
         })
     }
 
+    /// CuTe's `Layout::get_flat_coord(i)`: the coordinate [`Layout::coord`] (`get_hier_coord`)
+    /// gives for the index `i`, with each top-level mode's part as its 1-D (colexicographic)
+    /// index in that mode: `crd2crd(coord(i), shape, (1,...,1))`. A layout of rank 1 gives one
+    /// integer, the 1-D coordinate.
+    ///
+    /// # Laws
+    /// * Element `m` of the result is `crd2idx(get<m>(coord(i)), shape<m>)`.
+    /// * For a compact injective layout, `self.index(&flat_coord(L(c)))` is `L(c)`.
+    ///
+    /// # Errors
+    /// As [`Layout::coord`].
+    ///
+    /// # Examples
+    /// ```
+    /// # use cute_layout::Layout;
+    /// let l: Layout = "((2,2),3):((1,6),2)".parse()?;
+    /// assert_eq!(l.coord(9)?.to_string(), "((1,1),1)");
+    /// assert_eq!(l.flat_coord(9)?.to_string(), "(3,1)");
+    /// assert_eq!(l.coord_1d(9)?, 7);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    #[doc(alias = "get_flat_coord")]
+    pub fn flat_coord(&self, i: i64) -> Result<IntTuple, LayoutError> {
+        let shape = self.shape();
+        let ones = if self.rank() == 1 {
+            IntTuple::int(1)
+        } else {
+            IntTuple::flat(core::iter::repeat_n(1, self.rank()))
+        };
+        shape.crd2crd(&self.coord(i)?, &ones)
+    }
+
+    /// CuTe's `Layout::get_1d_coord(i)`: the colexicographic 1-D index of the coordinate
+    /// [`Layout::coord`] gives for the index `i`, `crd2idx(coord(i), shape)`.
+    ///
+    /// # Laws
+    /// * For a compact injective layout, `index_1d(coord_1d(L(j))) == L(j)`, so `coord_1d` is the
+    ///   inverse of the layout there (`coord_1d(L(j)) == j`).
+    ///
+    /// # Errors
+    /// As [`Layout::coord`]; [`LayoutError::Overflow`] if the index leaves `i64`.
+    ///
+    /// # Examples
+    /// ```
+    /// # use cute_layout::Layout;
+    /// let l: Layout = "(4,8):(8,1)".parse()?;
+    /// assert_eq!(l.coord_1d(13)?, 21); // L(21) = L((1,5)) = 13
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    #[doc(alias = "get_1d_coord")]
+    pub fn coord_1d(&self, i: i64) -> Result<i64, LayoutError> {
+        self.shape().crd2idx(&self.coord(i)?)
+    }
+
     /// Offsets of the whole domain in colexicographic order, walking the coordinates like an
     /// odometer (one add per step, no division).
     ///
@@ -720,6 +774,47 @@ impl IntTuple {
         }
         let i = self.crd2idx(coord)?;
         dst.idx2crd(&IntTuple::int(i))
+    }
+}
+
+#[cfg(test)]
+mod member_coord_tests {
+    use crate::layout::Layout;
+
+    /// `coord_1d` inverts every compact injective layout of a small domain, and `flat_coord`
+    /// holds each mode's 1-D part of the hierarchical coordinate.
+    #[test]
+    fn member_coordinates_over_whole_domains() {
+        for text in [
+            "8:1",
+            "(4,8):(8,1)",
+            "(4,8):(1,4)",
+            "((2,2),3):((1,6),2)",
+            "(2,(3,2)):(6,(2,1))",
+            "((2,3),(2,2)):((12,1),(3,6))",
+        ] {
+            let l: Layout = text.parse().unwrap();
+            let shape = l.shape();
+            for j in 0..l.size() {
+                let v = l.index_1d(j).unwrap();
+                assert_eq!(l.coord_1d(v).unwrap(), j, "{text} at {j}");
+                let hier = l.coord(v).unwrap();
+                let flat = l.flat_coord(v).unwrap();
+                if l.rank() == 1 {
+                    assert_eq!(flat.as_int(), Some(j), "{text} at {j}");
+                } else {
+                    for m in 0..l.rank() {
+                        let want = shape
+                            .get(m)
+                            .unwrap()
+                            .crd2idx(&hier.get(m).unwrap())
+                            .unwrap();
+                        assert_eq!(flat.get(m).unwrap().as_int(), Some(want), "{text} at {j}");
+                    }
+                    assert_eq!(l.index(&flat).unwrap(), v, "{text} at {j}");
+                }
+            }
+        }
     }
 }
 

@@ -107,6 +107,13 @@ impl Swizzle {
         Ok(Swizzle { bits, base, shift })
     }
 
+    /// `Sw<0,4,3>`: the identity CuTe's `get_swizzle_portion` gives for a plain layout.
+    pub(crate) const CUTE_NO_SWIZZLE: Swizzle = Swizzle {
+        bits: 0,
+        base: 4,
+        shift: 3,
+    };
+
     /// The identity swizzle `Sw<0,0,0>`.
     pub const IDENTITY: Swizzle = Swizzle {
         bits: 0,

@@ -8,7 +8,7 @@
 //! as the tuple of its rows.
 
 use cute_layout::render::Banks;
-use cute_layout::{IntTuple, Layout, LayoutChain, Swizzle};
+use cute_layout::{ComposedLayout, IntTuple, Layout, LayoutChain, Swizzle};
 
 use crate::help::{h, OpHelp};
 use crate::{op, Args, Either, OpError, OpSpec, MANY};
@@ -28,6 +28,8 @@ pub static ANALYSIS_OPS: &[OpSpec] = &[
     op("f2_matrix", "LAYOUT|COMPOSED", (1, 1), "the GF(2) matrix (rows: offset bits) of a layout of power-of-two shapes and disjoint strides, swizzles folded in", f2_matrix),
     op("tuple_cat", "TUPLE|LAYOUT...", (1, MANY), "CuTe tuple_cat: the top-level elements (modes) of each argument in turn", tuple_cat),
     op("make_swizzle", "Y Z", (2, 2), "CuTe make_swizzle<Y,Z>: the swizzle reading bit mask Y and toggling bit mask Z", |a| Ok(Swizzle::from_masks(a.int(0)?, a.int(1)?)?.to_string())),
+    op("get_swizzle_portion", "LAYOUT|COMPOSED", (1, 1), "CuTe get_swizzle_portion: the outermost swizzle of a swizzled layout (Sw<0,4,3> for a plain layout)", |a| Ok(swizzled(a)?.swizzle_portion().to_string())),
+    op("get_nonswizzle_portion", "LAYOUT|COMPOSED", (1, 1), "CuTe get_nonswizzle_portion: what the outermost swizzle applies to, without its offset (layout_b); a plain layout itself", |a| Ok(swizzled(a)?.nonswizzle_portion().to_string())),
 ];
 
 /// The help of [`ANALYSIS_OPS`]: name, law, example arguments, example output.
@@ -45,9 +47,19 @@ pub static ANALYSIS_HELP: &[OpHelp] = &[
     h("f2_matrix", "bits(L(i)) = M * bits(i) (mod 2) for every index i", &["Sw<1,0,-1> o 0 o 4:1"], "((1,0),(1,1))"),
     h("tuple_cat", "rank(R) = the sum of the ranks (1 for an integer); R's elements are the arguments' in order", &["(7,2):(2,1)", "(3,3):(0,10)"], "(7,2,3,3):(2,1,0,10)"),
     h("make_swizzle", "R reads the bits of Y and toggles those of Z: R(x) = x ^ ((x & Y) >> S)", &["24", "3"], "Sw<2,0,3>"),
+    h("get_swizzle_portion", "for Sw o O o L, R = Sw; for a plain layout R = Sw<0,4,3>, the identity", &["Sw<3,4,3> o 0 o (8,64):(64,1)"], "Sw<3,4,3>"),
+    h("get_nonswizzle_portion", "for Sw o O o L, R = L and Sw(O + R(c)) is the layout's value at c", &["Sw<3,4,3> o 0 o (8,64):(64,1)"], "(8,64):(64,1)"),
 ];
 
 /// A list of integers as a tuple: `(1,2)`, `(1)`, `()`.
+/// Argument 0 as a layout or a swizzled layout `Sw<B,M,S> o O o L` (CuTe's overloads of the
+/// swizzle-portion helpers).
+fn swizzled(a: &Args<'_>) -> Result<ComposedLayout, OpError> {
+    let s = a.text(0, "layout or swizzled layout")?;
+    s.parse()
+        .map_err(|e| a.parse_error(0, "layout or swizzled layout", e))
+}
+
 fn list(v: &[i64]) -> String {
     tuple_of(v.iter().map(|x| x.to_string()))
 }
@@ -140,6 +152,43 @@ mod tests {
     fn kind(op: &str, args: &[&str]) -> &'static str {
         let args: Vec<Arg> = args.iter().map(|s| Arg::Text((*s).into())).collect();
         run_op(op, &args).unwrap_err().kind
+    }
+
+    #[test]
+    fn swizzle_portions() {
+        let c = "Sw<3,4,3> o 2 o (8,64):(64,1)";
+        assert_eq!(ok("get_swizzle_portion", &[c]), "Sw<3,4,3>");
+        assert_eq!(ok("get_nonswizzle_portion", &[c]), "(8,64):(64,1)");
+        // CuTe: Swizzle<0,4,3> and the layout itself for a plain layout.
+        assert_eq!(ok("get_swizzle_portion", &["(8,64):(64,1)"]), "Sw<0,4,3>");
+        assert_eq!(
+            ok("get_nonswizzle_portion", &["(8,64):(64,1)"]),
+            "(8,64):(64,1)"
+        );
+        let two = "Sw<2,0,3> o 0 o Sw<1,0,1> o 4 o (8,8):(1,8)";
+        assert_eq!(
+            ok("get_nonswizzle_portion", &[two]),
+            "Sw<1,0,1> o 4 o (8,8):(1,8)"
+        );
+        // Sw(O + L(c)) is the value of the swizzled layout at every c.
+        let sw = ok("get_swizzle_portion", &[c]);
+        let inner = ok("get_nonswizzle_portion", &[c]);
+        for i in 0..512 {
+            let l = ok("crd2idx", &[&i.to_string(), &inner]);
+            let v: i64 = l.parse::<i64>().unwrap() + 2;
+            let want = ok("crd2idx", &[&i.to_string(), c]);
+            assert_eq!(
+                ok("table", &[&format!("{sw} o 0 o {}:1", v + 1)])
+                    .rsplit(',')
+                    .next()
+                    .unwrap(),
+                want
+            );
+        }
+        assert_eq!(
+            kind("get_swizzle_portion", &["Sw<3,4> o 0 o 8:1"]),
+            "ParseError"
+        );
     }
 
     #[test]

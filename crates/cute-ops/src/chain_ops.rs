@@ -43,6 +43,47 @@ pub(super) fn query(
     Ok(a.chain(0)?.map(|c| f(&c)))
 }
 
+/// A domain operation of a composed layout at argument `k` (CuTe's `group`, `take` of a
+/// `ComposedLayout`): `f` applied to the inner layout, the outer functions kept; `None` for a
+/// plain argument.
+pub(super) fn inner(
+    a: &Args<'_>,
+    k: usize,
+    f: impl FnOnce(&cute_layout::Layout) -> Result<cute_layout::Layout, cute_layout::LayoutError>,
+) -> Result<Option<String>, OpError> {
+    match a.chain(k)? {
+        Some(c) => Ok(Some(c.map(f)?.to_string())),
+        None => Ok(None),
+    }
+}
+
+/// `upcast N SWIZZLE|COMPOSED` / `downcast N SWIZZLE|COMPOSED` (CuTe's overloads for a swizzle
+/// and a swizzled layout: every layer and the offset recast); `None` for a plain argument.
+pub(super) fn recast(a: &Args<'_>, up: bool) -> Result<Option<String>, OpError> {
+    if let Arg::Text(t) = &a.args[1] {
+        if t.trim_start().starts_with("Sw") && !t.contains(':') {
+            let sw: cute_layout::Swizzle = t.parse().map_err(|e| a.parse_error(1, "swizzle", e))?;
+            let n = a.int(0)?;
+            return Ok(Some(
+                if up { sw.upcast(n)? } else { sw.downcast(n)? }.to_string(),
+            ));
+        }
+    }
+    let Some(c) = a.chain(1)? else {
+        return Ok(None);
+    };
+    let Some(c) = c.to_composed() else {
+        return Err(OpError::new(
+            "NotImplemented",
+            format!("{}: a composed layout with a layout as an outer function is not recast (only swizzled layouts Sw<B,M,S> o O o L)", a.op),
+        ));
+    };
+    let n = a.int(0)?;
+    Ok(Some(
+        if up { c.upcast(n)? } else { c.downcast(n)? }.to_string(),
+    ))
+}
+
 /// `crd2idx COORD COMPOSED`: the composed layout at the coordinate.
 pub(super) fn crd2idx(a: &Args<'_>) -> Result<Option<String>, OpError> {
     if a.len() != 2 {
@@ -186,6 +227,67 @@ mod tests {
     fn ok(op: &str, args: &[&str]) -> String {
         let args: Vec<Arg> = args.iter().map(|s| t(s)).collect();
         run_op(op, &args).unwrap_or_else(|e| panic!("{op}{args:?}: {e}"))
+    }
+
+    #[test]
+    fn group_take_and_recasts_of_composed_layouts() {
+        let s = "Sw<1,0,2> o 0 o (2,2,4):(1,2,4)";
+        assert_eq!(
+            ok("group", &[s, "0", "2"]),
+            "Sw<1,0,2> o 0 o ((2,2),4):((1,2),4)"
+        );
+        assert_eq!(ok("take", &[s, "1", "3"]), "Sw<1,0,2> o 0 o (2,4):(2,4)");
+        let g = "32:2 o 3 o (2,4,2):(1,2,8)";
+        assert_eq!(
+            ok("group", &[g, "1", "3"]),
+            "32:2 o 3 o (2,(4,2)):(1,(2,8))"
+        );
+        // group and take keep the function on the inner layout's domain.
+        for i in 0..16 {
+            let i = i.to_string();
+            assert_eq!(
+                ok("crd2idx", &[&i, &ok("group", &[g, "1", "3"])]),
+                ok("crd2idx", &[&i, g])
+            );
+        }
+        // CuTe tile_to_shape of a swizzled atom: the swizzle over the tiled inner layout.
+        assert_eq!(
+            ok(
+                "tile_to_shape",
+                &["Sw<3,3,3> o 0 o (8,64):(64,1)", "(128,64)"]
+            ),
+            "Sw<3,3,3> o 0 o ((8,16),(64,1)):((64,512),(1,0))"
+        );
+        let c = "Sw<1,0,2> o 0 o (4,4):(4,1)";
+        for op in ["blocked_product", "raked_product"] {
+            let inner = ok(op, &["(4,4):(4,1)", "(2,2):(1,2)"]);
+            assert_eq!(
+                ok(op, &[c, "(2,2):(1,2)"]),
+                format!("Sw<1,0,2> o 0 o {inner}")
+            );
+        }
+        let plain = ok("blocked_product", &["4:1", "2:1"]);
+        assert_eq!(
+            ok("blocked_product", &["32:2 o 3 o 4:1", "2:1"]),
+            format!("32:2 o 3 o {plain}")
+        );
+        // CuTe upcast<2>(Sw<3,4,3> o _0 o (8,64):(64,1)) = Sw<3,3,3> o _0 o (_8,_32):(_32,_1)
+        let k = "Sw<3,4,3> o 0 o (8,64):(64,1)";
+        assert_eq!(ok("upcast", &["2", k]), "Sw<3,3,3> o 0 o (8,32):(32,1)");
+        assert_eq!(ok("downcast", &["2", &ok("upcast", &["2", k])]), k);
+        let err = |op: &str, args: &[&str]| {
+            let args: Vec<Arg> = args.iter().map(|s| t(s)).collect();
+            run_op(op, &args).unwrap_err().kind
+        };
+        assert_eq!(
+            err("upcast", &["2", "32:2 o 3 o (2,4):(1,2)"]),
+            "NotImplemented"
+        );
+        assert_eq!(
+            err("take", &[s, "2", "5"]),
+            err("take", &["(2,2,4):(1,2,4)", "2", "5"])
+        );
+        assert_eq!(err("group", &[s, "x", "1"]), "ParseError");
     }
 
     #[test]

@@ -173,12 +173,14 @@ pub static OPS: &[OpSpec] = &[
     op("make_ordered_layout", "SHAPE ORDER", (2, 2), "compact layout whose strides increase in ORDER", |a| Ok(Layout::ordered(a.tuple(0)?, a.tuple(1)?)?.to_string())),
     op("make_identity_layout", "SHAPE", (1, 1), "the shape with unit basis strides: maps each coordinate to itself", composed_ops::make_identity_layout),
     op("concat", "LAYOUT...", (1, MANY), "the layout whose modes are the arguments (make_layout(l0, l1, ...))", |a| Ok(Layout::from_modes(a.layouts()?)?.to_string())),
-    op("append", "LAYOUT LAYOUT", (2, 2), "modes of the first, then the second as one more mode", |a| Ok(a.layout(0)?.append(&a.layout(1)?)?.to_string())),
-    op("prepend", "LAYOUT LAYOUT", (2, 2), "the second as the first mode, then the modes of the first", |a| Ok(a.layout(0)?.prepend(&a.layout(1)?)?.to_string())),
-    op("replace", "LAYOUT I LAYOUT", (3, 3), "mode I replaced by the second layout", |a| Ok(a.layout(0)?.replace(a.index(1)?, &a.layout(2)?)?.to_string())),
-    op("group", "LAYOUT BEGIN END", (3, 3), "modes [BEGIN, END) grouped into one mode", |a| Ok(a.layout(0)?.group_modes(a.index(1)?, a.index(2)?)?.to_string())),
-    op("take", "LAYOUT BEGIN END", (3, 3), "the tuple of modes [BEGIN, END)", |a| Ok(a.layout(0)?.take_modes(a.index(1)?, a.index(2)?)?.to_string())),
-    op("select", "LAYOUT I...", (2, MANY), "the tuple of the listed modes", |a| Ok(a.layout(0)?.select_modes(&a.indices(1)?)?.to_string())),
+    op("append", "LAYOUT|TUPLE LAYOUT|TUPLE", (2, 2), "modes of the first, then the second as one more mode (elements of a tuple)", |a| Ok(match a.layout_or_tuple(0)? { Either::Layout(l) => l.append(&a.layout(1)?)?.to_string(), Either::Tuple(t) => t.append(&a.tuple(1)?)?.to_string() })),
+    op("prepend", "LAYOUT|TUPLE LAYOUT|TUPLE", (2, 2), "the second as the first mode, then the modes of the first (elements of a tuple)", |a| Ok(match a.layout_or_tuple(0)? { Either::Layout(l) => l.prepend(&a.layout(1)?)?.to_string(), Either::Tuple(t) => t.prepend(&a.tuple(1)?)?.to_string() })),
+    op("replace", "LAYOUT|TUPLE I LAYOUT|TUPLE", (3, 3), "mode I replaced by the second layout (element I of a tuple)", |a| Ok(match a.layout_or_tuple(0)? { Either::Layout(l) => l.replace(a.index(1)?, &a.layout(2)?)?.to_string(), Either::Tuple(t) => t.replace(a.index(1)?, &a.tuple(2)?)?.to_string() })),
+    op("insert", "TUPLE I TUPLE", (3, 3), "CuTe insert<I>: the second tuple placed before element I of the first", |a| Ok(a.tuple(0)?.insert(a.index(1)?, &a.tuple(2)?)?.to_string())),
+    op("remove", "TUPLE I", (2, 2), "CuTe remove<I>: the tuple without element I", |a| Ok(a.tuple(0)?.remove(a.index(1)?)?.to_string())),
+    op("group", "LAYOUT|COMPOSED|TUPLE BEGIN END", (3, 3), "modes [BEGIN, END) grouped into one mode (of the inner layout if composed; elements of a tuple)", |a| { let (b, e) = (a.index(1)?, a.index(2)?); first(chain_ops::inner(a, 0, |l| l.group_modes(b, e)), || Ok(match a.layout_or_tuple(0)? { Either::Layout(l) => l.group_modes(b, e)?.to_string(), Either::Tuple(t) => t.group(b, e)?.to_string() })) }),
+    op("take", "LAYOUT|COMPOSED|TUPLE BEGIN END", (3, 3), "the tuple of modes [BEGIN, END) (of the inner layout if composed; elements of a tuple)", |a| { let (b, e) = (a.index(1)?, a.index(2)?); first(chain_ops::inner(a, 0, |l| l.take_modes(b, e)), || Ok(match a.layout_or_tuple(0)? { Either::Layout(l) => l.take_modes(b, e)?.to_string(), Either::Tuple(t) => t.take(b, e)?.to_string() })) }),
+    op("select", "LAYOUT|TUPLE I...", (2, MANY), "the tuple of the listed modes (elements of a tuple)", |a| Ok(match a.layout_or_tuple(0)? { Either::Layout(l) => l.select_modes(&a.indices(1)?)?.to_string(), Either::Tuple(t) => t.select(&a.indices(1)?)?.to_string() })),
     op("mode", "LAYOUT|COMPOSED|TUPLE I...", (1, MANY), "sub-layout at a hierarchical index (layout<I...>), or the element of a tuple", mode_any),
     op("flatten", "LAYOUT|COMPOSED|TUPLE", (1, 1), "all leaves as one flat tuple", |a| first(chain_ops::query(a, |c| c.map(|l| Ok(l.flatten())).map_or_else(|e| e.to_string(), |c| c.to_string())), || flatten(a))),
     op("slice", "COORD LAYOUT|COMPOSED|TENSOR", (2, 2), "the sub-layout of the modes where COORD has _ (slice(coord, layout)); of a tensor, CuTe's tensor(coord)", |a| first(tensor_ops::slice(a), || chain_ops::slice(a))),
@@ -190,8 +192,11 @@ pub static OPS: &[OpSpec] = &[
     op("depth", "LAYOUT|COMPOSED|TUPLE", (1, 1), "nesting depth (0 for an integer)", |a| first(chain_ops::query(a, |c| c.depth().to_string()), || Ok(a.shape(0)?.depth().to_string()))),
     op("shape", "LAYOUT|COMPOSED", (1, 1), "the shape", |a| first(chain_ops::query(a, |c| c.shape().to_string()), || Ok(a.layout(0)?.shape().to_string()))),
     op("stride", "LAYOUT", (1, 1), "the stride", |a| Ok(a.layout(0)?.stride().to_string())),
-    op("crd2idx", "COORD LAYOUT|COMPOSED|SHAPE [STRIDE]", (2, 3), "index of a 1-D, R-D or natural coordinate (colexicographic for a shape)", |a| first(chain_ops::crd2idx(a), || crd2idx(a))),
+    op("crd2idx", "COORD LAYOUT|COMPOSED|SHAPE [STRIDE]", (2, 3), "index of a 1-D, R-D or natural coordinate (colexicographic for a shape; a coordinate for basis strides)", |a| first(chain_ops::crd2idx(a), || crd2idx(a))),
     op("idx2crd", "INDEX SHAPE|LAYOUT [STRIDE]", (2, 3), "natural coordinate: idx2crd(i, shape), or (i / d) % s per leaf of a layout", idx2crd),
+    op("get_hier_coord", "LAYOUT INDEX", (2, 2), "CuTe Layout::get_hier_coord: the natural coordinate of the index, idx2crd(i, shape, stride)", |a| Ok(a.layout(0)?.coord(a.int(1)?)?.to_string())),
+    op("get_flat_coord", "LAYOUT INDEX", (2, 2), "CuTe Layout::get_flat_coord: get_hier_coord with each top-level mode as its 1-D index (one integer for rank 1)", |a| Ok(a.layout(0)?.flat_coord(a.int(1)?)?.to_string())),
+    op("get_1d_coord", "LAYOUT INDEX", (2, 2), "CuTe Layout::get_1d_coord: the colexicographic 1-D index of get_hier_coord", |a| Ok(a.layout(0)?.coord_1d(a.int(1)?)?.to_string())),
     op("crd2crd", "COORD SHAPE SHAPE", (3, 3), "a coordinate of one shape as a coordinate of another", |a| Ok(a.tuple(1)?.crd2crd(&a.tuple(0)?, &a.tuple(2)?)?.to_string())),
     op("congruent", "TUPLE TUPLE", (2, 2), "same tree", |a| Ok(bit(a.shape(0)?.congruent(&a.shape(1)?)))),
     op("weakly_congruent", "TUPLE TUPLE", (2, 2), "every tuple of the first matched by one of the second", |a| Ok(bit(a.shape(0)?.weakly_congruent(&a.shape(1)?)))),
@@ -208,9 +213,10 @@ pub static OPS: &[OpSpec] = &[
     op("nullspace", "LAYOUT|COMPOSED", (1, 1), "the coordinates A maps to 0 (1:0 for a composed layout, as CuTe)", |a| first(chain_ops::nullspace(a), || Ok(if a.is_basis(0) { a.basis_layout(0)?.nullspace() } else { a.layout(0)?.nullspace() }.to_string()))),
     op("max_common_vector", "LAYOUT|COMPOSED LAYOUT|COMPOSED", (2, 2), "number of leading elements both layouts map alike", |a| first(chain_ops::max_common_vector(a), || Ok(a.layout(0)?.max_common_vector(&a.layout(1)?).to_string()))),
     op("max_common_layout", "LAYOUT|COMPOSED LAYOUT|COMPOSED", (2, 2), "layout of the leading elements both layouts map alike", |a| first(chain_ops::max_common_layout(a), || Ok(a.layout(0)?.max_common_layout(&a.layout(1)?).to_string()))),
-    op("upcast", "N LAYOUT", (2, 2), "the layout for elements N times wider", |a| Ok(a.layout(1)?.upcast(a.int(0)?)?.to_string())),
-    op("downcast", "N LAYOUT", (2, 2), "the layout for elements N times narrower", |a| Ok(a.layout(1)?.downcast(a.int(0)?)?.to_string())),
+    op("upcast", "N LAYOUT|SWIZZLE|COMPOSED", (2, 2), "the layout for elements N times wider", |a| first(chain_ops::recast(a, true), || Ok(a.layout(1)?.upcast(a.int(0)?)?.to_string()))),
+    op("downcast", "N LAYOUT|SWIZZLE|COMPOSED", (2, 2), "the layout for elements N times narrower", |a| first(chain_ops::recast(a, false), || Ok(a.layout(1)?.downcast(a.int(0)?)?.to_string()))),
     op("recast", "OLD_BITS NEW_BITS LAYOUT", (3, 3), "the layout for elements of NEW_BITS bits instead of OLD_BITS", |a| Ok(a.layout(2)?.recast(a.int(0)?, a.int(1)?)?.to_string())),
+    op("recast_layout", "OLD_BITS NEW_BITS LAYOUT", (3, 3), "CuTe's name for recast (recast_layout<Old,New>): the layout for elements of NEW_BITS bits instead of OLD_BITS", |a| Ok(a.layout(2)?.recast(a.int(0)?, a.int(1)?)?.to_string())),
     op("logical_divide", "LAYOUT|TENSOR TILER", (2, 2), "A o (T, complement(T))", |a| first(tensor_ops::divide(a, Layout::logical_divide, ComposedLayout::logical_divide), || composed_ops::by_tiler(a, Layout::logical_divide, ComposedLayout::logical_divide))),
     op("zipped_divide", "LAYOUT|TENSOR TILER", (2, 2), "logical_divide as ((tile),(rest))", |a| first(tensor_ops::divide(a, Layout::zipped_divide, ComposedLayout::zipped_divide), || composed_ops::by_tiler(a, Layout::zipped_divide, ComposedLayout::zipped_divide))),
     op("tiled_divide", "LAYOUT|TENSOR TILER", (2, 2), "logical_divide as ((tile),rest...)", |a| first(tensor_ops::divide(a, Layout::tiled_divide, ComposedLayout::tiled_divide), || composed_ops::by_tiler(a, Layout::tiled_divide, ComposedLayout::tiled_divide))),
@@ -219,9 +225,9 @@ pub static OPS: &[OpSpec] = &[
     op("zipped_product", "LAYOUT TILER", (2, 2), "logical_product as ((block),(rest))", |a| composed_ops::by_tiler(a, Layout::zipped_product, ComposedLayout::zipped_product)),
     op("tiled_product", "LAYOUT TILER", (2, 2), "logical_product as ((block),rest...)", |a| composed_ops::by_tiler(a, Layout::tiled_product, ComposedLayout::tiled_product)),
     op("flat_product", "LAYOUT TILER", (2, 2), "logical_product as (block...,rest...)", |a| composed_ops::by_tiler(a, Layout::flat_product, ComposedLayout::flat_product)),
-    op("blocked_product", "LAYOUT LAYOUT", (2, 2), "copies of A placed block by block as B says", |a| Ok(a.layout(0)?.blocked_product(&a.layout(1)?)?.to_string())),
-    op("raked_product", "LAYOUT LAYOUT", (2, 2), "copies of A interleaved as B says", |a| Ok(a.layout(0)?.raked_product(&a.layout(1)?)?.to_string())),
-    op("tile_to_shape", "LAYOUT SHAPE [ORDER]", (2, 3), "A repeated to fill SHAPE", |a| Ok(a.layout(0)?.tile_to_shape(&a.tuple(1)?, if a.len() == 3 { Some(a.tuple(2)?) } else { None }.as_ref())?.to_string())),
+    op("blocked_product", "LAYOUT|COMPOSED LAYOUT", (2, 2), "copies of A placed block by block as B says (of the inner layout if composed)", |a| { let b = a.layout(1)?; first(chain_ops::inner(a, 0, |l| l.blocked_product(&b)), || Ok(a.layout(0)?.blocked_product(&b)?.to_string())) }),
+    op("raked_product", "LAYOUT|COMPOSED LAYOUT", (2, 2), "copies of A interleaved as B says (of the inner layout if composed)", |a| { let b = a.layout(1)?; first(chain_ops::inner(a, 0, |l| l.raked_product(&b)), || Ok(a.layout(0)?.raked_product(&b)?.to_string())) }),
+    op("tile_to_shape", "LAYOUT|COMPOSED SHAPE [ORDER]", (2, 3), "A repeated to fill SHAPE (the inner layout if composed: a swizzled smem layout from its atom)", |a| { let (shape, order) = (a.tuple(1)?, if a.len() == 3 { Some(a.tuple(2)?) } else { None }); first(chain_ops::inner(a, 0, |l| l.tile_to_shape(&shape, order.as_ref())), || Ok(a.layout(0)?.tile_to_shape(&shape, order.as_ref())?.to_string())) }),
     op("evenly_divides", "SHAPE TILER", (2, 2), "whether TILER divides SHAPE without a partial tile", |a| Ok(bit(a.tuple(0)?.evenly_divides(&a.tiler(1)?)))),
     // analysis (crate::analysis)
     op("show", "LAYOUT|SHAPE", (1, 1), "the layout, its size, cosize, rank and depth, and CuTe's print_layout table", show::show_op),
@@ -236,7 +242,7 @@ pub static OPS: &[OpSpec] = &[
     op("swizzle", "B M S", (3, 3), "CuTe's Swizzle<B,M,S>: x ^ ((x & yyy) >> S), printed Sw<B,M,S>", composed_ops::swizzle),
     // rendering
     op("table", "LAYOUT|COMPOSED|SWIZZLE [N]", (1, 2), "values v0,v1,... of the 1-D function (N of them if given)", composed_ops::table),
-    op("print_layout", "LAYOUT", (1, 1), "CuTe's print_layout table", |a| Ok(a.layout(0)?.table()?.to_string().trim_end().to_string())),
+    op("print_layout", "LAYOUT|COMPOSED", (1, 1), "CuTe's print_layout table (of a swizzled layout: its values)", show::print_layout_op),
 ];
 
 /// `mode` / `get`: of a composed layout, a layout, or a tuple.
@@ -577,6 +583,10 @@ fn layout_from(a: &Args<'_>, k: usize) -> Result<Layout, OpError> {
 
 fn crd2idx(a: &Args<'_>) -> Result<String, OpError> {
     let coord = a.tuple(0)?;
+    if a.len() == 2 && a.is_basis(1) {
+        // CuTe's layout(c) with ScaledBasis strides: a coordinate (ArithmeticTuple).
+        return Ok(a.basis_layout(1)?.value(&coord)?.to_string());
+    }
     Ok(layout_from(a, 1)?.index(&coord)?.to_string())
 }
 
@@ -625,6 +635,97 @@ mod tests {
             );
             assert!(a.min <= a.max, "{}", a.name);
         }
+    }
+
+    #[test]
+    fn print_layout_of_a_swizzled_layout() {
+        // docs/cute-reference.md 7.2: CuTe's print_layout(Sw<1,0,1> o _0 o (_2,_2):(_2,_1)),
+        // widths from the inner layout's cosize.
+        assert_eq!(
+            ok("print_layout", &[t("Sw<1,0,1> o 0 o (2,2):(2,1)")]),
+            "Sw<1,0,1> o 0 o (2,2):(2,1)\n      0   1 \n    +---+---+\n 0  | 0 | 1 |\n    +---+---+\n 1  | 3 | 2 |\n    +---+---+"
+        );
+        assert!(run_op("print_layout", &[t("Sw<1,0 o 0 o (2,2):(2,1)")]).is_err());
+    }
+
+    #[test]
+    fn restructuring_of_tuples() {
+        // CuTe: append((2,3), 4) = (2,3,4); prepend; replace<1>; insert<1>; remove<1>;
+        // take<1,3>; select<2,0>; group<0,2> on the top-level elements of a tuple.
+        assert_eq!(ok("append", &[t("(2,3)"), t("4")]), "(2,3,4)");
+        assert_eq!(ok("prepend", &[t("(2,3)"), t("(4,5)")]), "((4,5),2,3)");
+        assert_eq!(ok("replace", &[t("(2,3,4)"), t("1"), t("7")]), "(2,7,4)");
+        assert_eq!(ok("insert", &[t("(2,3,4)"), t("1"), t("7")]), "(2,7,3,4)");
+        assert_eq!(ok("remove", &[t("(2,3,4)"), t("1")]), "(2,4)");
+        assert_eq!(ok("take", &[t("(2,3,4,5)"), t("1"), t("3")]), "(3,4)");
+        assert_eq!(ok("select", &[t("(2,3,4)"), t("2"), t("0")]), "(4,2)");
+        assert_eq!(ok("group", &[t("(2,3,4)"), t("0"), t("2")]), "((2,3),4)");
+        // layouts keep their meaning
+        assert_eq!(
+            ok("append", &[t("(2,3):(1,2)"), t("4:6")]),
+            "(2,3,4):(1,2,6)"
+        );
+        assert!(run_op("append", &[t("(2,3)"), t("4:6")]).is_err());
+        assert!(run_op("remove", &[t("(2,3,4)"), t("3")]).is_err());
+        assert!(run_op("insert", &[t("(2,3,4)"), t("4"), t("1")]).is_err());
+        assert!(run_op("take", &[t("(2,3,4)"), t("2"), t("2")]).is_err());
+    }
+
+    #[test]
+    fn crd2idx_of_a_basis_layout() {
+        // docs/cute-reference.md 8.4: the identity layout gives back the coordinate.
+        assert_eq!(ok("crd2idx", &[t("(3,5)"), t("(4,8):(1@0,1@1)")]), "(3,5)");
+        assert_eq!(ok("crd2idx", &[t("13"), t("(4,8):(1@0,1@1)")]), "(1,3)");
+        assert_eq!(ok("crd2idx", &[t("(1,2)"), t("(2,3):(2@1,1@0)")]), "(2,2)");
+        assert!(run_op("crd2idx", &[t("(1,2,3)"), t("(2,3):(2@1,1@0)")]).is_err());
+    }
+
+    #[test]
+    fn member_coordinates() {
+        // CuTe idx2crd(143, (8,12,2), (1,8,96)) = (7,5,1) (conformance idx2crd-00000)
+        assert_eq!(
+            ok("get_hier_coord", &[t("(8,12,2):(1,8,96)"), t("143")]),
+            "(7,5,1)"
+        );
+        assert_eq!(
+            ok("get_flat_coord", &[t("(8,12,2):(1,8,96)"), t("143")]),
+            "(7,5,1)"
+        );
+        assert_eq!(
+            ok("get_1d_coord", &[t("(8,12,2):(1,8,96)"), t("143")]),
+            "143"
+        );
+        assert_eq!(
+            ok("get_hier_coord", &[t("((2,2),3):((1,6),2)"), t("9")]),
+            "((1,1),1)"
+        );
+        assert_eq!(
+            ok("get_flat_coord", &[t("((2,2),3):((1,6),2)"), t("9")]),
+            "(3,1)"
+        );
+        assert_eq!(ok("get_flat_coord", &[t("(2,4):(4,1)"), t("5")]), "(1,1)");
+        assert_eq!(ok("get_flat_coord", &[t("((2,4)):((4,1))"), t("5")]), "3");
+        assert_eq!(ok("get_1d_coord", &[t("(4,8):(8,1)"), t("13")]), "21");
+        assert!(run_op("get_hier_coord", &[t("(2,4):(0,1)"), t("1")]).is_err());
+        assert!(run_op("get_1d_coord", &[t("(2,4):(4,1)"), t("x")]).is_err());
+    }
+
+    #[test]
+    fn recast_layout_is_recast() {
+        for (old, new, l) in [
+            ("16", "32", "(4,8):(8,1)"),
+            ("32", "8", "(4,8):(1,4)"),
+            ("8", "8", "6:2"),
+        ] {
+            let args = [t(old), t(new), t(l)];
+            assert_eq!(ok("recast_layout", &args), ok("recast", &args));
+        }
+        // CuTe recast_layout<uint16_t, uint32_t>((4,8):(8,1)) = (4,4):(4,1)
+        assert_eq!(
+            ok("recast_layout", &[t("16"), t("32"), t("(4,8):(8,1)")]),
+            "(4,4):(4,1)"
+        );
+        assert!(run_op("recast_layout", &[t("16"), t("32"), t("(4,7):(7,1)")]).is_err());
     }
 
     #[test]

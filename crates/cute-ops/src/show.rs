@@ -94,6 +94,30 @@ pub fn show(text: &str, opt: ShowOptions) -> Result<String, OpError> {
     Ok(out)
 }
 
+/// `print_layout LAYOUT|COMPOSED`: CuTe's `print_layout` table; a swizzled layout's cells are
+/// its values (the inner layout's table sent through the swizzle layers, widths from the inner
+/// layout's cosize, as CuTe).
+pub(crate) fn print_layout_op(a: &Args<'_>) -> Result<String, OpError> {
+    let text = a.text_arg(0)?;
+    let t = text.trim();
+    let table = if t.starts_with("Sw") {
+        let c = t.parse::<ComposedLayout>().map_err(|e| {
+            OpError::new(
+                "ParseError",
+                format!("print_layout: argument 1 (composed layout): {e}"),
+            )
+        })?;
+        let post = |x: i64| c.post(x).unwrap_or(x);
+        c.layout()
+            .table()?
+            .with_post_map(&post, &c.to_string())
+            .to_string()
+    } else {
+        a.layout(0)?.table()?.to_string()
+    };
+    Ok(table.trim_end().to_string())
+}
+
 /// Batch `show LAYOUT`.
 pub(crate) fn show_op(a: &Args<'_>) -> Result<String, OpError> {
     let text = show(&a.text_arg(0)?, ShowOptions::default())?;

@@ -20,6 +20,7 @@ pub static TENSOR_OPS: &[OpSpec] = &[
     op("make_identity_tensor", "SHAPE", (1, 1), "the coordinate tensor of SHAPE: its value at a coordinate is that coordinate (ArithTuple(0,...) o SHAPE:(1@0,...))", |a| Ok(LayoutTensor::identity(a.tuple(0)?)?.to_string())),
     op("tensor_value", "TENSOR COORD", (2, 2), "CuTe tensor(c): the value at a 1-D, R-D or natural coordinate (an offset, or a coordinate)", |a| Ok(a.tensor(0)?.value(&a.tuple(1)?)?.to_string())),
     op("local_tile", "TENSOR TILER COORD [PROJ]", (3, 4), "the tile at tile coordinate COORD: zipped_divide(T, TILER)((_,...), COORD); PROJ (Step<_1,X,_1> or (1,_,1)) dices TILER and COORD first", local_tile),
+    op("inner_partition", "TENSOR TILER COORD", (3, 3), "CuTe inner_partition: the tile at tile coordinate COORD, zipped_divide(T, TILER)((_,...), COORD) (local_tile without a projection)", local_tile),
     op("local_partition", "TENSOR THR_LAYOUT INDEX [PROJ]", (3, 4), "what thread INDEX owns when T is tiled by THR_LAYOUT's shape and thread THR(c) takes element c of every tile; PROJ dices THR_LAYOUT first", local_partition),
     op("partition_tv", "TENSOR TV_LAYOUT THREAD", (3, 3), "thread THREAD's values under a (thread, value) -> index layout: composition(T, TV)(THREAD, _)", |a| Ok(a.tensor(0)?.partition_tv(&a.layout(1)?, a.int(2)?)?.to_string())),
     op("print_tensor", "TENSOR", (1, 1), "CuTe's print_tensor: the tensor, ':', then its values (%5d offsets, coordinates after two spaces) in a grid per rank", |a| Ok(a.tensor(0)?.print_tensor()?)),
@@ -34,6 +35,7 @@ pub static TENSOR_HELP: &[OpHelp] = &[
     h("make_identity_tensor", "T(c) = c, the natural coordinate, at every coordinate c of SHAPE", &["(4,8)"], "ArithTuple(0,0) o (4,8):(1@0,1@1)"),
     h("tensor_value", "BASE + LAYOUT(c) for a counting tensor, BASE + the basis sum for a coordinate tensor", &["counting_iter(5) o (4,8):(8,1)", "(1,2)"], "15"),
     h("local_tile", "R(c) = T(COORD * tile + c) per mode, for every coordinate c of the tile", &["counting_iter(0) o (4,6):(6,1)", "(2,3)", "(1,1)"], "counting_iter(15) o (2,3):(6,1)"),
+    h("inner_partition", "the same as local_tile: R(c) = T(COORD * tile + c) per mode, for every coordinate c of the tile", &["counting_iter(0) o (4,6):(6,1)", "(2,3)", "(1,1)"], "counting_iter(15) o (2,3):(6,1)"),
     h("local_partition", "R(c) = T(c * shape(THR) + THR coordinate of INDEX) per mode; over all threads every element once", &["counting_iter(0) o (4,6):(6,1)", "(2,2):(2,1)", "1"], "counting_iter(1) o (2,3):(12,2)"),
     h("partition_tv", "R(v) = T(TV(THREAD, v)) for every value index v", &["counting_iter(0) o (4,4):(4,1)", "(4,4):(4,1)", "2"], "counting_iter(2) o (4):(4)"),
     h("print_tensor", "row m, column n of the grid is T(m, n); one line per value for rank 1; rank 3 and 4 print the grids of the last modes between rules", &["counting_iter(0) o (2,3):(3,1)"], "counting_iter(0) o (2,3):(3,1):\n    0    1    2\n    3    4    5"),
@@ -169,6 +171,10 @@ mod tests {
             "counting_iter(3) o ((4,2)):((7,36))"
         );
         assert_eq!(ok("tensor_value", &[&t, "(3,5)"]), "23");
+        assert_eq!(
+            ok("inner_partition", &[&t, "(2,3)", "(1,1)"]),
+            ok("local_tile", &[&t, "(2,3)", "(1,1)"])
+        );
         assert_eq!(
             ok("local_tile", &[&t, "(2,5,3)", "(1,0,1)", "Step<_1,X,_1>"]),
             "counting_iter(15) o (2,3):(6,1)"

@@ -56,3 +56,43 @@ pub fn batch(input: &[u8]) -> (Output, Vec<Value>) {
         .collect();
     (out, answers)
 }
+
+/// Runs every vector of a CuTe conformance file (`{"id", "op", "args", "cute"[, "exact"]}` lines)
+/// through one `cute batch` and asserts each answer is CuTe's: the text without spaces (CuTe's
+/// static `_N` printed as `N`), or exactly where the vector says `"exact": true`. A refusal is a
+/// failure. Returns the number of vectors.
+pub fn assert_cute_vectors(text: &str) -> usize {
+    let norm = |s: &str| s.split_whitespace().collect::<String>();
+    let cases: Vec<Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("vector line"))
+        .collect();
+    let mut input = String::new();
+    for c in &cases {
+        input.push_str(&serde_json::json!({"op": c["op"], "args": c["args"]}).to_string());
+        input.push('\n');
+    }
+    let (_, answers) = batch(input.as_bytes());
+    assert_eq!(answers.len(), cases.len());
+    let mut bad = Vec::new();
+    for (c, a) in cases.iter().zip(&answers) {
+        let want = c["cute"].as_str().expect("cute answer");
+        let exact = c["exact"].as_bool().unwrap_or(false);
+        match a["ok"].as_str() {
+            Some(ours) if exact && ours == want => {}
+            Some(ours) if !exact && norm(ours) == want => {}
+            _ => bad.push(format!(
+                "{} {} {}: CuTe {want:?}, ours {a}",
+                c["id"], c["op"], c["args"]
+            )),
+        }
+    }
+    assert!(
+        bad.is_empty(),
+        "{} of {} differ:\n{}",
+        bad.len(),
+        cases.len(),
+        bad.join("\n")
+    );
+    cases.len()
+}

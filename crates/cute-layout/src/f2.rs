@@ -236,7 +236,8 @@ fn flat(op: &'static str, modes: &[(i64, F2)]) -> Result<Layout<F2>, LayoutError
 /// merged mode has the same values (`s_a` a power of two, or both strides 0).
 fn merges(sa: i64, da: F2, db: F2) -> bool {
     let (sa, d) = (sa as u64, da.0);
-    clmul(d, sa) == u128::from(db.0) && (clmul(d, sa - 1) ^ u128::from(db.0)) == clmul(d, 2 * sa - 1)
+    clmul(d, sa) == u128::from(db.0)
+        && (clmul(d, sa - 1) ^ u128::from(db.0)) == clmul(d, 2 * sa - 1)
 }
 
 impl Layout<F2> {
@@ -303,6 +304,36 @@ impl Layout<F2> {
     pub fn value(&self, coord: &IntTuple) -> Result<i64, LayoutError> {
         let natural = self.shape().idx2crd(coord)?;
         self.xor_of("crd2idx", &natural.leaves)
+    }
+
+    /// PyCuTe's bound on the codomain of an F2 layout: the smallest power of two above every
+    /// mode's largest contribution `clmul(d, s - 1)` (XOR cancels bits, so the values are
+    /// bounded by their bit span, not by a sum); 1 when every stride is 0.
+    ///
+    /// # Laws
+    /// * `0 <= L(i) < cosize` for every `i < size`.
+    ///
+    /// # Errors
+    /// [`LayoutError::Overflow`] past `i64`.
+    ///
+    /// # Examples
+    /// ```
+    /// # use cute_layout::{F2, Layout};
+    /// assert_eq!("4:F2(3)".parse::<Layout<F2>>()?.cosize()?, 8); // reaches 6
+    /// assert_eq!("(8,8):(F2(1),F2(9))".parse::<Layout<F2>>()?.cosize()?, 64);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn cosize(&self) -> Result<i64, LayoutError> {
+        let bits = self
+            .stride
+            .iter()
+            .zip(self.shape.iter())
+            .map(|(d, &s)| 128 - clmul(d.0, (s - 1) as u64).leading_zeros())
+            .max()
+            .unwrap_or(0);
+        1i64.checked_shl(bits)
+            .filter(|&v| v > 0)
+            .ok_or_else(|| LayoutError::overflow("cosize"))
     }
 
     /// The 1-D function on the domain: `Some(L(i))` for `0 <= i < size`, else `None` (and `None`
@@ -514,9 +545,8 @@ impl Layout<F2> {
                 }
                 acc
             };
-            let shift_ok = (0..64 - top.leading_zeros()).all(|j| {
-                (r << j) < n && inv(r << j) == inv(r).checked_shl(j).unwrap_or(u64::MAX)
-            });
+            let shift_ok = (0..64 - top.leading_zeros())
+                .all(|j| (r << j) < n && inv(r << j) == inv(r).checked_shl(j).unwrap_or(u64::MAX));
             let Some(next) = n.checked_mul(s as u64) else {
                 break;
             };
@@ -866,7 +896,12 @@ mod tests {
 
     #[test]
     fn text_round_trip_and_refusals() {
-        for t in ["(4,8):(F2(1),F2(8))", "8:F2(3)", "(4,8):(F2(1),0)", "((2,2),3):((F2(1),F2(2)),F2(4))"] {
+        for t in [
+            "(4,8):(F2(1),F2(8))",
+            "8:F2(3)",
+            "(4,8):(F2(1),0)",
+            "((2,2),3):((F2(1),F2(2)),F2(4))",
+        ] {
             assert_eq!(f2(t).to_string(), t);
         }
         assert_eq!(f2("(2,2):(F2(0),0)").to_string(), "(2,2):(0,0)");
@@ -874,7 +909,10 @@ mod tests {
         assert!("8:F2(-1)".parse::<Layout<F2>>().is_err());
         assert!("(2,2):F2(1)".parse::<Layout<F2>>().is_err());
         assert!("F2(5)".parse::<IntTuple>().is_err());
-        assert_eq!(f2("8:F2(1)").index_any(-1).unwrap_err().kind(), "InvalidArgument");
+        assert_eq!(
+            f2("8:F2(1)").index_any(-1).unwrap_err().kind(),
+            "InvalidArgument"
+        );
     }
 
     #[test]
@@ -901,7 +939,11 @@ mod tests {
             assert_eq!(c.size(), l.size());
             assert!(c.depth() <= 1 && z.depth() <= 1);
             for i in 0..l.size() + 10 {
-                assert_eq!(z.index_any(i).unwrap(), l.index_any(i).unwrap(), "{l} -> {z} at {i}");
+                assert_eq!(
+                    z.index_any(i).unwrap(),
+                    l.index_any(i).unwrap(),
+                    "{l} -> {z} at {i}"
+                );
             }
             assert_eq!(z.coalesce_z().unwrap(), z);
         }
@@ -919,11 +961,20 @@ mod tests {
         }
         // PyCuTe's is-largest and residue cases: bijections the chain covers in full, and one
         // whose carried component leaks (a bijection too, but the chain stops at mode 0).
-        for t in ["(8,8):(F2(1),F2(9))", "(8,8):(F2(9),F2(1))", "(4,4):(F2(1),F2(5))"] {
+        for t in [
+            "(8,8):(F2(1),F2(9))",
+            "(8,8):(F2(9),F2(1))",
+            "(4,4):(F2(1),F2(5))",
+        ] {
             assert_eq!(f2(t).right_inverse().size(), 64.min(f2(t).size()), "{t}");
         }
         assert_eq!(f2("(8,8):(F2(1),F2(13))").right_inverse().size(), 8);
-        assert_eq!(f2("(4,(4,3)):(F2(1),(F2(5),F2(16)))").right_inverse().size(), 48);
+        assert_eq!(
+            f2("(4,(4,3)):(F2(1),(F2(5),F2(16)))")
+                .right_inverse()
+                .size(),
+            48
+        );
     }
 
     #[test]
@@ -944,21 +995,36 @@ mod tests {
     #[test]
     fn layout_add_laws() {
         let list = [
-            "16:0", "16:F2(1)", "16:F2(8)", "16:F2(9)", "16:F2(64)",
-            "(4,4):(F2(1),F2(4))", "(4,4):(F2(1),F2(8))", "(4,4):(F2(2),F2(8))",
+            "16:0",
+            "16:F2(1)",
+            "16:F2(8)",
+            "16:F2(9)",
+            "16:F2(64)",
+            "(4,4):(F2(1),F2(4))",
+            "(4,4):(F2(1),F2(8))",
+            "(4,4):(F2(2),F2(8))",
         ];
         for a in list {
             for b in list {
                 let (la, lb) = (f2(a), f2(b));
                 let r = la.layout_add(&lb).unwrap();
                 assert_eq!(r, lb.layout_add(&la).unwrap());
-                let want: Vec<i64> = vals(&la).iter().zip(vals(&lb)).map(|(x, y)| x ^ y).collect();
+                let want: Vec<i64> = vals(&la)
+                    .iter()
+                    .zip(vals(&lb))
+                    .map(|(x, y)| x ^ y)
+                    .collect();
                 assert_eq!(vals(&r), want, "{a} + {b} = {r}");
             }
-            assert!(vals(&f2(a).layout_add(&f2(a)).unwrap()).iter().all(|&v| v == 0));
+            assert!(vals(&f2(a).layout_add(&f2(a)).unwrap())
+                .iter()
+                .all(|&v| v == 0));
         }
         assert_eq!(
-            f2("12:F2(1)").layout_add(&f2("(3,4):(F2(1),F2(3))")).unwrap_err().kind(),
+            f2("12:F2(1)")
+                .layout_add(&f2("(3,4):(F2(1),F2(3))"))
+                .unwrap_err()
+                .kind(),
             "NotRepresentable"
         );
     }

@@ -260,4 +260,14 @@ mod tests {
         assert_eq!(kind("table", &["8:(F2(1)"]), "ParseError");
         assert_eq!(kind("left_inverse", &["8:F2(2)"]), "NotRepresentable");
     }
+
+    #[test]
+    fn help_names_f2_for_the_ops_that_take_it() {
+        for name in super::F2_TAKERS {
+            let spec = crate::find(name).unwrap_or_else(|| panic!("{name} is no op"));
+            let text = crate::help::render(spec);
+            assert!(text.contains("F2"), "{name}: {text}");
+        }
+        assert!(!crate::help::render(crate::find("composition").unwrap()).contains("F2"));
+    }
 }

@@ -13,6 +13,8 @@ cases of a round in one `cute batch` process) and counts, per suite and per peer
             every property the CuTe test asserts holds on our answers
   same-fn   a different text for the same function: `cute equal OURS PEER` says 1 (e.g. a
             swizzle moved through an outer layout, or the stride of an extent-1 mode)
+  substituted  a peer assertion over sympy symbols, checked at integer substitutions (symbolic
+            shapes stay unsupported; the count of substitutions that agree is printed)
   refused   we refuse and the peer raised too
   differ    a different answer (listed with --show: judged in the README, not counted wrong)
   error     we refuse where the peer answered (listed)
@@ -27,13 +29,19 @@ cases there are replaced by the project's transcription of the same tests
 cute expresses is given as an integer or swizzled layout): exact answers and refusals are
 compared, the post-conditions (R(i) == A(i) + B(i), coalesce_z's values past the end, the
 order of compatible shapes, commutativity, ...) checked with ../shared/peer-tests/peerlib.py.
-Their cases of F2 arithmetic or sympy symbols stay `unmapped`. NVlabs' other marked cases
+Their cases of F2 arithmetic stay `unmapped` (sympy symbols: below). NVlabs' other marked cases
 (make_layout_like, the [mode] / mode= forms, tiler promotion, Layout(shape, k),
 _offset_and_slice, coshape of basis strides, tiler_to_layout) are replaced the same way by
 crates/cute-ops/tests/data/nvlabs_rest.jsonl: exact answers, refusals, `same_as` (another
 request, often CuTe's spelling, must give the same text) and asserted properties (rank,
 compatible, values of a mode, make_layout_like's post-conditions). `convention`: PyCuTe answers
 otherwise and we give CuTe C++'s answer (or the same function); the case says why.
+
+NVlabs' sympy cases (34 in the case file, 9 coalesce_z extras) are replaced by
+crates/cute-ops/tests/data/nvlabs_sympy.jsonl (written by scripts/gen-nvlabs-sympy.py): each
+substitution of integers for the symbols must give the substituted symbolic answer (text, or
+the same function) and meet the post-condition the test asserts; a case is `substituted` when
+all its substitutions agree.
 """
 
 import argparse

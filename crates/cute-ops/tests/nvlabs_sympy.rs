@@ -140,7 +140,10 @@ fn nvlabs_sympy_assertions_hold_at_integer_substitutions() {
             subs += 1;
             match judge(op, sub) {
                 Ok(k) => *tally.entry((op.to_string(), k)).or_default() += 1,
-                Err(e) => failures.push(format!("{} {} at {}: {e}", case["ref"], case["peer"], sub["at"])),
+                Err(e) => failures.push(format!(
+                    "{} {} at {}: {e}",
+                    case["ref"], case["peer"], sub["at"]
+                )),
             }
         }
     }

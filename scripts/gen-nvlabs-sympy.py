@@ -66,10 +66,10 @@ CASES = [
     case("nvlabs-cute-0236", COMPOSITION, "test_composition_sympy_fails",
          "composition(Layout((N, 8), (X, Y)), Layout(4, 1)) raises ValueError (the shape divisibility "
          "condition is unverifiable for a symbolic N)", "composition", ["(N,8):(X,Y)", "4:1"],
-         {"law": "composition"}, where="N % 4 == 0 or 4 % N == 0",
-         why="the symbolic refusal has no integer counterpart: where the shape divisibility condition "
-             "holds the answer must meet the post-condition; where it fails a refusal is accepted, and "
-             "an answer must still meet the post-condition"),
+         {"law": "composition"}, where="4 % min(N, 4) == 0",
+         why="the symbolic refusal has no integer counterpart: where CuTe's shape divisibility condition "
+             "(4 % min(N, 4) == 0) holds the answer must meet the post-condition; where it fails (N = 3) "
+             "a refusal is accepted, and an answer must still meet the post-condition"),
 ]
 
 

@@ -37,7 +37,8 @@ request, often CuTe's spelling, must give the same text) and asserted properties
 compatible, values of a mode, make_layout_like's post-conditions). `convention`: PyCuTe answers
 otherwise and we give CuTe C++'s answer (or the same function); the case says why.
 
-NVlabs' sympy cases (34 in the case file, 9 coalesce_z extras) are replaced by
+NVlabs' sympy cases (34 marked so in the case file, 5 of its make_layout_like cases, 9
+coalesce_z extras) are replaced by
 crates/cute-ops/tests/data/nvlabs_sympy.jsonl (written by scripts/gen-nvlabs-sympy.py): each
 substitution of integers for the symbols must give the substituted symbolic answer (text, or
 the same function) and meet the post-condition the test asserts; a case is `substituted` when

@@ -83,10 +83,18 @@ def coal(n, test, op, peer, arg, want=None, law=False):
                 op=op, args=[arg], expect=e, where=None, why=None)
 
 
+def coal_refs(op):
+    """The shared case ids of test_coalesce.py's sympy cases, in order; coalesce_z's are in
+    nvlabs_pycute_extras.jsonl (the same `peer` text)."""
+    if op == "coalesce":
+        return iter(f"nvlabs-cute-{k:04}" for k in range(292, 301))
+    return iter(["nvlabs_pycute_extras.jsonl"] * 9)
+
+
 for op in ("coalesce", "coalesce_z"):
     post = f"postcondition_{op}"
-    ids = iter(range(292, 301)) if op == "coalesce" else iter([None] * 9)
-    ref = lambda: (lambda k: f"nvlabs-cute-{k:04}" if k else "nvlabs_pycute_extras.jsonl")(next(ids))
+    refs = coal_refs(op)
+    ref = refs.__next__
     t1, t2 = f"test_{op}_sympy", f"test_{op}_sympy_static"
     CASES += [
         coal(ref(), t1, op, f"{post}(Layout((2, 4), (X, 2*X)))", "(2,4):(X,2*X)", "8:X", True),

@@ -24,6 +24,11 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
+//! A basis stride may carry an F2 value, PyCuTe's `ScaledBasis(F2(v), (i,))`: written
+//! `F2(v)@i` ([`F2Basis`]), it steps along coordinate mode `i` by XOR, so
+//! `(8,8):(F2(1)@0,F2(9)@0)` maps to a coordinate whose mode 0 is swizzled. Only mode paths of
+//! one level, and no plain F2 stride beside them.
+//!
 //! The operations follow PyCuTe (NVlabs/CuTe `pycute/swizzle.py`, `stride.py`, `algebra.py`):
 //! coalesce merges two modes only where that keeps every value (the left extent a power of two,
 //! or both strides 0), `right_inverse` follows the chain of strides and lets a stride carry a
@@ -35,6 +40,7 @@ use alloc::vec::Vec;
 use core::fmt;
 use core::str::FromStr;
 
+use crate::basis::ScaledBasis;
 use crate::composed::ComposedLayout;
 use crate::error::{LayoutError, ParseError, ParseErrorKind};
 use crate::int_tuple::IntTuple;
@@ -123,6 +129,48 @@ impl fmt::Display for F2 {
     }
 }
 
+/// NVlabs PyCuTe's `ScaledBasis(F2(v), (i,))`: the F2 value `v` along top-level coordinate
+/// mode `i`, printed `F2(v)@i` (`0` for zero).
+///
+/// # Examples
+/// ```
+/// # use cute_layout::{F2Basis, Layout};
+/// let l: Layout<F2Basis> = "(8,8):(F2(1)@0,F2(9)@0)".parse()?;
+/// assert_eq!(l.to_string(), "(8,8):(F2(1)@0,F2(9)@0)");
+/// assert_eq!(l.value(&"(1,1)".parse()?)?.to_string(), "(8)");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub struct F2Basis {
+    value: F2,
+    axis: ScaledBasis,
+}
+
+impl F2Basis {
+    /// The F2 value.
+    pub fn value(&self) -> F2 {
+        self.value
+    }
+
+    /// The coordinate mode it steps along (`None` for the zero stride).
+    pub fn axis(&self) -> Option<usize> {
+        self.axis.path().next()
+    }
+}
+
+impl StrideValue for F2Basis {
+    fn magnitude(&self) -> Option<i64> {
+        self.value.magnitude()
+    }
+    fn write(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.value.write(f)?;
+        match self.axis() {
+            Some(i) if self.value != F2::ZERO => write!(f, "@{i}"),
+            _ => Ok(()),
+        }
+    }
+}
+
 impl Parser<'_> {
     /// One F2 stride leaf: `F2(v)` with `v >= 0`, or `0`.
     fn f2(&mut self) -> Result<F2, ParseError> {
@@ -160,6 +208,68 @@ impl Parser<'_> {
             });
         }
         Ok(F2::ZERO)
+    }
+}
+
+impl Parser<'_> {
+    /// One F2 basis leaf: `F2(v)@i` or `0`.
+    fn f2_basis(&mut self) -> Result<F2Basis, ParseError> {
+        self.skip_ws();
+        let start = self.pos;
+        let value = self.f2()?;
+        let mut path: Leaves<usize> = Leaves::new();
+        while self.peek() == Some(b'@') {
+            self.pos += 1;
+            let i = self.int()?;
+            path.push(usize::try_from(i).map_err(|_| self.error("a mode index >= 0"))?);
+        }
+        path.reverse();
+        let bad = |what: alloc::string::String| ParseError {
+            offset: start,
+            kind: ParseErrorKind::Invalid(LayoutError::InvalidArgument { op: "parse", what }),
+        };
+        if path.len() > 1 {
+            return Err(bad(alloc::format!(
+                "{value}: an F2 basis stride steps along a top-level coordinate mode (one @ index)"
+            )));
+        }
+        if path.is_empty() && value != F2::ZERO {
+            return Err(bad(alloc::format!(
+                "{value} beside F2 basis strides: every nonzero stride steps along a coordinate mode"
+            )));
+        }
+        let axis = ScaledBasis::new(1, &path).map_err(|e| ParseError {
+            offset: start,
+            kind: ParseErrorKind::Invalid(e),
+        })?;
+        Ok(F2Basis { value, axis })
+    }
+}
+
+impl FromStr for Layout<F2Basis> {
+    type Err = ParseError;
+    /// Parse `shape:stride` with F2 basis strides, e.g. `(8,8):(F2(1)@0,F2(1)@1)`.
+    fn from_str(s: &str) -> Result<Self, ParseError> {
+        let mut p = Parser::new(s);
+        let shape = p.int_tuple()?;
+        p.eat(b':', "':'")?;
+        let at = {
+            p.skip_ws();
+            p.pos
+        };
+        let (toks, stride) = p.tree(|p| p.f2_basis())?;
+        p.finish()?;
+        let invalid = |e| ParseError {
+            offset: at,
+            kind: ParseErrorKind::Invalid(e),
+        };
+        if toks != shape.toks {
+            return Err(invalid(LayoutError::InvalidArgument {
+                op: "parse",
+                what: alloc::format!("the F2 basis stride is not congruent to shape {shape}"),
+            }));
+        }
+        Layout::checked("parse", shape.toks, shape.leaves, stride).map_err(invalid)
     }
 }
 
@@ -848,6 +958,85 @@ impl Layout<F2> {
     }
 }
 
+impl Layout<F2Basis> {
+    /// The layout of the strides along coordinate mode `axis` (the others 0), as F2 strides.
+    fn along(&self, axis: usize) -> Layout<F2> {
+        let stride = self
+            .stride
+            .iter()
+            .map(|d| {
+                if d.axis() == Some(axis) {
+                    d.value
+                } else {
+                    F2::ZERO
+                }
+            })
+            .collect();
+        Layout {
+            toks: self.toks.clone(),
+            shape: self.shape.clone(),
+            stride,
+        }
+    }
+
+    /// The number of coordinate modes the strides reach (one past the largest mode index).
+    fn axes(&self) -> usize {
+        self.stride
+            .iter()
+            .filter(|d| d.value != F2::ZERO)
+            .filter_map(|d| d.axis())
+            .max()
+            .map_or(0, |m| m + 1)
+    }
+
+    /// The coordinate at a 1-D, R-D or natural coordinate of the domain: mode `i` of the result
+    /// is the XOR over the leaves along `i` of `clmul(d, c)` (a tuple as wide as the largest
+    /// mode index used).
+    ///
+    /// # Errors
+    /// As [`Layout::<F2>::value`].
+    ///
+    /// # Examples
+    /// ```
+    /// # use cute_layout::{F2Basis, Layout};
+    /// let l: Layout<F2Basis> = "(8,8):(F2(1)@0,F2(1)@1)".parse()?;
+    /// assert_eq!(l.value(&"13".parse()?)?.to_string(), "(5,1)");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn value(&self, coord: &IntTuple) -> Result<IntTuple, LayoutError> {
+        let mut modes = Vec::with_capacity(self.axes());
+        for k in 0..self.axes() {
+            modes.push(IntTuple::int(self.along(k).value(coord)?));
+        }
+        IntTuple::tuple(modes)
+    }
+
+    /// PyCuTe's right inverse of a layout with F2 basis strides: each coordinate mode `k` is
+    /// inverted on its own ([`Layout::<F2>::right_inverse`] of the strides along `k`), and `R`
+    /// is the tuple of those inverses, `R((x_0, x_1, ...)) = R_0(x_0) ^ R_1(x_1) ^ ...`, an
+    /// index of the domain.
+    ///
+    /// # Laws
+    /// * `R(L(R(i))) == R(i)` for every `i < size(R)`, `L(R(i))` a coordinate (PyCuTe's law for a
+    ///   coordinate codomain); `rank(R)` is the number of coordinate modes.
+    ///
+    /// # Errors
+    /// [`LayoutError::TooDeep`] or [`LayoutError::Overflow`] as [`Layout::from_modes`].
+    ///
+    /// # Examples
+    /// ```
+    /// # use cute_layout::{F2Basis, Layout};
+    /// let l: Layout<F2Basis> = "(8,8):(F2(1)@0,F2(1)@1)".parse()?;
+    /// assert_eq!(l.right_inverse()?.to_string(), "(8,8):(F2(1),F2(8))");
+    /// let l: Layout<F2Basis> = "4:F2(1)@0".parse()?;
+    /// assert_eq!(l.right_inverse()?.to_string(), "(4):(F2(1))");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn right_inverse(&self) -> Result<Layout<F2>, LayoutError> {
+        Layout::from_modes((0..self.axes()).map(|k| self.along(k).right_inverse()))
+    }
+}
+
 /// The rank over GF(2) of the columns (bit patterns).
 fn gf2_rank(cols: &[i64]) -> usize {
     let mut basis: Vec<i64> = Vec::new();
@@ -1046,6 +1235,28 @@ mod tests {
             assert!(l.same_function(&l.coalesce().unwrap()).unwrap());
         }
         assert!(f2("(4,4):(F2(1),F2(5))").to_swizzle().is_ok());
+    }
+
+    #[test]
+    fn f2_basis_right_inverse_laws() {
+        for t in [
+            "4:F2(1)@0",
+            "(8,8):(F2(1)@0,F2(9)@0)",
+            "(8,8):(F2(1)@0,F2(1)@1)",
+            "(4,2):(F2(1)@1,F2(3)@0)",
+        ] {
+            let l: Layout<F2Basis> = t.parse().unwrap();
+            assert_eq!(l.to_string(), t);
+            let r = l.right_inverse().unwrap();
+            assert_eq!(r.rank(), l.axes(), "{t}: {r}");
+            for i in 0..r.size() {
+                let y = r.index_any(i).unwrap();
+                let c = l.value(&IntTuple::int(y)).unwrap();
+                assert_eq!(r.value(&c).unwrap(), y, "{t}: {r} at {i}");
+            }
+        }
+        assert!("(2,2):(F2(1)@0,F2(1))".parse::<Layout<F2Basis>>().is_err());
+        assert!("2:F2(1)@0@1".parse::<Layout<F2Basis>>().is_err());
     }
 
     proptest! {

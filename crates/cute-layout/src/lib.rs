@@ -138,7 +138,7 @@ pub use construct::MAX_COORDINATES;
 pub use coord::Offsets;
 pub use divider::Idx2Crd;
 pub use error::{LayoutError, ParseError, ParseErrorKind};
-pub use f2::{is_f2_text, F2, MAX_F2_POINTS};
+pub use f2::{is_f2_text, F2Basis, F2, MAX_F2_POINTS};
 pub use int_tuple::IntTuple;
 pub use int_tuple_ops::{IntTupleBuilder, TupleToken};
 pub use layout::{Layout, Order, StrideValue};

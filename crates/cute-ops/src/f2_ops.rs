@@ -5,7 +5,7 @@
 //! One operation exists for F2 layouts only ([`F2_OPS`]): `f2_swizzle`. The
 //! algebra is in `cute_layout` ([`cute_layout::F2`]).
 
-use cute_layout::{ComposedLayout, IntTuple, Layout, F2, MAX_F2_POINTS};
+use cute_layout::{ComposedLayout, F2Basis, IntTuple, Layout, F2, MAX_F2_POINTS};
 
 use crate::help::{h, OpHelp};
 use crate::{op, push_value, Arg, Args, OpError, OpSpec, MAX_TABLE_VALUES};
@@ -43,6 +43,49 @@ pub const F2_TAKERS: &[&str] = &[
     "f2_matrix",
     "f2_swizzle",
 ];
+
+/// The operations that take F2 basis layouts (`(8,8):(F2(1)@0,F2(9)@0)`).
+pub const F2_BASIS_TAKERS: &[&str] =
+    &["size", "rank", "depth", "shape", "crd2idx", "right_inverse"];
+
+fn is_f2_basis_arg(arg: &Arg) -> bool {
+    matches!(arg, Arg::Text(s) if cute_layout::is_f2_text(s) && s.contains('@'))
+}
+
+/// Operation `op` where an argument is an F2 basis layout.
+fn run_basis(a: &Args<'_>) -> Result<String, OpError> {
+    let k = usize::from(a.op == "crd2idx");
+    let Arg::Text(s) = &a.args[k] else {
+        return Err(OpError::new(
+            "BadRequest",
+            format!("{}: argument {} must be a layout", a.op, k + 1),
+        ));
+    };
+    let l: Layout<F2Basis> = s.parse().map_err(|e| {
+        OpError::new(
+            "ParseError",
+            format!("{}: argument {} (F2 basis layout): {e}", a.op, k + 1),
+        )
+    })?;
+    Ok(match a.op {
+        "size" => l.size().to_string(),
+        "rank" => l.rank().to_string(),
+        "depth" => l.depth().to_string(),
+        "shape" => l.shape().to_string(),
+        "crd2idx" => l.value(&a.tuple(0)?)?.to_string(),
+        "right_inverse" => l.right_inverse()?.to_string(),
+        _ => {
+            return Err(OpError::new(
+                "BadRequest",
+                format!(
+                    "{} does not take layouts with F2 basis strides (NVlabs PyCuTe's ScaledBasis(F2(v), (i,))); these do: {}",
+                    a.op,
+                    F2_BASIS_TAKERS.join(", ")
+                ),
+            ))
+        }
+    })
+}
 
 /// Whether argument `arg` is an F2 layout's text.
 pub fn is_f2_arg(arg: &Arg) -> bool {
@@ -110,6 +153,9 @@ fn size_of(a: &Args<'_>, k: usize) -> Result<i64, OpError> {
 /// them: XOR and integer addition do not mix); the library's error kinds.
 pub fn run(op: &'static str, args: &[Arg]) -> Result<String, OpError> {
     let a = Args { op, args };
+    if args.iter().any(is_f2_basis_arg) {
+        return run_basis(&a);
+    }
     let one = || f2(&a, 0);
     Ok(match op {
         "size" => one()?.size().to_string(),
@@ -259,6 +305,16 @@ mod tests {
         assert_eq!(kind("size", &["F2(5)"]), "ParseError");
         assert_eq!(kind("table", &["8:(F2(1)"]), "ParseError");
         assert_eq!(kind("left_inverse", &["8:F2(2)"]), "NotRepresentable");
+        assert_eq!(
+            ok("right_inverse", &["(8,8):(F2(1)@0,F2(1)@1)"]),
+            "(8,8):(F2(1),F2(8))"
+        );
+        assert_eq!(ok("crd2idx", &["13", "(8,8):(F2(1)@0,F2(1)@1)"]), "(5,1)");
+        assert_eq!(kind("coalesce", &["4:F2(1)@0"]), "BadRequest");
+        assert_eq!(
+            kind("right_inverse", &["(2,2):(F2(1)@0,1@1)"]),
+            "ParseError"
+        );
     }
 
     #[test]

@@ -37,6 +37,9 @@ fn layout_add(a: &Args<'_>) -> Result<String, OpError> {
 }
 
 fn coalesce_z(a: &Args<'_>) -> Result<String, OpError> {
+    if let Some(r) = crate::symbolic_ops::symbolic(a, "coalesce_z")? {
+        return Ok(r);
+    }
     if a.is_basis(0) {
         if a.len() == 2 {
             return Err(OpError::new(

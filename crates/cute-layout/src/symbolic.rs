@@ -916,12 +916,13 @@ impl SymLayout {
 
     /// PyCuTe's `make_layout_like`: the compact layout of `L`'s shape whose strides follow the
     /// order of `L`'s strides (static strides by value, then symbolic ones left to right); a
-    /// mode of stride 0 or extent 1 gets stride 0 (PyCuTe's documented pinning). Unlike CuTe C++'s `make_layout_like` (cute's integer
+    /// static stride 0 stays 0, and an extent-1 mode takes the running product as PyCuTe gives
+    /// it (CuTe gives it stride 0: the same function). Unlike CuTe C++'s `make_layout_like` (cute's integer
     /// operation), equal strides are not shared.
     ///
     /// Law: at every substitution where the symbolic strides exceed the static ones and
     /// increase left to right, and the non-zero strides differ, `subs(R, v)` is the integer
-    /// `make_layout_like(subs(L, v))`.
+    /// `make_layout_like(subs(L, v))` as a function (the same shape and values).
     ///
     /// # Errors
     /// [`LayoutError::Overflow`].
@@ -935,12 +936,7 @@ impl SymLayout {
     pub fn layout_like(&self) -> Result<SymLayout, LayoutError> {
         let d = self.stride.leaves();
         let keys: Vec<(u8, i64)> = d.iter().map(|x| x.rank_key()).collect();
-        let one = Sym::int(1);
-        let zero: Vec<bool> = d
-            .iter()
-            .zip(self.shape.leaves())
-            .map(|(x, s)| x.coef() == 0 || *s == one)
-            .collect();
+        let zero: Vec<bool> = d.iter().map(|x| x.coef() == 0).collect();
         Self::compact_by(&self.shape, &keys, &zero)
     }
 }

@@ -1,13 +1,16 @@
 //! NVlabs PyCuTe's assertions over sympy symbols (`test_composition_sympy`,
 //! `test_coalesce_sympy`, `test_coalesce_z_sympy`, `test_complement_sympy`,
 //! `test_right_inverse_sympy`, `TestMakeOrderedLayout.test_sympy`,
-//! `TestMakeLayoutLike.test_sympy(_substitution)`), checked at integer
-//! substitutions: cute has no symbolic integers, so each symbolic assertion becomes a property
-//! of the integer algebra. `tests/data/nvlabs_sympy.jsonl` (written by
+//! `TestMakeLayoutLike.test_sympy(_substitution)`). `tests/data/nvlabs_sympy.jsonl` (written by
 //! `scripts/gen-nvlabs-sympy.py` from the hand transcription there) holds, per case, the
-//! symbolic input and answer and every substitution: its concrete request and what the answer
-//! must satisfy (`same`: the substituted symbolic answer, as text or as the same function;
-//! `law`: the post-condition the peer's test asserts; `may_refuse`: a refusal is accepted).
+//! symbolic input and PyCuTe's symbolic answer, and every substitution of integers: its
+//! concrete request and what the answer must satisfy (`same`: the substituted symbolic answer,
+//! as text or as the same function; `law`: the post-condition the peer's test asserts;
+//! `may_refuse`: a refusal is accepted).
+//!
+//! Each case is asked symbolically and our symbolic answer compared with PyCuTe's
+//! ([`nvlabs_sympy_assertions_hold_symbolically`]); the substitutions check the integer
+//! operations against the same assertions.
 
 use std::collections::BTreeMap;
 

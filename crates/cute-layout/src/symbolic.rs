@@ -71,7 +71,9 @@ impl Sym {
         if !is_identifier(name) {
             return Err(LayoutError::InvalidArgument {
                 op: OP,
-                what: format!("{name:?} is not a symbol name (a letter, then letters, digits or _)"),
+                what: format!(
+                    "{name:?} is not a symbol name (a letter, then letters, digits or _)"
+                ),
             });
         }
         Ok(Sym {
@@ -515,7 +517,10 @@ impl SymLayout {
     pub fn coalesce_z(&self) -> Result<SymLayout, LayoutError> {
         let (rs, rd) = self.fold()?;
         if rs.is_empty() {
-            return Ok(Self::flat(alloc::vec![Sym::int(1)], alloc::vec![Sym::int(0)]));
+            return Ok(Self::flat(
+                alloc::vec![Sym::int(1)],
+                alloc::vec![Sym::int(0)],
+            ));
         }
         Ok(Self::flat(rs, rd))
     }
@@ -538,7 +543,10 @@ impl SymLayout {
     pub fn coalesce(&self) -> Result<SymLayout, LayoutError> {
         let (mut rs, mut rd) = self.fold()?;
         if rs.is_empty() {
-            return Ok(Self::flat(alloc::vec![Sym::int(1)], alloc::vec![Sym::int(0)]));
+            return Ok(Self::flat(
+                alloc::vec![Sym::int(1)],
+                alloc::vec![Sym::int(0)],
+            ));
         }
         if rs.len() > 1 && rs.last() == Some(&Sym::int(1)) {
             rs.pop();
@@ -685,7 +693,10 @@ impl SymLayout {
             rd.push(p);
         }
         if rs.is_empty() {
-            return Ok(Self::flat(alloc::vec![Sym::int(1)], alloc::vec![Sym::int(0)]));
+            return Ok(Self::flat(
+                alloc::vec![Sym::int(1)],
+                alloc::vec![Sym::int(0)],
+            ));
         }
         Self::flat(rs, rd).coalesce()
     }
@@ -722,7 +733,9 @@ impl SymLayout {
                 Some(t) => {
                     return Err(LayoutError::Undecidable {
                         op: "composition",
-                        condition: format!("{t} + {term} as one monomial, the value of {self} at {i}"),
+                        condition: format!(
+                            "{t} + {term} as one monomial, the value of {self} at {i}"
+                        ),
                     })
                 }
             });
@@ -806,19 +819,21 @@ impl SymLayout {
         // keep the modes of A that cover d*s; the last one takes what is left
         let mut last = d.mul(&s)?;
         let mut keep = n;
-        for i in 0..n.saturating_sub(1) {
+        for (i, ext) in rs.iter_mut().enumerate().take(n.saturating_sub(1)) {
             let (q, r) = last
-                .divmod(&rs[i])
-                .ok_or_else(|| undecided("the shape divisibility condition", &last, &rs[i]))?;
+                .divmod(ext)
+                .ok_or_else(|| undecided("the shape divisibility condition", &last, ext))?;
             if q.coef() == 0 {
-                rs[i] = r;
+                *ext = r;
                 keep = i + 1;
                 break;
             }
             if r.coef() != 0 {
                 return Err(LayoutError::InvalidArgument {
                     op: C,
-                    what: format!("shape divisibility: {last} is not a multiple of {} in {self} o {b}", rs[i]),
+                    what: format!(
+                        "shape divisibility: {last} is not a multiple of {ext} in {self} o {b}"
+                    ),
                 });
             }
             last = q;
@@ -848,7 +863,10 @@ impl SymLayout {
             if r.coef() != 0 {
                 return Err(LayoutError::InvalidArgument {
                     op: C,
-                    what: format!("stride divisibility: {stride} and {} divide neither way in {self} o {b}", rs[i]),
+                    what: format!(
+                        "stride divisibility: {stride} and {} divide neither way in {self} o {b}",
+                        rs[i]
+                    ),
                 });
             }
             stride = q;
@@ -1151,7 +1169,10 @@ mod tests {
         let n: Sym = "N".parse().unwrap();
         assert_eq!(Sym::int(4).divmod(&n), None);
         assert_eq!(n.divmod(&Sym::int(4)), None);
-        assert_eq!(Sym::int(-7).divmod(&Sym::int(2)), Some((Sym::int(-4), Sym::int(1))));
+        assert_eq!(
+            Sym::int(-7).divmod(&Sym::int(2)),
+            Some((Sym::int(-4), Sym::int(1)))
+        );
         assert_eq!(Sym::int(1).ceil_div(&n), Some(Sym::int(1)));
         assert_eq!(Sym::int(2).ceil_div(&n), None);
     }

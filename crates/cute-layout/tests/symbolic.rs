@@ -10,7 +10,16 @@ use proptest::prelude::*;
 
 const SHAPES: &[&str] = &["1", "2", "3", "4", "N", "M", "2*N"];
 const STRIDES: &[&str] = &["0", "1", "2", "4", "N", "X", "2*X", "N*X", "4*N"];
-const TILERS: &[&str] = &["3:4", "2:1", "(2,3):(1,2)", "6:4", "4:1", "(2,2):(2,1)", "1:3", "4:0"];
+const TILERS: &[&str] = &[
+    "3:4",
+    "2:1",
+    "(2,3):(1,2)",
+    "6:4",
+    "4:1",
+    "(2,2):(2,1)",
+    "1:3",
+    "4:0",
+];
 
 type Env = Vec<(String, i64)>;
 
@@ -79,16 +88,28 @@ fn check(l: &SymLayout, envs: &[Env]) {
         // coalesce_z: the same values past the end too
         let z = coalesce_z.subs(&v).unwrap();
         assert_eq!(z.size(), n);
-        assert_eq!(values(&z, n + 10), values(&x, n + 10), "coalesce_z {here}: {coalesce_z}");
+        assert_eq!(
+            values(&z, n + 10),
+            values(&x, n + 10),
+            "coalesce_z {here}: {coalesce_z}"
+        );
         assert_eq!(values(&z, n + 10), values(&x.coalesce_z(), n + 10));
         // right_inverse: L(R(i)) == i; without symbols, the integer right inverse's function
         let r = inverse.subs(&v).unwrap();
         for i in 0..r.size() {
-            assert_eq!(x.index_any(r.index_any(i).unwrap()).unwrap(), i, "right_inverse {here}: {inverse}");
+            assert_eq!(
+                x.index_any(r.index_any(i).unwrap()).unwrap(),
+                i,
+                "right_inverse {here}: {inverse}"
+            );
         }
         if v.is_empty() {
             let ir = x.right_inverse();
-            assert_eq!((r.size(), values(&r, r.size())), (ir.size(), values(&ir, ir.size())), "right_inverse {here}");
+            assert_eq!(
+                (r.size(), values(&r, r.size())),
+                (ir.size(), values(&ir, ir.size())),
+                "right_inverse {here}"
+            );
         }
         // complement: where the stride order at v is PyCuTe's and the integer complement exists,
         // the same function as it
@@ -103,7 +124,11 @@ fn check(l: &SymLayout, envs: &[Env]) {
             (Ok(sc), Ok(ic)) if ranked(&moving, &v, false) => {
                 let sc = sc.subs(&v).unwrap();
                 assert_eq!(sc.size(), ic.size(), "complement {here}: {sc} vs {ic}");
-                assert_eq!(values(&sc, ic.size()), values(&ic, ic.size()), "complement {here}");
+                assert_eq!(
+                    values(&sc, ic.size()),
+                    values(&ic, ic.size()),
+                    "complement {here}"
+                );
             }
             _ => {}
         }
@@ -114,7 +139,11 @@ fn check(l: &SymLayout, envs: &[Env]) {
             // PyCuTe gives an extent-1 mode the running product, CuTe 0: the same function
             let (ours, cute) = (like.subs(&v).unwrap(), x.layout_like().unwrap());
             assert_eq!(ours.shape(), cute.shape());
-            assert_eq!(values(&ours, n), values(&cute, n), "make_layout_like {here}: {like}");
+            assert_eq!(
+                values(&ours, n),
+                values(&cute, n),
+                "make_layout_like {here}: {like}"
+            );
         }
         // make_ordered_layout of the shape by the stride as the order
         let shape_t: &SymTuple = l.shape();
@@ -124,7 +153,11 @@ fn check(l: &SymLayout, envs: &[Env]) {
             // PyCuTe gives an extent-1 mode a compact stride, CuTe 0: the same function
             let o = o.subs(&v).unwrap();
             assert_eq!(o.shape(), want.shape());
-            assert_eq!(values(&o, n), values(&want, n), "make_ordered_layout {here}");
+            assert_eq!(
+                values(&o, n),
+                values(&want, n),
+                "make_ordered_layout {here}"
+            );
         }
         // composition: R compatible with B and R(i) == A(B(i)) (A's last mode running on)
         for (b, r) in &tilers {
@@ -142,12 +175,18 @@ fn check(l: &SymLayout, envs: &[Env]) {
 #[test]
 fn laws_over_every_small_flat_layout() {
     let mut layouts = 0;
-    for (s0, d0) in SHAPES.iter().flat_map(|s| STRIDES.iter().map(move |d| (s, d))) {
+    for (s0, d0) in SHAPES
+        .iter()
+        .flat_map(|s| STRIDES.iter().map(move |d| (s, d)))
+    {
         let one: SymLayout = format!("{s0}:{d0}").parse().unwrap();
         let names = one.symbols();
         check(&one, &envs(&names, 2, 4));
         layouts += 1;
-        for (s1, d1) in SHAPES.iter().flat_map(|s| STRIDES.iter().map(move |d| (s, d))) {
+        for (s1, d1) in SHAPES
+            .iter()
+            .flat_map(|s| STRIDES.iter().map(move |d| (s, d)))
+        {
             let two: SymLayout = format!("({s0},{s1}):({d0},{d1})").parse().unwrap();
             check(&two, &envs(&two.symbols(), 2, 4));
             layouts += 1;
@@ -168,12 +207,21 @@ fn pycute_examples() {
     assert_eq!(l("N:1").complement(None).unwrap(), l("1:N"));
     assert_eq!(l("N:X").complement(None).unwrap(), l("(X,1):(1,N*X)"));
     assert_eq!(l("(N,4):(1,N)").complement(None).unwrap(), l("1:4*N"));
-    assert_eq!(l("256:1").complement(Some(&t("(32,4,2,2,N)"))).unwrap(), l("(2,N):(256,512)"));
+    assert_eq!(
+        l("256:1").complement(Some(&t("(32,4,2,2,N)"))).unwrap(),
+        l("(2,N):(256,512)")
+    );
     assert_eq!(l("(N,M):(1,N)").right_inverse().unwrap(), l("N*M:1"));
     assert_eq!(l("(M,N):(DM,DN)").right_inverse().unwrap(), l("1:0"));
-    assert_eq!(SymLayout::ordered(&t("(2,3,4,5)"), &t("(2,P,Q,50)")).unwrap(), l("(2,3,4,5):(1,10,30,2)"));
+    assert_eq!(
+        SymLayout::ordered(&t("(2,3,4,5)"), &t("(2,P,Q,50)")).unwrap(),
+        l("(2,3,4,5):(1,10,30,2)")
+    );
     assert_eq!(l("(N,M):(X,Y)").layout_like().unwrap(), l("(N,M):(1,N)"));
-    assert_eq!(l("(4,N):(X,Y)").compose(&l("(2,2):(2,1)")).unwrap(), l("(2,2):(2*X,X)"));
+    assert_eq!(
+        l("(4,N):(X,Y)").compose(&l("(2,2):(2,1)")).unwrap(),
+        l("(2,2):(2*X,X)")
+    );
     let e = l("(N,8):(X,Y)").compose(&l("4:1")).unwrap_err();
     assert_eq!(e.kind(), "Undecidable");
     assert_eq!(
@@ -186,14 +234,21 @@ fn pycute_examples() {
     assert!(l("(X,N):(2,3)").subs(&[("X", 2)]).is_err());
     assert!(l("N:M").subs(&[("N", i64::MAX), ("M", 1)]).is_ok());
     assert!(l("N*N:M").subs(&[("N", i64::MAX), ("M", 1)]).is_err());
-    assert_eq!(l("(N,4):(1,N)").subs(&[("N", 3)]).unwrap(), "(3,4):(1,3)".parse::<Layout>().unwrap());
+    assert_eq!(
+        l("(N,4):(1,N)").subs(&[("N", 3)]).unwrap(),
+        "(3,4):(1,3)".parse::<Layout>().unwrap()
+    );
     let _: IntTuple = t("(N,(2,M))").subs(&[("N", 3), ("M", 5)]).unwrap();
 }
 
 fn leaf() -> impl Strategy<Value = (String, String)> {
     (
         prop::sample::select(SHAPES),
-        prop::sample::select(&["0", "1", "2", "3", "N", "X", "Y", "2*X", "N*X", "X*Y", "4*N", "-1"][..]),
+        prop::sample::select(
+            &[
+                "0", "1", "2", "3", "N", "X", "Y", "2*X", "N*X", "X*Y", "4*N", "-1",
+            ][..],
+        ),
     )
         .prop_map(|(s, d)| (s.to_string(), d.to_string()))
 }

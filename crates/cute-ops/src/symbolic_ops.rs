@@ -20,7 +20,7 @@ pub static SYMBOLIC_OPS: &[OpSpec] = &[
 /// The help of [`SYMBOLIC_OPS`].
 #[rustfmt::skip]
 pub static SYMBOLIC_HELP: &[OpHelp] = &[
-    h("subs", "each symbol replaced by its value (positive integers); for every symbolic operation OP, subs(OP(L), v) = OP(subs(L, v)) wherever the generic assumptions hold (a symbol is never 1)", &["(N,M):(1,N)", "N=3", "M=5"], "(3,5):(1,3)"),
+    h("subs", "each symbol replaced by its value (a positive integer); coalesce, coalesce_z, composition, complement, right_inverse, make_ordered_layout, make_layout_like and size also take symbolic layouts, and subs(OP(L), v) = OP(subs(L, v)) wherever PyCuTe's generic assumptions hold (a symbol is never 1)", &["(N,M):(1,N)", "N=3", "M=5"], "(3,5):(1,3)"),
 ];
 
 /// Argument `k` as a symbolic layout: `None` unless its text is `SHAPE:STRIDE` of monomials
@@ -166,10 +166,16 @@ mod tests {
         assert_eq!(ok("coalesce", &["(N,M):(1,N)"]), "N*M:1");
         assert_eq!(ok("coalesce_z", &["(2,4):(X,2*X)"]), "8:X");
         assert_eq!(ok("complement", &["N:X"]), "(X,1):(1,X*N)");
-        assert_eq!(ok("complement", &["256:1", "(32,4,2,2,N)"]), "(2,N):(256,512)");
+        assert_eq!(
+            ok("complement", &["256:1", "(32,4,2,2,N)"]),
+            "(2,N):(256,512)"
+        );
         assert_eq!(ok("right_inverse", &["(4,N):(1,4)"]), "(4,N):(1,4)");
         assert_eq!(ok("composition", &["(12,N):(X,Y)", "6:4"]), "(3,2):(4*X,Y)");
-        assert_eq!(ok("make_ordered_layout", &["(4,8)", "(P,Q)"]), "(4,8):(1,4)");
+        assert_eq!(
+            ok("make_ordered_layout", &["(4,8)", "(P,Q)"]),
+            "(4,8):(1,4)"
+        );
         assert_eq!(ok("make_layout_like", &["(N,M):(X,Y)"]), "(N,M):(1,N)");
         assert_eq!(ok("size", &["(N,4):(1,N)"]), "4*N");
         assert_eq!(ok("subs", &["(N,M):(1,N)", "N=3,M=5"]), "(3,5):(1,3)");
@@ -178,7 +184,10 @@ mod tests {
         assert_eq!(ok("coalesce", &["(2,4):(1,2)"]), "8:1");
         assert_eq!(ok("size", &["(2,3)"]), "6");
         assert_eq!(kind("composition", &["(N,8):(X,Y)", "4:1"]), "Undecidable");
-        assert_eq!(kind("coalesce", &["(N,M):(1,N)", "(1,1)"]), "NotImplemented");
+        assert_eq!(
+            kind("coalesce", &["(N,M):(1,N)", "(1,1)"]),
+            "NotImplemented"
+        );
         assert_eq!(kind("subs", &["N:1", "M=2"]), "InvalidArgument");
         assert_eq!(kind("subs", &["N:1", "N=0"]), "InvalidArgument");
         assert_eq!(kind("subs", &["N:1", "N"]), "BadRequest");

@@ -14,7 +14,7 @@ use crate::{op, Args, OpError, OpSpec, MANY};
 /// The operations on symbolic values that no integer operation has, one line each.
 #[rustfmt::skip]
 pub static SYMBOLIC_OPS: &[OpSpec] = &[
-    op("subs", "LAYOUT|TUPLE NAME=VALUE...", (2, MANY), "the layout or tuple with integers put in for its symbols (NVlabs PyCuTe's sympy layouts; not CuTe C++)", subs),
+    op("subs", "SYMBOLIC NAME=VALUE...", (2, MANY), "the layout or tuple with integers put in for its symbols (NVlabs PyCuTe's sympy layouts; not CuTe C++)", subs),
 ];
 
 /// The help of [`SYMBOLIC_OPS`].

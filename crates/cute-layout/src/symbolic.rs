@@ -206,9 +206,10 @@ impl Sym {
                     op: "subs",
                     what: format!("no value for the symbol {name}"),
                 })?;
-            for _ in 0..*p {
-                v = v.checked_mul(x).ok_or(LayoutError::overflow("subs"))?;
-            }
+            v = x
+                .checked_pow(*p)
+                .and_then(|xp| v.checked_mul(xp))
+                .ok_or(LayoutError::overflow("subs"))?;
         }
         Ok(v)
     }

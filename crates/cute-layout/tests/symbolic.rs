@@ -239,6 +239,16 @@ fn pycute_examples() {
         "(3,4):(1,3)".parse::<Layout>().unwrap()
     );
     let _: IntTuple = t("(N,(2,M))").subs(&[("N", 3), ("M", 5)]).unwrap();
+    // empty layouts and stride-0 / extent-1 tilers
+    assert_eq!(l("():()").compose(&l("N:1")).unwrap(), l("N:0"));
+    assert_eq!(l("N:X").compose(&l("():()")).unwrap(), l("():()"));
+    assert_eq!(l("N:X").compose(&l("4:0")).unwrap(), l("4:0"));
+    assert_eq!(l("(4,N):(X,Y)").compose(&l("1:3")).unwrap(), l("1:3*X"));
+    // 2*X+Y is not a monomial
+    assert_eq!(
+        l("(4,N):(X,Y)").compose(&l("1:6")).unwrap_err().kind(),
+        "Undecidable"
+    );
 }
 
 fn leaf() -> impl Strategy<Value = (String, String)> {
@@ -278,6 +288,22 @@ proptest! {
         let names = l.symbols();
         let hi = if names.len() > 2 { 3 } else { 5 };
         check(&l, &envs(&names, 2, hi));
+    }
+
+    /// Any text: a parse error or a layout on which every operation answers or refuses.
+    #[test]
+    fn no_panics_on_any_text(text in "[()NX12*,:\\- 0]{0,16}", tiler in "[()N12,:0]{0,10}") {
+        if let Ok(l) = text.parse::<SymLayout>() {
+            let _ = (l.coalesce(), l.coalesce_z(), l.complement(None), l.right_inverse());
+            let _ = (l.layout_like(), l.size(), l.subs(&[("N", 3), ("X", 2)]));
+            let _ = SymLayout::ordered(l.shape(), l.stride());
+            if let Ok(b) = tiler.parse::<SymLayout>() {
+                let _ = (l.compose(&b), b.compose(&l));
+            }
+            if let Ok(t) = tiler.parse::<SymTuple>() {
+                let _ = l.complement(Some(&t));
+            }
+        }
     }
 
     #[test]

@@ -75,7 +75,9 @@
 //!
 //! Beyond CuTe: [`find_layout`] (the layout with given values), [`Layout::image`], the
 //! predicates [`Layout::is_injective`] and friends, and step-by-step explanations of the algebra
-//! ([`analysis::explain`]).
+//! ([`analysis::explain`]); from NVlabs PyCuTe, its symbolic layouts ([`SymLayout`]: extents and
+//! strides that are monomials over named symbols, `(N,M):(1,N)`, with PyCuTe's coalesce,
+//! composition, complement, right inverse, `make_ordered_layout` and `make_layout_like`).
 //!
 //! ## Features
 //!

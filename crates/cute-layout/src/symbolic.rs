@@ -749,8 +749,8 @@ impl SymLayout {
     /// the first modes of `A` covering `d*s` (shape divisibility) and divides the stride `d`
     /// out of them (stride divisibility); the result is coalesced.
     ///
-    /// Law: `compatible(B, R)` and `R(i) == A(B(i))` for `i < size(B)`, at every substitution
-    /// (where `A`'s symbolic extents are at least the extents taken from them).
+    /// Law: `compatible(B, R)` and `R(i) == A(B(i))` for `i < size(B)` at every substitution of
+    /// integers >= 2 for the symbols (`A`'s last mode running on past its extent, as in CuTe).
     ///
     /// # Errors
     /// [`LayoutError::Undecidable`] where a divisibility condition involves a symbol and cannot

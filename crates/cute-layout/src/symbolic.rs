@@ -1092,31 +1092,32 @@ impl Parser<'_> {
     }
 }
 
+/// The whole of `s` read by `read`.
+fn parse_all<T>(
+    s: &str,
+    read: impl FnOnce(&mut Parser<'_>) -> Result<T, ParseError>,
+) -> Result<T, ParseError> {
+    let mut p = Parser {
+        s: s.as_bytes(),
+        pos: 0,
+        nodes: 0,
+    };
+    let v = read(&mut p)?;
+    p.end()?;
+    Ok(v)
+}
+
 impl FromStr for Sym {
     type Err = ParseError;
     fn from_str(s: &str) -> Result<Self, ParseError> {
-        let mut p = Parser {
-            s: s.as_bytes(),
-            pos: 0,
-            nodes: 0,
-        };
-        let v = p.monomial()?;
-        p.end()?;
-        Ok(v)
+        parse_all(s, |p| p.monomial())
     }
 }
 
 impl FromStr for SymTuple {
     type Err = ParseError;
     fn from_str(s: &str) -> Result<Self, ParseError> {
-        let mut p = Parser {
-            s: s.as_bytes(),
-            pos: 0,
-            nodes: 0,
-        };
-        let v = p.tuple(0)?;
-        p.end()?;
-        Ok(v)
+        parse_all(s, |p| p.tuple(0))
     }
 }
 
@@ -1124,18 +1125,14 @@ impl FromStr for SymTuple {
 impl FromStr for SymLayout {
     type Err = ParseError;
     fn from_str(s: &str) -> Result<Self, ParseError> {
-        let mut p = Parser {
-            s: s.as_bytes(),
-            pos: 0,
-            nodes: 0,
-        };
-        let shape = p.tuple(0)?;
-        if p.peek() != Some(b':') {
-            return Err(p.unexpected("':'"));
-        }
-        p.pos += 1;
-        let stride = p.tuple(0)?;
-        p.end()?;
+        let (shape, stride) = parse_all(s, |p| {
+            let shape = p.tuple(0)?;
+            if p.peek() != Some(b':') {
+                return Err(p.unexpected("':'"));
+            }
+            p.pos += 1;
+            Ok((shape, p.tuple(0)?))
+        })?;
         SymLayout::new(shape, stride).map_err(|e| ParseError {
             offset: 0,
             kind: ParseErrorKind::Invalid(e),

@@ -13,8 +13,6 @@ cases of a round in one `cute batch` process) and counts, per suite and per peer
             every property the CuTe test asserts holds on our answers
   same-fn   a different text for the same function: `cute equal OURS PEER` says 1 (e.g. a
             swizzle moved through an outer layout, or the stride of an extent-1 mode)
-  substituted  a peer assertion over sympy symbols, checked at integer substitutions (symbolic
-            shapes stay unsupported; the count of substitutions that agree is printed)
   refused   we refuse and the peer raised too
   differ    a different answer (listed with --show: judged in the README, not counted wrong)
   error     we refuse where the peer answered (listed)
@@ -41,9 +39,10 @@ otherwise and we give CuTe C++'s answer (or the same function); the case says wh
 NVlabs' sympy cases (34 marked so in the case file, 5 of its make_layout_like cases, 9
 coalesce_z extras) are replaced by
 crates/cute-ops/tests/data/nvlabs_sympy.jsonl (written by scripts/gen-nvlabs-sympy.py): each
-substitution of integers for the symbols must give the substituted symbolic answer (text, or
-the same function) and meet the post-condition the test asserts; a case is `substituted` when
-all its substitutions agree.
+case is asked with its symbolic arguments and our symbolic answer compared with PyCuTe's (see
+sympy_program); as extra evidence every substitution of integers for the symbols must give
+the substituted symbolic answer (text, or the same function) and meet the post-condition the
+test asserts, both from our integer operations and from our symbolic answer substituted.
 """
 
 import argparse
@@ -764,11 +763,15 @@ SYMPY = "nvlabs_sympy.jsonl"
 
 
 def sympy_program(c):
-    """NVlabs' sympy assertions at integer substitutions: every substitution must give the
-    substituted symbolic answer (text or the same function) and meet the test's post-condition.
-    The case counts as `substituted` (symbolic shapes stay unsupported) when all agree."""
+    """NVlabs' sympy assertions: the case asked with its symbolic arguments, our symbolic answer
+    compared with PyCuTe's (`pass` when equal as monomials, the order of factors aside; for
+    composition, whose test asserts only the post-condition, when every substitution of our
+    answer meets it; `refused` where we refuse and PyCuTe raises). Every substitution of
+    integers must also give the substituted symbolic answer and meet the test's post-condition
+    (checked on our integer operations, and on our symbolic answer substituted)."""
     subs = c["subs"]
-    got = yield [(c["op"], s["args"]) for s in subs]
+    got = yield [(c["op"], c["args"])] + [(c["op"], s["args"]) for s in subs]
+    sym, got = got[0], got[1:]
     more, bad = [], []
     for s, a in zip(subs, got):
         e = s["expect"]
@@ -787,13 +790,58 @@ def sympy_program(c):
             more.append((s, (c["op"], [ours])))
         if "law" in e and not sympy_law(e["law"], s["args"], ours):
             bad.append(f"{s['at']}: {ours} breaks the {e['law']} post-condition")
+        if "ok" in sym and "law" in e and not sympy_law(e["law"], s["args"], subs_text(sym["ok"], s["at"])):
+            bad.append(f"{s['at']}: our symbolic {sym['ok']} substituted breaks the {e['law']} post-condition")
     answers = yield [r for _, r in more]
     for (s, (op, args)), a in zip(more, answers):
         want = "1" if op == "equal" else args[0]
         if a.get("ok") != want:
             bad.append(f"{s['at']}: {args[0]}: {op} gives {a}")
     n = len(subs)
-    return ("substituted", f"{n} of {n} substitutions agree") if not bad else ("differ", f"{len(bad)} of {n}: {bad[0]}")
+    if bad:
+        return ("differ", f"{len(bad)} of {n}: {bad[0]}")
+    if c["test"].endswith("_fails"):
+        return ("refused", sym.get("error", "")) if "ok" not in sym else ("differ", f"ours {sym['ok']}, PyCuTe raises")
+    if "ok" not in sym:
+        return ("error", sym.get("error", ""))
+    if "same" in c["expect"]:
+        same = sym_norm(sym["ok"]) == sym_norm(c["expect"]["same"])
+        return ("pass", sym["ok"]) if same else ("differ", f"ours {sym['ok']}, peer {c['expect']['same']}")
+    return ("pass", sym["ok"])
+
+
+SYM_ATOM = re.compile(r"[^(),:\s]+")
+
+
+def sym_norm(text):
+    """A symbolic layout's text with each monomial in one form: the coefficient, then the
+    symbols sorted (`N*4*M` and `4*M*N` both `4*M*N`)."""
+    def mono(m):
+        coef, names = 1, []
+        t = m.group(0)
+        if t.startswith("-"):
+            coef, t = -1, t[1:]
+        for f in t.split("*"):
+            if f.isdigit():
+                coef *= int(f)
+            else:
+                names.append(f)
+        return "*".join([str(coef)] + sorted(names))
+    return SYM_ATOM.sub(mono, norm(text))
+
+
+def subs_text(text, at):
+    """Our symbolic answer with the integers of `at` (`N=3,X=5`) put in."""
+    env = dict((k, int(v)) for k, v in (kv.split("=") for kv in at.split(",")))
+
+    def mono(m):
+        t, v = m.group(0), 1
+        if t.startswith("-"):
+            v, t = -1, t[1:]
+        for f in t.split("*"):
+            v *= int(f) if f.isdigit() else env[f]
+        return str(v)
+    return SYM_ATOM.sub(mono, norm(text))
 
 
 def sympy_law(law, args, ours):
@@ -843,7 +891,7 @@ def main():
         refs = {c["ref"] for c in sym}
         cases = [c for c in cases if c["id"] not in refs]
         for k, c in enumerate(sym):
-            c.update(suite="nvlabs-cute", id=f"nvlabs-sympy-{k:03}", peer_fn=c["op"] + " (sympy, substituted)")
+            c.update(suite="nvlabs-cute", id=f"nvlabs-sympy-{k:03}", peer_fn=c["op"] + " (sympy)")
             sympy_peer.add(c["peer"])
         cases += sym
     programs, reasons = {}, {}
@@ -860,7 +908,7 @@ def main():
             programs[k] = t
     results = drive(opt.cute, programs)
 
-    keys = ["pass", "same-fn", "convention", "substituted", "refused", "differ", "error", "unmapped"]
+    keys = ["pass", "same-fn", "convention", "refused", "differ", "error", "unmapped"]
     cat = defaultdict(Counter)
     by_fn = defaultdict(Counter)
     shown = defaultdict(list)
@@ -871,7 +919,7 @@ def main():
     flat = [json.loads(l) for l in out.splitlines()]
     for c in extras:
         if c.get("peer") in sympy_peer:
-            continue  # counted with the substituted sympy cases
+            continue  # counted with the sympy cases
         if c.get("no_form"):
             k = "unmapped"
             why[c["suite"]]["NVlabs extras/F2 transcription: " + c["unsupported"]] += 1
@@ -900,8 +948,11 @@ def main():
     subs = [(c, results[k]) for k, c in enumerate(cases) if c["id"].startswith("nvlabs-sympy")]
     if subs:
         n = sum(len(c["subs"]) for c, _ in subs)
-        good = sum(len(c["subs"]) for c, r in subs if r[0] == "substituted")
-        print(f"\nsubstituted: NVlabs' sympy assertions at integer substitutions ({SYMPY}): "
+        good = sum(len(c["subs"]) for c, r in subs if r[0] in ("pass", "refused"))
+        kinds = Counter(r[0] for _, r in subs)
+        print(f"\nsympy: NVlabs' sympy assertions answered symbolically ({SYMPY}): "
+              + ", ".join(f"{k} {n}" for k, n in sorted(kinds.items()))
+              + f"; at integer substitutions "
               f"{good} of {n} substitutions agree, over {len(subs)} cases")
     print()
     for (s, fn), cnt in sorted(by_fn.items(), key=lambda kv: (kv[0][0], -sum(kv[1].values()))):

@@ -76,7 +76,9 @@
 //! Beyond CuTe: NVlabs PyCuTe's F2 (XOR) strides ([`F2`], `Layout<F2>`; the module [`f2`]
 //! says what they are and which operations take them), [`find_layout`] (the layout with given values), [`Layout::image`], the
 //! predicates [`Layout::is_injective`] and friends, and step-by-step explanations of the algebra
-//! ([`analysis::explain`]).
+//! ([`analysis::explain`]); from NVlabs PyCuTe, its symbolic layouts ([`SymLayout`]: extents and
+//! strides that are monomials over named symbols, `(N,M):(1,N)`, with PyCuTe's coalesce,
+//! composition, complement, right inverse, `make_ordered_layout` and `make_layout_like`).
 //!
 //! ## Features
 //!
@@ -119,6 +121,7 @@ pub mod render;
 mod slice;
 pub mod smem_search;
 mod swizzle;
+mod symbolic;
 mod tensor;
 mod tree;
 mod tuple_algebra;
@@ -149,6 +152,7 @@ pub use pycute_extras::MAX_ADD_VALUES;
 pub use render::{Table, VectorTable, MAX_TABLE_CELLS};
 pub use slice::{Slice, SliceCoord};
 pub use swizzle::{Swizzle, MAX_SWIZZLE_BITS};
+pub use symbolic::{Sym, SymLayout, SymTuple};
 pub use tensor::{IdentityTensor, Storage, StorageMut, Tensor};
 pub use tree::{MAX_DEPTH, MAX_NODES};
 pub use tuple_algebra::{coord_less, safe_div, CoordOrder};

@@ -55,6 +55,7 @@ pub static HELP_GROUPS: &[&[OpHelp]] = &[
     crate::pycute_ops::PYCUTE_HELP,
     crate::tensor_ops::TENSOR_HELP,
     crate::f2_ops::F2_HELP,
+    crate::symbolic_ops::SYMBOLIC_HELP,
 ];
 
 /// The help of [`crate::OPS`]: name, law, example arguments, example output.

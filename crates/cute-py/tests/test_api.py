@@ -168,6 +168,17 @@ def test_run_batch_ops():
     assert raw[0] == '{"ok": "6"}' and '"kind": "UnknownOp"' in raw[1]
 
 
+def test_symbolic_layouts_through_run():
+    # NVlabs PyCuTe's sympy layouts: symbolic answers come back as text, substituted ones as layouts
+    assert cl.run("coalesce", "(N,M):(1,N)") == "N*M:1"
+    assert cl.run("size", "(N,4):(1,N)") == "4*N"
+    assert cl.run_text("complement", "256:1", "(32,4,2,2,N)") == "(2,N):(256,512)"
+    assert str(cl.run("subs", "(N,M):(1,N)", "N=3", "M=5")) == "(3,5):(1,3)"
+    with pytest.raises(LayoutError) as e:
+        cl.run("composition", "(N,8):(X,Y)", "4:1")
+    assert e.value.kind == "Undecidable"
+
+
 def test_composed_and_basis():
     c = cl.composition(cl.Swizzle(3, 4, 3), Layout((8, 64), (64, 1)))
     assert isinstance(c, cl.ComposedLayout) and str(c) == "Sw<3,4,3> o 0 o (8,64):(64,1)"

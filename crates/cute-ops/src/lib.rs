@@ -34,6 +34,7 @@ mod composed_ops;
 mod construct_ops;
 pub mod copy_atoms;
 pub mod help;
+pub mod picture_ops;
 #[cfg(feature = "png")]
 pub mod png;
 mod pycute_ops;
@@ -157,6 +158,7 @@ pub static GROUPS: &[&[OpSpec]] = &[
     analysis_ops::ANALYSIS_OPS,
     pycute_ops::PYCUTE_OPS,
     tensor_ops::TENSOR_OPS,
+    picture_ops::PICTURE_OPS,
 ];
 
 /// Every operation of every group, in the order `cute ops` lists them.

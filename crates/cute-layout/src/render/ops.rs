@@ -287,5 +287,5 @@ pub fn svg_op(op: Op, a: &Layout, b: &Tiler, style: &Style<'_>) -> Result<String
     caption.push(String::from(
         "colours: value mod 8, the same in every panel",
     ));
-    Ok(write_svg(&panels, &caption))
+    Ok(write_svg(&panels, &caption, style))
 }

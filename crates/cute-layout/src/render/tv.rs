@@ -217,5 +217,5 @@ pub fn svg_tv(tv: &Layout, tile: &IntTuple, style: &Style<'_>) -> Result<String,
         row_notes: Vec::new(),
         banks: 0,
     };
-    Ok(write_svg(&[panel], &[]))
+    Ok(write_svg(&[panel], &[], style))
 }

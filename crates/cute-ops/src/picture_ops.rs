@@ -40,8 +40,8 @@ use crate::{op, Args, OpError, OpSpec, MANY};
 /// The picture operations.
 #[rustfmt::skip]
 pub static PICTURE_OPS: &[OpSpec] = &[
-    op("latex", "LAYOUT | --tv TV --tile SHAPE | mma ATOM | copy ATOM TYPE [--OPTION VALUE...]", (1, MANY), "CuTe's print_latex as TikZ text: a layout, a TV layout (print_latex_tv), an MMA atom or tiled MMA, a tiled copy; --palette C,C,... for CuTe's colour function", |a| picture_op(a, true)),
-    op("svg", "LAYOUT | --tv TV --tile SHAPE | mma ATOM | copy ATOM TYPE | OP A B [--OPTION VALUE...]", (1, MANY), "the pictures of latex as SVG, and an operation's operands beside its result, bank conflicts (--banks N); --palette, --color-by, --title", |a| picture_op(a, false)),
+    op("latex", "LAYOUT|mma|copy [ATOM [TYPE]] [--OPTION VALUE]...", (1, MANY), "CuTe's print_latex as TikZ text: a layout, a TV layout (--tv L --tile SHAPE), an MMA atom or tiled MMA (mma ATOM --layout --permutation), a tiled copy (copy ATOM TYPE --thr --val | --mma --operand); --palette C,C,... (`cute help latex`)", |a| picture_op(a, true)),
+    op("svg", "LAYOUT|OP|mma|copy [A|ATOM [B|TYPE]] [--OPTION VALUE]...", (1, MANY), "the pictures of latex as SVG, an operation's operands beside its result (OP A B), bank conflicts (--banks N); --palette, --color-by, --title, --highlight (`cute help svg`)", |a| picture_op(a, false)),
 ];
 
 /// The help of the picture operations.
@@ -449,5 +449,232 @@ fn layout_picture(
         Ok(render::latex(&l, &style)?)
     } else {
         Ok(render::svg(&l, &style)?)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{run_op, Arg};
+
+    fn words(ws: &[&str]) -> Vec<String> {
+        ws.iter().map(|w| w.to_string()).collect()
+    }
+
+    fn err(op: &str, ws: &[&str]) -> OpError {
+        let args: Vec<Arg> = ws.iter().map(|w| Arg::Text(w.to_string())).collect();
+        run_op(op, &args).unwrap_err()
+    }
+
+    #[test]
+    fn options_in_any_order_and_both_spellings() {
+        let a = PictureArgs::from_words(
+            "svg",
+            &words(&[
+                "--tile=(16,8)",
+                "((4,8),(2,2)):((16,1),(8,64))",
+                "--tv",
+                "--highlight",
+                "3",
+            ]),
+        )
+        .unwrap();
+        assert!(a.tv);
+        assert_eq!(a.tile.as_deref(), Some("(16,8)"));
+        assert_eq!(a.highlight, Some(3));
+        assert_eq!(a.args, ["((4,8),(2,2)):((16,1),(8,64))"]);
+        let b =
+            PictureArgs::from_words("latex", &words(&["mma", "X", "--layout", "(2,2,1)"])).unwrap();
+        assert_eq!(b.color_by.as_deref(), Some("value"));
+        assert_eq!(b.layout.as_deref(), Some("(2,2,1)"));
+        // Integers of a batch request are words too.
+        let svg = run_op(
+            "svg",
+            &[
+                Arg::Text("(4,4):(1,4)".into()),
+                Arg::Text("--banks".into()),
+                Arg::Int(8),
+            ],
+        )
+        .unwrap();
+        assert!(svg.starts_with("<svg") && svg.ends_with("</svg>"));
+    }
+
+    #[test]
+    fn refusals_are_typed() {
+        for (op, ws, kind, text) in [
+            (
+                "latex",
+                &["4:1", "--banks", "32"][..],
+                "BadRequest",
+                "latex: no option --banks; latex takes --tv, --tile,",
+            ),
+            (
+                "svg",
+                &["4:1", "--frobnicate"],
+                "BadRequest",
+                "svg: no option --frobnicate",
+            ),
+            (
+                "svg",
+                &["4:1", "--title"],
+                "BadRequest",
+                "svg: --title needs a value",
+            ),
+            (
+                "svg",
+                &["4:1", "--tv=1", "--tile", "4"],
+                "BadRequest",
+                "svg: --tv takes no value",
+            ),
+            (
+                "svg",
+                &["4:1", "--title", "a", "--title", "b"],
+                "BadRequest",
+                "svg: --title given twice",
+            ),
+            (
+                "svg",
+                &["4:1", "--tv"],
+                "BadRequest",
+                "svg: --tv and --tile go together",
+            ),
+            (
+                "svg",
+                &["4:1", "--tile", "4"],
+                "BadRequest",
+                "svg: --tv and --tile go together",
+            ),
+            (
+                "svg",
+                &["4:1", "--tv", "--tile", "4", "--banks", "4"],
+                "BadRequest",
+                "svg: --banks cannot be used with --tv",
+            ),
+            (
+                "svg",
+                &["4:1", "--highlight", "1"],
+                "BadRequest",
+                "svg: --highlight needs --tv",
+            ),
+            (
+                "svg",
+                &["4:1", "--banks", "0"],
+                "BadRequest",
+                "--banks 0: expected a number of banks from 1 to 1024",
+            ),
+            (
+                "svg",
+                &["4:1", "--banks", "x"],
+                "BadRequest",
+                "svg: --banks \"x\": expected an integer",
+            ),
+            (
+                "svg",
+                &["4:1", "--banks", "4", "--elem-bytes", "3"],
+                "BadRequest",
+                "svg: --elem-bytes \"3\": expected a power of two",
+            ),
+            (
+                "svg",
+                &["4:1", "--banks", "4", "--access", "diagonal"],
+                "BadRequest",
+                "access \"diagonal\"",
+            ),
+            (
+                "svg",
+                &["4:1", "--color-by", "hue"],
+                "BadRequest",
+                "svg: --color-by \"hue\": expected value, swizzle, range",
+            ),
+            (
+                "svg",
+                &["4:1", "-o", "x.svg"],
+                "BadRequest",
+                "svg: --output: the operation answers",
+            ),
+            (
+                "svg",
+                &["4:1", "--palette", "red,#1234"],
+                "ParseError",
+                "palette: colour \"#1234\": expected",
+            ),
+            (
+                "latex",
+                &["logical_divide", "(4,4):(4,1)", "2"],
+                "BadRequest",
+                "latex: no TikZ picture of an operation",
+            ),
+            (
+                "svg",
+                &["divide", "(4,4):(4,1)", "2"],
+                "UnknownOp",
+                "no picture for operation \"divide\"",
+            ),
+            (
+                "svg",
+                &["--palette", "red"],
+                "Arity",
+                "expected LAYOUT or OP A B, got 0 arguments",
+            ),
+            ("latex", &["(2,2,2,2"], "ParseError", ""),
+            ("latex", &["(1024,1024):(1,1024)"], "TooLarge", ""),
+            ("latex", &["mma", "SM80_NOPE"], "UnknownAtom", ""),
+        ] {
+            let e = err(op, ws);
+            assert_eq!(e.kind, kind, "{op} {ws:?}: {e}");
+            assert!(e.message.contains(text), "{op} {ws:?}: {e}");
+        }
+        assert_eq!(run_op("latex", &[]).unwrap_err().kind, "Arity");
+    }
+
+    #[test]
+    fn palettes_replace_the_default_colours() {
+        let t = |s: &str| Arg::Text(s.into());
+        let plain = run_op("latex", &[t("(2,2):(1,2)")]).unwrap();
+        let black = run_op(
+            "latex",
+            &[
+                t("(2,2):(1,2)"),
+                t("--palette"),
+                t("black!0,black!40,black!20,black!60"),
+            ],
+        )
+        .unwrap();
+        assert_eq!(
+            black,
+            plain
+                .replace("black!00", "{rgb,255:red,255;green,255;blue,255}")
+                .replace("black!40", "{rgb,255:red,153;green,153;blue,153}")
+                .replace("black!20", "{rgb,255:red,204;green,204;blue,204}")
+                .replace("black!60", "{rgb,255:red,102;green,102;blue,102}")
+        );
+        // CuTe's TV colours given as a palette draw CuTe's picture.
+        let tv = [
+            t("--tv"),
+            t("((4,8),(2,2)):((16,1),(8,64))"),
+            t("--tile"),
+            t("(16,8)"),
+        ];
+        let cute_tv = "{rgb,255:red,175;green,175;blue,255},{rgb,255:red,175;green,255;blue,175},{rgb,255:red,255;green,255;blue,175},{rgb,255:red,255;green,175;blue,175},{rgb,255:red,210;green,210;blue,255},{rgb,255:red,210;green,255;blue,210},{rgb,255:red,255;green,255;blue,210},{rgb,255:red,255;green,210;blue,210}";
+        let with = [&tv[..], &[t("--palette"), t(cute_tv)]].concat();
+        assert_eq!(
+            run_op("latex", &tv).unwrap(),
+            run_op("latex", &with).unwrap()
+        );
+        // SVG: thread colours of an MMA picture.
+        let mma = run_op(
+            "svg",
+            &[
+                t("mma"),
+                t("SM80_16x8x8_F16F16F16F16_TN"),
+                t("--palette"),
+                t("red,blue"),
+            ],
+        )
+        .unwrap();
+        assert!(mma.contains(".t1{fill:#0000ff;"));
+        assert!(!mma.contains(".t2{"));
+        assert!(mma.contains("<rect class=\"t1\" data-op=\"C\""));
     }
 }

@@ -122,6 +122,7 @@ pub fn plural(n: usize, thing: &str) -> String {
 /// * `tv TV TILE`: the thread-value layout `TV` on a tile of shape `TILE`, cells `T<t> V<v>`;
 /// * `banks L [BANKS [ELEM_BYTES [ACCESS]]]` (defaults 32, 4, `rows`): cells coloured by bank,
 ///   the wavefronts of each request;
+/// * `svg ARGS...`: the `svg` operation's answer ([`crate::picture_ops`]);
 /// * the divides, products and composition with a layout and a tiler: the operands beside the
 ///   result ([`render::svg_op`]);
 /// * any other operation of the table: its result if that is a layout, else its first argument.
@@ -173,6 +174,8 @@ pub fn picture(op: &str, args: &[Arg]) -> Result<String, OpError> {
                 render::svg_banks(l, banks, access, style)
             })
         }
+        // The picture operations answer a picture already.
+        "svg" => run_op(op, args),
         _ => {
             let result = run_op(op, args)?;
             if let Some(svg) = mma_picture(op, args).or_else(|| copy_picture(op, args)) {

@@ -226,11 +226,11 @@ pub fn latex_copy_with(tc: &TiledCopy, style: &Style<'_>) -> Result<String, Atom
     Ok(s)
 }
 
-fn panel(title: String, cells: &CopyCells, what: &str) -> Panel {
+fn panel(title: String, cells: &CopyCells, what: &str, colors: usize) -> Panel {
     let multi = cells.count.iter().filter(|&&c| c > 1).count();
     let none = cells.count.iter().filter(|&&c| c == 0).count();
     let mut notes = alloc::vec![format!(
-        "{what}: cell = tile coordinate of (thread, value); colour = thread mod 32"
+        "{what}: cell = tile coordinate of (thread, value); colour = thread mod {colors}"
     )];
     if multi > 0 {
         notes.push(format!(
@@ -301,11 +301,17 @@ pub fn svg_copy(tc: &TiledCopy, style: &Style<'_>) -> Result<String, AtomError> 
         )],
     };
     let panels = [
-        panel(format!("Source: layout_S_TV {s_tv}"), &s_cells, "source"),
+        panel(
+            format!("Source: layout_S_TV {s_tv}"),
+            &s_cells,
+            "source",
+            style.thread_colors(),
+        ),
         panel(
             format!("Destination: layout_D_TV {d_tv}"),
             &d_cells,
             "destination",
+            style.thread_colors(),
         ),
     ];
     Ok(write_svg(&panels, &caption, style))

@@ -124,6 +124,13 @@ impl<'a> Style<'a> {
         }
     }
 
+    /// How many colours the threads of an SVG picture cycle through: the palette's, else one
+    /// per thread of a warp.
+    pub(crate) fn thread_colors(&self) -> usize {
+        self.palette
+            .map_or(super::svg::THREAD_COLOR_COUNT, <[_]>::len)
+    }
+
     /// The palette colour of `k`, if a palette is set.
     pub(crate) fn color_of(&self, k: i64) -> Option<Color> {
         let p = self.palette?;

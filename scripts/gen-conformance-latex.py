@@ -1,15 +1,17 @@
 #!/usr/bin/env python3
-"""Generate CuTe C++ conformance vectors for the `latex` operation: CuTe's `print_latex` of
-layouts (with its default colours and with a colour function), `print_latex_tv` of thread-value
-layouts and `print_latex` of tiled MMAs.
+"""Generate CuTe C++ conformance vectors for the `latex` and `svg` operations: CuTe's
+`print_latex` of layouts and swizzled layouts (with its default colours and with a colour
+function), `print_latex_tv` of thread-value layouts, `print_latex` and `print_svg` of tiled MMAs.
 
 `crates/cute-ops/tests/data/latex/print_latex.cpp` prints case K for argument K; it is compiled
 host-only with g++ against CuTe's headers and run once per case. The output,
 `crates/cute-ops/tests/data/latex/cute_latex.jsonl`, holds `{"id", "op", "args", "skip",
-"cute"}` lines: `args` are the `latex` operation's arguments for the same picture, `cute` is
-CuTe's text, and the first `skip` lines are comments that print CuTe's own (thread, value) ->
-coordinate layouts, which the test does not compare. CuTe's `% Layout:` line of a plain layout
-is kept with its static `_1` / `_0` written `1` / `0`. `crates/cute-ops/tests/latex_conformance.rs`
+"cute"}` lines: `args` are the operation's arguments for the same picture, `cute` is CuTe's
+text, and the first `skip` lines are comments that print CuTe's own (thread, value) ->
+coordinate layouts, which the test does not compare. A `latex` answer must be CuTe's text; an
+`svg` answer (our SVG is drawn differently from CuTe's `print_svg`) must put the same
+`T<t> V<v>` in the same cells. CuTe's `% Layout:` line of a plain layout
+is kept with its static integers `_N` written `N`. `crates/cute-ops/tests/latex_conformance.rs`
 compares the rest line for line.
 
     python3 scripts/gen-conformance-latex.py [--out PATH]
@@ -43,7 +45,12 @@ CASES = [
     (7, ["--tv", TV, "--tile", "(16,8)", "--palette", "red,lime,blue"], 1),
     (8, ["mma", "SM80_16x8x8_F16F16F16F16_TN"], 3),
     (9, ["mma", "SM80_16x8x16_F16F16F16F16_TN", "--layout", "(1,2,1)"], 3),
+    (10, ["Sw<2,0,2> o 0 o (4,4):(4,1)"], 0),
+    (11, ["Sw<1,1,2> o 0 o (4,8):(8,1)"], 0),
+    (12, ["mma", "SM80_16x8x8_F16F16F16F16_TN"], 4),
+    (13, ["mma", "SM80_16x8x16_F16F16F16F16_TN", "--layout", "(1,2,1)"], 4),
 ]
+SVG_CASES = {12, 13}
 
 
 def include_dirs():
@@ -69,12 +76,13 @@ def main():
             for case, args, skip in CASES:
                 text = subprocess.run([str(exe), str(case)], capture_output=True, text=True,
                                       check=True).stdout
-                if not text.startswith("% Layout"):
+                if not text.startswith("<!--" if case in SVG_CASES else "% Layout"):
                     sys.exit(f"gen-conformance-latex: case {case}: {text[:200]!r}")
                 if skip == 0:
                     first, rest = text.split("\n", 1)
                     text = re.sub(r"_(?=-?\d)", "", first) + "\n" + rest
-                f.write(json.dumps({"id": f"latex-{case:04d}", "op": "latex", "args": args,
+                f.write(json.dumps({"id": f"latex-{case:04d}",
+                                    "op": "svg" if case in SVG_CASES else "latex", "args": args,
                                     "skip": skip, "cute": text}) + "\n")
     print(f"gen-conformance-latex: {len(CASES)} vectors -> {opt.out}")
 

@@ -1,9 +1,11 @@
-// CuTe's print_latex / print_latex_tv / print_latex(TiledMMA), one case per argument, for
+// CuTe's print_latex / print_latex_tv / print_latex(TiledMMA) / print_svg(TiledMMA), one case
+// per argument, for
 // crates/cute-ops/tests/latex_conformance.rs (scripts/gen-conformance-latex.py builds and runs
 // it host-only against the nvidia-cutlass 4.2 headers and writes cute_latex.jsonl).
 #include <cute/tensor.hpp>
 #include <cute/atom/mma_atom.hpp>
 #include <cute/util/print_latex.hpp>
+#include <cute/util/print_svg.hpp>
 #include <cstdlib>
 using namespace cute;
 
@@ -37,6 +39,10 @@ int main(int argc, char** argv) {
              Shape<_16,_8>{}, ByThread3{}); break;
   case 8: print_latex(make_tiled_mma(SM80_16x8x8_F16F16F16F16_TN{})); break;
   case 9: print_latex(make_tiled_mma(SM80_16x8x16_F16F16F16F16_TN{}, Layout<Shape<_1,_2,_1>>{})); break;
+  case 10: print_latex(composition(Swizzle<2,0,2>{}, Int<0>{}, Layout<Shape<_4,_4>,Stride<_4,_1>>{})); break;
+  case 11: print_latex(composition(Swizzle<1,1,2>{}, Int<0>{}, Layout<Shape<_4,_8>,Stride<_8,_1>>{})); break;
+  case 12: print_svg(make_tiled_mma(SM80_16x8x8_F16F16F16F16_TN{})); break;
+  case 13: print_svg(make_tiled_mma(SM80_16x8x16_F16F16F16F16_TN{}, Layout<Shape<_1,_2,_1>>{})); break;
   }
   return 0;
 }

@@ -3,8 +3,9 @@
 //! both give the same text). Drawing is [`cute_layout::render`]'s; this file reads arguments.
 //!
 //! The answer is the picture's text without its final newline (as every answer; `cute latex`
-//! and `cute svg` write it with one). The arguments are the command line's words: positional arguments and `--OPTION VALUE` (or
-//! `--OPTION=VALUE`) in any order.
+//! and `cute svg` write it with one). The arguments are the command line's words: positional
+//! arguments and `--OPTION VALUE` (or `--OPTION=VALUE`) in any order; `-o FILE` is refused (the
+//! answer is the text).
 //!
 //! | picture | arguments |
 //! |---|---|
@@ -51,8 +52,8 @@ pub static PICTURE_HELP: &[OpHelp] = &[
     h("svg", "the pictures of latex as SVG (cells coloured by value mod 8, TV cells by thread mod 32), plus operations drawn as operands beside the result and bank pictures; --palette C,C,... paints value or thread k with colour k mod N", &["2:1", "--palette", "lightblue,wheat"], "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"214\" height=\"97\" viewBox=\"0 0 214 97\" font-family=\"DejaVu Sans Mono, monospace\" font-size=\"12\">\n<style>\ntext{text-anchor:middle;fill:#000}\n.title{font-size:13px;font-weight:bold;text-anchor:start}\n.note{font-size:11px;fill:#444;text-anchor:start}\n.h{font-size:11px;fill:#555}\n.rn{font-size:11px;fill:#000;text-anchor:start}\n.gl{fill:none;stroke:#333;stroke-width:1}\n.g1{fill:none;stroke:#000;stroke-width:2}\n.g2{fill:none;stroke:#000;stroke-width:3}\n.g3{fill:none;stroke:#000;stroke-width:4}\n.o0{fill:#add8e6}\n.o1{fill:#f5deb3}\n</style>\n<rect width=\"214\" height=\"97\" fill=\"#fff\"/>\n<g class=\"panel\">\n<text class=\"title\" x=\"12\" y=\"26\">2:1</text>\n<text class=\"note\" x=\"12\" y=\"43\">rank 1: drawn as one row of 2</text>\n<g class=\"headers\">\n<text class=\"h\" x=\"42\" y=\"59\">0</text>\n<text class=\"h\" x=\"68\" y=\"59\">1</text>\n<text class=\"h\" x=\"20.5\" y=\"78\">0</text>\n</g>\n<g class=\"cells\">\n<rect class=\"o0\" x=\"29\" y=\"63\" width=\"26\" height=\"22\"/>\n<rect class=\"o1\" x=\"55\" y=\"63\" width=\"26\" height=\"22\"/>\n</g>\n<g class=\"labels\">\n<text x=\"42\" y=\"78\">0</text>\n<text x=\"68\" y=\"78\">1</text>\n</g>\n<path class=\"gl\" d=\"M29 63h52M29 85h52M29 63v22M55 63v22M81 63v22\"/>\n</g>\n</svg>"),
 ];
 
-/// What to draw: the arguments of `cute svg` (and of `cute latex`, which takes fewer). Every
-/// field is the text of its option; [`picture`] checks them.
+/// What to draw: the arguments of `cute svg` (and of `cute latex`, which takes fewer), one field
+/// per option; [`picture`] checks the values.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct PictureArgs {
     /// `LAYOUT`, `OP A B`, `mma ATOM` or `copy ATOM TYPE`.

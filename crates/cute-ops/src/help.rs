@@ -54,6 +54,7 @@ pub static HELP_GROUPS: &[&[OpHelp]] = &[
     crate::analysis_ops::ANALYSIS_HELP,
     crate::pycute_ops::PYCUTE_HELP,
     crate::tensor_ops::TENSOR_HELP,
+    crate::picture_ops::PICTURE_HELP,
     crate::f2_ops::F2_HELP,
     crate::symbolic_ops::SYMBOLIC_HELP,
 ];

@@ -35,6 +35,7 @@ mod construct_ops;
 pub mod copy_atoms;
 pub mod f2_ops;
 pub mod help;
+pub mod picture_ops;
 #[cfg(feature = "png")]
 pub mod png;
 mod pycute_ops;
@@ -159,6 +160,7 @@ pub static GROUPS: &[&[OpSpec]] = &[
     analysis_ops::ANALYSIS_OPS,
     pycute_ops::PYCUTE_OPS,
     tensor_ops::TENSOR_OPS,
+    picture_ops::PICTURE_OPS,
     f2_ops::F2_OPS,
     symbolic_ops::SYMBOLIC_OPS,
 ];

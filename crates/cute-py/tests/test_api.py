@@ -308,3 +308,27 @@ def test_pycute_extras_not_cute_cpp():
     with pytest.raises(LayoutError) as e:
         common_refinement((2, (3, 5)), ((3, 2), 5))
     assert e.value.kind == "NoCommonRefinement"
+
+
+def test_pictures_through_run():
+    # The picture operations `latex` and `svg` through the generic entry points: the same text
+    # as the Pythonic methods, options as the command line's words.
+    L = Layout((2, 3), (3, 1))
+    tex = cl.run("latex", L)
+    assert tex.startswith("% Layout: (2,3):(3,1)\n\\documentclass[convert]{standalone}\n")
+    assert tex + "\n" == L.latex()
+    tv = cl.run_text("latex", "--tv", "((4,8),(2,2)):((16,1),(8,64))", "--tile", (16, 8))
+    assert tv.count("\\shortstack") == 128
+    assert tv + "\n" == cl.latex(Layout.parse("((4,8),(2,2)):((16,1),(8,64))"), (16, 8))
+    mma = cl.run("latex", "mma", "SM80_16x8x8_F16F16F16F16_TN")
+    assert mma + "\n" == cl.mma_latex("SM80_16x8x8_F16F16F16F16_TN")
+    svg = cl.run("svg", "(4,4):(1,4)", "--palette", "red,#00f")
+    assert ET.fromstring(svg).tag.endswith("svg") and ".o1{fill:#0000ff}" in svg
+    assert "{rgb,255:red,255;green,0;blue,0}" in cl.run("latex", L, "--palette", "red")
+    out = cl.batch([("svg", "copy", "SM75_U32x4_LDSM_N", "half_t", "--thr", "(32,1):(1,0)", "--val", "(1,8):(0,1)"),
+                    ("latex", "4:1", "--palette", "nocolour")])
+    assert ET.fromstring(out[0]).tag.endswith("svg")
+    assert isinstance(out[1], LayoutError) and out[1].kind == "ParseError"
+    with pytest.raises(LayoutError) as e:
+        cl.run("latex", "4:1", "--banks", "32")
+    assert e.value.kind == "BadRequest"

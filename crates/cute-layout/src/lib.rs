@@ -115,6 +115,7 @@ mod parse;
 mod pycute_extras;
 pub mod render;
 mod slice;
+pub mod smem_atom;
 pub mod smem_search;
 mod swizzle;
 mod tensor;

@@ -37,6 +37,7 @@ pub mod help;
 #[cfg(feature = "png")]
 pub mod png;
 mod pycute_ops;
+mod smem_atom_ops;
 pub mod request;
 pub mod show;
 mod tensor_ops;
@@ -157,6 +158,7 @@ pub static GROUPS: &[&[OpSpec]] = &[
     analysis_ops::ANALYSIS_OPS,
     pycute_ops::PYCUTE_OPS,
     tensor_ops::TENSOR_OPS,
+    smem_atom_ops::SMEM_ATOM_OPS,
 ];
 
 /// Every operation of every group, in the order `cute ops` lists them.

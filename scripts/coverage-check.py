@@ -235,7 +235,9 @@ ROWS += [
     R(4, "get_swizzle_portion / get_nonswizzle_portion", "`ComposedLayout::swizzle_portion`, `nonswizzle_portion`", "`get_swizzle_portion` `get_nonswizzle_portion`", "Y", "",
       ex("get_swizzle_portion", ["(8,64):(64,1)"], "Sw<0,4,3>", "CuTe get_swizzle_portion(Layout) = Swizzle<0,4,3>{} (atom/copy_traits_sm90_tma.hpp)")),
     R(4, "Swizzled pointers (make_swizzle_ptr, recast_ptr, smem_ptr_flag)", "-", "-", "N", "no pointers or memory", None),
-    R(4, "Canonical smem layout atoms (Layout_K_SW128_Atom, ...)", "-", "-", "N", "no table of GMMA/UMMA smem layout atoms", None),
+    R(4, "Canonical smem layout atoms (Layout_K_SW128_Atom, ...)", "`smem_atom::SmemAtom`", "`smem_atom` `smem_atom_layout`", "Y",
+      "CuTe's printed form (`smem_ptr[16b](unset)`) is output only: `smem_atom_layout` gives the same function on element offsets for the other ops; the sparse `_SpAtom`s are not there",
+      ref(SURF, "surface-0385")),
     # ---------------------------------------------------------------- 5. ScaledBasis / identity
     R(5, "ScaledBasis `E<i...>` strides, `1@0`, `1@0@1`", "`ScaledBasis`, `Layout<ScaledBasis>`", "every op taking a basis layout", "Y", "",
       ref(SURF, "surface-0181")),

@@ -36,6 +36,10 @@ import tempfile
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "scripts"))
 
+# The namespace of each shared-memory atom's swizzle width.
+ATOM_NS = {"INTER": "SM90::GMMA::", "SW32": "SM90::GMMA::", "SW64": "SM90::GMMA::", "SW128": "SM90::GMMA::",
+           "SW128_32B": "UMMA::"}
+
 # (op, args, C++ expression printing the answer)
 CASES = [
     # IntTuple toolkit
@@ -203,6 +207,23 @@ CASES = [
     *[("contiguity", [l], "p(max_common_vector({0},make_layout(size({0}))))") for l in [
         "(4,8):(1,8)", "(4,8):(8,1)", "(2,(2,4)):(1,(2,8))", "(4,8):(1,4)", "8:0",
         "Sw<3,0,3> o 0 o (8,8):(1,8)", "Sw<2,1,3> o 0 o 32:1", "Sw<3,4,3> o 0 o (8,64):(64,1)"]],
+    # the GMMA / UMMA shared-memory layout atoms (cute/atom/mma_traits_sm90_gmma.hpp,
+    # mma_traits_sm100.hpp), alone and tiled to a shape
+    *[("smem_atom", [f"Layout_{m}_{w}_Atom", t], f"p({ATOM_NS[w]}Layout_{m}_{w}_Atom<{t}>{{{{}}}})")
+      for m in ["K", "MN"] for w in ["INTER", "SW32", "SW64", "SW128"]
+      for t in ["half_t", "float", "uint8_t", "double"]],
+    *[("smem_atom", [f"Layout_{m}_{w}_Atom", t], f"p({ATOM_NS[w]}Layout_{m}_{w}_Atom<{t}>{{{{}}}})")
+      for m, w, t in [("K", "SW128", "int4b_t"), ("MN", "SW128", "uint1b_t"), ("K", "SW64", "int2b_t"),
+                      ("K", "INTER", "uint128_t"), ("MN", "INTER", "uint128_t"), ("K", "SW128", "bfloat16_t"),
+                      ("K", "SW128", "float_e4m3_t"), ("MN", "SW128", "tfloat32_t"),
+                      ("MN", "SW128_32B", "half_t"), ("MN", "SW128_32B", "float"), ("MN", "SW128_32B", "uint8_t")]],
+    *[("smem_atom", [f"Layout_{m}_{w}_Atom", t, s], f"p(tile_to_shape({ATOM_NS[w]}Layout_{m}_{w}_Atom<{t}>{{{{}}}},{{2}}))")
+      for m, w, t, s in [("K", "SW128", "half_t", "(128,64)"), ("K", "SW128", "half_t", "(256,64)"),
+                         ("MN", "SW128", "half_t", "(128,64)"), ("K", "SW64", "float", "(64,32)"),
+                         ("MN", "SW32", "uint8_t", "(64,16)"), ("MN", "SW128_32B", "half_t", "(128,8)")]],
+    *[("smem_atom", [f"Layout_{m}_{w}_Atom", t, s, o], f"p(tile_to_shape({ATOM_NS[w]}Layout_{m}_{w}_Atom<{t}>{{{{}}}},{{2}},{{3}}))")
+      for m, w, t, s, o in [("K", "SW128", "half_t", "(64,128)", "(1,0)"), ("MN", "SW64", "float", "(32,16,2)", "(0,1,2)"),
+                            ("K", "SW32", "half_t", "(16,32,3)", "(1,0,2)")]],
 ]
 
 
@@ -212,7 +233,7 @@ def expr(text):
     t = text.strip()
     if t in ("LayoutLeft", "LayoutRight"):
         return t + "{}"
-    if re.fullmatch(r"[A-Za-z][A-Za-z_]*", t):
+    if re.fullmatch(r"[A-Za-z][A-Za-z0-9_:]*", t):
         return t
     parts = split_top(t, " o ")
     if len(parts) > 1:
@@ -263,6 +284,8 @@ def program():
         "#include <cute/layout.hpp>",
         "#include <cute/layout_composed.hpp>",
         "#include <cute/swizzle_layout.hpp>",
+        "#include <cute/atom/mma_traits_sm90_gmma.hpp>",
+        "#include <cute/atom/mma_traits_sm100.hpp>",
         "#include <cstdio>",
         "using namespace cute;",
         "template <class T> void p(T const& x) { print(x); printf(\"\\n\"); }",

@@ -177,9 +177,8 @@ ROWS += [
     R(2, "coalesce, coalesce(layout, profile)", "`coalesce`, `coalesce_by_mode`", "`coalesce [PROFILE]`", "Y", "",
       ref(SURF, "surface-0321")),
     R(2, "filter / filter_zeros", "`filter`, `filter_zeros`", "`filter` `filter_zeros`", "Y", "", ref("filter.jsonl", "filter-00000")),
-    R(2, "Structural equality / hashing (`==`)", "`PartialEq`, `Hash`", "`equal` (functional)", "P",
-      "no op for CuTe's structural `==` (same shape and stride); `equal` compares functions",
-      None),
+    R(2, "Structural equality / hashing (`==`)", "`PartialEq`, `Hash`", "`structural_equal`, `equal` (functional)", "Y",
+      "hashing is library-only (`Hash`)", ref(SURF, "surface-0406")),
     # ---------------------------------------------------------------- 3. Algebra
     R(3, "composition(A, B)", "`compose`", "`composition`", "Y", "", ref("composition.jsonl", "composition-00000")),
     R(3, "composition(A, tiler), composition(A, int)", "`compose_tiler`", "`composition`", "Y", "",

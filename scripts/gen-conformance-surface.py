@@ -10,7 +10,8 @@ construction and restructuring ops of `crates/cute-ops/src/construct_ops.rs` (do
 max_alignment, zip, tile_unzip, transform_layout, bw_coalesce (CuTe's `detail::bw_coalesce`),
 compact_order, make_coord_iterator) with the tilers CuTe promotes (an integer, a shape, `_`,
 per mode); `tuple_cat`, `make_swizzle<Y,Z>` and `contiguity` (`max_common_vector(L,
-make_layout(size(L)))`).
+make_layout(size(L)))`); the GMMA / UMMA shared-memory layout atoms (`smem_atom`, alone and
+tiled to a shape), `make_ordered_layout` and the structural `==` (`structural_equal`).
 
 Every case is compiled into one host-only C++ program against CuTe's headers (static `Int<N>`
 values), run, and its printed answer normalized (`_3` -> `3`, spaces dropped). The output,
@@ -224,6 +225,18 @@ CASES = [
     *[("smem_atom", [f"Layout_{m}_{w}_Atom", t, s, o], f"p(tile_to_shape({ATOM_NS[w]}Layout_{m}_{w}_Atom<{t}>{{{{}}}},{{2}},{{3}}))")
       for m, w, t, s, o in [("K", "SW128", "half_t", "(64,128)", "(1,0)"), ("MN", "SW64", "float", "(32,16,2)", "(0,1,2)"),
                             ("K", "SW32", "half_t", "(16,32,3)", "(1,0,2)")]],
+    # make_ordered_layout (tied ranks share a stride) and the structural == of layouts and tuples
+    *[("make_ordered_layout", [s, o], "p(make_ordered_layout({0},{1}))") for s, o in [
+        ("(4,8)", "(5,5)"), ("(8,4)", "(5,5)"), ("(2,3,4,2)", "(0,2,3,0)"), ("(2,3,4)", "(1,2,0)"),
+        ("(2,3,4,5)", "(2,67,42,50)"), ("((2,2),(2,2))", "((0,1),(2,3))"), ("(2,(3,4))", "(2,(1,0))"),
+        ("(1,4)", "(0,1)"), ("(4,1,8)", "(0,1,2)"), ("(2,(3,4))", "(1,0)"), ("(2,2,2)", "(1,0,1)")]],
+    *[("structural_equal", [x, y], "b({0}=={1})") for x, y in [
+        ("(4,8):(1,4)", "(4,8):(1,4)"), ("((2,2),2):((1,4),2)", "(2,2,2):(1,4,2)"), ("(4):(1)", "4:1"),
+        ("(4,1):(1,0)", "(4,1):(1,4)"), ("(2,(3,4)):(1,(2,6))", "(2,(3,4)):(1,(2,6))"), ("4:1", "8:1"),
+        ("(2,3)", "(2,3)"), ("(2,3)", "(2,(3))"), ("(2,3)", "(2,3,1)"), ("(1,(2,3))", "(1,(2,3))"),
+        ("Sw<3,4,3> o 0 o (8,64):(64,1)", "Sw<3,4,3> o 0 o (8,64):(64,1)"),
+        ("Sw<3,4,3> o 0 o (8,64):(64,1)", "Sw<3,3,3> o 0 o (8,64):(64,1)"),
+        ("(2,3):(1@0,1@1)", "(2,3):(1@0,1@1)"), ("(2,3):(1@0,1@1)", "(2,3):(1@1,1@0)")]],
 ]
 
 

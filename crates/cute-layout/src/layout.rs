@@ -576,20 +576,29 @@ impl Layout {
         Self::checked("make_layout", shape.toks, shape.leaves, stride.leaves)
     }
 
-    /// CuTe `make_ordered_layout(shape, order)`: compact strides assigned in increasing `order`.
+    /// CuTe `make_ordered_layout(shape, order)`: `make_layout(shape, compact_order(shape, order))`,
+    /// the compact strides assigned in increasing `order`.
     ///
     /// `order` is weakly congruent to `shape`; each of its leaves ranks the sub-shape it covers
-    /// (which is laid out column-major inside). Ties keep left-to-right order.
+    /// (which is laid out column-major inside). Leaves of the same rank start at the same stride,
+    /// as in CuTe C++ (`make_ordered_layout((4,8),(5,5))` is `(4,8):(1,1)`); NVlabs PyCuTe breaks
+    /// such ties by position instead.
+    ///
+    /// # Laws
+    /// * `stride(R) == compact_order(shape, order)`.
+    /// * For distinct ranks, `R` is a bijection onto `[0, size(shape))`.
     ///
     /// # Errors
     /// [`LayoutError::InvalidArgument`] if `order` is not weakly congruent to `shape`, and the
-    /// errors of [`Layout::new`].
+    /// errors of [`Layout::new`] and [`IntTuple::compact_order`].
     ///
     /// # Examples
     /// ```
     /// # use cute_layout::Layout;
     /// let l = Layout::ordered("(2,3,4)".parse()?, "(1,2,0)".parse()?)?;
     /// assert_eq!(l.to_string(), "(2,3,4):(4,8,1)");
+    /// let tied = Layout::ordered("(4,8)".parse()?, "(5,5)".parse()?)?;
+    /// assert_eq!(tied.to_string(), "(4,8):(1,1)");
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     #[doc(alias = "make_ordered_layout")]
@@ -600,26 +609,9 @@ impl Layout {
                 what: alloc::format!("order {order} is not weakly congruent to shape {shape}"),
             });
         }
-        // Leaf ranges of `shape` covered by each leaf of `order`.
-        let mut ranges: Leaves<(i64, usize, usize)> = Leaves::new();
-        walk_weak(&order.toks, &shape.toks, |oi, (b, e)| {
-            ranges.push((order.leaves[oi], b, e));
-        });
-        let mut idx: Leaves<usize> = (0..ranges.len()).collect();
-        idx.sort_by_key(|&k| (ranges[k].0, k));
-        let mut stride = shape.leaves.clone();
-        let mut acc = 1i64;
-        for k in idx {
-            let (_, b, e) = ranges[k];
-            for j in b..e {
-                stride[j] = if shape.leaves[j] == 1 { 0 } else { acc };
-                acc = acc
-                    .checked_mul(shape.leaves[j])
-                    .ok_or_else(|| LayoutError::overflow("make_ordered_layout"))?;
-            }
-        }
         shape.check_extents("make_ordered_layout")?;
-        Self::checked("make_ordered_layout", shape.toks, shape.leaves, stride)
+        let stride = IntTuple::compact_order(&shape, &order)?;
+        Self::new(shape, stride)
     }
 
     /// The stride.
@@ -657,29 +649,6 @@ impl Layout {
             }
         }
         (lo, hi)
-    }
-}
-
-/// Walk `a` (coarser) against `b` (finer) as in weakly_congruent, reporting for each leaf of `a`
-/// the leaf range of `b` it covers. The caller has checked weak congruence.
-pub(crate) fn walk_weak(a: &[Tok], b: &[Tok], mut f: impl FnMut(usize, (usize, usize))) {
-    let (mut i, mut j, mut la, mut lb) = (0usize, 0usize, 0usize, 0usize);
-    while i < a.len() && j < b.len() {
-        match a[i] {
-            Tok::Leaf => {
-                let end = tree::subtree_end(b, j);
-                let n = tree::count_leaves(&b[j..end]);
-                f(la, (lb, lb + n));
-                la += 1;
-                lb += n;
-                i += 1;
-                j = end;
-            }
-            Tok::Open | Tok::Close => {
-                i += 1;
-                j += 1;
-            }
-        }
     }
 }
 

@@ -161,7 +161,9 @@ impl SmemAtom {
         if swizzle == SmemSwizzle::Sw128Atom32B && major == Major::K {
             return Err(LayoutError::InvalidArgument {
                 op: "smem_atom",
-                what: String::from("CuTe has no K-major SW128_32B atom (UMMA::Layout_MN_SW128_32B_Atom only)"),
+                what: String::from(
+                    "CuTe has no K-major SW128_32B atom (UMMA::Layout_MN_SW128_32B_Atom only)",
+                ),
             });
         }
         Ok(SmemAtom {
@@ -178,11 +180,13 @@ impl SmemAtom {
     /// [`LayoutError::InvalidArgument`] for a name that is not one of CuTe's atoms, and the
     /// errors of [`SmemAtom::new`].
     pub fn from_name(name: &str, bits: i64) -> Result<Self, LayoutError> {
-        let bad = || LayoutError::InvalidArgument {
+        let bad = || {
+            LayoutError::InvalidArgument {
             op: "smem_atom",
             what: format!(
                 "{name:?} is not a shared-memory atom: Layout_{{K|MN}}_{{INTER|SW32|SW64|SW128}}_Atom or Layout_MN_SW128_32B_Atom"
             ),
+        }
         };
         let mut n = name.trim();
         for p in ["cute::", "SM90::", "SM100::", "GMMA::", "UMMA::"] {
@@ -191,7 +195,9 @@ impl SmemAtom {
         let n = n.strip_prefix("Layout_").ok_or_else(bad)?;
         let n = n.strip_suffix("_Atom").ok_or_else(bad)?;
         let (major, sw) = n.split_once('_').ok_or_else(bad)?;
-        let major = Major::parse(major).filter(|_| matches!(major, "K" | "MN")).ok_or_else(bad)?;
+        let major = Major::parse(major)
+            .filter(|_| matches!(major, "K" | "MN"))
+            .ok_or_else(bad)?;
         let swizzle = SmemSwizzle::parse(sw)
             .filter(|s| s.name() == sw)
             .ok_or_else(bad)?;
@@ -279,7 +285,11 @@ impl SmemAtom {
     /// CuTe's print of a layout built from this atom (by `tile_to_shape` or a product, which act
     /// on the inner layout): `Sw<3,4,3> o smem_ptr[16b](unset) o INNER`.
     pub fn cute_text_of(&self, inner: &Layout) -> String {
-        format!("{} o smem_ptr[{}b](unset) o {inner}", self.swizzle(), self.bits)
+        format!(
+            "{} o smem_ptr[{}b](unset) o {inner}",
+            self.swizzle(),
+            self.bits
+        )
     }
 }
 
@@ -310,7 +320,10 @@ mod tests {
                     })
                     .collect();
                 seen.sort_unstable();
-                assert!(seen.iter().copied().eq(0..el.size()), "{major:?} {sw:?} {bits}");
+                assert!(
+                    seen.iter().copied().eq(0..el.size()),
+                    "{major:?} {sw:?} {bits}"
+                );
                 let text = atom.cute_text().unwrap();
                 assert!(text.contains(&format!("smem_ptr[{bits}b](unset)")));
             }
@@ -321,16 +334,50 @@ mod tests {
     fn cute_prints() {
         // Printed by CuTe (host build of cute/atom/mma_traits_sm90_gmma.hpp).
         let cases = [
-            ("Layout_K_SW128_Atom", 16, "Sw<3,4,3> o smem_ptr[16b](unset) o (8,64):(64,1)"),
-            ("Layout_MN_SW128_Atom", 32, "Sw<3,4,3> o smem_ptr[32b](unset) o (32,8):(1,32)"),
-            ("Layout_K_INTER_Atom", 8, "Sw<0,4,3> o smem_ptr[8b](unset) o (8,16):(16,1)"),
-            ("Layout_K_INTER_Atom", 128, "Sw<0,4,3> o smem_ptr[128b](unset) o (8,1):(1,1)"),
-            ("Layout_MN_INTER_Atom", 128, "Sw<0,4,3> o smem_ptr[128b](unset) o (1,8):(1,1)"),
-            ("Layout_MN_SW128_32B_Atom", 16, "Sw<2,5,2> o smem_ptr[16b](unset) o (64,4):(1,64)"),
-            ("Layout_K_SW32_Atom", 64, "Sw<1,4,3> o smem_ptr[64b](unset) o (8,4):(4,1)"),
+            (
+                "Layout_K_SW128_Atom",
+                16,
+                "Sw<3,4,3> o smem_ptr[16b](unset) o (8,64):(64,1)",
+            ),
+            (
+                "Layout_MN_SW128_Atom",
+                32,
+                "Sw<3,4,3> o smem_ptr[32b](unset) o (32,8):(1,32)",
+            ),
+            (
+                "Layout_K_INTER_Atom",
+                8,
+                "Sw<0,4,3> o smem_ptr[8b](unset) o (8,16):(16,1)",
+            ),
+            (
+                "Layout_K_INTER_Atom",
+                128,
+                "Sw<0,4,3> o smem_ptr[128b](unset) o (8,1):(1,1)",
+            ),
+            (
+                "Layout_MN_INTER_Atom",
+                128,
+                "Sw<0,4,3> o smem_ptr[128b](unset) o (1,8):(1,1)",
+            ),
+            (
+                "Layout_MN_SW128_32B_Atom",
+                16,
+                "Sw<2,5,2> o smem_ptr[16b](unset) o (64,4):(1,64)",
+            ),
+            (
+                "Layout_K_SW32_Atom",
+                64,
+                "Sw<1,4,3> o smem_ptr[64b](unset) o (8,4):(4,1)",
+            ),
         ];
         for (name, bits, want) in cases {
-            assert_eq!(SmemAtom::from_name(name, bits).unwrap().cute_text().unwrap(), want);
+            assert_eq!(
+                SmemAtom::from_name(name, bits)
+                    .unwrap()
+                    .cute_text()
+                    .unwrap(),
+                want
+            );
         }
     }
 
@@ -341,7 +388,12 @@ mod tests {
             assert_eq!(e.kind(), "InvalidArgument");
         }
         assert!(SmemAtom::new(Major::K, SmemSwizzle::Sw128Atom32B, 16).is_err());
-        for name in ["Layout_K_SW16_Atom", "K_SW128", "Layout_k_SW128_Atom", "Layout_K_SW128_32B_Atom"] {
+        for name in [
+            "Layout_K_SW16_Atom",
+            "K_SW128",
+            "Layout_k_SW128_Atom",
+            "Layout_K_SW128_32B_Atom",
+        ] {
             assert!(SmemAtom::from_name(name, 16).is_err(), "{name}");
         }
     }

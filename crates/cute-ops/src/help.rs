@@ -55,6 +55,7 @@ pub static HELP_GROUPS: &[&[OpHelp]] = &[
     crate::pycute_ops::PYCUTE_HELP,
     crate::tensor_ops::TENSOR_HELP,
     crate::smem_atom_ops::SMEM_ATOM_HELP,
+    crate::equality_ops::EQUALITY_HELP,
 ];
 
 /// The help of [`crate::OPS`]: name, law, example arguments, example output.

@@ -33,13 +33,14 @@ pub mod codegen;
 mod composed_ops;
 mod construct_ops;
 pub mod copy_atoms;
+mod equality_ops;
 pub mod help;
 #[cfg(feature = "png")]
 pub mod png;
 mod pycute_ops;
-mod smem_atom_ops;
 pub mod request;
 pub mod show;
+mod smem_atom_ops;
 mod tensor_ops;
 mod tuple_ops;
 pub mod view;
@@ -159,6 +160,7 @@ pub static GROUPS: &[&[OpSpec]] = &[
     pycute_ops::PYCUTE_OPS,
     tensor_ops::TENSOR_OPS,
     smem_atom_ops::SMEM_ATOM_OPS,
+    equality_ops::EQUALITY_OPS,
 ];
 
 /// Every operation of every group, in the order `cute ops` lists them.
@@ -172,7 +174,7 @@ pub fn all() -> impl Iterator<Item = &'static OpSpec> {
 pub static OPS: &[OpSpec] = &[
     // construction
     op("make_layout", "SHAPE [STRIDE|LayoutLeft|LayoutRight]", (1, 2), "layout from a shape and a stride or a stride order (default LayoutLeft)", make_layout),
-    op("make_ordered_layout", "SHAPE ORDER", (2, 2), "compact layout whose strides increase in ORDER", |a| Ok(Layout::ordered(a.tuple(0)?, a.tuple(1)?)?.to_string())),
+    op("make_ordered_layout", "SHAPE ORDER", (2, 2), "make_layout(SHAPE, compact_order(SHAPE, ORDER)): strides increase in ORDER; leaves of equal rank share a stride, as CuTe", |a| Ok(Layout::ordered(a.tuple(0)?, a.tuple(1)?)?.to_string())),
     op("make_identity_layout", "SHAPE", (1, 1), "the shape with unit basis strides: maps each coordinate to itself", composed_ops::make_identity_layout),
     op("concat", "LAYOUT...", (1, MANY), "the layout whose modes are the arguments (make_layout(l0, l1, ...))", |a| Ok(Layout::from_modes(a.layouts()?)?.to_string())),
     op("append", "LAYOUT|TUPLE LAYOUT|TUPLE", (2, 2), "modes of the first, then the second as one more mode (elements of a tuple)", |a| Ok(match a.layout_or_tuple(0)? { Either::Layout(l) => l.append(&a.layout(1)?)?.to_string(), Either::Tuple(t) => t.append(&a.tuple(1)?)?.to_string() })),

@@ -126,7 +126,10 @@ mod tests {
         let el = run("smem_atom_layout", &["K", "SW128", "half_t"]).unwrap();
         assert_eq!(
             run("tile_to_shape", &[&el, "(64,128)", "(1,0)"]),
-            run("smem_atom_layout", &["K", "SW128", "half_t", "(64,128)", "(1,0)"])
+            run(
+                "smem_atom_layout",
+                &["K", "SW128", "half_t", "(64,128)", "(1,0)"]
+            )
         );
         assert_eq!(
             run("smem_atom", &["K", "SW128", "half_t", "(64,128)", "(1,0)"]).unwrap(),
@@ -136,12 +139,34 @@ mod tests {
 
     #[test]
     fn errors_are_typed() {
-        assert_eq!(run("smem_atom", &["K", "SW128", "halff"]).unwrap_err(), "InvalidArgument");
-        assert_eq!(run("smem_atom", &["K", "SW256", "16"]).unwrap_err(), "InvalidArgument");
-        assert_eq!(run("smem_atom", &["KM", "SW128", "16"]).unwrap_err(), "InvalidArgument");
-        assert_eq!(run("smem_atom", &["K", "SW128", "float_e2m3_t"]).unwrap_err(), "InvalidArgument");
+        assert_eq!(
+            run("smem_atom", &["K", "SW128", "halff"]).unwrap_err(),
+            "InvalidArgument"
+        );
+        assert_eq!(
+            run("smem_atom", &["K", "SW256", "16"]).unwrap_err(),
+            "InvalidArgument"
+        );
+        assert_eq!(
+            run("smem_atom", &["KM", "SW128", "16"]).unwrap_err(),
+            "InvalidArgument"
+        );
+        assert_eq!(
+            run("smem_atom", &["K", "SW128", "float_e2m3_t"]).unwrap_err(),
+            "InvalidArgument"
+        );
         assert_eq!(run("smem_atom", &["K", "SW128"]).unwrap_err(), "Arity");
-        assert_eq!(run("smem_atom", &["Layout_K_SW128_Atom", "16", "(8,64)", "(1,0)", "x"]).unwrap_err(), "Arity");
-        assert_eq!(run("smem_atom", &["K", "SW128", "16", "(12,64)"]).unwrap_err(), "InvalidArgument");
+        assert_eq!(
+            run(
+                "smem_atom",
+                &["Layout_K_SW128_Atom", "16", "(8,64)", "(1,0)", "x"]
+            )
+            .unwrap_err(),
+            "Arity"
+        );
+        assert_eq!(
+            run("smem_atom", &["K", "SW128", "16", "(12,64)"]).unwrap_err(),
+            "InvalidArgument"
+        );
     }
 }

@@ -119,6 +119,7 @@ pub mod smem_atom;
 pub mod smem_search;
 mod swizzle;
 mod tensor;
+pub mod tma;
 mod tree;
 mod tuple_algebra;
 mod tuple_cat;

@@ -257,7 +257,9 @@ ROWS += [
       ref(TENS, "tensor-0004")),
     R(5, "Predication (elem_less(coord, shape))", "`IdentityTensor::in_bounds`", "`elem_less`", "Y", "", ref(SURF, "surface-0058")),
     R(5, "make_coord_tensor / counting iterators", "`Tensor` over counting", "`make_tensor LAYOUT [BASE]`", "Y", "", ref(TENS, "tensor-0000")),
-    R(5, "TMA basis/coordinate layouts (make_tma_atom gmem basis)", "-", "-", "N", "no TMA atoms", None),
+    R(5, "TMA basis/coordinate layouts (make_tma_atom gmem basis)", "`tma::gbasis`, `tma::box_shape`, `tma::gmem_shape_stride`", "`tma_gbasis`", "P",
+      "a flat gmem layout only; the TMA element type is the tensor's (no `TmaInternalType` recast); no multicast split of the box; no tensor map (descriptor) encoding, no im2col",
+      ref(SURF, "surface-0420")),
     # ---------------------------------------------------------------- 6. Tensor + partitioning
     R(6, "Tensor = layout over storage", "`Tensor<Vec<T>|&[T]|&mut [T]>`", "`make_tensor` (counting), `make_identity_tensor`", "P",
       "CLI/batch tensors are counting or identity tensors (value = offset or coordinate); a tensor over given data is library-only", ref(TENS, "tensor-0000")),

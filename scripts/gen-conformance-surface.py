@@ -11,7 +11,8 @@ max_alignment, zip, tile_unzip, transform_layout, bw_coalesce (CuTe's `detail::b
 compact_order, make_coord_iterator) with the tilers CuTe promotes (an integer, a shape, `_`,
 per mode); `tuple_cat`, `make_swizzle<Y,Z>` and `contiguity` (`max_common_vector(L,
 make_layout(size(L)))`); the GMMA / UMMA shared-memory layout atoms (`smem_atom`, alone and
-tiled to a shape), `make_ordered_layout` and the structural `==` (`structural_equal`).
+tiled to a shape), `make_ordered_layout`, the structural `==` (`structural_equal`), and the TMA
+gmem basis, box and tensor-map dims/strides of `make_tma_copy` (`tma_gbasis`).
 
 Every case is compiled into one host-only C++ program against CuTe's headers (static `Int<N>`
 values), run, and its printed answer normalized (`_3` -> `3`, spaces dropped). The output,
@@ -40,6 +41,15 @@ sys.path.insert(0, str(ROOT / "scripts"))
 # The namespace of each shared-memory atom's swizzle width.
 ATOM_NS = {"INTER": "SM90::GMMA::", "SW32": "SM90::GMMA::", "SW64": "SM90::GMMA::", "SW128": "SM90::GMMA::",
            "SW128_32B": "UMMA::"}
+
+# (gmem layout, smem layout) pairs for the TMA cases.
+TMA_CASES = [
+    ("(256,512):(512,1)", "(8,64):(64,1)"), ("(256,512):(512,1)", "((8,16),(64,1)):((64,512),(1,0))"),
+    ("(256,512):(1,256)", "((64,2),(8,8)):((1,512),(64,1024))"), ("(64,64,4):(64,1,4096)", "(64,64):(64,1)"),
+    ("(32,32):(32,1)", "(32,32):(32,1)"), ("(16,16,16,16,16,16):(1,16,256,4096,65536,1048576)", "(16,16):(1,16)"),
+    ("(512,64):(1,512)", "(128,32):(1,128)"), ("(1024,8,8):(1,1024,8192)", "(512,2):(1,512)"),
+    ("(8,8,8,8,8):(1,8,64,512,4096)", "(8,8,8):(1,8,64)"), ("(64,64):(64,1)", "(64,64):(1,64)"),
+]
 
 # (op, args, C++ expression printing the answer)
 CASES = [
@@ -237,6 +247,19 @@ CASES = [
         ("Sw<3,4,3> o 0 o (8,64):(64,1)", "Sw<3,4,3> o 0 o (8,64):(64,1)"),
         ("Sw<3,4,3> o 0 o (8,64):(64,1)", "Sw<3,3,3> o 0 o (8,64):(64,1)"),
         ("(2,3):(1@0,1@1)", "(2,3):(1@0,1@1)"), ("(2,3):(1@0,1@1)", "(2,3):(1@1,1@0)")]],
+    # TMA: construct_tma_gbasis<half_t>(gmem, smem, identity o tile), the box, and
+    # fill_tma_gmem_shape_stride (the tensor map's dims / strides in elements)
+    *[("tma_gbasis", [g, s_], "p(tgb({0},{1}))") for g, s_ in TMA_CASES],
+    *[("tma_gbasis", [g, s_, t], "p(tgb({0},{1},{2}))") for g, s_, t in [
+        ("(256,512):(512,1)", "(64,64):(64,1)", "(64,64)"), ("(256,512):(512,1)", "(32,64):(64,1)", "(32,64)"),
+        ("(128,128,8):(1,128,16384)", "(64,4,2):(1,64,256)", "(64,4,2)")]],
+    *[("tma_gbasis", [g, s_, "_", "box"], "p(product_each(shape(tgb({0},{1}))))") for g, s_ in TMA_CASES[:4]],
+    *[("tma_gbasis", [g, s_, f], "tgm({0},tgb({0},{1})," + str(w) + ")") for g, s_ in TMA_CASES
+      for f, w in [("gmem_shape", 0), ("gmem_stride", 1)]],
+    *[("tma_gbasis", [g, s_], "p(tgb({0},tile_to_shape(SM90::GMMA::Layout_" + m + "_SW128_Atom<half_t>{{}}," + t + ")))")
+      for g, s_, m, t in [
+          ("(256,512):(512,1)", "Sw<3,3,3> o 0 o ((8,16),(64,1)):((64,512),(1,0))", "K", "Shape<_128,_64>{{}}"),
+          ("(256,512):(1,256)", "Sw<3,3,3> o 0 o ((64,2),(8,8)):((1,512),(64,1024))", "MN", "Shape<_128,_64>{{}}")]],
 ]
 
 
@@ -299,6 +322,8 @@ def program():
         "#include <cute/swizzle_layout.hpp>",
         "#include <cute/atom/mma_traits_sm90_gmma.hpp>",
         "#include <cute/atom/mma_traits_sm100.hpp>",
+        "#include <cute/tensor.hpp>",
+        "#include <cute/atom/copy_traits_sm90_tma.hpp>",
         "#include <cstdio>",
         "using namespace cute;",
         "template <class T> void p(T const& x) { print(x); printf(\"\\n\"); }",
@@ -314,6 +339,17 @@ def program():
         "template <class C, class S> void coords_from(C const& c, S const& s) {",
         "  walk(make_coord_iterator(transform_leaf(c, [](auto v) { return int(v); }), s)); }",
         "template <class O, class S> void coords_ordered(S const& s) { walk(make_coord_iterator<O>(s)); }",
+        "template <class G, class S, class C> auto tgb(G const& g, S const& s, C const& c) {",
+        "  auto gt = make_tensor(make_gmem_ptr<half_t>(nullptr), g);",
+        "  return detail::construct_tma_gbasis<half_t>(gt, get_nonswizzle_portion(s), make_identity_layout(shape(gt)).compose(c)); }",
+        "template <class G, class S> auto tgb(G const& g, S const& s) { return tgb(g, s, product_each(shape(s))); }",
+        "template <class G, class B> void tgm(G const& g, B const& b, int which) {",
+        "  auto gt = make_tensor(make_gmem_ptr<half_t>(nullptr), g);",
+        "  cute::array<uint64_t,5> sh = {1,1,1,1,1}; cute::array<uint64_t,5> st = {0,0,0,0,0};",
+        "  detail::fill_tma_gmem_shape_stride(gt, stride(b), sh, st);",
+        "  int r = rank(b); printf(\"(\");",
+        "  for (int i = 0; i < r; ++i) { if (i) printf(\",\"); printf(\"%llu\", (unsigned long long)(which ? st[i] : sh[i])); }",
+        "  printf(\")\\n\"); }",
         "int main() {",
     ]
     for op, args, fmt in CASES:

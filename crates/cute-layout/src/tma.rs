@@ -142,15 +142,9 @@ pub fn gbasis(
             smem.size()
         )));
     }
-    // cta_v_map: the tile's coordinates in the gmem tensor, mode i along gmem mode i.
-    let cta_v: Vec<(i64, ScaledBasis)> = tile_ext
-        .iter()
-        .enumerate()
-        .map(|(i, &t)| Ok((t, ScaledBasis::new(1, &[i])?)))
-        .collect::<Result<_, LayoutError>>()?;
-    let cta_v_map = basis_of(&cta_v)?;
-    // smem index -> gmem coordinate, coalesced
-    let full = cta_v_map.compose(&smem.right_inverse())?.coalesce()?;
+    // smem index -> gmem coordinate, coalesced: cta_v_map = (t0,t1,...):(1@0,1@1,...) composed
+    // with the smem's right inverse
+    let full = basis_of(&onto_tile(&tile_ext, &smem.right_inverse())?)?.coalesce()?;
     let leaves: Vec<(i64, ScaledBasis)> = full
         .shape_leaves()
         .iter()
@@ -177,17 +171,22 @@ pub fn gbasis(
         )));
     }
     // For a flat gmem layout, make_identity_layout(shape(gmem)) o sidx2gmode is sidx2gmode.
-    let wrapped = match tma_gstride.shape().as_int() {
-        Some(n) => IntTuple::flat([n]),
-        None => tma_gstride.shape(),
-    };
-    let tile = sidx2gmode.compose(&Layout::col_major(wrapped)?)?;
-    let mut modes: Vec<Layout<ScaledBasis>> = tile.modes().collect();
+    let sizes: Vec<i64> = tma_gstride.shape_leaves().to_vec();
+    let groups = split_modes(&leaves[..rank], &sizes)?;
+    let mut modes: Vec<Layout<ScaledBasis>> = Vec::with_capacity(groups.len() + 4);
+    for g in &groups {
+        modes.push(if g.len() == 1 {
+            parse_basis(&format!("{}:{}", g[0].0, g[0].1))?
+        } else {
+            basis_of(g)?
+        });
+    }
     // gmem modes the box does not step along, with extent 1
     let covered = |i: usize| {
-        tile.stride_leaves()
+        groups
             .iter()
-            .any(|d| d.value() == 1 && d.path().eq([i]))
+            .flatten()
+            .any(|(_, d)| d.value() == 1 && d.path().eq([i]))
     };
     for (i, (&s, &d)) in gmem
         .shape_leaves()
@@ -207,6 +206,93 @@ pub fn gbasis(
     } else {
         Ok(all)
     }
+}
+
+/// `(t0,t1,...):(1@0,1@1,...) o inv` as flat leaves: each leaf `s:d` of `inv` (an index of the
+/// tile, column-major) split where it crosses from one tile mode into the next, its stride the
+/// step along that mode (CuTe's composition, without merging steps of different modes).
+fn onto_tile(tile: &[i64], inv: &Layout) -> Result<Vec<(i64, ScaledBasis)>, LayoutError> {
+    let mut weights = Vec::with_capacity(tile.len());
+    let mut w = 1i64;
+    for &t in tile {
+        weights.push(w);
+        w = w.checked_mul(t).ok_or_else(|| LayoutError::overflow(OP))?;
+    }
+    let mut out = Vec::new();
+    for (&s0, &d0) in inv.shape_leaves().iter().zip(inv.stride_leaves()) {
+        let (mut s, mut d) = (s0, d0);
+        while s > 1 {
+            let Some(i) = weights.iter().rposition(|&wi| wi <= d) else {
+                return Err(invalid(format!("smem right inverse {inv} has stride {d}")));
+            };
+            if d % weights[i] != 0 || tile[i] % (d / weights[i]) != 0 {
+                return Err(invalid(format!(
+                    "smem right inverse {inv}: stride {d} does not step along one mode of the tile {tile:?}"
+                )));
+            }
+            let v = d / weights[i];
+            let cap = tile[i] / v;
+            if s <= cap {
+                out.push((s, ScaledBasis::new(v, &[i])?));
+                break;
+            }
+            if s % cap != 0 || i + 1 >= tile.len() {
+                return Err(invalid(format!(
+                    "smem right inverse {inv}: extent {s} does not split over the tile {tile:?}"
+                )));
+            }
+            out.push((cap, ScaledBasis::new(v, &[i])?));
+            s /= cap;
+            d = weights[i + 1];
+        }
+    }
+    if out.is_empty() {
+        out.push((1, ScaledBasis::new(1, &[0])?));
+    }
+    Ok(out)
+}
+
+/// `B o make_layout(sizes)` for a flat basis layout `B` (its leaves): mode `k` takes the leaves
+/// of `B` over the next `sizes[k]` indices, a leaf split where a mode ends (CuTe's composition
+/// with a column-major layout, without merging steps of different modes).
+fn split_modes(
+    leaves: &[(i64, ScaledBasis)],
+    sizes: &[i64],
+) -> Result<Vec<Vec<(i64, ScaledBasis)>>, LayoutError> {
+    let mut rest: Vec<(i64, ScaledBasis)> = leaves.iter().rev().copied().collect();
+    let mut out = Vec::with_capacity(sizes.len());
+    for &n in sizes {
+        let mut mode = Vec::new();
+        let mut r = n;
+        while r > 1 {
+            let Some((s, e)) = rest.pop() else {
+                return Err(invalid(format!("box extent {n} runs past the smem vector")));
+            };
+            if s <= r {
+                if r % s != 0 {
+                    return Err(invalid(format!("box extent {n} does not split at {s}")));
+                }
+                mode.push((s, e));
+                r /= s;
+            } else {
+                if s % r != 0 {
+                    return Err(invalid(format!("box extent {n} does not split {s}")));
+                }
+                mode.push((r, e));
+                let v = e
+                    .value()
+                    .checked_mul(r)
+                    .ok_or_else(|| LayoutError::overflow(OP))?;
+                rest.push((s / r, e.with_value(v)));
+                r = 1;
+            }
+        }
+        if mode.is_empty() {
+            mode.push((1, rest.last().map_or(ScaledBasis::new(1, &[0])?, |x| x.1)));
+        }
+        out.push(mode);
+    }
+    Ok(out)
 }
 
 /// The TMA box: the size of each mode of a gmem basis (CuTe's `smem_box_shape`, no multicast).
@@ -301,6 +387,11 @@ mod tests {
                 "(16,16,16,16,16,16):(1,16,256,4096,65536,1048576)",
                 "(16,16):(1,16)",
                 "((16,16),1,1,1,(1)):((1@0,1@1),1@2,1@3,1@4,(1@5))",
+            ),
+            (
+                "(8,8,8,8,8):(1,8,64,512,4096)",
+                "(8,8,8):(1,8,64)",
+                "((8,8),8,1,1):((1@0,1@1),1@2,1@3,1@4)",
             ),
         ];
         for (g, s, want) in cases {

@@ -56,6 +56,7 @@ pub static HELP_GROUPS: &[&[OpHelp]] = &[
     crate::tensor_ops::TENSOR_HELP,
     crate::smem_atom_ops::SMEM_ATOM_HELP,
     crate::equality_ops::EQUALITY_HELP,
+    crate::tma_ops::TMA_HELP,
 ];
 
 /// The help of [`crate::OPS`]: name, law, example arguments, example output.

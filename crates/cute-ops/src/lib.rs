@@ -42,6 +42,7 @@ pub mod request;
 pub mod show;
 mod smem_atom_ops;
 mod tensor_ops;
+mod tma_ops;
 mod tuple_ops;
 pub mod view;
 
@@ -161,6 +162,7 @@ pub static GROUPS: &[&[OpSpec]] = &[
     tensor_ops::TENSOR_OPS,
     smem_atom_ops::SMEM_ATOM_OPS,
     equality_ops::EQUALITY_OPS,
+    tma_ops::TMA_OPS,
 ];
 
 /// Every operation of every group, in the order `cute ops` lists them.

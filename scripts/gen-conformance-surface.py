@@ -12,7 +12,8 @@ compact_order, make_coord_iterator) with the tilers CuTe promotes (an integer, a
 per mode); `tuple_cat`, `make_swizzle<Y,Z>` and `contiguity` (`max_common_vector(L,
 make_layout(size(L)))`); the GMMA / UMMA shared-memory layout atoms (`smem_atom`, alone and
 tiled to a shape), `make_ordered_layout`, the structural `==` (`structural_equal`), and the TMA
-gmem basis, box and tensor-map dims/strides of `make_tma_copy` (`tma_gbasis`).
+gmem basis, box and tensor-map dims/strides of `make_tma_copy` (`tma_gbasis`); the tuple
+algorithms (`repeat` ... `find_if`, a function being one op of the table).
 
 Every case is compiled into one host-only C++ program against CuTe's headers (static `Int<N>`
 values), run, and its printed answer normalized (`_3` -> `3`, spaces dropped). The output,
@@ -260,6 +261,25 @@ CASES = [
       for g, s_, m, t in [
           ("(256,512):(512,1)", "Sw<3,3,3> o 0 o ((8,16),(64,1)):((64,512),(1,0))", "K", "Shape<_128,_64>{{}}"),
           ("(256,512):(1,256)", "Sw<3,3,3> o 0 o ((64,2),(8,8)):((1,512),(64,1024))", "MN", "Shape<_128,_64>{{}}")]],
+    # tuple algorithms (algorithm/tuple_algorithms.hpp); a function is one op of the table
+    *[("repeat", [n, x], "p(repeat<" + n + ">({1}))") for n, x in [("3", "(2,4)"), ("1", "(2,4)"), ("2", "5"), ("4", "((1,2),3)")]],
+    *[("repeat_like", [t, v], "p(repeat_like({0},{1}))") for t, v in [("((2,3),4)", "0"), ("(1,(2,(3,4)))", "7"), ("5", "1")]],
+    *[(op, [t], "p(" + op + "({0}))") for op in ["wrap", "unwrap", "reverse", "front", "back"]
+      for t in ["7", "(7)", "((7))", "((1,2),3,(4,(5,6)))", "(1,2)"]],
+    *[("transform", [f, t], "p(transform({1},[](auto const& x){{ return " + f + "(x); }}))") for f, t in [
+        ("product", "((2,3),4,(5,6))"), ("size", "((2,3),4)"), ("rank", "((2,3),4,(1,2,3))"), ("depth", "(1,(2,(3)),4)"),
+        ("product", "12"), ("flatten", "((1,(2,3)),(4))")]],
+    *[("transform", [f, t, y], "p(transform({1},[](auto const& x){{ return " + f + "(x,{2}); }}))") for f, t, y in [
+        ("shape_div", "(8,(4,16),6)", "2"), ("ceil_div", "(7,9,(3,5))", "2")]],
+    *[(alg, [f, t, v], "p(" + alg + "({1},{2},[](auto const& a, auto const& x){{ return " + f + "(a,x); }}))") for alg in ["fold", "iscan", "escan"]
+      for f, t, v in [("shape_div", "(2,4)", "64"), ("elem_scale", "(2,3,4)", "1"), ("ceil_div", "(2,3)", "20"),
+                      ("elem_scale", "(2,(3,4))", "2")]],
+    *[(alg, [f, t, y], "b(" + alg + "({1},[](auto const& x){{ return " + f + "(x,{2}); }}))") for alg in ["any_of", "all_of", "none_of"]
+      for f, t, y in [("congruent", "((1,2),3)", "0"), ("congruent", "((1,2),(3,4))", "0"), ("congruent", "(1,2)", "0"),
+                      ("evenly_divides", "(8,6,4)", "2"), ("evenly_divides", "(8,12)", "4")]],
+    *[("find", [t, x], "p(find({0},{1}))") for t, x in [("(2,(3,4),5)", "5"), ("(2,3)", "7"), ("(2,2,3)", "2"), ("4", "4")]],
+    *[("find_if", [f, t, y], "p(find_if({1},[](auto const& x){{ return " + f + "(x,{2}); }}))") for f, t, y in [
+        ("congruent", "((1,2),3,4)", "0"), ("congruent", "((1,2),(3,4))", "0"), ("evenly_divides", "(3,5,8,4)", "4")]],
 ]
 
 

@@ -123,6 +123,7 @@ pub mod tma;
 mod tree;
 mod tuple_algebra;
 mod tuple_cat;
+mod tuple_fn;
 
 pub use algebra::Tiler;
 pub use analysis::{

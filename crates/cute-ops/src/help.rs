@@ -57,6 +57,7 @@ pub static HELP_GROUPS: &[&[OpHelp]] = &[
     crate::smem_atom_ops::SMEM_ATOM_HELP,
     crate::equality_ops::EQUALITY_HELP,
     crate::tma_ops::TMA_HELP,
+    crate::tuple_fn_ops::TUPLE_FN_HELP,
 ];
 
 /// The help of [`crate::OPS`]: name, law, example arguments, example output.

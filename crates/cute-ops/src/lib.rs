@@ -43,6 +43,7 @@ pub mod show;
 mod smem_atom_ops;
 mod tensor_ops;
 mod tma_ops;
+mod tuple_fn_ops;
 mod tuple_ops;
 pub mod view;
 
@@ -163,6 +164,7 @@ pub static GROUPS: &[&[OpSpec]] = &[
     smem_atom_ops::SMEM_ATOM_OPS,
     equality_ops::EQUALITY_OPS,
     tma_ops::TMA_OPS,
+    tuple_fn_ops::TUPLE_FN_OPS,
 ];
 
 /// Every operation of every group, in the order `cute ops` lists them.

@@ -13,7 +13,8 @@ per mode); `tuple_cat`, `make_swizzle<Y,Z>` and `contiguity` (`max_common_vector
 make_layout(size(L)))`); the GMMA / UMMA shared-memory layout atoms (`smem_atom`, alone and
 tiled to a shape), `make_ordered_layout`, the structural `==` (`structural_equal`), and the TMA
 gmem basis, box and tensor-map dims/strides of `make_tma_copy` (`tma_gbasis`); the tuple
-algorithms (`repeat` ... `find_if`, a function being one op of the table).
+algorithms (`repeat` ... `find_if`, a function being one op of the table); `filter(layout,
+profile)` and the `filter`, `append` and `recast_layout` overloads of composed layouts.
 
 Every case is compiled into one host-only C++ program against CuTe's headers (static `Int<N>`
 values), run, and its printed answer normalized (`_3` -> `3`, spaces dropped). The output,
@@ -51,6 +52,9 @@ TMA_CASES = [
     ("(512,64):(1,512)", "(128,32):(1,128)"), ("(1024,8,8):(1,1024,8192)", "(512,2):(1,512)"),
     ("(8,8,8,8,8):(1,8,64,512,4096)", "(8,8,8):(1,8,64)"), ("(64,64):(64,1)", "(64,64):(1,64)"),
 ]
+
+# A CuTe value type of each width, for recast_layout<Old,New>.
+T = {"8": "uint8_t", "16": "uint16_t", "32": "uint32_t", "64": "uint64_t"}
 
 # (op, args, C++ expression printing the answer)
 CASES = [
@@ -280,6 +284,18 @@ CASES = [
     *[("find", [t, x], "p(find({0},{1}))") for t, x in [("(2,(3,4),5)", "5"), ("(2,3)", "7"), ("(2,2,3)", "2"), ("4", "4")]],
     *[("find_if", [f, t, y], "p(find_if({1},[](auto const& x){{ return " + f + "(x,{2}); }}))") for f, t, y in [
         ("congruent", "((1,2),3,4)", "0"), ("congruent", "((1,2),(3,4))", "0"), ("evenly_divides", "(3,5,8,4)", "4")]],
+    # filter(layout, profile), and the filter / append / recast_layout overloads of ComposedLayout
+    *[("filter", [l, t], "p(filter({0},{1}))") for l, t in [
+        ("((2,1),(3,4)):((0,1),(1,3))", "(_,_)"), ("((2,1),(3,4),5):((0,1),(1,3),0)", "(0,0)"),
+        ("(2,(1,4),3):(1,(0,2),0)", "(0,(0,0))"), ("((2,2),(3,1)):((1,0),(4,7))", "0"),
+        ("Sw<2,0,2> o 4 o ((2,1),4):((0,1),2)", "(_,_)"), ("Sw<3,3,3> o 0 o ((8,1),(2,4)):((8,0),(0,1))", "(_,_)")]],
+    *[("append", [c, x], "p(append<" + n + ">({0},{1}))") for c, x, n in [
+        ("Sw<3,4,3> o 0 o (8,64):(64,1)", "4:512", "3"), ("Sw<2,0,2> o 4 o (4,4):(4,1)", "2:16", "3"),
+        ("Sw<1,2,3> o 0 o 8:1", "(2,2):(8,16)", "2")]],
+    *[("recast", [o, n, c], "p(recast_layout<" + T[o] + "," + T[n] + ">({2}))") for o, n, c in [
+        ("16", "32", "Sw<3,4,3> o 0 o (8,64):(64,1)"), ("16", "8", "Sw<3,4,3> o 0 o (8,64):(64,1)"),
+        ("32", "16", "Sw<2,1,3> o 2 o (4,8):(8,1)"), ("8", "8", "Sw<2,1,3> o 2 o (4,8):(8,1)"),
+        ("8", "64", "Sw<3,4,3> o 0 o (8,128):(128,1)")]],
 ]
 
 

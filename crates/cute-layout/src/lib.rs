@@ -100,6 +100,7 @@ mod basis_algebra;
 mod chain;
 pub mod codegen;
 mod composed;
+mod composed_fn;
 mod construct;
 mod coord;
 mod divider;

@@ -34,6 +34,7 @@ mod composed_ops;
 mod construct_ops;
 pub mod copy_atoms;
 mod equality_ops;
+pub mod f2_ops;
 pub mod help;
 #[cfg(feature = "png")]
 pub mod png;
@@ -165,6 +166,7 @@ pub static GROUPS: &[&[OpSpec]] = &[
     equality_ops::EQUALITY_OPS,
     tma_ops::TMA_OPS,
     tuple_fn_ops::TUPLE_FN_OPS,
+    f2_ops::F2_OPS,
 ];
 
 /// Every operation of every group, in the order `cute ops` lists them.
@@ -379,6 +381,9 @@ pub fn run_op(op: &str, args: &[Arg]) -> Result<String, OpError> {
                 args.len()
             ),
         ));
+    }
+    if args.iter().any(f2_ops::is_f2_arg) {
+        return f2_ops::run(spec.name, args);
     }
     (spec.run)(&Args {
         op: spec.name,

@@ -117,7 +117,7 @@ ROWS = [
       "`IntTuple::append` ... `group`, `tuple_cat`", "`append` `prepend` `insert` `remove` `replace` `take` `select` `group` `tuple_cat` on tuples",
       "Y", "", ex("group", ["(2,3,4)", "0", "2"], "((2,3),4)", "CuTe group<0,2>((_2,_3,_4)) = ((_2,_3),_4) (tuple_algorithms.hpp)")),
     R(1, "Functional tuple algorithms: transform, fold, iscan/escan, zip/unzip, find, any/all/none_of, repeat(_like), wrap/unwrap, reverse, front/back",
-      "`zip`, `IntTuple::repeat` ... `back`", "`zip`, `repeat` `repeat_like` `wrap` `unwrap` `reverse` `front` `back`, `transform` `fold` `iscan` `escan` `any_of` `all_of` `none_of` `find` `find_if` (the function: one op of the table), `transform_layout OP` (layouts)", "P",
+      "`zip`, `IntTuple::repeat` ... `back`", "`zip`, `repeat` `repeat_like` `wrap` `unwrap` `reverse` `front` `back`, `transform` `fold` `iscan` `escan` `any_of` `all_of` `none_of` `tuple_find` (CuTe's `find`) `find_if` (the function: one op of the table), `transform_layout OP` (layouts)", "P",
       "the function of `transform`, `fold`, the scans, `find_if` and the quantifiers is one op of the table applied to each top-level element with fixed extra arguments (CuTe takes any C++ function); no zip-wise `transform(t0, t1, f)`, no `for_each`, `filter_tuple`, `transform_leaf`, `unzip`",
       ref(SURF, "surface-0490")),
     R(1, "crd2idx(coord, shape[, stride])", "`IntTuple::crd2idx`, `Layout::index`", "`crd2idx`", "Y", "",

@@ -281,7 +281,7 @@ CASES = [
     *[(alg, [f, t, y], "b(" + alg + "({1},[](auto const& x){{ return " + f + "(x,{2}); }}))") for alg in ["any_of", "all_of", "none_of"]
       for f, t, y in [("congruent", "((1,2),3)", "0"), ("congruent", "((1,2),(3,4))", "0"), ("congruent", "(1,2)", "0"),
                       ("evenly_divides", "(8,6,4)", "2"), ("evenly_divides", "(8,12)", "4")]],
-    *[("find", [t, x], "p(find({0},{1}))") for t, x in [("(2,(3,4),5)", "5"), ("(2,3)", "7"), ("(2,2,3)", "2"), ("4", "4")]],
+    *[("tuple_find", [t, x], "p(find({0},{1}))") for t, x in [("(2,(3,4),5)", "5"), ("(2,3)", "7"), ("(2,2,3)", "2"), ("4", "4")]],
     *[("find_if", [f, t, y], "p(find_if({1},[](auto const& x){{ return " + f + "(x,{2}); }}))") for f, t, y in [
         ("congruent", "((1,2),3,4)", "0"), ("congruent", "((1,2),(3,4))", "0"), ("evenly_divides", "(3,5,8,4)", "4")]],
     # filter(layout, profile), and the filter / append / recast_layout overloads of ComposedLayout

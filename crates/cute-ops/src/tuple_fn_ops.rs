@@ -2,7 +2,8 @@
 //! `wrap`, `unwrap`, `reverse`, `front`, `back` (the library's [`IntTuple`] methods), and the
 //! higher-order ones whose function is one operation of the table, called on each top-level
 //! element as `transform_layout OP` does: `transform`, `fold`, `any_of`/`all_of`/`none_of`,
-//! `find`/`find_if`, `iscan`/`escan`. One table, [`TUPLE_FN_OPS`], in [`crate::GROUPS`].
+//! `tuple_find` (CuTe's `find`; `cute find` is `find_layout`) / `find_if`, `iscan`/`escan`.
+//! One table, [`TUPLE_FN_OPS`], in [`crate::GROUPS`].
 
 use cute_layout::IntTuple;
 
@@ -26,7 +27,7 @@ pub static TUPLE_FN_OPS: &[OpSpec] = &[
     op("any_of", "PRED TUPLE [ARGS...]", (2, MANY), "1 if PRED(t_i, ARGS...) is 1 for some top-level element", |a| quantify(a, Quant::Any)),
     op("all_of", "PRED TUPLE [ARGS...]", (2, MANY), "1 if PRED(t_i, ARGS...) is 1 for every top-level element", |a| quantify(a, Quant::All)),
     op("none_of", "PRED TUPLE [ARGS...]", (2, MANY), "1 if PRED(t_i, ARGS...) is 1 for no top-level element", |a| quantify(a, Quant::None)),
-    op("find", "TUPLE X", (2, 2), "the index of the first top-level element equal to X (the rank if none)", find),
+    op("tuple_find", "TUPLE X", (2, 2), "the index of the first top-level element equal to X (the rank if none)", find),
     op("find_if", "PRED TUPLE [ARGS...]", (2, MANY), "the index of the first top-level element with PRED(t_i, ARGS...) = 1 (the rank if none)", find_if),
 ];
 
@@ -47,7 +48,7 @@ pub static TUPLE_FN_HELP: &[OpHelp] = &[
     h("any_of", "R = OR of PRED(t_i, ARGS...)", &["congruent", "((1,2),3)", "0"], "1"),
     h("all_of", "R = AND of PRED(t_i, ARGS...)", &["congruent", "((1,2),3)", "0"], "0"),
     h("none_of", "R = not any_of", &["congruent", "((1,2),(3,4))", "0"], "1"),
-    h("find", "get<R>(TUPLE) = X and no earlier element is; R = rank if none", &["(2,(3,4),5)", "5"], "2"),
+    h("tuple_find", "get<R>(TUPLE) = X and no earlier element is; R = rank if none", &["(2,(3,4),5)", "5"], "2"),
     h("find_if", "PRED(get<R>(TUPLE), ARGS...) = 1 and no earlier one is; R = rank if none", &["congruent", "((1,2),3,4)", "0"], "1"),
 ];
 
@@ -225,8 +226,8 @@ mod tests {
             run("find_if", &["congruent", "((1,2),(3,4))", "0"]).unwrap(),
             "2"
         );
-        assert_eq!(run("find", &["(2,3)", "(3)"]).unwrap(), "2");
-        assert_eq!(run("find", &["4", "4"]).unwrap(), "0");
+        assert_eq!(run("tuple_find", &["(2,3)", "(3)"]).unwrap(), "2");
+        assert_eq!(run("tuple_find", &["4", "4"]).unwrap(), "0");
     }
 
     /// Laws over a small domain: fold is the last of iscan, escan shifted by one is iscan,

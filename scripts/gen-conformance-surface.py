@@ -10,7 +10,11 @@ construction and restructuring ops of `crates/cute-ops/src/construct_ops.rs` (do
 max_alignment, zip, tile_unzip, transform_layout, bw_coalesce (CuTe's `detail::bw_coalesce`),
 compact_order, make_coord_iterator) with the tilers CuTe promotes (an integer, a shape, `_`,
 per mode); `tuple_cat`, `make_swizzle<Y,Z>` and `contiguity` (`max_common_vector(L,
-make_layout(size(L)))`).
+make_layout(size(L)))`); the GMMA / UMMA shared-memory layout atoms (`smem_atom`, alone and
+tiled to a shape), `make_ordered_layout`, the structural `==` (`structural_equal`), and the TMA
+gmem basis, box and tensor-map dims/strides of `make_tma_copy` (`tma_gbasis`); the tuple
+algorithms (`repeat` ... `find_if`, a function being one op of the table); `filter(layout,
+profile)` and the `filter`, `append` and `recast_layout` overloads of composed layouts.
 
 Every case is compiled into one host-only C++ program against CuTe's headers (static `Int<N>`
 values), run, and its printed answer normalized (`_3` -> `3`, spaces dropped). The output,
@@ -35,6 +39,22 @@ import tempfile
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "scripts"))
+
+# The namespace of each shared-memory atom's swizzle width.
+ATOM_NS = {"INTER": "SM90::GMMA::", "SW32": "SM90::GMMA::", "SW64": "SM90::GMMA::", "SW128": "SM90::GMMA::",
+           "SW128_32B": "UMMA::"}
+
+# (gmem layout, smem layout) pairs for the TMA cases.
+TMA_CASES = [
+    ("(256,512):(512,1)", "(8,64):(64,1)"), ("(256,512):(512,1)", "((8,16),(64,1)):((64,512),(1,0))"),
+    ("(256,512):(1,256)", "((64,2),(8,8)):((1,512),(64,1024))"), ("(64,64,4):(64,1,4096)", "(64,64):(64,1)"),
+    ("(32,32):(32,1)", "(32,32):(32,1)"), ("(16,16,16,16,16,16):(1,16,256,4096,65536,1048576)", "(16,16):(1,16)"),
+    ("(512,64):(1,512)", "(128,32):(1,128)"), ("(1024,8,8):(1,1024,8192)", "(512,2):(1,512)"),
+    ("(8,8,8,8,8):(1,8,64,512,4096)", "(8,8,8):(1,8,64)"), ("(64,64):(64,1)", "(64,64):(1,64)"),
+]
+
+# A CuTe value type of each width, for recast_layout<Old,New>.
+T = {"8": "uint8_t", "16": "uint16_t", "32": "uint32_t", "64": "uint64_t"}
 
 # (op, args, C++ expression printing the answer)
 CASES = [
@@ -203,6 +223,81 @@ CASES = [
     *[("contiguity", [l], "p(max_common_vector({0},make_layout(size({0}))))") for l in [
         "(4,8):(1,8)", "(4,8):(8,1)", "(2,(2,4)):(1,(2,8))", "(4,8):(1,4)", "8:0",
         "Sw<3,0,3> o 0 o (8,8):(1,8)", "Sw<2,1,3> o 0 o 32:1", "Sw<3,4,3> o 0 o (8,64):(64,1)"]],
+    # the GMMA / UMMA shared-memory layout atoms (cute/atom/mma_traits_sm90_gmma.hpp,
+    # mma_traits_sm100.hpp), alone and tiled to a shape
+    *[("smem_atom", [f"Layout_{m}_{w}_Atom", t], f"p({ATOM_NS[w]}Layout_{m}_{w}_Atom<{t}>{{{{}}}})")
+      for m in ["K", "MN"] for w in ["INTER", "SW32", "SW64", "SW128"]
+      for t in ["half_t", "float", "uint8_t", "double"]],
+    *[("smem_atom", [f"Layout_{m}_{w}_Atom", t], f"p({ATOM_NS[w]}Layout_{m}_{w}_Atom<{t}>{{{{}}}})")
+      for m, w, t in [("K", "SW128", "int4b_t"), ("MN", "SW128", "uint1b_t"), ("K", "SW64", "int2b_t"),
+                      ("K", "INTER", "uint128_t"), ("MN", "INTER", "uint128_t"), ("K", "SW128", "bfloat16_t"),
+                      ("K", "SW128", "float_e4m3_t"), ("MN", "SW128", "tfloat32_t"),
+                      ("MN", "SW128_32B", "half_t"), ("MN", "SW128_32B", "float"), ("MN", "SW128_32B", "uint8_t")]],
+    *[("smem_atom", [f"Layout_{m}_{w}_Atom", t, s], f"p(tile_to_shape({ATOM_NS[w]}Layout_{m}_{w}_Atom<{t}>{{{{}}}},{{2}}))")
+      for m, w, t, s in [("K", "SW128", "half_t", "(128,64)"), ("K", "SW128", "half_t", "(256,64)"),
+                         ("MN", "SW128", "half_t", "(128,64)"), ("K", "SW64", "float", "(64,32)"),
+                         ("MN", "SW32", "uint8_t", "(64,16)"), ("MN", "SW128_32B", "half_t", "(128,8)")]],
+    *[("smem_atom", [f"Layout_{m}_{w}_Atom", t, s, o], f"p(tile_to_shape({ATOM_NS[w]}Layout_{m}_{w}_Atom<{t}>{{{{}}}},{{2}},{{3}}))")
+      for m, w, t, s, o in [("K", "SW128", "half_t", "(64,128)", "(1,0)"), ("MN", "SW64", "float", "(32,16,2)", "(0,1,2)"),
+                            ("K", "SW32", "half_t", "(16,32,3)", "(1,0,2)")]],
+    # make_ordered_layout with distinct ranks (tied ranks: CuTe C++ gives them one stride, which
+    # is not compact; cute breaks the tie by position, as NVlabs PyCuTe: see the README) and the
+    # structural == of layouts and tuples
+    *[("make_ordered_layout", [s, o], "p(make_ordered_layout({0},{1}))") for s, o in [
+        ("(2,3,4)", "(1,2,0)"),
+        ("(2,3,4,5)", "(2,67,42,50)"), ("((2,2),(2,2))", "((0,1),(2,3))"), ("(2,(3,4))", "(2,(1,0))"),
+        ("(1,4)", "(0,1)"), ("(4,1,8)", "(0,1,2)"), ("(2,(3,4))", "(1,0)")]],
+    *[("structural_equal", [x, y], "b({0}=={1})") for x, y in [
+        ("(4,8):(1,4)", "(4,8):(1,4)"), ("((2,2),2):((1,4),2)", "(2,2,2):(1,4,2)"), ("(4):(1)", "4:1"),
+        ("(4,1):(1,0)", "(4,1):(1,4)"), ("(2,(3,4)):(1,(2,6))", "(2,(3,4)):(1,(2,6))"), ("4:1", "8:1"),
+        ("(2,3)", "(2,3)"), ("(2,3)", "(2,(3))"), ("(2,3)", "(2,3,1)"), ("(1,(2,3))", "(1,(2,3))"),
+        ("Sw<3,4,3> o 0 o (8,64):(64,1)", "Sw<3,4,3> o 0 o (8,64):(64,1)"),
+        ("Sw<3,4,3> o 0 o (8,64):(64,1)", "Sw<3,3,3> o 0 o (8,64):(64,1)"),
+        ("(2,3):(1@0,1@1)", "(2,3):(1@0,1@1)"), ("(2,3):(1@0,1@1)", "(2,3):(1@1,1@0)")]],
+    # TMA: construct_tma_gbasis<half_t>(gmem, smem, identity o tile), the box, and
+    # fill_tma_gmem_shape_stride (the tensor map's dims / strides in elements)
+    *[("tma_gbasis", [g, s_], "p(tgb({0},{1}))") for g, s_ in TMA_CASES],
+    *[("tma_gbasis", [g, s_, t], "p(tgb({0},{1},{2}))") for g, s_, t in [
+        ("(256,512):(512,1)", "(64,64):(64,1)", "(64,64)"), ("(256,512):(512,1)", "(32,64):(64,1)", "(32,64)"),
+        ("(128,128,8):(1,128,16384)", "(64,4,2):(1,64,256)", "(64,4,2)")]],
+    *[("tma_gbasis", [g, s_, "_", "box"], "p(product_each(shape(tgb({0},{1}))))") for g, s_ in TMA_CASES[:4]],
+    *[("tma_gbasis", [g, s_, f], "tgm({0},tgb({0},{1})," + str(w) + ")") for g, s_ in TMA_CASES
+      for f, w in [("gmem_shape", 0), ("gmem_stride", 1)]],
+    *[("tma_gbasis", [g, s_], "p(tgb({0},tile_to_shape(SM90::GMMA::Layout_" + m + "_SW128_Atom<half_t>{{}}," + t + ")))")
+      for g, s_, m, t in [
+          ("(256,512):(512,1)", "Sw<3,3,3> o 0 o ((8,16),(64,1)):((64,512),(1,0))", "K", "Shape<_128,_64>{{}}"),
+          ("(256,512):(1,256)", "Sw<3,3,3> o 0 o ((64,2),(8,8)):((1,512),(64,1024))", "MN", "Shape<_128,_64>{{}}")]],
+    # tuple algorithms (algorithm/tuple_algorithms.hpp); a function is one op of the table
+    *[("repeat", [n, x], "p(repeat<" + n + ">({1}))") for n, x in [("3", "(2,4)"), ("1", "(2,4)"), ("2", "5"), ("4", "((1,2),3)")]],
+    *[("repeat_like", [t, v], "p(repeat_like({0},{1}))") for t, v in [("((2,3),4)", "0"), ("(1,(2,(3,4)))", "7"), ("5", "1")]],
+    *[(op, [t], "p(" + op + "({0}))") for op in ["wrap", "unwrap", "reverse", "front", "back"]
+      for t in ["7", "(7)", "((7))", "((1,2),3,(4,(5,6)))", "(1,2)"]],
+    *[("transform", [f, t], "p(transform({1},[](auto const& x){{ return " + f + "(x); }}))") for f, t in [
+        ("product", "((2,3),4,(5,6))"), ("size", "((2,3),4)"), ("rank", "((2,3),4,(1,2,3))"), ("depth", "(1,(2,(3)),4)"),
+        ("product", "12"), ("flatten", "((1,(2,3)),(4))")]],
+    *[("transform", [f, t, y], "p(transform({1},[](auto const& x){{ return " + f + "(x,{2}); }}))") for f, t, y in [
+        ("shape_div", "(8,(4,16),6)", "2"), ("ceil_div", "(7,9,(3,5))", "2")]],
+    *[(alg, [f, t, v], "p(" + alg + "({1},{2},[](auto const& a, auto const& x){{ return " + f + "(a,x); }}))") for alg in ["fold", "iscan", "escan"]
+      for f, t, v in [("shape_div", "(2,4)", "64"), ("elem_scale", "(2,3,4)", "1"), ("ceil_div", "(2,3)", "20"),
+                      ("elem_scale", "(2,(3,4))", "2")]],
+    *[(alg, [f, t, y], "b(" + alg + "({1},[](auto const& x){{ return " + f + "(x,{2}); }}))") for alg in ["any_of", "all_of", "none_of"]
+      for f, t, y in [("congruent", "((1,2),3)", "0"), ("congruent", "((1,2),(3,4))", "0"), ("congruent", "(1,2)", "0"),
+                      ("evenly_divides", "(8,6,4)", "2"), ("evenly_divides", "(8,12)", "4")]],
+    *[("tuple_find", [t, x], "p(find({0},{1}))") for t, x in [("(2,(3,4),5)", "5"), ("(2,3)", "7"), ("(2,2,3)", "2"), ("4", "4")]],
+    *[("find_if", [f, t, y], "p(find_if({1},[](auto const& x){{ return " + f + "(x,{2}); }}))") for f, t, y in [
+        ("congruent", "((1,2),3,4)", "0"), ("congruent", "((1,2),(3,4))", "0"), ("evenly_divides", "(3,5,8,4)", "4")]],
+    # filter(layout, profile), and the filter / append / recast_layout overloads of ComposedLayout
+    *[("filter", [l, t], "p(filter({0},{1}))") for l, t in [
+        ("((2,1),(3,4)):((0,1),(1,3))", "(_,_)"), ("((2,1),(3,4),5):((0,1),(1,3),0)", "(0,0)"),
+        ("(2,(1,4),3):(1,(0,2),0)", "(0,(0,0))"), ("((2,2),(3,1)):((1,0),(4,7))", "0"),
+        ("Sw<2,0,2> o 4 o ((2,1),4):((0,1),2)", "(_,_)"), ("Sw<3,3,3> o 0 o ((8,1),(2,4)):((8,0),(0,1))", "(_,_)")]],
+    *[("append", [c, x], "p(append<" + n + ">({0},{1}))") for c, x, n in [
+        ("Sw<3,4,3> o 0 o (8,64):(64,1)", "4:512", "3"), ("Sw<2,0,2> o 4 o (4,4):(4,1)", "2:16", "3"),
+        ("Sw<1,2,3> o 0 o 8:1", "(2,2):(8,16)", "2")]],
+    *[("recast", [o, n, c], "p(recast_layout<" + T[o] + "," + T[n] + ">({2}))") for o, n, c in [
+        ("16", "32", "Sw<3,4,3> o 0 o (8,64):(64,1)"), ("16", "8", "Sw<3,4,3> o 0 o (8,64):(64,1)"),
+        ("32", "16", "Sw<2,1,3> o 2 o (4,8):(8,1)"), ("8", "8", "Sw<2,1,3> o 2 o (4,8):(8,1)"),
+        ("8", "64", "Sw<3,4,3> o 0 o (8,128):(128,1)")]],
 ]
 
 
@@ -212,7 +307,7 @@ def expr(text):
     t = text.strip()
     if t in ("LayoutLeft", "LayoutRight"):
         return t + "{}"
-    if re.fullmatch(r"[A-Za-z][A-Za-z_]*", t):
+    if re.fullmatch(r"[A-Za-z][A-Za-z0-9_:]*", t):
         return t
     parts = split_top(t, " o ")
     if len(parts) > 1:
@@ -263,6 +358,10 @@ def program():
         "#include <cute/layout.hpp>",
         "#include <cute/layout_composed.hpp>",
         "#include <cute/swizzle_layout.hpp>",
+        "#include <cute/atom/mma_traits_sm90_gmma.hpp>",
+        "#include <cute/atom/mma_traits_sm100.hpp>",
+        "#include <cute/tensor.hpp>",
+        "#include <cute/atom/copy_traits_sm90_tma.hpp>",
         "#include <cstdio>",
         "using namespace cute;",
         "template <class T> void p(T const& x) { print(x); printf(\"\\n\"); }",
@@ -278,6 +377,17 @@ def program():
         "template <class C, class S> void coords_from(C const& c, S const& s) {",
         "  walk(make_coord_iterator(transform_leaf(c, [](auto v) { return int(v); }), s)); }",
         "template <class O, class S> void coords_ordered(S const& s) { walk(make_coord_iterator<O>(s)); }",
+        "template <class G, class S, class C> auto tgb(G const& g, S const& s, C const& c) {",
+        "  auto gt = make_tensor(make_gmem_ptr<half_t>(nullptr), g);",
+        "  return detail::construct_tma_gbasis<half_t>(gt, get_nonswizzle_portion(s), make_identity_layout(shape(gt)).compose(c)); }",
+        "template <class G, class S> auto tgb(G const& g, S const& s) { return tgb(g, s, product_each(shape(s))); }",
+        "template <class G, class B> void tgm(G const& g, B const& b, int which) {",
+        "  auto gt = make_tensor(make_gmem_ptr<half_t>(nullptr), g);",
+        "  cute::array<uint64_t,5> sh = {1,1,1,1,1}; cute::array<uint64_t,5> st = {0,0,0,0,0};",
+        "  detail::fill_tma_gmem_shape_stride(gt, stride(b), sh, st);",
+        "  int r = rank(b); printf(\"(\");",
+        "  for (int i = 0; i < r; ++i) { if (i) printf(\",\"); printf(\"%llu\", (unsigned long long)(which ? st[i] : sh[i])); }",
+        "  printf(\")\\n\"); }",
         "int main() {",
     ]
     for op, args, fmt in CASES:

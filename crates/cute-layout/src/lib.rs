@@ -103,6 +103,7 @@ mod basis_algebra;
 mod chain;
 pub mod codegen;
 mod composed;
+mod composed_fn;
 mod construct;
 mod coord;
 mod divider;
@@ -119,13 +120,16 @@ mod parse;
 mod pycute_extras;
 pub mod render;
 mod slice;
+pub mod smem_atom;
 pub mod smem_search;
 mod swizzle;
 mod symbolic;
 mod tensor;
+pub mod tma;
 mod tree;
 mod tuple_algebra;
 mod tuple_cat;
+mod tuple_fn;
 
 pub use algebra::Tiler;
 pub use analysis::{

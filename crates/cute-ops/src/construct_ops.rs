@@ -205,6 +205,17 @@ fn transform_layout(a: &Args<'_>) -> Result<String, OpError> {
     let name = a.text_arg(0)?;
     let name = name.trim();
     crate::find(name).ok_or_else(|| crate::unknown_op(name))?;
+    if a.is_swizzled(1) {
+        // A o O o transform_layout(B): the modes are the inner layout's.
+        if let Some(c) = a.chain(1)? {
+            let mut args: Vec<Arg> = (0..a.len()).map(|k| a.args[k].clone()).collect();
+            args[1] = Arg::Text(c.layout().to_string());
+            let inner: Layout = run_op("transform_layout", &args)?
+                .parse()
+                .map_err(|e| OpError::new("BadRequest", format!("transform_layout: {e}")))?;
+            return Ok(c.map(|_| Ok(inner))?.to_string());
+        }
+    }
     let l = a.layout(1)?;
     if a.len() == 2 {
         return Ok(l
@@ -331,6 +342,23 @@ mod tests {
     fn err(op: &str, args: &[&str]) -> &'static str {
         let args: Vec<Arg> = args.iter().map(|s| Arg::Text((*s).into())).collect();
         run_op(op, &args).unwrap_err().kind
+    }
+
+    #[test]
+    fn transform_layout_of_a_composed_layout_acts_on_the_inner_layout() {
+        let c = "Sw<3,3,3> o 0 o ((2,4),(8,8)):((1,2),(64,8))";
+        assert_eq!(
+            ok("transform_layout", &["coalesce", c]),
+            "Sw<3,3,3> o 0 o (8,(8,8)):(1,(64,8))"
+        );
+        assert_eq!(
+            ok(
+                "transform_layout",
+                &["logical_divide", "32:2 o 3 o (8,6):(1,8)", "(2:1,_)"]
+            ),
+            "32:2 o 3 o ((2,4),6):((1,2),8)"
+        );
+        assert_eq!(err("transform_layout", &["nope", c]), "UnknownOp");
     }
 
     #[test]

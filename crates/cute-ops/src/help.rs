@@ -55,6 +55,10 @@ pub static HELP_GROUPS: &[&[OpHelp]] = &[
     crate::pycute_ops::PYCUTE_HELP,
     crate::tensor_ops::TENSOR_HELP,
     crate::picture_ops::PICTURE_HELP,
+    crate::smem_atom_ops::SMEM_ATOM_HELP,
+    crate::equality_ops::EQUALITY_HELP,
+    crate::tma_ops::TMA_HELP,
+    crate::tuple_fn_ops::TUPLE_FN_HELP,
     crate::f2_ops::F2_HELP,
     crate::symbolic_ops::SYMBOLIC_HELP,
 ];

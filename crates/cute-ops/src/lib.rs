@@ -33,6 +33,7 @@ pub mod codegen;
 mod composed_ops;
 mod construct_ops;
 pub mod copy_atoms;
+mod equality_ops;
 pub mod f2_ops;
 pub mod help;
 pub mod picture_ops;
@@ -41,8 +42,11 @@ pub mod png;
 mod pycute_ops;
 pub mod request;
 pub mod show;
+mod smem_atom_ops;
 mod symbolic_ops;
 mod tensor_ops;
+mod tma_ops;
+mod tuple_fn_ops;
 mod tuple_ops;
 pub mod view;
 
@@ -161,6 +165,10 @@ pub static GROUPS: &[&[OpSpec]] = &[
     pycute_ops::PYCUTE_OPS,
     tensor_ops::TENSOR_OPS,
     picture_ops::PICTURE_OPS,
+    smem_atom_ops::SMEM_ATOM_OPS,
+    equality_ops::EQUALITY_OPS,
+    tma_ops::TMA_OPS,
+    tuple_fn_ops::TUPLE_FN_OPS,
     f2_ops::F2_OPS,
     symbolic_ops::SYMBOLIC_OPS,
 ];
@@ -179,7 +187,7 @@ pub static OPS: &[OpSpec] = &[
     op("make_ordered_layout", "SHAPE ORDER", (2, 2), "compact layout whose strides increase in ORDER", |a| first(symbolic_ops::symbolic(a, "make_ordered_layout"), || Ok(Layout::ordered(a.tuple(0)?, a.tuple(1)?)?.to_string()))),
     op("make_identity_layout", "SHAPE", (1, 1), "the shape with unit basis strides: maps each coordinate to itself", composed_ops::make_identity_layout),
     op("concat", "LAYOUT...", (1, MANY), "the layout whose modes are the arguments (make_layout(l0, l1, ...))", |a| Ok(Layout::from_modes(a.layouts()?)?.to_string())),
-    op("append", "LAYOUT|TUPLE LAYOUT|TUPLE", (2, 2), "modes of the first, then the second as one more mode (elements of a tuple)", |a| Ok(match a.layout_or_tuple(0)? { Either::Layout(l) => l.append(&a.layout(1)?)?.to_string(), Either::Tuple(t) => t.append(&a.tuple(1)?)?.to_string() })),
+    op("append", "LAYOUT|COMPOSED|TUPLE LAYOUT|TUPLE", (2, 2), "modes of the first, then the second as one more mode (elements of a tuple; of the inner layout if composed)", |a| first(if a.is_swizzled(0) { let x = a.layout(1)?; chain_ops::inner(a, 0, |l| l.append(&x)) } else { Ok(None) }, || Ok(match a.layout_or_tuple(0)? { Either::Layout(l) => l.append(&a.layout(1)?)?.to_string(), Either::Tuple(t) => t.append(&a.tuple(1)?)?.to_string() }))),
     op("prepend", "LAYOUT|TUPLE LAYOUT|TUPLE", (2, 2), "the second as the first mode, then the modes of the first (elements of a tuple)", |a| Ok(match a.layout_or_tuple(0)? { Either::Layout(l) => l.prepend(&a.layout(1)?)?.to_string(), Either::Tuple(t) => t.prepend(&a.tuple(1)?)?.to_string() })),
     op("replace", "LAYOUT|TUPLE I LAYOUT|TUPLE", (3, 3), "mode I replaced by the second layout (element I of a tuple)", |a| Ok(match a.layout_or_tuple(0)? { Either::Layout(l) => l.replace(a.index(1)?, &a.layout(2)?)?.to_string(), Either::Tuple(t) => t.replace(a.index(1)?, &a.tuple(2)?)?.to_string() })),
     op("insert", "TUPLE I TUPLE", (3, 3), "CuTe insert<I>: the second tuple placed before element I of the first", |a| Ok(a.tuple(0)?.insert(a.index(1)?, &a.tuple(2)?)?.to_string())),
@@ -209,7 +217,7 @@ pub static OPS: &[OpSpec] = &[
     op("compatible", "TUPLE TUPLE", (2, 2), "sizes agree and coordinates of the first fit the second", |a| Ok(bit(a.shape(0)?.compatible(&a.shape(1)?)))),
     // algebra
     op("coalesce", "LAYOUT|COMPOSED|SYMBOLIC [PROFILE]", (1, 2), "fewest modes with the same function (by profile if given)", |a| first(symbolic_ops::symbolic(a, "coalesce"), || first(chain_ops::coalesce(a), || if a.is_basis(0) && a.len() == 1 { Ok(a.basis_layout(0)?.coalesce()?.to_string()) } else { Ok(if a.len() == 2 { a.layout(0)?.coalesce_by_mode(&a.profile(1)?)? } else { a.layout(0)?.coalesce() }.to_string()) }))),
-    op("filter", "LAYOUT", (1, 1), "coalesce without stride-0 and extent-1 modes", |a| Ok(a.layout(0)?.filter().to_string())),
+    op("filter", "LAYOUT|COMPOSED [PROFILE]", (1, 2), "coalesce without stride-0 and extent-1 modes (at the terminals of PROFILE; of the inner layout if composed)", filter),
     op("filter_zeros", "LAYOUT", (1, 1), "stride-0 modes get extent 1", |a| Ok(a.layout(0)?.filter_zeros().to_string())),
     op("complement", "LAYOUT|COMPOSED|SYMBOLIC [COTARGET]", (1, 2), "the layout filling the gaps of the image up to COTARGET (default cosize); of the inner layout if composed", |a| first(symbolic_ops::symbolic(a, "complement"), || first(chain_ops::complement(a), || if a.is_basis(0) { Err(composed_ops::basis_not_cutes(a, "the complement of a basis-strided layout")) } else { Ok(if a.len() == 2 { a.layout(0)?.complement_shape(&a.tuple(1)?)? } else { a.layout(0)?.complement_cosize()? }.to_string()) }))),
     op("composition", "LAYOUT|SWIZZLE|COMPOSED|SYMBOLIC LAYOUT|TILER|SWIZZLE|COMPOSED|SYMBOLIC", (2, 2), "A o B: R(c) = A(B(c))", |a| first(symbolic_ops::symbolic(a, "composition"), || composed_ops::composition(a))),
@@ -221,8 +229,8 @@ pub static OPS: &[OpSpec] = &[
     op("max_common_layout", "LAYOUT|COMPOSED LAYOUT|COMPOSED", (2, 2), "layout of the leading elements both layouts map alike", |a| first(chain_ops::max_common_layout(a), || Ok(a.layout(0)?.max_common_layout(&a.layout(1)?).to_string()))),
     op("upcast", "N LAYOUT|SWIZZLE|COMPOSED", (2, 2), "the layout for elements N times wider", |a| first(chain_ops::recast(a, true), || Ok(a.layout(1)?.upcast(a.int(0)?)?.to_string()))),
     op("downcast", "N LAYOUT|SWIZZLE|COMPOSED", (2, 2), "the layout for elements N times narrower", |a| first(chain_ops::recast(a, false), || Ok(a.layout(1)?.downcast(a.int(0)?)?.to_string()))),
-    op("recast", "OLD_BITS NEW_BITS LAYOUT", (3, 3), "the layout for elements of NEW_BITS bits instead of OLD_BITS", |a| Ok(a.layout(2)?.recast(a.int(0)?, a.int(1)?)?.to_string())),
-    op("recast_layout", "OLD_BITS NEW_BITS LAYOUT", (3, 3), "CuTe's name for recast (recast_layout<Old,New>): the layout for elements of NEW_BITS bits instead of OLD_BITS", |a| Ok(a.layout(2)?.recast(a.int(0)?, a.int(1)?)?.to_string())),
+    op("recast", "OLD_BITS NEW_BITS LAYOUT|COMPOSED", (3, 3), "the layout for elements of NEW_BITS bits instead of OLD_BITS", recast),
+    op("recast_layout", "OLD_BITS NEW_BITS LAYOUT|COMPOSED", (3, 3), "CuTe's name for recast (recast_layout<Old,New>): the layout for elements of NEW_BITS bits instead of OLD_BITS", recast),
     op("logical_divide", "LAYOUT|TENSOR TILER", (2, 2), "A o (T, complement(T))", |a| first(tensor_ops::divide(a, Layout::logical_divide, ComposedLayout::logical_divide), || composed_ops::by_tiler(a, Layout::logical_divide, ComposedLayout::logical_divide))),
     op("zipped_divide", "LAYOUT|TENSOR TILER", (2, 2), "logical_divide as ((tile),(rest))", |a| first(tensor_ops::divide(a, Layout::zipped_divide, ComposedLayout::zipped_divide), || composed_ops::by_tiler(a, Layout::zipped_divide, ComposedLayout::zipped_divide))),
     op("tiled_divide", "LAYOUT|TENSOR TILER", (2, 2), "logical_divide as ((tile),rest...)", |a| first(tensor_ops::divide(a, Layout::tiled_divide, ComposedLayout::tiled_divide), || composed_ops::by_tiler(a, Layout::tiled_divide, ComposedLayout::tiled_divide))),
@@ -275,6 +283,63 @@ fn mode(a: &Args<'_>) -> Result<String, OpError> {
             "ModeOutOfRange",
             format!("mode: no mode {path:?} in layout {l}"),
         )
+    })
+}
+
+/// The answer of `f` on argument `k` when it is a swizzled composed layout (`Sw o O o L`).
+fn composed(
+    a: &Args<'_>,
+    k: usize,
+    f: impl FnOnce(&ComposedLayout) -> Result<ComposedLayout, OpError>,
+) -> Result<Option<String>, OpError> {
+    if !a.is_swizzled(k) {
+        return Ok(None);
+    }
+    match a.func(k)? {
+        composed_ops::Func::Composed(c) => Ok(Some(f(&c)?.to_string())),
+        composed_ops::Func::Layout(_) => Ok(None),
+        _ => Err(OpError::new(
+            "NotImplemented",
+            format!(
+                "{}: argument {} must be a layout or a swizzled layout Sw<B,M,S> o O o L",
+                a.op,
+                k + 1
+            ),
+        )),
+    }
+}
+
+/// `filter L [PROFILE]`, of a layout or a composed layout.
+fn filter(a: &Args<'_>) -> Result<String, OpError> {
+    let profile = if a.len() == 2 {
+        Some(a.profile(1)?)
+    } else {
+        None
+    };
+    let inner = |l: &Layout| match &profile {
+        Some(p) => l.filter_by_profile(p),
+        None => Ok(l.filter()),
+    };
+    let composed = if a.is_swizzled(0) {
+        chain_ops::inner(a, 0, inner)?
+    } else {
+        None
+    };
+    first(Ok(composed), || {
+        let l = a.layout(0)?;
+        Ok(match &profile {
+            Some(p) => l.filter_by_profile(p)?,
+            None => l.filter(),
+        }
+        .to_string())
+    })
+}
+
+/// `recast OLD NEW L`, of a layout or a composed layout.
+fn recast(a: &Args<'_>) -> Result<String, OpError> {
+    let (old, new) = (a.int(0)?, a.int(1)?);
+    first(composed(a, 2, |c| Ok(c.recast(old, new)?)), || {
+        Ok(a.layout(2)?.recast(old, new)?.to_string())
     })
 }
 

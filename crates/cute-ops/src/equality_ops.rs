@@ -1,0 +1,110 @@
+//! CuTe's structural `==` (`Layout::operator==`, tuples' `==`, `ComposedLayout`'s): the same
+//! shape and the same stride, leaf by leaf and level by level, as opposed to `equal` (the same
+//! function). The algebra is the library's `PartialEq` of [`IntTuple`], [`Layout`],
+//! [`LayoutChain`] and [`Swizzle`]. One table, [`EQUALITY_OPS`], in [`crate::GROUPS`].
+
+use cute_layout::{IntTuple, Layout, LayoutChain, ScaledBasis, Swizzle};
+
+use crate::composed_ops::Func;
+use crate::help::{h, OpHelp};
+use crate::{bit, op, Arg, Args, OpError, OpSpec};
+
+/// The equality operations, one line each (hence `rustfmt::skip`).
+#[rustfmt::skip]
+pub static EQUALITY_OPS: &[OpSpec] = &[
+    op("structural_equal", "LAYOUT|COMPOSED|SWIZZLE|TUPLE LAYOUT|COMPOSED|SWIZZLE|TUPLE", (2, 2), "CuTe's ==: the same shape and stride (the same tree: (4):(1) is not 4:1); equal compares functions", structural_equal),
+];
+
+/// The help of [`EQUALITY_OPS`].
+#[rustfmt::skip]
+pub static EQUALITY_HELP: &[OpHelp] = &[
+    h("structural_equal", "1 iff shape(A) == shape(B) and stride(A) == stride(B) as trees (composed: every layer too); equal(A, B) can be 1 where this is 0", &["((2,2),2):((1,4),2)", "(2,2,2):(1,4,2)"], "0"),
+];
+
+/// One argument of `structural_equal`, by kind (two values live at a time: no boxing).
+#[allow(clippy::large_enum_variant)]
+#[derive(PartialEq)]
+enum Value {
+    Tuple(IntTuple),
+    Basis(Layout<ScaledBasis>),
+    Chain(LayoutChain),
+    Swizzle(Swizzle),
+}
+
+fn value(a: &Args<'_>, k: usize) -> Result<Value, OpError> {
+    if a.is_basis(k) {
+        return Ok(Value::Basis(a.basis_layout(k)?));
+    }
+    let layout_like = a.is_swizzled(k) || matches!(&a.args[k], Arg::Text(t) if t.contains(':'));
+    if !layout_like {
+        return Ok(Value::Tuple(a.tuple(k)?));
+    }
+    Ok(match a.func(k)? {
+        Func::Swizzle(s) => Value::Swizzle(s),
+        f => Value::Chain(f.into_chain().ok_or_else(|| {
+            OpError::new(
+                "BadRequest",
+                format!("{}: argument {} has no domain", a.op, k + 1),
+            )
+        })?),
+    })
+}
+
+/// `structural_equal A B`: `1` if both are the same value of the same kind, else `0`.
+fn structural_equal(a: &Args<'_>) -> Result<String, OpError> {
+    Ok(bit(value(a, 0)? == value(a, 1)?))
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::{run_op, Arg};
+
+    fn run(a: &str, b: &str) -> String {
+        run_op(
+            "structural_equal",
+            &[Arg::Text(a.into()), Arg::Text(b.into())],
+        )
+        .unwrap()
+    }
+
+    #[test]
+    fn structure_not_function() {
+        assert_eq!(run("(4,8):(1,4)", "(4,8):(1,4)"), "1");
+        assert_eq!(run("(_4,_8):(_1,_4)", "(4,8):(1,4)"), "1");
+        assert_eq!(run("((2,2),2):((1,4),2)", "(2,2,2):(1,4,2)"), "0");
+        assert_eq!(run("(4):(1)", "4:1"), "0");
+        assert_eq!(run("(2,3)", "(2,3)"), "1");
+        assert_eq!(run("(2,3)", "(2,(3))"), "0");
+        assert_eq!(run("Sw<3,4,3> o 0 o 8:1", "Sw<3,4,3> o 0 o 8:1"), "1");
+        assert_eq!(run("Sw<3,4,3> o 0 o 8:1", "8:1"), "0");
+        assert_eq!(run("Sw<3,4,3>", "Sw<3,4,3>"), "1");
+        assert_eq!(run("(2,3):(1@0,1@1)", "(2,3):(1@0,1@1)"), "1");
+        assert_eq!(run("(2,3):(1@0,1@1)", "(2,3):(1,2)"), "0");
+        assert_eq!(run("(2,3)", "(2,3):(1,2)"), "0");
+    }
+
+    /// Law over a small domain: structurally equal layouts are functionally equal, and two
+    /// layouts are structurally equal exactly when their texts are the same.
+    #[test]
+    fn structural_implies_functional() {
+        let ls = [
+            "(2,2):(1,2)",
+            "4:1",
+            "(2,2):(2,1)",
+            "((2,2)):((1,2))",
+            "(4,1):(1,0)",
+            "(4,1):(1,4)",
+            "(2,(2,1)):(1,(2,0))",
+        ];
+        for x in ls {
+            for y in ls {
+                let s = run(x, y);
+                assert_eq!(s == "1", x == y, "{x} {y}");
+                if s == "1" {
+                    let f = run_op("equal", &[Arg::Text(x.into()), Arg::Text(y.into())]).unwrap();
+                    assert_eq!(f, "1");
+                }
+            }
+        }
+    }
+}

@@ -535,6 +535,15 @@ def at_path(L, path):
     return L
 
 
+def stride_key(d):
+    """The order of make_layout_like's input strides: an integer by value, a basis stride by its
+    mode path, then its scale (NVlabs PyCuTe's order)."""
+    if isinstance(d, int):
+        return ((), d)
+    ((path, v),) = d.d.items()
+    return (path, v)
+
+
 def make_layout_like_law(src, ours):
     """PyCuTe's post-conditions of make_layout_like (an extent-1 mode's stride is not judged:
     CuTe gives a static extent 1 stride 0, PyCuTe the running product)."""
@@ -545,7 +554,7 @@ def make_layout_like_law(src, ours):
     if any((sd == 0) != (dd == 0) for s, sd, dd in lv if s != 1):
         return False
     cur = 1
-    for s, sd, dd in sorted((t for t in lv if t[0] != 1 and t[1] != 0), key=lambda t: t[1]):
+    for s, sd, dd in sorted((t for t in lv if t[0] != 1 and t[1] != 0), key=lambda t: stride_key(t[1])):
         if dd != cur:
             return False
         cur *= s

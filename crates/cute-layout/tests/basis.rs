@@ -158,3 +158,100 @@ proptest! {
         }
     }
 }
+
+/// PyCuTe's post-conditions of `make_layout_like` on a basis-strided `l`: the same shape, stride
+/// 0 exactly at the stride-0 leaves (of extent above 1), the other strides the prefix products
+/// of the extents in the order of (mode path, scale), and a fixed point of the integer
+/// `make_layout_like`.
+fn check_layout_like(l: &Layout<ScaledBasis>) -> Result<(), String> {
+    let r = l.layout_like().map_err(|e| e.to_string())?;
+    if r.shape() != l.shape() {
+        return Err(format!("{l} -> {r}: another shape"));
+    }
+    let key = |d: &ScaledBasis| (d.value() != 0).then(|| (d.path().collect::<Vec<_>>(), d.value()));
+    let mut live = Vec::new();
+    for ((&e, d), &s) in l
+        .shape_leaves()
+        .iter()
+        .zip(l.stride_leaves())
+        .zip(r.stride_leaves())
+    {
+        match key(d) {
+            None if e != 1 && s != 0 => return Err(format!("{l} -> {r}: stride 0 not kept")),
+            Some(k) if e != 1 => live.push((k, e, s)),
+            _ => {}
+        }
+    }
+    live.sort_by(|x, y| x.0.cmp(&y.0));
+    let mut at = 0;
+    while at < live.len() {
+        // Leaves with equal keys start at the same stride (CuTe's compact_order).
+        let start: i64 = live[..at].iter().map(|t| t.1).product();
+        let mut end = at;
+        while end < live.len() && live[end].0 == live[at].0 {
+            if live[end].2 != start {
+                return Err(format!(
+                    "{l} -> {r}: stride {} where {start} is due",
+                    live[end].2
+                ));
+            }
+            end += 1;
+        }
+        at = end;
+    }
+    if r.layout_like().map_err(|e| e.to_string())? != r {
+        return Err(format!("{l} -> {r}: not a fixed point"));
+    }
+    Ok(())
+}
+
+#[test]
+fn layout_like_of_basis_strides_over_a_small_domain() {
+    let strides = ["0", "1@0", "2@0", "1@1", "3@1", "1@0@1", "1@1@1", "1"];
+    let mut n = 0;
+    for rank in 1..=3usize {
+        let count = (3 * strides.len()).pow(rank as u32);
+        for mut code in 0..count {
+            let (mut sh, mut st) = (Vec::new(), Vec::new());
+            for _ in 0..rank {
+                sh.push((code % 3 + 1).to_string());
+                code /= 3;
+                st.push(strides[code % strides.len()]);
+                code /= strides.len();
+            }
+            let text = format!("({}):({})", sh.join(","), st.join(","));
+            let l: Layout<ScaledBasis> = text.parse().unwrap();
+            check_layout_like(&l).unwrap();
+            n += 1;
+        }
+    }
+    assert!(n > 10_000);
+    // NVlabs PyCuTe's own examples (test/test_make_layout.py).
+    for (src, want) in [
+        ("(2,3,4):(1@2,1@1,1@0)", "(2,3,4):(12,4,1)"),
+        ("(2,3,4):(1@1,1@2,1@0)", "(2,3,4):(4,8,1)"),
+        ("(4,3):(3@0,1@0)", "(4,3):(3,1)"),
+        ("(2,3,4):(1@0@0,1@1@0,1@1)", "(2,3,4):(1,2,6)"),
+        ("(2,3):(0,1@0)", "(2,3):(0,1)"),
+    ] {
+        let l: Layout<ScaledBasis> = src.parse().unwrap();
+        assert_eq!(l.layout_like().unwrap().to_string(), want);
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+
+    #[test]
+    fn layout_like_of_basis_strides_keeps_the_laws(
+        leaves in prop::collection::vec((1i64..=6, -3i64..=3, 0usize..3, 0usize..3), 1..=5),
+    ) {
+        let sh: Vec<String> = leaves.iter().map(|x| x.0.to_string()).collect();
+        let st: Vec<String> = leaves
+            .iter()
+            .map(|&(_, v, m, depth)| ScaledBasis::new(v, &vec![m; depth]).unwrap().to_string())
+            .collect();
+        let l: Layout<ScaledBasis> = format!("({}):({})", sh.join(","), st.join(",")).parse().unwrap();
+        prop_assert!(check_layout_like(&l).is_ok(), "{:?}", check_layout_like(&l));
+    }
+}

@@ -577,11 +577,19 @@ def coord_value(x):
 
 
 def inverse_law(law, lay, ours):
-    """NVlabs' post-conditions over a basis-strided L: left_inverse, L(R(L(i))) == L(i) with
-    R's shape weakly congruent with the codomain's profile; nullspace, L(R(i)) == 0."""
+    """NVlabs' post-conditions over a basis-strided L: left_inverse, L(R(L(i))) == L(i), and
+    right_inverse, R(L(R(i))) == R(i), each with R's shape weakly congruent with the codomain's
+    profile; nullspace, L(R(i)) == 0."""
     L, R = peerlib.parse(lay), peerlib.parse(ours)
     if law == "nullspace":
         return all(not coord_value(peerlib.apply(L, peerlib.apply(R, i))) for i in range(peerlib.size(R)))
+    if law == "right_inverse":
+        # PyCuTe's generalized right inverse: R(L(R(i))) == R(i) for i < size(R).
+        def back(i):
+            b = peerlib.apply(L, peerlib.apply(R, i))
+            c = peerlib.basis_to_coord(b, R.shape) if not isinstance(b, int) else b
+            return peerlib.crd2idx(c, R.shape, R.stride)
+        return all(back(i) == peerlib.apply(R, i) for i in range(peerlib.size(R)))
     for i in range(peerlib.size(L)):
         b = peerlib.apply(L, i)
         c = peerlib.basis_to_coord(b, R.shape) if not isinstance(b, int) else b
@@ -627,9 +635,9 @@ def rest_program(c):
         if "sub_rank" in e:
             good = good and peerlib.rank(peerlib.parse(sub).shape) == 0 if peerlib.is_tuple(peerlib.parse(sub).shape) else False
         return ("pass" if good else "differ"), ours
-    if e.get("law") in ("left_inverse", "nullspace"):
+    if e.get("law") in ("left_inverse", "right_inverse", "nullspace"):
         good = inverse_law(e["law"], c["args"][0], ours)
-        if e["law"] == "left_inverse":
+        if e["law"] != "nullspace":
             (cp,) = yield [("coprofile", c["args"])]
             good = good and "ok" in cp and weakly_congruent(peerlib.parse(cp["ok"]), peerlib.parse(ours).shape)
         return ("pass" if good else "differ"), ours

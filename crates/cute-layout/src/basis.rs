@@ -345,15 +345,9 @@ impl Layout<ScaledBasis> {
                 .filter(|(_, r)| r.stride[k] != 0)
                 .map(|(p, r)| (*p, r.stride[k]))
                 .collect();
-            // A leaf that steps along no mode keeps a zero stride along the first one, so that
-            // values keep the coordinate's structure.
-            let zero = [(parts[0].0, 0i64)];
-            let nz = if nz.is_empty() {
-                &zero[..]
-            } else {
-                nz.as_slice()
-            };
-            stride.push(match nz {
+            // A leaf that steps along no mode has the plain stride 0, as CuTe's.
+            stride.push(match nz.as_slice() {
+                [] => ScaledBasis::ZERO,
                 [(p, v)] => ScaledBasis {
                     value: *v,
                     len: p.len() as u8,
@@ -476,6 +470,18 @@ impl Parser<'_> {
             offset: start,
             kind: ParseErrorKind::Invalid(e),
         })
+    }
+}
+
+impl FromStr for ScaledBasis {
+    type Err = ParseError;
+    /// Parse one basis stride `v@i0@...` (CuTe's print order, the mode path reversed) or a plain
+    /// number `v`.
+    fn from_str(s: &str) -> Result<Self, ParseError> {
+        let mut p = Parser::new(s);
+        let b = p.basis()?;
+        p.finish()?;
+        Ok(b)
     }
 }
 

@@ -94,6 +94,13 @@ impl Args<'_> {
         matches!(&self.args[k], Arg::Text(t) if t.contains('@'))
     }
 
+    /// Argument `k` as one basis stride (`3@1@0`, or a plain number).
+    pub(super) fn basis_stride(&self, k: usize) -> Result<ScaledBasis, OpError> {
+        let text = self.text(k, "basis stride")?;
+        text.parse()
+            .map_err(|e| self.parse_error(k, "basis stride", e))
+    }
+
     /// Argument `k` as a layout with basis strides.
     pub(super) fn basis_layout(&self, k: usize) -> Result<Layout<ScaledBasis>, OpError> {
         let text = self.text(k, "layout with basis strides")?;
@@ -278,6 +285,13 @@ pub(super) fn by_tiler(
     f: fn(&Layout, &Tiler) -> Result<Layout, cute_layout::LayoutError>,
     g: fn(&ComposedLayout, &Tiler) -> Result<ComposedLayout, cute_layout::LayoutError>,
 ) -> Result<String, OpError> {
+    if matches!(a.op, "logical_divide" | "zipped_divide")
+        && matches!(&a.args[0], Arg::Text(t) if t.trim() == "_")
+    {
+        // NVlabs PyCuTe's divide of `None`, the identity of unknown extent.
+        let zipped = a.op == "zipped_divide";
+        return Ok(Layout::<ScaledBasis>::identity_divide(&a.tiler(1)?, zipped)?.to_string());
+    }
     if let Some(args) = crate::construct_ops::promoted_left(a)? {
         return crate::run_op(a.op, &args);
     }

@@ -28,6 +28,7 @@ use cute_layout::{ComposedLayout, IntTuple, Layout, LayoutError, Order, ParseErr
 pub mod analysis;
 mod analysis_ops;
 pub mod atoms;
+mod basis_ops;
 mod chain_ops;
 pub mod codegen;
 mod composed_ops;
@@ -156,6 +157,7 @@ pub static GROUPS: &[&[OpSpec]] = &[
     codegen::CODEGEN_OPS,
     analysis_ops::ANALYSIS_OPS,
     pycute_ops::PYCUTE_OPS,
+    basis_ops::BASIS_OPS,
     tensor_ops::TENSOR_OPS,
 ];
 

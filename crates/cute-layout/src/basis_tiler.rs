@@ -277,3 +277,79 @@ impl ScaledBasis {
         Ok(cur)
     }
 }
+
+impl Layout {
+    /// NVlabs PyCuTe's `logical_divide(A, B)` by a basis-strided tiler `B` (as
+    /// [`Layout::<ScaledBasis>::from_tiler`] makes of a tuple of layouts): `A o (B, C)`, where
+    /// the complement `C` has, along each top-level coordinate mode `i` of `A`, CuTe's
+    /// complement of `B`'s leaves along `@i` up to the size of `A`'s mode `i`. CuTe C++'s divides
+    /// complement the tiler, which does not compile with `ScaledBasis` strides; for a tuple of
+    /// layouts this is the same layout as CuTe's `zipped_divide(A, tuple)`.
+    ///
+    /// # Laws
+    /// * `R` has rank 2; mode 0 is `A.compose_basis(B)` (the tile) and `R(i) == A(T(i))` for
+    ///   the basis layout `T = (B, C)`.
+    /// * For `B = from_tiler(t)` of a tuple `t` of layouts, `R == zipped_divide(A, t)`.
+    ///
+    /// # Errors
+    /// [`LayoutError::InvalidArgument`] for a stride of `B` that is not along a top-level mode
+    /// of `A` (a plain non-zero number, or a deeper mode path); those of
+    /// [`Layout::complement`] (a tiler that is not injective along a mode) and of
+    /// [`Layout::compose_basis`].
+    ///
+    /// # Examples
+    /// ```
+    /// # use cute_layout::{Layout, ScaledBasis};
+    /// let a: Layout = "(9,32):(1,9)".parse()?;
+    /// let b: Layout<ScaledBasis> = "(3,(2,4)):(3@0,(1@1,8@1))".parse()?;
+    /// assert_eq!(a.divide_basis(&b)?.to_string(), "((3,(2,4)),(3,4)):((3,(9,72)),(1,18))");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    #[doc(alias = "logical_divide")]
+    pub fn divide_basis(&self, b: &Layout<ScaledBasis>) -> Result<Layout, LayoutError> {
+        let op = "logical_divide";
+        let shape = self.shape();
+        let rank = if shape.is_int() { 1 } else { shape.rank() };
+        let mut slots: Vec<(Vec<i64>, Vec<i64>)> = alloc::vec![(Vec::new(), Vec::new()); rank];
+        for (&s, d) in b.shape_leaves().iter().zip(b.stride_leaves()) {
+            if d.value() == 0 {
+                continue;
+            }
+            let path: Vec<usize> = d.path().collect();
+            match path.as_slice() {
+                [i] if *i < rank => {
+                    slots[*i].0.push(s);
+                    slots[*i].1.push(d.value());
+                }
+                _ => {
+                    return Err(LayoutError::InvalidArgument {
+                        op,
+                        what: alloc::format!(
+                            "the tiler's stride {d} is not along a top-level mode of {self}"
+                        ),
+                    })
+                }
+            }
+        }
+        let mut rest = Vec::with_capacity(rank);
+        for (i, (sh, st)) in slots.into_iter().enumerate() {
+            let extent = if shape.is_int() {
+                self.size()
+            } else {
+                self.mode(i).map_or(1, |m| m.size())
+            };
+            let c = if sh.is_empty() {
+                Layout::new(IntTuple::int(extent), IntTuple::int(1))?
+            } else {
+                Layout::new(IntTuple::flat(sh), IntTuple::flat(st))?.complement(extent)?
+            };
+            rest.push(along(&c, &[i])?);
+        }
+        let rest = if rank == 1 {
+            rest.pop().expect("one mode")
+        } else {
+            Layout::from_modes(rest)?
+        };
+        self.compose_basis(&Layout::from_modes([b.clone(), rest])?)
+    }
+}

@@ -295,6 +295,10 @@ pub(super) fn by_tiler(
     if let Some(args) = crate::construct_ops::promoted_left(a)? {
         return crate::run_op(a.op, &args);
     }
+    if a.is_basis(1) && !a.is_basis(0) && matches!(a.op, "logical_divide" | "zipped_divide") {
+        // NVlabs PyCuTe's divide by a basis-strided tiler: complemented mode by mode.
+        return Ok(a.layout(0)?.divide_basis(&a.basis_layout(1)?)?.to_string());
+    }
     if a.is_basis(1) || (a.is_basis(0) && !a.op.contains("divide")) {
         // CuTe's divides complement the tiler and its products complement the block; neither
         // compiles with ScaledBasis strides (no `<` or `/` on them).

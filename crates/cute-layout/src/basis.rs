@@ -276,6 +276,10 @@ impl Layout<ScaledBasis> {
     fn value_of_leaves(&self, c: &[i64]) -> Result<IntTuple, LayoutError> {
         let mut entries: Leaves<(&[u8], i64)> = Leaves::new();
         for (k, d) in self.stride.iter().enumerate() {
+            if d.len == 0 && d.value == 0 {
+                // A plain stride 0 adds nothing, at no position.
+                continue;
+            }
             let v = c[k]
                 .checked_mul(d.value)
                 .ok_or(LayoutError::overflow("basis"))?;
@@ -392,7 +396,14 @@ impl Layout {
     /// ```
     #[doc(alias = "composition")]
     pub fn compose_basis(&self, rhs: &Layout<ScaledBasis>) -> Result<Layout, LayoutError> {
-        let mut paths: alloc::vec::Vec<&[u8]> = rhs.stride.iter().map(|d| d.path_slice()).collect();
+        // A plain stride 0 selects no mode: its leaf is `s:0`.
+        let plain_zero = |d: &ScaledBasis| d.len == 0 && d.value == 0;
+        let mut paths: alloc::vec::Vec<&[u8]> = rhs
+            .stride
+            .iter()
+            .filter(|d| !plain_zero(d))
+            .map(|d| d.path_slice())
+            .collect();
         paths.sort();
         paths.dedup();
         for w in paths.windows(2) {
@@ -408,6 +419,11 @@ impl Layout {
         }
         // Per leaf of rhs: its result (tokens, shape, stride).
         let mut per_leaf: alloc::vec::Vec<Option<Layout>> = alloc::vec![None; rhs.shape.len()];
+        for (k, d) in rhs.stride.iter().enumerate() {
+            if plain_zero(d) {
+                per_leaf[k] = Some(Layout::new(IntTuple::int(rhs.shape[k]), IntTuple::int(0))?);
+            }
+        }
         for p in &paths {
             let path: alloc::vec::Vec<usize> = p.iter().map(|&i| usize::from(i)).collect();
             let sub = self.mode_at(&path).ok_or(LayoutError::ModeOutOfRange {
@@ -416,7 +432,7 @@ impl Layout {
                 rank: self.rank(),
             })?;
             let idx: alloc::vec::Vec<usize> = (0..rhs.shape.len())
-                .filter(|&k| rhs.stride[k].path_slice() == *p)
+                .filter(|&k| !plain_zero(&rhs.stride[k]) && rhs.stride[k].path_slice() == *p)
                 .collect();
             let mut b = TupleBuilder::open();
             let mut st: Leaves<i64> = Leaves::new();

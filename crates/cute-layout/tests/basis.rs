@@ -1,6 +1,6 @@
 //! Law checks for basis strides and identity layouts, over whole domains.
 
-use cute_layout::{IntTuple, Layout, LayoutError, ScaledBasis};
+use cute_layout::{IntTuple, Layout, LayoutError, ScaledBasis, Tiler};
 use proptest::prelude::*;
 
 /// The non-zero entries of a coordinate with their mode paths: equal for coordinates that differ
@@ -253,5 +253,212 @@ proptest! {
             .collect();
         let l: Layout<ScaledBasis> = format!("({}):({})", sh.join(","), st.join(",")).parse().unwrap();
         prop_assert!(check_layout_like(&l).is_ok(), "{:?}", check_layout_like(&l));
+    }
+}
+
+/// Every tiler of rank 1 to 2 whose modes are an integer in 1..=3 or a layout `s:d` with `s`
+/// in 1..=3 and `d` in 0..=2 (and the single-mode tilers themselves).
+fn small_tilers() -> Vec<String> {
+    let mut modes: Vec<String> = (1..=3).map(|n| n.to_string()).collect();
+    for s in 1..=3 {
+        for d in 0..=2 {
+            modes.push(format!("{s}:{d}"));
+        }
+    }
+    let mut out = modes.clone();
+    for a in &modes {
+        for b in &modes {
+            out.push(format!("({a},{b})"));
+        }
+    }
+    out
+}
+
+/// A tiler mode as its integer layout (`n` is `n:1`).
+fn mode_layout(t: &str) -> Layout {
+    if t.contains(':') {
+        t.parse().unwrap()
+    } else {
+        format!("{t}:1").parse().unwrap()
+    }
+}
+
+/// The top-level modes of a tiler's text.
+fn tiler_modes(t: &str) -> Vec<String> {
+    match t.strip_prefix('(').and_then(|x| x.strip_suffix(')')) {
+        Some(inner) => inner.split(',').map(str::to_string).collect(),
+        None => vec![t.to_string()],
+    }
+}
+
+#[test]
+fn tiler_to_layout_over_a_small_domain() {
+    for t in small_tilers() {
+        let tiler: Tiler = t.parse().unwrap();
+        let r = Layout::<ScaledBasis>::from_tiler(&tiler).unwrap();
+        let modes = tiler_modes(&t);
+        if !t.starts_with('(') {
+            // A single layout (or n:1) is itself, with plain strides.
+            assert_eq!(r.to_string(), mode_layout(&t).to_string(), "{t}");
+            continue;
+        }
+        assert_eq!(r.rank(), modes.len(), "{t} -> {r}");
+        for (i, m) in modes.iter().enumerate() {
+            let l = mode_layout(m);
+            let ri = r.mode(i).unwrap();
+            for x in 0..l.size() {
+                // Mode i sends x to L_i(x) along coordinate mode i.
+                let want = match l.index_1d(x).unwrap() {
+                    0 => vec![],
+                    v => vec![(vec![i], v)],
+                };
+                assert_eq!(
+                    canon(&ri.value_1d(x).unwrap()),
+                    want,
+                    "{t} -> {r} at mode {i}, {x}"
+                );
+            }
+        }
+    }
+    // A shape is its identity layout.
+    for s in ["(4,5)", "(2,3,5)", "(3,(2,4))", "((2,2),(3,1))"] {
+        let r = Layout::<ScaledBasis>::from_tiler(&s.parse().unwrap()).unwrap();
+        assert_eq!(r, Layout::identity(s.parse().unwrap()).unwrap());
+    }
+    assert_eq!(
+        Layout::<ScaledBasis>::from_tiler(&"(2,_)".parse().unwrap())
+            .unwrap_err()
+            .kind(),
+        "InvalidArgument"
+    );
+}
+
+#[test]
+fn identity_divide_over_a_small_domain() {
+    for t in small_tilers() {
+        let tiler: Tiler = t.parse().unwrap();
+        let logical = Layout::<ScaledBasis>::identity_divide(&tiler, false);
+        let zipped = Layout::<ScaledBasis>::identity_divide(&tiler, true);
+        let modes = tiler_modes(&t);
+        // The injectivity law below holds for injective tiler modes (a stride-0 mode of extent
+        // above 1 is skipped by the complement, as CuTe's).
+        let injective = modes.iter().all(|m| {
+            let l = mode_layout(m);
+            l.size() == 1 || l.stride_leaves()[0] != 0
+        });
+        let (logical, zipped) = (logical.unwrap(), zipped.unwrap());
+        let tile = Layout::<ScaledBasis>::from_tiler(&tiler).unwrap();
+        if !t.starts_with('(') {
+            assert_eq!(logical, zipped, "{t}");
+            assert_eq!(logical.mode(0).unwrap(), tile, "{t}");
+            continue;
+        }
+        assert_eq!(zipped.mode(0).unwrap(), tile, "{t}");
+        for (i, m) in modes.iter().enumerate() {
+            let (ti, ci) = (
+                logical.mode(i).unwrap().mode(0).unwrap(),
+                logical.mode(i).unwrap().mode(1).unwrap(),
+            );
+            assert_eq!(ti, tile.mode(i).unwrap(), "{t}");
+            assert_eq!(zipped.mode(1).unwrap().mode(i).unwrap(), ci, "{t}");
+            // (B_i, C_i) along mode i is injective for an injective B_i.
+            if !injective {
+                continue;
+            }
+            let b = mode_layout(m);
+            let mut seen = std::collections::BTreeSet::new();
+            for x in 0..b.size() {
+                for y in 0..ci.size() {
+                    let v = b.index_1d(x).unwrap()
+                        + canon(&ci.value_1d(y).unwrap()).first().map_or(0, |e| e.1);
+                    assert!(seen.insert(v), "{t}: ({b}, {ci}) is not injective");
+                }
+            }
+        }
+    }
+}
+
+/// The same shape and the same value at every index: CuTe's divides give an extent-1 tile mode
+/// stride 0 (`make_layout(1)` is `1:0`), PyCuTe's `tiler_to_layout(1)` is `1:1`.
+fn same_function(a: &Layout, b: &Layout) -> bool {
+    a.shape() == b.shape() && (0..a.size()).all(|i| a.index_1d(i) == b.index_1d(i))
+}
+
+#[test]
+fn divide_basis_is_zipped_divide_of_the_tuple_over_a_small_domain() {
+    let mut checked = 0;
+    for a0 in [2, 4, 6, 8, 12] {
+        for a1 in [1, 3, 4, 8] {
+            for (rows, cols) in [(1, a0), (a1, 1)] {
+                let a: Layout = format!("({a0},{a1}):({rows},{cols})").parse().unwrap();
+                for t in small_tilers().into_iter().filter(|t| t.starts_with('(')) {
+                    let tiler: Tiler = t.parse().unwrap();
+                    let b = Layout::<ScaledBasis>::from_tiler(&tiler).unwrap();
+                    match (a.zipped_divide(&tiler), a.divide_basis(&b)) {
+                        (Ok(want), Ok(got)) => {
+                            assert!(same_function(&got, &want), "{a} / {b}: {got}, {want}");
+                            checked += 1;
+                        }
+                        (Err(_), Err(_)) => {}
+                        (x, y) => panic!("{a} / {t}: {x:?}, {a} / {b}: {y:?}"),
+                    }
+                }
+            }
+        }
+    }
+    assert!(checked > 500, "{checked}");
+}
+
+#[test]
+fn basis_get_and_stride_text_over_a_small_domain() {
+    for s in ["(4,5)", "(2,(3,2))", "((2,2),(3,1),2)", "7"] {
+        let shape: IntTuple = s.parse().unwrap();
+        let id = Layout::identity(shape.clone()).unwrap();
+        assert_eq!(
+            format!("{}:{}", id.shape(), id.stride_text()),
+            id.to_string()
+        );
+        for i in 0..id.size() {
+            let c = shape.idx2crd(&IntTuple::int(i)).unwrap();
+            for (k, e) in id.stride_leaves().iter().enumerate() {
+                // The entry of c at leaf k's mode path is leaf k of c.
+                assert_eq!(
+                    e.get(&c).unwrap(),
+                    IntTuple::int(c.leaves()[k]),
+                    "{s} at {c}"
+                );
+            }
+        }
+        let past = ScaledBasis::new(1, &[9]).unwrap();
+        assert_eq!(past.get(&shape).unwrap_err().kind(), "ModeOutOfRange");
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+
+    #[test]
+    fn basis_stride_text_round_trips(v in -50i64..50, path in prop::collection::vec(0usize..12, 0..=4)) {
+        let b = ScaledBasis::new(v, &path).unwrap();
+        prop_assert_eq!(b.to_string().parse::<ScaledBasis>().unwrap(), b);
+        prop_assert_eq!(b.value(), v);
+    }
+
+    #[test]
+    fn divide_basis_agrees_with_zipped_divide(
+        a in prop::collection::vec(1i64..=12, 2..=3),
+        t in prop::collection::vec((1i64..=4, 0i64..=3), 1..=3),
+    ) {
+        prop_assume!(t.len() <= a.len());
+        let ash: Vec<String> = a.iter().map(|x| x.to_string()).collect();
+        let a: Layout = format!("({})", ash.join(",")).parse::<IntTuple>().map(Layout::col_major).unwrap().unwrap();
+        let tm: Vec<String> = t.iter().map(|(s, d)| format!("{s}:{d}")).collect();
+        let tiler: Tiler = format!("({})", tm.join(",")).parse().unwrap();
+        let b = Layout::<ScaledBasis>::from_tiler(&tiler).unwrap();
+        match (a.zipped_divide(&tiler), a.divide_basis(&b)) {
+            (Ok(want), Ok(got)) => prop_assert!(same_function(&got, &want), "{} / {}: {} {}", a, b, got, want),
+            (Err(_), Err(_)) => {}
+            (x, y) => prop_assert!(false, "{} / {}: {:?} / {:?}", a, b, x, y),
+        }
     }
 }

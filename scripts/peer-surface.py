@@ -56,6 +56,21 @@ import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "shared", "peer-tests"))
 import peerlib  # noqa: E402  (../shared/peer-tests: the runner's independent evaluator)
+
+_basis_leaf = peerlib._P.leaf
+
+
+def _sum_leaf(self):
+    """A stride leaf that is a sum of basis strides, `1@0+1@1` (CuTe's ArithmeticTuple stride,
+    PyCuTe's ArithTuple), added with peerlib's own coordinate sum."""
+    v = _basis_leaf(self)
+    while self.peek() == "+":
+        self.eat("+")
+        v = peerlib.add(v, _basis_leaf(self))
+    return v
+
+
+peerlib._P.leaf = _sum_leaf
 from collections import Counter, defaultdict
 
 SAME = {
@@ -649,6 +664,13 @@ def rest_program(c):
         if e["law"] != "nullspace":
             (cp,) = yield [("coprofile", c["args"])]
             good = good and "ok" in cp and weakly_congruent(peerlib.parse(cp["ok"]), peerlib.parse(ours).shape)
+        return ("pass" if good else "differ"), ours
+    if e.get("law") == "composition":
+        # PyCuTe's post-conditions: compatible(B, R) and R(i) == A(B(i)) for i < size(B).
+        A, B, R = (peerlib.parse(x) for x in (*c["args"], ours))
+        good = peerlib.compatible(B.shape, R.shape) and all(
+            coord_value(peerlib.apply(R, i)) == coord_value(peerlib.apply(A, peerlib.apply(B, i)))
+            for i in range(peerlib.size(B.shape)))
         return ("pass" if good else "differ"), ours
     if e.get("law") == "make_layout_like":
         (again,) = yield [("make_layout_like", [ours])]

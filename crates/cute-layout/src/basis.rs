@@ -469,7 +469,7 @@ impl Layout {
 
 impl Parser<'_> {
     /// `v` or `v@i@j...` (indices reversed, as CuTe prints).
-    fn basis(&mut self) -> Result<ScaledBasis, ParseError> {
+    pub(crate) fn basis(&mut self) -> Result<ScaledBasis, ParseError> {
         let start = {
             self.skip_ws();
             self.pos

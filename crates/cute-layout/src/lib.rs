@@ -97,6 +97,7 @@ pub mod analysis;
 pub mod atom;
 mod basis;
 mod basis_algebra;
+mod basis_sum;
 mod basis_tiler;
 mod chain;
 pub mod codegen;
@@ -131,6 +132,7 @@ pub use analysis::{
     Explanation, Image,
 };
 pub use basis::{ScaledBasis, MAX_BASIS_DEPTH};
+pub use basis_sum::{BasisSum, MAX_BASIS_TERMS};
 pub use basis_tiler::StrideText;
 pub use chain::{is_composed_text, LayoutChain, OuterFn};
 pub use composed::ComposedLayout;

@@ -3,8 +3,8 @@
 //! divides and products, dispatched by argument kind as CuTe overloads them.
 
 use cute_layout::{
-    is_composed_text, ComposedLayout, IntTuple, Layout, LayoutChain, OuterFn, ScaledBasis, Swizzle,
-    Tiler,
+    is_composed_text, BasisSum, ComposedLayout, IntTuple, Layout, LayoutChain, OuterFn,
+    ScaledBasis, Swizzle, Tiler,
 };
 
 use crate::{push_value, Arg, Args, OpError, MAX_TABLE_VALUES};
@@ -94,6 +94,18 @@ impl Args<'_> {
         matches!(&self.args[k], Arg::Text(t) if t.contains('@'))
     }
 
+    /// Whether argument `k` is a layout with a stride that is a sum of bases (`1@0+1@1`).
+    pub(super) fn is_sum(&self, k: usize) -> bool {
+        matches!(&self.args[k], Arg::Text(t) if t.contains('+'))
+    }
+
+    /// Argument `k` as a layout whose strides are sums of bases (basis or integer strides too).
+    pub(super) fn sum_layout(&self, k: usize) -> Result<Layout<BasisSum>, OpError> {
+        let text = self.text(k, "layout with basis-sum strides")?;
+        text.parse()
+            .map_err(|e| self.parse_error(k, "layout with basis-sum strides", e))
+    }
+
     /// Argument `k` as one basis stride (`3@1@0`, or a plain number).
     pub(super) fn basis_stride(&self, k: usize) -> Result<ScaledBasis, OpError> {
         let text = self.text(k, "basis stride")?;
@@ -128,6 +140,17 @@ pub(super) fn swizzle(a: &Args<'_>) -> Result<String, OpError> {
 pub(super) fn composition(a: &Args<'_>) -> Result<String, OpError> {
     if let Some(args) = crate::construct_ops::promoted_left(a)? {
         return crate::run_op(a.op, &args);
+    }
+    if a.is_sum(0) && !a.is_basis(1) {
+        return Ok(a.sum_layout(0)?.compose(&a.layout(1)?)?.to_string());
+    }
+    if a.is_sum(1) && !a.is_sum(0) {
+        let rhs = a.sum_layout(1)?;
+        return Ok(if a.is_basis(0) {
+            a.basis_layout(0)?.compose_sum(&rhs)?.to_string()
+        } else {
+            a.layout(0)?.compose_sum(&rhs)?.to_string()
+        });
     }
     if a.is_basis(0) {
         return Ok(a.basis_layout(0)?.compose(&a.layout(1)?)?.to_string());

@@ -585,6 +585,9 @@ fn layout_from(a: &Args<'_>, k: usize) -> Result<Layout, OpError> {
 
 fn crd2idx(a: &Args<'_>) -> Result<String, OpError> {
     let coord = a.tuple(0)?;
+    if a.len() == 2 && a.is_sum(1) {
+        return Ok(a.sum_layout(1)?.value(&coord)?.to_string());
+    }
     if a.len() == 2 && a.is_basis(1) {
         // CuTe's layout(c) with ScaledBasis strides: a coordinate (ArithmeticTuple).
         return Ok(a.basis_layout(1)?.value(&coord)?.to_string());

@@ -1,6 +1,6 @@
 //! Law checks for basis strides and identity layouts, over whole domains.
 
-use cute_layout::{IntTuple, Layout, LayoutError, ScaledBasis, Tiler};
+use cute_layout::{BasisSum, IntTuple, Layout, LayoutError, ScaledBasis, Tiler};
 use proptest::prelude::*;
 
 /// The non-zero entries of a coordinate with their mode paths: equal for coordinates that differ
@@ -459,6 +459,200 @@ proptest! {
             (Ok(want), Ok(got)) => prop_assert!(same_function(&got, &want), "{} / {}: {} {}", a, b, got, want),
             (Err(_), Err(_)) => {}
             (x, y) => prop_assert!(false, "{} / {}: {:?} / {:?}", a, b, x, y),
+        }
+    }
+}
+
+/// Layouts with strides that are sums of bases, over two modes of extents 2 and 3.
+fn sum_layouts() -> Vec<Layout<BasisSum>> {
+    let strides = ["1@0+1@1", "2@0", "1@1", "3@0+1@1", "0", "1@0+2@2"];
+    let mut out = Vec::new();
+    for (s0, s1) in [(2, 3), (4, 2), (3, 1)] {
+        for a in strides {
+            for b in strides {
+                out.push(format!("({s0},{s1}):({a},{b})").parse().unwrap());
+            }
+        }
+    }
+    out
+}
+
+fn int_layouts() -> Vec<Layout> {
+    let mut out = Vec::new();
+    for s in 1..=4 {
+        for d in 0..=3 {
+            out.push(format!("{s}:{d}").parse().unwrap());
+            out.push(format!("({s},2):({d},{})", s * d.max(1)).parse().unwrap());
+        }
+    }
+    out
+}
+
+fn allowed(e: &LayoutError) -> bool {
+    matches!(
+        e,
+        LayoutError::NotRepresentable { .. }
+            | LayoutError::StrideNotDivisible { .. }
+            | LayoutError::ShapeNotDivisible { .. }
+            | LayoutError::ModesOverlap { .. }
+            | LayoutError::ModeOutOfRange { .. }
+    )
+}
+
+#[test]
+fn basis_sum_text_and_value() {
+    let l: Layout<BasisSum> = "(4,4):(1@0+1@1,3@0+1@1)".parse().unwrap();
+    assert_eq!(l.to_string(), "(4,4):(1@0+1@1,3@0+1@1)");
+    assert_eq!(
+        l.value(&"(2,1)".parse().unwrap()).unwrap().to_string(),
+        "(5,3)"
+    );
+    // Canonical: one term per path, sorted, zero terms dropped.
+    assert_eq!(
+        "2@1+1@0+1@1+0@3".parse::<BasisSum>().unwrap().to_string(),
+        "1@0+3@1"
+    );
+    assert_eq!("1@0+-1@0".parse::<BasisSum>().unwrap().to_string(), "0");
+    // A plain number does not add to a basis stride (CuTe's int + ScaledBasis).
+    assert!("1+1@0".parse::<BasisSum>().is_err());
+    assert!("1@0+1@1+1@2+1@3+1@4".parse::<BasisSum>().is_err());
+}
+
+#[test]
+fn basis_sum_composition_over_a_small_domain() {
+    let mut checked = 0;
+    for a in sum_layouts() {
+        for b in int_layouts() {
+            match a.compose(&b) {
+                Ok(r) => {
+                    assert!(b.shape().compatible(&r.shape()), "{a} o {b} = {r}");
+                    for i in 0..b.size() {
+                        let x = IntTuple::int(b.index_1d(i).unwrap());
+                        let want = a.value(&x).unwrap();
+                        let got = r.value(&IntTuple::int(i)).unwrap();
+                        assert_eq!(canon(&got), canon(&want), "{a} o {b} = {r} at {i}");
+                    }
+                    checked += 1;
+                }
+                Err(e) => assert!(allowed(&e), "{a} o {b}: {e}"),
+            }
+        }
+    }
+    assert!(checked > 1000, "{checked}");
+}
+
+#[test]
+fn composition_with_basis_sum_strides_on_the_right_over_a_small_domain() {
+    let a: Layout = "(4,(2,3),5):(3,(1,40),7)".parse().unwrap();
+    let id = Layout::identity("(4,(2,3),5)".parse().unwrap()).unwrap();
+    let terms = ["1@0", "1@0+1@2", "2@1+1@0", "1@0@1+1@2", "1@1@1+2@0", "0"];
+    let mut checked = 0;
+    for s in 1..=4 {
+        for t in terms {
+            let b: Layout<BasisSum> = format!("{s}:{t}").parse().unwrap();
+            match (a.compose_sum(&b), id.compose_sum(&b)) {
+                (Ok(r), Ok(ri)) => {
+                    for i in 0..b.size() {
+                        // R(i) == A(B(i)), B(i) a coordinate of A's shape (zero padded; an
+                        // entry for a tuple mode is a 1-D index into it).
+                        let direct = b.value(&IntTuple::int(i)).unwrap();
+                        let crd = pad_to(&direct, &a.shape());
+                        assert_eq!(
+                            r.index_1d(i).unwrap(),
+                            a.index(&crd).unwrap(),
+                            "{a} o {b} = {r} at {i}"
+                        );
+                        // The identity's composition is B(i) as a natural coordinate.
+                        let nat = pad_to(&ri.value(&IntTuple::int(i)).unwrap(), &a.shape());
+                        assert_eq!(
+                            a.index(&nat).unwrap(),
+                            a.index(&crd).unwrap(),
+                            "{id} o {b} = {ri} at {i}"
+                        );
+                    }
+                    checked += 1;
+                }
+                (Err(e), _) | (_, Err(e)) => assert!(allowed(&e), "{a} o {b}: {e}"),
+            }
+        }
+    }
+    assert!(checked > 15, "{checked}");
+}
+
+/// `c` padded with zeros to `shape`'s tree.
+fn pad_to(c: &IntTuple, shape: &IntTuple) -> IntTuple {
+    if c.is_int() || shape.is_int() {
+        return c.clone();
+    }
+    IntTuple::tuple((0..shape.rank()).map(|k| {
+        let s = shape.get(k).unwrap();
+        c.get(k).map_or(IntTuple::int(0), |e| pad_to(&e, &s))
+    }))
+    .unwrap()
+}
+
+#[test]
+fn basis_sum_layout_add_over_a_small_domain() {
+    let ls = sum_layouts();
+    let mut checked = 0;
+    for a in &ls {
+        for b in ls.iter().filter(|b| b.size() == a.size()) {
+            match a.layout_add(b) {
+                Ok(r) => {
+                    for i in 0..a.size() {
+                        let at = |l: &Layout<BasisSum>| canon(&l.value(&IntTuple::int(i)).unwrap());
+                        let mut want = at(a);
+                        for (p, v) in at(b) {
+                            match want.iter_mut().find(|w| w.0 == p) {
+                                Some(w) => w.1 += v,
+                                None => want.push((p, v)),
+                            }
+                        }
+                        want.retain(|w| w.1 != 0);
+                        want.sort();
+                        assert_eq!(at(&r), want, "{a} + {b} = {r} at {i}");
+                    }
+                    checked += 1;
+                }
+                Err(e) => assert!(
+                    allowed(&e) || e.kind() == "InvalidArgument",
+                    "{a} + {b}: {e}"
+                ),
+            }
+        }
+    }
+    assert!(checked > 500, "{checked}");
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+
+    #[test]
+    fn basis_sum_text_round_trips(terms in prop::collection::vec((-9i64..9, 0usize..4, 1usize..3), 0..=4)) {
+        let t: Vec<ScaledBasis> = terms.iter().map(|&(v, m, d)| ScaledBasis::new(v, &vec![m; d]).unwrap()).collect();
+        if let Ok(s) = BasisSum::new(&t) {
+            prop_assert_eq!(s.to_string().parse::<BasisSum>().unwrap(), s);
+        }
+    }
+
+    #[test]
+    fn basis_sum_composition_agrees_pointwise(
+        st in prop::collection::vec(prop::collection::vec((0i64..4, 0usize..3), 0..=2), 2..=3),
+        b in (1i64..=6, 0i64..=4),
+    ) {
+        let strides: Vec<String> = st.iter().map(|ts| {
+            let t: Vec<ScaledBasis> = ts.iter().map(|&(v, m)| ScaledBasis::new(v, &[m]).unwrap()).collect();
+            BasisSum::new(&t).unwrap().to_string()
+        }).collect();
+        let shape: Vec<String> = (0..strides.len()).map(|k| (k + 2).to_string()).collect();
+        let a: Layout<BasisSum> = format!("({}):({})", shape.join(","), strides.join(",")).parse().unwrap();
+        let bl: Layout = format!("{}:{}", b.0, b.1).parse().unwrap();
+        match a.compose(&bl) {
+            Ok(r) => for i in 0..bl.size() {
+                let want = a.value(&IntTuple::int(bl.index_1d(i).unwrap())).unwrap();
+                prop_assert_eq!(canon(&r.value(&IntTuple::int(i)).unwrap()), canon(&want));
+            },
+            Err(e) => prop_assert!(allowed(&e), "{}", e),
         }
     }
 }

@@ -159,7 +159,7 @@ impl Layout<ScaledBasis> {
     /// # Examples
     /// ```
     /// # use cute_layout::{Layout, ScaledBasis, Tiler};
-    /// let d = |t: &str, z| Layout::<ScaledBasis>::identity_divide(&t.parse::<Tiler>()?, z);
+    /// let d = |t: &str, z| Layout::<ScaledBasis>::identity_divide(&t.parse::<Tiler>().unwrap(), z);
     /// assert_eq!(d("2:1", false)?.to_string(), "(2,1):(1,2)");
     /// assert_eq!(d("(3,5)", false)?.to_string(), "((3,1),(5,1)):((1@0,3@0),(1@1,5@1))");
     /// assert_eq!(d("(3,5)", true)?.to_string(), "((3,5),(1,1)):((1@0,1@1),(3@0,5@1))");

@@ -70,6 +70,10 @@ fn split_top(t: &str) -> Vec<String> {
     out
 }
 
+/// The order of a stride in `make_layout_like`: its mode path (empty for an integer), then its
+/// value.
+type StrideKey = (Vec<usize>, i64);
+
 /// PyCuTe's post-conditions of `make_layout_like`: the same shape, stride 0 exactly where the
 /// input's is, the other strides the prefix products of the shapes in the order of the input's
 /// strides, an image without gaps, idempotent. An extent-1 mode's stride is not judged (CuTe
@@ -78,7 +82,7 @@ fn make_layout_like_law(src: &str, r: &str) -> Result<(), String> {
     let l = layout(r);
     // The order of the input's strides: a basis stride by its mode path, then its scale
     // (PyCuTe's order); an integer stride by its value. `None` for a stride 0.
-    let (shape, keys): (IntTuple, Vec<Option<(Vec<usize>, i64)>>) = if src.contains('@') {
+    let (shape, keys): (IntTuple, Vec<Option<StrideKey>>) = if src.contains('@') {
         let s: Layout<ScaledBasis> = src.parse().unwrap();
         let keys = s
             .stride_leaves()
@@ -101,7 +105,7 @@ fn make_layout_like_law(src: &str, r: &str) -> Result<(), String> {
     if call("make_layout_like", &[r.to_string()]).as_deref() != Ok(r) {
         return Err(format!("{r}: not idempotent"));
     }
-    let leaves: Vec<(i64, Option<(Vec<usize>, i64)>, i64)> = l
+    let leaves: Vec<(i64, Option<StrideKey>, i64)> = l
         .shape_leaves()
         .iter()
         .zip(keys)

@@ -656,3 +656,34 @@ proptest! {
         }
     }
 }
+
+/// NVlabs PyCuTe's generalized right inverse (test_inverse_right.py, `test_right_inverse_coord`)
+/// on the library's `Layout<ScaledBasis>::right_inverse`: `R(L(R(i))) == R(i)` and `R`'s shape
+/// weakly congruent with `coprofile(L)`. The `right_inverse` op refuses basis strides (CuTe C++
+/// has no such inverse and promises the integer law).
+#[test]
+fn right_inverse_of_basis_strides_obeys_pycutes_law() {
+    for s in [
+        "(4,5):(1@0,1@1)",
+        "(4,5):(1@1,1@0)",
+        "(4,5):(1@1,1@1@4)",
+        "(4,5):(2@0,2@1)",
+        "((2,2,2),(2,2,2)):((1@0,2@1,4@0),(1@1,2@0,4@1))",
+        "((2,2,2),(2,2,2)):((1@0,2@1,5@0),(1@1,2@0,5@1))",
+        "((2,2,2),(2,2,2)):((1@0,2@1,5@0),(1@1,2@0,4@1))",
+        "((4,2),4):((1@1,4@0),1@0)",
+        "((4,8),(2,2)):((2@1,1@0),(1@1,8@0))",
+    ] {
+        let l: Layout<ScaledBasis> = s.parse().unwrap();
+        let r = l.right_inverse().unwrap();
+        assert!(
+            l.coprofile().unwrap().weakly_congruent(&r.shape()),
+            "{s}: {r}"
+        );
+        for i in 0..r.size() {
+            let x = r.index_1d(i).unwrap();
+            let back = r.index(&l.value(&IntTuple::int(x)).unwrap()).unwrap();
+            assert_eq!(back, x, "{s}: R = {r}, R(L(R({i})))");
+        }
+    }
+}

@@ -270,9 +270,18 @@ pub(super) fn inverse(a: &Args<'_>, right: bool) -> Result<String, OpError> {
     if a.is_basis(0) {
         let l = a.basis_layout(0)?;
         if right {
-            // NVlabs PyCuTe's generalized right inverse, slot by slot: R takes a coordinate of
-            // the codomain back to the domain (CuTe C++'s does not compile with basis strides).
-            return Ok(l.right_inverse()?.to_string());
+            // The library's slot-by-slot right inverse takes a coordinate of the codomain
+            // (NVlabs PyCuTe's generalized law); CuTe C++'s right_inverse does not compile with
+            // basis strides, and the integer law `L(R(i)) == i` it promises cannot hold for a
+            // coordinate-valued `L`.
+            return Err(OpError::new(
+                "NotImplemented",
+                format!(
+                    "right_inverse: {l} has basis strides; CuTe C++ has no right_inverse of \
+                     them (the Rust library's Layout<ScaledBasis>::right_inverse maps \
+                     coordinates of the codomain back, slot by slot)"
+                ),
+            ));
         }
         return Ok(l.left_inverse()?.to_string());
     }

@@ -97,7 +97,7 @@ pub static ALGEBRA_HELP: &[OpHelp] = &[
     h("complement", "(A, R) is injective, R's strides increase, and cosize((A, R)) >= size(COTARGET); of a composed layout, the inner layout's (CuTe)", &["4:2", "24"], "(2,3):(1,8)"),
     h("composition", "R(c) = A(B(c)) for every coordinate c of B, and shape(R) is compatible with shape(B)", &["(6,2):(8,2)", "(4,3):(3,1)"], "((2,2),3):((24,2),8)"),
     h("with_shape", "R = A o make_layout(SHAPE): R(c) = A(crd2idx(c, SHAPE))", &["12:1", "(3,4)"], "(3,4):(1,3)"),
-    h("right_inverse", "A(R(i)) = i for 0 <= i < size(R), with size(R) the largest such; composed A o O o B: CuTe's right_inverse(B) o -O o right_inverse(A), refused where it breaks the law; basis strides: NVlabs PyCuTe's, R(L(R(i))) = R(i) with R taking a coordinate", &["(4,8):(8,1)"], "(8,4):(4,1)"),
+    h("right_inverse", "A(R(i)) = i for 0 <= i < size(R), with size(R) the largest such; composed A o O o B: CuTe's right_inverse(B) o -O o right_inverse(A), refused where it breaks the law", &["(4,8):(8,1)"], "(8,4):(4,1)"),
     h("left_inverse", "R(A(i)) = i for 0 <= i < size(A) when A is injective (A(R(A(i))) = A(i) always); composed: CuTe's left_inverse(B) o -O o left_inverse(A); basis strides: slot by slot, R takes a coordinate", &["(4,8):(8,1)"], "(8,4):(4,1)"),
     h("nullspace", "A(R(i)) = 0 for every i, and R covers every coordinate A maps to 0 (the plain-0 strides; 1:0 for a composed layout, as CuTe)", &["(2,4):(0,1)"], "2:1"),
     h("max_common_vector", "the largest n with A(i) = B(i) = i for every i < n (A and B contiguous alike there)", &["(4,8):(1,4)", "32:1"], "32"),

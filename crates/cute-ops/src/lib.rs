@@ -210,7 +210,7 @@ pub static OPS: &[OpSpec] = &[
     op("complement", "LAYOUT|COMPOSED [COTARGET]", (1, 2), "the layout filling the gaps of the image up to COTARGET (default cosize); of the inner layout if composed", |a| first(chain_ops::complement(a), || if a.is_basis(0) { Err(composed_ops::basis_not_cutes(a, "the complement of a basis-strided layout")) } else { Ok(if a.len() == 2 { a.layout(0)?.complement_shape(&a.tuple(1)?)? } else { a.layout(0)?.complement_cosize()? }.to_string()) })),
     op("composition", "LAYOUT|SWIZZLE|COMPOSED LAYOUT|TILER|SWIZZLE|COMPOSED", (2, 2), "A o B: R(c) = A(B(c))", composed_ops::composition),
     op("with_shape", "LAYOUT SHAPE", (2, 2), "the layout re-indexed by a shape (A o col_major(shape))", |a| Ok(a.layout(0)?.with_shape(&a.tuple(1)?)?.to_string())),
-    op("right_inverse", "LAYOUT|COMPOSED", (1, 1), "largest R with A(R(i)) = i (basis strides: R takes a coordinate, PyCuTe's R(A(R(i))) = R(i))", |a| composed_ops::inverse(a, true)),
+    op("right_inverse", "LAYOUT|COMPOSED", (1, 1), "largest R with A(R(i)) = i", |a| composed_ops::inverse(a, true)),
     op("left_inverse", "LAYOUT|COMPOSED", (1, 1), "R with R(A(i)) = i (quasi-inverse if not injective)", |a| composed_ops::inverse(a, false)),
     op("nullspace", "LAYOUT|COMPOSED", (1, 1), "the coordinates A maps to 0 (1:0 for a composed layout, as CuTe)", |a| first(chain_ops::nullspace(a), || Ok(if a.is_basis(0) { a.basis_layout(0)?.nullspace() } else { a.layout(0)?.nullspace() }.to_string()))),
     op("max_common_vector", "LAYOUT|COMPOSED LAYOUT|COMPOSED", (2, 2), "number of leading elements both layouts map alike", |a| first(chain_ops::max_common_vector(a), || Ok(a.layout(0)?.max_common_vector(&a.layout(1)?).to_string()))),

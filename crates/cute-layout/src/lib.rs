@@ -73,7 +73,8 @@
 //! | `MMA_Atom`, `TiledMMA`, `Copy_Atom`, `TiledCopy` | the [`atom`] module |
 //! | `print_layout`, `print_latex`, `print_latex_tv` | [`Layout::table`], [`render::latex()`], [`render::latex_tv`]; SVG: [`render::svg()`], [`render::svg_tv`], [`render::svg_banks`] |
 //!
-//! Beyond CuTe: [`find_layout`] (the layout with given values), [`Layout::image`], the
+//! Beyond CuTe: NVlabs PyCuTe's F2 (XOR) strides ([`F2`], `Layout<F2>`; the module [`f2`]
+//! says what they are and which operations take them), [`find_layout`] (the layout with given values), [`Layout::image`], the
 //! predicates [`Layout::is_injective`] and friends, and step-by-step explanations of the algebra
 //! ([`analysis::explain`]).
 //!
@@ -106,6 +107,7 @@ mod construct;
 mod coord;
 mod divider;
 mod error;
+pub mod f2;
 mod fmt;
 mod int_tuple;
 mod int_tuple_ops;
@@ -140,6 +142,7 @@ pub use construct::MAX_COORDINATES;
 pub use coord::Offsets;
 pub use divider::Idx2Crd;
 pub use error::{LayoutError, ParseError, ParseErrorKind};
+pub use f2::{is_f2_text, F2Basis, F2, MAX_F2_POINTS};
 pub use int_tuple::IntTuple;
 pub use int_tuple_ops::{IntTupleBuilder, TupleToken};
 pub use layout::{Layout, Order, StrideValue};

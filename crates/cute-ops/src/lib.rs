@@ -34,6 +34,7 @@ pub mod codegen;
 mod composed_ops;
 mod construct_ops;
 pub mod copy_atoms;
+pub mod f2_ops;
 pub mod help;
 #[cfg(feature = "png")]
 pub mod png;
@@ -159,6 +160,7 @@ pub static GROUPS: &[&[OpSpec]] = &[
     pycute_ops::PYCUTE_OPS,
     basis_ops::BASIS_OPS,
     tensor_ops::TENSOR_OPS,
+    f2_ops::F2_OPS,
 ];
 
 /// Every operation of every group, in the order `cute ops` lists them.
@@ -316,6 +318,9 @@ pub fn run_op(op: &str, args: &[Arg]) -> Result<String, OpError> {
                 args.len()
             ),
         ));
+    }
+    if args.iter().any(f2_ops::is_f2_arg) {
+        return f2_ops::run(spec.name, args);
     }
     (spec.run)(&Args {
         op: spec.name,

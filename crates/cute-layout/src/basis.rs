@@ -506,25 +506,33 @@ impl FromStr for Layout<ScaledBasis> {
     /// Parse `shape:stride` with basis strides, e.g. `(4,8):(1@0,1@1)` or CuTe's
     /// `(_4,_8):(_1@0,_1@1)`.
     fn from_str(s: &str) -> Result<Self, ParseError> {
-        let mut p = Parser::new(s);
-        let shape = p.int_tuple()?;
-        p.eat(b':', "':'")?;
-        let at = {
-            p.skip_ws();
-            p.pos
-        };
-        let (toks, stride) = p.tree(|p| p.basis())?;
-        p.finish()?;
-        let invalid = |e| ParseError {
-            offset: at,
-            kind: ParseErrorKind::Invalid(e),
-        };
-        if toks != shape.toks {
-            return Err(invalid(LayoutError::InvalidArgument {
-                op: "parse",
-                what: alloc::format!("the basis stride is not congruent to shape {shape}"),
-            }));
-        }
-        Layout::checked("parse", shape.toks, shape.leaves, stride).map_err(invalid)
+        parse_layout_with(s, |p| p.basis())
     }
+}
+
+/// Parse `shape:stride` whose stride leaves `leaf` reads (basis strides, sums of them).
+pub(crate) fn parse_layout_with<D: StrideValue>(
+    s: &str,
+    leaf: impl FnMut(&mut Parser<'_>) -> Result<D, ParseError>,
+) -> Result<Layout<D>, ParseError> {
+    let mut p = Parser::new(s);
+    let shape = p.int_tuple()?;
+    p.eat(b':', "':'")?;
+    let at = {
+        p.skip_ws();
+        p.pos
+    };
+    let (toks, stride) = p.tree(leaf)?;
+    p.finish()?;
+    let invalid = |e| ParseError {
+        offset: at,
+        kind: ParseErrorKind::Invalid(e),
+    };
+    if toks != shape.toks {
+        return Err(invalid(LayoutError::InvalidArgument {
+            op: "parse",
+            what: alloc::format!("the basis stride is not congruent to shape {shape}"),
+        }));
+    }
+    Layout::checked("parse", shape.toks, shape.leaves, stride).map_err(invalid)
 }

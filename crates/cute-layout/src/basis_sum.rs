@@ -194,26 +194,7 @@ impl FromStr for Layout<BasisSum> {
     /// Parse `shape:stride` whose stride leaves are sums of basis strides,
     /// `(4,4):(1@0+1@1,3@0+1@1)` (a layout with basis or integer strides parses too).
     fn from_str(s: &str) -> Result<Self, ParseError> {
-        let mut p = Parser::new(s);
-        let shape = p.int_tuple()?;
-        p.eat(b':', "':'")?;
-        let at = {
-            p.skip_ws();
-            p.pos
-        };
-        let (toks, stride) = p.tree(|p| p.basis_sum())?;
-        p.finish()?;
-        let invalid = |e| ParseError {
-            offset: at,
-            kind: ParseErrorKind::Invalid(e),
-        };
-        if toks != shape.toks {
-            return Err(invalid(LayoutError::InvalidArgument {
-                op: "parse",
-                what: alloc::format!("the stride is not congruent to shape {shape}"),
-            }));
-        }
-        Layout::checked("parse", shape.toks, shape.leaves, stride).map_err(invalid)
+        crate::basis::parse_layout_with(s, |p| p.basis_sum())
     }
 }
 

@@ -9,7 +9,7 @@ on the right), basis (`v@i`) strides (coshape, coprofile, cosize, nullspace), an
 construction and restructuring ops of `crates/cute-ops/src/construct_ops.rs` (domain_offset,
 max_alignment, zip, tile_unzip, transform_layout, bw_coalesce (CuTe's `detail::bw_coalesce`),
 compact_order, make_coord_iterator) with the tilers CuTe promotes (an integer, a shape, `_`,
-per mode); `tuple_cat`, `make_swizzle<Y,Z>` and `contiguity` (`max_common_vector(L,
+per mode); the basis helpers make_basis_like, basis_get and basis_value; `tuple_cat`, `make_swizzle<Y,Z>` and `contiguity` (`max_common_vector(L,
 make_layout(size(L)))`); the GMMA / UMMA shared-memory layout atoms (`smem_atom`, alone and
 tiled to a shape), `make_ordered_layout`, the structural `==` (`structural_equal`), and the TMA
 gmem basis, box and tensor-map dims/strides of `make_tma_copy` (`tma_gbasis`); the tuple
@@ -298,6 +298,13 @@ CASES = [
         ("16", "32", "Sw<3,4,3> o 0 o (8,64):(64,1)"), ("16", "8", "Sw<3,4,3> o 0 o (8,64):(64,1)"),
         ("32", "16", "Sw<2,1,3> o 2 o (4,8):(8,1)"), ("8", "8", "Sw<2,1,3> o 2 o (4,8):(8,1)"),
         ("8", "64", "Sw<3,4,3> o 0 o (8,128):(128,1)")]],
+    # basis (ScaledBasis / ArithmeticTuple) helpers and a stride-0 leaf composed with a basis layout
+    *[("make_basis_like", [s], "p(make_basis_like({0}))") for s in ["(4,3)", "(4,(2,3))", "((2,2),3)", "8"]],
+    *[("basis_get", [e, t], "p(basis_get({0},{1}))") for e, t in [
+        ("1@0@1", "(7,(8,9))"), ("3@1", "(7,(8,9))"), ("1@0", "(4,5)"), ("5", "(7,8)")]],
+    *[("basis_value", [e], "p(basis_value({0}))") for e in ["3@1@0", "7@2", "4"]],
+    *[("composition", [s, l], "p(composition(make_identity_layout({0}),{1}))") for s, l in [
+        ("(8,4)", "((4,2),4):((8,4),0)"), ("(16,8)", "((4,8),(2,2)):((0,1),(16,8))")]],
 ]
 
 

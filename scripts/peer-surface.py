@@ -56,6 +56,21 @@ import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "shared", "peer-tests"))
 import peerlib  # noqa: E402  (../shared/peer-tests: the runner's independent evaluator)
+
+_basis_leaf = peerlib._P.leaf
+
+
+def _sum_leaf(self):
+    """A stride leaf that is a sum of basis strides, `1@0+1@1` (CuTe's ArithmeticTuple stride,
+    PyCuTe's ArithTuple), added with peerlib's own coordinate sum."""
+    v = _basis_leaf(self)
+    while self.peek() == "+":
+        self.eat("+")
+        v = peerlib.add(v, _basis_leaf(self))
+    return v
+
+
+peerlib._P.leaf = _sum_leaf
 from collections import Counter, defaultdict
 
 SAME = {
@@ -650,6 +665,15 @@ def at_path(L, path):
     return L
 
 
+def stride_key(d):
+    """The order of make_layout_like's input strides: an integer by value, a basis stride by its
+    mode path, then its scale (NVlabs PyCuTe's order)."""
+    if isinstance(d, int):
+        return ((), d)
+    ((path, v),) = d.d.items()
+    return (path, v)
+
+
 def make_layout_like_law(src, ours):
     """PyCuTe's post-conditions of make_layout_like (an extent-1 mode's stride is not judged:
     CuTe gives a static extent 1 stride 0, PyCuTe the running product)."""
@@ -660,7 +684,7 @@ def make_layout_like_law(src, ours):
     if any((sd == 0) != (dd == 0) for s, sd, dd in lv if s != 1):
         return False
     cur = 1
-    for s, sd, dd in sorted((t for t in lv if t[0] != 1 and t[1] != 0), key=lambda t: t[1]):
+    for s, sd, dd in sorted((t for t in lv if t[0] != 1 and t[1] != 0), key=lambda t: stride_key(t[1])):
         if dd != cur:
             return False
         cur *= s
@@ -683,11 +707,19 @@ def coord_value(x):
 
 
 def inverse_law(law, lay, ours):
-    """NVlabs' post-conditions over a basis-strided L: left_inverse, L(R(L(i))) == L(i) with
-    R's shape weakly congruent with the codomain's profile; nullspace, L(R(i)) == 0."""
+    """NVlabs' post-conditions over a basis-strided L: left_inverse, L(R(L(i))) == L(i), and
+    right_inverse, R(L(R(i))) == R(i), each with R's shape weakly congruent with the codomain's
+    profile; nullspace, L(R(i)) == 0."""
     L, R = peerlib.parse(lay), peerlib.parse(ours)
     if law == "nullspace":
         return all(not coord_value(peerlib.apply(L, peerlib.apply(R, i))) for i in range(peerlib.size(R)))
+    if law == "right_inverse":
+        # PyCuTe's generalized right inverse: R(L(R(i))) == R(i) for i < size(R).
+        def back(i):
+            b = peerlib.apply(L, peerlib.apply(R, i))
+            c = peerlib.basis_to_coord(b, R.shape) if not isinstance(b, int) else b
+            return peerlib.crd2idx(c, R.shape, R.stride)
+        return all(back(i) == peerlib.apply(R, i) for i in range(peerlib.size(R)))
     for i in range(peerlib.size(L)):
         b = peerlib.apply(L, i)
         c = peerlib.basis_to_coord(b, R.shape) if not isinstance(b, int) else b
@@ -733,11 +765,18 @@ def rest_program(c):
         if "sub_rank" in e:
             good = good and peerlib.rank(peerlib.parse(sub).shape) == 0 if peerlib.is_tuple(peerlib.parse(sub).shape) else False
         return ("pass" if good else "differ"), ours
-    if e.get("law") in ("left_inverse", "nullspace"):
+    if e.get("law") in ("left_inverse", "right_inverse", "nullspace"):
         good = inverse_law(e["law"], c["args"][0], ours)
-        if e["law"] == "left_inverse":
+        if e["law"] != "nullspace":
             (cp,) = yield [("coprofile", c["args"])]
             good = good and "ok" in cp and weakly_congruent(peerlib.parse(cp["ok"]), peerlib.parse(ours).shape)
+        return ("pass" if good else "differ"), ours
+    if e.get("law") == "composition":
+        # PyCuTe's post-conditions: compatible(B, R) and R(i) == A(B(i)) for i < size(B).
+        A, B, R = (peerlib.parse(x) for x in (*c["args"], ours))
+        good = peerlib.compatible(B.shape, R.shape) and all(
+            coord_value(peerlib.apply(R, i)) == coord_value(peerlib.apply(A, peerlib.apply(B, i)))
+            for i in range(peerlib.size(B.shape)))
         return ("pass" if good else "differ"), ours
     if e.get("law") == "make_layout_like":
         (again,) = yield [("make_layout_like", [ours])]

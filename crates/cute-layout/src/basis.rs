@@ -276,6 +276,10 @@ impl Layout<ScaledBasis> {
     fn value_of_leaves(&self, c: &[i64]) -> Result<IntTuple, LayoutError> {
         let mut entries: Leaves<(&[u8], i64)> = Leaves::new();
         for (k, d) in self.stride.iter().enumerate() {
+            if d.len == 0 && d.value == 0 {
+                // A plain stride 0 adds nothing, at no position.
+                continue;
+            }
             let v = c[k]
                 .checked_mul(d.value)
                 .ok_or(LayoutError::overflow("basis"))?;
@@ -345,15 +349,9 @@ impl Layout<ScaledBasis> {
                 .filter(|(_, r)| r.stride[k] != 0)
                 .map(|(p, r)| (*p, r.stride[k]))
                 .collect();
-            // A leaf that steps along no mode keeps a zero stride along the first one, so that
-            // values keep the coordinate's structure.
-            let zero = [(parts[0].0, 0i64)];
-            let nz = if nz.is_empty() {
-                &zero[..]
-            } else {
-                nz.as_slice()
-            };
-            stride.push(match nz {
+            // A leaf that steps along no mode has the plain stride 0, as CuTe's.
+            stride.push(match nz.as_slice() {
+                [] => ScaledBasis::ZERO,
                 [(p, v)] => ScaledBasis {
                     value: *v,
                     len: p.len() as u8,
@@ -398,7 +396,14 @@ impl Layout {
     /// ```
     #[doc(alias = "composition")]
     pub fn compose_basis(&self, rhs: &Layout<ScaledBasis>) -> Result<Layout, LayoutError> {
-        let mut paths: alloc::vec::Vec<&[u8]> = rhs.stride.iter().map(|d| d.path_slice()).collect();
+        // A plain stride 0 selects no mode: its leaf is `s:0`.
+        let plain_zero = |d: &ScaledBasis| d.len == 0 && d.value == 0;
+        let mut paths: alloc::vec::Vec<&[u8]> = rhs
+            .stride
+            .iter()
+            .filter(|d| !plain_zero(d))
+            .map(|d| d.path_slice())
+            .collect();
         paths.sort();
         paths.dedup();
         for w in paths.windows(2) {
@@ -414,6 +419,11 @@ impl Layout {
         }
         // Per leaf of rhs: its result (tokens, shape, stride).
         let mut per_leaf: alloc::vec::Vec<Option<Layout>> = alloc::vec![None; rhs.shape.len()];
+        for (k, d) in rhs.stride.iter().enumerate() {
+            if plain_zero(d) {
+                per_leaf[k] = Some(Layout::new(IntTuple::int(rhs.shape[k]), IntTuple::int(0))?);
+            }
+        }
         for p in &paths {
             let path: alloc::vec::Vec<usize> = p.iter().map(|&i| usize::from(i)).collect();
             let sub = self.mode_at(&path).ok_or(LayoutError::ModeOutOfRange {
@@ -422,7 +432,7 @@ impl Layout {
                 rank: self.rank(),
             })?;
             let idx: alloc::vec::Vec<usize> = (0..rhs.shape.len())
-                .filter(|&k| rhs.stride[k].path_slice() == *p)
+                .filter(|&k| !plain_zero(&rhs.stride[k]) && rhs.stride[k].path_slice() == *p)
                 .collect();
             let mut b = TupleBuilder::open();
             let mut st: Leaves<i64> = Leaves::new();
@@ -459,7 +469,7 @@ impl Layout {
 
 impl Parser<'_> {
     /// `v` or `v@i@j...` (indices reversed, as CuTe prints).
-    fn basis(&mut self) -> Result<ScaledBasis, ParseError> {
+    pub(crate) fn basis(&mut self) -> Result<ScaledBasis, ParseError> {
         let start = {
             self.skip_ws();
             self.pos
@@ -479,30 +489,50 @@ impl Parser<'_> {
     }
 }
 
+impl FromStr for ScaledBasis {
+    type Err = ParseError;
+    /// Parse one basis stride `v@i0@...` (CuTe's print order, the mode path reversed) or a plain
+    /// number `v`.
+    fn from_str(s: &str) -> Result<Self, ParseError> {
+        let mut p = Parser::new(s);
+        let b = p.basis()?;
+        p.finish()?;
+        Ok(b)
+    }
+}
+
 impl FromStr for Layout<ScaledBasis> {
     type Err = ParseError;
     /// Parse `shape:stride` with basis strides, e.g. `(4,8):(1@0,1@1)` or CuTe's
     /// `(_4,_8):(_1@0,_1@1)`.
     fn from_str(s: &str) -> Result<Self, ParseError> {
-        let mut p = Parser::new(s);
-        let shape = p.int_tuple()?;
-        p.eat(b':', "':'")?;
-        let at = {
-            p.skip_ws();
-            p.pos
-        };
-        let (toks, stride) = p.tree(|p| p.basis())?;
-        p.finish()?;
-        let invalid = |e| ParseError {
-            offset: at,
-            kind: ParseErrorKind::Invalid(e),
-        };
-        if toks != shape.toks {
-            return Err(invalid(LayoutError::InvalidArgument {
-                op: "parse",
-                what: alloc::format!("the basis stride is not congruent to shape {shape}"),
-            }));
-        }
-        Layout::checked("parse", shape.toks, shape.leaves, stride).map_err(invalid)
+        parse_layout_with(s, |p| p.basis())
     }
+}
+
+/// Parse `shape:stride` whose stride leaves `leaf` reads (basis strides, sums of them).
+pub(crate) fn parse_layout_with<D: StrideValue>(
+    s: &str,
+    leaf: impl FnMut(&mut Parser<'_>) -> Result<D, ParseError>,
+) -> Result<Layout<D>, ParseError> {
+    let mut p = Parser::new(s);
+    let shape = p.int_tuple()?;
+    p.eat(b':', "':'")?;
+    let at = {
+        p.skip_ws();
+        p.pos
+    };
+    let (toks, stride) = p.tree(leaf)?;
+    p.finish()?;
+    let invalid = |e| ParseError {
+        offset: at,
+        kind: ParseErrorKind::Invalid(e),
+    };
+    if toks != shape.toks {
+        return Err(invalid(LayoutError::InvalidArgument {
+            op: "parse",
+            what: alloc::format!("the basis stride is not congruent to shape {shape}"),
+        }));
+    }
+    Layout::checked("parse", shape.toks, shape.leaves, stride).map_err(invalid)
 }

@@ -24,6 +24,41 @@ fn gcd(a: i64, b: i64) -> i64 {
     a
 }
 
+/// The compact layout of `shape` whose leaves' strides increase in the order of `keys` (one per
+/// leaf; `None` for a stride-0 leaf, which keeps stride 0). Leaves with equal keys start at the
+/// same stride, as in CuTe's `compact_order`; an extent-1 leaf gets stride 0.
+fn compact_in_order<K: Ord>(
+    shape: &IntTuple,
+    extents: &[i64],
+    keys: &[Option<K>],
+) -> Result<Layout, LayoutError> {
+    let eff: Vec<i64> = extents
+        .iter()
+        .zip(keys)
+        .map(|(&s, k)| if k.is_none() { 1 } else { s })
+        .collect();
+    let mut out = Vec::with_capacity(extents.len());
+    for (k, key) in keys.iter().enumerate() {
+        let Some(key) = key.as_ref().filter(|_| eff[k] != 1) else {
+            out.push(0);
+            continue;
+        };
+        let mut start = 1i64;
+        for (j, other) in keys.iter().enumerate() {
+            if other.as_ref().is_some_and(|o| o < key) {
+                start = start.checked_mul(eff[j]).ok_or(ovf("make_layout_like"))?;
+            }
+        }
+        out.push(start);
+    }
+    let st = if shape.is_int() {
+        IntTuple::int(out[0])
+    } else {
+        IntTuple::flat(out).unflatten(shape)?
+    };
+    Layout::new(shape.clone(), st)
+}
+
 impl IntTuple {
     /// CuTe `compact_col_major(shape, start)` (`row == false`) or `compact_row_major(shape,
     /// start)`: the compact stride of `shape` whose smallest stride is `start`; extent-1 leaves
@@ -115,33 +150,12 @@ impl Layout {
     /// ```
     #[doc(alias = "make_layout_like")]
     pub fn layout_like(&self) -> Result<Layout, LayoutError> {
-        let shape = self.shape_leaves();
-        let stride = self.stride_leaves();
-        let eff: Vec<i64> = shape
+        let keys: Vec<Option<i64>> = self
+            .stride_leaves()
             .iter()
-            .zip(stride)
-            .map(|(&s, &d)| if d == 0 { 1 } else { s })
+            .map(|&d| (d != 0).then_some(d))
             .collect();
-        let mut out = Vec::with_capacity(shape.len());
-        for k in 0..shape.len() {
-            if eff[k] == 1 {
-                out.push(0);
-                continue;
-            }
-            let mut start = 1i64;
-            for j in 0..shape.len() {
-                if stride[j] < stride[k] {
-                    start = start.checked_mul(eff[j]).ok_or(ovf("make_layout_like"))?;
-                }
-            }
-            out.push(start);
-        }
-        let st = if self.shape().is_int() {
-            IntTuple::int(out[0])
-        } else {
-            IntTuple::flat(out).unflatten(&self.shape())?
-        };
-        Layout::new(self.shape(), st)
+        compact_in_order(&self.shape(), self.shape_leaves(), &keys)
     }
 
     /// CuTe `make_fragment_like(layout)`: a register fragment for `self`. Mode 0 gets compact
@@ -279,6 +293,39 @@ impl Layout {
 }
 
 impl Layout<ScaledBasis> {
+    /// NVlabs PyCuTe's `make_layout_like` of a layout with basis strides: the same shape with
+    /// compact integer strides that increase in the order of `self`'s strides, a basis stride
+    /// ordered by its mode path first (lexicographically, `1@0@0 < 1@1@0 < 1@1`), then by its
+    /// scale; a stride 0 (`0` or `0@i`) keeps stride 0. CuTe C++'s `make_layout_like` does not
+    /// compile with `ScaledBasis` strides (they have no `<`); this order is PyCuTe's convention.
+    ///
+    /// # Laws
+    /// * Same shape; stride 0 exactly at the stride-0 leaves of extent above 1; the other
+    ///   strides are the prefix products of the extents in the order above, so the result is
+    ///   compact when no two strides are equal; `R.layout_like() == R`.
+    ///
+    /// # Errors
+    /// [`LayoutError::Overflow`].
+    ///
+    /// # Examples
+    /// ```
+    /// # use cute_layout::{Layout, ScaledBasis};
+    /// let l: Layout<ScaledBasis> = "(2,3,4):(1@2,1@1,1@0)".parse()?;
+    /// assert_eq!(l.layout_like()?.to_string(), "(2,3,4):(12,4,1)");
+    /// let l: Layout<ScaledBasis> = "(4,3):(3@0,1@0)".parse()?;
+    /// assert_eq!(l.layout_like()?.to_string(), "(4,3):(3,1)");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    #[doc(alias = "make_layout_like")]
+    pub fn layout_like(&self) -> Result<Layout, LayoutError> {
+        let keys: Vec<Option<(Vec<usize>, i64)>> = self
+            .stride_leaves()
+            .iter()
+            .map(|d| (d.value() != 0).then(|| (d.path().collect(), d.value())))
+            .collect();
+        compact_in_order(&self.shape(), self.shape_leaves(), &keys)
+    }
+
     /// CuTe `coalesce` of a layout with basis strides: the same function of the 1-D index with
     /// fewer modes: extent-1 modes dropped, and a mode merged into the one before it when both
     /// step along the same coordinate mode and it continues it (`d1 == s0 * d0`).

@@ -100,6 +100,8 @@ pub mod analysis;
 pub mod atom;
 mod basis;
 mod basis_algebra;
+mod basis_sum;
+mod basis_tiler;
 mod chain;
 pub mod codegen;
 mod composed;
@@ -139,6 +141,8 @@ pub use analysis::{
     Explanation, Image,
 };
 pub use basis::{ScaledBasis, MAX_BASIS_DEPTH};
+pub use basis_sum::{BasisSum, MAX_BASIS_TERMS};
+pub use basis_tiler::StrideText;
 pub use chain::{is_composed_text, LayoutChain, OuterFn};
 pub use composed::ComposedLayout;
 pub use construct::MAX_COORDINATES;

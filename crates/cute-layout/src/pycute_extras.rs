@@ -20,6 +20,7 @@ use alloc::vec::Vec;
 
 use crate::algebra::from_flat_unchecked;
 use crate::basis::ScaledBasis;
+use crate::basis_sum::BasisSum;
 use crate::error::LayoutError;
 use crate::int_tuple::IntTuple;
 use crate::layout::{Layout, StrideValue};
@@ -393,6 +394,47 @@ impl AddStride for ScaledBasis {
     }
 }
 
+impl AddStride for BasisSum {
+    const ZERO: Self = BasisSum::ZERO;
+    fn scale(self, k: i64) -> Option<Self> {
+        self.scaled(k).ok()
+    }
+    fn plus(self, other: Self) -> Option<Result<Self, ()>> {
+        match BasisSum::plus(&self, &other) {
+            Ok(r) => Some(Ok(r)),
+            Err(LayoutError::Overflow { .. }) => None,
+            Err(_) => Some(Err(())),
+        }
+    }
+}
+
+/// `coalesce` of a layout whose strides are sums of bases: `coalesce_z`'s merge pass, then an
+/// extent-1 last mode dropped.
+fn coalesce_sums(l: &Layout<BasisSum>) -> Result<Layout<BasisSum>, LayoutError> {
+    let mut modes = coalesce_z_modes(l.shape_leaves(), l.stride_leaves());
+    while modes.len() > 1 && modes.last().is_some_and(|m| m.0 == 1) {
+        modes.pop();
+    }
+    if modes.len() == 1 && modes[0].0 == 1 {
+        modes[0].1 = BasisSum::ZERO;
+    }
+    flat_layout("coalesce", &modes, BasisSum::ZERO)
+}
+
+/// [`Layout::<BasisSum>::layout_add`].
+pub(crate) fn layout_add_sums(
+    a: &Layout<BasisSum>,
+    b: &Layout<BasisSum>,
+) -> Result<Layout<BasisSum>, LayoutError> {
+    layout_add_impl(a, b, coalesce_sums)?.ok_or_else(|| LayoutError::NotRepresentable {
+        op: "layout_add",
+        what: alloc::format!(
+            "{a} and {b} share no refinement of size {}; with basis strides the values are not searched",
+            a.size()
+        ),
+    })
+}
+
 /// Equal as coordinate steps: the same value along the same mode, or both zero.
 fn same_step<D: AddStride>(a: D, b: D) -> bool {
     a == b || (a.magnitude() == Some(0) && b.magnitude() == Some(0))
@@ -461,7 +503,7 @@ pub(crate) fn layout_add_impl<D: AddStride>(
             .map_err(|()| LayoutError::NotRepresentable {
                 op: OP,
                 what: alloc::format!(
-                    "the strides {da} and {db} step along different coordinate modes; their sum is no single basis stride"
+                    "the strides {da} and {db} have no sum of this stride kind (basis strides along different coordinate modes add only as a sum of bases; a plain number and a basis stride never do)"
                 ),
             })?;
         modes.push((c.extent, d));

@@ -1234,7 +1234,7 @@ impl IdentityTensor {
             layout,
             bounded: false,
         };
-        for d in t.layout.stride_leaves() {
+        for d in t.layout.stride_leaves().iter().filter(|d| !plain_zero(d)) {
             t.leaf_of(d)?;
         }
         Ok(t)
@@ -1270,7 +1270,8 @@ impl IdentityTensor {
         self.layout.size()
     }
 
-    /// Leaf index of the original shape at each basis stride's path.
+    /// Leaf index of the original shape at a basis stride's path (not for a plain 0, which
+    /// adds nothing anywhere).
     fn leaf_of(&self, d: &ScaledBasis) -> Result<usize, LayoutError> {
         let path: Leaves<usize> = d.path().collect();
         let mut leaf = 0usize;
@@ -1313,6 +1314,9 @@ impl IdentityTensor {
         let natural = self.shape().idx2crd(c)?;
         let mut out = self.base.clone();
         for (k, d) in self.layout.stride_leaves().iter().enumerate() {
+            if plain_zero(d) {
+                continue;
+            }
             let leaf = self.leaf_of(d)?;
             let v = natural.leaves()[k]
                 .checked_mul(d.value())
@@ -1594,4 +1598,9 @@ fn basis_zipped_divide(
             Layout::from_modes([a, b])
         }
     }
+}
+
+/// A plain stride 0 (CuTe's `_0`, as composition answers for a leaf that steps along no mode).
+fn plain_zero(d: &ScaledBasis) -> bool {
+    d.value() == 0 && d.path().next().is_none()
 }

@@ -3,8 +3,8 @@
 //! divides and products, dispatched by argument kind as CuTe overloads them.
 
 use cute_layout::{
-    is_composed_text, ComposedLayout, IntTuple, Layout, LayoutChain, OuterFn, ScaledBasis, Swizzle,
-    Tiler,
+    is_composed_text, BasisSum, ComposedLayout, IntTuple, Layout, LayoutChain, OuterFn,
+    ScaledBasis, Swizzle, Tiler,
 };
 
 use crate::{push_value, Arg, Args, OpError, MAX_TABLE_VALUES};
@@ -94,6 +94,25 @@ impl Args<'_> {
         matches!(&self.args[k], Arg::Text(t) if t.contains('@'))
     }
 
+    /// Whether argument `k` is a layout with a stride that is a sum of bases (`1@0+1@1`).
+    pub(super) fn is_sum(&self, k: usize) -> bool {
+        matches!(&self.args[k], Arg::Text(t) if t.contains('+'))
+    }
+
+    /// Argument `k` as a layout whose strides are sums of bases (basis or integer strides too).
+    pub(super) fn sum_layout(&self, k: usize) -> Result<Layout<BasisSum>, OpError> {
+        let text = self.text(k, "layout with basis-sum strides")?;
+        text.parse()
+            .map_err(|e| self.parse_error(k, "layout with basis-sum strides", e))
+    }
+
+    /// Argument `k` as one basis stride (`3@1@0`, or a plain number).
+    pub(super) fn basis_stride(&self, k: usize) -> Result<ScaledBasis, OpError> {
+        let text = self.text(k, "basis stride")?;
+        text.parse()
+            .map_err(|e| self.parse_error(k, "basis stride", e))
+    }
+
     /// Argument `k` as a layout with basis strides.
     pub(super) fn basis_layout(&self, k: usize) -> Result<Layout<ScaledBasis>, OpError> {
         let text = self.text(k, "layout with basis strides")?;
@@ -121,6 +140,17 @@ pub(super) fn swizzle(a: &Args<'_>) -> Result<String, OpError> {
 pub(super) fn composition(a: &Args<'_>) -> Result<String, OpError> {
     if let Some(args) = crate::construct_ops::promoted_left(a)? {
         return crate::run_op(a.op, &args);
+    }
+    if a.is_sum(0) && !a.is_basis(1) {
+        return Ok(a.sum_layout(0)?.compose(&a.layout(1)?)?.to_string());
+    }
+    if a.is_sum(1) && !a.is_sum(0) {
+        let rhs = a.sum_layout(1)?;
+        return Ok(if a.is_basis(0) {
+            a.basis_layout(0)?.compose_sum(&rhs)?.to_string()
+        } else {
+            a.layout(0)?.compose_sum(&rhs)?.to_string()
+        });
     }
     if a.is_basis(0) {
         return Ok(a.basis_layout(0)?.compose(&a.layout(1)?)?.to_string());
@@ -242,7 +272,8 @@ pub(super) fn inverse(a: &Args<'_>, right: bool) -> Result<String, OpError> {
         if right {
             // The library's slot-by-slot right inverse takes a coordinate of the codomain
             // (NVlabs PyCuTe's generalized law); CuTe C++'s right_inverse does not compile with
-            // basis strides, and the integer law `L(R(i)) == i` cannot hold for a coordinate.
+            // basis strides, and the integer law `L(R(i)) == i` it promises cannot hold for a
+            // coordinate-valued `L`.
             return Err(OpError::new(
                 "NotImplemented",
                 format!(
@@ -286,8 +317,19 @@ pub(super) fn by_tiler(
     f: fn(&Layout, &Tiler) -> Result<Layout, cute_layout::LayoutError>,
     g: fn(&ComposedLayout, &Tiler) -> Result<ComposedLayout, cute_layout::LayoutError>,
 ) -> Result<String, OpError> {
+    if matches!(a.op, "logical_divide" | "zipped_divide")
+        && matches!(&a.args[0], Arg::Text(t) if t.trim() == "_")
+    {
+        // NVlabs PyCuTe's divide of `None`, the identity of unknown extent.
+        let zipped = a.op == "zipped_divide";
+        return Ok(Layout::<ScaledBasis>::identity_divide(&a.tiler(1)?, zipped)?.to_string());
+    }
     if let Some(args) = crate::construct_ops::promoted_left(a)? {
         return crate::run_op(a.op, &args);
+    }
+    if a.is_basis(1) && !a.is_basis(0) && matches!(a.op, "logical_divide" | "zipped_divide") {
+        // NVlabs PyCuTe's divide by a basis-strided tiler: complemented mode by mode.
+        return Ok(a.layout(0)?.divide_basis(&a.basis_layout(1)?)?.to_string());
     }
     if a.is_basis(1) || (a.is_basis(0) && !a.op.contains("divide")) {
         // CuTe's divides complement the tiler and its products complement the block; neither

@@ -53,6 +53,7 @@ pub static HELP_GROUPS: &[&[OpHelp]] = &[
     CODEGEN_HELP,
     crate::analysis_ops::ANALYSIS_HELP,
     crate::pycute_ops::PYCUTE_HELP,
+    crate::basis_ops::BASIS_HELP,
     crate::tensor_ops::TENSOR_HELP,
     crate::picture_ops::PICTURE_HELP,
     crate::smem_atom_ops::SMEM_ATOM_HELP,

@@ -28,6 +28,7 @@ use cute_layout::{ComposedLayout, IntTuple, Layout, LayoutError, Order, ParseErr
 pub mod analysis;
 mod analysis_ops;
 pub mod atoms;
+mod basis_ops;
 mod chain_ops;
 pub mod codegen;
 mod composed_ops;
@@ -163,6 +164,7 @@ pub static GROUPS: &[&[OpSpec]] = &[
     codegen::CODEGEN_OPS,
     analysis_ops::ANALYSIS_OPS,
     pycute_ops::PYCUTE_OPS,
+    basis_ops::BASIS_OPS,
     tensor_ops::TENSOR_OPS,
     picture_ops::PICTURE_OPS,
     smem_atom_ops::SMEM_ATOM_OPS,
@@ -657,6 +659,9 @@ fn layout_from(a: &Args<'_>, k: usize) -> Result<Layout, OpError> {
 
 fn crd2idx(a: &Args<'_>) -> Result<String, OpError> {
     let coord = a.tuple(0)?;
+    if a.len() == 2 && a.is_sum(1) {
+        return Ok(a.sum_layout(1)?.value(&coord)?.to_string());
+    }
     if a.len() == 2 && a.is_basis(1) {
         // CuTe's layout(c) with ScaledBasis strides: a coordinate (ArithmeticTuple).
         return Ok(a.basis_layout(1)?.value(&coord)?.to_string());

@@ -28,10 +28,8 @@ pub static PYCUTE_HELP: &[OpHelp] = &[
 
 fn layout_add(a: &Args<'_>) -> Result<String, OpError> {
     if a.is_basis(0) || a.is_basis(1) {
-        return Ok(a
-            .basis_layout(0)?
-            .layout_add(&a.basis_layout(1)?)?
-            .to_string());
+        // Basis strides along different modes add to a sum of bases (PyCuTe's ArithTuple).
+        return Ok(a.sum_layout(0)?.layout_add(&a.sum_layout(1)?)?.to_string());
     }
     Ok(a.layout(0)?.layout_add(&a.layout(1)?)?.to_string())
 }

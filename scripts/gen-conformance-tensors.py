@@ -62,6 +62,9 @@ def ident(shape):
     return f"ArithTuple0 o {shape}:1"
 
 
+IDN = "ArithTuple((0,0),0) o ((2,2),3):((1@0@0,1@1@0),1@1)"
+
+
 def tensor(text):
     """CuTe C++ for a tensor in our text form."""
     t = text.strip()
@@ -134,6 +137,44 @@ CASES = [
         (counting("32:1"), "1"), (counting("32:1"), "_"), (counting("(32,(12,6)):(1,(192,32))"), "(1,1)"),
         (counting("(8,(3,2)):(1,(24,8))"), "(_,_)"), (counting("(2,2,2,2):(1,2,4,8)"), "(_,1,_,1)"),
         (counting("(2,(2,2),2):(1,(2,4),8)"), "(_,(1,_),1)")]],
+    # The restructuring overloads of a tensor (tensor_impl.hpp): make_tensor(data, f(layout)).
+    *[("flatten", [t]) for t in [
+        counting("((2,2),3):((1,2),4)", 3), counting(SW[2]), IDN]],
+    *[("coalesce", [t]) for t in [
+        counting("((2,2),3):((1,2),4)"), counting("(2,(1,6)):(1,(6,2))", 5), counting(SW[2]), ident("(4,6)"),
+        counting("(4,(2,3)):(6,(3,1))")]],
+    *[("coalesce", [t, p]) for t, p in [
+        (counting("((2,2),3):((1,2),4)"), "(1,1)"), (counting("(2,(1,6)):(1,(6,2))"), "(1,1)"),
+        (counting("((2,2),(3,2)):((1,2),(4,12))"), "(1,_)"), (IDN, "(1,1)")]],
+    *[("group", [t, b, e]) for t, b, e in [
+        (counting("(2,3,4):(1,2,6)"), "0", "2"), (counting("(2,3,4):(1,2,6)", 1), "1", "3"),
+        (counting(SW[0]), "0", "2"), (ident("(2,3,4)"), "1", "3")]],
+    *[("take", [t, b, e]) for t, b, e in [
+        (counting("(2,3,4):(1,2,6)"), "0", "2"), (counting("(2,3,4):(1,2,6)", 5), "1", "3"),
+        (counting(SW[2]), "1", "2"), (ident("(2,3,4)"), "1", "3")]],
+    *[("filter", [t]) for t in [
+        counting("(4,(2,3)):(0,(1,2))", 2), counting("(4,2):(0,1)"), counting("(2,4,3):(1,0,2)"), ident("(4,6)")]],
+    *[("filter_zeros", [t]) for t in [
+        counting("(4,(2,3)):(0,(1,0))"), counting("(4,2):(0,1)", 3), ident("(4,6)")]],
+    *[("composition", [t, tl]) for t, tl in [
+        (counting("(4,6):(6,1)"), "(2,3)"), (counting("(4,6):(6,1)", 2), "(2,3):(2,8)"),
+        (counting("(4,6):(6,1)"), "(3:2,2:3)"), (counting("(8,8):(1,8)"), "16:4"), (counting(SW[0]), "(4,8):(8,1)"),
+        (counting(SW[0]), "(2,4)"), (ident("(4,6)"), "(2,3)"), (ident("(4,6)"), "6:2"),
+        (ident("(4,6)"), "(2,3):(2,8)"), (ident("(4,6)"), "(2,2):(1,4)"), (ident("(4,6)"), "(2:2,3:2)")]],
+    *[("domain_offset", [c, t]) for c, t in [
+        ("(1,2)", counting("(4,6):(6,1)", 1)), ("(3,1)", counting("(4,6):(1,4)")), ("(1,2)", counting(SW[0])),
+        ("(1,2)", ident("(4,6)")), ("5", counting("(4,6):(6,1)"))]],
+    *[("make_tensor_like", [t]) for t in [
+        counting("(4,8):(40,2)", 7), counting("(2,3,4):(12,1,3)"), counting("((2,2),3):((1,6),2)"),
+        counting("(4,2):(0,1)"), "(4,8):(8,1)"]],
+    *[("make_fragment_like", [t]) for t in [
+        counting("(4,8):(8,1)", 7), counting("(2,3,4):(12,1,3)"), counting(SW[0]), counting("((2,2),3):((1,6),2)"),
+        counting("(4,2):(0,1)")]],
+    *[("outer_partition", [t, tl, c]) for t, tl, c in [
+        (counting("(4,6):(6,1)"), "(2,3)", "(1,2)"), (counting("(4,6):(6,1)"), "(2,3)", "4"),
+        (counting("(8,8):(1,8)"), "(4,2)", "(3,1)"), (counting(SW[0]), "(2,4)", "(1,3)"),
+        (ident("(4,6)"), "(2,3)", "(1,2)"), (ident("(8,8)"), "(4,2)", "5"),
+        (counting("(16,8,4):(1,16,128)"), "(4,2)", "(3,1)")]],
 ]
 
 
@@ -156,6 +197,25 @@ def cpp(op, args):
         return f"p(composition({tensor(args[0])},{expr(args[1])})(make_coord(Int<{args[2]}>{{}},_)))"
     if op.endswith("_divide"):
         return f"p({op}({tensor(args[0])},{expr(args[1])}))"
+    if op in ("flatten", "filter", "filter_zeros"):
+        return f"p({op}({tensor(args[0])}))"
+    if op == "coalesce":
+        prof = f",{expr(args[1])}" if len(args) == 2 else ""
+        return f"p(coalesce({tensor(args[0])}{prof}))"
+    if op in ("group", "take"):
+        fn = "group_modes" if op == "group" else "take"
+        return f"p({fn}<{int(args[1])},{int(args[2])}>({tensor(args[0])}))"
+    if op == "composition":
+        return f"p(composition({tensor(args[0])},{expr(args[1])}))"
+    if op == "domain_offset":
+        return f"p(domain_offset({expr(args[0])},{tensor(args[1])}))"
+    if op in ("make_tensor_like", "make_fragment_like"):
+        # A layout argument: make_tensor_like<int>(layout), the tensor of make_tensor(int*, layout).
+        call = f"{op}({tensor(args[0])})" if args[0].startswith("counting_iter") else f"{op}<int>({expr(args[0])})"
+        # A fresh register tensor: its iterator is its own storage, written counting_iter(0).
+        return f'{{auto r = {call}; printf("counting_iter(0) o "); p(r.layout());}}'
+    if op == "outer_partition":
+        return f"p(outer_partition({tensor(args[0])},{expr(args[1])},{expr(args[2])}))"
     if op == "print_tensor":
         return f"print_tensor({tensor(args[0])})"
     if op == "batch_reduce":

@@ -118,6 +118,7 @@ mod slice;
 pub mod smem_search;
 mod swizzle;
 mod tensor;
+mod tensor_restructure;
 mod tree;
 mod tuple_algebra;
 mod tuple_cat;

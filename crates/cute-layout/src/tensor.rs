@@ -1369,7 +1369,7 @@ impl IdentityTensor {
         (0..self.size()).filter_map(move |i| self.get(&IntTuple::int(i)).ok())
     }
 
-    fn with(
+    pub(crate) fn with(
         &self,
         layout: Layout<ScaledBasis>,
         origin: Option<IntTuple>,

@@ -153,7 +153,8 @@ CASES = [
         (counting("(2,3,4):(1,2,6)"), "0", "2"), (counting("(2,3,4):(1,2,6)", 5), "1", "3"),
         (counting(SW[2]), "1", "2"), (ident("(2,3,4)"), "1", "3")]],
     *[("filter", [t]) for t in [
-        counting("(4,(2,3)):(0,(1,2))", 2), counting("(4,2):(0,1)"), counting("(2,4,3):(1,0,2)"), ident("(4,6)")]],
+        counting("(4,(2,3)):(0,(1,2))", 2), counting("(4,2):(0,1)"), counting("(2,4,3):(1,0,2)"), ident("(4,6)"),
+        ident("(1,1)")]],
     *[("filter_zeros", [t]) for t in [
         counting("(4,(2,3)):(0,(1,0))"), counting("(4,2):(0,1)", 3), ident("(4,6)")]],
     *[("composition", [t, tl]) for t, tl in [

@@ -162,7 +162,10 @@ impl TensorValue {
 /// has a power-of-two extent and a non-negative power-of-two stride, the leaves and the layer's
 /// offset occupy disjoint bits. Elsewhere the offset moves into the swizzled layout (correct for
 /// every layout; CuTe has no answer there).
-pub(crate) fn cute_slice(l: &ComposedLayout, c: &SliceCoord) -> Result<(ComposedLayout, i64), LayoutError> {
+pub(crate) fn cute_slice(
+    l: &ComposedLayout,
+    c: &SliceCoord,
+) -> Result<(ComposedLayout, i64), LayoutError> {
     if l.layers().len() != 1 || !c.fixes_any() || !bit_disjoint(l.layout(), l.layers()[0].1) {
         let (s, off) = l.slice_and_offset(c)?;
         return Ok((s, off));

@@ -1234,7 +1234,7 @@ impl IdentityTensor {
             layout,
             bounded: false,
         };
-        for d in t.layout.stride_leaves() {
+        for d in t.layout.stride_leaves().iter().filter(|d| d.value() != 0) {
             t.leaf_of(d)?;
         }
         Ok(t)
@@ -1313,6 +1313,10 @@ impl IdentityTensor {
         let natural = self.shape().idx2crd(c)?;
         let mut out = self.base.clone();
         for (k, d) in self.layout.stride_leaves().iter().enumerate() {
+            if d.value() == 0 {
+                // A zero stride (CuTe's `_0`, as `coalesce` leaves for `1:0`) adds nothing.
+                continue;
+            }
             let leaf = self.leaf_of(d)?;
             let v = natural.leaves()[k]
                 .checked_mul(d.value())

@@ -368,11 +368,9 @@ impl LayoutTensor {
                     .ok_or(LayoutError::overflow("domain_offset"))?;
                 Ok(LayoutTensor::Counting { base, layout })
             }
-            LayoutTensor::Coords(t) => {
-                Ok(LayoutTensor::Coords(Box::new(
-                    t.with(t.layout().clone(), Some(coord.clone()))?,
-                )))
-            }
+            LayoutTensor::Coords(t) => Ok(LayoutTensor::Coords(Box::new(
+                t.with(t.layout().clone(), Some(coord.clone()))?,
+            ))),
         }
     }
 

@@ -143,7 +143,10 @@ mod tests {
             "counting_iter(0) o (2,3):(6,1)"
         );
         assert_eq!(
-            ok("domain_offset", &["(1,2)", "counting_iter(1) o (4,6):(6,1)"]),
+            ok(
+                "domain_offset",
+                &["(1,2)", "counting_iter(1) o (4,6):(6,1)"]
+            ),
             "counting_iter(9) o (4,6):(6,1)"
         );
         assert_eq!(
@@ -166,7 +169,10 @@ mod tests {
         assert_eq!(ok("coalesce", &[id]), "ArithTuple(0,0) o (4,6):(1@0,1@1)");
         // The layout forms are unchanged.
         assert_eq!(ok("flatten", &["((2,2),3):((1,2),4)"]), "(2,2,3):(1,2,4)");
-        assert_eq!(ok("domain_offset", &["(1,2)", "(4,4):(4,1)"]), "((4,4):(4,1),6)");
+        assert_eq!(
+            ok("domain_offset", &["(1,2)", "(4,4):(4,1)"]),
+            "((4,4):(4,1),6)"
+        );
     }
 
     #[test]

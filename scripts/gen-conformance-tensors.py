@@ -63,6 +63,9 @@ def ident(shape):
 
 
 IDN = "ArithTuple((0,0),0) o ((2,2),3):((1@0@0,1@1@0),1@1)"
+MMA = "SM80_16x8x8_F16F16F16F16_TN"
+CP1 = ["UniversalCopy<uint128_t>", "half_t", "(32,8):(8,1)", "(1,8):(0,1)"]
+CP2 = ["UniversalCopy<uint32_t>", "half_t", "(4,8):(1,4)", "(2,1):(1,0)"]
 
 
 def tensor(text):
@@ -161,7 +164,7 @@ CASES = [
         (counting("(4,6):(6,1)"), "(2,3)"), (counting("(4,6):(6,1)", 2), "(2,3):(2,8)"),
         (counting("(4,6):(6,1)"), "(3:2,2:3)"), (counting("(8,8):(1,8)"), "16:4"), (counting(SW[0]), "(4,8):(8,1)"),
         (counting(SW[0]), "(2,4)"), (ident("(4,6)"), "(2,3)"), (ident("(4,6)"), "6:2"),
-        (ident("(4,6)"), "(2,3):(2,8)"), (ident("(4,6)"), "(2,2):(1,4)"), (ident("(4,6)"), "(2:2,3:2)")]],
+        (ident("(4,6)"), "(2,3):(2,8)"), (ident("(4,6)"), "(2,2):(1,4)"), (ident("(4,6)"), "(2,3):(0,4)"), (ident("(4,6)"), "(2,3):(0,1)"), (ident("(4,6)"), "(2:2,3:2)")]],
     *[("domain_offset", [c, t]) for c, t in [
         ("(1,2)", counting("(4,6):(6,1)", 1)), ("(3,1)", counting("(4,6):(1,4)")), ("(1,2)", counting(SW[0])),
         ("(1,2)", ident("(4,6)")), ("5", counting("(4,6):(6,1)"))]],
@@ -176,6 +179,15 @@ CASES = [
         (counting("(8,8):(1,8)"), "(4,2)", "(3,1)"), (counting(SW[0]), "(2,4)", "(1,3)"),
         (ident("(4,6)"), "(2,3)", "(1,2)"), (ident("(8,8)"), "(4,2)", "5"),
         (counting("(16,8,4):(1,16,128)"), "(4,2)", "(3,1)")]],
+    # A thread's partition of a tensor by a tiled MMA / tiled copy (thr.partition_A/B/C/S/D).
+    *[("tiled_mma", [MMA, lay, "_", f, t, thr]) for lay, f, t, thr in [
+        ("(2,2)", "partition_c", counting("(32,16):(1,32)"), "5"), ("(2,2)", "partition_a", counting("(32,8):(8,1)", 4), "37"),
+        ("(2,2)", "partition_b", counting("(16,8):(1,16)"), "70"), ("(2,2)", "partition_c", ident("(32,16)"), "5"),
+        ("(2,2)", "partition_a", ident("(32,8)"), "37"), ("_", "partition_c", counting("(16,8,2):(1,16,128)"), "9")]],
+    *[("make_tiled_copy", [*cp, f, t, thr]) for cp, f, t, thr in [
+        (CP1, "partition_s", counting("(128,64):(64,1)"), "5"), (CP1, "partition_d", counting("(32,64):(1,32)", 7), "37"),
+        (CP1, "partition_s", ident("(32,64)"), "9"), (CP2, "partition_s", counting("(8,8):(8,1)"), "6"),
+        (CP2, "partition_d", ident("(8,16)"), "13")]],
 ]
 
 
@@ -217,6 +229,14 @@ def cpp(op, args):
         return f'{{auto r = {call}; printf("counting_iter(0) o "); p(r.layout());}}'
     if op == "outer_partition":
         return f"p(outer_partition({tensor(args[0])},{expr(args[1])},{expr(args[2])}))"
+    if op == "tiled_mma":
+        lay = "" if args[1] == "_" else f",make_layout({expr(args[1])})"
+        part = {"partition_a": "A", "partition_b": "B", "partition_c": "C"}[args[3]]
+        return f"{{auto m = make_tiled_mma({args[0]}{{}}{lay}); p(m.get_slice({int(args[5])}).partition_{part}({tensor(args[4])}));}}"
+    if op == "make_tiled_copy":
+        part = {"partition_s": "S", "partition_d": "D"}[args[4]]
+        tc = f"make_tiled_copy(Copy_Atom<{args[0]},{args[1]}>{{}},{expr(args[2])},{expr(args[3])})"
+        return f"{{auto c = {tc}; p(c.get_slice({int(args[6])}).partition_{part}({tensor(args[5])}));}}"
     if op == "print_tensor":
         return f"print_tensor({tensor(args[0])})"
     if op == "batch_reduce":
@@ -229,6 +249,8 @@ def cpp(op, args):
 PRELUDE = r"""
 #include <cute/tensor.hpp>
 #include <cute/algorithm/tensor_reduce.hpp>
+#include <cute/atom/mma_atom.hpp>
+#include <cute/atom/copy_atom.hpp>
 #include <cstdio>
 #include <vector>
 using namespace cute;

@@ -330,3 +330,76 @@ proptest! {
         check_rank2(&t);
     }
 }
+
+/// Law: over every thread of a tiled MMA (C) and a tiled copy (S and D), the partitions of a
+/// counting and of a coordinate tensor hold every value of the tensor exactly once, and a
+/// counting tensor's partition is the layout partition moved by its base.
+#[test]
+fn thread_partitions_cover_the_tensor_once() {
+    use cute_layout::atom::copy::{copy_atom, TiledCopy};
+    use cute_layout::atom::{mma_atom, Operand, TiledMma};
+    let layout: Layout = "(2,2)"
+        .parse::<IntTuple>()
+        .map(Layout::col_major)
+        .unwrap()
+        .unwrap();
+    let mma = TiledMma::new(
+        mma_atom("SM80_16x8x8_F16F16F16F16_TN").unwrap(),
+        Some(&layout),
+        None,
+    )
+    .unwrap();
+    let atom = copy_atom("UniversalCopy<uint32_t>")
+        .unwrap()
+        .typed("half_t")
+        .unwrap();
+    let tc = TiledCopy::make_tiled_copy(
+        atom,
+        &"(4,8):(1,4)".parse().unwrap(),
+        &"(2,1):(1,0)".parse().unwrap(),
+    )
+    .unwrap();
+    type Part<'a> = Box<dyn Fn(&LayoutTensor, i64) -> LayoutTensor + 'a>;
+    let cases: Vec<(&str, i64, Part)> = vec![
+        (
+            "(32,16)",
+            mma.size(),
+            Box::new(|t, k| t.partition_mma(&mma, Operand::C, k).unwrap()),
+        ),
+        (
+            "(8,16)",
+            tc.size(),
+            Box::new(|t, k| t.partition_copy(&tc, k, false).unwrap()),
+        ),
+        (
+            "(8,16)",
+            tc.size(),
+            Box::new(|t, k| t.partition_copy(&tc, k, true).unwrap()),
+        ),
+    ];
+    for (shape, threads, part) in cases {
+        let shape: IntTuple = shape.parse().unwrap();
+        let l = Layout::col_major(shape.clone()).unwrap();
+        for t in [
+            LayoutTensor::counting(7, l.clone()),
+            LayoutTensor::identity(shape.clone()).unwrap(),
+        ] {
+            let mut seen: Vec<String> = Vec::new();
+            for k in 0..threads {
+                seen.extend(values(&part(&t, k)).iter().map(|v| v.to_string()));
+            }
+            seen.sort();
+            let mut all: Vec<String> = values(&t).iter().map(|v| v.to_string()).collect();
+            all.sort();
+            assert_eq!(seen, all, "{t}");
+        }
+    }
+    let c = LayoutTensor::counting(7, "(32,16):(1,32)".parse::<Layout>().unwrap());
+    let (p, off) = mma
+        .partition(Operand::C, &"(32,16):(1,32)".parse().unwrap(), 5)
+        .unwrap();
+    assert_eq!(
+        c.partition_mma(&mma, Operand::C, 5).unwrap(),
+        LayoutTensor::counting(7 + off, p)
+    );
+}

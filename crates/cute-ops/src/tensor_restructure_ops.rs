@@ -6,6 +6,8 @@
 //! `counting_iter(B) o L` or `ArithTuple(B) o L`, they answer with a tensor, CuTe's
 //! `make_tensor(tensor.data() [+ offset], f(tensor.layout()))`.
 
+use cute_layout::atom::copy::TiledCopy;
+use cute_layout::atom::{Operand, TiledMma};
 use cute_layout::{ComposedLayout, IntTuple, LayoutTensor};
 
 use crate::help::{h, OpHelp};
@@ -99,6 +101,46 @@ pub(crate) fn fragment_like(a: &Args<'_>) -> Result<LayoutTensor, OpError> {
     Ok(a.tensor(0)?.fragment_like()?)
 }
 
+/// `tiled_mma ... FIELD TENSOR THREAD` with a tensor (argument 4): `partition_a|b|c`, CuTe's
+/// `thr_mma.partition_A/B/C(tensor)`.
+pub(crate) fn mma_partition(a: &Args<'_>, mma: &TiledMma, field: &str) -> Result<String, OpError> {
+    let op = match field {
+        "partition_a" => Operand::A,
+        "partition_b" => Operand::B,
+        "partition_c" => Operand::C,
+        _ => return Err(tensor_field(a, field, "partition_a|b|c")),
+    };
+    Ok(a.tensor(4)?.partition_mma(mma, op, a.int(5)?)?.to_string())
+}
+
+/// `make_tiled_copy ... FIELD TENSOR THREAD` with a tensor (argument `k`): `partition_s|d`,
+/// CuTe's `thr_copy.partition_S/D(tensor)`.
+pub(crate) fn copy_partition(
+    a: &Args<'_>,
+    tc: &TiledCopy,
+    field: &str,
+    k: usize,
+) -> Result<String, OpError> {
+    let dst = match field {
+        "partition_s" => false,
+        "partition_d" => true,
+        _ => return Err(tensor_field(a, field, "partition_s|d")),
+    };
+    Ok(a.tensor(k)?
+        .partition_copy(tc, a.int(k + 1)?, dst)?
+        .to_string())
+}
+
+fn tensor_field(a: &Args<'_>, field: &str, fields: &str) -> OpError {
+    OpError::new(
+        "BadRequest",
+        format!(
+            "{}: FIELD {field} takes a layout, not a tensor; with a tensor, {fields} (the first value's offset moves into the iterator)",
+            a.op
+        ),
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use crate::{run_op, Arg};
@@ -173,6 +215,67 @@ mod tests {
             ok("domain_offset", &["(1,2)", "(4,4):(4,1)"]),
             "((4,4):(4,1),6)"
         );
+    }
+
+    #[test]
+    fn thread_partitions_of_tensors() {
+        let mma = ["SM80_16x8x8_F16F16F16F16_TN", "(2,2)", "_"];
+        let with = |f: &str, t: &str, k: &str| {
+            let mut v = mma.to_vec();
+            v.extend([f, t, k]);
+            v.into_iter().map(String::from).collect::<Vec<_>>()
+        };
+        let run = |args: Vec<String>| {
+            let args: Vec<&str> = args.iter().map(String::as_str).collect();
+            ok("tiled_mma", &args)
+        };
+        assert_eq!(
+            run(with(
+                "partition_c",
+                "counting_iter(0) o (32,16):(1,32)",
+                "5"
+            )),
+            "counting_iter(65) o ((2,2),1,1):((32,8),0,0)"
+        );
+        assert_eq!(
+            run(with(
+                "partition_c",
+                "ArithTuple(0,0) o (32,16):(1@0,1@1)",
+                "5"
+            )),
+            "ArithTuple(1,2) o ((2,2),1,1):((1@1,8@0),0,0)"
+        );
+        let cp = [
+            "UniversalCopy<uint32_t>",
+            "half_t",
+            "(4,8):(1,4)",
+            "(2,1):(1,0)",
+        ];
+        let mut a = cp.to_vec();
+        a.extend(["partition_d", "ArithTuple(0,0) o (8,16):(1@0,1@1)", "13"]);
+        assert_eq!(
+            ok("make_tiled_copy", &a),
+            "ArithTuple(2,3) o ((2,1),1,2):((1@0,0),0,8@1)"
+        );
+        let mut a = cp.to_vec();
+        a.extend(["offset_d", "ArithTuple(0,0) o (8,16):(1@0,1@1)", "13"]);
+        assert_eq!(kind("make_tiled_copy", &a), "BadRequest");
+        let off: Vec<&str> = mma
+            .iter()
+            .copied()
+            .chain(["offset_c", "counting_iter(0) o (32,16):(1,32)", "5"])
+            .collect();
+        assert_eq!(kind("tiled_mma", &off), "BadRequest");
+        let sw: Vec<&str> = mma
+            .iter()
+            .copied()
+            .chain([
+                "partition_c",
+                "counting_iter(0) o Sw<3,0,3> o 0 o (32,16):(16,1)",
+                "5",
+            ])
+            .collect();
+        assert_eq!(kind("tiled_mma", &sw), "Unsupported");
     }
 
     #[test]

@@ -5,7 +5,12 @@ included), identity tensors (`make_identity_tensor`), slicing `tensor(c)` with `
 swizzle_layout.cpp slices every row and column of its three swizzled tensors), `local_tile`
 (with a `Step` projection), `local_partition` (with and without one), the thread slice of a TV
 layout `composition(tensor, tv)(t, _)`, the divides of a tensor, `print_tensor`, and the tensor
-algorithms of CuTe's tensor_algs.cpp (`batch_reduce`, `logical_reduce`) on counting tensors.
+algorithms of CuTe's tensor_algs.cpp (`batch_reduce`, `logical_reduce`) on counting tensors,
+the tensor overloads of tensor_impl.hpp (`flatten`, `coalesce`, `group_modes`, `take`, `filter`,
+`filter_zeros`, `composition`, `domain_offset`, `make_tensor_like` / `make_fragment_like`, whose
+fresh register tensor is written `counting_iter(0) o LAYOUT`, and `outer_partition`), and a
+thread's partition of a tensor by a tiled MMA (`partition_A/B/C`) or a tiled copy
+(`partition_S/D`).
 
 Every case is compiled into one host-only C++ program against CuTe's headers (static `Int<N>`
 values), run, and its printed answer kept: `_` before a digit dropped (CuTe's static marker);

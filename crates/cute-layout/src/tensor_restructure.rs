@@ -390,7 +390,7 @@ impl LayoutTensor {
     /// # Errors
     /// [`LayoutError::InvalidArgument`] for a swizzled layout (CuTe defines no
     /// `make_layout_like` of a `ComposedLayout`) and for a coordinate tensor (its values are
-    /// not stored: CuTe's copy would be a register array of coordinates); as
+    /// not stored; CuTe C++ does not compile `make_tensor_like` of an identity tensor); as
     /// [`Layout::layout_like`].
     ///
     /// # Examples
@@ -442,7 +442,7 @@ impl LayoutTensor {
             LayoutTensor::Coords(_) => Err(LayoutError::InvalidArgument {
                 op,
                 what: format!(
-                    "{self} is a coordinate tensor: its values are computed, not stored, so there is no storage to copy the layout of"
+                    "{self} is a coordinate tensor: its values are computed, not stored (CuTe C++ does not compile {op} of an identity tensor)"
                 ),
             }),
         }

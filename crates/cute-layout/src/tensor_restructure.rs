@@ -152,6 +152,7 @@ impl LayoutTensor {
     /// layout, `g` of a coordinate tensor's basis-strided one; the iterator is kept.
     fn relayout(
         &self,
+        op: &'static str,
         f: impl FnOnce(&ComposedLayout) -> Result<ComposedLayout, LayoutError>,
         g: impl FnOnce(&Layout<ScaledBasis>) -> Result<Layout<ScaledBasis>, LayoutError>,
     ) -> Result<LayoutTensor, LayoutError> {
@@ -163,7 +164,17 @@ impl LayoutTensor {
             LayoutTensor::Coords(t) => {
                 LayoutTensor::Coords(Box::new(t.with(zero_strides(g(t.layout())?), None)?))
             }
+            #[allow(unreachable_patterns)]
+            _ => return Err(self.not_here(op)),
         })
+    }
+
+    /// The error for a kind of tensor these operations do not take.
+    fn not_here(&self, op: &'static str) -> LayoutError {
+        LayoutError::InvalidArgument {
+            op,
+            what: format!("{op} takes a counting or a coordinate tensor, not {self}"),
+        }
     }
 
     /// CuTe's `flatten(tensor)`: the same values with every leaf of the layout a top-level
@@ -183,7 +194,11 @@ impl LayoutTensor {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn flatten(&self) -> Result<LayoutTensor, LayoutError> {
-        self.relayout(|c| inner(c, |l| Ok(l.flatten())), |l| Ok(l.flatten()))
+        self.relayout(
+            "flatten",
+            |c| inner(c, |l| Ok(l.flatten())),
+            |l| Ok(l.flatten()),
+        )
     }
 
     /// CuTe's `coalesce(tensor)` and `coalesce(tensor, profile)`: the same values over the
@@ -208,8 +223,13 @@ impl LayoutTensor {
     /// ```
     pub fn coalesce(&self, profile: Option<&IntTuple>) -> Result<LayoutTensor, LayoutError> {
         match profile {
-            None => self.relayout(|c| inner(c, |l| Ok(l.coalesce())), |l| l.coalesce()),
+            None => self.relayout(
+                "coalesce",
+                |c| inner(c, |l| Ok(l.coalesce())),
+                |l| l.coalesce(),
+            ),
             Some(p) => self.relayout(
+                "coalesce",
                 |c| inner(c, |l| l.coalesce_by_mode(p)),
                 |l| basis_coalesce_by(l, p),
             ),
@@ -233,6 +253,7 @@ impl LayoutTensor {
     /// ```
     pub fn group_modes(&self, begin: usize, end: usize) -> Result<LayoutTensor, LayoutError> {
         self.relayout(
+            "group_modes",
             |c| inner(c, |l| l.group_modes(begin, end)),
             |l| l.group_modes(begin, end),
         )
@@ -256,6 +277,7 @@ impl LayoutTensor {
     /// ```
     pub fn take_modes(&self, begin: usize, end: usize) -> Result<LayoutTensor, LayoutError> {
         self.relayout(
+            "take",
             |c| inner(c, |l| l.take_modes(begin, end)),
             |l| l.take_modes(begin, end),
         )
@@ -280,6 +302,7 @@ impl LayoutTensor {
     /// ```
     pub fn filter_zeros(&self) -> Result<LayoutTensor, LayoutError> {
         self.relayout(
+            "filter_zeros",
             |c| Ok(plain(c, "filter_zeros")?.filter_zeros().into()),
             basis_filter_zeros,
         )
@@ -305,6 +328,7 @@ impl LayoutTensor {
     /// ```
     pub fn filter(&self) -> Result<LayoutTensor, LayoutError> {
         self.relayout(
+            "filter",
             |c| Ok(plain(c, "filter")?.filter().into()),
             |l| basis_filter_zeros(l)?.coalesce(),
         )
@@ -334,6 +358,7 @@ impl LayoutTensor {
     #[doc(alias = "composition")]
     pub fn compose_tiler(&self, tiler: &Tiler) -> Result<LayoutTensor, LayoutError> {
         self.relayout(
+            "composition",
             |c| c.compose_tiler(tiler),
             |l| basis_compose_tiler(l, tiler),
         )
@@ -375,6 +400,8 @@ impl LayoutTensor {
             LayoutTensor::Coords(t) => Ok(LayoutTensor::Coords(Box::new(
                 t.with(t.layout().clone(), Some(coord.clone()))?,
             ))),
+            #[allow(unreachable_patterns)]
+            _ => Err(self.not_here("domain_offset")),
         }
     }
 
@@ -445,6 +472,8 @@ impl LayoutTensor {
                     "{self} is a coordinate tensor: its values are computed, not stored (CuTe C++ does not compile {op} of an identity tensor)"
                 ),
             }),
+            #[allow(unreachable_patterns)]
+            _ => Err(self.not_here(op)),
         }
     }
 
@@ -493,6 +522,8 @@ impl LayoutTensor {
                 let c = outer_slice(rank_of(0), rank_of(1), coord)?;
                 Ok(LayoutTensor::Coords(Box::new(z.slice(&c)?)))
             }
+            #[allow(unreachable_patterns)]
+            _ => Err(self.not_here("outer_partition")),
         }
     }
 
@@ -601,6 +632,8 @@ impl LayoutTensor {
                     t, &p, off,
                 )?)))
             }
+            #[allow(unreachable_patterns)]
+            _ => Err(self.not_here("partition").into()),
         }
     }
 }

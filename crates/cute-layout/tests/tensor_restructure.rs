@@ -26,7 +26,7 @@ fn extents(t: &LayoutTensor) -> Vec<i64> {
 fn int(v: &TensorValue) -> i64 {
     match v {
         TensorValue::Int(x) => *x,
-        TensorValue::Coord(c) => panic!("not an offset: {c}"),
+        other => panic!("not an offset: {other}"),
     }
 }
 

@@ -70,6 +70,7 @@ def ident(shape):
 IDN = "ArithTuple((0,0),0) o ((2,2),3):((1@0@0,1@1@0),1@1)"
 MMA = "SM80_16x8x8_F16F16F16F16_TN"
 CP1 = ["UniversalCopy<uint128_t>", "half_t", "(32,8):(8,1)", "(1,8):(0,1)"]
+CH = ["32:2 o 3 o (2,4):(1,2)", "(4,8):(8,1) o 0 o (4,8):(1,4)", "64:1 o 2 o ((2,2),4):((1,8),2)"]
 CP2 = ["UniversalCopy<uint32_t>", "half_t", "(4,8):(1,4)", "(2,1):(1,0)"]
 
 
@@ -193,6 +194,19 @@ CASES = [
         (CP1, "partition_s", counting("(128,64):(64,1)"), "5"), (CP1, "partition_d", counting("(32,64):(1,32)", 7), "37"),
         (CP1, "partition_s", ident("(32,64)"), "9"), (CP2, "partition_s", counting("(8,8):(8,1)"), "6"),
         (CP2, "partition_d", ident("(8,16)"), "13")]],
+    # Counting tensors over a composed layout whose outer function is a layout.
+    *[("print_tensor", [counting(c)]) for c in CH],
+    *[("tensor_value", [counting(CH[1], 3), "(2,5)"])],
+    *[("slice", [c, counting(t)]) for t in CH[:2] for c in ["(1,_)", "(_,2)"]],
+    ("slice", ["((1,_),_)", counting(CH[2])]),
+    *[("local_tile", [counting(CH[1]), "(2,4)", "(1,1)"]), ("local_partition", [counting(CH[1]), "(2,2):(2,1)", "3"]),
+      ("partition_tv", [counting(CH[1]), "(8,4):(4,1)", "5"])],
+    *[(op, [counting(CH[1]), "(2,4)"]) for op in ["logical_divide", "zipped_divide"]],
+    *[("flatten", [counting(CH[2])]), ("coalesce", [counting(CH[2], 1)]), ("coalesce", [counting(CH[2]), "(1,1)"]),
+      ("group", [counting(CH[1]), "0", "2"]), ("take", [counting(CH[2]), "1", "2"]),
+      ("composition", [counting(CH[1]), "(2,4)"]), ("composition", [counting(CH[0]), "4:2"]),
+      ("domain_offset", ["(1,1)", counting(CH[0])]), ("domain_offset", ["(3,2)", counting(CH[1], 5)]),
+      ("outer_partition", [counting(CH[1]), "(2,4)", "(1,3)"])],
 ]
 
 

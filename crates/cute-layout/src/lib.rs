@@ -98,6 +98,7 @@ pub mod atom;
 mod basis;
 mod basis_algebra;
 mod chain;
+mod chain_tensor;
 pub mod codegen;
 mod composed;
 mod construct;

@@ -18,6 +18,7 @@
 
 use alloc::boxed::Box;
 use alloc::format;
+use alloc::string::String;
 use alloc::vec::Vec;
 
 use crate::algebra::Tiler;
@@ -26,6 +27,7 @@ use crate::atom::copy::TiledCopy;
 use crate::atom::{AtomError, Operand, TiledMma};
 use crate::basis::ScaledBasis;
 use crate::chain::LayoutChain;
+use crate::chain_tensor::chained;
 use crate::composed::ComposedLayout;
 use crate::error::LayoutError;
 use crate::int_tuple::IntTuple;
@@ -50,6 +52,14 @@ fn plain<'a>(c: &'a ComposedLayout, op: &'static str) -> Result<&'a Layout, Layo
         op,
         what: format!("CuTe defines no {op} of a swizzled layout ({c})"),
     })
+}
+
+/// [`LayoutError::InvalidArgument`]: CuTe defines no `op` of a general composed layout.
+fn no_composed(c: &LayoutChain, op: &'static str) -> LayoutError {
+    LayoutError::InvalidArgument {
+        op,
+        what: format!("CuTe defines no {op} of a composed layout ({c})"),
+    }
 }
 
 /// CuTe's `coalesce(layout, profile)` of a basis-strided layout: by mode where the profile is a
@@ -149,14 +159,17 @@ fn outer_slice(r0: usize, r1: usize, coord: &IntTuple) -> Result<SliceCoord, Lay
 
 impl LayoutTensor {
     /// The tensor with its layout replaced: `f` of a counting tensor's (possibly swizzled)
-    /// layout, `g` of a coordinate tensor's basis-strided one; the iterator is kept.
+    /// layout, `g` of a coordinate tensor's basis-strided one, `h` of a general composed
+    /// layout; the iterator is kept.
     fn relayout(
         &self,
         op: &'static str,
         f: impl FnOnce(&ComposedLayout) -> Result<ComposedLayout, LayoutError>,
         g: impl FnOnce(&Layout<ScaledBasis>) -> Result<Layout<ScaledBasis>, LayoutError>,
+        h: impl FnOnce(&LayoutChain) -> Result<LayoutChain, LayoutError>,
     ) -> Result<LayoutTensor, LayoutError> {
         Ok(match self {
+            LayoutTensor::Chain { base, chain } => chained(*base, 0, h(chain)?, op)?,
             LayoutTensor::Counting { base, layout } => LayoutTensor::Counting {
                 base: *base,
                 layout: f(layout)?,
@@ -198,6 +211,7 @@ impl LayoutTensor {
             "flatten",
             |c| inner(c, |l| Ok(l.flatten())),
             |l| Ok(l.flatten()),
+            |c| c.map(|l| Ok(l.flatten())),
         )
     }
 
@@ -227,11 +241,13 @@ impl LayoutTensor {
                 "coalesce",
                 |c| inner(c, |l| Ok(l.coalesce())),
                 |l| l.coalesce(),
+                |c| c.map(|l| Ok(l.coalesce())),
             ),
             Some(p) => self.relayout(
                 "coalesce",
                 |c| inner(c, |l| l.coalesce_by_mode(p)),
                 |l| basis_coalesce_by(l, p),
+                |c| c.map(|l| l.coalesce_by_mode(p)),
             ),
         }
     }
@@ -256,6 +272,7 @@ impl LayoutTensor {
             "group_modes",
             |c| inner(c, |l| l.group_modes(begin, end)),
             |l| l.group_modes(begin, end),
+            |c| c.map(|l| l.group_modes(begin, end)),
         )
     }
 
@@ -280,6 +297,7 @@ impl LayoutTensor {
             "take",
             |c| inner(c, |l| l.take_modes(begin, end)),
             |l| l.take_modes(begin, end),
+            |c| c.map(|l| l.take_modes(begin, end)),
         )
     }
 
@@ -305,6 +323,7 @@ impl LayoutTensor {
             "filter_zeros",
             |c| Ok(plain(c, "filter_zeros")?.filter_zeros().into()),
             basis_filter_zeros,
+            |c| Err(no_composed(c, "filter_zeros")),
         )
     }
 
@@ -331,6 +350,7 @@ impl LayoutTensor {
             "filter",
             |c| Ok(plain(c, "filter")?.filter().into()),
             |l| basis_filter_zeros(l)?.coalesce(),
+            |c| Err(no_composed(c, "filter")),
         )
     }
 
@@ -361,6 +381,7 @@ impl LayoutTensor {
             "composition",
             |c| c.compose_tiler(tiler),
             |l| basis_compose_tiler(l, tiler),
+            |c| c.compose_tiler(tiler),
         )
     }
 
@@ -400,6 +421,10 @@ impl LayoutTensor {
             LayoutTensor::Coords(t) => Ok(LayoutTensor::Coords(Box::new(
                 t.with(t.layout().clone(), Some(coord.clone()))?,
             ))),
+            LayoutTensor::Chain { base, chain } => {
+                let (ch, off) = chain.domain_offset(coord)?;
+                chained(*base, off, ch, "domain_offset")
+            }
             #[allow(unreachable_patterns)]
             _ => Err(self.not_here("domain_offset")),
         }
@@ -472,6 +497,7 @@ impl LayoutTensor {
                     "{self} is a coordinate tensor: its values are computed, not stored (CuTe C++ does not compile {op} of an identity tensor)"
                 ),
             }),
+            LayoutTensor::Chain { chain, .. } => Err(no_composed(chain, op)),
             #[allow(unreachable_patterns)]
             _ => Err(self.not_here(op)),
         }
@@ -521,6 +547,13 @@ impl LayoutTensor {
                 let rank_of = |i: usize| z.layout().mode(i).map_or(1, |m| m.rank());
                 let c = outer_slice(rank_of(0), rank_of(1), coord)?;
                 Ok(LayoutTensor::Coords(Box::new(z.slice(&c)?)))
+            }
+            LayoutTensor::Chain { base, chain } => {
+                let z = chain.map(|l| l.zipped_divide(tiler))?;
+                let rank_of = |i: usize| z.layout().mode(i).map_or(1, |m| m.rank());
+                let c = outer_slice(rank_of(0), rank_of(1), coord)?;
+                let (s, off) = z.slice_and_offset(&c)?;
+                chained(*base, off, s, "outer_partition")
             }
             #[allow(unreachable_patterns)]
             _ => Err(self.not_here("outer_partition")),
@@ -632,6 +665,10 @@ impl LayoutTensor {
                     t, &p, off,
                 )?)))
             }
+            LayoutTensor::Chain { chain, .. } => Err(AtomError::Unsupported {
+                name: String::from("tiled partition"),
+                what: format!("partitioning a tensor over the composed layout {chain}"),
+            }),
             #[allow(unreachable_patterns)]
             _ => Err(self.not_here("partition").into()),
         }

@@ -100,8 +100,32 @@ fn coord_tensor() -> impl Strategy<Value = LayoutTensor> {
     })
 }
 
+/// A counting tensor over a composed layout with a layout outer function,
+/// `counting_iter(B) o 64:D o O o (m,n):(s,t)`.
+fn chain_tensor() -> impl Strategy<Value = LayoutTensor> {
+    (
+        1i64..=4,
+        1i64..=4,
+        0i64..=6,
+        0i64..=6,
+        1i64..=3,
+        0i64..=4,
+        -5i64..5,
+    )
+        .prop_map(|(m, n, s, t, d, o, base)| {
+            format!("counting_iter({base}) o 64:{d} o {o} o ({m},{n}):({s},{t})")
+                .parse()
+                .unwrap()
+        })
+}
+
 fn any_tensor() -> impl Strategy<Value = LayoutTensor> {
-    prop_oneof![plain_tensor(), swizzled_tensor(), coord_tensor()]
+    prop_oneof![
+        plain_tensor(),
+        swizzled_tensor(),
+        coord_tensor(),
+        chain_tensor()
+    ]
 }
 
 /// Law checks of the operations that keep the 1-D function: flatten, coalesce (with and
@@ -271,7 +295,7 @@ fn check_like(t: &LayoutTensor) {
 }
 
 /// Every law over a fixed family of small tensors: plain (nested, strided, stride-0),
-/// swizzled, coordinate.
+/// swizzled, coordinate, over a composed layout with a layout outer function.
 #[test]
 fn laws_over_small_tensors() {
     for s in [
@@ -284,12 +308,17 @@ fn laws_over_small_tensors() {
         "counting_iter(5) o Sw<2,1,3> o 0 o ((2,2,2),(2,2,2)):((32,2,8),(4,1,16))",
         "ArithTuple(0,0) o (4,6):(1@0,1@1)",
         "ArithTuple((0,0),0) o ((2,2),3):((1@0@0,1@1@0),1@1)",
+        "counting_iter(0) o 32:2 o 3 o (2,4):(1,2)",
+        "counting_iter(3) o (4,8):(8,1) o 0 o (4,8):(1,4)",
+        "counting_iter(0) o 64:1 o 2 o ((2,2),4):((1,8),2)",
     ] {
         let t: LayoutTensor = s.parse().unwrap();
         check_same_function(&t);
         check_take(&t);
         check_like(&t);
-        if !matches!(&t, LayoutTensor::Counting { layout, .. } if layout.as_layout().is_none()) {
+        let composed = matches!(&t, LayoutTensor::Chain { .. })
+            || matches!(&t, LayoutTensor::Counting { layout, .. } if layout.as_layout().is_none());
+        if !composed {
             check_filters(&t);
         } else {
             assert!(t.filter().is_err() && t.filter_zeros().is_err());
@@ -325,7 +354,7 @@ proptest! {
     }
 
     #[test]
-    fn rank2_laws(t in prop_oneof![swizzled_tensor(), coord_tensor(), plain_tensor()]) {
+    fn rank2_laws(t in prop_oneof![swizzled_tensor(), coord_tensor(), plain_tensor(), chain_tensor()]) {
         prop_assume!(t.rank() == 2 && t.shape().depth() == 1);
         check_rank2(&t);
     }

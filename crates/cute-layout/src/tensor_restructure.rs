@@ -585,8 +585,8 @@ impl LayoutTensor {
     /// let mma = TiledMma::new(mma_atom("SM80_16x8x8_F16F16F16F16_TN")?, None, None)?;
     /// let c: LayoutTensor = "counting_iter(0) o (16,8):(1,16)".parse()?;
     /// let p = c.partition_mma(&mma, Operand::C, 5)?;
-    /// assert_eq!(p.to_string(), "counting_iter(17) o ((2,2),1,1):((16,8),0,0)");
-    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// assert_eq!(p.to_string(), "counting_iter(33) o ((2,2),1,1):((16,8),0,0)");
+    /// # Ok::<(), cute_layout::atom::AtomError>(())
     /// ```
     pub fn partition_mma(
         &self,

@@ -79,6 +79,22 @@ def ex(op, args, expect, src):
     return dict(op=op, args=args, expect=expect, src=src)
 
 
+LATEX = os.path.join(ROOT, "crates", "cute-ops", "tests", "data", "latex", "cute_latex.jsonl")
+
+
+def latex_ref(case_id, op=None, compare=None):
+    """A picture example: a CuTe C++ print_latex / print_svg vector of
+    crates/cute-ops/tests/data/latex (scripts/gen-conformance-latex.py); `op` asks another
+    picture operation with the same arguments, `compare` how to compare (see `same_picture`)."""
+    return dict(latex=case_id, op=op, compare=compare)
+
+
+def tex_ref(path, op, args, skip):
+    """A picture example whose expected text is a CuTe C++ output file under
+    crates/cute-layout/tests/conformance, compared after its first `skip` lines."""
+    return dict(tex=path, op=op, args=args, skip=skip)
+
+
 REFDOC = "docs/cute-reference.md"
 SURF = "surface/cute_cpp.jsonl"
 TENS = "surface/tensors_cpp.jsonl"
@@ -291,19 +307,94 @@ ROWS += [
          "Sw<1,0,1> o 0 o (2,2):(2,1)\n      0   1 \n    +---+---+\n 0  | 0 | 1 |\n    +---+---+\n 1  | 3 | 2 |\n    +---+---+",
          REFDOC + " 7.2")),
     R(9, "print_tensor (element values)", "`Tensor` display", "`print_tensor`", "Y", "", ref(TENS, "tensor-0114")),
-    R(9, "print_latex(layout)", "`render::latex`", "`cute latex` (CLI subcommand)", "P", "not an op: not in `cute batch`", None),
-    R(9, "print_latex of a swizzled ComposedLayout", "`render::latex` + `Style::post_map`", "`cute latex 'Sw<..> o 0 o L'`", "P", "not in `cute batch`", None),
-    R(9, "print_latex_tv(tv, tile)", "`render::latex_tv`", "`cute latex --tv --tile`", "P", "not in `cute batch`", None),
-    R(9, "print_latex(MMA_Atom / TiledMMA)", "`render` MMA pictures", "`cute latex mma`", "P", "not in `cute batch`", None),
-    R(9, "print_latex(TiledCopy)", "`render` copy pictures", "`cute latex copy`", "P", "not in `cute batch`", None),
-    R(9, "print_svg(MMA_Atom / TiledMMA)", "`render` MMA pictures", "`cute svg mma`", "P", "not in `cute batch`", None),
-    R(9, "SVG of a TV layout (C++ P)", "`render::svg_tv`", "`cute svg --tv`", "P", "not in `cute batch`", None),
-    R(9, "Custom colour functions / palettes", "`Style`", "-", "P", "palettes are fixed (CuTe's 8 colours); no user colour function", None),
+    R(9, "print_latex(layout)", "`render::latex`", "`latex LAYOUT`", "Y", "", latex_ref("latex-0000")),
+    R(9, "print_latex of a swizzled ComposedLayout", "`render::latex` + `Style::post_map`", "`latex 'Sw<B,M,S> o OFF o L'`", "Y", "", latex_ref("latex-0010")),
+    R(9, "print_latex_tv(tv, tile)", "`render::latex_tv`", "`latex --tv TV --tile SHAPE`", "Y",
+      "the `% Layout TV:` comment prints our (thread, value) -> index layout, CuTe's the (thread, value) -> (m,n) layout it was given", latex_ref("latex-0005")),
+    R(9, "print_latex(MMA_Atom / TiledMMA)", "`render::latex_mma`", "`latex mma ATOM [--layout L] [--permutation P]`", "Y",
+      "the `% Layout{C,A,B}:` comments print our TV layouts, CuTe's its coordinate tensors", latex_ref("latex-0009")),
+    R(9, "print_latex(TiledCopy)", "`render::latex_copy`", "`latex copy ATOM TYPE --thr L --val L` (or `--mma ATOM --operand A|B|C|C_atom`)", "Y",
+      "the two `% Layout {S,D} TV:` comments print our TV layouts", tex_ref("latex_copy/lat1.tex", "latex", ["copy", "SM75_U32x4_LDSM_N", "half_t", "--thr", "(32,1):(1,0)", "--val", "(1,8):(0,1)"], 2)),
+    R(9, "print_svg(MMA_Atom / TiledMMA)", "`render::svg_mma`", "`svg mma ATOM [--layout L] [--permutation P]`", "Y",
+      "our own SVG drawing (cells coloured by thread mod 32); the cells and their T/V match CuTe's print_svg", latex_ref("latex-0012")),
+    R(9, "SVG of a TV layout (C++ P)", "`render::svg_tv`", "`svg --tv TV --tile SHAPE`", "Y",
+      "checked cell for cell against CuTe's print_latex_tv (CuTe C++ has no SVG of a TV layout)",
+      latex_ref("latex-0005", op="svg", compare="tv_cells")),
+    R(9, "Custom colour functions / palettes", "`Style::palette`, `render::parse_palette`", "`latex`/`svg` `--palette C,C,...`", "Y",
+      "a palette of N colours is the colour function k -> palette[k mod N] (k: the value, or the thread); no arbitrary functions", latex_ref("latex-0004")),
 ]
 
 for _row in ROWS:
     if _row["cute"].startswith("Projection Step"):
         _row["ex"] = ref(TENS, "tensor-0076")
+
+
+def load_picture(e):
+    if "tex" in e:
+        with open(os.path.join(ROOT, "crates", "cute-layout", "tests", "conformance", e["tex"])) as f:
+            text = f.read()
+        return e["op"], e["args"], text, f"crates/cute-layout/tests/conformance/{e['tex']} (CuTe C++)", ("text", e["skip"])
+    with open(LATEX) as f:
+        case = next((c for c in map(json.loads, f) if c["id"] == e["latex"]), None)
+    if case is None:
+        raise SystemExit(f"coverage-check: no case {e['latex']} in {LATEX}")
+    compare = e["compare"] or ("text" if case["op"] == "latex" else "mma_cells")
+    return (e["op"] or case["op"], case["args"], case["cute"],
+            f"cute-ops/tests/data/latex#{case['id']} (CuTe C++)", (compare, case["skip"]))
+
+
+def tv_cells_of_latex(text):
+    """(m, n, t, v) of the nodes of CuTe's print_latex_tv."""
+    return sorted((int(m), int(n), int(t), int(v)) for m, n, t, v in
+                  re.findall(r"at \((\d+),(\d+)\) \{\\shortstack\{T(\d+) \\\\ V(\d+)\}\}", text))
+
+
+def tv_cells_of_svg(svg, args):
+    """(m, n, t, v) of the cells of our svg --tv picture (labels row-major on the tile)."""
+    cols = int(args[args.index("--tile") + 1].strip("()").split(",")[1])
+    labels = svg.split('<g class="labels">', 1)[1].split("</g>", 1)[0]
+    cells = []
+    for k, text in enumerate(re.findall(r"<text [^>]*>([^<]*)</text>", labels)):
+        m = re.match(r"T(\d+) V(\d+)", text)
+        if m:
+            cells.append((k // cols, k % cols, int(m[1]), int(m[2])))
+    return sorted(cells)
+
+
+def mma_cells_of_cute_svg(svg):
+    """(operand, row, col, t, v) of CuTe's print_svg(TiledMMA): 20-unit cells, C(m,n) at grid
+    (n+K+2, m+K+2), A(m,k) at (k+1, m+K+2), B(n,k) at (n+K+2, k+1), each with texts T and V."""
+    k = int(re.search(r"Tile: \(([^)]*)\)", svg)[1].split(",")[2].lstrip("_"))
+    cells = []
+    for x, y, t, v in re.findall(r'<rect x="(\d+)" y="(\d+)"[^>]*>\s*<text[^>]*>T(\d+)</text>\s*<text[^>]*>V(\d+)</text>', svg):
+        gx, gy = int(x) // 20, int(y) // 20
+        if gx > k + 1 and gy > k + 1:
+            cells.append(("C", gy - k - 2, gx - k - 2, int(t), int(v)))
+        elif gy > k + 1:
+            cells.append(("A", gy - k - 2, gx - 1, int(t), int(v)))
+        else:
+            cells.append(("B", gx - k - 2, gy - 1, int(t), int(v)))
+    return sorted(cells)
+
+
+def mma_cells_of_svg(svg):
+    """The same of our svg mma picture (its cells' data-op, data-row, data-col, data-t, data-v)."""
+    return sorted((op, int(r), int(c), int(t), int(v)) for op, r, c, t, v in re.findall(
+        r'data-op="(\w+)" data-row="(\d+)" data-col="(\d+)" data-t="(\d+)" data-v="(\d+)"', svg))
+
+
+def same_picture(ours, case):
+    """Whether our picture is CuTe's: the same text after the comment lines that print CuTe's
+    own objects (`text`), or the same T/V in the same cells (`tv_cells`, `mma_cells`)."""
+    compare, skip = case[4]
+    if compare == "text":
+        cut = lambda t: norm("\n".join(t.split("\n")[skip:]))
+        return cut(ours + "\n") == cut(case[2])
+    if compare == "tv_cells":
+        theirs = tv_cells_of_latex(case[2])
+        return bool(theirs) and tv_cells_of_svg(ours, case[1]) == theirs
+    theirs = mma_cells_of_cute_svg(case[2])
+    return bool(theirs) and mma_cells_of_svg(ours) == theirs
 
 
 def load_ref(e):
@@ -350,6 +441,8 @@ def main():
             cases.append(None)
         elif "ref" in e:
             cases.append(load_ref(e))
+        elif "latex" in e or "tex" in e:
+            cases.append(load_picture(e))
         else:
             cases.append((e["op"], e["args"], e["expect"], e["src"]))
     lines = [json.dumps({"op": c[0], "args": c[1]}) for c in cases if c]
@@ -362,7 +455,10 @@ def main():
             continue
         answer = json.loads(next(answers))
         got = answer.get("ok")
-        ok = got is not None and norm(got) == norm(case[2])
+        if len(case) > 4:
+            ok = got is not None and same_picture(got, case)
+        else:
+            ok = got is not None and norm(got) == norm(case[2])
         if row["status"] == "P" and not ok and "error" in answer:
             # A P row may show what is missing: the refusal is the expected answer there.
             row["check"] = "refused (the missing part)"
@@ -372,7 +468,7 @@ def main():
         row["source"] = case[3]
         if not ok:
             bad += 1
-            print(f"DISAGREES: group {row['group']} {row['cute']}: {case[0]} {case[1]}\n  CuTe: {case[2]!r}\n  ours: {answer}",
+            print(f"DISAGREES: group {row['group']} {row['cute']}: {case[0]} {case[1]}\n  CuTe: {case[2][:2000]!r}\n  ours: {str(answer)[:2000]}",
                   file=sys.stderr)
     if markdown:
         print(HEADER + "## Counts\n\n| Group | Y | P | N |\n|---|---|---|---|")

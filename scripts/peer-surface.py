@@ -13,8 +13,6 @@ cases of a round in one `cute batch` process) and counts, per suite and per peer
             every property the CuTe test asserts holds on our answers
   same-fn   a different text for the same function: `cute equal OURS PEER` says 1 (e.g. a
             swizzle moved through an outer layout, or the stride of an extent-1 mode)
-  substituted  a peer assertion over sympy symbols, checked at integer substitutions (symbolic
-            shapes stay unsupported; the count of substitutions that agree is printed)
   refused   we refuse and the peer raised too
   differ    a different answer (listed with --show: judged in the README, not counted wrong)
   error     we refuse where the peer answered (listed)
@@ -25,8 +23,9 @@ cases of a round in one `cute batch` process) and counts, per suite and per peer
 NVlabs PyCuTe's extras (layout_add, greatest_common_domain, coalesce_z, common_refinement,
 common_coarsening) and its F2-stride tests have no arguments in the shared case file, so their
 cases there are replaced by the project's transcription of the same tests
-(crates/cute-ops/tests/data/nvlabs_pycute_extras.jsonl, nvlabs_f2.jsonl, where an F2 layout that
-cute expresses is given as an integer or swizzled layout): exact answers and refusals are
+(crates/cute-ops/tests/data/nvlabs_pycute_extras.jsonl, nvlabs_f2.jsonl; F2 layouts in cute's F2 text
+form `(8,8):(F2(1),F2(9))`, evaluated here by `f2_eval`, a few as the integer or swizzled layout with the
+same function): exact answers and refusals are
 compared, the post-conditions (R(i) == A(i) + B(i), coalesce_z's values past the end, the
 order of compatible shapes, commutativity, ...) checked with ../shared/peer-tests/peerlib.py.
 Their cases of F2 arithmetic stay `unmapped` (sympy symbols: below). NVlabs' other marked cases
@@ -40,9 +39,10 @@ otherwise and we give CuTe C++'s answer (or the same function); the case says wh
 NVlabs' sympy cases (34 marked so in the case file, 5 of its make_layout_like cases, 9
 coalesce_z extras) are replaced by
 crates/cute-ops/tests/data/nvlabs_sympy.jsonl (written by scripts/gen-nvlabs-sympy.py): each
-substitution of integers for the symbols must give the substituted symbolic answer (text, or
-the same function) and meet the post-condition the test asserts; a case is `substituted` when
-all its substitutions agree.
+case is asked with its symbolic arguments and our symbolic answer compared with PyCuTe's (see
+sympy_program); as extra evidence every substitution of integers for the symbols must give
+the substituted symbolic answer (text, or the same function) and meet the post-condition the
+test asserts, both from our integer operations and from our symbolic answer substituted.
 """
 
 import argparse
@@ -442,9 +442,11 @@ def extras_requests(c):
     e = c["expect"]
     if "property" in e:
         over = e["over"]
-        size = lambda l: peerlib.size(peerlib.parse(l).shape)
+        size = text_size
         reqs = []
         for a in over:
+            if e["property"] == "self_inverse":
+                reqs.append(("layout_add", [a, a]))
             if e["property"] == "identity":
                 reqs += [("layout_add", [a, f"{size(a)}:0"]), ("coalesce", [a])]
             for b in over:
@@ -463,7 +465,99 @@ def extras_requests(c):
     return reqs
 
 
+def is_f2(text):
+    return isinstance(text, str) and "F2(" in text
+
+
+def f2_parse(text):
+    """An F2 layout's flat leaves: extents and strides (`F2(v)` or `0`), left to right."""
+    shape, stride = text.split(":", 1)
+    ext = [int(x) for x in re.findall(r"\d+", shape)]
+    st = [int(a) if a else int(b) for a, b in re.findall(r"F2\((\d+)\)|(\d+)", stride)]
+    return ext, st
+
+
+def clmul(a, b):
+    r = 0
+    while b:
+        if b & 1:
+            r ^= a
+        a, b = a << 1, b >> 1
+    return r
+
+
+def f2_eval(text, i):
+    """The value of an F2 layout at index i >= 0: XOR of the carry-less products of each leaf's
+    coordinate (colexicographic; the last runs on) and stride."""
+    ext, st = f2_parse(text)
+    acc = 0
+    for k, (s, d) in enumerate(zip(ext, st)):
+        c = i if k == len(ext) - 1 else i % s
+        i //= s
+        acc ^= clmul(d, c)
+    return acc
+
+
+def f2_modes(text):
+    """An F2 layout's top-level modes, each as (extents, strides) of its leaves."""
+    ext, st = f2_parse(text)
+    shape = peerlib.parse(re.sub(r"F2\((\d+)\)", r"\1", text)).shape
+    out, k = [], 0
+    for m in (shape if peerlib.is_tuple(shape) else [shape]):
+        n = len(peerlib.flatten(m))
+        out.append((ext[k:k + n], st[k:k + n]))
+        k += n
+    return out
+
+
+def f2_leaves_eval(ext, st, i):
+    acc = 0
+    for k, (s, d) in enumerate(zip(ext, st)):
+        c = i if k == len(ext) - 1 else i % s
+        i //= s
+        acc ^= clmul(d, c)
+    return acc
+
+
+def f2_at_coord(text, coord):
+    """An F2 layout at an R-D coordinate: the XOR of each top-level mode at its entry."""
+    acc = 0
+    for (ext, st), c in zip(f2_modes(text), coord):
+        acc ^= f2_leaves_eval(ext, st, c)
+    return acc
+
+
+def f2_basis_eval(text, i):
+    """A layout with F2 basis strides (`F2(v)@k`) at index i: the coordinate, mode k the XOR of
+    its leaves' carry-less products."""
+    shape, stride = text.split(":", 1)
+    ext = [int(x) for x in re.findall(r"\d+", shape)]
+    st = [(int(a), int(b)) if a else (0, 0) for a, b, _ in re.findall(r"F2\((\d+)\)@(\d+)|(\d+)", stride)]
+    out = [0] * (max([k for v, k in st if v] or [-1]) + 1)
+    for n, (s, (d, k)) in enumerate(zip(ext, st)):
+        c = i if n == len(ext) - 1 else i % s
+        i //= s
+        if d:
+            out[k] ^= clmul(d, c)
+    return tuple(out)
+
+
+def text_size(text):
+    if is_f2(text):
+        n = 1
+        for s in f2_parse(text)[0]:
+            n *= s
+        return n
+    return peerlib.size(peerlib.parse(text).shape)
+
+
+def ev(text, i):
+    return f2_eval(text, i) if is_f2(text) else peerlib.apply(peerlib.parse(text), i)
+
+
 def values(text, n):
+    if is_f2(text):
+        return [f2_eval(text, i) for i in range(n)]
     L = peerlib.parse(text)
     return [peerlib.eval_layout(L, i) for i in range(n)]
 
@@ -475,6 +569,9 @@ def judge_extras(c, answers):
     if "property" in e:
         if e["property"] == "associative":
             return "pass"  # three-deep sums: checked by crates/cute-ops/tests/nvlabs_extras.rs
+        if e["property"] == "self_inverse":
+            good = all(x is not None and set(values(x, text_size(a))) == {0} for x, a in zip(ok, e["over"]))
+            return "pass" if good else "differ"
         pairs = list(zip(ok[0::2], ok[1::2]))
         if e["property"] == "identity":
             return "pass" if all(x is not None and x == y for x, y in pairs) else "differ"
@@ -498,27 +595,36 @@ def judge_extras(c, answers):
     if "size" in e:
         return "pass" if ok[0] == ok[1] and peerlib.size(peerlib.parse(ok[0]).shape) == e["size"] else "differ"
     if c["op"] == "layout_add":
-        n = peerlib.size(peerlib.parse(c["args"][0]).shape)
-        sums = [peerlib.add(x, y) for x, y in zip(values(c["args"][0], n), values(c["args"][1], n))]
+        n = text_size(c["args"][0])
+        xor = any(is_f2(t) for t in c["args"] + [ok[0]])
+        add = (lambda x, y: x ^ y) if xor else peerlib.add
+        sums = [add(x, y) for x, y in zip(values(c["args"][0], n), values(c["args"][1], n))]
         return "pass" if ok[0] == ok[1] and values(ok[0], n) == sums else "differ"
     if c["op"] == "coalesce_z":
-        n = peerlib.size(peerlib.parse(c["args"][0]).shape)
+        n = text_size(c["args"][0])
         return "pass" if values(ok[0], n + 10) == values(c["args"][0], n + 10) else "differ"
-    f = lambda t: peerlib.parse(t)
+    table = lambda t: values(t, text_size(t)) if is_f2(t) else peerlib.table(peerlib.parse(t))
     if "same_function" in e:
-        return "pass" if peerlib.table(f(ok[0])) == peerlib.table(f(e["same_function"])) else "differ"
+        return "pass" if table(ok[0]) == table(e["same_function"]) else "differ"
     if "values" in e:
         return "pass" if [int(v) for v in ok[0].split(",")] == e["values"] else "differ"
     if c["op"] == "coalesce":
-        return "pass" if peerlib.table(f(ok[0])) == peerlib.table(f(c["args"][0])) else "differ"
+        return "pass" if table(ok[0]) == table(c["args"][0]) else "differ"
+    if e.get("law") == "right_inverse_coordinate":
+        L, R = c["args"][0], ok[0]
+        ys = [f2_eval(R, i) for i in range(text_size(R))]
+        good = all(len(f2_basis_eval(L, y)) == len(f2_modes(R)) and f2_at_coord(R, f2_basis_eval(L, y)) == y for y in ys)
+        return "pass" if good else "differ"
     if c["op"] == "right_inverse":
-        L, R = f(c["args"][0]), f(ok[0])
-        good = all(peerlib.apply(L, peerlib.apply(R, i)) == i for i in range(peerlib.size(R)))
-        return "pass" if good and (not e.get("full") or peerlib.size(R) == peerlib.size(L)) else "differ"
+        L, R = c["args"][0], ok[0]
+        n = text_size(R)
+        good = all(ev(L, ev(R, i)) == i for i in range(n))
+        good = good and e.get("inverse_size", n) == n
+        return "pass" if good and (not e.get("full") or n == text_size(L)) else "differ"
     if c["op"] == "left_inverse":
-        L, R = f(c["args"][0]), f(ok[0])
-        ys = peerlib.table(L)
-        return "pass" if all(peerlib.apply(L, peerlib.apply(R, y)) == y for y in ys) else "differ"
+        L, R = c["args"][0], ok[0]
+        ys = table(L)
+        return "pass" if all(ev(L, ev(R, y)) == y for y in ys) else "differ"
     return "error"
 
 
@@ -657,11 +763,15 @@ SYMPY = "nvlabs_sympy.jsonl"
 
 
 def sympy_program(c):
-    """NVlabs' sympy assertions at integer substitutions: every substitution must give the
-    substituted symbolic answer (text or the same function) and meet the test's post-condition.
-    The case counts as `substituted` (symbolic shapes stay unsupported) when all agree."""
+    """NVlabs' sympy assertions: the case asked with its symbolic arguments, our symbolic answer
+    compared with PyCuTe's (`pass` when equal as monomials, the order of factors aside; for
+    composition, whose test asserts only the post-condition, when every substitution of our
+    answer meets it; `refused` where we refuse and PyCuTe raises). Every substitution of
+    integers must also give the substituted symbolic answer and meet the test's post-condition
+    (checked on our integer operations, and on our symbolic answer substituted)."""
     subs = c["subs"]
-    got = yield [(c["op"], s["args"]) for s in subs]
+    got = yield [(c["op"], c["args"])] + [(c["op"], s["args"]) for s in subs]
+    sym, got = got[0], got[1:]
     more, bad = [], []
     for s, a in zip(subs, got):
         e = s["expect"]
@@ -680,13 +790,58 @@ def sympy_program(c):
             more.append((s, (c["op"], [ours])))
         if "law" in e and not sympy_law(e["law"], s["args"], ours):
             bad.append(f"{s['at']}: {ours} breaks the {e['law']} post-condition")
+        if "ok" in sym and "law" in e and not sympy_law(e["law"], s["args"], subs_text(sym["ok"], s["at"])):
+            bad.append(f"{s['at']}: our symbolic {sym['ok']} substituted breaks the {e['law']} post-condition")
     answers = yield [r for _, r in more]
     for (s, (op, args)), a in zip(more, answers):
         want = "1" if op == "equal" else args[0]
         if a.get("ok") != want:
             bad.append(f"{s['at']}: {args[0]}: {op} gives {a}")
     n = len(subs)
-    return ("substituted", f"{n} of {n} substitutions agree") if not bad else ("differ", f"{len(bad)} of {n}: {bad[0]}")
+    if bad:
+        return ("differ", f"{len(bad)} of {n}: {bad[0]}")
+    if c["test"].endswith("_fails"):
+        return ("refused", sym.get("error", "")) if "ok" not in sym else ("differ", f"ours {sym['ok']}, PyCuTe raises")
+    if "ok" not in sym:
+        return ("error", sym.get("error", ""))
+    if "same" in c["expect"]:
+        same = sym_norm(sym["ok"]) == sym_norm(c["expect"]["same"])
+        return ("pass", sym["ok"]) if same else ("differ", f"ours {sym['ok']}, peer {c['expect']['same']}")
+    return ("pass", sym["ok"])
+
+
+SYM_ATOM = re.compile(r"[^(),:\s]+")
+
+
+def sym_norm(text):
+    """A symbolic layout's text with each monomial in one form: the coefficient, then the
+    symbols sorted (`N*4*M` and `4*M*N` both `4*M*N`)."""
+    def mono(m):
+        coef, names = 1, []
+        t = m.group(0)
+        if t.startswith("-"):
+            coef, t = -1, t[1:]
+        for f in t.split("*"):
+            if f.isdigit():
+                coef *= int(f)
+            else:
+                names.append(f)
+        return "*".join([str(coef)] + sorted(names))
+    return SYM_ATOM.sub(mono, norm(text))
+
+
+def subs_text(text, at):
+    """Our symbolic answer with the integers of `at` (`N=3,X=5`) put in."""
+    env = dict((k, int(v)) for k, v in (kv.split("=") for kv in at.split(",")))
+
+    def mono(m):
+        t, v = m.group(0), 1
+        if t.startswith("-"):
+            v, t = -1, t[1:]
+        for f in t.split("*"):
+            v *= int(f) if f.isdigit() else env[f]
+        return str(v)
+    return SYM_ATOM.sub(mono, norm(text))
 
 
 def sympy_law(law, args, ours):
@@ -736,7 +891,7 @@ def main():
         refs = {c["ref"] for c in sym}
         cases = [c for c in cases if c["id"] not in refs]
         for k, c in enumerate(sym):
-            c.update(suite="nvlabs-cute", id=f"nvlabs-sympy-{k:03}", peer_fn=c["op"] + " (sympy, substituted)")
+            c.update(suite="nvlabs-cute", id=f"nvlabs-sympy-{k:03}", peer_fn=c["op"] + " (sympy)")
             sympy_peer.add(c["peer"])
         cases += sym
     programs, reasons = {}, {}
@@ -753,7 +908,7 @@ def main():
             programs[k] = t
     results = drive(opt.cute, programs)
 
-    keys = ["pass", "same-fn", "convention", "substituted", "refused", "differ", "error", "unmapped"]
+    keys = ["pass", "same-fn", "convention", "refused", "differ", "error", "unmapped"]
     cat = defaultdict(Counter)
     by_fn = defaultdict(Counter)
     shown = defaultdict(list)
@@ -764,7 +919,7 @@ def main():
     flat = [json.loads(l) for l in out.splitlines()]
     for c in extras:
         if c.get("peer") in sympy_peer:
-            continue  # counted with the substituted sympy cases
+            continue  # counted with the sympy cases
         if c.get("no_form"):
             k = "unmapped"
             why[c["suite"]]["NVlabs extras/F2 transcription: " + c["unsupported"]] += 1
@@ -793,8 +948,11 @@ def main():
     subs = [(c, results[k]) for k, c in enumerate(cases) if c["id"].startswith("nvlabs-sympy")]
     if subs:
         n = sum(len(c["subs"]) for c, _ in subs)
-        good = sum(len(c["subs"]) for c, r in subs if r[0] == "substituted")
-        print(f"\nsubstituted: NVlabs' sympy assertions at integer substitutions ({SYMPY}): "
+        good = sum(len(c["subs"]) for c, r in subs if r[0] in ("pass", "refused"))
+        kinds = Counter(r[0] for _, r in subs)
+        print(f"\nsympy: NVlabs' sympy assertions answered symbolically ({SYMPY}): "
+              + ", ".join(f"{k} {n}" for k, n in sorted(kinds.items()))
+              + f"; at integer substitutions "
               f"{good} of {n} substitutions agree, over {len(subs)} cases")
     print()
     for (s, fn), cnt in sorted(by_fn.items(), key=lambda kv: (kv[0][0], -sum(kv[1].values()))):

@@ -20,9 +20,9 @@ use std::io::{self, IsTerminal, Write};
 use std::process::ExitCode;
 
 use clap::Args;
-use cute_layout::render::{self, Access, Banks, Op, Style};
-use cute_layout::{ComposedLayout, IntTuple, Layout, Tiler};
+use cute_layout::render::Access;
 
+use crate::ops::picture_ops::PictureArgs;
 use crate::ops::OpError;
 
 /// What to draw; shared by `svg` and `png`.
@@ -75,6 +75,10 @@ pub struct DrawArgs {
     /// mma: the permutation of make_tiled_mma, a tiler such as '(32,32,16)'.
     #[arg(long, value_name = "TILER")]
     pub permutation: Option<String>,
+    /// Cell colours instead of the defaults, by value (or thread) mod N: N colours such as
+    /// '#cfe2f3,#fce5cd,lightgreen' (#rgb, #rrggbb, rgb(R,G,B), a CSS name, NAME!PERCENT).
+    #[arg(long, value_name = "COLOURS")]
+    pub palette: Option<String>,
 }
 
 /// The tiled copy of `copy ATOM TYPE` (pictures and `cute copy`): --thr/--val for
@@ -124,15 +128,7 @@ impl CopyArgs {
 
 /// clap's check of `--color-by`.
 fn color_by_arg(s: &str) -> Result<String, String> {
-    match s {
-        "value" | "swizzle" | "range" => Ok(s.to_string()),
-        n => match n.parse::<u32>() {
-            Ok(k) if k <= 62 => Ok(s.to_string()),
-            _ => Err(String::from(
-                "expected value, swizzle, range or a number of bits from 0 to 62",
-            )),
-        },
-    }
+    crate::ops::picture_ops::color_by(s)
 }
 
 /// `cute svg`.
@@ -178,16 +174,16 @@ pub struct LatexArgs {
     /// The tile shape of --tv, e.g. '(16,8)'.
     #[arg(long, value_name = "SHAPE")]
     pub tile: Option<String>,
+    /// CuTe's colour function as a palette: cell colours by value (by thread for --tv, mma and
+    /// copy) mod N, e.g. '#cfe2f3,#fce5cd,lightgreen' (#rgb, #rrggbb, rgb(R,G,B), a CSS name,
+    /// NAME!PERCENT such as black!40).
+    #[arg(long, value_name = "COLOURS")]
+    pub palette: Option<String>,
 }
 
 /// clap's check of `--elem-bytes`.
 fn power_of_two(s: &str) -> Result<i64, String> {
-    match s.parse::<i64>() {
-        Ok(v) if (1..=1024).contains(&v) && v.count_ones() == 1 => Ok(v),
-        _ => Err(String::from(
-            "expected a power of two from 1 to 1024 (the size of an element in bytes)",
-        )),
-    }
+    crate::ops::picture_ops::power_of_two(s)
 }
 
 /// clap's check of `--access`.
@@ -224,147 +220,32 @@ pub enum Format {
     Latex,
 }
 
-fn parse_layout(s: &str) -> Result<Layout, OpError> {
-    s.parse()
-        .map_err(|e| OpError::new("ParseError", format!("layout {s:?}: {e}")))
-}
-
-/// A layout, a swizzled layout `Sw<B,M,S> o OFF o L`, or a shape (its compact layout).
-fn parse_composed(s: &str) -> Result<ComposedLayout, OpError> {
-    crate::ops::show::parse_showable("layout", s)
-}
-
 fn parse_access(s: &str) -> Result<Access, OpError> {
     crate::ops::view::parse_access(s)
 }
 
-/// The picture `args` ask for, as text (SVG or TikZ).
+/// The picture `args` ask for, as text (SVG or TikZ): the `svg` or `latex` operation's
+/// [`picture`](crate::ops::picture_ops::picture) of the same arguments.
 pub fn picture(a: &DrawArgs, format: Format) -> Result<String, OpError> {
-    let style = match &a.title {
-        Some(t) => Style::new().title(t),
-        None => Style::new(),
+    let p = PictureArgs {
+        args: a.args.clone(),
+        tv: a.tv,
+        tile: a.tile.clone(),
+        banks: a.banks,
+        elem_bytes: Some(a.elem_bytes),
+        access: Some(a.access.clone()),
+        title: a.title.clone(),
+        highlight: a.highlight,
+        color_by: a.color_by.clone(),
+        layout: a.layout.clone(),
+        permutation: a.permutation.clone(),
+        thr: a.copy.thr.clone(),
+        val: a.copy.val.clone(),
+        mma: a.copy.mma.clone(),
+        operand: a.copy.operand.clone(),
+        palette: a.palette.clone(),
     };
-    let latex = format == Format::Latex;
-    match a.args.as_slice() {
-        [kind, atom, ty] if kind == "copy" => {
-            if a.tv || a.banks.is_some() {
-                return Err(OpError::new("BadRequest", "copy: no --tv or --banks"));
-            }
-            let mut c = a.copy.clone();
-            c.layout = a.layout.clone();
-            c.permutation = a.permutation.clone();
-            let tc = crate::ops::copy_atoms::make_tiled_copy_spec(&c.spec(atom, ty))?;
-            Ok(if latex {
-                render::latex_copy(&tc)?
-            } else {
-                render::svg_copy(&tc, &style)?
-            })
-        }
-        [kind, atom] if kind == "mma" => {
-            if a.tv || a.banks.is_some() {
-                return Err(OpError::new("BadRequest", "mma: no --tv or --banks"));
-            }
-            let mma = crate::ops::atoms::make_tiled_mma(
-                atom,
-                a.layout.as_deref(),
-                a.permutation.as_deref(),
-            )?;
-            Ok(if latex {
-                render::latex_mma(&mma)?
-            } else {
-                render::svg_mma(&mma, &style)?
-            })
-        }
-        [layout] => {
-            // A swizzled layout `Sw<B,M,S> o OFF o L` is drawn as L with its offsets sent
-            // through the swizzle layers (the render module's post-map hook).
-            let composed = parse_composed(layout)?;
-            let l = composed.layout().clone();
-            // The layers are checked not to overflow on the layout's offsets at construction.
-            let post = |x: i64| composed.post(x).unwrap_or(x);
-            let swizzled = composed.as_layout().is_none();
-            let mut style = if swizzled {
-                style
-                    .post_map(&post)
-                    .title(a.title.as_deref().unwrap_or(layout.as_str()))
-            } else {
-                style
-            };
-            let by_cells = !a.tv && a.banks.is_none();
-            let range = match a.color_by.as_deref() {
-                Some("range") => true,
-                None => !swizzled && l.size() > 256,
-                _ => false,
-            };
-            let bits = match a.color_by.as_deref() {
-                None | Some("swizzle") if swizzled => composed.swizzle().base(),
-                None | Some("value" | "swizzle" | "range") => 0,
-                Some(n) => n.parse::<i64>().unwrap_or(0),
-            };
-            if range && by_cells {
-                style = style.color_by_range();
-            } else if bits > 0 && by_cells {
-                style = style.color_by_bits(u32::try_from(bits).unwrap_or(0));
-            }
-            if let Some(t) = a.highlight {
-                style = style.highlight_thread(t);
-            }
-            if a.tv {
-                let tile_text = a.tile.as_deref().unwrap_or_default();
-                let tile: IntTuple = tile_text.parse().map_err(|e| {
-                    OpError::new("ParseError", format!("--tile {tile_text:?}: {e}"))
-                })?;
-                Ok(if latex {
-                    render::latex_tv(&l, &tile, &style)?
-                } else {
-                    render::svg_tv(&l, &tile, &style)?
-                })
-            } else if let Some(n) = a.banks {
-                let banks = Banks::new(n, a.elem_bytes)?;
-                Ok(render::svg_banks(
-                    &l,
-                    banks,
-                    parse_access(&a.access)?,
-                    &style,
-                )?)
-            } else if latex {
-                Ok(render::latex(&l, &style)?)
-            } else {
-                Ok(render::svg(&l, &style)?)
-            }
-        }
-        [op, x, y] => {
-            let Some(op) = Op::from_name(op) else {
-                let names: Vec<&str> = Op::ALL.iter().map(|o| o.name()).collect();
-                let near = crate::ops::help::suggest(op, names.iter().copied());
-                return Err(OpError::new(
-                    "UnknownOp",
-                    match near {
-                        Some(n) => format!("no picture for operation {op:?}; did you mean {n}?"),
-                        None => format!(
-                            "no picture for operation {op:?}; one of: {}",
-                            names.join(", ")
-                        ),
-                    },
-                ));
-            };
-            if a.tv || a.banks.is_some() {
-                return Err(OpError::new(
-                    "Usage",
-                    format!("{op}: operation pictures are drawn without --tv or --banks"),
-                ));
-            }
-            let l = parse_layout(x)?;
-            let t: Tiler = y
-                .parse()
-                .map_err(|e| OpError::new("ParseError", format!("tiler {y:?}: {e}")))?;
-            Ok(render::svg_op(op, &l, &t, &style)?)
-        }
-        other => Err(OpError::new(
-            "Arity",
-            format!("expected LAYOUT or OP A B, got {} arguments", other.len()),
-        )),
-    }
+    crate::ops::picture_ops::picture(&p, format == Format::Latex)
 }
 
 /// Writes `bytes` to `path` (`-` or none: stdout).
@@ -478,6 +359,7 @@ pub fn run_latex(a: &LatexArgs) -> ExitCode {
         layout: a.layout.clone(),
         permutation: a.permutation.clone(),
         copy: a.copy.clone(),
+        palette: a.palette.clone(),
     };
     let out = a.output.as_deref();
     finish(

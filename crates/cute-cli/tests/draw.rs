@@ -405,3 +405,171 @@ fn swizzled_layouts_are_drawn_through_the_swizzle() {
     assert_eq!(classes, want);
     assert_ne!(sw(4), 4, "the swizzle moves some offsets");
 }
+
+/// The answers of `cute batch` to one request per argument list of `op`.
+fn batch_answers(op: &str, calls: &[Vec<&str>]) -> Vec<serde_json::Value> {
+    use std::io::Write as _;
+    use std::process::Stdio;
+    let mut input = String::new();
+    for args in calls {
+        let args: Vec<String> = args
+            .iter()
+            .map(|a| cute_ops::request::json_string(a))
+            .collect();
+        input += &format!("{{\"op\": \"{op}\", \"args\": [{}]}}\n", args.join(", "));
+    }
+    let mut child = Command::new(env!("CARGO_BIN_EXE_cute"))
+        .arg("batch")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("run cute batch");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(input.as_bytes())
+        .expect("write requests");
+    let out = child.wait_with_output().expect("cute batch");
+    String::from_utf8(out.stdout)
+        .expect("UTF-8")
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("JSON answer"))
+        .collect()
+}
+
+#[test]
+fn the_latex_and_svg_ops_answer_what_the_subcommands_print() {
+    let tv = "((4,8),(2,2)):((16,1),(8,64))";
+    let mma = "SM80_16x8x16_F16F16F16F16_TN";
+    let copy = ["copy", "SM75_U32x4_LDSM_N", "half_t"];
+    let thr_val = ["--thr", "(32,1):(1,0)", "--val", "(1,8):(0,1)"];
+    let both: Vec<Vec<&str>> = vec![
+        vec!["(4,8):(8,1)"],
+        vec!["(2,3,4):(1,2,6)"],
+        vec!["(4,4)"],
+        vec!["Sw<3,4,3> o 0 o (8,64):(64,1)"],
+        vec!["Sw<1,0,1> o 0 o (2,4):(4,1)"],
+        vec!["--tv", tv, "--tile", "(16,8)"],
+        vec!["mma", mma],
+        vec![
+            "mma",
+            mma,
+            "--layout",
+            "(2,2,1)",
+            "--permutation",
+            "(32,32,16)",
+        ],
+        [&copy[..], &thr_val[..]].concat(),
+        [
+            &copy[..],
+            &["--mma", mma, "--operand", "A", "--layout", "(2,2,1)"][..],
+        ]
+        .concat(),
+        vec!["(4,4):(4,1)", "--palette", "red,#0f0,rgb(0,0,255)"],
+        vec![
+            "--tv",
+            tv,
+            "--tile",
+            "(16,8)",
+            "--palette",
+            "black!40,lightblue",
+        ],
+        vec!["mma", mma, "--palette", "wheat,plum,khaki"],
+        [&copy[..], &thr_val[..], &["--palette", "#abc,#def"][..]].concat(),
+    ];
+    let svg_only: Vec<Vec<&str>> = vec![
+        vec!["--tv", tv, "--tile", "(16,8)", "--highlight", "3"],
+        vec![
+            "(8,32):(32,1)",
+            "--banks",
+            "32",
+            "--elem-bytes",
+            "2",
+            "--access",
+            "columns",
+        ],
+        vec!["logical_divide", "(8,8):(8,1)", "(2,4)"],
+        vec![
+            "raked_product",
+            "(2,2):(1,2)",
+            "(2,3):(3,1)",
+            "--title",
+            "R",
+        ],
+        vec!["(32,32):(32,1)"],
+        vec!["(32,32):(32,1)", "--color-by", "value"],
+        vec![
+            "(16,16):(16,1)",
+            "--color-by",
+            "range",
+            "--palette",
+            "navy,teal,olive,maroon",
+        ],
+        vec!["Sw<3,4,3> o 0 o (8,64):(64,1)", "--color-by", "2"],
+    ];
+    let mut checked = 0;
+    for (op, calls) in [("latex", both.clone()), ("svg", [both, svg_only].concat())] {
+        let answers = batch_answers(op, &calls);
+        assert_eq!(answers.len(), calls.len());
+        for (args, answer) in calls.iter().zip(&answers) {
+            let printed = text(&[&[op][..], &args[..]].concat());
+            let ok = answer["ok"]
+                .as_str()
+                .unwrap_or_else(|| panic!("{op} {args:?}: {answer}"));
+            assert_eq!(format!("{ok}\n"), printed, "{op} {args:?}");
+            checked += 1;
+        }
+    }
+    assert_eq!(checked, 36);
+}
+
+#[test]
+fn palettes_paint_the_cells() {
+    // (4,4):(1,4) by value mod 3 in the palette's colours.
+    let svg = text(&[
+        "svg",
+        "(4,4):(1,4)",
+        "--palette",
+        "#ff0000, lime ,rgb(0,0,255)",
+    ]);
+    let (panels, colors) = cells(&svg);
+    let want = [[255, 0, 0], [0, 255, 0], [0, 0, 255]];
+    for (k, c) in panels[0].iter().enumerate() {
+        let v: usize = c.label.parse().unwrap();
+        assert_eq!(v, (k % 4) * 4 + k / 4);
+        assert_eq!(colors[&c.class], want[v % 3], "cell {k}");
+    }
+    // TikZ: the same colours, CuTe's {rgb,255:...} form, by value (layout) or thread (TV).
+    let tex = text(&[
+        "latex",
+        "(4,4):(1,4)",
+        "--palette",
+        "#ff0000,lime,rgb(0,0,255)",
+    ]);
+    assert!(tex.contains("\\node[fill={rgb,255:red,0;green,255;blue,0}] at (0,1) {4};\n"));
+    let tv = text(&[
+        "latex",
+        "--tv",
+        "(2,2):(2,1)",
+        "--tile",
+        "(2,2)",
+        "--palette",
+        "white,black",
+    ]);
+    assert!(tv.contains(
+        "\\node[fill={rgb,255:red,0;green,0;blue,0}] at (0,1) {\\shortstack{T1 \\\\ V0}};\n"
+    ));
+    // A malformed colour is a parse error (exit 2) naming the colour.
+    for bad in ["#12", "red,nocolour", "rgb(1,2)", "black!200", ""] {
+        for cmd in ["svg", "latex"] {
+            let o = cute(&[cmd, "4:1", "--palette", bad]);
+            assert_eq!(o.status.code(), Some(2), "{cmd} {bad:?}");
+            let err = String::from_utf8_lossy(&o.stderr);
+            assert!(
+                err.starts_with("cute: error[ParseError]: palette: "),
+                "{err}"
+            );
+        }
+    }
+}

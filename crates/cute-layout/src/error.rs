@@ -230,6 +230,14 @@ pub enum LayoutError {
         /// Size of the second argument.
         right: i64,
     },
+    /// A condition on symbolic values (NVlabs PyCuTe's sympy layouts, [`SymLayout`](crate::SymLayout))
+    /// that the monomials do not decide, such as `4 % N == 0`: refused rather than guessed.
+    Undecidable {
+        /// Operation that was attempted.
+        op: &'static str,
+        /// The condition or quotient that cannot be decided, with the values.
+        condition: String,
+    },
     /// Two shapes have no common refinement (no shape that both are compatible with).
     NoCommonRefinement {
         /// Operation that was attempted.
@@ -278,6 +286,7 @@ impl LayoutError {
             LayoutError::CoordOutOfRange { .. } => "CoordOutOfRange",
             LayoutError::SizeMismatch { .. } => "SizeMismatch",
             LayoutError::NoCommonRefinement { .. } => "NoCommonRefinement",
+            LayoutError::Undecidable { .. } => "Undecidable",
         }
     }
 
@@ -426,6 +435,10 @@ impl fmt::Display for LayoutError {
             LayoutError::NoCommonRefinement { op, left, right } => write!(
                 f,
                 "{op}: {left} and {right} have no common refinement (two different integers, an integer and a tuple of another size, or tuples of different ranks)"
+            ),
+            LayoutError::Undecidable { op, condition } => write!(
+                f,
+                "{op}: {condition} cannot be decided for symbolic values (a symbol is any integer >= 2)"
             ),
         }
     }

@@ -73,9 +73,12 @@
 //! | `MMA_Atom`, `TiledMMA`, `Copy_Atom`, `TiledCopy` | the [`atom`] module |
 //! | `print_layout`, `print_latex`, `print_latex_tv` | [`Layout::table`], [`render::latex()`], [`render::latex_tv`]; SVG: [`render::svg()`], [`render::svg_tv`], [`render::svg_banks`] |
 //!
-//! Beyond CuTe: [`find_layout`] (the layout with given values), [`Layout::image`], the
+//! Beyond CuTe: NVlabs PyCuTe's F2 (XOR) strides ([`F2`], `Layout<F2>`; the module [`f2`]
+//! says what they are and which operations take them), [`find_layout`] (the layout with given values), [`Layout::image`], the
 //! predicates [`Layout::is_injective`] and friends, and step-by-step explanations of the algebra
-//! ([`analysis::explain`]).
+//! ([`analysis::explain`]); from NVlabs PyCuTe, its symbolic layouts ([`SymLayout`]: extents and
+//! strides that are monomials over named symbols, `(N,M):(1,N)`, with PyCuTe's coalesce,
+//! composition, complement, right inverse, `make_ordered_layout` and `make_layout_like`).
 //!
 //! ## Features
 //!
@@ -105,6 +108,7 @@ mod construct;
 mod coord;
 mod divider;
 mod error;
+pub mod f2;
 mod fmt;
 mod int_tuple;
 mod int_tuple_ops;
@@ -118,6 +122,7 @@ pub mod render;
 mod slice;
 pub mod smem_search;
 mod swizzle;
+mod symbolic;
 mod tensor;
 mod tensor_restructure;
 mod tree;
@@ -138,6 +143,7 @@ pub use construct::MAX_COORDINATES;
 pub use coord::Offsets;
 pub use divider::Idx2Crd;
 pub use error::{LayoutError, ParseError, ParseErrorKind};
+pub use f2::{is_f2_text, F2Basis, F2, MAX_F2_POINTS};
 pub use int_tuple::IntTuple;
 pub use int_tuple_ops::{IntTupleBuilder, TupleToken};
 pub use layout::{Layout, Order, StrideValue};
@@ -148,6 +154,7 @@ pub use pycute_extras::MAX_ADD_VALUES;
 pub use render::{Table, VectorTable, MAX_TABLE_CELLS};
 pub use slice::{Slice, SliceCoord};
 pub use swizzle::{Swizzle, MAX_SWIZZLE_BITS};
+pub use symbolic::{Sym, SymLayout, SymTuple};
 pub use tensor::{IdentityTensor, Storage, StorageMut, Tensor};
 pub use tree::{MAX_DEPTH, MAX_NODES};
 pub use tuple_algebra::{coord_less, safe_div, CoordOrder};

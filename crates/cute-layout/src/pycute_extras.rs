@@ -337,11 +337,31 @@ fn flat_layout<D: StrideValue>(
 }
 
 /// The stride arithmetic `coalesce_z` and `layout_add` need.
-trait AddStride: StrideValue + core::fmt::Display {
+pub(crate) trait AddStride: StrideValue + core::fmt::Display {
     const ZERO: Self;
     fn scale(self, k: i64) -> Option<Self>;
     /// `None` on overflow; `Some(Err)` where the sum has no form of this type.
     fn plus(self, other: Self) -> Option<Result<Self, ()>>;
+    /// Whether a leaf's stride scaled by `k` is the stride of its sub-mode that starts at
+    /// position `k` (always for integers; for F2 strides only at powers of two, where the
+    /// sub-modes' bit fields are disjoint).
+    fn splits_at(k: i64) -> bool {
+        let _ = k;
+        true
+    }
+}
+
+impl AddStride for crate::f2::F2 {
+    const ZERO: Self = crate::f2::F2::ZERO;
+    fn scale(self, k: i64) -> Option<Self> {
+        self.times(u64::try_from(k).ok()?)
+    }
+    fn plus(self, other: Self) -> Option<Result<Self, ()>> {
+        Some(Ok(self.xor(other)))
+    }
+    fn splits_at(k: i64) -> bool {
+        k > 0 && (k & (k - 1)) == 0
+    }
 }
 
 impl AddStride for i64 {
@@ -397,7 +417,7 @@ fn coalesce_z_modes<D: AddStride>(shape: &[i64], stride: &[D]) -> Vec<(i64, D)> 
     out
 }
 
-fn layout_add_impl<D: AddStride>(
+pub(crate) fn layout_add_impl<D: AddStride>(
     a: &Layout<D>,
     b: &Layout<D>,
     coalesce: fn(&Layout<D>) -> Result<Layout<D>, LayoutError>,
@@ -419,6 +439,17 @@ fn layout_add_impl<D: AddStride>(
     }
     let mut modes = Vec::with_capacity(chunks.len());
     for c in &chunks {
+        for (offset, start) in [(c.offset, c.start.0), (c.offset, c.start.1)] {
+            if !D::splits_at(offset / start) {
+                return Err(LayoutError::NotRepresentable {
+                    op: OP,
+                    what: alloc::format!(
+                        "{a} and {b} share a sub-mode at position {} of a leaf, no power of two: the F2 values of the leaf are not the XOR of its parts",
+                        offset / start
+                    ),
+                });
+            }
+        }
         let at = |l: &Layout<D>, leaf: usize, start: i64| {
             l.stride_leaves()[leaf].scale(c.offset / start)
         };

@@ -640,3 +640,51 @@ fn tv_colours_distinguish_a_warp() {
     assert_eq!(fill(0), fill(8));
     assert_ne!(fill(0), fill(1));
 }
+
+/// Palettes of one to six colours from a fixed set.
+fn palette_strategy() -> impl Strategy<Value = Vec<render::Color>> {
+    let names = [
+        "red",
+        "#00ff00",
+        "rgb(0,0,255)",
+        "black!40",
+        "lightblue",
+        "#abc",
+    ];
+    prop::collection::vec(0usize..names.len(), 1..=6)
+        .prop_map(move |ks| ks.iter().map(|&k| names[k].parse().unwrap()).collect())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(100))]
+
+    /// CuTe's colour function as a palette: every cell of the TikZ and the SVG picture of a
+    /// layout is painted palette[value mod N], and nothing else changes.
+    #[test]
+    fn palettes_paint_each_value(a in layout_strategy(), p in palette_strategy()) {
+        let style = Style::new().palette(&p);
+        let values = grid_values(&a);
+        let svg = parse(&render::svg(&a, &style).unwrap());
+        let cells = &svg.panels[0];
+        prop_assert_eq!(cells.classes().len(), values.len());
+        for (k, v) in values.iter().enumerate() {
+            let want = p[v.rem_euclid(p.len() as i64) as usize];
+            prop_assert_eq!(svg.colors[&cells.classes()[k]], [want.r, want.g, want.b]);
+        }
+        let tex = render::latex(&a, &style).unwrap();
+        let plain = render::latex(&a, &Style::new()).unwrap();
+        let mut nodes = 0;
+        for (line, base) in tex.lines().zip(plain.lines()) {
+            if let Some(rest) = line.strip_prefix("\\node[fill=") {
+                let (fill, tail) = rest.split_once("] at ").unwrap();
+                let v: i64 = tail.rsplit_once('{').unwrap().1.trim_end_matches("};").parse().unwrap();
+                prop_assert_eq!(fill, p[v.rem_euclid(p.len() as i64) as usize].tikz());
+                prop_assert!(base.ends_with(tail));
+                nodes += 1;
+            } else {
+                prop_assert_eq!(line, base);
+            }
+        }
+        prop_assert_eq!(nodes as i64, a.size());
+    }
+}

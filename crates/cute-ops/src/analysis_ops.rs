@@ -25,7 +25,7 @@ pub static ANALYSIS_OPS: &[OpSpec] = &[
     op("contiguity", "LAYOUT|COMPOSED", (1, 1), "the contiguous vector width from the start: max_common_vector(L, size(L):1)", contiguity),
     op("mode_contiguity", "LAYOUT|COMPOSED", (1, 1), "contiguity of each top-level mode", mode_contiguity),
     op("bank_conflicts", "LAYOUT|COMPOSED ELEM_BYTES [THREADS [BANKS [BANK_BYTES]]]", (2, 5), "n of the n-way bank conflict of the first THREADS (32) threads of a TV layout reading together (32 banks of 4 bytes)", bank_conflicts),
-    op("f2_matrix", "LAYOUT|COMPOSED", (1, 1), "the GF(2) matrix (rows: offset bits) of a layout of power-of-two shapes and disjoint strides, swizzles folded in", f2_matrix),
+    op("f2_matrix", "LAYOUT|COMPOSED|F2LAYOUT", (1, 1), "the GF(2) matrix (rows: offset bits) of a layout of power-of-two shapes and disjoint strides, swizzles folded in, or of a layout with F2 (XOR) strides", f2_matrix),
     op("tuple_cat", "TUPLE|LAYOUT...", (1, MANY), "CuTe tuple_cat: the top-level elements (modes) of each argument in turn", tuple_cat),
     op("make_swizzle", "Y Z", (2, 2), "CuTe make_swizzle<Y,Z>: the swizzle reading bit mask Y and toggling bit mask Z", |a| Ok(Swizzle::from_masks(a.int(0)?, a.int(1)?)?.to_string())),
     op("get_swizzle_portion", "LAYOUT|COMPOSED", (1, 1), "CuTe get_swizzle_portion: the outermost swizzle of a swizzled layout (Sw<0,4,3> for a plain layout)", |a| Ok(swizzled(a)?.swizzle_portion().to_string())),

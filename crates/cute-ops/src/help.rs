@@ -55,6 +55,9 @@ pub static HELP_GROUPS: &[&[OpHelp]] = &[
     crate::pycute_ops::PYCUTE_HELP,
     crate::tensor_ops::TENSOR_HELP,
     crate::tensor_restructure_ops::TENSOR_RESTRUCTURE_HELP,
+    crate::picture_ops::PICTURE_HELP,
+    crate::f2_ops::F2_HELP,
+    crate::symbolic_ops::SYMBOLIC_HELP,
 ];
 
 /// The help of [`crate::OPS`]: name, law, example arguments, example output.
@@ -206,6 +209,9 @@ pub fn example_line(h: &OpHelp) -> String {
 /// output), and the same call as a `cute batch` request.
 pub fn render(spec: &OpSpec) -> String {
     let mut out = format!("Usage: {}\n\n{}\n", usage_line(spec), spec.about);
+    if crate::f2_ops::F2_TAKERS.contains(&spec.name) && spec.name != "f2_swizzle" {
+        out += "Also takes layouts with F2 (XOR) strides, NVlabs PyCuTe's (not CuTe C++'s): `(8,8):(F2(1),F2(9))`.\n";
+    }
     if let Some(h) = help(spec.name) {
         out += "\n";
         out += &render_law_and_example(h);

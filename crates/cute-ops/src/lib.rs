@@ -33,12 +33,15 @@ pub mod codegen;
 mod composed_ops;
 mod construct_ops;
 pub mod copy_atoms;
+pub mod f2_ops;
 pub mod help;
+pub mod picture_ops;
 #[cfg(feature = "png")]
 pub mod png;
 mod pycute_ops;
 pub mod request;
 pub mod show;
+mod symbolic_ops;
 mod tensor_ops;
 mod tensor_restructure_ops;
 mod tuple_ops;
@@ -159,6 +162,9 @@ pub static GROUPS: &[&[OpSpec]] = &[
     pycute_ops::PYCUTE_OPS,
     tensor_ops::TENSOR_OPS,
     tensor_restructure_ops::TENSOR_RESTRUCTURE_OPS,
+    picture_ops::PICTURE_OPS,
+    f2_ops::F2_OPS,
+    symbolic_ops::SYMBOLIC_OPS,
 ];
 
 /// Every operation of every group, in the order `cute ops` lists them.
@@ -172,7 +178,7 @@ pub fn all() -> impl Iterator<Item = &'static OpSpec> {
 pub static OPS: &[OpSpec] = &[
     // construction
     op("make_layout", "SHAPE [STRIDE|LayoutLeft|LayoutRight]", (1, 2), "layout from a shape and a stride or a stride order (default LayoutLeft)", make_layout),
-    op("make_ordered_layout", "SHAPE ORDER", (2, 2), "compact layout whose strides increase in ORDER", |a| Ok(Layout::ordered(a.tuple(0)?, a.tuple(1)?)?.to_string())),
+    op("make_ordered_layout", "SHAPE ORDER", (2, 2), "compact layout whose strides increase in ORDER", |a| first(symbolic_ops::symbolic(a, "make_ordered_layout"), || Ok(Layout::ordered(a.tuple(0)?, a.tuple(1)?)?.to_string()))),
     op("make_identity_layout", "SHAPE", (1, 1), "the shape with unit basis strides: maps each coordinate to itself", composed_ops::make_identity_layout),
     op("concat", "LAYOUT...", (1, MANY), "the layout whose modes are the arguments (make_layout(l0, l1, ...))", |a| Ok(Layout::from_modes(a.layouts()?)?.to_string())),
     op("append", "LAYOUT|TUPLE LAYOUT|TUPLE", (2, 2), "modes of the first, then the second as one more mode (elements of a tuple)", |a| Ok(match a.layout_or_tuple(0)? { Either::Layout(l) => l.append(&a.layout(1)?)?.to_string(), Either::Tuple(t) => t.append(&a.tuple(1)?)?.to_string() })),
@@ -188,7 +194,7 @@ pub static OPS: &[OpSpec] = &[
     op("slice", "COORD LAYOUT|COMPOSED|TENSOR", (2, 2), "the sub-layout of the modes where COORD has _ (slice(coord, layout)); of a tensor, CuTe's tensor(coord)", |a| first(tensor_ops::slice(a), || chain_ops::slice(a))),
     op("slice_and_offset", "COORD LAYOUT|COMPOSED", (2, 2), "(slice, offset of the fixed entries); composed: the offset moves inside, 0", chain_ops::slice_and_offset),
     // queries
-    op("size", "LAYOUT|COMPOSED|TUPLE", (1, 1), "number of points (product of the shape)", |a| first(chain_ops::query(a, |c| c.size().to_string()), || Ok(a.shape(0)?.size()?.to_string()))),
+    op("size", "LAYOUT|COMPOSED|TUPLE", (1, 1), "number of points (product of the shape)", |a| first(symbolic_ops::symbolic(a, "size"), || first(chain_ops::query(a, |c| c.size().to_string()), || Ok(a.shape(0)?.size()?.to_string())))),
     op("cosize", "LAYOUT|COMPOSED", (1, 1), "CuTe's cosize: one past the last offset (of the inner layout if composed)", |a| first(chain_ops::query(a, |c| c.cosize().to_string()), || Ok(if a.is_basis(0) { a.basis_layout(0)?.cosize()? } else { a.layout(0)?.cosize() }.to_string()))),
     op("rank", "LAYOUT|COMPOSED|TUPLE", (1, 1), "number of top-level modes", |a| first(chain_ops::query(a, |c| c.rank().to_string()), || Ok(a.shape(0)?.rank().to_string()))),
     op("depth", "LAYOUT|COMPOSED|TUPLE", (1, 1), "nesting depth (0 for an integer)", |a| first(chain_ops::query(a, |c| c.depth().to_string()), || Ok(a.shape(0)?.depth().to_string()))),
@@ -204,13 +210,13 @@ pub static OPS: &[OpSpec] = &[
     op("weakly_congruent", "TUPLE TUPLE", (2, 2), "every tuple of the first matched by one of the second", |a| Ok(bit(a.shape(0)?.weakly_congruent(&a.shape(1)?)))),
     op("compatible", "TUPLE TUPLE", (2, 2), "sizes agree and coordinates of the first fit the second", |a| Ok(bit(a.shape(0)?.compatible(&a.shape(1)?)))),
     // algebra
-    op("coalesce", "LAYOUT|COMPOSED|TENSOR [PROFILE]", (1, 2), "fewest modes with the same function (by profile if given); of a tensor, the tensor over the coalesced layout", |a| tensor_restructure_ops::on_tensor(a, 0, tensor_restructure_ops::coalesce, || first(chain_ops::coalesce(a), || if a.is_basis(0) && a.len() == 1 { Ok(a.basis_layout(0)?.coalesce()?.to_string()) } else { Ok(if a.len() == 2 { a.layout(0)?.coalesce_by_mode(&a.profile(1)?)? } else { a.layout(0)?.coalesce() }.to_string()) }))),
+    op("coalesce", "LAYOUT|COMPOSED|SYMBOLIC|TENSOR [PROFILE]", (1, 2), "fewest modes with the same function (by profile if given); of a tensor, the tensor over the coalesced layout", |a| tensor_restructure_ops::on_tensor(a, 0, tensor_restructure_ops::coalesce, || first(symbolic_ops::symbolic(a, "coalesce"), || first(chain_ops::coalesce(a), || if a.is_basis(0) && a.len() == 1 { Ok(a.basis_layout(0)?.coalesce()?.to_string()) } else { Ok(if a.len() == 2 { a.layout(0)?.coalesce_by_mode(&a.profile(1)?)? } else { a.layout(0)?.coalesce() }.to_string()) })))),
     op("filter", "LAYOUT|TENSOR", (1, 1), "coalesce without stride-0 and extent-1 modes; of a tensor, the tensor over the filtered layout", |a| tensor_restructure_ops::on_tensor(a, 0, tensor_restructure_ops::filter, || Ok(a.layout(0)?.filter().to_string()))),
     op("filter_zeros", "LAYOUT|TENSOR", (1, 1), "stride-0 modes get extent 1; of a tensor, the tensor over that layout", |a| tensor_restructure_ops::on_tensor(a, 0, tensor_restructure_ops::filter_zeros, || Ok(a.layout(0)?.filter_zeros().to_string()))),
-    op("complement", "LAYOUT|COMPOSED [COTARGET]", (1, 2), "the layout filling the gaps of the image up to COTARGET (default cosize); of the inner layout if composed", |a| first(chain_ops::complement(a), || if a.is_basis(0) { Err(composed_ops::basis_not_cutes(a, "the complement of a basis-strided layout")) } else { Ok(if a.len() == 2 { a.layout(0)?.complement_shape(&a.tuple(1)?)? } else { a.layout(0)?.complement_cosize()? }.to_string()) })),
-    op("composition", "LAYOUT|SWIZZLE|COMPOSED|TENSOR LAYOUT|TILER|SWIZZLE|COMPOSED", (2, 2), "A o B: R(c) = A(B(c)); of a tensor and a layout or tiler, the tensor over A o B", |a| tensor_restructure_ops::on_tensor(a, 0, tensor_restructure_ops::composition, || composed_ops::composition(a))),
+    op("complement", "LAYOUT|COMPOSED|SYMBOLIC [COTARGET]", (1, 2), "the layout filling the gaps of the image up to COTARGET (default cosize); of the inner layout if composed", |a| first(symbolic_ops::symbolic(a, "complement"), || first(chain_ops::complement(a), || if a.is_basis(0) { Err(composed_ops::basis_not_cutes(a, "the complement of a basis-strided layout")) } else { Ok(if a.len() == 2 { a.layout(0)?.complement_shape(&a.tuple(1)?)? } else { a.layout(0)?.complement_cosize()? }.to_string()) }))),
+    op("composition", "LAYOUT|SWIZZLE|COMPOSED|SYMBOLIC|TENSOR LAYOUT|TILER|SWIZZLE|COMPOSED|SYMBOLIC", (2, 2), "A o B: R(c) = A(B(c)); of a tensor and a layout or tiler, the tensor over A o B", |a| tensor_restructure_ops::on_tensor(a, 0, tensor_restructure_ops::composition, || first(symbolic_ops::symbolic(a, "composition"), || composed_ops::composition(a)))),
     op("with_shape", "LAYOUT SHAPE", (2, 2), "the layout re-indexed by a shape (A o col_major(shape))", |a| Ok(a.layout(0)?.with_shape(&a.tuple(1)?)?.to_string())),
-    op("right_inverse", "LAYOUT|COMPOSED", (1, 1), "largest R with A(R(i)) = i", |a| composed_ops::inverse(a, true)),
+    op("right_inverse", "LAYOUT|COMPOSED|SYMBOLIC", (1, 1), "largest R with A(R(i)) = i", |a| first(symbolic_ops::symbolic(a, "right_inverse"), || composed_ops::inverse(a, true))),
     op("left_inverse", "LAYOUT|COMPOSED", (1, 1), "R with R(A(i)) = i (quasi-inverse if not injective)", |a| composed_ops::inverse(a, false)),
     op("nullspace", "LAYOUT|COMPOSED", (1, 1), "the coordinates A maps to 0 (1:0 for a composed layout, as CuTe)", |a| first(chain_ops::nullspace(a), || Ok(if a.is_basis(0) { a.basis_layout(0)?.nullspace() } else { a.layout(0)?.nullspace() }.to_string()))),
     op("max_common_vector", "LAYOUT|COMPOSED LAYOUT|COMPOSED", (2, 2), "number of leading elements both layouts map alike", |a| first(chain_ops::max_common_vector(a), || Ok(a.layout(0)?.max_common_vector(&a.layout(1)?).to_string()))),
@@ -316,6 +322,9 @@ pub fn run_op(op: &str, args: &[Arg]) -> Result<String, OpError> {
                 args.len()
             ),
         ));
+    }
+    if args.iter().any(f2_ops::is_f2_arg) {
+        return f2_ops::run(spec.name, args);
     }
     (spec.run)(&Args {
         op: spec.name,

@@ -11,7 +11,7 @@ use crate::{op, Args, OpError, OpSpec};
 pub static PYCUTE_OPS: &[OpSpec] = &[
     op("layout_add", "LAYOUT LAYOUT", (2, 2), "R(i) = A(i) + B(i) for i < size (NVlabs PyCuTe; not CuTe C++)", layout_add),
     op("greatest_common_domain", "SHAPE|LAYOUT SHAPE|LAYOUT", (2, 2), "the sub-modes two shapes share in order, as index positions (NVlabs PyCuTe; not CuTe C++)", |a| Ok(a.shape(0)?.greatest_common_domain(&a.shape(1)?)?.to_string())),
-    op("coalesce_z", "LAYOUT [PROFILE]", (1, 2), "coalesce keeping the function past the end: an extent-1 last mode stays (NVlabs PyCuTe; not CuTe C++)", coalesce_z),
+    op("coalesce_z", "LAYOUT|SYMBOLIC [PROFILE]", (1, 2), "coalesce keeping the function past the end: an extent-1 last mode stays (NVlabs PyCuTe; not CuTe C++)", coalesce_z),
     op("common_refinement", "SHAPE|LAYOUT SHAPE|LAYOUT", (2, 2), "the least shape both are compatible with (NVlabs PyCuTe; not CuTe C++)", |a| Ok(a.shape(0)?.common_refinement(&a.shape(1)?)?.to_string())),
     op("common_coarsening", "SHAPE|LAYOUT SHAPE|LAYOUT", (2, 2), "the greatest shape compatible with both (NVlabs PyCuTe; not CuTe C++)", |a| Ok(a.shape(0)?.common_coarsening(&a.shape(1)?)?.to_string())),
 ];
@@ -37,6 +37,9 @@ fn layout_add(a: &Args<'_>) -> Result<String, OpError> {
 }
 
 fn coalesce_z(a: &Args<'_>) -> Result<String, OpError> {
+    if let Some(r) = crate::symbolic_ops::symbolic(a, "coalesce_z")? {
+        return Ok(r);
+    }
     if a.is_basis(0) {
         if a.len() == 2 {
             return Err(OpError::new(

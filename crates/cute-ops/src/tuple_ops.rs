@@ -42,7 +42,7 @@ pub static TUPLE_OPS: &[OpSpec] = &[
     op("compact_col_major", "SHAPE [START]", (1, 2), "column-major stride of SHAPE starting at START (default 1)", |a| compact(a, false)),
     op("compact_row_major", "SHAPE [START]", (1, 2), "row-major stride of SHAPE starting at START (default 1)", |a| compact(a, true)),
     op("prefix_product", "TUPLE [START]", (1, 2), "exclusive prefix product (the column-major stride)", |a| compact(a, false)),
-    op("make_layout_like", "LAYOUT", (1, 1), "compact layout of the same shape, strides in the order of LAYOUT's (stride-0 modes kept)", |a| Ok(a.layout(0)?.layout_like()?.to_string())),
+    op("make_layout_like", "LAYOUT|SYMBOLIC", (1, 1), "compact layout of the same shape, strides in the order of LAYOUT's (stride-0 modes kept)", |a| crate::first(crate::symbolic_ops::symbolic(a, "make_layout_like"), || Ok(a.layout(0)?.layout_like()?.to_string()))),
     op("make_fragment_like", "LAYOUT|SHAPE|TENSOR", (1, 1), "register fragment for LAYOUT: mode 0 column-major, the rest ordered like LAYOUT; of a tensor, the fresh tensor counting_iter(0) o that layout", |a| crate::tensor_restructure_ops::on_tensor(a, 0, crate::tensor_restructure_ops::fragment_like, || fragment_like(a))),
     op("coshape", "LAYOUT", (1, 1), "CuTe coshape: 1 + the inner product of (shape - 1) and |stride| (a coordinate for basis strides)", |a| Ok(if a.is_basis(0) { a.basis_layout(0)?.coshape()? } else { a.layout(0)?.coshape()? }.to_string())),
     op("coprofile", "LAYOUT", (1, 1), "CuTe coprofile: the codomain's tree with every entry 0 (0 for integer strides)", |a| Ok(if a.is_basis(0) { a.basis_layout(0)?.coprofile()?.to_string() } else { a.layout(0).map(|_| "0".to_string())? })),

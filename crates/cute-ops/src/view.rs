@@ -122,6 +122,7 @@ pub fn plural(n: usize, thing: &str) -> String {
 /// * `tv TV TILE`: the thread-value layout `TV` on a tile of shape `TILE`, cells `T<t> V<v>`;
 /// * `banks L [BANKS [ELEM_BYTES [ACCESS]]]` (defaults 32, 4, `rows`): cells coloured by bank,
 ///   the wavefronts of each request;
+/// * `svg ARGS...` and `latex ARGS...`: the `svg` operation's answer ([`crate::picture_ops`]);
 /// * the divides, products and composition with a layout and a tiler: the operands beside the
 ///   result ([`render::svg_op`]);
 /// * any other operation of the table: its result if that is a layout, else its first argument.
@@ -173,6 +174,9 @@ pub fn picture(op: &str, args: &[Arg]) -> Result<String, OpError> {
                 render::svg_banks(l, banks, access, style)
             })
         }
+        // The picture operations: svg answers a picture already; latex's is drawn as svg
+        // draws it (svg takes every argument of latex).
+        "svg" | "latex" => run_op("svg", args),
         _ => {
             let result = run_op(op, args)?;
             if let Some(svg) = mma_picture(op, args).or_else(|| copy_picture(op, args)) {
@@ -408,6 +412,11 @@ mod tests {
         );
         let sw = picture("show", &[t("Sw<3,0,3> o 0 o (8,8):(8,1)")]).unwrap();
         assert!(sw.contains("Sw&lt;3,0,3&gt;") || sw.contains("Sw<3,0,3>"));
+        let l = picture("latex", &[t("(2,2):(1,2)"), t("--palette"), t("red")]).unwrap();
+        assert_eq!(
+            l,
+            run_op("svg", &[t("(2,2):(1,2)"), t("--palette"), t("red")]).unwrap()
+        );
         let c = picture("coalesce", &[t("(2,(1,6)):(1,(6,2))")]).unwrap();
         assert!(c.contains("coalesce = 12:1"));
         let s = picture("size", &[t("(2,3):(1,2)")]).unwrap();

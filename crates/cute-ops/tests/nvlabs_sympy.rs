@@ -1,17 +1,20 @@
 //! NVlabs PyCuTe's assertions over sympy symbols (`test_composition_sympy`,
 //! `test_coalesce_sympy`, `test_coalesce_z_sympy`, `test_complement_sympy`,
 //! `test_right_inverse_sympy`, `TestMakeOrderedLayout.test_sympy`,
-//! `TestMakeLayoutLike.test_sympy(_substitution)`), checked at integer
-//! substitutions: cute has no symbolic integers, so each symbolic assertion becomes a property
-//! of the integer algebra. `tests/data/nvlabs_sympy.jsonl` (written by
+//! `TestMakeLayoutLike.test_sympy(_substitution)`). `tests/data/nvlabs_sympy.jsonl` (written by
 //! `scripts/gen-nvlabs-sympy.py` from the hand transcription there) holds, per case, the
-//! symbolic input and answer and every substitution: its concrete request and what the answer
-//! must satisfy (`same`: the substituted symbolic answer, as text or as the same function;
-//! `law`: the post-condition the peer's test asserts; `may_refuse`: a refusal is accepted).
+//! symbolic input and PyCuTe's symbolic answer, and every substitution of integers: its
+//! concrete request and what the answer must satisfy (`same`: the substituted symbolic answer,
+//! as text or as the same function; `law`: the post-condition the peer's test asserts;
+//! `may_refuse`: a refusal is accepted).
+//!
+//! Each case is asked symbolically and our symbolic answer compared with PyCuTe's
+//! ([`nvlabs_sympy_assertions_hold_symbolically`]); the substitutions check the integer
+//! operations against the same assertions.
 
 use std::collections::BTreeMap;
 
-use cute_layout::Layout;
+use cute_layout::{Layout, Sym, SymLayout};
 use cute_ops::{run_op, Arg};
 use serde_json::Value;
 
@@ -255,4 +258,128 @@ fn substitutions_follow_the_symbolic_text() {
     let env = BTreeMap::from([("N".to_string(), 3), ("X".to_string(), 5)]);
     assert_eq!(substitute("(X,1):(1,N*X)", &env), "(5,1):(1,15)");
     assert_eq!(evaluate("2*N+X//2-1", &env), 7);
+}
+
+/// A polynomial over the symbols: sorted factors -> coefficient.
+type Poly = BTreeMap<Vec<(String, u32)>, i64>;
+
+fn poly(s: &Sym) -> Poly {
+    let mut key: Vec<(String, u32)> = s.factors().to_vec();
+    key.sort();
+    let mut p = Poly::new();
+    if s.coef() != 0 {
+        p.insert(key, s.coef());
+    }
+    p
+}
+
+fn add(a: &mut Poly, b: &Poly, times: i64) {
+    for (k, v) in b {
+        let e = a.entry(k.clone()).or_default();
+        *e += v * times;
+        if *e == 0 {
+            a.remove(k);
+        }
+    }
+}
+
+/// `L(i)` as a polynomial: every extent but the last must be an integer (as in PyCuTe's
+/// idx2crd, the last mode takes the rest).
+fn eval_poly(l: &SymLayout, i: i64) -> Poly {
+    let shape = l.shape().leaves();
+    let stride = l.stride().leaves();
+    let (mut rest, mut out) = (i, Poly::new());
+    for (k, (s, d)) in shape.iter().zip(&stride).enumerate() {
+        let c = if k + 1 == shape.len() {
+            rest
+        } else {
+            let s = s.as_int().expect("a static extent before the last");
+            let c = rest % s;
+            rest /= s;
+            c
+        };
+        add(&mut out, &poly(d), c);
+    }
+    out
+}
+
+/// PyCuTe's postcondition_composition, over the symbols: R compatible with B (both static
+/// here) and R(i) == A(B(i)) as polynomials for every i < size(B).
+fn composition_holds(a: &SymLayout, b: &Layout, r: &SymLayout) -> Result<(), String> {
+    let shape = r.shape().to_string().parse::<cute_layout::IntTuple>();
+    match shape {
+        Ok(s) if b.shape().compatible(&s) => {}
+        _ => return Err(format!("{r} is not compatible with {b}")),
+    }
+    for i in 0..b.size() {
+        let want = eval_poly(a, b.index_any(i).unwrap());
+        if eval_poly(r, i) != want {
+            return Err(format!("R({i}) != A(B({i}))"));
+        }
+    }
+    Ok(())
+}
+
+/// Each case answered symbolically, compared with PyCuTe's symbolic answer: `pass` when our
+/// answer equals the peer's as polynomials (the order of factors aside), or, for composition,
+/// when it meets the peer's post-condition over the symbols; `refused` where PyCuTe raises
+/// too. Every substitution of our symbolic answer must also give the substituted peer answer.
+#[test]
+fn nvlabs_sympy_assertions_hold_symbolically() {
+    let (mut pass, mut refused, mut failures) = (0, 0, Vec::new());
+    for line in DATA.lines().skip(1) {
+        let case: Value = serde_json::from_str(line).unwrap();
+        let op = case["op"].as_str().unwrap();
+        let args = strs(&case["args"]);
+        let id = format!("{} {}", case["ref"], case["peer"]);
+        let peer_raises = case["test"].as_str().unwrap().ends_with("_fails");
+        let ours = match call(op, &args) {
+            Ok(r) => r,
+            Err(e) if peer_raises && e.starts_with("Undecidable") => {
+                refused += 1;
+                continue;
+            }
+            Err(e) => {
+                failures.push(format!("{id}: {e}"));
+                continue;
+            }
+        };
+        let r: SymLayout = ours.parse().unwrap();
+        let verdict = if let Some(want) = case["expect"]["same"].as_str() {
+            let want: SymLayout = want.parse().unwrap();
+            (r == want)
+                .then_some(())
+                .ok_or(format!("ours {ours}, peer {want}"))
+        } else {
+            let a: SymLayout = args[0].parse().unwrap();
+            composition_holds(&a, &layout(&args[1]), &r)
+        };
+        if let Err(e) = verdict {
+            failures.push(format!("{id}: {e}"));
+            continue;
+        }
+        for sub in case["subs"].as_array().unwrap() {
+            let Some(want) = sub["expect"]["same"].as_str() else {
+                continue;
+            };
+            let env = env(sub["at"].as_str().unwrap());
+            let got = substitute(&ours, &env);
+            if same(op, &strs(&sub["args"]), &got, want).is_err() {
+                failures.push(format!("{id} at {}: ours {got}, peer {want}", sub["at"]));
+            }
+        }
+        pass += 1;
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    println!("symbolic: pass {pass}, refused {refused}");
+    assert_eq!((pass, refused), (47, 1));
+}
+
+fn env(at: &str) -> BTreeMap<String, i64> {
+    at.split(',')
+        .map(|kv| {
+            let (k, v) = kv.split_once('=').unwrap();
+            (k.to_string(), v.parse().unwrap())
+        })
+        .collect()
 }

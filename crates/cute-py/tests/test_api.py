@@ -168,6 +168,17 @@ def test_run_batch_ops():
     assert raw[0] == '{"ok": "6"}' and '"kind": "UnknownOp"' in raw[1]
 
 
+def test_symbolic_layouts_through_run():
+    # NVlabs PyCuTe's sympy layouts: symbolic answers come back as text, substituted ones as layouts
+    assert cl.run("coalesce", "(N,M):(1,N)") == "N*M:1"
+    assert cl.run("size", "(N,4):(1,N)") == "4*N"
+    assert cl.run_text("complement", "256:1", "(32,4,2,2,N)") == "(2,N):(256,512)"
+    assert str(cl.run("subs", "(N,M):(1,N)", "N=3", "M=5")) == "(3,5):(1,3)"
+    with pytest.raises(LayoutError) as e:
+        cl.run("composition", "(N,8):(X,Y)", "4:1")
+    assert e.value.kind == "Undecidable"
+
+
 def test_composed_and_basis():
     c = cl.composition(cl.Swizzle(3, 4, 3), Layout((8, 64), (64, 1)))
     assert isinstance(c, cl.ComposedLayout) and str(c) == "Sw<3,4,3> o 0 o (8,64):(64,1)"
@@ -327,3 +338,27 @@ def test_pycute_extras_not_cute_cpp():
     with pytest.raises(LayoutError) as e:
         common_refinement((2, (3, 5)), ((3, 2), 5))
     assert e.value.kind == "NoCommonRefinement"
+
+
+def test_pictures_through_run():
+    # The picture operations `latex` and `svg` through the generic entry points: the same text
+    # as the Pythonic methods, options as the command line's words.
+    L = Layout((2, 3), (3, 1))
+    tex = cl.run("latex", L)
+    assert tex.startswith("% Layout: (2,3):(3,1)\n\\documentclass[convert]{standalone}\n")
+    assert tex + "\n" == L.latex()
+    tv = cl.run_text("latex", "--tv", "((4,8),(2,2)):((16,1),(8,64))", "--tile", (16, 8))
+    assert tv.count("\\shortstack") == 128
+    assert tv + "\n" == cl.latex(Layout.parse("((4,8),(2,2)):((16,1),(8,64))"), (16, 8))
+    mma = cl.run("latex", "mma", "SM80_16x8x8_F16F16F16F16_TN")
+    assert mma + "\n" == cl.mma_latex("SM80_16x8x8_F16F16F16F16_TN")
+    svg = cl.run("svg", "(4,4):(1,4)", "--palette", "red,#00f")
+    assert ET.fromstring(svg).tag.endswith("svg") and ".o1{fill:#0000ff}" in svg
+    assert "{rgb,255:red,255;green,0;blue,0}" in cl.run("latex", L, "--palette", "red")
+    out = cl.batch([("svg", "copy", "SM75_U32x4_LDSM_N", "half_t", "--thr", "(32,1):(1,0)", "--val", "(1,8):(0,1)"),
+                    ("latex", "4:1", "--palette", "nocolour")])
+    assert ET.fromstring(out[0]).tag.endswith("svg")
+    assert isinstance(out[1], LayoutError) and out[1].kind == "ParseError"
+    with pytest.raises(LayoutError) as e:
+        cl.run("latex", "4:1", "--banks", "32")
+    assert e.value.kind == "BadRequest"

@@ -452,5 +452,5 @@ pub fn svg_banks(
         row_notes,
         banks: banks.count,
     };
-    Ok(write_svg(&[panel], &[format!("{rep}")]))
+    Ok(write_svg(&[panel], &[format!("{rep}")], style))
 }

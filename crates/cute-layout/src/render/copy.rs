@@ -14,7 +14,7 @@ use alloc::vec::Vec;
 use core::fmt::Write;
 
 use super::grid::check_cells;
-use super::latex::{PREAMBLE, TV8};
+use super::latex::{tikz_color, PREAMBLE, TV8};
 use super::panel::{Cell, Label, Paint, Panel};
 use super::style::Style;
 use super::svg::write_svg;
@@ -156,6 +156,16 @@ fn tile_mn(tc: &TiledCopy) -> Result<(i64, i64), AtomError> {
 /// ```
 #[doc(alias = "print_latex_copy")]
 pub fn latex_copy(tc: &TiledCopy) -> Result<String, AtomError> {
+    latex_copy_with(tc, &Style::new())
+}
+
+/// [`latex_copy`] with the style's palette, if any, in place of CuTe's thread colours
+/// (`palette[t mod N]`, CuTe's `print_latex_copy(..., color)`); the rest of the style is not
+/// used.
+///
+/// # Errors
+/// As [`latex_copy`].
+pub fn latex_copy_with(tc: &TiledCopy, style: &Style<'_>) -> Result<String, AtomError> {
     let (m_ext, n_ext) = tile_mn(tc)?;
     let (s_tv, d_tv) = (tc.layout_s_tv()?, tc.layout_d_tv()?);
     let at = Coords::of(tc, (m_ext, n_ext));
@@ -180,7 +190,7 @@ pub fn latex_copy(tc: &TiledCopy) -> Result<String, AtomError> {
                 if let Some(f) = filled.get_mut(k) {
                     if !*f {
                         *f = true;
-                        let color = TV8[t.rem_euclid(8) as usize];
+                        let color = tikz_color(style, t, &TV8);
                         let _ = writeln!(
                             s,
                             "\\node[fill={color}] at ({m},{}) {{\\shortstack{{T{t} \\\\ V{v}}}}};",
@@ -216,11 +226,11 @@ pub fn latex_copy(tc: &TiledCopy) -> Result<String, AtomError> {
     Ok(s)
 }
 
-fn panel(title: String, cells: &CopyCells, what: &str) -> Panel {
+fn panel(title: String, cells: &CopyCells, what: &str, colors: usize) -> Panel {
     let multi = cells.count.iter().filter(|&&c| c > 1).count();
     let none = cells.count.iter().filter(|&&c| c == 0).count();
     let mut notes = alloc::vec![format!(
-        "{what}: cell = tile coordinate of (thread, value); colour = thread mod 32"
+        "{what}: cell = tile coordinate of (thread, value); colour = thread mod {colors}"
     )];
     if multi > 0 {
         notes.push(format!(
@@ -291,12 +301,18 @@ pub fn svg_copy(tc: &TiledCopy, style: &Style<'_>) -> Result<String, AtomError> 
         )],
     };
     let panels = [
-        panel(format!("Source: layout_S_TV {s_tv}"), &s_cells, "source"),
+        panel(
+            format!("Source: layout_S_TV {s_tv}"),
+            &s_cells,
+            "source",
+            style.thread_colors(),
+        ),
         panel(
             format!("Destination: layout_D_TV {d_tv}"),
             &d_cells,
             "destination",
+            style.thread_colors(),
         ),
     ];
-    Ok(write_svg(&panels, &caption))
+    Ok(write_svg(&panels, &caption, style))
 }

@@ -36,6 +36,7 @@
 //! reach get a red frame after the grid; both appear only when such cells exist, so every
 //! picture CuTe draws correctly is reproduced character for character.
 
+use alloc::borrow::Cow;
 use alloc::format;
 use alloc::string::String;
 use core::fmt::Write as _;
@@ -65,6 +66,18 @@ pub(crate) const TV8: [&str; 8] = [
 ];
 
 pub(crate) const PREAMBLE: &str = "\\documentclass[convert]{standalone}\n\\usepackage{tikz}\n\n\\begin{document}\n\\begin{tikzpicture}[x={(0cm,-1cm)},y={(1cm,0cm)},every node/.style={minimum size=1cm, outer sep=0pt}]\n\n";
+
+/// The TikZ colour of `k`: the style's palette colour, else `defaults[k mod 8]`.
+pub(crate) fn tikz_color(
+    style: &Style<'_>,
+    k: i64,
+    defaults: &[&'static str; 8],
+) -> Cow<'static, str> {
+    match style.color_of(k) {
+        Some(c) => Cow::Owned(c.tikz()),
+        None => Cow::Borrowed(defaults[k.rem_euclid(8) as usize]),
+    }
+}
 
 /// The grid line, the row and column labels and the footer.
 fn footer(s: &mut String, rows: usize, cols: usize) {
@@ -98,7 +111,8 @@ fn rank2(layout: &Layout) -> Result<Layout, LayoutError> {
 /// its value and shaded by value mod 8 (see the [module docs](self) for the exact text).
 ///
 /// The style's post-map is applied to every value; its title, if any, replaces the layout in the
-/// `% Layout:` line.
+/// `% Layout:` line; its palette, if any, replaces CuTe's colours (`palette[v mod N]`, CuTe's
+/// `print_latex(layout, color)`).
 ///
 /// # Errors
 /// [`LayoutError::TooLarge`] past [`MAX_PICTURE_CELLS`](super::MAX_PICTURE_CELLS) points (TeX
@@ -129,10 +143,7 @@ pub fn latex(layout: &Layout, style: &Style<'_>) -> Result<String, LayoutError> 
     for m in 0..rows {
         for n in 0..cols {
             let v = style.map(l2.index_1d(m + rows * n).unwrap_or(0));
-            let color = BW8
-                .get(v.rem_euclid(8) as usize)
-                .copied()
-                .unwrap_or("white");
+            let color = tikz_color(style, v, &BW8);
             let _ = writeln!(s, "\\node[fill={color}] at ({m},{n}) {{{v}}};");
         }
     }
@@ -143,7 +154,8 @@ pub fn latex(layout: &Layout, style: &Style<'_>) -> Result<String, LayoutError> 
 
 /// CuTe's `print_latex_tv(tv, tile)`: a TikZ picture of which thread holds which value of a tile,
 /// cells labelled `T<t>` over `V<v>` and coloured by thread (see the [module docs](self) and
-/// [`svg_tv`](super::svg_tv) for how a TV layout reaches a cell).
+/// [`svg_tv`](super::svg_tv) for how a TV layout reaches a cell). The style's palette, if any,
+/// colours thread `t` with `palette[t mod N]` (CuTe's `print_latex_tv(tv, tile, color)`).
 ///
 /// # Errors
 /// As [`svg_tv`](super::svg_tv).
@@ -173,10 +185,7 @@ pub fn latex_tv(tv: &Layout, tile: &IntTuple, style: &Style<'_>) -> Result<Strin
         if let Some(f) = filled.get_mut(m * map.cols + n) {
             if !*f {
                 *f = true;
-                let color = TV8
-                    .get(t.rem_euclid(8) as usize)
-                    .copied()
-                    .unwrap_or("white");
+                let color = tikz_color(style, t, &TV8);
                 let _ = writeln!(
                     s,
                     "\\node[fill={color}] at ({m},{n}) {{\\shortstack{{T{t} \\\\ V{v}}}}};"

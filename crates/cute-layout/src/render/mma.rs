@@ -29,7 +29,7 @@ use alloc::vec;
 use alloc::vec::Vec;
 use core::fmt::Write as _;
 
-use super::latex::{PREAMBLE, TV8};
+use super::latex::{tikz_color, PREAMBLE, TV8};
 use super::style::{Style, MAX_PICTURE_CELLS};
 use super::svg::THREAD_COLORS;
 use crate::atom::{AtomError, Operand, TiledMma};
@@ -115,6 +115,16 @@ fn label(s: &mut String, r: i64, c: i64, v: i64) {
 /// [`LayoutError::TooLarge`] past [`MAX_PICTURE_CELLS`] cells in all; the tiled MMA's errors.
 #[doc(alias = "print_latex_mma")]
 pub fn latex_mma(mma: &TiledMma) -> Result<String, AtomError> {
+    latex_mma_with(mma, &Style::new())
+}
+
+/// [`latex_mma`] with the style's palette, if any, in place of CuTe's thread colours
+/// (`palette[t mod N]`, CuTe's `print_latex_mma(..., color)`); the rest of the style is not
+/// used.
+///
+/// # Errors
+/// As [`latex_mma`].
+pub fn latex_mma_with(mma: &TiledMma, style: &Style<'_>) -> Result<String, AtomError> {
     let [c, a, b] = mma_panels(mma)?;
     let [m, n, k] = mma.tile_size_mnk();
     let mut s = String::with_capacity(400 + 70 * (c.order.len() + a.order.len() + b.order.len()));
@@ -123,7 +133,7 @@ pub fn latex_mma(mma: &TiledMma) -> Result<String, AtomError> {
     let _ = writeln!(s, "% LayoutB: {}", mma.layout_tv(Operand::B)?);
     s.push_str(PREAMBLE);
     let node = |s: &mut String, t: i64, v: i64, x: i64, y: i64| {
-        let color = TV8[t.rem_euclid(8) as usize];
+        let color = tikz_color(style, t, &TV8);
         let _ = writeln!(
             s,
             "\\node[fill={color}] at ({x},{y}) {{\\shortstack{{T{t} \\\\ V{v}}}}};"
@@ -201,7 +211,11 @@ pub fn svg_mma(mma: &TiledMma, style: &Style<'_>) -> Result<String, AtomError> {
          .e{{fill:#fff;stroke:#000;stroke-width:1}}\n\
          .frame{{fill:none;stroke:#000;stroke-width:2}}\n"
     );
-    for (i, c) in THREAD_COLORS.iter().enumerate() {
+    let colors: Vec<String> = match style.palette {
+        Some(p) => p.iter().map(|c| c.hex()).collect(),
+        None => THREAD_COLORS.iter().map(|c| String::from(*c)).collect(),
+    };
+    for (i, c) in colors.iter().enumerate() {
         let _ = writeln!(s, ".t{i}{{fill:{c};stroke:#000;stroke-width:1}}");
     }
     s.push_str("</style>\n<rect width=\"100%\" height=\"100%\" fill=\"#fff\"/>\n");
@@ -247,7 +261,7 @@ pub fn svg_mma(mma: &TiledMma, style: &Style<'_>) -> Result<String, AtomError> {
                         let _ = writeln!(
                             s,
                             "<rect class=\"t{}\" data-op=\"{name}\" data-row=\"{r}\" data-col=\"{c}\" data-t=\"{t}\" data-v=\"{v}\" x=\"{x}\" y=\"{y}\" width=\"{CELL}\" height=\"{CELL}\"/><text x=\"{}\" y=\"{}\">T{t}</text><text x=\"{}\" y=\"{}\">V{v}</text>",
-                            t.rem_euclid(THREAD_COLORS.len() as i64),
+                            t.rem_euclid(colors.len().max(1) as i64),
                             x + CELL / 2,
                             y + CELL / 2 - 2,
                             x + CELL / 2,

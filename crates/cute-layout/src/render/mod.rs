@@ -36,6 +36,9 @@
 //! | an operation: operands beside the result | [`svg_op`] | |
 //! | the terminal, with colour | [`Table::with_ansi`] | |
 //!
+//! A [`Style`] may also carry a palette ([`Style::palette`], [`parse_palette`]): CuTe's colour
+//! function of `print_latex`, for the TikZ and the SVG pictures alike (see [`color`]).
+//!
 //! Every picture function takes a [`Style`], whose **post-map** hook draws `f ∘ L` instead of
 //! `L`: pass a swizzle as `f` to draw (and bank-analyse) a swizzled layout
 //! `Sw<B,M,S> o 0 o L`:
@@ -54,6 +57,7 @@
 //! [`Layout::table`]: crate::Layout::table
 
 pub mod banks;
+pub mod color;
 pub mod copy;
 mod grid;
 pub mod latex;
@@ -66,9 +70,10 @@ pub mod text;
 pub mod tv;
 
 pub use banks::{bank_conflicts, svg_banks, Access, BankReport, Banks, Request};
-pub use copy::{latex_copy, svg_copy};
+pub use color::{parse_palette, Color};
+pub use copy::{latex_copy, latex_copy_with, svg_copy};
 pub use latex::{latex, latex_tv};
-pub use mma::{latex_mma, svg_mma};
+pub use mma::{latex_mma, latex_mma_with, svg_mma};
 pub use ops::{svg_op, Op};
 pub use style::{Style, MAX_PICTURE_CELLS};
 pub use svg::svg;

@@ -284,8 +284,9 @@ pub fn svg_op(op: Op, a: &Layout, b: &Tiler, style: &Style<'_>) -> Result<String
         ));
     }
     caption.push(String::from(legend));
-    caption.push(String::from(
-        "colours: value mod 8, the same in every panel",
+    caption.push(format!(
+        "colours: value mod {}, the same in every panel",
+        style.palette.map_or(8, <[_]>::len)
     ));
-    Ok(write_svg(&panels, &caption))
+    Ok(write_svg(&panels, &caption, style))
 }

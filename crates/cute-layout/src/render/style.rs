@@ -1,6 +1,8 @@
-//! Options shared by every picture: the offset post-map hook and the title.
+//! Options shared by every picture: the offset post-map hook, the title and the colours.
 
 use core::fmt;
+
+use super::color::Color;
 
 /// The largest number of cells a picture (SVG, LaTeX, bank view, each panel of an operation
 /// picture) accepts: 64Ki, four times a 128 x 128 tile. A larger request (say a `2^40`-point
@@ -41,6 +43,7 @@ pub struct Style<'a> {
     pub(crate) color_shift: u32,
     pub(crate) color_range: bool,
     pub(crate) thread: Option<i64>,
+    pub(crate) palette: Option<&'a [Color]>,
 }
 
 impl<'a> Style<'a> {
@@ -111,6 +114,29 @@ impl<'a> Style<'a> {
         }
     }
 
+    /// Paints cells with `palette[k mod N]` instead of the default colours, `k` the value or
+    /// the thread a cell is coloured by (CuTe's colour function of `print_latex`); see
+    /// [`render::color`](super::color). An empty palette is ignored.
+    pub fn palette(self, palette: &'a [Color]) -> Self {
+        Style {
+            palette: (!palette.is_empty()).then_some(palette),
+            ..self
+        }
+    }
+
+    /// How many colours the threads of an SVG picture cycle through: the palette's, else one
+    /// per thread of a warp.
+    pub(crate) fn thread_colors(&self) -> usize {
+        self.palette
+            .map_or(super::svg::THREAD_COLOR_COUNT, <[_]>::len)
+    }
+
+    /// The palette colour of `k`, if a palette is set.
+    pub(crate) fn color_of(&self, k: i64) -> Option<Color> {
+        let p = self.palette?;
+        p.get(k.rem_euclid(p.len() as i64) as usize).copied()
+    }
+
     /// `f(x)` with the post-map, `x` without.
     #[inline]
     pub(crate) fn map(&self, x: i64) -> i64 {
@@ -129,6 +155,7 @@ impl fmt::Debug for Style<'_> {
             .field("color_shift", &self.color_shift)
             .field("color_range", &self.color_range)
             .field("thread", &self.thread)
+            .field("palette", &self.palette)
             .finish()
     }
 }

@@ -124,15 +124,22 @@ pub fn svg(layout: &Layout, style: &Style<'_>) -> Result<String, LayoutError> {
         let (lo, hi) = values.fold((i64::MAX, i64::MIN), |(a, b), v| (a.min(v), b.max(v)));
         // The span as i128: values may be anywhere in i64.
         let span = (i128::from(hi) - i128::from(lo) + 1).max(1);
+        let shades = style.palette.map_or(RANGE_SHADES, |p| p.len() as i64);
         for c in &mut panel.cells {
             if let Paint::Offset(v) = c.paint {
-                let k = (i128::from(v) - i128::from(lo)) * i128::from(RANGE_SHADES) / span;
+                let k = (i128::from(v) - i128::from(lo)) * i128::from(shades) / span;
                 c.paint = Paint::Range(k as i64);
             }
         }
-        panel.notes.push(alloc::format!(
-            "colour = where the value lies in [{lo}, {hi}] (light blue: smallest, light orange: largest)"
-        ));
+        panel.notes.push(match style.palette {
+            Some(p) => alloc::format!(
+                "colour = where the value lies in [{lo}, {hi}] ({} shades of the palette)",
+                p.len()
+            ),
+            None => alloc::format!(
+                "colour = where the value lies in [{lo}, {hi}] (light blue: smallest, light orange: largest)"
+            ),
+        });
     } else if style.color_shift > 0 {
         for c in &mut panel.cells {
             if let Paint::Offset(v) = c.paint {
@@ -140,11 +147,12 @@ pub fn svg(layout: &Layout, style: &Style<'_>) -> Result<String, LayoutError> {
             }
         }
         let group = 1i64 << style.color_shift;
+        let n = style.palette.map_or(8, <[_]>::len);
         panel.notes.push(alloc::format!(
-            "colour = value / {group} mod 8 (groups of {group} consecutive offsets)"
+            "colour = value / {group} mod {n} (groups of {group} consecutive offsets)"
         ));
     }
-    Ok(write_svg(&[panel], &[]))
+    Ok(write_svg(&[panel], &[], style))
 }
 
 /// Escapes `&`, `<`, `>` and `"` for XML text and attributes.
@@ -201,11 +209,33 @@ fn hue_color(k: i64, n: i64) -> String {
     alloc::format!("#{:02x}{:02x}{:02x}", to(r), to(g), to(b))
 }
 
+/// How many value and thread colours a picture has: the palette's, else the defaults.
+#[derive(Clone, Copy)]
+struct Counts {
+    offsets: usize,
+    threads: usize,
+}
+
+impl Counts {
+    fn of(style: &Style<'_>) -> Counts {
+        match style.palette {
+            Some(p) => Counts {
+                offsets: p.len(),
+                threads: p.len(),
+            },
+            None => Counts {
+                offsets: OFFSET_COLORS.len(),
+                threads: THREAD_COLOR_COUNT,
+            },
+        }
+    }
+}
+
 /// The CSS class of a paint.
-fn class(p: Paint, banks: i64) -> String {
+fn class(p: Paint, banks: i64, n: Counts) -> String {
     match p {
-        Paint::Offset(v) => alloc::format!("o{}", v.rem_euclid(8)),
-        Paint::Thread(t) => alloc::format!("t{}", t.rem_euclid(THREAD_COLOR_COUNT as i64)),
+        Paint::Offset(v) => alloc::format!("o{}", v.rem_euclid(n.offsets as i64)),
+        Paint::Thread(t) => alloc::format!("t{}", t.rem_euclid(n.threads as i64)),
         Paint::Bank(b) => alloc::format!("b{}", b.rem_euclid(banks.max(1))),
         Paint::Unreached => String::from("none"),
         Paint::Multi => String::from("multi"),
@@ -302,8 +332,10 @@ impl Geometry {
     }
 }
 
-/// Writes panels side by side, then `caption` lines below them.
-pub(crate) fn write_svg(panels: &[Panel], caption: &[String]) -> String {
+/// Writes panels side by side, then `caption` lines below them, in the style's palette if it has
+/// one.
+pub(crate) fn write_svg(panels: &[Panel], caption: &[String], style: &Style<'_>) -> String {
+    let counts = Counts::of(style);
     let geos: Vec<Geometry> = panels.iter().map(Geometry::of).collect();
     let title_chars = |p: &Panel| {
         p.notes
@@ -328,23 +360,26 @@ pub(crate) fn write_svg(panels: &[Panel], caption: &[String]) -> String {
     let height = ceil(height + 2.0 * MARGIN + NOTE_H * caption.len() as f64);
 
     // Classes used.
-    let mut used_offset = [false; 8];
-    let mut used_thread = [false; THREAD_COLOR_COUNT];
-    let mut used_range = [false; RANGE_SHADES as usize];
+    let mut used_offset = alloc::vec![false; counts.offsets];
+    let mut used_thread = alloc::vec![false; counts.threads];
+    let shades = style.palette.map_or(RANGE_SHADES, |p| p.len() as i64);
+    let mut used_range = alloc::vec![false; shades as usize];
     let mut bank_count: i64 = 0;
     let (mut unreached, mut multi, mut hl) = (false, false, false);
     for p in panels {
         hl |= p.highlight.iter().any(|&h| h);
         for c in &p.cells {
             match c.paint {
-                Paint::Offset(v) => used_offset[v.rem_euclid(8) as usize] = true,
+                Paint::Offset(v) => {
+                    used_offset[v.rem_euclid(counts.offsets as i64) as usize] = true
+                }
                 Paint::Thread(t) => {
-                    used_thread[t.rem_euclid(THREAD_COLOR_COUNT as i64) as usize] = true
+                    used_thread[t.rem_euclid(counts.threads as i64) as usize] = true
                 }
                 Paint::Bank(_) => bank_count = bank_count.max(p.banks.max(1)),
                 Paint::Unreached => unreached = true,
                 Paint::Multi => multi = true,
-                Paint::Range(k) => used_range[k.clamp(0, RANGE_SHADES - 1) as usize] = true,
+                Paint::Range(k) => used_range[k.clamp(0, shades - 1) as usize] = true,
             }
         }
     }
@@ -369,19 +404,26 @@ pub(crate) fn write_svg(panels: &[Panel], caption: &[String]) -> String {
     if hl {
         s.push_str(".hl{fill:none;stroke:#d50000;stroke-width:4;stroke-linecap:square}\n");
     }
+    let fill = |k: usize, default: &dyn Fn(usize) -> String| match style.palette {
+        Some(p) => p.get(k).map_or_else(|| default(k), |c| c.hex()),
+        None => default(k),
+    };
     for (k, used) in used_offset.iter().enumerate() {
         if *used {
-            let _ = writeln!(s, ".o{k}{{fill:{}}}", OFFSET_COLORS[k]);
+            let c = fill(k, &|k| String::from(OFFSET_COLORS[k % 8]));
+            let _ = writeln!(s, ".o{k}{{fill:{c}}}");
         }
     }
     for (k, used) in used_range.iter().enumerate() {
         if *used {
-            let _ = writeln!(s, ".r{k}{{fill:{}}}", range_color(k as i64));
+            let c = fill(k, &|k| range_color(k as i64));
+            let _ = writeln!(s, ".r{k}{{fill:{c}}}");
         }
     }
     for (k, used) in used_thread.iter().enumerate() {
         if *used {
-            let _ = writeln!(s, ".t{k}{{fill:{}}}", THREAD_COLORS[k]);
+            let c = fill(k, &|k| String::from(THREAD_COLORS[k % THREAD_COLOR_COUNT]));
+            let _ = writeln!(s, ".t{k}{{fill:{c}}}");
         }
     }
     if bank_count > 0 {
@@ -403,7 +445,7 @@ pub(crate) fn write_svg(panels: &[Panel], caption: &[String]) -> String {
     );
 
     for ((p, g), &x0) in panels.iter().zip(&geos).zip(&xs) {
-        write_panel(&mut s, p, g, x0, MARGIN, bank_count);
+        write_panel(&mut s, p, g, x0, MARGIN, bank_count, counts);
     }
     for (k, c) in caption.iter().enumerate() {
         let y = height - MARGIN - NOTE_H * (caption.len() - 1 - k) as f64 - 3.0;
@@ -417,7 +459,15 @@ pub(crate) fn write_svg(panels: &[Panel], caption: &[String]) -> String {
     s
 }
 
-fn write_panel(s: &mut String, p: &Panel, g: &Geometry, x0: f64, y0: f64, banks: i64) {
+fn write_panel(
+    s: &mut String,
+    p: &Panel,
+    g: &Geometry,
+    x0: f64,
+    y0: f64,
+    banks: i64,
+    counts: Counts,
+) {
     let _ = writeln!(
         s,
         "<g class=\"panel\">\n<text class=\"title\" x=\"{x0}\" y=\"{}\">{}</text>",
@@ -486,7 +536,7 @@ fn write_panel(s: &mut String, p: &Panel, g: &Geometry, x0: f64, y0: f64, banks:
         let _ = writeln!(
             s,
             "<rect class=\"{}\" x=\"{}\" y=\"{}\" width=\"{cw}\" height=\"{ch}\"/>",
-            class(c.paint, banks),
+            class(c.paint, banks, counts),
             gx + cw * n as f64,
             gy + ch * m as f64
         );

@@ -188,8 +188,9 @@ pub fn svg_tv(tv: &Layout, tile: &IntTuple, style: &Style<'_>) -> Result<String,
             .collect(),
         None => Vec::new(),
     };
-    let mut notes = alloc::vec![String::from(
-        "cell = tile coordinate of tv(thread, value); colour = thread mod 32"
+    let mut notes = alloc::vec![format!(
+        "cell = tile coordinate of tv(thread, value); colour = thread mod {}",
+        style.thread_colors()
     )];
     if none > 0 {
         notes.push(format!(
@@ -217,5 +218,5 @@ pub fn svg_tv(tv: &Layout, tile: &IntTuple, style: &Style<'_>) -> Result<String,
         row_notes: Vec::new(),
         banks: 0,
     };
-    Ok(write_svg(&[panel], &[]))
+    Ok(write_svg(&[panel], &[], style))
 }

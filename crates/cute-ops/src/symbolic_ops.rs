@@ -1,0 +1,196 @@
+//! Symbolic layouts (NVlabs PyCuTe's sympy layouts; not CuTe C++): the existing operations
+//! `coalesce`, `coalesce_z`, `composition`, `complement`, `right_inverse`,
+//! `make_ordered_layout`, `make_layout_like` and `size` take a layout or tuple whose extents,
+//! strides or order values are monomials over named symbols (`(N,M):(1,N)`, `(1,P)`): each
+//! tries [`symbolic`]'s dispatch first, which answers only when an argument has a symbol (an
+//! integer argument never reaches it). `subs` ([`SYMBOLIC_OPS`]) puts integers in for the
+//! symbols. The algebra is [`cute_layout::SymLayout`].
+
+use cute_layout::{SymLayout, SymTuple};
+
+use crate::help::{h, OpHelp};
+use crate::{op, Args, OpError, OpSpec, MANY};
+
+/// The operations on symbolic values that no integer operation has, one line each.
+#[rustfmt::skip]
+pub static SYMBOLIC_OPS: &[OpSpec] = &[
+    op("subs", "SYMBOLIC NAME=VALUE...", (2, MANY), "the layout or tuple with integers put in for its symbols (NVlabs PyCuTe's sympy layouts; not CuTe C++)", subs),
+];
+
+/// The help of [`SYMBOLIC_OPS`].
+#[rustfmt::skip]
+pub static SYMBOLIC_HELP: &[OpHelp] = &[
+    h("subs", "each symbol replaced by its value (a positive integer); coalesce, coalesce_z, composition, complement, right_inverse, make_ordered_layout, make_layout_like and size also take symbolic layouts, and subs(OP(L), v) = OP(subs(L, v)) wherever PyCuTe's generic assumptions hold (a symbol is never 1)", &["(N,M):(1,N)", "N=3", "M=5"], "(3,5):(1,3)"),
+];
+
+/// Argument `k` as a symbolic layout: `None` unless its text is `SHAPE:STRIDE` of monomials
+/// with at least one symbol.
+fn layout(a: &Args<'_>, k: usize) -> Option<SymLayout> {
+    let text = a.text(k, "layout").ok()?;
+    if !text.bytes().any(|c| c.is_ascii_alphabetic()) {
+        return None;
+    }
+    let l: SymLayout = text.parse().ok()?;
+    (!l.symbols().is_empty()).then_some(l)
+}
+
+/// Argument `k` as a symbolic or integer layout (the other operand of a symbolic one).
+fn any_layout(a: &Args<'_>, k: usize) -> Option<SymLayout> {
+    a.text(k, "layout").ok()?.parse().ok()
+}
+
+/// Argument `k` as a tuple of monomials, `Some` only when it has a symbol.
+fn tuple(a: &Args<'_>, k: usize) -> Option<SymTuple> {
+    let t = any_tuple(a, k)?;
+    (!t.symbols().is_empty()).then_some(t)
+}
+
+fn any_tuple(a: &Args<'_>, k: usize) -> Option<SymTuple> {
+    a.text(k, "tuple").ok()?.parse().ok()
+}
+
+fn no_profile(a: &Args<'_>, name: &str) -> Result<(), OpError> {
+    if a.len() > 1 {
+        return Err(OpError::new(
+            "NotImplemented",
+            format!("{name}: a profile with a symbolic layout"),
+        ));
+    }
+    Ok(())
+}
+
+/// The symbolic form of operation `name` when an argument is symbolic: `Ok(None)` lets the
+/// integer operation answer.
+pub(crate) fn symbolic(a: &Args<'_>, name: &str) -> Result<Option<String>, OpError> {
+    let out = match name {
+        "coalesce" | "coalesce_z" | "right_inverse" | "make_layout_like" => {
+            let Some(l) = layout(a, 0) else {
+                return Ok(None);
+            };
+            no_profile(a, name)?;
+            match name {
+                "coalesce" => l.coalesce()?,
+                "coalesce_z" => l.coalesce_z()?,
+                "right_inverse" => l.right_inverse()?,
+                _ => l.layout_like()?,
+            }
+            .to_string()
+        }
+        "size" => match (layout(a, 0), tuple(a, 0)) {
+            (Some(l), _) => l.size()?.to_string(),
+            (None, Some(t)) => t.size()?.to_string(),
+            _ => return Ok(None),
+        },
+        "composition" => {
+            if layout(a, 0).is_none() && layout(a, 1).is_none() {
+                return Ok(None);
+            }
+            let (Some(l), Some(r)) = (any_layout(a, 0), any_layout(a, 1)) else {
+                return Ok(None);
+            };
+            l.compose(&r)?.to_string()
+        }
+        "complement" => {
+            let extend = if a.len() > 1 { tuple(a, 1) } else { None };
+            if layout(a, 0).is_none() && extend.is_none() {
+                return Ok(None);
+            }
+            let Some(l) = any_layout(a, 0) else {
+                return Ok(None);
+            };
+            let extend = match (a.len() > 1, extend) {
+                (true, None) => any_tuple(a, 1),
+                (_, e) => e,
+            };
+            l.complement(extend.as_ref())?.to_string()
+        }
+        "make_ordered_layout" => {
+            if tuple(a, 0).is_none() && tuple(a, 1).is_none() {
+                return Ok(None);
+            }
+            let (Some(s), Some(o)) = (any_tuple(a, 0), any_tuple(a, 1)) else {
+                return Ok(None);
+            };
+            SymLayout::ordered(&s, &o)?.to_string()
+        }
+        _ => return Ok(None),
+    };
+    Ok(Some(out))
+}
+
+fn subs(a: &Args<'_>) -> Result<String, OpError> {
+    let mut env: Vec<(String, i64)> = Vec::new();
+    for k in 1..a.len() {
+        for item in a.text(k, "NAME=VALUE")?.split(',') {
+            let bad = || {
+                OpError::new(
+                    "BadRequest",
+                    format!("subs: {item:?} is not NAME=VALUE (a symbol and an integer)"),
+                )
+            };
+            let (n, v) = item.split_once('=').ok_or_else(bad)?;
+            let v: i64 = v.trim().parse().map_err(|_| bad())?;
+            env.push((n.trim().to_string(), v));
+        }
+    }
+    let env: Vec<(&str, i64)> = env.iter().map(|(n, v)| (n.as_str(), *v)).collect();
+    let text = a.text(0, "layout or tuple")?;
+    if let Ok(l) = text.parse::<SymLayout>() {
+        return Ok(l.subs(&env)?.to_string());
+    }
+    match text.parse::<SymTuple>() {
+        Ok(t) => Ok(t.subs(&env)?.to_string()),
+        Err(e) => Err(OpError::new(
+            "ParseError",
+            format!("subs: argument 1 (layout or tuple): {e}"),
+        )),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::{run_op, Arg};
+
+    fn ok(op: &str, args: &[&str]) -> String {
+        let args: Vec<Arg> = args.iter().map(|s| Arg::Text(s.to_string())).collect();
+        run_op(op, &args).unwrap_or_else(|e| panic!("{op} {args:?}: {e}"))
+    }
+
+    fn kind(op: &str, args: &[&str]) -> &'static str {
+        let args: Vec<Arg> = args.iter().map(|s| Arg::Text(s.to_string())).collect();
+        run_op(op, &args).unwrap_err().kind
+    }
+
+    #[test]
+    fn symbolic_arguments_reach_the_symbolic_algebra() {
+        assert_eq!(ok("coalesce", &["(N,M):(1,N)"]), "N*M:1");
+        assert_eq!(ok("coalesce_z", &["(2,4):(X,2*X)"]), "8:X");
+        assert_eq!(ok("complement", &["N:X"]), "(X,1):(1,X*N)");
+        assert_eq!(
+            ok("complement", &["256:1", "(32,4,2,2,N)"]),
+            "(2,N):(256,512)"
+        );
+        assert_eq!(ok("right_inverse", &["(4,N):(1,4)"]), "(4,N):(1,4)");
+        assert_eq!(ok("composition", &["(12,N):(X,Y)", "6:4"]), "(3,2):(4*X,Y)");
+        assert_eq!(
+            ok("make_ordered_layout", &["(4,8)", "(P,Q)"]),
+            "(4,8):(1,4)"
+        );
+        assert_eq!(ok("make_layout_like", &["(N,M):(X,Y)"]), "(N,M):(1,N)");
+        assert_eq!(ok("size", &["(N,4):(1,N)"]), "4*N");
+        assert_eq!(ok("subs", &["(N,M):(1,N)", "N=3,M=5"]), "(3,5):(1,3)");
+        assert_eq!(ok("subs", &["(N,4*M)", "N=2", "M=2"]), "(2,8)");
+        // integer arguments keep the integer operations
+        assert_eq!(ok("coalesce", &["(2,4):(1,2)"]), "8:1");
+        assert_eq!(ok("size", &["(2,3)"]), "6");
+        assert_eq!(kind("composition", &["(N,8):(X,Y)", "4:1"]), "Undecidable");
+        assert_eq!(
+            kind("coalesce", &["(N,M):(1,N)", "(1,1)"]),
+            "NotImplemented"
+        );
+        assert_eq!(kind("subs", &["N:1", "M=2"]), "InvalidArgument");
+        assert_eq!(kind("subs", &["N:1", "N=0"]), "InvalidArgument");
+        assert_eq!(kind("subs", &["N:1", "N"]), "BadRequest");
+        assert_eq!(kind("coalesce", &["(N,M):(1"]), "ParseError");
+    }
+}

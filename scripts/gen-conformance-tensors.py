@@ -5,7 +5,12 @@ included), identity tensors (`make_identity_tensor`), slicing `tensor(c)` with `
 swizzle_layout.cpp slices every row and column of its three swizzled tensors), `local_tile`
 (with a `Step` projection), `local_partition` (with and without one), the thread slice of a TV
 layout `composition(tensor, tv)(t, _)`, the divides of a tensor, `print_tensor`, and the tensor
-algorithms of CuTe's tensor_algs.cpp (`batch_reduce`, `logical_reduce`) on counting tensors.
+algorithms of CuTe's tensor_algs.cpp (`batch_reduce`, `logical_reduce`) on counting tensors,
+the tensor overloads of tensor_impl.hpp (`flatten`, `coalesce`, `group_modes`, `take`, `filter`,
+`filter_zeros`, `composition`, `domain_offset`, `make_tensor_like` / `make_fragment_like`, whose
+fresh register tensor is written `counting_iter(0) o LAYOUT`, and `outer_partition`), and a
+thread's partition of a tensor by a tiled MMA (`partition_A/B/C`) or a tiled copy
+(`partition_S/D`).
 
 Every case is compiled into one host-only C++ program against CuTe's headers (static `Int<N>`
 values), run, and its printed answer kept: `_` before a digit dropped (CuTe's static marker);
@@ -60,6 +65,13 @@ def ident(shape):
         n = len(split_top(shape[1:-1], ","))
         return "ArithTuple(" + ",".join("0" * n) + ") o " + shape + ":(" + ",".join(f"1@{k}" for k in range(n)) + ")"
     return f"ArithTuple0 o {shape}:1"
+
+
+IDN = "ArithTuple((0,0),0) o ((2,2),3):((1@0@0,1@1@0),1@1)"
+MMA = "SM80_16x8x8_F16F16F16F16_TN"
+CP1 = ["UniversalCopy<uint128_t>", "half_t", "(32,8):(8,1)", "(1,8):(0,1)"]
+CH = ["32:2 o 3 o (2,4):(1,2)", "(4,8):(8,1) o 0 o (4,8):(1,4)", "64:1 o 2 o ((2,2),4):((1,8),2)"]
+CP2 = ["UniversalCopy<uint32_t>", "half_t", "(4,8):(1,4)", "(2,1):(1,0)"]
 
 
 def tensor(text):
@@ -134,6 +146,67 @@ CASES = [
         (counting("32:1"), "1"), (counting("32:1"), "_"), (counting("(32,(12,6)):(1,(192,32))"), "(1,1)"),
         (counting("(8,(3,2)):(1,(24,8))"), "(_,_)"), (counting("(2,2,2,2):(1,2,4,8)"), "(_,1,_,1)"),
         (counting("(2,(2,2),2):(1,(2,4),8)"), "(_,(1,_),1)")]],
+    # The restructuring overloads of a tensor (tensor_impl.hpp): make_tensor(data, f(layout)).
+    *[("flatten", [t]) for t in [
+        counting("((2,2),3):((1,2),4)", 3), counting(SW[2]), IDN]],
+    *[("coalesce", [t]) for t in [
+        counting("((2,2),3):((1,2),4)"), counting("(2,(1,6)):(1,(6,2))", 5), counting(SW[2]), ident("(4,6)"),
+        counting("(4,(2,3)):(6,(3,1))")]],
+    *[("coalesce", [t, p]) for t, p in [
+        (counting("((2,2),3):((1,2),4)"), "(1,1)"), (counting("(2,(1,6)):(1,(6,2))"), "(1,1)"),
+        (counting("((2,2),(3,2)):((1,2),(4,12))"), "(1,_)"), (IDN, "(1,1)")]],
+    *[("group", [t, b, e]) for t, b, e in [
+        (counting("(2,3,4):(1,2,6)"), "0", "2"), (counting("(2,3,4):(1,2,6)", 1), "1", "3"),
+        (counting(SW[0]), "0", "2"), (ident("(2,3,4)"), "1", "3")]],
+    *[("take", [t, b, e]) for t, b, e in [
+        (counting("(2,3,4):(1,2,6)"), "0", "2"), (counting("(2,3,4):(1,2,6)", 5), "1", "3"),
+        (counting(SW[2]), "1", "2"), (ident("(2,3,4)"), "1", "3")]],
+    *[("filter", [t]) for t in [
+        counting("(4,(2,3)):(0,(1,2))", 2), counting("(4,2):(0,1)"), counting("(2,4,3):(1,0,2)"), ident("(4,6)"),
+        ident("(1,1)")]],
+    *[("filter_zeros", [t]) for t in [
+        counting("(4,(2,3)):(0,(1,0))"), counting("(4,2):(0,1)", 3), ident("(4,6)")]],
+    *[("composition", [t, tl]) for t, tl in [
+        (counting("(4,6):(6,1)"), "(2,3)"), (counting("(4,6):(6,1)", 2), "(2,3):(2,8)"),
+        (counting("(4,6):(6,1)"), "(3:2,2:3)"), (counting("(8,8):(1,8)"), "16:4"), (counting(SW[0]), "(4,8):(8,1)"),
+        (counting(SW[0]), "(2,4)"), (ident("(4,6)"), "(2,3)"), (ident("(4,6)"), "6:2"),
+        (ident("(4,6)"), "(2,3):(2,8)"), (ident("(4,6)"), "(2,2):(1,4)"), (ident("(4,6)"), "(2,3):(0,4)"), (ident("(4,6)"), "(2,3):(0,1)"), (ident("(4,6)"), "(2:2,3:2)")]],
+    *[("domain_offset", [c, t]) for c, t in [
+        ("(1,2)", counting("(4,6):(6,1)", 1)), ("(3,1)", counting("(4,6):(1,4)")), ("(1,2)", counting(SW[0])),
+        ("(1,2)", ident("(4,6)")), ("5", counting("(4,6):(6,1)"))]],
+    *[("make_tensor_like", [t]) for t in [
+        counting("(4,8):(40,2)", 7), counting("(2,3,4):(12,1,3)"), counting("((2,2),3):((1,6),2)"),
+        counting("(4,2):(0,1)"), "(4,8):(8,1)"]],
+    *[("make_fragment_like", [t]) for t in [
+        counting("(4,8):(8,1)", 7), counting("(2,3,4):(12,1,3)"), counting(SW[0]), counting("((2,2),3):((1,6),2)"),
+        counting("(4,2):(0,1)")]],
+    *[("outer_partition", [t, tl, c]) for t, tl, c in [
+        (counting("(4,6):(6,1)"), "(2,3)", "(1,2)"), (counting("(4,6):(6,1)"), "(2,3)", "4"),
+        (counting("(8,8):(1,8)"), "(4,2)", "(3,1)"), (counting(SW[0]), "(2,4)", "(1,3)"),
+        (ident("(4,6)"), "(2,3)", "(1,2)"), (ident("(8,8)"), "(4,2)", "5"),
+        (counting("(16,8,4):(1,16,128)"), "(4,2)", "(3,1)")]],
+    # A thread's partition of a tensor by a tiled MMA / tiled copy (thr.partition_A/B/C/S/D).
+    *[("tiled_mma", [MMA, lay, "_", f, t, thr]) for lay, f, t, thr in [
+        ("(2,2)", "partition_c", counting("(32,16):(1,32)"), "5"), ("(2,2)", "partition_a", counting("(32,8):(8,1)", 4), "37"),
+        ("(2,2)", "partition_b", counting("(16,8):(1,16)"), "70"), ("(2,2)", "partition_c", ident("(32,16)"), "5"),
+        ("(2,2)", "partition_a", ident("(32,8)"), "37"), ("_", "partition_c", counting("(16,8,2):(1,16,128)"), "9")]],
+    *[("make_tiled_copy", [*cp, f, t, thr]) for cp, f, t, thr in [
+        (CP1, "partition_s", counting("(128,64):(64,1)"), "5"), (CP1, "partition_d", counting("(32,64):(1,32)", 7), "37"),
+        (CP1, "partition_s", ident("(32,64)"), "9"), (CP2, "partition_s", counting("(8,8):(8,1)"), "6"),
+        (CP2, "partition_d", ident("(8,16)"), "13")]],
+    # Counting tensors over a composed layout whose outer function is a layout.
+    *[("print_tensor", [counting(c)]) for c in CH],
+    *[("tensor_value", [counting(CH[1], 3), "(2,5)"])],
+    *[("slice", [c, counting(t)]) for t in CH[:2] for c in ["(1,_)", "(_,2)"]],
+    ("slice", ["((1,_),_)", counting(CH[2])]),
+    *[("local_tile", [counting(CH[1]), "(2,4)", "(1,1)"]), ("local_partition", [counting(CH[1]), "(2,2):(2,1)", "3"]),
+      ("partition_tv", [counting(CH[1]), "(8,4):(4,1)", "5"])],
+    *[(op, [counting(CH[1]), "(2,4)"]) for op in ["logical_divide", "zipped_divide"]],
+    *[("flatten", [counting(CH[2])]), ("coalesce", [counting(CH[2], 1)]), ("coalesce", [counting(CH[2]), "(1,1)"]),
+      ("group", [counting(CH[1]), "0", "2"]), ("take", [counting(CH[2]), "1", "2"]),
+      ("composition", [counting(CH[1]), "(2,4)"]), ("composition", [counting(CH[0]), "4:2"]),
+      ("domain_offset", ["(1,1)", counting(CH[0])]), ("domain_offset", ["(3,2)", counting(CH[1], 5)]),
+      ("outer_partition", [counting(CH[1]), "(2,4)", "(1,3)"])],
 ]
 
 
@@ -156,6 +229,33 @@ def cpp(op, args):
         return f"p(composition({tensor(args[0])},{expr(args[1])})(make_coord(Int<{args[2]}>{{}},_)))"
     if op.endswith("_divide"):
         return f"p({op}({tensor(args[0])},{expr(args[1])}))"
+    if op in ("flatten", "filter", "filter_zeros"):
+        return f"p({op}({tensor(args[0])}))"
+    if op == "coalesce":
+        prof = f",{expr(args[1])}" if len(args) == 2 else ""
+        return f"p(coalesce({tensor(args[0])}{prof}))"
+    if op in ("group", "take"):
+        fn = "group_modes" if op == "group" else "take"
+        return f"p({fn}<{int(args[1])},{int(args[2])}>({tensor(args[0])}))"
+    if op == "composition":
+        return f"p(composition({tensor(args[0])},{expr(args[1])}))"
+    if op == "domain_offset":
+        return f"p(domain_offset({expr(args[0])},{tensor(args[1])}))"
+    if op in ("make_tensor_like", "make_fragment_like"):
+        # A layout argument: make_tensor_like<int>(layout), the tensor of make_tensor(int*, layout).
+        call = f"{op}({tensor(args[0])})" if args[0].startswith("counting_iter") else f"{op}<int>({expr(args[0])})"
+        # A fresh register tensor: its iterator is its own storage, written counting_iter(0).
+        return f'{{auto r = {call}; printf("counting_iter(0) o "); p(r.layout());}}'
+    if op == "outer_partition":
+        return f"p(outer_partition({tensor(args[0])},{expr(args[1])},{expr(args[2])}))"
+    if op == "tiled_mma":
+        lay = "" if args[1] == "_" else f",make_layout({expr(args[1])})"
+        part = {"partition_a": "A", "partition_b": "B", "partition_c": "C"}[args[3]]
+        return f"{{auto m = make_tiled_mma({args[0]}{{}}{lay}); p(m.get_slice({int(args[5])}).partition_{part}({tensor(args[4])}));}}"
+    if op == "make_tiled_copy":
+        part = {"partition_s": "S", "partition_d": "D"}[args[4]]
+        tc = f"make_tiled_copy(Copy_Atom<{args[0]},{args[1]}>{{}},{expr(args[2])},{expr(args[3])})"
+        return f"{{auto c = {tc}; p(c.get_slice({int(args[6])}).partition_{part}({tensor(args[5])}));}}"
     if op == "print_tensor":
         return f"print_tensor({tensor(args[0])})"
     if op == "batch_reduce":
@@ -168,6 +268,8 @@ def cpp(op, args):
 PRELUDE = r"""
 #include <cute/tensor.hpp>
 #include <cute/algorithm/tensor_reduce.hpp>
+#include <cute/atom/mma_atom.hpp>
+#include <cute/atom/copy_atom.hpp>
 #include <cstdio>
 #include <vector>
 using namespace cute;

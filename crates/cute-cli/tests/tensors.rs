@@ -1,7 +1,9 @@
 //! CuTe C++ conformance of the tensor operations (counting and identity tensors, slicing
 //! swizzled tensors, `local_tile`/`local_partition` with and without a `Step` projection, the
 //! thread slice of a TV layout, the divides of a tensor, `print_tensor`, `batch_reduce`,
-//! `logical_reduce`): every vector of `tests/conformance/surface/tensors_cpp.jsonl` (made by
+//! `logical_reduce`, the tensor overloads of `flatten`, `coalesce`, `group`, `take`, `filter`,
+//! `filter_zeros`, `composition`, `domain_offset`, `make_tensor_like`, `make_fragment_like`,
+//! `outer_partition`, and thread partitions by a tiled MMA or copy): every vector of `tests/conformance/surface/tensors_cpp.jsonl` (made by
 //! `scripts/gen-conformance-tensors.py` from CuTe's own answers, static integers) goes through
 //! one `cute batch` run. Single-line answers are compared without spaces (CuTe's static `_N`
 //! printed as `N`); `print_tensor` tables exactly. A refusal is a failure.

@@ -39,6 +39,8 @@ use crate::algebra::Tiler;
 use crate::analysis::MAX_ENUMERATED;
 use crate::atom::copy::swizzle_slice;
 use crate::basis::ScaledBasis;
+use crate::chain::LayoutChain;
+use crate::chain_tensor;
 use crate::composed::ComposedLayout;
 use crate::error::{LayoutError, ParseError, ParseErrorKind};
 use crate::int_tuple::IntTuple;
@@ -84,6 +86,14 @@ pub enum LayoutTensor {
     },
     /// `ArithTuple(base) o layout` with basis strides: the value at `c` is a coordinate.
     Coords(Box<IdentityTensor>),
+    /// `counting_iter(base) o chain` over a composed layout with a layout outer function
+    /// (`32:2 o 3 o L`): the value at `c` is `base + chain(c)`; see [`crate::chain_tensor`].
+    Chain {
+        /// The value at the origin (CuTe's iterator).
+        base: i64,
+        /// The composed layout.
+        chain: Box<LayoutChain>,
+    },
 }
 
 /// One value of a [`LayoutTensor`]: an integer (an offset) or a coordinate.
@@ -162,7 +172,10 @@ impl TensorValue {
 /// has a power-of-two extent and a non-negative power-of-two stride, the leaves and the layer's
 /// offset occupy disjoint bits. Elsewhere the offset moves into the swizzled layout (correct for
 /// every layout; CuTe has no answer there).
-fn cute_slice(l: &ComposedLayout, c: &SliceCoord) -> Result<(ComposedLayout, i64), LayoutError> {
+pub(crate) fn cute_slice(
+    l: &ComposedLayout,
+    c: &SliceCoord,
+) -> Result<(ComposedLayout, i64), LayoutError> {
     if l.layers().len() != 1 || !c.fixes_any() || !bit_disjoint(l.layout(), l.layers()[0].1) {
         let (s, off) = l.slice_and_offset(c)?;
         return Ok((s, off));
@@ -288,6 +301,7 @@ impl LayoutTensor {
         match self {
             LayoutTensor::Counting { layout, .. } => layout.shape(),
             LayoutTensor::Coords(t) => t.shape(),
+            LayoutTensor::Chain { chain, .. } => chain.shape(),
         }
     }
 
@@ -296,6 +310,7 @@ impl LayoutTensor {
         match self {
             LayoutTensor::Counting { layout, .. } => layout.size(),
             LayoutTensor::Coords(t) => t.size(),
+            LayoutTensor::Chain { chain, .. } => chain.size(),
         }
     }
 
@@ -309,6 +324,7 @@ impl LayoutTensor {
         match self {
             LayoutTensor::Counting { layout, .. } => layout.to_string(),
             LayoutTensor::Coords(t) => t.layout().to_string(),
+            LayoutTensor::Chain { chain, .. } => chain.to_string(),
         }
     }
 
@@ -336,6 +352,7 @@ impl LayoutTensor {
                 Ok(TensorValue::Int(v))
             }
             LayoutTensor::Coords(t) => Ok(TensorValue::from_coord(t.get(c)?)),
+            LayoutTensor::Chain { base, chain } => chain_tensor::value(*base, chain, c),
         }
     }
 
@@ -387,6 +404,7 @@ impl LayoutTensor {
                 counted(*base, off, l, "slice")
             }
             LayoutTensor::Coords(t) => Ok(LayoutTensor::Coords(Box::new(t.slice(c)?))),
+            LayoutTensor::Chain { base, chain } => chain_tensor::slice(*base, chain, c, "slice"),
         }
     }
 
@@ -436,6 +454,9 @@ impl LayoutTensor {
             LayoutTensor::Coords(t) => Ok(LayoutTensor::Coords(Box::new(
                 t.local_tile(&tiler, &coord)?,
             ))),
+            LayoutTensor::Chain { base, chain } => {
+                chain_tensor::local_tile(*base, chain, &tiler, &coord)
+            }
         }
     }
 
@@ -479,6 +500,9 @@ impl LayoutTensor {
             LayoutTensor::Coords(t) => Ok(LayoutTensor::Coords(Box::new(
                 t.local_partition(&thr, idx)?,
             ))),
+            LayoutTensor::Chain { base, chain } => {
+                chain_tensor::local_partition(*base, chain, &thr, idx)
+            }
         }
     }
 
@@ -509,6 +533,9 @@ impl LayoutTensor {
                 counted(*base, off, l, "partition_tv")
             }
             LayoutTensor::Coords(t) => Ok(LayoutTensor::Coords(Box::new(t.partition_tv(tv, tid)?))),
+            LayoutTensor::Chain { base, chain } => {
+                chain_tensor::partition_tv(*base, chain, tv, tid)
+            }
         }
     }
 
@@ -539,6 +566,7 @@ impl LayoutTensor {
                 layout: g(layout, tiler)?,
             },
             LayoutTensor::Coords(t) => LayoutTensor::Coords(Box::new(t.divide_with(tiler, f)?)),
+            LayoutTensor::Chain { base, chain } => chain_tensor::divide(*base, chain, tiler, f)?,
         })
     }
 
@@ -722,6 +750,7 @@ impl fmt::Display for LayoutTensor {
                 write!(f, "counting_iter({base}) o {layout}")
             }
             LayoutTensor::Coords(t) => write!(f, "ArithTuple{} o {}", t.origin(), t.layout()),
+            LayoutTensor::Chain { base, chain } => write!(f, "counting_iter({base}) o {chain}"),
         }
     }
 }
@@ -834,7 +863,17 @@ impl FromStr for LayoutTensor {
                 },
             ))?;
             let (_, rest) = find_o(s, close + 1)?;
-            let layout: ComposedLayout = s[rest..].parse().map_err(|e| shifted(e, rest))?;
+            let layout: ComposedLayout = match s[rest..].parse() {
+                Ok(l) => l,
+                // A layout as an outer function: a general composed layout.
+                Err(e) => match s[rest..].parse::<LayoutChain>() {
+                    Ok(chain) => {
+                        return chain_tensor::chained(base, 0, chain, "make_tensor")
+                            .map_err(|_| shifted(e, rest))
+                    }
+                    Err(_) => return Err(shifted(e, rest)),
+                },
+            };
             return Ok(LayoutTensor::Counting { base, layout });
         }
         if s[lead..].starts_with(arith) {

@@ -1234,7 +1234,7 @@ impl IdentityTensor {
             layout,
             bounded: false,
         };
-        for d in t.layout.stride_leaves().iter().filter(|d| !plain_zero(d)) {
+        for d in t.layout.stride_leaves().iter().filter(|d| d.value() != 0) {
             t.leaf_of(d)?;
         }
         Ok(t)
@@ -1314,7 +1314,8 @@ impl IdentityTensor {
         let natural = self.shape().idx2crd(c)?;
         let mut out = self.base.clone();
         for (k, d) in self.layout.stride_leaves().iter().enumerate() {
-            if plain_zero(d) {
+            if d.value() == 0 {
+                // A zero stride (CuTe's `_0`, as `coalesce` leaves for `1:0`) adds nothing.
                 continue;
             }
             let leaf = self.leaf_of(d)?;
@@ -1373,7 +1374,7 @@ impl IdentityTensor {
         (0..self.size()).filter_map(move |i| self.get(&IntTuple::int(i)).ok())
     }
 
-    fn with(
+    pub(crate) fn with(
         &self,
         layout: Layout<ScaledBasis>,
         origin: Option<IntTuple>,
@@ -1598,9 +1599,4 @@ fn basis_zipped_divide(
             Layout::from_modes([a, b])
         }
     }
-}
-
-/// A plain stride 0 (CuTe's `_0`, as composition answers for a leaf that steps along no mode).
-fn plain_zero(d: &ScaledBasis) -> bool {
-    d.value() == 0 && d.path().next().is_none()
 }

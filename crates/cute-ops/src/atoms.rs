@@ -16,7 +16,7 @@ impl From<AtomError> for OpError {
 #[rustfmt::skip]
 pub static ATOM_OPS: &[OpSpec] = &[
     op("mma_atom", "NAME FIELD", (2, 2), "an MMA atom's field: thr_id, shape_mnk, layout_a_tv, layout_b_tv, layout_c_tv (layout_sfa_tv, layout_sfb_tv)", mma_atom),
-    op("tiled_mma", "ATOM ATOM_LAYOUT|_ PERMUTATION|_ FIELD [GMEM_LAYOUT THREAD]", (4, 6), "make_tiled_mma's field: thr_layout_vmnk, permutation_mnk, layout_{a,b,c}_tv, tile_size_mnk, size; with a tensor layout and a thread: partition_{a,b,c}, offset_{a,b,c}, fragment_{a,b,c}", tiled_mma),
+    op("tiled_mma", "ATOM ATOM_LAYOUT|_ PERMUTATION|_ FIELD [GMEM_LAYOUT THREAD]", (4, 6), "make_tiled_mma's field: thr_layout_vmnk, permutation_mnk, layout_{a,b,c}_tv, tile_size_mnk, size; with a tensor layout and a thread: partition_{a,b,c}, offset_{a,b,c}, fragment_{a,b,c}; with a tensor (counting_iter/ArithTuple) and a thread: partition_{a,b,c} as a tensor", tiled_mma),
     op("list_atoms", "[FILTER]", (0, 1), "the atom families (kind, arch, pattern), one per line; with FILTER only those containing it", list_atoms),
 ];
 
@@ -117,6 +117,9 @@ fn tiled_mma(a: &Args<'_>) -> Result<String, OpError> {
             "Arity",
             "tiled_mma: partition_*/offset_*/fragment_* take GMEM_LAYOUT THREAD after FIELD",
         ));
+    }
+    if a.is_tensor(4) {
+        return crate::tensor_restructure_ops::mma_partition(a, &mma, field);
     }
     let gmem = a.layout(4)?;
     let thread = a.int(5)?;

@@ -13,7 +13,7 @@ use crate::{op, Args, OpError, OpSpec};
 #[rustfmt::skip]
 pub static COPY_OPS: &[OpSpec] = &[
     op("copy_atom", "NAME TYPE FIELD", (3, 3), "a copy atom's field for value type TYPE: thr_id, val_id, src_bits, dst_bits, ref_bits (bit layouts), src, dst, ref (recast to TYPE), num_val_src, num_val_dst", copy_atom),
-    op("make_tiled_copy", "ATOM TYPE THR_LAYOUT VAL_LAYOUT FIELD [TENSOR THREAD | FRAGMENT]", (5, 7), "make_tiled_copy(Copy_Atom<ATOM,TYPE>, thr, val) (VAL_LAYOUT `_`: 1:0); FIELD tiler_mn, tiled_layout_tv, layout_s_tv, layout_d_tv, size, partition_s|d / offset_s|d TENSOR THREAD, retile_s|d FRAGMENT", make_tiled_copy),
+    op("make_tiled_copy", "ATOM TYPE THR_LAYOUT VAL_LAYOUT FIELD [TENSOR THREAD | FRAGMENT]", (5, 7), "make_tiled_copy(Copy_Atom<ATOM,TYPE>, thr, val) (VAL_LAYOUT `_`: 1:0); FIELD tiler_mn, tiled_layout_tv, layout_s_tv, layout_d_tv, size, partition_s|d / offset_s|d TENSOR THREAD (a tensor text: partition_s|d as a tensor), retile_s|d FRAGMENT", make_tiled_copy),
     op("make_tiled_copy_A", "ATOM TYPE MMA_ATOM ATOM_LAYOUT PERMUTATION FIELD [...]", (6, 8), "make_tiled_copy_A(Copy_Atom<ATOM,TYPE>, make_tiled_mma(MMA_ATOM, ATOM_LAYOUT, PERMUTATION)) (`_`: CuTe's default); FIELD as make_tiled_copy", |a| mma_copy(a, Some(Operand::A))),
     op("make_tiled_copy_B", "ATOM TYPE MMA_ATOM ATOM_LAYOUT PERMUTATION FIELD [...]", (6, 8), "make_tiled_copy_B of the tiled MMA; FIELD as make_tiled_copy", |a| mma_copy(a, Some(Operand::B))),
     op("make_tiled_copy_C", "ATOM TYPE MMA_ATOM ATOM_LAYOUT PERMUTATION FIELD [...]", (6, 8), "make_tiled_copy_C of the tiled MMA; FIELD as make_tiled_copy", |a| mma_copy(a, Some(Operand::C))),
@@ -78,6 +78,9 @@ pub(crate) fn tiled_field(tc: &TiledCopy, a: &Args<'_>, k: usize) -> Result<Stri
         "layout_d_tv" => tc.layout_d_tv()?.to_string(),
         "size" => tc.size().to_string(),
         "retile_s" | "retile_d" => tc.retile(&a.layout(k + 1)?)?.to_string(),
+        _ if a.is_tensor(k + 1) => {
+            crate::tensor_restructure_ops::copy_partition(a, tc, field, k + 1)?
+        }
         _ => {
             let text = a.text_arg(k + 1)?;
             let tensor: ComposedLayout = text.parse().map_err(|e| {

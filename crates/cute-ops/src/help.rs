@@ -55,6 +55,7 @@ pub static HELP_GROUPS: &[&[OpHelp]] = &[
     crate::pycute_ops::PYCUTE_HELP,
     crate::basis_ops::BASIS_HELP,
     crate::tensor_ops::TENSOR_HELP,
+    crate::tensor_restructure_ops::TENSOR_RESTRUCTURE_HELP,
     crate::picture_ops::PICTURE_HELP,
     crate::smem_atom_ops::SMEM_ATOM_HELP,
     crate::equality_ops::EQUALITY_HELP,

@@ -46,6 +46,7 @@ pub mod show;
 mod smem_atom_ops;
 mod symbolic_ops;
 mod tensor_ops;
+mod tensor_restructure_ops;
 mod tma_ops;
 mod tuple_fn_ops;
 mod tuple_ops;
@@ -166,6 +167,7 @@ pub static GROUPS: &[&[OpSpec]] = &[
     pycute_ops::PYCUTE_OPS,
     basis_ops::BASIS_OPS,
     tensor_ops::TENSOR_OPS,
+    tensor_restructure_ops::TENSOR_RESTRUCTURE_OPS,
     picture_ops::PICTURE_OPS,
     smem_atom_ops::SMEM_ATOM_OPS,
     equality_ops::EQUALITY_OPS,
@@ -194,11 +196,11 @@ pub static OPS: &[OpSpec] = &[
     op("replace", "LAYOUT|TUPLE I LAYOUT|TUPLE", (3, 3), "mode I replaced by the second layout (element I of a tuple)", |a| Ok(match a.layout_or_tuple(0)? { Either::Layout(l) => l.replace(a.index(1)?, &a.layout(2)?)?.to_string(), Either::Tuple(t) => t.replace(a.index(1)?, &a.tuple(2)?)?.to_string() })),
     op("insert", "TUPLE I TUPLE", (3, 3), "CuTe insert<I>: the second tuple placed before element I of the first", |a| Ok(a.tuple(0)?.insert(a.index(1)?, &a.tuple(2)?)?.to_string())),
     op("remove", "TUPLE I", (2, 2), "CuTe remove<I>: the tuple without element I", |a| Ok(a.tuple(0)?.remove(a.index(1)?)?.to_string())),
-    op("group", "LAYOUT|COMPOSED|TUPLE BEGIN END", (3, 3), "modes [BEGIN, END) grouped into one mode (of the inner layout if composed; elements of a tuple)", |a| { let (b, e) = (a.index(1)?, a.index(2)?); first(chain_ops::inner(a, 0, |l| l.group_modes(b, e)), || Ok(match a.layout_or_tuple(0)? { Either::Layout(l) => l.group_modes(b, e)?.to_string(), Either::Tuple(t) => t.group(b, e)?.to_string() })) }),
-    op("take", "LAYOUT|COMPOSED|TUPLE BEGIN END", (3, 3), "the tuple of modes [BEGIN, END) (of the inner layout if composed; elements of a tuple)", |a| { let (b, e) = (a.index(1)?, a.index(2)?); first(chain_ops::inner(a, 0, |l| l.take_modes(b, e)), || Ok(match a.layout_or_tuple(0)? { Either::Layout(l) => l.take_modes(b, e)?.to_string(), Either::Tuple(t) => t.take(b, e)?.to_string() })) }),
+    op("group", "LAYOUT|COMPOSED|TUPLE|TENSOR BEGIN END", (3, 3), "modes [BEGIN, END) grouped into one mode (of the inner layout if composed; elements of a tuple); of a tensor, CuTe's group_modes<B,E>(tensor)", |a| tensor_restructure_ops::on_tensor(a, 0, tensor_restructure_ops::group, || { let (b, e) = (a.index(1)?, a.index(2)?); first(chain_ops::inner(a, 0, |l| l.group_modes(b, e)), || Ok(match a.layout_or_tuple(0)? { Either::Layout(l) => l.group_modes(b, e)?.to_string(), Either::Tuple(t) => t.group(b, e)?.to_string() })) })),
+    op("take", "LAYOUT|COMPOSED|TUPLE|TENSOR BEGIN END", (3, 3), "the tuple of modes [BEGIN, END) (of the inner layout if composed; elements of a tuple); of a tensor, CuTe's take<B,E>(tensor)", |a| tensor_restructure_ops::on_tensor(a, 0, tensor_restructure_ops::take, || { let (b, e) = (a.index(1)?, a.index(2)?); first(chain_ops::inner(a, 0, |l| l.take_modes(b, e)), || Ok(match a.layout_or_tuple(0)? { Either::Layout(l) => l.take_modes(b, e)?.to_string(), Either::Tuple(t) => t.take(b, e)?.to_string() })) })),
     op("select", "LAYOUT|TUPLE I...", (2, MANY), "the tuple of the listed modes (elements of a tuple)", |a| Ok(match a.layout_or_tuple(0)? { Either::Layout(l) => l.select_modes(&a.indices(1)?)?.to_string(), Either::Tuple(t) => t.select(&a.indices(1)?)?.to_string() })),
     op("mode", "LAYOUT|COMPOSED|TUPLE I...", (1, MANY), "sub-layout at a hierarchical index (layout<I...>), or the element of a tuple", mode_any),
-    op("flatten", "LAYOUT|COMPOSED|TUPLE", (1, 1), "all leaves as one flat tuple", |a| first(chain_ops::query(a, |c| c.map(|l| Ok(l.flatten())).map_or_else(|e| e.to_string(), |c| c.to_string())), || flatten(a))),
+    op("flatten", "LAYOUT|COMPOSED|TUPLE|TENSOR", (1, 1), "all leaves as one flat tuple; of a tensor, the tensor over the flattened layout", |a| tensor_restructure_ops::on_tensor(a, 0, tensor_restructure_ops::flatten, || first(chain_ops::query(a, |c| c.map(|l| Ok(l.flatten())).map_or_else(|e| e.to_string(), |c| c.to_string())), || flatten(a)))),
     op("slice", "COORD LAYOUT|COMPOSED|TENSOR", (2, 2), "the sub-layout of the modes where COORD has _ (slice(coord, layout)); of a tensor, CuTe's tensor(coord)", |a| first(tensor_ops::slice(a), || chain_ops::slice(a))),
     op("slice_and_offset", "COORD LAYOUT|COMPOSED", (2, 2), "(slice, offset of the fixed entries); composed: the offset moves inside, 0", chain_ops::slice_and_offset),
     // queries
@@ -218,11 +220,11 @@ pub static OPS: &[OpSpec] = &[
     op("weakly_congruent", "TUPLE TUPLE", (2, 2), "every tuple of the first matched by one of the second", |a| Ok(bit(a.shape(0)?.weakly_congruent(&a.shape(1)?)))),
     op("compatible", "TUPLE TUPLE", (2, 2), "sizes agree and coordinates of the first fit the second", |a| Ok(bit(a.shape(0)?.compatible(&a.shape(1)?)))),
     // algebra
-    op("coalesce", "LAYOUT|COMPOSED|SYMBOLIC [PROFILE]", (1, 2), "fewest modes with the same function (by profile if given)", |a| first(symbolic_ops::symbolic(a, "coalesce"), || first(chain_ops::coalesce(a), || if a.is_basis(0) && a.len() == 1 { Ok(a.basis_layout(0)?.coalesce()?.to_string()) } else { Ok(if a.len() == 2 { a.layout(0)?.coalesce_by_mode(&a.profile(1)?)? } else { a.layout(0)?.coalesce() }.to_string()) }))),
-    op("filter", "LAYOUT|COMPOSED [PROFILE]", (1, 2), "coalesce without stride-0 and extent-1 modes (at the terminals of PROFILE; of the inner layout if composed)", filter),
-    op("filter_zeros", "LAYOUT", (1, 1), "stride-0 modes get extent 1", |a| Ok(a.layout(0)?.filter_zeros().to_string())),
+    op("coalesce", "LAYOUT|COMPOSED|SYMBOLIC|TENSOR [PROFILE]", (1, 2), "fewest modes with the same function (by profile if given); of a tensor, the tensor over the coalesced layout", |a| tensor_restructure_ops::on_tensor(a, 0, tensor_restructure_ops::coalesce, || first(symbolic_ops::symbolic(a, "coalesce"), || first(chain_ops::coalesce(a), || if a.is_basis(0) && a.len() == 1 { Ok(a.basis_layout(0)?.coalesce()?.to_string()) } else { Ok(if a.len() == 2 { a.layout(0)?.coalesce_by_mode(&a.profile(1)?)? } else { a.layout(0)?.coalesce() }.to_string()) })))),
+    op("filter", "LAYOUT|COMPOSED|TENSOR [PROFILE]", (1, 2), "coalesce without stride-0 and extent-1 modes (at the terminals of PROFILE; of the inner layout if composed); of a tensor, the tensor over the filtered layout", |a| if a.len() == 2 && a.is_tensor(0) { Err(OpError::new("BadRequest", "filter: a tensor takes no PROFILE (filter its layout with one, then make the tensor)".to_string())) } else { tensor_restructure_ops::on_tensor(a, 0, tensor_restructure_ops::filter, || filter(a)) }),
+    op("filter_zeros", "LAYOUT|TENSOR", (1, 1), "stride-0 modes get extent 1; of a tensor, the tensor over that layout", |a| tensor_restructure_ops::on_tensor(a, 0, tensor_restructure_ops::filter_zeros, || Ok(a.layout(0)?.filter_zeros().to_string()))),
     op("complement", "LAYOUT|COMPOSED|SYMBOLIC [COTARGET]", (1, 2), "the layout filling the gaps of the image up to COTARGET (default cosize); of the inner layout if composed", |a| first(symbolic_ops::symbolic(a, "complement"), || first(chain_ops::complement(a), || if a.is_basis(0) { Err(composed_ops::basis_not_cutes(a, "the complement of a basis-strided layout")) } else { Ok(if a.len() == 2 { a.layout(0)?.complement_shape(&a.tuple(1)?)? } else { a.layout(0)?.complement_cosize()? }.to_string()) }))),
-    op("composition", "LAYOUT|SWIZZLE|COMPOSED|SYMBOLIC LAYOUT|TILER|SWIZZLE|COMPOSED|SYMBOLIC", (2, 2), "A o B: R(c) = A(B(c))", |a| first(symbolic_ops::symbolic(a, "composition"), || composed_ops::composition(a))),
+    op("composition", "LAYOUT|SWIZZLE|COMPOSED|SYMBOLIC|TENSOR LAYOUT|TILER|SWIZZLE|COMPOSED|SYMBOLIC", (2, 2), "A o B: R(c) = A(B(c)); of a tensor and a layout or tiler, the tensor over A o B", |a| tensor_restructure_ops::on_tensor(a, 0, tensor_restructure_ops::composition, || first(symbolic_ops::symbolic(a, "composition"), || composed_ops::composition(a)))),
     op("with_shape", "LAYOUT SHAPE", (2, 2), "the layout re-indexed by a shape (A o col_major(shape))", |a| Ok(a.layout(0)?.with_shape(&a.tuple(1)?)?.to_string())),
     op("right_inverse", "LAYOUT|COMPOSED|SYMBOLIC", (1, 1), "largest R with A(R(i)) = i", |a| first(symbolic_ops::symbolic(a, "right_inverse"), || composed_ops::inverse(a, true))),
     op("left_inverse", "LAYOUT|COMPOSED", (1, 1), "R with R(A(i)) = i (quasi-inverse if not injective)", |a| composed_ops::inverse(a, false)),

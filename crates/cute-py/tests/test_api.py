@@ -272,6 +272,36 @@ def test_tensor_tiles_and_partitions():
         "counting_iter(18) o ((2,2,2)):((1,-2,4))")
 
 
+def test_tensor_restructuring_through_run():
+    # CuTe's tensor overloads reach Python through the generic entry point: the layout ops
+    # take a tensor text and answer with a tensor (values are CuTe C++'s).
+    t = "counting_iter(0) o ((2,2),3):((1,2),4)"
+    assert cl.run_text("flatten", t) == "counting_iter(0) o (2,2,3):(1,2,4)"
+    assert cl.run_text("coalesce", t) == "counting_iter(0) o 12:1"
+    assert cl.run_text("coalesce", t, "(1,1)") == "counting_iter(0) o (4,3):(1,4)"
+    assert cl.run_text("group", "counting_iter(1) o (2,3,4):(1,2,6)", "1", "3") == (
+        "counting_iter(1) o (2,(3,4)):(1,(2,6))")
+    assert cl.run_text("take", "counting_iter(5) o (2,3,4):(1,2,6)", "1", "3") == (
+        "counting_iter(5) o (3,4):(2,6)")
+    assert cl.run_text("filter", "counting_iter(2) o (4,(2,3)):(0,(1,2))") == "counting_iter(2) o 6:1"
+    assert cl.run_text("composition", "counting_iter(0) o (4,6):(6,1)", "(2,3)") == (
+        "counting_iter(0) o (2,3):(6,1)")
+    assert cl.run_text("domain_offset", "(1,2)", "ArithTuple(0,0) o (4,6):(1@0,1@1)") == (
+        "ArithTuple(1,2) o (4,6):(1@0,1@1)")
+    assert cl.run_text("make_tensor_like", "counting_iter(7) o (4,8):(40,2)") == (
+        "counting_iter(0) o (4,8):(8,1)")
+    assert cl.run_text("make_fragment_like", "counting_iter(7) o (4,8):(8,1)") == (
+        "counting_iter(0) o (4,(8)):(1,(4))")
+    assert cl.run_text("outer_partition", "counting_iter(0) o (4,6):(6,1)", "(2,3)", "(1,2)") == (
+        "counting_iter(8) o (2,2):(12,3)")
+    assert cl.run_text("tiled_mma", "SM80_16x8x8_F16F16F16F16_TN", "(2,2)", "_", "partition_c",
+                       "ArithTuple(0,0) o (32,16):(1@0,1@1)", "5") == (
+        "ArithTuple(1,2) o ((2,2),1,1):((1@1,8@0),0,0)")
+    with pytest.raises(LayoutError) as e:
+        cl.run_text("filter", "counting_iter(0) o Sw<3,0,3> o 0 o (8,8):(8,1)")
+    assert e.value.kind == "InvalidArgument"
+
+
 def test_pycute_extras_not_cute_cpp():
     # NVlabs PyCuTe's extras (not CuTe C++): layout_add, coalesce_z, greatest_common_domain,
     # common_refinement / common_coarsening.

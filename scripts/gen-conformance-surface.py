@@ -305,6 +305,10 @@ CASES = [
     *[("basis_value", [e], "p(basis_value({0}))") for e in ["3@1@0", "7@2", "4"]],
     *[("composition", [s, l], "p(composition(make_identity_layout({0}),{1}))") for s, l in [
         ("(8,4)", "((4,2),4):((8,4),0)"), ("(16,8)", "((4,8),(2,2)):((0,1),(16,8))")]],
+    # make_fragment_like where modes past the first have equal strides (CuTe's make_ordered_layout
+    # gives tied ranks one stride there)
+    *[("make_fragment_like", [l], "p(make_fragment_like({0}))") for l in [
+        "(2,3,4):(1,2,2)", "((2,2),3,4,5):((1,2),8,8,0)", "(4,2,2):(1,4,4)", "(2,2,3):(1,0,0)"]],
 ]
 
 

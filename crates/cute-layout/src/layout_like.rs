@@ -160,7 +160,9 @@ impl Layout {
 
     /// CuTe `make_fragment_like(layout)`: a register fragment for `self`. Mode 0 gets compact
     /// column-major strides (its stride-0 leaves kept), the other modes are ordered like
-    /// `self`'s strides (`make_ordered_layout`) and placed after it (`tiled_product`). A layout of
+    /// `self`'s strides (CuTe's `make_ordered_layout`, `make_layout(shape, compact_order(shape,
+    /// stride))`: modes of equal stride share a stride, `(2,3,4):(1,2,2)` gives
+    /// `(2,3,4):(1,2,2)`, as CuTe C++) and placed after it (`tiled_product`). A layout of
     /// rank 1 (or an integer shape) gets the column-major layout of its shape.
     ///
     /// # Laws
@@ -174,6 +176,8 @@ impl Layout {
     /// # use cute_layout::Layout;
     /// let l: Layout = "((2,2),4,2):((1,0),16,64)".parse()?;
     /// assert_eq!(l.fragment_like()?.to_string(), "((2,2),4,2):((1,0),2,8)");
+    /// let tied: Layout = "(2,3,4):(1,2,2)".parse()?; // modes 1 and 2 share a stride, as in CuTe
+    /// assert_eq!(tied.fragment_like()?.to_string(), "(2,3,4):(1,2,2)");
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     #[doc(alias = "make_fragment_like")]
@@ -198,7 +202,7 @@ impl Layout {
         let d0 = IntTuple::compact_major(&eff, 1, false)?;
         let first = Layout::new(s0, d0)?;
         let rest = self.take_modes(1, r)?;
-        let ordered = Layout::ordered(rest.shape(), rest.stride())?;
+        let ordered = ordered_as_cute(rest.shape(), rest.stride())?;
         let t = Tiler::Layout(ordered);
         first.tiled_product(&t)
     }
@@ -402,6 +406,14 @@ impl Layout<ScaledBasis> {
         let col = Layout::col_major(self.shape())?;
         self.compose(&f(&col, tiler)?)
     }
+}
+
+/// CuTe C++'s `make_ordered_layout(shape, order)` as `make_fragment_like` uses it:
+/// `make_layout(shape, compact_order(shape, order))`, leaves of equal rank sharing a start
+/// ([`Layout::ordered`] breaks such ties by position instead, so that it is always compact).
+pub(crate) fn ordered_as_cute(shape: IntTuple, order: IntTuple) -> Result<Layout, LayoutError> {
+    let stride = IntTuple::compact_order(&shape, &order)?;
+    Layout::new(shape, stride)
 }
 
 #[cfg(test)]

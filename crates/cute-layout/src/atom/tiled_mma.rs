@@ -437,6 +437,6 @@ pub(crate) fn fragment_like(p: &Layout) -> Result<Layout, crate::LayoutError> {
     st.leaves.copy_from_slice(&strides);
     let first = Layout::new(m0.shape(), st)?;
     let rest = p.take_modes(1, p.rank())?;
-    let ordered = Layout::ordered(rest.shape(), rest.stride())?;
+    let ordered = crate::layout_like::ordered_as_cute(rest.shape(), rest.stride())?;
     first.tiled_product(&Tiler::Layout(ordered))
 }

@@ -43,6 +43,8 @@ use crate::composed::ComposedLayout;
 use crate::error::{LayoutError, ParseError, ParseErrorKind};
 use crate::int_tuple::IntTuple;
 use crate::layout::Layout;
+use crate::pointer::{is_pointer_text, Pointer};
+use crate::pointer_tensor::pointer_tensor_from_str;
 use crate::render::MAX_TABLE_CELLS;
 use crate::slice::{Slice, SliceCoord};
 use crate::tensor::{check_in_domain, partition_parts, tile_slice, tv_parts, IdentityTensor};
@@ -84,6 +86,15 @@ pub enum LayoutTensor {
     },
     /// `ArithTuple(base) o layout` with basis strides: the value at `c` is a coordinate.
     Coords(Box<IdentityTensor>),
+    /// `PTR o layout`, CuTe's `make_tensor(ptr, layout)` over a typed pointer
+    /// ([`Pointer`]): the value at `c` is the element's address, `ptr + layout(c)`
+    /// dereferenced ([`Pointer::element`]); see [`LayoutTensor::from_pointer`].
+    Pointer {
+        /// The iterator.
+        ptr: Pointer,
+        /// The layout, possibly swizzled.
+        layout: ComposedLayout,
+    },
 }
 
 /// One value of a [`LayoutTensor`]: an integer (an offset) or a coordinate.
@@ -93,6 +104,8 @@ pub enum TensorValue {
     Int(i64),
     /// A coordinate.
     Coord(IntTuple),
+    /// An element's address (a pointer tensor's value).
+    Ptr(Pointer),
 }
 
 impl fmt::Display for TensorValue {
@@ -100,6 +113,7 @@ impl fmt::Display for TensorValue {
         match self {
             TensorValue::Int(v) => write!(f, "{v}"),
             TensorValue::Coord(t) => write!(f, "{t}"),
+            TensorValue::Ptr(p) => write!(f, "{p}"),
         }
     }
 }
@@ -112,10 +126,12 @@ impl TensorValue {
         }
     }
 
-    /// The value as an integer tuple (an integer for an offset).
+    /// The value as an integer tuple (an integer for an offset, the byte address for a
+    /// pointer).
     pub fn to_tuple(&self) -> IntTuple {
         match self {
             TensorValue::Int(v) => IntTuple::int(*v),
+            TensorValue::Ptr(p) => IntTuple::int(p.addr()),
             TensorValue::Coord(t) => t.clone(),
         }
     }
@@ -148,6 +164,7 @@ impl TensorValue {
         let _ = match self {
             TensorValue::Int(v) => write!(out, "{v:>5}"),
             TensorValue::Coord(t) => write!(out, "  {t}"),
+            TensorValue::Ptr(p) => write!(out, "  {}", p.address_text()),
         };
     }
 }
@@ -288,6 +305,7 @@ impl LayoutTensor {
         match self {
             LayoutTensor::Counting { layout, .. } => layout.shape(),
             LayoutTensor::Coords(t) => t.shape(),
+            LayoutTensor::Pointer { layout, .. } => layout.shape(),
         }
     }
 
@@ -296,6 +314,7 @@ impl LayoutTensor {
         match self {
             LayoutTensor::Counting { layout, .. } => layout.size(),
             LayoutTensor::Coords(t) => t.size(),
+            LayoutTensor::Pointer { layout, .. } => layout.size(),
         }
     }
 
@@ -309,6 +328,7 @@ impl LayoutTensor {
         match self {
             LayoutTensor::Counting { layout, .. } => layout.to_string(),
             LayoutTensor::Coords(t) => t.layout().to_string(),
+            LayoutTensor::Pointer { layout, .. } => layout.to_string(),
         }
     }
 
@@ -336,6 +356,12 @@ impl LayoutTensor {
                 Ok(TensorValue::Int(v))
             }
             LayoutTensor::Coords(t) => Ok(TensorValue::from_coord(t.get(c)?)),
+            LayoutTensor::Pointer { ptr, layout } => {
+                check_in_domain("tensor", &layout.shape(), c)?;
+                Ok(TensorValue::Ptr(
+                    ptr.offset(layout.index(c)?, "tensor")?.element()?,
+                ))
+            }
         }
     }
 
@@ -387,6 +413,7 @@ impl LayoutTensor {
                 counted(*base, off, l, "slice")
             }
             LayoutTensor::Coords(t) => Ok(LayoutTensor::Coords(Box::new(t.slice(c)?))),
+            LayoutTensor::Pointer { .. } => self.via_counting("slice", |t| t.slice(c)),
         }
     }
 
@@ -436,6 +463,9 @@ impl LayoutTensor {
             LayoutTensor::Coords(t) => Ok(LayoutTensor::Coords(Box::new(
                 t.local_tile(&tiler, &coord)?,
             ))),
+            LayoutTensor::Pointer { .. } => {
+                self.via_counting("local_tile", |t| t.local_tile(&tiler, &coord, None))
+            }
         }
     }
 
@@ -479,6 +509,9 @@ impl LayoutTensor {
             LayoutTensor::Coords(t) => Ok(LayoutTensor::Coords(Box::new(
                 t.local_partition(&thr, idx)?,
             ))),
+            LayoutTensor::Pointer { .. } => {
+                self.via_counting("local_partition", |t| t.local_partition(&thr, idx, None))
+            }
         }
     }
 
@@ -509,6 +542,9 @@ impl LayoutTensor {
                 counted(*base, off, l, "partition_tv")
             }
             LayoutTensor::Coords(t) => Ok(LayoutTensor::Coords(Box::new(t.partition_tv(tv, tid)?))),
+            LayoutTensor::Pointer { .. } => {
+                self.via_counting("partition_tv", |t| t.partition_tv(tv, tid))
+            }
         }
     }
 
@@ -539,6 +575,10 @@ impl LayoutTensor {
                 layout: g(layout, tiler)?,
             },
             LayoutTensor::Coords(t) => LayoutTensor::Coords(Box::new(t.divide_with(tiler, f)?)),
+            LayoutTensor::Pointer { ptr, layout } => LayoutTensor::Pointer {
+                ptr: *ptr,
+                layout: g(layout, tiler)?,
+            },
         })
     }
 
@@ -722,27 +762,29 @@ impl fmt::Display for LayoutTensor {
                 write!(f, "counting_iter({base}) o {layout}")
             }
             LayoutTensor::Coords(t) => write!(f, "ArithTuple{} o {}", t.origin(), t.layout()),
+            LayoutTensor::Pointer { ptr, layout } => write!(f, "{ptr} o {layout}"),
         }
     }
 }
 
-/// Whether `s` is the text of a [`LayoutTensor`] (starts with `counting_iter` or `ArithTuple`).
+/// Whether `s` is the text of a [`LayoutTensor`] (starts with `counting_iter`, `ArithTuple` or
+/// a pointer, [`is_pointer_text`]).
 pub fn is_tensor_text(s: &str) -> bool {
     let t = s.trim_start();
-    t.starts_with("counting_iter") || t.starts_with("ArithTuple")
+    t.starts_with("counting_iter") || t.starts_with("ArithTuple") || is_pointer_text(t)
 }
 
-fn perr(offset: usize, kind: ParseErrorKind) -> ParseError {
+pub(crate) fn perr(offset: usize, kind: ParseErrorKind) -> ParseError {
     ParseError { offset, kind }
 }
 
 /// Shift a parse error of a part that starts at byte `at` of the whole text.
-fn shifted(e: ParseError, at: usize) -> ParseError {
+pub(crate) fn shifted(e: ParseError, at: usize) -> ParseError {
     perr(e.offset + at, e.kind)
 }
 
 /// Byte offset of the ` o ` after position `from` (the separator `o` between spaces).
-fn find_o(s: &str, from: usize) -> Result<(usize, usize), ParseError> {
+pub(crate) fn find_o(s: &str, from: usize) -> Result<(usize, usize), ParseError> {
     let b = s.as_bytes();
     let mut k = from;
     while k < b.len() && b[k].is_ascii_whitespace() {
@@ -853,6 +895,9 @@ impl FromStr for LayoutTensor {
             let t = IdentityTensor::from_parts(base, layout)
                 .map_err(|e| perr(start, ParseErrorKind::Invalid(e)))?;
             return Ok(LayoutTensor::Coords(Box::new(t)));
+        }
+        if is_pointer_text(&s[lead..]) {
+            return pointer_tensor_from_str(s, lead);
         }
         Err(match s[lead..].chars().next() {
             Some(c) => perr(

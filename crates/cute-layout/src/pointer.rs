@@ -314,6 +314,38 @@ impl Pointer {
     }
 }
 
+/// The width in bits of a CuTe element type named `name` (`half_t`, `float`, `int4_t`,
+/// `float_e4m3_t`, ...), or of `N` / `Nb` written as a number of bits.
+///
+/// # Examples
+/// ```
+/// # use cute_layout::element_type_bits;
+/// assert_eq!(element_type_bits("half_t"), Some(16));
+/// assert_eq!(element_type_bits("int4_t"), Some(4));
+/// assert_eq!(element_type_bits("64"), Some(64));
+/// assert_eq!(element_type_bits("quaternion"), None);
+/// ```
+pub fn element_type_bits(name: &str) -> Option<u32> {
+    let n = name.trim();
+    if let Ok(v) = n.strip_suffix('b').unwrap_or(n).parse::<u32>() {
+        return Some(v);
+    }
+    let bits = match n.strip_prefix("cute::").unwrap_or(n) {
+        "bool" | "bin1_t" | "uint1_t" | "uint1b_t" => 1,
+        "int2_t" | "uint2_t" | "int2b_t" | "uint2b_t" => 2,
+        "int4_t" | "uint4_t" | "int4b_t" | "uint4b_t" | "float_e2m1_t" => 4,
+        "float_e2m3_t" | "float_e3m2_t" | "uint6_t" | "uint6b_t" => 6,
+        "int8_t" | "uint8_t" | "char" | "float_e4m3_t" | "float_e5m2_t" | "float_ue8m0_t"
+        | "float_ue4m3_t" => 8,
+        "half_t" | "bfloat16_t" | "half" | "int16_t" | "uint16_t" => 16,
+        "float" | "tfloat32_t" | "int32_t" | "uint32_t" | "int" => 32,
+        "double" | "int64_t" | "uint64_t" | "complex<float>" => 64,
+        "uint128_t" | "complex<double>" => 128,
+        _ => return None,
+    };
+    Some(bits)
+}
+
 fn check_bits(op: &'static str, bits: u32) -> Result<(), LayoutError> {
     let ok = (1..8).contains(&bits)
         || (bits % 8 == 0 && (bits / 8).is_power_of_two() && bits <= MAX_ELEMENT_BITS);
@@ -453,7 +485,13 @@ pub(crate) fn parse_pointer_prefix(s: &str) -> Result<(Pointer, usize), ParseErr
     .iter()
     .find(|(p, _, _)| rest.starts_with(p))
     .map(|&(p, sp, sub)| (sp, sub, p.len()))
-    .ok_or_else(|| expected(s, k, "a pointer: ptr[Nb](ADDR), gmem_ptr, smem_ptr, subptr, tmem_"))?;
+    .ok_or_else(|| {
+        expected(
+            s,
+            k,
+            "a pointer: ptr[Nb](ADDR), gmem_ptr, smem_ptr, subptr, tmem_",
+        )
+    })?;
     k += head;
     let digits = |from: usize| {
         let mut e = from;
@@ -515,7 +553,11 @@ pub(crate) fn parse_pointer_prefix(s: &str) -> Result<(Pointer, usize), ParseErr
                 "pointer",
                 format!(
                     "{bits}-bit elements are {}: CuTe prints {}",
-                    if p.is_subbyte() { "sub-byte" } else { "bytes or wider" },
+                    if p.is_subbyte() {
+                        "sub-byte"
+                    } else {
+                        "bytes or wider"
+                    },
                     if p.is_subbyte() { "subptr" } else { "ptr" }
                 ),
             )),
@@ -656,7 +698,10 @@ mod tests {
         assert_eq!(h.recast(8).unwrap().to_string(), "gmem_ptr[8b](0x1002)");
         assert_eq!(h.recast(32).unwrap_err().kind(), "InvalidArgument");
         let s = p("gmem_subptr[4b](0x1001.4)");
-        assert_eq!(s.recast(2).unwrap().to_string(), "gmem_subptr[2b](0x1001.4)");
+        assert_eq!(
+            s.recast(2).unwrap().to_string(),
+            "gmem_subptr[2b](0x1001.4)"
+        );
         assert_eq!(s.recast(8).unwrap_err().kind(), "InvalidArgument");
         assert_eq!(
             p("tmem_[32b](0x0001.0002)").recast(16).unwrap().to_string(),

@@ -252,9 +252,7 @@ impl LayoutTensor {
     pub fn as_position_independent_swizzle_tensor(&self) -> Result<LayoutTensor, LayoutError> {
         let op = "as_position_independent_swizzle_tensor";
         let (ptr, layout) = match self {
-            LayoutTensor::Pointer { ptr, layout } if ptr.space() == MemSpace::Smem => {
-                (ptr, layout)
-            }
+            LayoutTensor::Pointer { ptr, layout } if ptr.space() == MemSpace::Smem => (ptr, layout),
             _ => return Err(invalid(op, format!("{self} is not a shared-memory tensor"))),
         };
         let Some(sw) = ptr.swizzle() else {
@@ -297,10 +295,10 @@ impl LayoutTensor {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use alloc::string::ToString;
     use crate::int_tuple::IntTuple;
     use crate::slice::{Slice, SliceCoord};
     use crate::Tiler;
+    use alloc::string::ToString;
 
     fn t(s: &str) -> LayoutTensor {
         s.parse().unwrap_or_else(|e| panic!("{s}: {e}"))
@@ -423,12 +421,18 @@ mod tests {
             for i in 0..y.size() {
                 let (a, b) = addr(y.value(&IntTuple::int(i)).unwrap());
                 let pos = a * 8 + i64::from(b);
-                let inside = old.range(..=pos).next_back().is_some_and(|&o| pos < o + old_bits);
+                let inside = old
+                    .range(..=pos)
+                    .next_back()
+                    .is_some_and(|&o| pos < o + old_bits);
                 assert!(inside, "{s} as {bits}b: {y} element {i} at bit {pos}");
             }
         }
         assert_eq!(
-            t("gmem_ptr[16b](0x1000) o (4,8):(-8,1)").recast(32).unwrap().to_string(),
+            t("gmem_ptr[16b](0x1000) o (4,8):(-8,1)")
+                .recast(32)
+                .unwrap()
+                .to_string(),
             "gmem_ptr[32b](0x1000) o (4,4):(-4,1)"
         );
         assert_eq!(
@@ -436,7 +440,10 @@ mod tests {
             "InvalidArgument"
         );
         assert_eq!(
-            t("gmem_ptr[16b](0x1002) o 4:1").recast(32).unwrap_err().kind(),
+            t("gmem_ptr[16b](0x1002) o 4:1")
+                .recast(32)
+                .unwrap_err()
+                .kind(),
             "InvalidArgument"
         );
     }
@@ -452,10 +459,13 @@ mod tests {
             let y = x.as_position_independent_swizzle_tensor().unwrap();
             for i in 0..x.size() {
                 let a = addr(x.value(&IntTuple::int(i)).unwrap());
-                let TensorValue::Int(off) = LayoutTensor::counting(0, match &y {
-                    LayoutTensor::Pointer { layout, .. } => layout.clone(),
-                    _ => unreachable!(),
-                })
+                let TensorValue::Int(off) = LayoutTensor::counting(
+                    0,
+                    match &y {
+                        LayoutTensor::Pointer { layout, .. } => layout.clone(),
+                        _ => unreachable!(),
+                    },
+                )
                 .value(&IntTuple::int(i))
                 .unwrap() else {
                     unreachable!()
@@ -480,9 +490,14 @@ mod tests {
         let (sw, bits, l) = parse_smem_ptr_flag("Sw<3,4,3> o smem_ptr[16b](unset) o (8,64):(64,1)")
             .unwrap()
             .unwrap();
-        assert_eq!((sw.to_string(), bits, l.to_string()), ("Sw<3,4,3>".into(), 16, "(8,64):(64,1)".into()));
+        assert_eq!(
+            (sw.to_string(), bits, l.to_string()),
+            ("Sw<3,4,3>".into(), 16, "(8,64):(64,1)".into())
+        );
         assert!(parse_smem_ptr_flag("(8,64):(64,1)").is_none());
-        let p: Pointer = "smem_ptr[32b](0x0)".parse().unwrap_or_else(|_| "smem_ptr[32b]((nil))".parse().unwrap());
+        let p: Pointer = "smem_ptr[32b](0x0)"
+            .parse()
+            .unwrap_or_else(|_| "smem_ptr[32b]((nil))".parse().unwrap());
         assert!(LayoutTensor::from_pointer_flagged(p, sw, 16, l).is_err());
     }
 }

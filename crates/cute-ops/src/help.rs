@@ -54,6 +54,7 @@ pub static HELP_GROUPS: &[&[OpHelp]] = &[
     crate::analysis_ops::ANALYSIS_HELP,
     crate::pycute_ops::PYCUTE_HELP,
     crate::tensor_ops::TENSOR_HELP,
+    crate::pointer_ops::POINTER_HELP,
 ];
 
 /// The help of [`crate::OPS`]: name, law, example arguments, example output.

@@ -36,6 +36,7 @@ pub mod copy_atoms;
 pub mod help;
 #[cfg(feature = "png")]
 pub mod png;
+mod pointer_ops;
 mod pycute_ops;
 pub mod request;
 pub mod show;
@@ -157,6 +158,7 @@ pub static GROUPS: &[&[OpSpec]] = &[
     analysis_ops::ANALYSIS_OPS,
     pycute_ops::PYCUTE_OPS,
     tensor_ops::TENSOR_OPS,
+    pointer_ops::POINTER_OPS,
 ];
 
 /// Every operation of every group, in the order `cute ops` lists them.

@@ -44,7 +44,7 @@ use crate::error::{LayoutError, ParseError, ParseErrorKind};
 use crate::int_tuple::IntTuple;
 use crate::layout::Layout;
 use crate::pointer::{is_pointer_text, Pointer};
-use crate::pointer_tensor::pointer_tensor_from_str;
+use crate::pointer_tensor::{pointer_tensor_from_str, zip_tensor_from_str};
 use crate::render::MAX_TABLE_CELLS;
 use crate::slice::{Slice, SliceCoord};
 use crate::tensor::{check_in_domain, partition_parts, tile_slice, tv_parts, IdentityTensor};
@@ -95,6 +95,10 @@ pub enum LayoutTensor {
         /// The layout, possibly swizzled.
         layout: ComposedLayout,
     },
+    /// `zip(T1, T2, ...)`, CuTe's `make_zip_tensor(t1, t2, ...)` of tensors of one shape: the
+    /// value at `c` is the tuple of the tensors' values; views act on every tensor. See
+    /// [`LayoutTensor::zip`].
+    Zip(Vec<LayoutTensor>),
 }
 
 /// One value of a [`LayoutTensor`]: an integer (an offset) or a coordinate.
@@ -106,6 +110,8 @@ pub enum TensorValue {
     Coord(IntTuple),
     /// An element's address (a pointer tensor's value).
     Ptr(Pointer),
+    /// The values of the tensors of a zip tensor, CuTe's `tuple` (printed `(a,b)`).
+    Tuple(Vec<TensorValue>),
 }
 
 impl fmt::Display for TensorValue {
@@ -114,6 +120,16 @@ impl fmt::Display for TensorValue {
             TensorValue::Int(v) => write!(f, "{v}"),
             TensorValue::Coord(t) => write!(f, "{t}"),
             TensorValue::Ptr(p) => write!(f, "{p}"),
+            TensorValue::Tuple(vs) => {
+                f.write_str("(")?;
+                for (k, v) in vs.iter().enumerate() {
+                    if k > 0 {
+                        f.write_str(",")?;
+                    }
+                    write!(f, "{v}")?;
+                }
+                f.write_str(")")
+            }
         }
     }
 }
@@ -132,6 +148,8 @@ impl TensorValue {
         match self {
             TensorValue::Int(v) => IntTuple::int(*v),
             TensorValue::Ptr(p) => IntTuple::int(p.addr()),
+            TensorValue::Tuple(vs) => IntTuple::tuple(vs.iter().map(TensorValue::to_tuple))
+                .unwrap_or_else(|_| IntTuple::int(0)),
             TensorValue::Coord(t) => t.clone(),
         }
     }
@@ -165,6 +183,7 @@ impl TensorValue {
             TensorValue::Int(v) => write!(out, "{v:>5}"),
             TensorValue::Coord(t) => write!(out, "  {t}"),
             TensorValue::Ptr(p) => write!(out, "  {}", p.address_text()),
+            TensorValue::Tuple(_) => write!(out, "  {self}"),
         };
     }
 }
@@ -306,6 +325,7 @@ impl LayoutTensor {
             LayoutTensor::Counting { layout, .. } => layout.shape(),
             LayoutTensor::Coords(t) => t.shape(),
             LayoutTensor::Pointer { layout, .. } => layout.shape(),
+            LayoutTensor::Zip(ts) => ts[0].shape(),
         }
     }
 
@@ -315,6 +335,7 @@ impl LayoutTensor {
             LayoutTensor::Counting { layout, .. } => layout.size(),
             LayoutTensor::Coords(t) => t.size(),
             LayoutTensor::Pointer { layout, .. } => layout.size(),
+            LayoutTensor::Zip(ts) => ts[0].size(),
         }
     }
 
@@ -329,6 +350,10 @@ impl LayoutTensor {
             LayoutTensor::Counting { layout, .. } => layout.to_string(),
             LayoutTensor::Coords(t) => t.layout().to_string(),
             LayoutTensor::Pointer { layout, .. } => layout.to_string(),
+            LayoutTensor::Zip(ts) => {
+                let parts: Vec<String> = ts.iter().map(|t| t.layout_text()).collect();
+                format!("zip({})", parts.join(", "))
+            }
         }
     }
 
@@ -362,6 +387,9 @@ impl LayoutTensor {
                     ptr.offset(layout.index(c)?, "tensor")?.element()?,
                 ))
             }
+            LayoutTensor::Zip(ts) => Ok(TensorValue::Tuple(
+                ts.iter().map(|t| t.value(c)).collect::<Result<_, _>>()?,
+            )),
         }
     }
 
@@ -413,7 +441,9 @@ impl LayoutTensor {
                 counted(*base, off, l, "slice")
             }
             LayoutTensor::Coords(t) => Ok(LayoutTensor::Coords(Box::new(t.slice(c)?))),
-            LayoutTensor::Pointer { .. } => self.via_counting("slice", |t| t.slice(c)),
+            LayoutTensor::Pointer { .. } | LayoutTensor::Zip(_) => {
+                self.map_view("slice", |t| t.slice(c))
+            }
         }
     }
 
@@ -463,8 +493,8 @@ impl LayoutTensor {
             LayoutTensor::Coords(t) => Ok(LayoutTensor::Coords(Box::new(
                 t.local_tile(&tiler, &coord)?,
             ))),
-            LayoutTensor::Pointer { .. } => {
-                self.via_counting("local_tile", |t| t.local_tile(&tiler, &coord, None))
+            LayoutTensor::Pointer { .. } | LayoutTensor::Zip(_) => {
+                self.map_view("local_tile", |t| t.local_tile(&tiler, &coord, None))
             }
         }
     }
@@ -509,8 +539,8 @@ impl LayoutTensor {
             LayoutTensor::Coords(t) => Ok(LayoutTensor::Coords(Box::new(
                 t.local_partition(&thr, idx)?,
             ))),
-            LayoutTensor::Pointer { .. } => {
-                self.via_counting("local_partition", |t| t.local_partition(&thr, idx, None))
+            LayoutTensor::Pointer { .. } | LayoutTensor::Zip(_) => {
+                self.map_view("local_partition", |t| t.local_partition(&thr, idx, None))
             }
         }
     }
@@ -542,8 +572,8 @@ impl LayoutTensor {
                 counted(*base, off, l, "partition_tv")
             }
             LayoutTensor::Coords(t) => Ok(LayoutTensor::Coords(Box::new(t.partition_tv(tv, tid)?))),
-            LayoutTensor::Pointer { .. } => {
-                self.via_counting("partition_tv", |t| t.partition_tv(tv, tid))
+            LayoutTensor::Pointer { .. } | LayoutTensor::Zip(_) => {
+                self.map_view("partition_tv", |t| t.partition_tv(tv, tid))
             }
         }
     }
@@ -579,6 +609,11 @@ impl LayoutTensor {
                 ptr: *ptr,
                 layout: g(layout, tiler)?,
             },
+            LayoutTensor::Zip(ts) => LayoutTensor::Zip(
+                ts.iter()
+                    .map(|t| t.divide(tiler, f, g))
+                    .collect::<Result<_, _>>()?,
+            ),
         })
     }
 
@@ -763,15 +798,28 @@ impl fmt::Display for LayoutTensor {
             }
             LayoutTensor::Coords(t) => write!(f, "ArithTuple{} o {}", t.origin(), t.layout()),
             LayoutTensor::Pointer { ptr, layout } => write!(f, "{ptr} o {layout}"),
+            LayoutTensor::Zip(ts) => {
+                f.write_str("zip(")?;
+                for (k, t) in ts.iter().enumerate() {
+                    if k > 0 {
+                        f.write_str(", ")?;
+                    }
+                    write!(f, "{t}")?;
+                }
+                f.write_str(")")
+            }
         }
     }
 }
 
-/// Whether `s` is the text of a [`LayoutTensor`] (starts with `counting_iter`, `ArithTuple` or
-/// a pointer, [`is_pointer_text`]).
+/// Whether `s` is the text of a [`LayoutTensor`] (starts with `counting_iter`, `ArithTuple`,
+/// `zip(` or a pointer, [`is_pointer_text`]).
 pub fn is_tensor_text(s: &str) -> bool {
     let t = s.trim_start();
-    t.starts_with("counting_iter") || t.starts_with("ArithTuple") || is_pointer_text(t)
+    t.starts_with("counting_iter")
+        || t.starts_with("ArithTuple")
+        || t.starts_with("zip(")
+        || is_pointer_text(t)
 }
 
 pub(crate) fn perr(offset: usize, kind: ParseErrorKind) -> ParseError {
@@ -898,6 +946,9 @@ impl FromStr for LayoutTensor {
         }
         if is_pointer_text(&s[lead..]) {
             return pointer_tensor_from_str(s, lead);
+        }
+        if s[lead..].starts_with("zip(") {
+            return zip_tensor_from_str(s, lead);
         }
         Err(match s[lead..].chars().next() {
             Some(c) => perr(

@@ -16,6 +16,7 @@
 
 use alloc::format;
 use alloc::string::String;
+use alloc::vec::Vec;
 
 use crate::composed::ComposedLayout;
 use crate::error::{LayoutError, ParseError, ParseErrorKind};
@@ -65,6 +66,50 @@ pub(crate) fn pointer_tensor_from_str(s: &str, lead: usize) -> Result<LayoutTens
     let (_, rest) = find_o(s, lead + n)?;
     let layout: ComposedLayout = s[rest..].parse().map_err(|e| shifted(e, rest))?;
     Ok(LayoutTensor::Pointer { ptr, layout })
+}
+
+/// Parse `zip(T1, T2, ...)` starting at byte `lead` of `s`.
+pub(crate) fn zip_tensor_from_str(s: &str, lead: usize) -> Result<LayoutTensor, ParseError> {
+    let open = lead + "zip(".len();
+    let b = s.as_bytes();
+    let mut depth = 0i32;
+    let mut start = open;
+    let mut parts = Vec::new();
+    let mut end = None;
+    for (k, &c) in b.iter().enumerate().skip(open) {
+        match c {
+            b'(' | b'[' | b'<' => depth += 1,
+            b')' | b']' | b'>' if depth > 0 => depth -= 1,
+            b')' => {
+                parts.push((start, k));
+                end = Some(k);
+                break;
+            }
+            b',' if depth == 0 => {
+                parts.push((start, k));
+                start = k + 1;
+            }
+            _ => {}
+        }
+    }
+    let end = end.ok_or(perr(
+        s.len(),
+        ParseErrorKind::UnexpectedEnd { expected: "')'" },
+    ))?;
+    if !s[end + 1..].trim().is_empty() {
+        return Err(perr(
+            end + 1,
+            ParseErrorKind::UnexpectedChar {
+                found: s[end + 1..].trim_start().chars().next().unwrap_or('?'),
+                expected: "the end of the zip tensor",
+            },
+        ));
+    }
+    let tensors = parts
+        .iter()
+        .map(|&(a, e)| s[a..e].parse::<LayoutTensor>().map_err(|x| shifted(x, a)))
+        .collect::<Result<Vec<_>, _>>()?;
+    LayoutTensor::zip(tensors).map_err(|e| perr(lead, ParseErrorKind::Invalid(e)))
 }
 
 /// `old_bits -> new_bits` of a swizzled layout: CuTe's `recast_layout` (upcast, then downcast).
@@ -138,6 +183,77 @@ impl LayoutTensor {
             ));
         }
         Ok(LayoutTensor::from_pointer(ptr.with_swizzle(sw)?, layout))
+    }
+
+    /// CuTe's `make_zip_tensor(t1, t2, ...)`: the tensor whose value at `c` is the tuple of the
+    /// tensors' values at `c`. Slicing, tiling, partitioning and the divides act on every
+    /// tensor (CuTe's `ZipLayout`). CuTe has no print of a zip tensor; its text here is
+    /// `zip(T1, T2, ...)`.
+    ///
+    /// # Errors
+    /// [`LayoutError::InvalidArgument`] for fewer than two tensors or tensors of different
+    /// shapes (CuTe requires compatible shapes of one rank).
+    ///
+    /// # Examples
+    /// ```
+    /// # use cute_layout::{IntTuple, LayoutTensor};
+    /// let a: LayoutTensor = "counting_iter(0) o (4,4):(4,1)".parse()?;
+    /// let b: LayoutTensor = "counting_iter(100) o (4,4):(1,4)".parse()?;
+    /// let z = LayoutTensor::zip(vec![a, b])?;
+    /// assert_eq!(z.value(&IntTuple::flat([1, 2]))?.to_string(), "(6,109)"); // CuTe's z(1,2)
+    /// assert_eq!(z.to_string(), "zip(counting_iter(0) o (4,4):(4,1), counting_iter(100) o (4,4):(1,4))");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn zip(tensors: Vec<LayoutTensor>) -> Result<LayoutTensor, LayoutError> {
+        if tensors.len() < 2 {
+            return Err(invalid(
+                "make_zip_tensor",
+                format!(
+                    "a zip tensor takes two tensors or more, got {}",
+                    tensors.len()
+                ),
+            ));
+        }
+        let shape = tensors[0].shape();
+        if let Some(t) = tensors.iter().find(|t| t.shape() != shape) {
+            return Err(invalid(
+                "make_zip_tensor",
+                format!("{t} does not have the shape {shape} of the first tensor"),
+            ));
+        }
+        Ok(LayoutTensor::Zip(tensors))
+    }
+
+    /// CuTe's `unzip_tensor`: the tensors of a zip tensor (a single other tensor otherwise).
+    pub fn unzip(&self) -> Vec<LayoutTensor> {
+        match self {
+            LayoutTensor::Zip(ts) => ts.clone(),
+            other => alloc::vec![other.clone()],
+        }
+    }
+
+    /// A view (slice, tile, partition) of a pointer tensor or a zip tensor through `f`, the
+    /// view of a counting or coordinate tensor: a pointer tensor's view is its offsets' view
+    /// with the offset added to the pointer; a zip tensor's is the zip of its tensors' views.
+    pub fn map_view(
+        &self,
+        op: &'static str,
+        f: impl Fn(&LayoutTensor) -> Result<LayoutTensor, LayoutError>,
+    ) -> Result<LayoutTensor, LayoutError> {
+        fn go(
+            t: &LayoutTensor,
+            op: &'static str,
+            f: &dyn Fn(&LayoutTensor) -> Result<LayoutTensor, LayoutError>,
+        ) -> Result<LayoutTensor, LayoutError> {
+            match t {
+                LayoutTensor::Pointer { .. } => t.via_counting(op, f),
+                LayoutTensor::Zip(ts) => Ok(LayoutTensor::Zip(
+                    ts.iter().map(|x| go(x, op, f)).collect::<Result<_, _>>()?,
+                )),
+                _ => f(t),
+            }
+        }
+        go(self, op, &f)
     }
 
     /// The pointer of a pointer tensor.
@@ -484,6 +600,62 @@ mod tests {
     }
 
     use crate::TensorValue;
+
+    /// Law: a zip tensor's value is the tuple of its tensors' values, and its views are the zips
+    /// of their views, for slices, tiles and partitions of counting, coordinate, pointer and
+    /// swizzled tensors.
+    #[test]
+    fn zip_views_are_the_zips_of_views() {
+        let parts = [
+            "counting_iter(0) o (4,6):(6,1)",
+            "ArithTuple(0,0) o (4,6):(1@0,1@1)",
+            "Sw<2,1,2>_smem_ptr[16b](0x1000) o (4,6):(6,1)",
+            "gmem_subptr[4b](0x1000.0) o (4,6):(1,4)",
+        ];
+        let ts: Vec<LayoutTensor> = parts.iter().map(|s| t(s)).collect();
+        let z = LayoutTensor::zip(ts.clone()).unwrap();
+        assert_eq!(t(&z.to_string()), z);
+        for i in 0..24 {
+            let want: Vec<TensorValue> = ts
+                .iter()
+                .map(|x| x.value(&IntTuple::int(i)).unwrap())
+                .collect();
+            assert_eq!(
+                z.value(&IntTuple::int(i)).unwrap(),
+                TensorValue::Tuple(want)
+            );
+        }
+        let check = |zv: LayoutTensor, each: &dyn Fn(&LayoutTensor) -> LayoutTensor| {
+            let want: Vec<LayoutTensor> = ts.iter().map(each).collect();
+            assert_eq!(zv.unzip(), want);
+        };
+        for i in 0..4 {
+            let c = SliceCoord::flat([Slice::At(i), Slice::All]);
+            check(z.slice(&c).unwrap(), &|x| x.slice(&c).unwrap());
+        }
+        let tiler: Tiler = "(2,3)".parse().unwrap();
+        for bm in 0..2 {
+            let c = IntTuple::flat([bm, 1]);
+            check(z.local_tile(&tiler, &c, None).unwrap(), &|x| {
+                x.local_tile(&tiler, &c, None).unwrap()
+            });
+        }
+        let thr: Layout = "(2,3):(3,1)".parse().unwrap();
+        for idx in 0..6 {
+            check(z.local_partition(&thr, idx, None).unwrap(), &|x| {
+                x.local_partition(&thr, idx, None).unwrap()
+            });
+        }
+        for bad in [
+            "zip(counting_iter(0) o 4:1, counting_iter(0) o 8:1)",
+            "zip(counting_iter(0) o 4:1)",
+            "zip(counting_iter(0) o 4:1, counting_iter(0) o 4:1",
+            "zip(counting_iter(0) o 4:1, counting_iter(0) o 4:1) x",
+            "zip(counting_iter(0) o 4:1, (4):(1))",
+        ] {
+            assert!(bad.parse::<LayoutTensor>().is_err(), "{bad:?}");
+        }
+    }
 
     #[test]
     fn smem_ptr_flag_layouts() {

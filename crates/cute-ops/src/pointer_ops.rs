@@ -1,7 +1,8 @@
 //! Typed pointers without memory ([`cute_layout::Pointer`]) and the tensors over them: CuTe's
 //! `make_gmem_ptr`, `make_smem_ptr` (with a swizzle), `make_rmem_ptr`, `make_tmem_ptr`,
 //! `make_swizzle_ptr`, `recast_ptr`, `recast<T>(tensor)` and
-//! `as_position_independent_swizzle_tensor`, in the text CuTe's `print` writes. `make_tensor
+//! `as_position_independent_swizzle_tensor`, in the text CuTe's `print` writes, and CuTe's
+//! `make_zip_tensor` / `unzip_tensor` (text `zip(T1, T2, ...)`: CuTe prints no zip tensor). `make_tensor
 //! PTR LAYOUT` (in [`crate::tensor_ops`]) makes a pointer tensor; the tensor operations take
 //! one. One table, [`POINTER_OPS`], listed in [`crate::GROUPS`]; the algebra is in
 //! `cute_layout`, these entries convert arguments.
@@ -9,7 +10,7 @@
 use cute_layout::{element_type_bits, is_pointer_text, MemSpace, Pointer, Swizzle};
 
 use crate::help::{h, OpHelp};
-use crate::{op, Args, OpError, OpSpec};
+use crate::{op, Args, OpError, OpSpec, MANY};
 
 /// The pointer operations, one line each (hence `rustfmt::skip`).
 #[rustfmt::skip]
@@ -21,6 +22,8 @@ pub static POINTER_OPS: &[OpSpec] = &[
     op("make_swizzle_ptr", "PTR SWIZZLE", (2, 2), "CuTe make_swizzle_ptr(ptr, Sw<B,M,S>): the pointer whose elements are reached at swizzle(byte address); Sw<0,M,S> leaves it as it is", |a| Ok(a.pointer(0)?.with_swizzle(a.swizzle_arg(1)?)?.to_string())),
     op("recast_ptr", "TYPE PTR", (2, 2), "CuTe recast_ptr<TYPE>(ptr): the same address as a pointer to TYPE (memory space and swizzle kept)", |a| Ok(a.pointer(1)?.recast(a.element_bits(0)?)?.to_string())),
     op("recast_tensor", "TYPE TENSOR", (2, 2), "CuTe recast<TYPE>(tensor) of a pointer tensor: the layout recast by the ratio of the widths (upcast/downcast) and the pointer recast", |a| Ok(a.tensor(1)?.recast(a.element_bits(0)?)?.to_string())),
+    op("make_zip_tensor", "TENSOR TENSOR...", (2, MANY), "CuTe make_zip_tensor(t1, t2, ...) of tensors of one shape: its value at c is the tuple of their values; views act on every tensor (text zip(T1, T2, ...))", make_zip_tensor),
+    op("unzip_tensor", "ZIP [I]", (1, 2), "CuTe unzip_tensor: the tensors of a zip tensor, one a line, or tensor I", unzip_tensor),
     op("as_position_independent_swizzle_tensor", "TENSOR", (1, 1), "CuTe as_position_independent_swizzle_tensor: a swizzled smem pointer tensor as a plain smem pointer over Sw' o 0 o LAYOUT, the swizzle recast from bytes to elements", |a| Ok(a.tensor(0)?.as_position_independent_swizzle_tensor()?.to_string())),
 ];
 
@@ -34,6 +37,8 @@ pub static POINTER_HELP: &[OpHelp] = &[
     h("make_swizzle_ptr", "element k of the result is at SWIZZLE(address of element k of PTR)", &["smem_ptr[16b](0x1000)", "Sw<3,4,3>"], "Sw<3,4,3>_smem_ptr[16b](0x1000)"),
     h("recast_ptr", "the same byte address (and bit, for sub-byte types) as a pointer to TYPE", &["float", "gmem_ptr[16b](0x1000)"], "gmem_ptr[32b](0x1000)"),
     h("recast_tensor", "the new tensor reaches the same bytes: layout recast(bits(PTR), bits(TYPE)), pointer recast_ptr<TYPE>", &["float", "smem_ptr[16b](0x400) o (8,8):(8,1)"], "smem_ptr[32b](0x400) o (8,4):(4,1)"),
+    h("make_zip_tensor", "Z(c) = (T1(c), T2(c), ...) at every coordinate c; a view of Z is the zip of the views", &["counting_iter(0) o (4,4):(4,1)", "counting_iter(100) o (4,4):(1,4)"], "zip(counting_iter(0) o (4,4):(4,1), counting_iter(100) o (4,4):(1,4))"),
+    h("unzip_tensor", "unzip_tensor(make_zip_tensor(T1, T2, ...)) = (T1, T2, ...)", &["zip(counting_iter(1) o (4):(4), counting_iter(104) o (4):(1))", "1"], "counting_iter(104) o (4):(1)"),
     h("as_position_independent_swizzle_tensor", "R(c) and T(c) are the same address at every coordinate c", &["Sw<3,4,3>_smem_ptr[16b](0x1000) o (8,64):(64,1)"], "smem_ptr[16b](0x1000) o Sw<3,3,3> o 0 o (8,64):(64,1)"),
 ];
 
@@ -115,6 +120,28 @@ fn make_smem_ptr(a: &Args<'_>) -> Result<String, OpError> {
         p
     }
     .to_string())
+}
+
+fn make_zip_tensor(a: &Args<'_>) -> Result<String, OpError> {
+    let ts = (0..a.len())
+        .map(|k| a.tensor(k))
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(cute_layout::LayoutTensor::zip(ts)?.to_string())
+}
+
+fn unzip_tensor(a: &Args<'_>) -> Result<String, OpError> {
+    let parts = a.tensor(0)?.unzip();
+    if a.len() == 2 {
+        let i = a.index(1)?;
+        return parts.get(i).map(|t| t.to_string()).ok_or_else(|| {
+            OpError::new(
+                "ModeOutOfRange",
+                format!("{}: tensor {i} of a zip of {}", a.op, parts.len()),
+            )
+        });
+    }
+    let lines: Vec<String> = parts.iter().map(|t| t.to_string()).collect();
+    Ok(lines.join("\n"))
 }
 
 fn make_tmem_ptr(a: &Args<'_>) -> Result<String, OpError> {
@@ -214,6 +241,21 @@ mod tests {
             ),
             "Sw<3,4,3>_smem_ptr[16b](0x1000) o (8,64):(64,1)"
         );
+        let z = ok("make_zip_tensor", &["counting_iter(0) o (4,4):(4,1)", &g]);
+        assert_eq!(
+            z,
+            "zip(counting_iter(0) o (4,4):(4,1), gmem_ptr[16b](0x1000) o (4,4):(4,1))"
+        );
+        assert_eq!(ok("tensor_value", &[&z, "(1,2)"]), "(6,ptr[16b](0x100c))");
+        assert_eq!(
+            ok("slice", &["(2,_)", &z]),
+            "zip(counting_iter(8) o (4):(1), gmem_ptr[16b](0x1010) o (4):(1))"
+        );
+        assert_eq!(ok("unzip_tensor", &[&z, "1"]), g);
+        assert_eq!(
+            ok("unzip_tensor", &[&z]),
+            format!("counting_iter(0) o (4,4):(4,1)\n{g}")
+        );
         assert_eq!(
             ok(
                 "zipped_divide",
@@ -264,6 +306,20 @@ mod tests {
         assert_eq!(
             kind("tensor_value", &["ptr[8b](0x7fffffffffffffff) o 2:1", "1"]),
             "Overflow"
+        );
+        assert_eq!(
+            kind(
+                "make_zip_tensor",
+                &["counting_iter(0) o 4:1", "counting_iter(0) o 8:1"]
+            ),
+            "InvalidArgument"
+        );
+        assert_eq!(
+            kind(
+                "unzip_tensor",
+                &["zip(counting_iter(0) o 4:1, counting_iter(0) o 4:1)", "2"]
+            ),
+            "ModeOutOfRange"
         );
         assert_eq!(
             kind("batch_reduce", &["gmem_ptr[16b](0x1000) o (2,2):(2,1)"]),

@@ -10,7 +10,9 @@ typed pointers built from integers (`make_gmem_ptr<half_t>((void*)0x1000)`, smem
 sub-byte and swizzled pointers, `recast_ptr`), tensors over them (`make_tensor(ptr, layout)`,
 `smem_ptr_flag` layouts), their views (slices, tiles, partitions, divides move the pointer), the
 element addresses `&tensor(c)` (nothing is dereferenced), `recast<T>(tensor)` and
-`as_position_independent_swizzle_tensor`.
+`as_position_independent_swizzle_tensor`; zip tensors (`make_zip_tensor` of counting and pointer
+tensors: their values `z(c)`, and their views printed as `zip(` the `unzip_tensor` parts `)`, as
+CuTe prints no zip tensor).
 
 Every case is compiled into one host-only C++ program against CuTe's headers (static `Int<N>`
 values), run, and its printed answer kept: `_` before a digit dropped (CuTe's static marker);
@@ -94,6 +96,8 @@ def flagged(layout):
 def tensor(text):
     """CuTe C++ for a tensor in our text form."""
     t = text.strip()
+    if t.startswith("zip("):
+        return "make_zip_tensor(" + ",".join(tensor(x) for x in split_top(t[4:-1], ",")) + ")"
     parts = split_top(t, " o ")
     if not t.startswith(("counting_iter", "ArithTuple")):
         return f"make_tensor({ptr(parts[0])},{expr(' o '.join(parts[1:]))})"
@@ -110,6 +114,12 @@ def step(proj):
     inner = proj[1:-1].split(",")
     return "Step<" + ",".join("X" if x.strip() in ("_", "X") else f"_{x.strip()}" for x in inner) + ">{}"
 
+
+Z = [
+    "zip(counting_iter(0) o (4,4):(4,1), counting_iter(100) o (4,4):(1,4))",
+    "zip(gmem_ptr[16b](0x1000) o (4,4):(4,1), counting_iter(7) o (4,4):(1,4))",
+    "zip(counting_iter(0) o Sw<2,0,2> o 0 o (4,4):(4,1), smem_ptr[32b](0x400) o (4,4):(1,4), counting_iter(3) o (4,4):(4,1))",
+]
 
 # (op, args)
 CASES = [
@@ -221,10 +231,23 @@ CASES = [
     *[("as_position_independent_swizzle_tensor", [t]) for t in [
         "Sw<3,4,3>_smem_ptr[16b](0x1000) o (8,64):(64,1)", "Sw<2,4,3>_smem_ptr[32b](0x2000) o (8,32):(32,1)",
         "Sw<3,4,3>_smem_ptr[8b](0x400) o (16,64):(1,16)", "smem_ptr[16b](0x1000) o (8,8):(8,1)"]],
+    # Zip tensors.
+    *[("tensor_value", [Z[0], c]) for c in ["(1,2)", "7", "(3,1)"]],  # no pointer: z(c) reads memory
+    *[("slice", [c, Z[k]]) for k, c in [(0, "(_,1)"), (0, "(2,_)"), (1, "(_,3)"), (2, "(1,_)")]],
+    *[("local_tile", [Z[k], tl, c]) for k, tl, c in [(0, "(2,2)", "(1,1)"), (1, "(2,4)", "(1,0)")]],
+    ("local_partition", [Z[0], "(2,2):(2,1)", "3"]),
+    *[(op, [Z[0], "(2,2)"]) for op in ["logical_divide", "zipped_divide"]],
 ]
 
 
 def cpp(op, args):
+    code = cpp1(op, args)
+    if any(a.startswith("zip(") for a in args) and op != "tensor_value":
+        code = "pz" + code[1:]
+    return code
+
+
+def cpp1(op, args):
     if op in ("make_gmem_ptr", "make_smem_ptr", "make_rmem_ptr"):
         e = f"{op}<{args[0]}>(reinterpret_cast<void*>({args[1]}))"
         return f"p(make_swizzle_ptr({e},{expr(args[2])}))" if len(args) == 3 else f"p({e})"
@@ -236,7 +259,7 @@ def cpp(op, args):
         return f"p(recast_ptr<{args[0]}>({ptr(args[1])}))"
     if op == "make_tensor" and not re.fullmatch(r"-?\d+", args[1]):
         return f"p(make_tensor({ptr(args[0])},{flagged(args[1])}))"
-    if op == "tensor_value" and not args[0].startswith(("counting_iter", "ArithTuple")):
+    if op == "tensor_value" and not args[0].startswith(("counting_iter", "ArithTuple", "zip(")):
         return f"p(&{tensor(args[0])}({expr(args[1])}))"
     if op == "recast_tensor":
         return f"p(recast<{args[0]}>({tensor(args[1])}))"
@@ -276,6 +299,15 @@ PRELUDE = r"""
 #include <vector>
 using namespace cute;
 template <class T> void p(T const& x) { print(x); printf("\n"); }
+template <class Z> void pz(Z const& z) {
+  auto u = unzip_tensor(z);
+  printf("zip(");
+  for_each(make_int_sequence<tuple_size<decltype(u)>::value>{}, [&](auto i) {
+    if (i > 0) printf(", ");
+    print(get<i>(u));
+  });
+  printf(")\n");
+}
 template <class V> void out(V const& d) {
   printf("(");
   for (size_t i = 0; i < d.size(); ++i) printf(i ? ",%d" : "%d", d[i]);

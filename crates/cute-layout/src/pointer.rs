@@ -348,7 +348,7 @@ pub fn element_type_bits(name: &str) -> Option<u32> {
 
 fn check_bits(op: &'static str, bits: u32) -> Result<(), LayoutError> {
     let ok = (1..8).contains(&bits)
-        || (bits % 8 == 0 && (bits / 8).is_power_of_two() && bits <= MAX_ELEMENT_BITS);
+        || (bits.is_multiple_of(8) && (bits / 8).is_power_of_two() && bits <= MAX_ELEMENT_BITS);
     if ok {
         Ok(())
     } else {

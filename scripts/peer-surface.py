@@ -13,6 +13,8 @@ cases of a round in one `cute batch` process) and counts, per suite and per peer
             every property the CuTe test asserts holds on our answers
   same-fn   a different text for the same function: `cute equal OURS PEER` says 1 (e.g. a
             swizzle moved through an outer layout, or the stride of an extent-1 mode)
+  substituted  a peer assertion over sympy symbols, checked at integer substitutions (symbolic
+            shapes stay unsupported; the count of substitutions that agree is printed)
   refused   we refuse and the peer raised too
   differ    a different answer (listed with --show: judged in the README, not counted wrong)
   error     we refuse where the peer answered (listed)
@@ -27,13 +29,20 @@ cases there are replaced by the project's transcription of the same tests
 cute expresses is given as an integer or swizzled layout): exact answers and refusals are
 compared, the post-conditions (R(i) == A(i) + B(i), coalesce_z's values past the end, the
 order of compatible shapes, commutativity, ...) checked with ../shared/peer-tests/peerlib.py.
-Their cases of F2 arithmetic or sympy symbols stay `unmapped`. NVlabs' other marked cases
+Their cases of F2 arithmetic stay `unmapped` (sympy symbols: below). NVlabs' other marked cases
 (make_layout_like, the [mode] / mode= forms, tiler promotion, Layout(shape, k),
 _offset_and_slice, coshape of basis strides, tiler_to_layout) are replaced the same way by
 crates/cute-ops/tests/data/nvlabs_rest.jsonl: exact answers, refusals, `same_as` (another
 request, often CuTe's spelling, must give the same text) and asserted properties (rank,
 compatible, values of a mode, make_layout_like's post-conditions). `convention`: PyCuTe answers
 otherwise and we give CuTe C++'s answer (or the same function); the case says why.
+
+NVlabs' sympy cases (34 marked so in the case file, 5 of its make_layout_like cases, 9
+coalesce_z extras) are replaced by
+crates/cute-ops/tests/data/nvlabs_sympy.jsonl (written by scripts/gen-nvlabs-sympy.py): each
+substitution of integers for the symbols must give the substituted symbolic answer (text, or
+the same function) and meet the post-condition the test asserts; a case is `substituted` when
+all its substitutions agree.
 """
 
 import argparse
@@ -644,6 +653,52 @@ def rest_program(c):
     return ("pass" if checks and all(checks) else "differ"), ours
 
 
+SYMPY = "nvlabs_sympy.jsonl"
+
+
+def sympy_program(c):
+    """NVlabs' sympy assertions at integer substitutions: every substitution must give the
+    substituted symbolic answer (text or the same function) and meet the test's post-condition.
+    The case counts as `substituted` (symbolic shapes stay unsupported) when all agree."""
+    subs = c["subs"]
+    got = yield [(c["op"], s["args"]) for s in subs]
+    more, bad = [], []
+    for s, a in zip(subs, got):
+        e = s["expect"]
+        if "ok" not in a:
+            if not e.get("may_refuse"):
+                bad.append(f"{s['at']}: {a.get('error')}")
+            continue
+        ours = a["ok"]
+        if "same" in e and norm(ours) != norm(e["same"]):
+            n = peerlib.size(peerlib.parse(s["args"][0]).shape) + 10 if c["op"] == "coalesce_z" else None
+            if n is None:
+                more.append((s, ("equal", [ours, e["same"]])))
+            elif values(ours, n) != values(e["same"], n):
+                bad.append(f"{s['at']}: {ours}, peer {e['same']}")
+        if e.get("law") in ("coalesce", "coalesce_z"):
+            more.append((s, (c["op"], [ours])))
+        if "law" in e and not sympy_law(e["law"], s["args"], ours):
+            bad.append(f"{s['at']}: {ours} breaks the {e['law']} post-condition")
+    answers = yield [r for _, r in more]
+    for (s, (op, args)), a in zip(more, answers):
+        want = "1" if op == "equal" else args[0]
+        if a.get("ok") != want:
+            bad.append(f"{s['at']}: {args[0]}: {op} gives {a}")
+    n = len(subs)
+    return ("substituted", f"{n} of {n} substitutions agree") if not bad else ("differ", f"{len(bad)} of {n}: {bad[0]}")
+
+
+def sympy_law(law, args, ours):
+    L, R = peerlib.parse(args[0]), peerlib.parse(ours)
+    if law == "composition":
+        return not peerlib.prop_composition(L, peerlib.parse(args[1]), R)
+    if law == "right_inverse":
+        return not peerlib.prop_right_inverse(L, R)
+    n = peerlib.size(L.shape) + (10 if law == "coalesce_z" else 0)
+    return peerlib.depth(R.shape) <= 1 and peerlib.size(R.shape) == peerlib.size(L.shape) and values(ours, n) == values(args[0], n)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("cute")
@@ -673,9 +728,22 @@ def main():
         for c in rest:
             c["unsupported"] = c.get("unsupported") or c["category"]
         cases += rest
+    sympy_path = os.path.join(data, SYMPY)
+    sympy_peer = set()
+    if os.path.exists(sympy_path):
+        with open(sympy_path) as f:
+            sym = [json.loads(l) for l in list(f)[1:]]
+        refs = {c["ref"] for c in sym}
+        cases = [c for c in cases if c["id"] not in refs]
+        for k, c in enumerate(sym):
+            c.update(suite="nvlabs-cute", id=f"nvlabs-sympy-{k:03}", peer_fn=c["op"] + " (sympy, substituted)")
+            sympy_peer.add(c["peer"])
+        cases += sym
     programs, reasons = {}, {}
     for k, c in enumerate(cases):
-        if c["id"].startswith("nvlabs-rest"):
+        if c["id"].startswith("nvlabs-sympy"):
+            t = sympy_program(c)
+        elif c["id"].startswith("nvlabs-rest"):
             t = rest_program(c) if "expect" in c else c["unsupported"]
         else:
             t = translate(c)
@@ -685,7 +753,7 @@ def main():
             programs[k] = t
     results = drive(opt.cute, programs)
 
-    keys = ["pass", "same-fn", "convention", "refused", "differ", "error", "unmapped"]
+    keys = ["pass", "same-fn", "convention", "substituted", "refused", "differ", "error", "unmapped"]
     cat = defaultdict(Counter)
     by_fn = defaultdict(Counter)
     shown = defaultdict(list)
@@ -695,6 +763,8 @@ def main():
     out = subprocess.run([opt.cute, "batch"], input=inp, capture_output=True, text=True).stdout
     flat = [json.loads(l) for l in out.splitlines()]
     for c in extras:
+        if c.get("peer") in sympy_peer:
+            continue  # counted with the substituted sympy cases
         if c.get("no_form"):
             k = "unmapped"
             why[c["suite"]]["NVlabs extras/F2 transcription: " + c["unsupported"]] += 1
@@ -719,7 +789,13 @@ def main():
         by_fn[(c["suite"], label)][kind] += 1
     print(f"{'suite':16} " + " ".join(f"{k:>9}" for k in keys))
     for s in sorted(cat):
-        print(f"{s:16} " + " ".join(f"{cat[s][k]:9}" for k in keys))
+        print(f"{s:16} " + " ".join(f"{cat[s][k]:{max(9, len(k))}}" for k in keys))
+    subs = [(c, results[k]) for k, c in enumerate(cases) if c["id"].startswith("nvlabs-sympy")]
+    if subs:
+        n = sum(len(c["subs"]) for c, _ in subs)
+        good = sum(len(c["subs"]) for c, r in subs if r[0] == "substituted")
+        print(f"\nsubstituted: NVlabs' sympy assertions at integer substitutions ({SYMPY}): "
+              f"{good} of {n} substitutions agree, over {len(subs)} cases")
     print()
     for (s, fn), cnt in sorted(by_fn.items(), key=lambda kv: (kv[0][0], -sum(kv[1].values()))):
         print(f"{s:16} {fn:42} " + " ".join(f"{k}={cnt[k]}" for k in keys if cnt[k]))

@@ -83,7 +83,7 @@ pub static TUPLE_HELP: &[OpHelp] = &[
     h("compact_col_major", "SHAPE:R is column-major with smallest stride START (extent-1 leaves get stride 0)", &["(2,(3,4))", "2"], "(2,(4,12))"),
     h("compact_row_major", "SHAPE:R is row-major with smallest stride START (extent-1 leaves get stride 0)", &["(2,3,4)"], "(12,4,1)"),
     h("prefix_product", "R_i = START * the product of the extents before leaf i (the column-major stride)", &["(2,3,4)"], "(1,2,6)"),
-    h("make_layout_like", "same shape, compact, strides increasing in the order of LAYOUT's; stride-0 modes keep stride 0", &["(4,(2,3)):(6,(0,1))"], "(4,(2,3)):(3,(0,1))"),
+    h("make_layout_like", "same shape, compact where LAYOUT's strides differ, strides increasing in their order (equal strides share one, as in CuTe); stride-0 modes keep stride 0", &["(4,(2,3)):(6,(0,1))"], "(4,(2,3)):(3,(0,1))"),
     h("make_fragment_like", "same size; mode 0 column-major (its stride-0 leaves kept), the other modes ordered like LAYOUT's and placed after it", &["((2,2),4,2):((1,0),16,64)"], "((2,2),4,2):((1,0),2,8)"),
     h("coshape", "1 + sum of (s_i - 1) * |d_i| over the leaves (its size is the cosize)", &["(4,(2,3)):(2,(1,-8))"], "24"),
     h("coprofile", "the tree of the sum of the strides with every entry 0: a basis stride v@p adds mode p", &["(2,3,5):(4@1,0,7@1@2)"], "(0,0,(0,0))"),

@@ -236,7 +236,7 @@ ROWS += [
       ex("get_swizzle_portion", ["(8,64):(64,1)"], "Sw<0,4,3>", "CuTe get_swizzle_portion(Layout) = Swizzle<0,4,3>{} (atom/copy_traits_sm90_tma.hpp)")),
     R(4, "Swizzled pointers (make_swizzle_ptr, recast_ptr, smem_ptr_flag)", "`Pointer::with_swizzle`, `Pointer::recast`, `LayoutTensor::from_pointer_flagged`, `LayoutTensor::as_position_independent_swizzle_tensor`",
       "`make_swizzle_ptr`, `make_smem_ptr TYPE ADDR SW`, `recast_ptr`, `make_tensor PTR 'Sw<..> o smem_ptr[Nb](unset) o L'`, `as_position_independent_swizzle_tensor`", "P",
-      "an `smem_ptr_flag` layout is taken only by `make_tensor PTR` (no `upcast`/`downcast`/`slice` of the flagged layout itself)", ref(TENS, "tensor-0147")),
+      "an `smem_ptr_flag` layout is taken by `make_tensor PTR`, `upcast` and `downcast` only (no `slice` or other layout operation of it)", ref(TENS, "tensor-0147")),
     R(4, "Canonical smem layout atoms (Layout_K_SW128_Atom, ...)", "-", "-", "N", "no table of GMMA/UMMA smem layout atoms", None),
     # ---------------------------------------------------------------- 5. ScaledBasis / identity
     R(5, "ScaledBasis `E<i...>` strides, `1@0`, `1@0@1`", "`ScaledBasis`, `Layout<ScaledBasis>`", "every op taking a basis layout", "Y", "",

@@ -237,6 +237,8 @@ CASES = [
     *[("local_tile", [Z[k], tl, c]) for k, tl, c in [(0, "(2,2)", "(1,1)"), (1, "(2,4)", "(1,0)")]],
     ("local_partition", [Z[0], "(2,2):(2,1)", "3"]),
     *[(op, [Z[0], "(2,2)"]) for op in ["logical_divide", "zipped_divide"]],
+    # CuTe's upcast / downcast of an smem_ptr_flag layout keep the flag.
+    *[(op, [n, "Sw<3,4,3> o smem_ptr[16b](unset) o (8,64):(64,1)"]) for op, n in [("upcast", "2"), ("downcast", "2"), ("upcast", "4")]],
 ]
 
 
@@ -261,6 +263,8 @@ def cpp1(op, args):
         return f"p(make_tensor({ptr(args[0])},{flagged(args[1])}))"
     if op == "tensor_value" and not args[0].startswith(("counting_iter", "ArithTuple", "zip(")):
         return f"p(&{tensor(args[0])}({expr(args[1])}))"
+    if op in ("upcast", "downcast"):
+        return f"p({op}<{args[0]}>({flagged(args[1])}))"
     if op == "recast_tensor":
         return f"p(recast<{args[0]}>({tensor(args[1])}))"
     if op == "as_position_independent_swizzle_tensor":

@@ -145,7 +145,7 @@ pub use layout_tensor::{is_tensor_text, LayoutTensor, TensorValue};
 #[doc(hidden)]
 pub use literal::literal_or_panic;
 pub use pointer::{element_type_bits, is_pointer_text, MemSpace, Pointer, MAX_ELEMENT_BITS};
-pub use pointer_tensor::parse_smem_ptr_flag;
+pub use pointer_tensor::{parse_smem_ptr_flag, SmemPtrFlagLayout};
 pub use pycute_extras::MAX_ADD_VALUES;
 pub use render::{Table, VectorTable, MAX_TABLE_CELLS};
 pub use slice::{Slice, SliceCoord};

@@ -29,15 +29,90 @@ fn invalid(op: &'static str, what: String) -> LayoutError {
     LayoutError::InvalidArgument { op, what }
 }
 
-/// CuTe's `smem_ptr_flag_bits<B>` layout `Sw<..> o smem_ptr[Bb](unset) o LAYOUT`, split: the
-/// swizzle, `B` and the layout; `None` if `s` is not one.
+/// CuTe's `smem_ptr_flag_bits<B>` layout, `Sw<..> o smem_ptr[Bb](unset) o LAYOUT`: a swizzled
+/// layout waiting for a shared-memory pointer of `B`-bit elements
+/// ([`LayoutTensor::from_pointer_flagged`] gives it one). Its text is CuTe's print.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct SmemPtrFlagLayout {
+    /// The swizzle, which acts on the byte address once a pointer is given.
+    pub swizzle: Swizzle,
+    /// The element width `B` the pointer must have.
+    pub bits: u32,
+    /// The layout of the elements.
+    pub layout: Layout,
+}
+
+impl core::fmt::Display for SmemPtrFlagLayout {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        write!(
+            f,
+            "{} o smem_ptr[{}b](unset) o {}",
+            self.swizzle, self.bits, self.layout
+        )
+    }
+}
+
+impl SmemPtrFlagLayout {
+    /// CuTe's `upcast<N>` of the flagged layout: the swizzle kept (it acts on bytes), the
+    /// flag's width times `n`, the layout upcast.
+    ///
+    /// # Errors
+    /// As [`Layout::upcast`]; [`LayoutError::Overflow`] for the width.
+    ///
+    /// # Examples
+    /// ```
+    /// # use cute_layout::parse_smem_ptr_flag;
+    /// let f = parse_smem_ptr_flag("Sw<3,4,3> o smem_ptr[16b](unset) o (8,64):(64,1)").unwrap()?;
+    /// assert_eq!(f.upcast(2)?.to_string(), "Sw<3,4,3> o smem_ptr[32b](unset) o (8,32):(32,1)");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn upcast(&self, n: i64) -> Result<SmemPtrFlagLayout, LayoutError> {
+        let layout = self.layout.upcast(n)?;
+        let bits = u32::try_from(n)
+            .ok()
+            .and_then(|n| self.bits.checked_mul(n))
+            .ok_or(LayoutError::overflow("upcast"))?;
+        Ok(SmemPtrFlagLayout {
+            swizzle: self.swizzle,
+            bits,
+            layout,
+        })
+    }
+
+    /// CuTe's `downcast<N>` of the flagged layout: the flag's width divided by `n`, the layout
+    /// downcast.
+    ///
+    /// # Errors
+    /// As [`Layout::downcast`]; [`LayoutError::InvalidArgument`] unless `n` divides the width.
+    pub fn downcast(&self, n: i64) -> Result<SmemPtrFlagLayout, LayoutError> {
+        let layout = self.layout.downcast(n)?;
+        let bits = u32::try_from(n)
+            .ok()
+            .filter(|&n| n > 0 && self.bits % n == 0)
+            .map(|n| self.bits / n)
+            .ok_or_else(|| {
+                invalid(
+                    "downcast",
+                    format!("{n} does not divide the flag's width of {} bits", self.bits),
+                )
+            })?;
+        Ok(SmemPtrFlagLayout {
+            swizzle: self.swizzle,
+            bits,
+            layout,
+        })
+    }
+}
+
+/// Parse CuTe's `smem_ptr_flag_bits<B>` layout `Sw<..> o smem_ptr[Bb](unset) o LAYOUT`; `None`
+/// if `s` is not one.
 ///
 /// # Errors
 /// A [`ParseError`] if `s` has the flag but a malformed swizzle, width or layout.
-pub fn parse_smem_ptr_flag(s: &str) -> Option<Result<(Swizzle, u32, Layout), ParseError>> {
+pub fn parse_smem_ptr_flag(s: &str) -> Option<Result<SmemPtrFlagLayout, ParseError>> {
     let flag = s.find("smem_ptr[")?;
     let close = flag + s[flag..].find("](unset)")?;
-    let parse = || -> Result<(Swizzle, u32, Layout), ParseError> {
+    let parse = || -> Result<SmemPtrFlagLayout, ParseError> {
         let head = s[..flag].trim_end();
         let sw_text = head.strip_suffix('o').ok_or(perr(
             flag,
@@ -55,7 +130,11 @@ pub fn parse_smem_ptr_flag(s: &str) -> Option<Result<(Swizzle, u32, Layout), Par
             .ok_or(perr(flag, ParseErrorKind::IntegerOverflow))?;
         let (_, rest) = find_o(s, close + "](unset)".len())?;
         let layout: Layout = s[rest..].parse().map_err(|e| shifted(e, rest))?;
-        Ok((sw, bits, layout))
+        Ok(SmemPtrFlagLayout {
+            swizzle: sw,
+            bits,
+            layout,
+        })
     };
     Some(parse())
 }
@@ -659,9 +738,12 @@ mod tests {
 
     #[test]
     fn smem_ptr_flag_layouts() {
-        let (sw, bits, l) = parse_smem_ptr_flag("Sw<3,4,3> o smem_ptr[16b](unset) o (8,64):(64,1)")
-            .unwrap()
-            .unwrap();
+        let text = "Sw<3,4,3> o smem_ptr[16b](unset) o (8,64):(64,1)";
+        let f = parse_smem_ptr_flag(text).unwrap().unwrap();
+        assert_eq!(f.to_string(), text);
+        assert_eq!(f.upcast(2).unwrap().downcast(2).unwrap(), f);
+        assert_eq!(f.downcast(32).unwrap_err().kind(), "InvalidArgument");
+        let (sw, bits, l) = (f.swizzle, f.bits, f.layout);
         assert_eq!(
             (sw.to_string(), bits, l.to_string()),
             ("Sw<3,4,3>".into(), 16, "(8,64):(64,1)".into())

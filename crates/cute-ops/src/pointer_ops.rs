@@ -144,6 +144,20 @@ fn unzip_tensor(a: &Args<'_>) -> Result<String, OpError> {
     Ok(lines.join("\n"))
 }
 
+/// `upcast N FLAGGED` / `downcast N FLAGGED` of CuTe's `smem_ptr_flag` layout
+/// `Sw<..> o smem_ptr[Nb](unset) o L`, or `None` for another argument.
+pub(crate) fn flag_cast(a: &Args<'_>, up: bool) -> Result<Option<String>, OpError> {
+    let s = a.text(1, "layout")?;
+    let Some(flagged) = cute_layout::parse_smem_ptr_flag(&s) else {
+        return Ok(None);
+    };
+    let f = flagged.map_err(|e| a.parse_error(1, "smem_ptr_flag layout", e))?;
+    let n = a.int(0)?;
+    Ok(Some(
+        if up { f.upcast(n)? } else { f.downcast(n)? }.to_string(),
+    ))
+}
+
 fn make_tmem_ptr(a: &Args<'_>) -> Result<String, OpError> {
     let addr = if a.len() == 2 { a.address(1)? } else { 0 };
     Ok(Pointer::new(MemSpace::Tmem, a.element_bits(0)?, addr)?.to_string())
@@ -166,9 +180,8 @@ pub(crate) fn make_tensor(a: &Args<'_>) -> Result<Option<String>, OpError> {
     let ptr = a.pointer(0)?;
     let l = a.text(1, "layout")?;
     if let Some(flagged) = cute_layout::parse_smem_ptr_flag(&l) {
-        let (sw, bits, layout) =
-            flagged.map_err(|e| a.parse_error(1, "smem_ptr_flag layout", e))?;
-        let t = cute_layout::LayoutTensor::from_pointer_flagged(ptr, sw, bits, layout)?;
+        let f = flagged.map_err(|e| a.parse_error(1, "smem_ptr_flag layout", e))?;
+        let t = cute_layout::LayoutTensor::from_pointer_flagged(ptr, f.swizzle, f.bits, f.layout)?;
         return Ok(Some(t.to_string()));
     }
     let layout: cute_layout::ComposedLayout =
@@ -230,6 +243,20 @@ mod tests {
         assert_eq!(
             ok("print_tensor", &["gmem_ptr[16b](0x1000) o (2,2):(2,1)"]),
             "gmem_ptr[16b](0x1000) o (2,2):(2,1):\n  0x1000  0x1002\n  0x1004  0x1006"
+        );
+        assert_eq!(
+            ok(
+                "upcast",
+                &["2", "Sw<3,4,3> o smem_ptr[16b](unset) o (8,64):(64,1)"]
+            ),
+            "Sw<3,4,3> o smem_ptr[32b](unset) o (8,32):(32,1)"
+        );
+        assert_eq!(
+            ok(
+                "downcast",
+                &["2", "Sw<3,4,3> o smem_ptr[16b](unset) o (8,64):(64,1)"]
+            ),
+            "Sw<3,4,3> o smem_ptr[8b](unset) o (8,128):(128,1)"
         );
         assert_eq!(
             ok(

@@ -147,8 +147,15 @@ pub(crate) fn pointer_tensor_from_str(s: &str, lead: usize) -> Result<LayoutTens
     Ok(LayoutTensor::Pointer { ptr, layout })
 }
 
+/// The most `zip(` a tensor's text may hold (zips of zips included), so that parsing nested zips
+/// stays shallow.
+pub const MAX_ZIP_TENSORS: usize = 64;
+
 /// Parse `zip(T1, T2, ...)` starting at byte `lead` of `s`.
 pub(crate) fn zip_tensor_from_str(s: &str, lead: usize) -> Result<LayoutTensor, ParseError> {
+    if s.matches("zip(").count() > MAX_ZIP_TENSORS {
+        return Err(perr(lead, ParseErrorKind::TooDeep));
+    }
     let open = lead + "zip(".len();
     let b = s.as_bytes();
     let mut depth = 0i32;
@@ -413,7 +420,9 @@ impl LayoutTensor {
                 let a = (os - ns)
                     .checked_mul(d)
                     .ok_or(LayoutError::overflow("recast"))?;
-                offset += a.min(0);
+                offset = offset
+                    .checked_add(a.min(0))
+                    .ok_or(LayoutError::overflow("recast"))?;
             }
             base = base.offset(offset, "recast")?;
         }
@@ -731,6 +740,7 @@ mod tests {
             "zip(counting_iter(0) o 4:1, counting_iter(0) o 4:1",
             "zip(counting_iter(0) o 4:1, counting_iter(0) o 4:1) x",
             "zip(counting_iter(0) o 4:1, (4):(1))",
+            &"zip(".repeat(100_000),
         ] {
             assert!(bad.parse::<LayoutTensor>().is_err(), "{bad:?}");
         }

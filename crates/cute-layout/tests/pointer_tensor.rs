@@ -146,3 +146,30 @@ proptest! {
         }
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(2000))]
+
+    /// No input panics: texts made of pieces of pointer, zip and layout texts parse or fail
+    /// with a typed error, and whatever parses answers its views and values or fails typed.
+    #[test]
+    fn pointer_texts_never_panic(
+        pieces in prop::collection::vec(prop::sample::select(vec![
+            "ptr[", "subptr[", "gmem_", "smem_", "tmem_[", "Sw<3,4,3>_", "Sw<", "16b](", "4b](",
+            "0x1000", "0x1001", ".4", ".0", "(nil)", ")", " o ", "(4,4):(4,1)", "8:1", "zip(",
+            ", ", "counting_iter(3)", "smem_ptr[16b](unset)", "ffffffffffffffff", "é", "-",
+        ]), 0..12),
+    ) {
+        let s: String = pieces.concat();
+        let _ = s.parse::<Pointer>().map(|p| (p.to_string(), p.offset(5, "t"), p.element(), p.recast(8)));
+        if let Ok(t) = s.parse::<LayoutTensor>() {
+            prop_assert_eq!(t.to_string().parse::<LayoutTensor>().ok(), Some(t.clone()));
+            let _ = t.value(&IntTuple::int(1));
+            let _ = t.slice(&SliceCoord::flat([Slice::At(1), Slice::All]));
+            let _ = t.recast(32);
+            let _ = t.as_position_independent_swizzle_tensor();
+            let _ = t.print_tensor();
+        }
+        let _ = cute_layout::parse_smem_ptr_flag(&s);
+    }
+}

@@ -8,9 +8,14 @@
 //!   `counting_iter(0) o (4,8):(8,1)`;
 //! * a **coordinate tensor**, CuTe's `make_identity_tensor(shape)` and its tiles and partitions:
 //!   its value at `c` is the coordinate `base + layout(c)` of a layout with basis strides (`1@0`
-//!   is the unit vector of mode 0). CuTe prints it `ArithTuple(0,0) o (4,8):(1@0,1@1)`.
+//!   is the unit vector of mode 0). CuTe prints it `ArithTuple(0,0) o (4,8):(1@0,1@1)`;
+//! * a **pointer tensor**, CuTe's `make_tensor(ptr, layout)` over a typed pointer without memory
+//!   ([`crate::Pointer`]): its value at `c` is the element's address (CuTe's `&tensor(c)`).
+//!   CuTe prints it `gmem_ptr[16b](0x1000) o (4,4):(4,1)` (see [`LayoutTensor::from_pointer`]);
+//! * a **zip tensor**, CuTe's `make_zip_tensor(t1, t2, ...)`: its value is the tuple of the
+//!   tensors' values; written `zip(T1, T2, ...)`, as CuTe prints none (see [`LayoutTensor::zip`]).
 //!
-//! [`LayoutTensor`] is either; its text form is what CuTe's `print(tensor)` writes, without the
+//! [`LayoutTensor`] is any of them; its text form is what CuTe's `print(tensor)` writes, without the
 //! `_` of CuTe's static integers (which the parser accepts). Slicing, `local_tile`,
 //! `local_partition` and thread-value partitions are layout operations and give tensors of the
 //! same kind with the same text as CuTe's; [`LayoutTensor::print_tensor`] writes CuTe's

@@ -88,7 +88,7 @@ impl SmemPtrFlagLayout {
         let layout = self.layout.downcast(n)?;
         let bits = u32::try_from(n)
             .ok()
-            .filter(|&n| n > 0 && self.bits % n == 0)
+            .filter(|&n| n > 0 && self.bits.is_multiple_of(n))
             .map(|n| self.bits / n)
             .ok_or_else(|| {
                 invalid(
@@ -277,8 +277,9 @@ impl LayoutTensor {
     /// `zip(T1, T2, ...)`.
     ///
     /// # Errors
-    /// [`LayoutError::InvalidArgument`] for fewer than two tensors or tensors of different
-    /// shapes (CuTe requires compatible shapes of one rank).
+    /// [`LayoutError::InvalidArgument`] for fewer than two tensors or tensors whose top-level
+    /// modes differ in number or size (CuTe requires compatible shapes of one rank; a slice of
+    /// a swizzled tensor may split a mode, `(4)` beside `((2,2))`, which stays compatible).
     ///
     /// # Examples
     /// ```
@@ -300,11 +301,21 @@ impl LayoutTensor {
                 ),
             ));
         }
-        let shape = tensors[0].shape();
-        if let Some(t) = tensors.iter().find(|t| t.shape() != shape) {
+        let profile = |t: &LayoutTensor| -> Vec<i64> {
+            let shape = t.shape();
+            if shape.is_int() {
+                return alloc::vec![shape.size().unwrap_or(-1)];
+            }
+            shape.elements().map(|m| m.size().unwrap_or(-1)).collect()
+        };
+        let first = profile(&tensors[0]);
+        if let Some(t) = tensors.iter().find(|t| profile(t) != first) {
             return Err(invalid(
                 "make_zip_tensor",
-                format!("{t} does not have the shape {shape} of the first tensor"),
+                format!(
+                    "{t} does not have the mode sizes of the first tensor's shape {}",
+                    tensors[0].shape()
+                ),
             ));
         }
         Ok(LayoutTensor::Zip(tensors))

@@ -279,6 +279,16 @@ mod tests {
             "zip(counting_iter(8) o (4):(1), gmem_ptr[16b](0x1010) o (4):(1))"
         );
         assert_eq!(ok("unzip_tensor", &[&z, "1"]), g);
+        // A slice of a swizzled tensor may split a mode: the zip stays a tensor the ops take.
+        let sz = ok(
+            "slice",
+            &["(1,_)", "zip(counting_iter(0) o Sw<2,0,2> o 0 o (4,4):(4,1), counting_iter(3) o (4,4):(4,1))"],
+        );
+        assert_eq!(
+            sz,
+            "zip(counting_iter(5) o ((2,2)):((-1,2)), counting_iter(7) o (4):(1))"
+        );
+        assert_eq!(ok("tensor_value", &[&sz, "3"]), "(6,10)");
         assert_eq!(
             ok("unzip_tensor", &[&z]),
             format!("counting_iter(0) o (4,4):(4,1)\n{g}")

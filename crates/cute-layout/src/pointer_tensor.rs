@@ -453,8 +453,10 @@ impl LayoutTensor {
     ///
     /// # Errors
     /// [`LayoutError::InvalidArgument`] unless the tensor is a shared-memory pointer tensor
-    /// with a plain layout whose address is aligned to the swizzle's base and bits (CuTe's
-    /// assertion), of a width the swizzle can be recast to.
+    /// with a plain layout whose address is a multiple of `2^(h+1)`, `h` the swizzle's highest
+    /// bit (CuTe asserts only that the base and swizzle bits are 0, which lets a set bit between
+    /// them carry into the swizzle and the two tensors differ), of a width the swizzle can be
+    /// recast to.
     ///
     /// # Examples
     /// ```
@@ -479,7 +481,10 @@ impl LayoutTensor {
                 format!("{self} has a swizzled pointer and a swizzled layout"),
             ));
         }
-        let mask = ((1i64 << sw.base()) - 1) | sw.yyy_mask() | sw.zzz_mask();
+        // CuTe asserts that the base and swizzle bits of the address are 0; a set bit between
+        // them would carry into the swizzle's bits, so every bit up to its highest must be 0.
+        let bits_used = ((1i64 << sw.base()) - 1) | sw.yyy_mask() | sw.zzz_mask();
+        let mask = (1i64 << (64 - (bits_used as u64).leading_zeros())) - 1;
         if ptr.addr() & mask != 0 || ptr.bit_index() != 0 {
             return Err(invalid(
                 op,
@@ -690,7 +695,7 @@ mod tests {
             }
         }
         assert_eq!(
-            t("Sw<3,4,3>_smem_ptr[16b](0x1010) o (8,64):(64,1)")
+            t("Sw<1,4,3>_smem_ptr[64b](0x420) o (2,8):(1,2)")
                 .as_position_independent_swizzle_tensor()
                 .unwrap_err()
                 .kind(),

@@ -51,7 +51,11 @@ pub enum MemSpace {
 /// The widest element a [`Pointer`] takes, in bits.
 pub const MAX_ELEMENT_BITS: u32 = 1024;
 
-/// A typed address without memory, CuTe's pointer iterators; see the [module](self) docs.
+/// A typed address without memory, CuTe's pointer iterators. Its text is CuTe's `print(ptr)`:
+/// `ptr[16b](0x1000)` (a raw pointer, also CuTe's register pointer), `gmem_ptr[16b](0x1000)`,
+/// `smem_ptr[32b](0x400)`, `gmem_subptr[4b](0x1001.4)` (sub-byte: byte address and bit),
+/// `Sw<3,4,3>_smem_ptr[16b](0x1000)` (swizzled), `tmem_[32b](0x0001.0002)` (tensor memory:
+/// lane and column); the null address prints `(nil)`, as glibc's `%p`.
 ///
 /// * Byte types (`bits` a multiple of 8): `ptr + k` is `addr + k * bits / 8`; the address must
 ///   be a multiple of the element's size in bytes.
@@ -597,7 +601,7 @@ fn hex_digits(s: &str, at: usize, what: &'static str) -> Result<(i64, usize), Pa
 
 impl FromStr for Pointer {
     type Err = ParseError;
-    /// CuTe's print of a pointer (see the [module](self) docs); spaces around it are accepted.
+    /// CuTe's print of a pointer (see [`Pointer`]); spaces around it are accepted.
     fn from_str(s: &str) -> Result<Self, ParseError> {
         let lead = s.len() - s.trim_start().len();
         let body = s.trim();

@@ -11,6 +11,14 @@ the tensor overloads of tensor_impl.hpp (`flatten`, `coalesce`, `group_modes`, `
 fresh register tensor is written `counting_iter(0) o LAYOUT`, and `outer_partition`), and a
 thread's partition of a tensor by a tiled MMA (`partition_A/B/C`) or a tiled copy
 (`partition_S/D`).
+algorithms of CuTe's tensor_algs.cpp (`batch_reduce`, `logical_reduce`) on counting tensors;
+typed pointers built from integers (`make_gmem_ptr<half_t>((void*)0x1000)`, smem, rmem, tmem,
+sub-byte and swizzled pointers, `recast_ptr`), tensors over them (`make_tensor(ptr, layout)`,
+`smem_ptr_flag` layouts), their views (slices, tiles, partitions, divides move the pointer), the
+element addresses `&tensor(c)` (nothing is dereferenced), `recast<T>(tensor)` and
+`as_position_independent_swizzle_tensor`; zip tensors (`make_zip_tensor` of counting and pointer
+tensors: their values `z(c)`, and their views printed as `zip(` the `unzip_tensor` parts `)`, as
+CuTe prints no zip tensor).
 
 Every case is compiled into one host-only C++ program against CuTe's headers (static `Int<N>`
 values), run, and its printed answer kept: `_` before a digit dropped (CuTe's static marker);
@@ -72,11 +80,38 @@ MMA = "SM80_16x8x8_F16F16F16F16_TN"
 CP1 = ["UniversalCopy<uint128_t>", "half_t", "(32,8):(8,1)", "(1,8):(0,1)"]
 CH = ["32:2 o 3 o (2,4):(1,2)", "(4,8):(8,1) o 0 o (4,8):(1,4)", "64:1 o 2 o ((2,2),4):((1,8),2)"]
 CP2 = ["UniversalCopy<uint32_t>", "half_t", "(4,8):(1,4)", "(2,1):(1,0)"]
+CTYPE = {1: "uint1_t", 2: "uint2_t", 4: "int4_t", 8: "uint8_t", 16: "half_t", 32: "float", 64: "double"}
+
+
+def ptr(text):
+    """CuTe C++ for a pointer in our text form (sub-byte pointers at bit 0)."""
+    t = text.strip()
+    m = re.fullmatch(r"tmem_\[(\d+)b\]\(0x([0-9a-f]{4})\.([0-9a-f]{4})\)", t)
+    if m:
+        return f"make_tmem_ptr<{CTYPE[int(m[1])]}>(0x{m[2]}{m[3]})"
+    m = re.fullmatch(r"(?:(Sw<[^>]*>)_)?(gmem_|smem_)?(?:sub)?ptr\[(\d+)b\]\((0x[0-9a-f]+)(?:\.0)?\)", t)
+    if not m:
+        raise ValueError(t)
+    raw = f"recast_ptr<{CTYPE[int(m[3])]}>(reinterpret_cast<void*>({m[4]}))"
+    e = {"gmem_": f"make_gmem_ptr({raw})", "smem_": f"make_smem_ptr({raw})", None: raw}[m[2]]
+    return f"make_swizzle_ptr({e},{expr(m[1])})" if m[1] else e
+
+
+def flagged(layout):
+    m = re.fullmatch(r"(Sw<[^>]*>) o smem_ptr\[(\d+)b\]\(unset\) o (.*)", layout)
+    if m:
+        return f"composition({expr(m[1])},smem_ptr_flag_bits<{m[2]}>{{}},{expr(m[3])})"
+    return expr(layout)
 
 
 def tensor(text):
     """CuTe C++ for a tensor in our text form."""
     t = text.strip()
+    if t.startswith("zip("):
+        return "make_zip_tensor(" + ",".join(tensor(x) for x in split_top(t[4:-1], ",")) + ")"
+    parts = split_top(t, " o ")
+    if not t.startswith(("counting_iter", "ArithTuple")):
+        return f"make_tensor({ptr(parts[0])},{expr(' o '.join(parts[1:]))})"
     m = re.fullmatch(r"counting_iter\((-?\d+)\) o (.*)", t)
     if m:
         return f"make_tensor(counting_iterator<int>{{{m[1]}}},{expr(m[2])})"
@@ -90,6 +125,12 @@ def step(proj):
     inner = proj[1:-1].split(",")
     return "Step<" + ",".join("X" if x.strip() in ("_", "X") else f"_{x.strip()}" for x in inner) + ">{}"
 
+
+Z = [
+    "zip(counting_iter(0) o (4,4):(4,1), counting_iter(100) o (4,4):(1,4))",
+    "zip(gmem_ptr[16b](0x1000) o (4,4):(4,1), counting_iter(7) o (4,4):(1,4))",
+    "zip(counting_iter(0) o Sw<2,0,2> o 0 o (4,4):(4,1), smem_ptr[32b](0x400) o (4,4):(1,4), counting_iter(3) o (4,4):(4,1))",
+]
 
 # (op, args)
 CASES = [
@@ -207,10 +248,99 @@ CASES = [
       ("composition", [counting(CH[1]), "(2,4)"]), ("composition", [counting(CH[0]), "4:2"]),
       ("domain_offset", ["(1,1)", counting(CH[0])]), ("domain_offset", ["(3,2)", counting(CH[1], 5)]),
       ("outer_partition", [counting(CH[1]), "(2,4)", "(1,3)"])],
+    # Typed pointers and the tensors over them.
+    *[(op, [ty, a]) for op, ty, a in [
+        ("make_gmem_ptr", "half_t", "0x1000"), ("make_gmem_ptr", "int4_t", "0x1000"),
+        ("make_gmem_ptr", "double", "0"), ("make_smem_ptr", "float", "0x400"),
+        ("make_rmem_ptr", "uint8_t", "0x10"), ("make_rmem_ptr", "half_t", "0x2000"),
+        ("make_tmem_ptr", "float", "0x10002"), ("make_tmem_ptr", "half_t", "0x200040")]],
+    ("make_smem_ptr", ["half_t", "0x1000", "Sw<3,4,3>"]),
+    ("make_smem_ptr", ["uint8_t", "0x800", "Sw<2,4,3>"]),
+    ("make_smem_ptr", ["half_t", "0x1000", "Sw<0,4,3>"]),
+    ("make_swizzle_ptr", ["gmem_ptr[32b](0x2000)", "Sw<3,2,3>"]),
+    *[("recast_ptr", [ty, p]) for ty, p in [
+        ("float", "gmem_ptr[16b](0x1000)"), ("uint8_t", "smem_ptr[32b](0x404)"),
+        ("int4_t", "gmem_ptr[16b](0x1000)"), ("half_t", "Sw<3,4,3>_smem_ptr[16b](0x1000)"),
+        ("float", "Sw<3,4,3>_smem_ptr[16b](0x1000)"), ("half_t", "tmem_[32b](0x0001.0002)")]],
+    *[("make_tensor", [p, l]) for p, l in [
+        ("gmem_ptr[16b](0x1000)", "(4,4):(4,1)"), ("smem_ptr[32b](0x400)", "(8,8):(8,1)"),
+        ("ptr[64b](0x20)", "8:1"), ("gmem_subptr[4b](0x1000.0)", "(4,4):(1,4)"),
+        ("Sw<3,4,3>_smem_ptr[16b](0x1000)", "(8,64):(64,1)"),
+        ("smem_ptr[16b](0x1000)", "Sw<3,3,3> o 0 o (8,64):(64,1)"),
+        ("smem_ptr[16b](0x1000)", "Sw<3,4,3> o smem_ptr[16b](unset) o (8,64):(64,1)"),
+        ("tmem_[32b](0x0000.0000)", "(128,32):(65536,1)")]],
+    *[("slice", [c, t]) for c, t in [
+        ("(_,1)", "gmem_ptr[16b](0x1000) o (4,4):(4,1)"), ("(2,_)", "gmem_ptr[16b](0x1000) o (4,4):(4,1)"),
+        ("(1,_)", "Sw<3,4,3>_smem_ptr[16b](0x1000) o (8,64):(64,1)"),
+        ("(_,5)", "Sw<3,4,3>_smem_ptr[16b](0x1000) o (8,64):(64,1)"),
+        ("(_,3)", "gmem_subptr[4b](0x1000.0) o (4,4):(1,4)"), ("(1,_)", "gmem_subptr[4b](0x1000.0) o (4,4):(1,4)"),
+        ("(3,_)", "smem_ptr[16b](0x1000) o Sw<3,3,3> o 0 o (8,64):(64,1)"),
+        ("(_,2)", "tmem_[32b](0x0000.0000) o (128,32):(65536,1)"),
+        ("(_,3)", "tmem_[16b](0x0000.0000) o (128,32):(65536,1)"),
+        ("(_,1)", "ptr[8b](0x100) o (4,4):(-4,1)")]],
+    *[("tensor_value", [t, c]) for t, c in [
+        ("gmem_ptr[16b](0x1000) o (4,4):(4,1)", "(1,2)"), ("gmem_ptr[16b](0x1000) o (4,4):(4,1)", "13"),
+        ("Sw<3,4,3>_smem_ptr[16b](0x1000) o (8,64):(64,1)", "(1,0)"),
+        ("Sw<3,4,3>_smem_ptr[16b](0x1000) o (8,64):(64,1)", "(7,13)"),
+        ("smem_ptr[16b](0x1000) o Sw<3,3,3> o 0 o (8,64):(64,1)", "(7,13)"),
+        ("ptr[64b](0x20) o (2,3):(3,1)", "(1,1)")]],
+    *[("local_tile", [t, tl, c]) for t, tl, c in [
+        ("gmem_ptr[16b](0x1000) o (8,8):(8,1)", "(4,2)", "(1,3)"),
+        ("Sw<3,4,3>_smem_ptr[16b](0x1000) o (8,64):(64,1)", "(8,16)", "(0,2)"),
+        ("gmem_subptr[4b](0x1000.0) o (8,8):(1,8)", "(2,4)", "(3,1)")]],
+    *[("local_partition", [t, thr, i]) for t, thr, i in [
+        ("gmem_ptr[32b](0x1000) o (8,8):(8,1)", "(4,2):(1,4)", "6"),
+        ("Sw<3,4,3>_smem_ptr[16b](0x1000) o (8,64):(64,1)", "(2,4):(4,1)", "5")]],
+    ("partition_tv", ["gmem_ptr[16b](0x1000) o (4,8):(8,1)", "(8,4):(4,1)", "5"]),
+    *[(op, ["gmem_ptr[16b](0x1000) o (8,8):(8,1)", "(2,4)"]) for op in ["logical_divide", "zipped_divide"]],
+    *[("recast_tensor", [ty, t]) for ty, t in [
+        ("float", "gmem_ptr[16b](0x1000) o (8,8):(8,1)"), ("uint8_t", "gmem_ptr[16b](0x1000) o (8,8):(8,1)"),
+        ("double", "smem_ptr[16b](0x1000) o (4,(4,4)):(16,(1,4))"), ("int4_t", "gmem_ptr[16b](0x1000) o (8,4):(1,8)"),
+        ("float", "Sw<3,4,3>_smem_ptr[16b](0x1000) o (8,64):(64,1)"),
+        ("float", "smem_ptr[16b](0x1000) o Sw<3,3,3> o 0 o (8,64):(64,1)"),
+        ("half_t", "smem_ptr[32b](0x1000) o Sw<3,2,3> o 0 o (8,32):(32,1)"),
+        ("float", "gmem_ptr[16b](0x1000) o (4,8):(1,-4)"), ("float", "gmem_ptr[16b](0x1040) o (8):(-1)")]],
+    *[("as_position_independent_swizzle_tensor", [t]) for t in [
+        "Sw<3,4,3>_smem_ptr[16b](0x1000) o (8,64):(64,1)", "Sw<2,4,3>_smem_ptr[32b](0x2000) o (8,32):(32,1)",
+        "Sw<3,4,3>_smem_ptr[8b](0x400) o (16,64):(1,16)", "smem_ptr[16b](0x1000) o (8,8):(8,1)"]],
+    # Zip tensors.
+    *[("tensor_value", [Z[0], c]) for c in ["(1,2)", "7", "(3,1)"]],  # no pointer: z(c) reads memory
+    *[("slice", [c, Z[k]]) for k, c in [(0, "(_,1)"), (0, "(2,_)"), (1, "(_,3)"), (2, "(1,_)")]],
+    *[("local_tile", [Z[k], tl, c]) for k, tl, c in [(0, "(2,2)", "(1,1)"), (1, "(2,4)", "(1,0)")]],
+    ("local_partition", [Z[0], "(2,2):(2,1)", "3"]),
+    *[(op, [Z[0], "(2,2)"]) for op in ["logical_divide", "zipped_divide"]],
+    # CuTe's upcast / downcast of an smem_ptr_flag layout keep the flag.
+    *[(op, [n, "Sw<3,4,3> o smem_ptr[16b](unset) o (8,64):(64,1)"]) for op, n in [("upcast", "2"), ("downcast", "2"), ("upcast", "4")]],
 ]
 
 
 def cpp(op, args):
+    code = cpp1(op, args)
+    if any(a.startswith("zip(") for a in args) and op != "tensor_value":
+        code = "pz" + code[1:]
+    return code
+
+
+def cpp1(op, args):
+    if op in ("make_gmem_ptr", "make_smem_ptr", "make_rmem_ptr"):
+        e = f"{op}<{args[0]}>(reinterpret_cast<void*>({args[1]}))"
+        return f"p(make_swizzle_ptr({e},{expr(args[2])}))" if len(args) == 3 else f"p({e})"
+    if op == "make_tmem_ptr":
+        return f"p(make_tmem_ptr<{args[0]}>({args[1]}))"
+    if op == "make_swizzle_ptr":
+        return f"p(make_swizzle_ptr({ptr(args[0])},{expr(args[1])}))"
+    if op == "recast_ptr":
+        return f"p(recast_ptr<{args[0]}>({ptr(args[1])}))"
+    if op == "make_tensor" and not re.fullmatch(r"-?\d+", args[1]):
+        return f"p(make_tensor({ptr(args[0])},{flagged(args[1])}))"
+    if op == "tensor_value" and not args[0].startswith(("counting_iter", "ArithTuple", "zip(")):
+        return f"p(&{tensor(args[0])}({expr(args[1])}))"
+    if op in ("upcast", "downcast"):
+        return f"p({op}<{args[0]}>({flagged(args[1])}))"
+    if op == "recast_tensor":
+        return f"p(recast<{args[0]}>({tensor(args[1])}))"
+    if op == "as_position_independent_swizzle_tensor":
+        return f"p(as_position_independent_swizzle_tensor({tensor(args[0])}))"
     if op == "make_tensor":
         return f"p(make_tensor(counting_iterator<int>{{{args[1]}}},{expr(args[0])}))"
     if op == "make_identity_tensor":
@@ -274,6 +404,15 @@ PRELUDE = r"""
 #include <vector>
 using namespace cute;
 template <class T> void p(T const& x) { print(x); printf("\n"); }
+template <class Z> void pz(Z const& z) {
+  auto u = unzip_tensor(z);
+  printf("zip(");
+  for_each(make_int_sequence<tuple_size<decltype(u)>::value>{}, [&](auto i) {
+    if (i > 0) printf(", ");
+    print(get<i>(u));
+  });
+  printf(")\n");
+}
 template <class V> void out(V const& d) {
   printf("(");
   for (size_t i = 0; i < d.size(); ++i) printf(i ? ",%d" : "%d", d[i]);

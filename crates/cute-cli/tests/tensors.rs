@@ -1,4 +1,4 @@
-//! CuTe C++ conformance of the tensor operations (counting and identity tensors, slicing
+//! CuTe C++ conformance of the tensor operations (counting, identity, pointer and zip tensors, slicing
 //! swizzled tensors, `local_tile`/`local_partition` with and without a `Step` projection, the
 //! thread slice of a TV layout, the divides of a tensor, `print_tensor`, `batch_reduce`,
 //! `logical_reduce`, the tensor overloads of `flatten`, `coalesce`, `group`, `take`, `filter`,

@@ -8,9 +8,14 @@
 //!   `counting_iter(0) o (4,8):(8,1)`;
 //! * a **coordinate tensor**, CuTe's `make_identity_tensor(shape)` and its tiles and partitions:
 //!   its value at `c` is the coordinate `base + layout(c)` of a layout with basis strides (`1@0`
-//!   is the unit vector of mode 0). CuTe prints it `ArithTuple(0,0) o (4,8):(1@0,1@1)`.
+//!   is the unit vector of mode 0). CuTe prints it `ArithTuple(0,0) o (4,8):(1@0,1@1)`;
+//! * a **pointer tensor**, CuTe's `make_tensor(ptr, layout)` over a typed pointer without memory
+//!   ([`crate::Pointer`]): its value at `c` is the element's address (CuTe's `&tensor(c)`).
+//!   CuTe prints it `gmem_ptr[16b](0x1000) o (4,4):(4,1)` (see [`LayoutTensor::from_pointer`]);
+//! * a **zip tensor**, CuTe's `make_zip_tensor(t1, t2, ...)`: its value is the tuple of the
+//!   tensors' values; written `zip(T1, T2, ...)`, as CuTe prints none (see [`LayoutTensor::zip`]).
 //!
-//! [`LayoutTensor`] is either; its text form is what CuTe's `print(tensor)` writes, without the
+//! [`LayoutTensor`] is any of them; its text form is what CuTe's `print(tensor)` writes, without the
 //! `_` of CuTe's static integers (which the parser accepts). Slicing, `local_tile`,
 //! `local_partition` and thread-value partitions are layout operations and give tensors of the
 //! same kind with the same text as CuTe's; [`LayoutTensor::print_tensor`] writes CuTe's
@@ -45,6 +50,8 @@ use crate::composed::ComposedLayout;
 use crate::error::{LayoutError, ParseError, ParseErrorKind};
 use crate::int_tuple::IntTuple;
 use crate::layout::Layout;
+use crate::pointer::{is_pointer_text, Pointer};
+use crate::pointer_tensor::{pointer_tensor_from_str, zip_tensor_from_str};
 use crate::render::MAX_TABLE_CELLS;
 use crate::slice::{Slice, SliceCoord};
 use crate::tensor::{check_in_domain, partition_parts, tile_slice, tv_parts, IdentityTensor};
@@ -94,6 +101,19 @@ pub enum LayoutTensor {
         /// The composed layout.
         chain: Box<LayoutChain>,
     },
+    /// `PTR o layout`, CuTe's `make_tensor(ptr, layout)` over a typed pointer
+    /// ([`Pointer`]): the value at `c` is the element's address, `ptr + layout(c)`
+    /// dereferenced ([`Pointer::element`]); see [`LayoutTensor::from_pointer`].
+    Pointer {
+        /// The iterator.
+        ptr: Pointer,
+        /// The layout, possibly swizzled.
+        layout: ComposedLayout,
+    },
+    /// `zip(T1, T2, ...)`, CuTe's `make_zip_tensor(t1, t2, ...)` of tensors of one shape: the
+    /// value at `c` is the tuple of the tensors' values; views act on every tensor. See
+    /// [`LayoutTensor::zip`].
+    Zip(Vec<LayoutTensor>),
 }
 
 /// One value of a [`LayoutTensor`]: an integer (an offset) or a coordinate.
@@ -103,6 +123,10 @@ pub enum TensorValue {
     Int(i64),
     /// A coordinate.
     Coord(IntTuple),
+    /// An element's address (a pointer tensor's value).
+    Ptr(Pointer),
+    /// The values of the tensors of a zip tensor, CuTe's `tuple` (printed `(a,b)`).
+    Tuple(Vec<TensorValue>),
 }
 
 impl fmt::Display for TensorValue {
@@ -110,6 +134,17 @@ impl fmt::Display for TensorValue {
         match self {
             TensorValue::Int(v) => write!(f, "{v}"),
             TensorValue::Coord(t) => write!(f, "{t}"),
+            TensorValue::Ptr(p) => write!(f, "{p}"),
+            TensorValue::Tuple(vs) => {
+                f.write_str("(")?;
+                for (k, v) in vs.iter().enumerate() {
+                    if k > 0 {
+                        f.write_str(",")?;
+                    }
+                    write!(f, "{v}")?;
+                }
+                f.write_str(")")
+            }
         }
     }
 }
@@ -122,10 +157,14 @@ impl TensorValue {
         }
     }
 
-    /// The value as an integer tuple (an integer for an offset).
+    /// The value as an integer tuple (an integer for an offset, the byte address for a
+    /// pointer).
     pub fn to_tuple(&self) -> IntTuple {
         match self {
             TensorValue::Int(v) => IntTuple::int(*v),
+            TensorValue::Ptr(p) => IntTuple::int(p.addr()),
+            TensorValue::Tuple(vs) => IntTuple::tuple(vs.iter().map(TensorValue::to_tuple))
+                .unwrap_or_else(|_| IntTuple::int(0)),
             TensorValue::Coord(t) => t.clone(),
         }
     }
@@ -158,6 +197,8 @@ impl TensorValue {
         let _ = match self {
             TensorValue::Int(v) => write!(out, "{v:>5}"),
             TensorValue::Coord(t) => write!(out, "  {t}"),
+            TensorValue::Ptr(p) => write!(out, "  {}", p.address_text()),
+            TensorValue::Tuple(_) => write!(out, "  {self}"),
         };
     }
 }
@@ -302,6 +343,8 @@ impl LayoutTensor {
             LayoutTensor::Counting { layout, .. } => layout.shape(),
             LayoutTensor::Coords(t) => t.shape(),
             LayoutTensor::Chain { chain, .. } => chain.shape(),
+            LayoutTensor::Pointer { layout, .. } => layout.shape(),
+            LayoutTensor::Zip(ts) => ts[0].shape(),
         }
     }
 
@@ -311,6 +354,8 @@ impl LayoutTensor {
             LayoutTensor::Counting { layout, .. } => layout.size(),
             LayoutTensor::Coords(t) => t.size(),
             LayoutTensor::Chain { chain, .. } => chain.size(),
+            LayoutTensor::Pointer { layout, .. } => layout.size(),
+            LayoutTensor::Zip(ts) => ts[0].size(),
         }
     }
 
@@ -325,6 +370,11 @@ impl LayoutTensor {
             LayoutTensor::Counting { layout, .. } => layout.to_string(),
             LayoutTensor::Coords(t) => t.layout().to_string(),
             LayoutTensor::Chain { chain, .. } => chain.to_string(),
+            LayoutTensor::Pointer { layout, .. } => layout.to_string(),
+            LayoutTensor::Zip(ts) => {
+                let parts: Vec<String> = ts.iter().map(|t| t.layout_text()).collect();
+                format!("zip({})", parts.join(", "))
+            }
         }
     }
 
@@ -353,6 +403,15 @@ impl LayoutTensor {
             }
             LayoutTensor::Coords(t) => Ok(TensorValue::from_coord(t.get(c)?)),
             LayoutTensor::Chain { base, chain } => chain_tensor::value(*base, chain, c),
+            LayoutTensor::Pointer { ptr, layout } => {
+                check_in_domain("tensor", &layout.shape(), c)?;
+                Ok(TensorValue::Ptr(
+                    ptr.offset(layout.index(c)?, "tensor")?.element()?,
+                ))
+            }
+            LayoutTensor::Zip(ts) => Ok(TensorValue::Tuple(
+                ts.iter().map(|t| t.value(c)).collect::<Result<_, _>>()?,
+            )),
         }
     }
 
@@ -405,6 +464,9 @@ impl LayoutTensor {
             }
             LayoutTensor::Coords(t) => Ok(LayoutTensor::Coords(Box::new(t.slice(c)?))),
             LayoutTensor::Chain { base, chain } => chain_tensor::slice(*base, chain, c, "slice"),
+            LayoutTensor::Pointer { .. } | LayoutTensor::Zip(_) => {
+                self.map_view("slice", |t| t.slice(c))
+            }
         }
     }
 
@@ -457,6 +519,9 @@ impl LayoutTensor {
             LayoutTensor::Chain { base, chain } => {
                 chain_tensor::local_tile(*base, chain, &tiler, &coord)
             }
+            LayoutTensor::Pointer { .. } | LayoutTensor::Zip(_) => {
+                self.map_view("local_tile", |t| t.local_tile(&tiler, &coord, None))
+            }
         }
     }
 
@@ -503,6 +568,9 @@ impl LayoutTensor {
             LayoutTensor::Chain { base, chain } => {
                 chain_tensor::local_partition(*base, chain, &thr, idx)
             }
+            LayoutTensor::Pointer { .. } | LayoutTensor::Zip(_) => {
+                self.map_view("local_partition", |t| t.local_partition(&thr, idx, None))
+            }
         }
     }
 
@@ -536,6 +604,9 @@ impl LayoutTensor {
             LayoutTensor::Chain { base, chain } => {
                 chain_tensor::partition_tv(*base, chain, tv, tid)
             }
+            LayoutTensor::Pointer { .. } | LayoutTensor::Zip(_) => {
+                self.map_view("partition_tv", |t| t.partition_tv(tv, tid))
+            }
         }
     }
 
@@ -567,6 +638,15 @@ impl LayoutTensor {
             },
             LayoutTensor::Coords(t) => LayoutTensor::Coords(Box::new(t.divide_with(tiler, f)?)),
             LayoutTensor::Chain { base, chain } => chain_tensor::divide(*base, chain, tiler, f)?,
+            LayoutTensor::Pointer { ptr, layout } => LayoutTensor::Pointer {
+                ptr: *ptr,
+                layout: g(layout, tiler)?,
+            },
+            LayoutTensor::Zip(ts) => LayoutTensor::Zip(
+                ts.iter()
+                    .map(|t| t.divide(tiler, f, g))
+                    .collect::<Result<_, _>>()?,
+            ),
         })
     }
 
@@ -751,27 +831,42 @@ impl fmt::Display for LayoutTensor {
             }
             LayoutTensor::Coords(t) => write!(f, "ArithTuple{} o {}", t.origin(), t.layout()),
             LayoutTensor::Chain { base, chain } => write!(f, "counting_iter({base}) o {chain}"),
+            LayoutTensor::Pointer { ptr, layout } => write!(f, "{ptr} o {layout}"),
+            LayoutTensor::Zip(ts) => {
+                f.write_str("zip(")?;
+                for (k, t) in ts.iter().enumerate() {
+                    if k > 0 {
+                        f.write_str(", ")?;
+                    }
+                    write!(f, "{t}")?;
+                }
+                f.write_str(")")
+            }
         }
     }
 }
 
-/// Whether `s` is the text of a [`LayoutTensor`] (starts with `counting_iter` or `ArithTuple`).
+/// Whether `s` is the text of a [`LayoutTensor`] (starts with `counting_iter`, `ArithTuple`,
+/// `zip(` or a pointer, [`is_pointer_text`]).
 pub fn is_tensor_text(s: &str) -> bool {
     let t = s.trim_start();
-    t.starts_with("counting_iter") || t.starts_with("ArithTuple")
+    t.starts_with("counting_iter")
+        || t.starts_with("ArithTuple")
+        || t.starts_with("zip(")
+        || is_pointer_text(t)
 }
 
-fn perr(offset: usize, kind: ParseErrorKind) -> ParseError {
+pub(crate) fn perr(offset: usize, kind: ParseErrorKind) -> ParseError {
     ParseError { offset, kind }
 }
 
 /// Shift a parse error of a part that starts at byte `at` of the whole text.
-fn shifted(e: ParseError, at: usize) -> ParseError {
+pub(crate) fn shifted(e: ParseError, at: usize) -> ParseError {
     perr(e.offset + at, e.kind)
 }
 
 /// Byte offset of the ` o ` after position `from` (the separator `o` between spaces).
-fn find_o(s: &str, from: usize) -> Result<(usize, usize), ParseError> {
+pub(crate) fn find_o(s: &str, from: usize) -> Result<(usize, usize), ParseError> {
     let b = s.as_bytes();
     let mut k = from;
     while k < b.len() && b[k].is_ascii_whitespace() {
@@ -892,6 +987,12 @@ impl FromStr for LayoutTensor {
             let t = IdentityTensor::from_parts(base, layout)
                 .map_err(|e| perr(start, ParseErrorKind::Invalid(e)))?;
             return Ok(LayoutTensor::Coords(Box::new(t)));
+        }
+        if is_pointer_text(&s[lead..]) {
+            return pointer_tensor_from_str(s, lead);
+        }
+        if s[lead..].starts_with("zip(") {
+            return zip_tensor_from_str(s, lead);
         }
         Err(match s[lead..].chars().next() {
             Some(c) => perr(

@@ -120,6 +120,8 @@ mod layout_like;
 mod layout_tensor;
 mod literal;
 mod parse;
+mod pointer;
+mod pointer_tensor;
 mod pycute_extras;
 pub mod render;
 mod slice;
@@ -158,6 +160,8 @@ pub use layout::{Layout, Order, StrideValue};
 pub use layout_tensor::{is_tensor_text, LayoutTensor, TensorValue};
 #[doc(hidden)]
 pub use literal::literal_or_panic;
+pub use pointer::{element_type_bits, is_pointer_text, MemSpace, Pointer, MAX_ELEMENT_BITS};
+pub use pointer_tensor::{parse_smem_ptr_flag, SmemPtrFlagLayout};
 pub use pycute_extras::MAX_ADD_VALUES;
 pub use render::{Table, VectorTable, MAX_TABLE_CELLS};
 pub use slice::{Slice, SliceCoord};

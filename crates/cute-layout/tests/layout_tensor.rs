@@ -185,6 +185,7 @@ proptest! {
             let want: String = row.iter().map(|v| match v {
                 TensorValue::Int(x) => format!("{x:>5}"),
                 TensorValue::Coord(c) => format!("  {c}"),
+                other => unreachable!("{other}"),
             }).collect();
             prop_assert_eq!(*line, want.as_str());
         }

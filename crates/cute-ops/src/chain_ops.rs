@@ -58,8 +58,12 @@ pub(super) fn inner(
 }
 
 /// `upcast N SWIZZLE|COMPOSED` / `downcast N SWIZZLE|COMPOSED` (CuTe's overloads for a swizzle
-/// and a swizzled layout: every layer and the offset recast); `None` for a plain argument.
+/// and a swizzled layout: every layer and the offset recast; an `smem_ptr_flag` layout keeps
+/// its swizzle, see [`crate::pointer_ops::flag_cast`]); `None` for a plain argument.
 pub(super) fn recast(a: &Args<'_>, up: bool) -> Result<Option<String>, OpError> {
+    if let Some(r) = crate::pointer_ops::flag_cast(a, up)? {
+        return Ok(Some(r));
+    }
     if let Arg::Text(t) = &a.args[1] {
         if t.trim_start().starts_with("Sw") && !t.contains(':') {
             let sw: cute_layout::Swizzle = t.parse().map_err(|e| a.parse_error(1, "swizzle", e))?;

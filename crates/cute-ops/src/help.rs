@@ -63,6 +63,7 @@ pub static HELP_GROUPS: &[&[OpHelp]] = &[
     crate::tuple_fn_ops::TUPLE_FN_HELP,
     crate::f2_ops::F2_HELP,
     crate::symbolic_ops::SYMBOLIC_HELP,
+    crate::pointer_ops::POINTER_HELP,
 ];
 
 /// The help of [`crate::OPS`]: name, law, example arguments, example output.

@@ -40,6 +40,7 @@ pub mod help;
 pub mod picture_ops;
 #[cfg(feature = "png")]
 pub mod png;
+mod pointer_ops;
 mod pycute_ops;
 pub mod request;
 pub mod show;
@@ -175,6 +176,7 @@ pub static GROUPS: &[&[OpSpec]] = &[
     tuple_fn_ops::TUPLE_FN_OPS,
     f2_ops::F2_OPS,
     symbolic_ops::SYMBOLIC_OPS,
+    pointer_ops::POINTER_OPS,
 ];
 
 /// Every operation of every group, in the order `cute ops` lists them.

@@ -302,6 +302,28 @@ def test_tensor_restructuring_through_run():
     assert e.value.kind == "InvalidArgument"
 
 
+def test_pointer_and_zip_tensors():
+    # Typed pointers without memory: a pointer tensor's value is the element's address (CuTe's
+    # &tensor(c)); views move the pointer; recast and zip tensors, all through the generic entry.
+    p = cl.run_text("make_gmem_ptr", "half_t", "0x1000")
+    assert p == "gmem_ptr[16b](0x1000)"
+    t = cl.run_text("make_tensor", p, "(4,4):(4,1)")
+    assert t == "gmem_ptr[16b](0x1000) o (4,4):(4,1)"
+    assert cl.run_text("slice", "(_,1)", t) == "gmem_ptr[16b](0x1002) o (4):(4)"
+    assert cl.run_text("tensor_value", t, "(1,2)") == "ptr[16b](0x100c)"
+    sw = cl.run_text("make_tensor", cl.run_text("make_smem_ptr", "half_t", "0x1000", "Sw<3,4,3>"), "(8,64):(64,1)")
+    assert cl.run_text("tensor_value", sw, "(1,0)") == "ptr[16b](0x1090)"  # swizzle(0x1080)
+    assert cl.run_text("recast_tensor", "float", sw) == "Sw<3,4,3>_smem_ptr[32b](0x1000) o (8,32):(32,1)"
+    assert cl.run_text("as_position_independent_swizzle_tensor", sw) == (
+        "smem_ptr[16b](0x1000) o Sw<3,3,3> o 0 o (8,64):(64,1)")
+    z = cl.run_text("make_zip_tensor", "counting_iter(0) o (4,4):(4,1)", "counting_iter(100) o (4,4):(1,4)")
+    assert cl.run_text("tensor_value", z, "(1,2)") == "(6,109)"
+    assert cl.run_text("unzip_tensor", cl.run_text("slice", "(_,1)", z), "1") == "counting_iter(104) o (4):(1)"
+    with pytest.raises(LayoutError) as e:
+        cl.run_text("make_gmem_ptr", "float", "0x1002")
+    assert e.value.kind == "InvalidArgument"  # misaligned
+
+
 def test_pycute_extras_not_cute_cpp():
     # NVlabs PyCuTe's extras (not CuTe C++): layout_add, coalesce_z, greatest_common_domain,
     # common_refinement / common_coarsening.

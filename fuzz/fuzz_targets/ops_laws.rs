@@ -21,19 +21,30 @@ fuzz_target!(|data: &[u8]| {
     } else {
         spec.min + b.below(hi - spec.min + 1)
     };
-    let args: Vec<_> = (0..n)
-        .map(|k| {
-            let w = words
-                .get(k)
-                .or(words.last())
-                .map_or("LAYOUT", String::as_str);
-            gen::arg(&mut b, w)
-        })
-        .collect();
+    let pictures = matches!(spec.name, "latex" | "svg") && b.below(2) == 0;
+    let args: Vec<_> = if pictures {
+        gen::picture_args(&mut b, spec.name)
+    } else {
+        (0..n)
+            .map(|k| {
+                let w = words
+                    .get(k)
+                    .or(words.last())
+                    .map_or("LAYOUT", String::as_str);
+                gen::arg(&mut b, w)
+            })
+            .collect()
+    };
     if std::env::var_os("CUTE_FUZZ_SHOW").is_some() {
         eprintln!("{} {args:?}", spec.name); // for triage: the call an artifact makes
     }
     let result = run_op(spec.name, &args);
+    if std::env::var_os("CUTE_FUZZ_SHOW").is_some() {
+        match &result {
+            Ok(r) => eprintln!("  = {}", r.lines().next().unwrap_or("")),
+            Err(e) => eprintln!("  ! {}: {}", e.kind, e.message),
+        }
+    }
     if let Ok(ours) = &result {
         if let Err(e) = check_result(spec.name, &args, ours) {
             panic!("law broken: {e}");

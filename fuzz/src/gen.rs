@@ -255,6 +255,257 @@ pub fn composed(b: &mut Bytes) -> String {
     s + &inner
 }
 
+/// An F2 (XOR) stride value: mostly small, powers of two, rarely extreme.
+fn f2_value(b: &mut Bytes) -> i64 {
+    match b.byte() {
+        x @ 0..=159 => i64::from(x % 16),
+        x @ 160..=239 => 1 << (x % 14),
+        x => SPECIAL[usize::from(x - 240)],
+    }
+}
+
+/// A layout with F2 strides `(8,8):(F2(1),F2(9))` (power-of-two extents mostly, some `0`
+/// strides), or with F2 basis strides `F2(v)@i` (PyCuTe's `ScaledBasis(F2(v), (i,))`); rarely
+/// a plain integer stride among them.
+pub fn f2_layout(b: &mut Bytes) -> String {
+    let t = some_tree(b);
+    let basis = b.below(4) == 0;
+    let mut s = String::new();
+    write_tree(&mut s, &t, &mut || match b.below(8) {
+        0 => extent(b),
+        _ => 1 << b.below(4),
+    });
+    s.push(':');
+    let mut strides = Vec::new();
+    let mut leaf = || match b.below(16) {
+        0 => "0".to_string(),
+        1 => stride(b).to_string(),
+        _ if basis => format!("F2({})@{}", f2_value(b), b.below(3)),
+        _ => format!("F2({})", f2_value(b)),
+    };
+    write_tree_text(&mut strides, &t, &mut leaf);
+    s + &strides.concat()
+}
+
+/// Writes `t` with text leaves from `leaf` into `out`, one piece per token.
+fn write_tree_text(out: &mut Vec<String>, t: &Tree, leaf: &mut impl FnMut() -> String) {
+    match t {
+        Tree::Leaf => out.push(leaf()),
+        Tree::Tuple(v) => {
+            out.push("(".to_string());
+            for (k, e) in v.iter().enumerate() {
+                if k > 0 {
+                    out.push(",".to_string());
+                }
+                write_tree_text(out, e, leaf);
+            }
+            out.push(")".to_string());
+        }
+    }
+}
+
+/// The symbols of the symbolic layouts.
+pub const SYMBOLS: [&str; 3] = ["N", "M", "K"];
+
+/// A monomial over [`SYMBOLS`] (`N`, `4*N`, `N*M`) or a small integer.
+pub fn sym(b: &mut Bytes, stride: bool) -> String {
+    match b.below(8) {
+        0..=2 => SYMBOLS[b.below(3)].to_string(),
+        3 => format!("{}*{}", 1 << b.below(4), SYMBOLS[b.below(3)]),
+        4 => format!("{}*{}", SYMBOLS[b.below(3)], SYMBOLS[b.below(3)]),
+        5 if b.below(16) == 0 => format!("-{}", SYMBOLS[b.below(3)]),
+        _ if stride => self::stride(b).to_string(),
+        _ => extent(b).to_string(),
+    }
+}
+
+/// A symbolic layout `(N,M):(1,N)`: extents and strides monomials or integers.
+pub fn symbolic_layout(b: &mut Bytes) -> String {
+    let t = some_tree(b);
+    let mut parts = Vec::new();
+    write_tree_text(&mut parts, &t, &mut || sym(b, false));
+    parts.push(":".to_string());
+    // Mostly a compact column-major stride, so that the ops find something to merge.
+    if b.below(3) == 0 {
+        let mut acc = String::from("1");
+        write_tree_text(&mut parts, &t, &mut || {
+            let here = acc.clone();
+            let e = sym(b, false);
+            acc = if acc == "1" { e } else { format!("{acc}*{e}") };
+            here
+        });
+    } else {
+        write_tree_text(&mut parts, &t, &mut || sym(b, true));
+    }
+    parts.concat()
+}
+
+/// A substitution `NAME=VALUE` of `subs`: mostly 2..=8, rarely 1, 0, negative or huge.
+pub fn binding(b: &mut Bytes) -> String {
+    let name = if b.below(16) == 0 {
+        "Q"
+    } else {
+        SYMBOLS[b.below(3)]
+    };
+    let v = if b.below(8) == 0 {
+        small(b)
+    } else {
+        2 + b.below(7) as i64
+    };
+    format!("{name}={v}")
+}
+
+/// A layout whose strides are basis sums `1@0+1@1` (CuTe's `ArithmeticTuple` strides), basis
+/// elements `2@1` or `0`.
+pub fn basis_sum_layout(b: &mut Bytes) -> String {
+    let t = some_tree(b);
+    let mut parts = Vec::new();
+    let mut shape = String::new();
+    write_tree(&mut shape, &t, &mut || extent(b));
+    write_tree_text(&mut parts, &t, &mut || {
+        let n = b.below(4);
+        if n == 0 {
+            return "0".to_string();
+        }
+        let terms: Vec<String> = (0..n)
+            .map(|_| format!("{}@{}", 1 + b.below(4), b.below(3)))
+            .collect();
+        terms.join("+")
+    });
+    format!("{shape}:{}", parts.concat())
+}
+
+/// Element type names for pointers (`half_t`, sub-byte ones, an unknown one).
+const TYPES: &[&str] = &[
+    "half_t",
+    "float",
+    "bfloat16_t",
+    "int4_t",
+    "uint2_t",
+    "int8_t",
+    "double",
+    "bool",
+    "float_e2m3_t",
+    "nope_t",
+];
+
+/// A type argument: a name or (rarely) a bit count.
+pub fn type_arg(b: &mut Bytes) -> Arg {
+    if b.below(8) == 0 {
+        Arg::Int(small(b))
+    } else {
+        Arg::Text(TYPES[b.below(TYPES.len())].to_string())
+    }
+}
+
+/// An address: mostly aligned hex, rarely odd, zero or huge.
+pub fn address(b: &mut Bytes) -> String {
+    match b.below(8) {
+        0 => format!("{}", small(b)),
+        1 => format!("{:#x}", SPECIAL[b.below(16)] as u64),
+        _ => format!("{:#x}", 0x400 * (1 + b.below(8)) + 2 * b.below(4)),
+    }
+}
+
+/// A typed pointer as CuTe prints it: `gmem_ptr[16b](0x1000)`, `Sw<3,4,3>_smem_ptr[16b](...)`,
+/// `ptr[32b](0x40)`, `gmem_subptr[4b](0x1001.4)`, `tmem_[32b](0x0001.0002)`, `(nil)`.
+pub fn pointer(b: &mut Bytes) -> String {
+    let bits = [16, 32, 8, 64, 4, 2, 1, 6][b.below(8)];
+    let addr = address(b);
+    match b.below(10) {
+        0..=2 => format!("gmem_ptr[{bits}b]({addr})"),
+        3..=4 => format!("smem_ptr[{bits}b]({addr})"),
+        5..=6 => format!("{}_smem_ptr[{bits}b]({addr})", valid_swizzle(b)),
+        7 => format!("ptr[{bits}b]({addr})"),
+        8 => format!("gmem_subptr[{bits}b]({addr}.{})", b.below(8)),
+        _ => match b.below(3) {
+            0 => format!("tmem_[32b](0x{:04x}.{:04x})", b.below(4), b.below(64)),
+            1 => format!("ptr[{bits}b](nil)"),
+            _ => format!("smem_ptr[{bits}b](unset)"),
+        },
+    }
+}
+
+/// A pointer tensor `PTR o LAYOUT` (the layout rarely composed).
+pub fn pointer_tensor(b: &mut Bytes) -> String {
+    let l = if b.below(4) == 0 {
+        composed(b)
+    } else {
+        layout(b)
+    };
+    format!("{} o {l}", pointer(b))
+}
+
+/// A zip tensor of two or three tensors, mostly of one shape.
+pub fn zip_tensor(b: &mut Bytes) -> String {
+    let n = 2 + b.below(2);
+    let l = layout(b);
+    let parts: Vec<String> = (0..n)
+        .map(|_| match b.below(4) {
+            0 => format!("counting_iter({}) o {l}", small(b)),
+            1 => tensor(b),
+            _ => format!("{} o {l}", pointer(b)),
+        })
+        .collect();
+    format!("zip({})", parts.join(", "))
+}
+
+/// A `latex`/`svg` option word and its value.
+fn picture_option(b: &mut Bytes) -> Vec<Arg> {
+    let word = [
+        "--palette",
+        "--tv",
+        "--tile",
+        "--highlight",
+        "--banks",
+        "--layout",
+        "--nope",
+    ][b.below(7)];
+    let value = match word {
+        "--palette" => ["lightblue,wheat", "red,#00f", "#12", ""][b.below(4)].to_string(),
+        "--banks" => small(b).to_string(),
+        "--tile" | "--layout" => tuple(b),
+        _ => layout(b),
+    };
+    vec![Arg::Text(word.to_string()), Arg::Text(value)]
+}
+
+/// The arguments of a `latex`/`svg` call: a layout (or an operation, `mma`, `copy`) and options.
+pub fn picture_args(b: &mut Bytes, op: &str) -> Vec<Arg> {
+    let mut v = match b.below(8) {
+        0 => vec![
+            Arg::Text("mma".into()),
+            Arg::Text("SM80_16x8x16_F32F16F16F32_TN".into()),
+        ],
+        1 => vec![
+            Arg::Text("copy".into()),
+            Arg::Text("SM75_U32x4_LDSM_N".into()),
+        ],
+        2 if op == "svg" => vec![
+            Arg::Text(OP_NAMES[b.below(OP_NAMES.len())].into()),
+            Arg::Text(layout(b)),
+            Arg::Text(tiler(b, 1)),
+        ],
+        3 => vec![Arg::Text(composed(b))],
+        _ => vec![Arg::Text(layout(b))],
+    };
+    for _ in 0..b.below(3) {
+        v.extend(picture_option(b));
+    }
+    v
+}
+
+/// A layout of any of the stride kinds the text form has: mostly integer strides, some F2,
+/// symbolic and basis-sum ones.
+pub fn any_layout(b: &mut Bytes) -> String {
+    match b.below(32) {
+        0 | 1 => f2_layout(b),
+        2 | 3 => symbolic_layout(b),
+        4 => basis_sum_layout(b),
+        _ => layout(b),
+    }
+}
+
 /// One argument of the kind named by a usage word (`LAYOUT`, `TILER`, `SHAPE`, `N`, ...).
 pub fn arg(b: &mut Bytes, word: &str) -> Arg {
     let alts: Vec<&str> = word.split('|').collect();
@@ -271,7 +522,35 @@ pub fn arg(b: &mut Bytes, word: &str) -> Arg {
         };
     }
     match w {
-        "LAYOUT" => Arg::Text(layout(b)),
+        "LAYOUT" => Arg::Text(any_layout(b)),
+        "F2LAYOUT" => Arg::Text(f2_layout(b)),
+        "SYMBOLIC" => Arg::Text(symbolic_layout(b)),
+        "NAME=VALUE" => Arg::Text(binding(b)),
+        "TYPE" => type_arg(b),
+        "BITS" => Arg::Int([4, 8, 16, 32, 64, 3, 0][b.below(7)]),
+        "ADDR" => Arg::Text(address(b)),
+        "PTR" => Arg::Text(pointer(b)),
+        "ZIP" => Arg::Text(zip_tensor(b)),
+        "NAME" => Arg::Text(
+            [
+                "Layout_K_SW128_Atom",
+                "Layout_MN_SW64_Atom",
+                "Layout_K_INTER_Atom",
+                "Layout_K_SW32_Atom",
+                "Layout_X_Atom",
+            ][b.below(5)]
+            .to_string(),
+        ),
+        "MAJOR" => Arg::Text(["K", "MN", "X"][b.below(3)].to_string()),
+        "GMEM" | "SMEM" => Arg::Text(layout(b)),
+        "CTA_TILE" => Arg::Text(tiler(b, 1)),
+        "BASIS" => Arg::Text(format!("{}@{}", small(b), b.below(3))),
+        "PRED" => Arg::Text(OP_NAMES[b.below(OP_NAMES.len())].to_string()),
+        "X" | "V" => Arg::Text(if b.below(2) == 0 {
+            tuple(b)
+        } else {
+            small(b).to_string()
+        }),
         "TILER" => Arg::Text(tiler(b, 2)),
         "COORD" => Arg::Text(coord(b)),
         "SHAPE" | "TUPLE" | "PROFILE" | "COTARGET" | "ORDER" | "STRIDE" => Arg::Text(tuple(b)),
@@ -285,8 +564,12 @@ pub fn arg(b: &mut Bytes, word: &str) -> Arg {
                 Arg::Text(v.to_string())
             }
         }
-        "LayoutLeft" | "LayoutRight" => Arg::Text(w.to_string()),
-        "SWIZZLE" => swizzle(b),
+        "LayoutLeft" | "LayoutRight" | "gbasis" | "box" | "gmem_shape" | "gmem_stride" | "mma"
+        | "copy" => Arg::Text(w.to_string()),
+        "SWIZZLE" => match b.below(8) {
+            0 => Arg::Text(["SW128", "SW64", "SW32", "INTER", "SW128_32B"][b.below(5)].into()),
+            _ => swizzle(b),
+        },
         "COMPOSED" => Arg::Text(composed(b)),
         "TENSOR" => Arg::Text(tensor(b)),
         "MODE" => Arg::Text(if b.below(2) == 0 {
@@ -315,13 +598,22 @@ const OP_NAMES: &[&str] = &[
     "right_inverse",
     "left_inverse",
     "size",
+    "product",
+    "shape_div",
+    "elem_scale",
+    "congruent",
+    "ceil_div",
+    "max",
+    "coalesce_z",
     "nope",
 ];
 
 /// A tensor in the text form: a counting tensor over a (possibly swizzled) layout, or a
 /// coordinate tensor (`ArithTuple(...) o` a basis-strided layout).
 pub fn tensor(b: &mut Bytes) -> String {
-    match b.below(4) {
+    match b.below(8) {
+        4 | 5 => pointer_tensor(b),
+        6 if b.below(4) == 0 => zip_tensor(b),
         0 => format!("counting_iter({}) o {}", small(b), composed(b)),
         1 => {
             let shape = tuple(b);

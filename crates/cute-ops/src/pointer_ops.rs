@@ -92,7 +92,16 @@ impl Args<'_> {
                 ),
             ));
         }
-        s.parse().map_err(|e| self.parse_error(k, "pointer", e))
+        s.parse().map_err(|e| {
+            if s.contains(" o ") {
+                self.parse_error(k, "pointer", e) // a tensor where a pointer belongs
+            } else {
+                OpError::new(
+                    "ParseError",
+                    format!("{}: argument {} (pointer): {e}", self.op, k + 1),
+                )
+            }
+        })
     }
 
     /// Argument `k` as a swizzle `Sw<B,M,S>`.
@@ -203,6 +212,27 @@ mod tests {
     fn kind(op: &str, args: &[&str]) -> &'static str {
         let args: Vec<Arg> = args.iter().map(|s| Arg::Text(s.to_string())).collect();
         run_op(op, &args).unwrap_err().kind
+    }
+
+    fn message(op: &str, args: &[&str]) -> String {
+        let args: Vec<Arg> = args.iter().map(|s| Arg::Text(s.to_string())).collect();
+        run_op(op, &args).unwrap_err().message
+    }
+
+    #[test]
+    fn a_malformed_pointer_is_a_parse_error_not_a_tensor() {
+        // Found by the ops_laws fuzzer: these were answered "argument 2 is a tensor".
+        for (op, args) in [
+            ("recast_ptr", ["int8_t", "smem_ptr[2b](0x1400)"]),
+            ("make_swizzle_ptr", ["gmem_ptr[16b](-1)", "Sw<1,4,3>"]),
+        ] {
+            assert_eq!(kind(op, &args), "ParseError", "{op}{args:?}");
+            assert!(message(op, &args).contains("(pointer): "), "{op}{args:?}");
+        }
+        assert_eq!(
+            message("recast_ptr", &["float", "gmem_ptr[16b](0x1000) o 4:1"]),
+            "recast_ptr: argument 2 is a tensor; this operation takes a pointer"
+        );
     }
 
     #[test]

@@ -21,9 +21,13 @@ fuzz_target!(|data: &[u8]| {
     } else {
         spec.min + b.below(hi - spec.min + 1)
     };
-    let pictures = matches!(spec.name, "latex" | "svg") && b.below(2) == 0;
-    let args: Vec<_> = if pictures {
-        gen::picture_args(&mut b, spec.name)
+    let special = if b.below(4) == 0 {
+        None // the generic words, whatever the operation
+    } else {
+        gen::special_args(&mut b, spec.name)
+    };
+    let args: Vec<_> = if let Some(args) = special {
+        args
     } else {
         (0..n)
             .map(|k| {

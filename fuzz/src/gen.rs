@@ -411,7 +411,20 @@ pub fn address(b: &mut Bytes) -> String {
 /// `ptr[32b](0x40)`, `gmem_subptr[4b](0x1001.4)`, `tmem_[32b](0x0001.0002)`, `(nil)`.
 pub fn pointer(b: &mut Bytes) -> String {
     let bits = [16, 32, 8, 64, 4, 2, 1, 6][b.below(8)];
-    let addr = address(b);
+    let mut addr = address(b);
+    if !addr.starts_with("0x") && b.below(4) != 0 {
+        addr = format!("{:#x}", addr.parse::<i64>().unwrap_or(0).unsigned_abs());
+    }
+    if bits < 8 && b.below(4) != 0 {
+        // Sub-byte elements: CuTe's subbyte_iterator, a byte address and a bit.
+        let space = ["gmem_", "smem_", ""][b.below(3)];
+        let sw = if b.below(4) == 0 {
+            valid_swizzle(b) + "_"
+        } else {
+            String::new()
+        };
+        return format!("{sw}{space}subptr[{bits}b]({addr}.{})", b.below(8));
+    }
     match b.below(10) {
         0..=2 => format!("gmem_ptr[{bits}b]({addr})"),
         3..=4 => format!("smem_ptr[{bits}b]({addr})"),
@@ -489,10 +502,99 @@ pub fn picture_args(b: &mut Bytes, op: &str) -> Vec<Arg> {
         3 => vec![Arg::Text(composed(b))],
         _ => vec![Arg::Text(layout(b))],
     };
+    if b.below(4) == 0 {
+        // A TV layout with its tile: `--tv ((4,8),(2,2)):((16,1),(8,64)) --tile (16,8)`.
+        v = vec![
+            Arg::Text("--tv".into()),
+            Arg::Text(layout(b)),
+            Arg::Text("--tile".into()),
+            Arg::Text(format!("({},{})", 1 << b.below(5), 1 << b.below(5))),
+        ];
+    }
     for _ in 0..b.below(3) {
         v.extend(picture_option(b));
     }
     v
+}
+
+/// Whole argument lists for the operations whose usage words depend on each other (`smem_atom
+/// NAME TYPE` or `MAJOR SWIZZLE TYPE`, `subs` with a value for each symbol, `tma_gbasis` with
+/// tiles that fit the global layout, the pictures' options), or `None` for the generic words.
+pub fn special_args(b: &mut Bytes, op: &str) -> Option<Vec<Arg>> {
+    let t = |s: String| Arg::Text(s);
+    let pow2 = |b: &mut Bytes, max: usize| 1i64 << b.below(max + 1);
+    Some(match op {
+        "latex" | "svg" => picture_args(b, op),
+        "smem_atom" | "smem_atom_layout" => {
+            let mut v = if b.below(3) == 0 {
+                let major = ["K", "MN"][b.below(2)];
+                let sw = ["SW128", "SW64", "SW32", "INTER", "SW128_32B"][b.below(5)];
+                vec![t(format!("Layout_{major}_{sw}_Atom")), type_arg(b)]
+            } else {
+                vec![
+                    t(["K", "MN"][b.below(2)].to_string()),
+                    t(["SW128", "SW64", "SW32", "INTER", "SW128_32B"][b.below(5)].to_string()),
+                    type_arg(b),
+                ]
+            };
+            if b.below(2) == 0 {
+                v.push(t(format!("({},{})", pow2(b, 8), pow2(b, 8))));
+                if b.below(4) == 0 {
+                    v.push(t(["(0,1)", "(1,0)", "(0,1,2)"][b.below(3)].to_string()));
+                }
+            }
+            v
+        }
+        "subs" => {
+            let mut v = vec![t(symbolic_layout(b))];
+            if b.below(4) == 0 {
+                let all: Vec<String> = (0..3).map(|_| binding(b)).collect();
+                v.push(t(all.join(",")));
+            } else {
+                for name in SYMBOLS {
+                    if b.below(16) != 0 {
+                        v.push(t(format!("{name}={}", 2 + b.below(7))));
+                    }
+                }
+                if b.below(8) == 0 {
+                    v.push(t(binding(b)));
+                }
+            }
+            v
+        }
+        "tma_gbasis" => {
+            // A row- or column-major global layout and an smem tile of at most its extents.
+            let (m, n) = (pow2(b, 9), pow2(b, 9));
+            let gmem = if b.below(2) == 0 {
+                format!("({m},{n}):({n},1)")
+            } else {
+                format!("({m},{n}):(1,{m})")
+            };
+            let (tm, tn) = (m >> b.below(4), n >> b.below(4));
+            let (tm, tn) = (tm.max(1), tn.max(1));
+            let smem = match b.below(4) {
+                0 => format!("({tm},{tn}):(1,{tm})"),
+                1 => format!("{} o 0 o ({tm},{tn}):({tn},1)", valid_swizzle(b)),
+                2 => layout(b),
+                _ => format!("({tm},{tn}):({tn},1)"),
+            };
+            let mut v = vec![t(gmem), t(smem)];
+            if b.below(2) == 0 {
+                v.push(t(if b.below(3) == 0 {
+                    "_".to_string()
+                } else {
+                    format!("({tm},{tn})")
+                }));
+                if b.below(2) == 0 {
+                    v.push(t(["gbasis", "box", "gmem_shape", "gmem_stride"]
+                        [b.below(4)]
+                    .into()));
+                }
+            }
+            v
+        }
+        _ => return None,
+    })
 }
 
 /// A layout of any of the stride kinds the text form has: mostly integer strides, some F2,

@@ -8,9 +8,9 @@
 //! `ComposedLayout` overloads act on the inner layout `L`. A coordinate tensor's layout has
 //! basis strides; the same operations act on it and keep its origin. A pointer tensor's
 //! operations are those of the counting tensor of its element offsets, the result's offset
-//! added to the pointer (a swizzled pointer keeps its swizzle); a zip tensor takes the
-//! operations CuTe's `ZipLayout` has (`flatten`, `filter_zeros`, `outer_partition`), acting
-//! on every tensor.
+//! added to the pointer (a swizzled pointer keeps its swizzle); a zip tensor takes
+//! `outer_partition`, acting on every tensor, as CuTe's does (its `ZipLayout` has no modes for
+//! the other operations: they are [`LayoutError::InvalidArgument`]).
 //!
 //! ```
 //! use cute_layout::{IntTuple, LayoutTensor};
@@ -48,9 +48,10 @@ use crate::layout_tensor::{cute_slice, LayoutTensor};
 use crate::slice::{Slice, SliceCoord};
 use crate::tensor::IdentityTensor;
 
-/// The restructuring operations CuTe C++ compiles for a zip tensor (the other overloads call
-/// layout functions that `ZipLayout` does not have).
-const ZIP_OPS: &[&str] = &["flatten", "filter_zeros", "outer_partition"];
+/// The restructuring operations CuTe C++ has for a zip tensor. The other overloads call layout
+/// functions that `ZipLayout` does not have, except `flatten` and `filter_zeros`, which take a
+/// `ZipLayout` for a leaf and return the zip tensor unchanged: no zip of the tensors' results.
+const ZIP_OPS: &[&str] = &["outer_partition"];
 
 /// `f` of the inner layout of `Sw<..> o O o L` (the whole layout when it is not swizzled), the
 /// outer layers kept: CuTe's `composition(layout_a, offset, f(layout_b))`.
@@ -225,8 +226,7 @@ impl LayoutTensor {
     /// tensor's is `f` of the counting tensor of its element offsets with the result's offset
     /// added to the pointer (CuTe's `make_tensor(ptr + offset, f(layout))`, a swizzled pointer
     /// keeping its swizzle); a zip tensor's is the zip of its tensors' results where CuTe's
-    /// `ZipLayout` has the operation (`flatten`, `filter_zeros`, `outer_partition`), else
-    /// [`LayoutError::InvalidArgument`].
+    /// zip tensor has the operation ([`ZIP_OPS`]), else [`LayoutError::InvalidArgument`].
     fn through_pointer(
         &self,
         op: &'static str,
@@ -238,7 +238,7 @@ impl LayoutTensor {
             LayoutTensor::Zip(_) => Some(Err(LayoutError::InvalidArgument {
                 op,
                 what: format!(
-                    "CuTe defines no {op} of a zip tensor (its ZipLayout has none; zip tensors take {}): {self}",
+                    "CuTe's zip tensor has no {op} (its ZipLayout has no modes to {op}; a zip tensor takes {}): {self}",
                     ZIP_OPS.join(", ")
                 ),
             })),

@@ -15,10 +15,11 @@ algorithms of CuTe's tensor_algs.cpp (`batch_reduce`, `logical_reduce`) on count
 typed pointers built from integers (`make_gmem_ptr<half_t>((void*)0x1000)`, smem, rmem, tmem,
 sub-byte and swizzled pointers, `recast_ptr`), tensors over them (`make_tensor(ptr, layout)`,
 `smem_ptr_flag` layouts), their views (slices, tiles, partitions, divides move the pointer), the
-element addresses `&tensor(c)` (nothing is dereferenced), `recast<T>(tensor)` and
-`as_position_independent_swizzle_tensor`; zip tensors (`make_zip_tensor` of counting and pointer
+element addresses `&tensor(c)` (nothing is dereferenced), `recast<T>(tensor)`,
+`as_position_independent_swizzle_tensor` and the restructuring overloads of pointer tensors
+(`make_tensor_like` / `make_fragment_like` print only the fresh tensor's layout); zip tensors (`make_zip_tensor` of counting and pointer
 tensors: their values `z(c)`, and their views printed as `zip(` the `unzip_tensor` parts `)`, as
-CuTe prints no zip tensor).
+CuTe prints no zip tensor; `outer_partition` likewise).
 
 Every case is compiled into one host-only C++ program against CuTe's headers (static `Int<N>`
 values), run, and its printed answer kept: `_` before a digit dropped (CuTe's static marker);

@@ -349,6 +349,10 @@ CASES = [
         ("gmem_ptr[16b](0x1000) o (4,6):(6,1)", "(2,3)", "(1,2)"),
         ("Sw<3,4,3>_smem_ptr[16b](0x1000) o (8,64):(64,1)", "(2,4)", "(1,3)"),
         (Z[1], "(2,2)", "(1,1)")]],
+    # Tensor memory: the offset is packed into (lane, column) as CuTe's tmem_ptr arithmetic.
+    *[("domain_offset", [c, t]) for c, t in [
+        ("(1,2)", "tmem_[32b](0x0000.0000) o (128,32):(65536,1)"), ("(3,5)", "tmem_[16b](0x0000.0000) o (128,32):(65536,1)")]],
+    ("outer_partition", ["tmem_[32b](0x0000.0000) o (128,32):(65536,1)", "(32,8)", "(1,2)"]),
 ]
 
 

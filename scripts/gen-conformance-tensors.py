@@ -15,10 +15,11 @@ algorithms of CuTe's tensor_algs.cpp (`batch_reduce`, `logical_reduce`) on count
 typed pointers built from integers (`make_gmem_ptr<half_t>((void*)0x1000)`, smem, rmem, tmem,
 sub-byte and swizzled pointers, `recast_ptr`), tensors over them (`make_tensor(ptr, layout)`,
 `smem_ptr_flag` layouts), their views (slices, tiles, partitions, divides move the pointer), the
-element addresses `&tensor(c)` (nothing is dereferenced), `recast<T>(tensor)` and
-`as_position_independent_swizzle_tensor`; zip tensors (`make_zip_tensor` of counting and pointer
+element addresses `&tensor(c)` (nothing is dereferenced), `recast<T>(tensor)`,
+`as_position_independent_swizzle_tensor` and the restructuring overloads of pointer tensors
+(`make_tensor_like` / `make_fragment_like` print only the fresh tensor's layout); zip tensors (`make_zip_tensor` of counting and pointer
 tensors: their values `z(c)`, and their views printed as `zip(` the `unzip_tensor` parts `)`, as
-CuTe prints no zip tensor).
+CuTe prints no zip tensor; `outer_partition` likewise).
 
 Every case is compiled into one host-only C++ program against CuTe's headers (static `Int<N>`
 values), run, and its printed answer kept: `_` before a digit dropped (CuTe's static marker);
@@ -119,6 +120,13 @@ def tensor(text):
     if m:
         return f"make_identity_tensor({expr(m[2])})"
     raise ValueError(t)
+
+
+def is_tensor(text):
+    """Whether `text` is a tensor's (a counting, identity, zip or pointer tensor), not a layout's."""
+    t = text.strip()
+    return t.startswith(("counting_iter", "ArithTuple", "zip(")) or bool(
+        re.match(r"(Sw<[^>]*>_)?((gmem_|smem_|rmem_)?(sub)?ptr|tmem_)\[", t))
 
 
 def step(proj):
@@ -311,6 +319,40 @@ CASES = [
     *[(op, [Z[0], "(2,2)"]) for op in ["logical_divide", "zipped_divide"]],
     # CuTe's upcast / downcast of an smem_ptr_flag layout keep the flag.
     *[(op, [n, "Sw<3,4,3> o smem_ptr[16b](unset) o (8,64):(64,1)"]) for op, n in [("upcast", "2"), ("downcast", "2"), ("upcast", "4")]],
+    # The restructuring overloads of pointer tensors (the pointer moves by the offset) and zip
+    # tensors (outer_partition; the other overloads do not compile for a ZipLayout, or, flatten
+    # and filter_zeros, return the zip tensor unchanged, so `cute` refuses them).
+    *[("flatten", [t]) for t in [
+        "gmem_ptr[16b](0x1000) o ((2,2),3):((1,2),4)", "Sw<3,4,3>_smem_ptr[16b](0x1000) o ((2,4),(8,8)):((64,128),(1,8))"]],
+    *[("coalesce", [t]) for t in [
+        "gmem_ptr[16b](0x1000) o ((2,2),3):((1,2),4)", "smem_ptr[16b](0x1000) o Sw<3,3,3> o 0 o ((2,4),64):((64,128),1)"]],
+    ("coalesce", ["gmem_ptr[32b](0x2000) o ((2,2),(3,2)):((1,2),(4,12))", "(1,_)"]),
+    *[("group", [t, b, e]) for t, b, e in [
+        ("gmem_ptr[16b](0x1000) o (2,3,4):(1,2,6)", "1", "3"), ("Sw<3,4,3>_smem_ptr[16b](0x1000) o (8,8,8):(64,1,8)", "0", "2")]],
+    *[("take", [t, b, e]) for t, b, e in [
+        ("gmem_ptr[16b](0x1000) o (2,3,4):(1,2,6)", "1", "3"), ("Sw<3,4,3>_smem_ptr[16b](0x1000) o (8,8,8):(64,1,8)", "1", "3")]],
+    ("filter", ["gmem_ptr[16b](0x1000) o (4,(2,3)):(0,(1,2))"]),
+    ("filter_zeros", ["gmem_ptr[16b](0x1000) o (4,(2,3)):(0,(1,0))"]),
+    *[("composition", [t, tl]) for t, tl in [
+        ("gmem_ptr[16b](0x1000) o (4,6):(6,1)", "(2,3):(2,8)"), ("gmem_ptr[16b](0x1000) o (4,6):(6,1)", "(2,3)"),
+        ("Sw<3,4,3>_smem_ptr[16b](0x1000) o (8,64):(64,1)", "(2,8)"),
+        ("smem_ptr[16b](0x1000) o Sw<3,3,3> o 0 o (8,64):(64,1)", "(4,8):(8,1)")]],
+    *[("domain_offset", [c, t]) for c, t in [
+        ("(1,2)", "gmem_ptr[16b](0x1000) o (4,6):(6,1)"), ("(1,2)", "Sw<3,4,3>_smem_ptr[16b](0x1000) o (8,64):(64,1)"),
+        ("(1,2)", "smem_ptr[16b](0x1000) o Sw<3,3,3> o 0 o (8,64):(64,1)"),
+        ("3", "gmem_subptr[4b](0x1000.0) o (4,4):(1,4)"), ("(1,1)", "ptr[8b](0x100) o (4,4):(-4,1)")]],
+    *[("make_tensor_like", [t]) for t in [
+        "gmem_ptr[16b](0x1000) o (4,8):(40,2)", "Sw<3,4,3>_smem_ptr[16b](0x1000) o (8,64):(64,1)"]],
+    *[("make_fragment_like", [t]) for t in [
+        "gmem_ptr[16b](0x1000) o (2,3,4):(12,1,3)", "smem_ptr[16b](0x1000) o Sw<3,3,3> o 0 o (8,64):(64,1)"]],
+    *[("outer_partition", [t, tl, c]) for t, tl, c in [
+        ("gmem_ptr[16b](0x1000) o (4,6):(6,1)", "(2,3)", "(1,2)"),
+        ("Sw<3,4,3>_smem_ptr[16b](0x1000) o (8,64):(64,1)", "(2,4)", "(1,3)"),
+        (Z[1], "(2,2)", "(1,1)")]],
+    # Tensor memory: the offset is packed into (lane, column) as CuTe's tmem_ptr arithmetic.
+    *[("domain_offset", [c, t]) for c, t in [
+        ("(1,2)", "tmem_[32b](0x0000.0000) o (128,32):(65536,1)"), ("(3,5)", "tmem_[16b](0x0000.0000) o (128,32):(65536,1)")]],
+    ("outer_partition", ["tmem_[32b](0x0000.0000) o (128,32):(65536,1)", "(32,8)", "(1,2)"]),
 ]
 
 
@@ -373,7 +415,7 @@ def cpp1(op, args):
         return f"p(domain_offset({expr(args[0])},{tensor(args[1])}))"
     if op in ("make_tensor_like", "make_fragment_like"):
         # A layout argument: make_tensor_like<int>(layout), the tensor of make_tensor(int*, layout).
-        call = f"{op}({tensor(args[0])})" if args[0].startswith("counting_iter") else f"{op}<int>({expr(args[0])})"
+        call = f"{op}({tensor(args[0])})" if is_tensor(args[0]) else f"{op}<int>({expr(args[0])})"
         # A fresh register tensor: its iterator is its own storage, written counting_iter(0).
         return f'{{auto r = {call}; printf("counting_iter(0) o "); p(r.layout());}}'
     if op == "outer_partition":

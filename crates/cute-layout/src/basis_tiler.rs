@@ -148,7 +148,7 @@ impl Layout<ScaledBasis> {
     /// `zipped` gathers the tiles and the rests: `((B0,B1,..),(C0,C1,..))`.
     ///
     /// # Laws
-    /// * Mode 0 of each divided mode is its tiler (promoted as [`from_tiler`]); the rest has
+    /// * Mode 0 of each divided mode is its tiler (promoted as [`Layout::from_tiler`]); the rest has
     ///   size 1 when `B` has no holes, and its values are disjoint from `B`'s.
     /// * For a tuple tiler, `zipped` holds the same leaves as the logical divide, regrouped.
     ///

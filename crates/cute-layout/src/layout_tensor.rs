@@ -94,7 +94,7 @@ pub enum LayoutTensor {
     /// `ArithTuple(base) o layout` with basis strides: the value at `c` is a coordinate.
     Coords(Box<IdentityTensor>),
     /// `counting_iter(base) o chain` over a composed layout with a layout outer function
-    /// (`32:2 o 3 o L`): the value at `c` is `base + chain(c)`; see [`crate::chain_tensor`].
+    /// (`32:2 o 3 o L`): the value at `c` is `base + chain(c)` (CuTe's `ComposedLayout` overloads).
     Chain {
         /// The value at the origin (CuTe's iterator).
         base: i64,

@@ -6,7 +6,19 @@
 //! changes, the iterator stays (or moves by the offset `domain_offset` and `outer_partition`
 //! give). A counting tensor's layout may be swizzled (`Sw<B,M,S> o OFFSET o L`): CuTe's
 //! `ComposedLayout` overloads act on the inner layout `L`. A coordinate tensor's layout has
-//! basis strides; the same operations act on it and keep its origin.
+//! basis strides; the same operations act on it and keep its origin. A pointer tensor's
+//! operations are those of the counting tensor of its element offsets, the result's offset
+//! added to the pointer (a swizzled pointer keeps its swizzle); a zip tensor takes
+//! `outer_partition`, acting on every tensor, as CuTe's does (its `ZipLayout` has no modes for
+//! the other operations: they are [`LayoutError::InvalidArgument`]).
+//!
+//! ```
+//! use cute_layout::{IntTuple, LayoutTensor};
+//! let p: LayoutTensor = "gmem_ptr[16b](0x1000) o (4,6):(6,1)".parse()?;
+//! let r = p.domain_offset(&IntTuple::flat([1, 2]))?; // 8 elements of 2 bytes further
+//! assert_eq!(r.to_string(), "gmem_ptr[16b](0x1010) o (4,6):(6,1)");
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 //!
 //! ```
 //! use cute_layout::LayoutTensor;
@@ -35,6 +47,11 @@ use crate::layout::Layout;
 use crate::layout_tensor::{cute_slice, LayoutTensor};
 use crate::slice::{Slice, SliceCoord};
 use crate::tensor::IdentityTensor;
+
+/// The restructuring operations CuTe C++ has for a zip tensor. The other overloads call layout
+/// functions that `ZipLayout` does not have, except `flatten` and `filter_zeros`, which take a
+/// `ZipLayout` for a leaf and return the zip tensor unchanged: no zip of the tensors' results.
+const ZIP_OPS: &[&str] = &["outer_partition"];
 
 /// `f` of the inner layout of `Sw<..> o O o L` (the whole layout when it is not swizzled), the
 /// outer layers kept: CuTe's `composition(layout_a, offset, f(layout_b))`.
@@ -158,10 +175,25 @@ fn outer_slice(r0: usize, r1: usize, coord: &IntTuple) -> Result<SliceCoord, Lay
 }
 
 impl LayoutTensor {
-    /// The tensor with its layout replaced: `f` of a counting tensor's (possibly swizzled)
-    /// layout, `g` of a coordinate tensor's basis-strided one, `h` of a general composed
-    /// layout; the iterator is kept.
+    /// The tensor with its layout replaced: `f` of a counting or pointer tensor's (possibly
+    /// swizzled) layout, `g` of a coordinate tensor's basis-strided one, `h` of a general
+    /// composed layout; the iterator is kept (a zip tensor's tensors each, where CuTe has the
+    /// operation: [`LayoutTensor::through_pointer`]).
     fn relayout(
+        &self,
+        op: &'static str,
+        f: impl Fn(&ComposedLayout) -> Result<ComposedLayout, LayoutError>,
+        g: impl Fn(&Layout<ScaledBasis>) -> Result<Layout<ScaledBasis>, LayoutError>,
+        h: impl Fn(&LayoutChain) -> Result<LayoutChain, LayoutError>,
+    ) -> Result<LayoutTensor, LayoutError> {
+        if let Some(r) = self.through_pointer(op, |t| t.relayout_here(op, &f, &g, &h)) {
+            return r;
+        }
+        self.relayout_here(op, &f, &g, &h)
+    }
+
+    /// [`LayoutTensor::relayout`] of a counting, coordinate or chain tensor.
+    fn relayout_here(
         &self,
         op: &'static str,
         f: impl FnOnce(&ComposedLayout) -> Result<ComposedLayout, LayoutError>,
@@ -187,6 +219,30 @@ impl LayoutTensor {
         LayoutError::InvalidArgument {
             op,
             what: format!("{op} takes a counting or a coordinate tensor, not {self}"),
+        }
+    }
+
+    /// `op` of a pointer tensor or a zip tensor, `None` for the other kinds: a pointer
+    /// tensor's is `f` of the counting tensor of its element offsets with the result's offset
+    /// added to the pointer (CuTe's `make_tensor(ptr + offset, f(layout))`, a swizzled pointer
+    /// keeping its swizzle); a zip tensor's is the zip of its tensors' results where CuTe's
+    /// zip tensor has the operation ([`ZIP_OPS`]), else [`LayoutError::InvalidArgument`].
+    fn through_pointer(
+        &self,
+        op: &'static str,
+        f: impl Fn(&LayoutTensor) -> Result<LayoutTensor, LayoutError>,
+    ) -> Option<Result<LayoutTensor, LayoutError>> {
+        match self {
+            LayoutTensor::Pointer { .. } => Some(self.map_view(op, &f)),
+            LayoutTensor::Zip(_) if ZIP_OPS.contains(&op) => Some(self.map_view(op, &f)),
+            LayoutTensor::Zip(_) => Some(Err(LayoutError::InvalidArgument {
+                op,
+                what: format!(
+                    "CuTe's zip tensor has no {op} (its ZipLayout has no modes to {op}; a zip tensor takes {}): {self}",
+                    ZIP_OPS.join(", ")
+                ),
+            })),
+            _ => None,
         }
     }
 
@@ -406,6 +462,9 @@ impl LayoutTensor {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn domain_offset(&self, coord: &IntTuple) -> Result<LayoutTensor, LayoutError> {
+        if let Some(r) = self.through_pointer("domain_offset", |t| t.domain_offset(coord)) {
+            return r;
+        }
         match self {
             LayoutTensor::Counting { base, layout } => {
                 let (chain, off) = LayoutChain::from(layout.clone()).domain_offset(coord)?;
@@ -433,7 +492,9 @@ impl LayoutTensor {
     /// CuTe's `make_tensor_like(tensor)`: a fresh register tensor of the same shape, its
     /// layout `make_layout_like(layout)` (compact, strides in the order of the layout's). The
     /// fresh tensor's iterator is its own storage, written `counting_iter(0)`: its values are
-    /// the offsets into that storage.
+    /// the offsets into that storage. A pointer tensor's fresh tensor is written the same way:
+    /// CuTe allocates a register array of the pointer's element type and prints its address
+    /// (`ptr[16b](0x7ff…)`), which depends on where the array lands, not on the input.
     ///
     /// # Laws
     /// * `R` is `counting_iter(0) o make_layout_like(L)`: same shape, a bijection onto
@@ -441,9 +502,9 @@ impl LayoutTensor {
     ///
     /// # Errors
     /// [`LayoutError::InvalidArgument`] for a swizzled layout (CuTe defines no
-    /// `make_layout_like` of a `ComposedLayout`) and for a coordinate tensor (its values are
-    /// not stored; CuTe C++ does not compile `make_tensor_like` of an identity tensor); as
-    /// [`Layout::layout_like`].
+    /// `make_layout_like` of a `ComposedLayout`), for a coordinate tensor (its values are
+    /// not stored; CuTe C++ does not compile `make_tensor_like` of an identity tensor) and for
+    /// a zip tensor (CuTe's `ZipLayout` has no `make_layout_like`); as [`Layout::layout_like`].
     ///
     /// # Examples
     /// ```
@@ -452,6 +513,8 @@ impl LayoutTensor {
     /// assert_eq!(t.tensor_like()?.to_string(), "counting_iter(0) o (4,8):(8,1)");
     /// let s: LayoutTensor = "counting_iter(0) o (4,8):(40,2)".parse()?;
     /// assert_eq!(s.tensor_like()?.to_string(), "counting_iter(0) o (4,8):(8,1)");
+    /// let p: LayoutTensor = "smem_ptr[16b](0x400) o (4,8):(40,2)".parse()?;
+    /// assert_eq!(p.tensor_like()?.to_string(), "counting_iter(0) o (4,8):(8,1)");
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     #[doc(alias = "make_tensor_like")]
@@ -466,13 +529,13 @@ impl LayoutTensor {
     /// CuTe's `make_fragment_like(tensor)`: a fresh register tensor of the same shape, its
     /// layout `make_fragment_like(layout)` (mode 0 column-major, the other modes ordered like
     /// the layout's; a swizzled layout's inner layout). Its iterator is its own storage,
-    /// written `counting_iter(0)`.
+    /// written `counting_iter(0)`, for a pointer tensor too (see [`LayoutTensor::tensor_like`]).
     ///
     /// # Laws
     /// * `R` is `counting_iter(0) o make_fragment_like(L)` (`L` the inner layout if swizzled).
     ///
     /// # Errors
-    /// [`LayoutError::InvalidArgument`] for a coordinate tensor (see
+    /// [`LayoutError::InvalidArgument`] for a coordinate tensor and a zip tensor (see
     /// [`LayoutTensor::tensor_like`]); as [`Layout::fragment_like`].
     ///
     /// # Examples
@@ -490,7 +553,16 @@ impl LayoutTensor {
 
     fn counting_layout(&self, op: &'static str) -> Result<&ComposedLayout, LayoutError> {
         match self {
-            LayoutTensor::Counting { layout, .. } => Ok(layout),
+            LayoutTensor::Counting { layout, .. } | LayoutTensor::Pointer { layout, .. } => {
+                Ok(layout)
+            }
+            LayoutTensor::Zip(_) => Err(LayoutError::InvalidArgument {
+                op,
+                what: format!(
+                    "CuTe defines no {op} of a zip tensor (its ZipLayout has no {}): {self}",
+                    if op == "make_tensor_like" { "make_layout_like" } else { "make_fragment_like" }
+                ),
+            }),
             LayoutTensor::Coords(_) => Err(LayoutError::InvalidArgument {
                 op,
                 what: format!(
@@ -531,6 +603,11 @@ impl LayoutTensor {
         tiler: &Tiler,
         coord: &IntTuple,
     ) -> Result<LayoutTensor, LayoutError> {
+        if let Some(r) =
+            self.through_pointer("outer_partition", |t| t.outer_partition(tiler, coord))
+        {
+            return r;
+        }
         match self {
             LayoutTensor::Counting { base, layout } => {
                 let z = layout.zipped_divide(tiler)?;

@@ -1,11 +1,13 @@
 //! The restructuring operations of a tensor without data (`LayoutTensor::flatten`, `coalesce`,
 //! `group_modes`, `take_modes`, `filter_zeros`, `filter`, `compose_tiler`, `domain_offset`,
 //! `tensor_like`, `fragment_like`, `outer_partition`) checked against their laws on whole
-//! domains: for every tensor of a small family and for random counting, swizzled and
-//! coordinate tensors.
+//! domains: for every tensor of a small family and for random counting, swizzled, coordinate
+//! and pointer tensors (plain, swizzled and sub-byte pointers; their values are element
+//! addresses), and zip tensors (`outer_partition` only, as CuTe's).
 
 use cute_layout::{
-    ComposedLayout, IntTuple, Layout, LayoutTensor, Slice, SliceCoord, Swizzle, TensorValue, Tiler,
+    ComposedLayout, IntTuple, Layout, LayoutTensor, Pointer, Slice, SliceCoord, Swizzle,
+    TensorValue, Tiler,
 };
 use proptest::prelude::*;
 
@@ -119,12 +121,33 @@ fn chain_tensor() -> impl Strategy<Value = LayoutTensor> {
         })
 }
 
+/// A pointer tensor over the layout of a plain or swizzled counting tensor: a global pointer
+/// of 8, 16 or 32-bit elements, or a swizzled shared-memory pointer of 16-bit elements.
+fn pointer_tensor() -> impl Strategy<Value = LayoutTensor> {
+    (
+        prop_oneof![plain_tensor(), swizzled_tensor()],
+        prop::sample::select(vec![
+            "gmem_ptr[8b](0x1000)",
+            "gmem_ptr[16b](0x2000)",
+            "gmem_ptr[32b](0x4000)",
+            "Sw<2,4,3>_smem_ptr[16b](0x1000)",
+        ]),
+    )
+        .prop_map(|(t, p)| {
+            let LayoutTensor::Counting { layout, .. } = t else {
+                unreachable!()
+            };
+            LayoutTensor::from_pointer(p.parse::<Pointer>().unwrap(), layout)
+        })
+}
+
 fn any_tensor() -> impl Strategy<Value = LayoutTensor> {
     prop_oneof![
         plain_tensor(),
         swizzled_tensor(),
         coord_tensor(),
-        chain_tensor()
+        chain_tensor(),
+        pointer_tensor()
     ]
 }
 
@@ -268,7 +291,7 @@ fn check_rank2(t: &LayoutTensor) {
 /// Laws of the fresh tensors: the same shape (per mode), values `0..size` once each when the
 /// strides are distinct and nonzero, the iterator at 0.
 fn check_like(t: &LayoutTensor) {
-    let LayoutTensor::Counting { layout, .. } = t else {
+    let (LayoutTensor::Counting { layout, .. } | LayoutTensor::Pointer { layout, .. }) = t else {
         assert!(t.tensor_like().is_err() && t.fragment_like().is_err());
         return;
     };
@@ -311,13 +334,20 @@ fn laws_over_small_tensors() {
         "counting_iter(0) o 32:2 o 3 o (2,4):(1,2)",
         "counting_iter(3) o (4,8):(8,1) o 0 o (4,8):(1,4)",
         "counting_iter(0) o 64:1 o 2 o ((2,2),4):((1,8),2)",
+        "gmem_ptr[16b](0x1000) o ((2,2),3):((1,2),4)",
+        "gmem_ptr[32b](0x2000) o (4,(2,3)):(0,(1,2))",
+        "ptr[8b](0x100) o (3,4):(4,-1)",
+        "gmem_subptr[4b](0x1000.0) o (4,6):(1,4)",
+        "Sw<3,4,3>_smem_ptr[16b](0x1000) o (8,32):(32,1)",
+        "smem_ptr[16b](0x1000) o Sw<3,0,3> o 0 o (8,8):(8,1)",
+        "tmem_[32b](0x0000.0000) o (4,8):(65536,1)",
     ] {
         let t: LayoutTensor = s.parse().unwrap();
         check_same_function(&t);
         check_take(&t);
         check_like(&t);
         let composed = matches!(&t, LayoutTensor::Chain { .. })
-            || matches!(&t, LayoutTensor::Counting { layout, .. } if layout.as_layout().is_none());
+            || matches!(&t, LayoutTensor::Counting { layout, .. } | LayoutTensor::Pointer { layout, .. } if layout.as_layout().is_none());
         if !composed {
             check_filters(&t);
         } else {
@@ -343,7 +373,8 @@ proptest! {
     }
 
     #[test]
-    fn filters_keep_the_values(t in prop_oneof![plain_tensor(), coord_tensor()]) {
+    fn filters_keep_the_values(t in prop_oneof![plain_tensor(), coord_tensor(), pointer_tensor()]) {
+        prop_assume!(matches!(&t, LayoutTensor::Coords(_)) || !t.to_string().contains(" o Sw<"));
         check_filters(&t);
     }
 
@@ -354,7 +385,7 @@ proptest! {
     }
 
     #[test]
-    fn rank2_laws(t in prop_oneof![swizzled_tensor(), coord_tensor(), plain_tensor(), chain_tensor()]) {
+    fn rank2_laws(t in prop_oneof![swizzled_tensor(), coord_tensor(), plain_tensor(), chain_tensor(), pointer_tensor()]) {
         prop_assume!(t.rank() == 2 && t.shape().depth() == 1);
         check_rank2(&t);
     }
@@ -431,4 +462,82 @@ fn thread_partitions_cover_the_tensor_once() {
         c.partition_mma(&mma, Operand::C, 5).unwrap(),
         LayoutTensor::counting(7 + off, p)
     );
+}
+
+/// Law: a pointer tensor's restructuring is the counting tensor's with the offset on the
+/// pointer, `op(P o L) == (P + k) o L'` where `op(counting_iter(0) o L) == counting_iter(k) o L'`;
+/// a zip tensor's `outer_partition` is the zip of its tensors' and the other restructuring
+/// operations refuse it (CuTe's `ZipLayout` has no modes for them).
+#[test]
+fn pointer_and_zip_tensors_follow_their_offsets() {
+    let ptrs = [
+        "gmem_ptr[16b](0x1000)",
+        "Sw<3,4,3>_smem_ptr[16b](0x1000)",
+        "gmem_subptr[4b](0x1000.0)",
+    ];
+    let layouts = [
+        "(4,6):(6,1)",
+        "((2,2),6):((1,2),-4)",
+        "Sw<2,0,2> o 0 o (4,8):(8,1)",
+    ];
+    let tiler: Tiler = "(2,3)".parse().unwrap();
+    let coord = IntTuple::flat([1, 2]);
+    type Op = fn(&LayoutTensor) -> Result<LayoutTensor, cute_layout::LayoutError>;
+    let ops: [Op; 9] = [
+        |t| t.flatten(),
+        |t| t.coalesce(None),
+        |t| t.take_modes(1, 2),
+        |t| t.group_modes(0, 2),
+        |t| t.compose_tiler(&"(2,3):(3,1)".parse().unwrap()),
+        |t| t.compose_tiler(&"(2,3):(2,8)".parse().unwrap()),
+        |t| t.filter(),
+        |t| t.domain_offset(&IntTuple::flat([1, 2])),
+        |t| t.outer_partition(&"(2,3)".parse().unwrap(), &IntTuple::flat([1, 2])),
+    ];
+    for p in ptrs {
+        let ptr: Pointer = p.parse().unwrap();
+        for l in layouts {
+            let layout: ComposedLayout = l.parse().unwrap();
+            let t = LayoutTensor::from_pointer(ptr, layout.clone());
+            let c = LayoutTensor::counting(0, layout);
+            for f in ops {
+                match (f(&c), f(&t)) {
+                    (Ok(LayoutTensor::Counting { base, layout }), Ok(r)) => {
+                        let p = ptr.offset(base, "test").unwrap();
+                        assert_eq!(r, LayoutTensor::from_pointer(p, layout), "{t}");
+                    }
+                    (Err(e), Err(g)) => assert_eq!(e, g, "{t}"),
+                    other => panic!("{t}: {other:?}"),
+                }
+            }
+        }
+    }
+    let a: LayoutTensor = "gmem_ptr[16b](0x1000) o (4,6):(6,1)".parse().unwrap();
+    let b: LayoutTensor = "counting_iter(7) o (4,6):(1,4)".parse().unwrap();
+    let z = LayoutTensor::zip(vec![a.clone(), b.clone()]).unwrap();
+    let parts = vec![
+        a.outer_partition(&tiler, &coord).unwrap(),
+        b.outer_partition(&tiler, &coord).unwrap(),
+    ];
+    assert_eq!(
+        z.outer_partition(&tiler, &coord).unwrap(),
+        LayoutTensor::zip(parts).unwrap()
+    );
+    for r in [
+        z.flatten(),
+        z.coalesce(None),
+        z.group_modes(0, 2),
+        z.take_modes(0, 1),
+        z.filter(),
+        z.filter_zeros(),
+        z.compose_tiler(&tiler),
+        z.domain_offset(&coord),
+        z.tensor_like(),
+        z.fragment_like(),
+    ] {
+        assert!(
+            matches!(r, Err(cute_layout::LayoutError::InvalidArgument { .. })),
+            "{r:?}"
+        );
+    }
 }

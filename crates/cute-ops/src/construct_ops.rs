@@ -15,7 +15,7 @@ use crate::{op, run_op, Arg, Args, Either, OpError, OpSpec, MANY};
 /// The construction and restructuring operations, one line each (hence `rustfmt::skip`).
 #[rustfmt::skip]
 pub static CONSTRUCT_OPS: &[OpSpec] = &[
-    op("domain_offset", "COORD LAYOUT|COMPOSED|TENSOR", (2, 2), "(layout, offset of COORD); composed: the offset moves into the outermost offset, 0; of a tensor, the tensor with its iterator moved to T(COORD)", |a| crate::tensor_restructure_ops::on_tensor(a, 1, crate::tensor_restructure_ops::domain_offset, || domain_offset(a))),
+    op("domain_offset", "COORD LAYOUT|COMPOSED|TENSOR", (2, 2), "(layout, offset of COORD); composed: the offset moves into the outermost offset, 0; of a tensor, the tensor with its iterator moved to T(COORD) (a pointer tensor's pointer by the element offset, its swizzle kept)", |a| crate::tensor_restructure_ops::on_tensor(a, 1, crate::tensor_restructure_ops::domain_offset, || domain_offset(a))),
     op("max_alignment", "LAYOUT|COMPOSED|SWIZZLE", (1, 1), "largest N for which upcast<N>(LAYOUT) is defined: gcd(size of right_inverse, the strides past it)", max_alignment),
     op("zip", "LAYOUT|COMPOSED|TUPLE [LAYOUT|TUPLE...]", (1, MANY), "transpose ((a,b),(x,y)) -> ((a,x),(b,y)); of two layouts, their modes paired", zip),
     op("tile_unzip", "LAYOUT|COMPOSED TILER", (2, 2), "the rank-2 modes at the tiler's leaves gathered: ((firsts...),(seconds...,rest...))", |a| { let t = a.tiler(1)?; inner(a, |l| l.tile_unzip(&t)) }),

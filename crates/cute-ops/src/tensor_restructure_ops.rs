@@ -3,8 +3,9 @@
 //! [`TENSOR_RESTRUCTURE_OPS`]; `flatten`, `coalesce`, `group`, `take`, `filter`,
 //! `filter_zeros`, `composition`, `domain_offset` and `make_fragment_like` of [`crate::OPS`]
 //! and the other tables take a tensor where they take a layout, through [`on_tensor`]: given
-//! `counting_iter(B) o L` or `ArithTuple(B) o L`, they answer with a tensor, CuTe's
-//! `make_tensor(tensor.data() [+ offset], f(tensor.layout()))`.
+//! `counting_iter(B) o L`, `ArithTuple(B) o L` or a pointer tensor `PTR o L`, they answer with a
+//! tensor, CuTe's `make_tensor(tensor.data() [+ offset], f(tensor.layout()))` (a zip tensor
+//! takes `outer_partition`, as CuTe's).
 
 use cute_layout::atom::copy::TiledCopy;
 use cute_layout::atom::{Operand, TiledMma};
@@ -16,8 +17,8 @@ use crate::{op, Args, OpError, OpSpec};
 /// The tensor-only restructuring operations, one line each (hence `rustfmt::skip`).
 #[rustfmt::skip]
 pub static TENSOR_RESTRUCTURE_OPS: &[OpSpec] = &[
-    op("make_tensor_like", "TENSOR|LAYOUT", (1, 1), "CuTe make_tensor_like: a fresh compact tensor of the same shape, layout make_layout_like(L); its iterator is its own storage, written counting_iter(0)", |a| Ok(tensor_or_layout(a, 0)?.tensor_like()?.to_string())),
-    op("outer_partition", "TENSOR TILER COORD", (3, 3), "CuTe outer_partition: element COORD of every tile, zipped_divide(T, TILER)((COORD,_...), (_...)) (an integer COORD indexes the tile 1-D)", |a| Ok(a.tensor(0)?.outer_partition(&a.tiler(1)?, &a.tuple(2)?)?.to_string())),
+    op("make_tensor_like", "TENSOR|LAYOUT", (1, 1), "CuTe make_tensor_like: a fresh compact tensor of the same shape, layout make_layout_like(L); its iterator is its own storage, written counting_iter(0) (for a pointer tensor too: CuTe prints the fresh array's address)", |a| Ok(tensor_or_layout(a, 0)?.tensor_like()?.to_string())),
+    op("outer_partition", "TENSOR TILER COORD", (3, 3), "CuTe outer_partition: element COORD of every tile, zipped_divide(T, TILER)((COORD,_...), (_...)) (an integer COORD indexes the tile 1-D); of a pointer tensor the pointer moves, of a zip tensor every tensor is partitioned", |a| Ok(a.tensor(0)?.outer_partition(&a.tiler(1)?, &a.tuple(2)?)?.to_string())),
 ];
 
 /// The help of [`TENSOR_RESTRUCTURE_OPS`]: name, law, example arguments, example output.
@@ -276,6 +277,48 @@ mod tests {
             ])
             .collect();
         assert_eq!(kind("tiled_mma", &sw), "Unsupported");
+    }
+
+    #[test]
+    fn pointer_and_zip_tensors_through_the_layout_ops() {
+        let p = "gmem_ptr[16b](0x1000) o ((2,2),3):((1,2),4)";
+        assert_eq!(
+            ok("flatten", &[p]),
+            "gmem_ptr[16b](0x1000) o (2,2,3):(1,2,4)"
+        );
+        assert_eq!(ok("coalesce", &[p]), "gmem_ptr[16b](0x1000) o 12:1");
+        let sw = "Sw<3,4,3>_smem_ptr[16b](0x1000) o (8,64):(64,1)";
+        assert_eq!(
+            ok("domain_offset", &["(1,2)", sw]),
+            "Sw<3,4,3>_smem_ptr[16b](0x1084) o (8,64):(64,1)"
+        );
+        assert_eq!(
+            ok("outer_partition", &[sw, "(2,4)", "(1,3)"]),
+            "Sw<3,4,3>_smem_ptr[16b](0x1086) o (4,16):(128,4)"
+        );
+        assert_eq!(
+            ok("make_tensor_like", &[sw]),
+            "counting_iter(0) o (8,64):(64,1)"
+        );
+        assert_eq!(
+            ok("make_fragment_like", &[sw]),
+            "counting_iter(0) o (8,(64)):(1,(8))"
+        );
+        let z = "zip(gmem_ptr[16b](0x1000) o (4,4):(4,1), counting_iter(7) o (4,4):(1,4))";
+        assert_eq!(
+            ok("outer_partition", &[z, "(2,2)", "(1,1)"]),
+            "zip(gmem_ptr[16b](0x100a) o (2,2):(8,2), counting_iter(12) o (2,2):(2,8))"
+        );
+        for (op, args) in [
+            ("flatten", vec![z]),
+            ("coalesce", vec![z]),
+            ("filter_zeros", vec![z]),
+            ("domain_offset", vec!["(1,1)", z]),
+            ("make_tensor_like", vec![z]),
+            ("make_fragment_like", vec![z]),
+        ] {
+            assert_eq!(kind(op, &args), "InvalidArgument", "{op}");
+        }
     }
 
     #[test]

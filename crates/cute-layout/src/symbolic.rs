@@ -416,6 +416,15 @@ impl SymLayout {
         Ok(SymLayout { shape, stride })
     }
 
+    /// `self`, or [`LayoutError::Overflow`] when it has no symbol and is not a representable
+    /// integer layout (its cosize past `i64`), as every integer layout constructor requires.
+    fn representable(self) -> Result<Self, LayoutError> {
+        if self.symbols().is_empty() {
+            self.subs(&[])?;
+        }
+        Ok(self)
+    }
+
     fn flat(shape: Vec<Sym>, stride: Vec<Sym>) -> Self {
         SymLayout {
             shape: SymTuple::flat(shape),
@@ -516,6 +525,10 @@ impl SymLayout {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn coalesce_z(&self) -> Result<SymLayout, LayoutError> {
+        self.coalesce_z_raw()?.representable()
+    }
+
+    fn coalesce_z_raw(&self) -> Result<SymLayout, LayoutError> {
         let (rs, rd) = self.fold()?;
         if rs.is_empty() {
             return Ok(Self::flat(
@@ -542,6 +555,10 @@ impl SymLayout {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn coalesce(&self) -> Result<SymLayout, LayoutError> {
+        self.coalesce_raw()?.representable()
+    }
+
+    fn coalesce_raw(&self) -> Result<SymLayout, LayoutError> {
         let (mut rs, mut rd) = self.fold()?;
         if rs.is_empty() {
             return Ok(Self::flat(
@@ -584,6 +601,10 @@ impl SymLayout {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn complement(&self, extend: Option<&SymTuple>) -> Result<SymLayout, LayoutError> {
+        self.complement_raw(extend)?.representable()
+    }
+
+    fn complement_raw(&self, extend: Option<&SymTuple>) -> Result<SymLayout, LayoutError> {
         const C: &str = "complement";
         let (shape, stride) = self.leaves();
         let mut modes: Vec<(Sym, Sym)> = stride.into_iter().zip(shape).collect();
@@ -674,6 +695,10 @@ impl SymLayout {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn right_inverse(&self) -> Result<SymLayout, LayoutError> {
+        self.right_inverse_raw()?.representable()
+    }
+
+    fn right_inverse_raw(&self) -> Result<SymLayout, LayoutError> {
         let (fs, fd) = self.fold()?;
         let mut chain = Vec::new();
         let mut pp = Sym::int(1);
@@ -766,6 +791,10 @@ impl SymLayout {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn compose(&self, b: &SymLayout) -> Result<SymLayout, LayoutError> {
+        self.compose_raw(b)?.representable()
+    }
+
+    fn compose_raw(&self, b: &SymLayout) -> Result<SymLayout, LayoutError> {
         let a = self.coalesce_z()?;
         a.compose_coalesced(b, 0)
     }
@@ -902,6 +931,10 @@ impl SymLayout {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn ordered(shape: &SymTuple, order: &SymTuple) -> Result<SymLayout, LayoutError> {
+        Self::ordered_raw(shape, order)?.representable()
+    }
+
+    fn ordered_raw(shape: &SymTuple, order: &SymTuple) -> Result<SymLayout, LayoutError> {
         if !shape.congruent(order) {
             return Err(LayoutError::InvalidArgument {
                 op: "make_ordered_layout",
@@ -953,6 +986,10 @@ impl SymLayout {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn layout_like(&self) -> Result<SymLayout, LayoutError> {
+        self.layout_like_raw()?.representable()
+    }
+
+    fn layout_like_raw(&self) -> Result<SymLayout, LayoutError> {
         let d = self.stride.leaves();
         let keys: Vec<(u8, i64)> = d.iter().map(|x| x.rank_key()).collect();
         let zero: Vec<bool> = d.iter().map(|x| x.coef() == 0).collect();

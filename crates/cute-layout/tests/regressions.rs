@@ -532,3 +532,24 @@ fn fuzz_offsets_fold_steps_past_the_end() {
     assert_eq!(by_fold.len() as i64, l.size());
     assert_eq!(l.nullspace().to_string(), "2:8"); // the stride-0 leaf, weight 2*2*2
 }
+
+/// Found by `ops_laws`: the composition of a symbolic layout with an integer one can cancel
+/// every symbol; `K*N:4294967295 o (8,4294967295):(2,7)` gave the integer layout
+/// `(8,4294967295):(8589934590,30064771065)`, whose cosize is past `i64` (no integer
+/// constructor accepts it, so it did not parse back). A symbolic result without symbols is
+/// checked as an integer layout: `Overflow`.
+#[test]
+fn fuzz_symbolic_result_without_symbols_is_a_checked_layout() {
+    use cute_layout::SymLayout;
+    let sym = |s: &str| -> SymLayout { s.parse().unwrap_or_else(|e| panic!("{s}: {e}")) };
+    let r = sym("K*N:4294967295").compose(&sym("(8,4294967295):(2,7)"));
+    assert!(matches!(r, Err(LayoutError::Overflow { .. })), "{r:?}");
+    // Where the integer layout fits, the result is as before.
+    assert_eq!(
+        sym("K*N:4")
+            .compose(&sym("(8,4):(2,7)"))
+            .unwrap()
+            .to_string(),
+        "(8,4):(8,28)"
+    );
+}

@@ -506,13 +506,15 @@ impl FromStr for Layout<ScaledBasis> {
     /// Parse `shape:stride` with basis strides, e.g. `(4,8):(1@0,1@1)` or CuTe's
     /// `(_4,_8):(_1@0,_1@1)`.
     fn from_str(s: &str) -> Result<Self, ParseError> {
-        parse_layout_with(s, |p| p.basis())
+        parse_layout_with(s, "basis", |p| p.basis())
     }
 }
 
-/// Parse `shape:stride` whose stride leaves `leaf` reads (basis strides, sums of them).
+/// Parse `shape:stride` whose stride leaves `leaf` reads (basis strides, sums of them, F2
+/// strides); `kind` names the stride kind in the congruence error.
 pub(crate) fn parse_layout_with<D: StrideValue>(
     s: &str,
+    kind: &str,
     leaf: impl FnMut(&mut Parser<'_>) -> Result<D, ParseError>,
 ) -> Result<Layout<D>, ParseError> {
     let mut p = Parser::new(s);
@@ -531,7 +533,7 @@ pub(crate) fn parse_layout_with<D: StrideValue>(
     if toks != shape.toks {
         return Err(invalid(LayoutError::InvalidArgument {
             op: "parse",
-            what: alloc::format!("the basis stride is not congruent to shape {shape}"),
+            what: alloc::format!("the {kind} stride is not congruent to shape {shape}"),
         }));
     }
     Layout::checked("parse", shape.toks, shape.leaves, stride).map_err(invalid)

@@ -194,7 +194,7 @@ impl FromStr for Layout<BasisSum> {
     /// Parse `shape:stride` whose stride leaves are sums of basis strides,
     /// `(4,4):(1@0+1@1,3@0+1@1)` (a layout with basis or integer strides parses too).
     fn from_str(s: &str) -> Result<Self, ParseError> {
-        crate::basis::parse_layout_with(s, |p| p.basis_sum())
+        crate::basis::parse_layout_with(s, "basis", |p| p.basis_sum())
     }
 }
 

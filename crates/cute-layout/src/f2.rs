@@ -250,26 +250,7 @@ impl FromStr for Layout<F2Basis> {
     type Err = ParseError;
     /// Parse `shape:stride` with F2 basis strides, e.g. `(8,8):(F2(1)@0,F2(1)@1)`.
     fn from_str(s: &str) -> Result<Self, ParseError> {
-        let mut p = Parser::new(s);
-        let shape = p.int_tuple()?;
-        p.eat(b':', "':'")?;
-        let at = {
-            p.skip_ws();
-            p.pos
-        };
-        let (toks, stride) = p.tree(|p| p.f2_basis())?;
-        p.finish()?;
-        let invalid = |e| ParseError {
-            offset: at,
-            kind: ParseErrorKind::Invalid(e),
-        };
-        if toks != shape.toks {
-            return Err(invalid(LayoutError::InvalidArgument {
-                op: "parse",
-                what: alloc::format!("the F2 basis stride is not congruent to shape {shape}"),
-            }));
-        }
-        Layout::checked("parse", shape.toks, shape.leaves, stride).map_err(invalid)
+        crate::basis::parse_layout_with(s, "F2 basis", |p| p.f2_basis())
     }
 }
 
@@ -277,26 +258,7 @@ impl FromStr for Layout<F2> {
     type Err = ParseError;
     /// Parse `shape:stride` with F2 strides, e.g. `(4,8):(F2(1),F2(8))` or `(4,8):(F2(1),0)`.
     fn from_str(s: &str) -> Result<Self, ParseError> {
-        let mut p = Parser::new(s);
-        let shape = p.int_tuple()?;
-        p.eat(b':', "':'")?;
-        let at = {
-            p.skip_ws();
-            p.pos
-        };
-        let (toks, stride) = p.tree(|p| p.f2())?;
-        p.finish()?;
-        let invalid = |e| ParseError {
-            offset: at,
-            kind: ParseErrorKind::Invalid(e),
-        };
-        if toks != shape.toks {
-            return Err(invalid(LayoutError::InvalidArgument {
-                op: "parse",
-                what: alloc::format!("the F2 stride is not congruent to shape {shape}"),
-            }));
-        }
-        Layout::checked("parse", shape.toks, shape.leaves, stride).map_err(invalid)
+        crate::basis::parse_layout_with(s, "F2", |p| p.f2())
     }
 }
 

@@ -43,24 +43,17 @@ impl Args<'_> {
                     })
                     .collect::<Result<_, _>>()
                     .map_err(|t| {
-                        OpError::new(
+                        self.arg_error(
                             "BadRequest",
-                            format!(
-                                "{}: argument {}: a swizzle list holds integers, got {t}",
-                                self.op,
-                                k + 1
-                            ),
+                            k,
+                            format_args!(": a swizzle list holds integers, got {t}"),
                         )
                     })?;
                 let [b, m, s] = v[..] else {
-                    return Err(OpError::new(
+                    return Err(self.arg_error(
                         "BadRequest",
-                        format!(
-                            "{}: argument {}: a swizzle is [B,M,S], got {} values",
-                            self.op,
-                            k + 1,
-                            v.len()
-                        ),
+                        k,
+                        format_args!(": a swizzle is [B,M,S], got {} values", v.len()),
                     ));
                 };
                 return Ok(Func::Swizzle(Swizzle::new(b, m, s)?));
@@ -69,15 +62,10 @@ impl Args<'_> {
             Arg::Text(t) => t.trim(),
         };
         if text.starts_with("Sw") && !text.contains(':') {
-            return text
-                .parse()
-                .map(Func::Swizzle)
-                .map_err(|e| self.parse_error(k, "swizzle", e));
+            return self.parse_text(k, text, "swizzle").map(Func::Swizzle);
         }
         if is_composed_text(text) {
-            let c: LayoutChain = text
-                .parse()
-                .map_err(|e| self.parse_error(k, "composed layout", e))?;
+            let c: LayoutChain = self.parse_text(k, text, "composed layout")?;
             if c.layers().is_empty() {
                 return Ok(Func::Layout(c.layout().clone()));
             }
@@ -101,23 +89,17 @@ impl Args<'_> {
 
     /// Argument `k` as a layout whose strides are sums of bases (basis or integer strides too).
     pub(super) fn sum_layout(&self, k: usize) -> Result<Layout<BasisSum>, OpError> {
-        let text = self.text(k, "layout with basis-sum strides")?;
-        text.parse()
-            .map_err(|e| self.parse_error(k, "layout with basis-sum strides", e))
+        self.parsed(k, "layout with basis-sum strides")
     }
 
     /// Argument `k` as one basis stride (`3@1@0`, or a plain number).
     pub(super) fn basis_stride(&self, k: usize) -> Result<ScaledBasis, OpError> {
-        let text = self.text(k, "basis stride")?;
-        text.parse()
-            .map_err(|e| self.parse_error(k, "basis stride", e))
+        self.parsed(k, "basis stride")
     }
 
     /// Argument `k` as a layout with basis strides.
     pub(super) fn basis_layout(&self, k: usize) -> Result<Layout<ScaledBasis>, OpError> {
-        let text = self.text(k, "layout with basis strides")?;
-        text.parse()
-            .map_err(|e| self.parse_error(k, "layout with basis strides", e))
+        self.parsed(k, "layout with basis strides")
     }
 
     /// Whether argument `k` is a swizzle or a composed layout (not a plain layout or tiler). A

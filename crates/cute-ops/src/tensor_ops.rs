@@ -53,16 +53,15 @@ impl Args<'_> {
     pub(crate) fn tensor(&self, k: usize) -> Result<LayoutTensor, OpError> {
         let s = self.text(k, "tensor")?;
         if !is_tensor_text(&s) {
-            return Err(OpError::new(
+            return Err(self.arg_error(
                 "BadRequest",
-                format!(
-                    "{}: argument {} must be a tensor, counting_iter(BASE) o LAYOUT, ArithTuple(BASE) o LAYOUT or PTR o LAYOUT (make_tensor LAYOUT makes one), got {s:?}",
-                    self.op,
-                    k + 1
+                k,
+                format_args!(
+                    " must be a tensor, counting_iter(BASE) o LAYOUT, ArithTuple(BASE) o LAYOUT or PTR o LAYOUT (make_tensor LAYOUT makes one), got {s:?}"
                 ),
             ));
         }
-        s.parse().map_err(|e| self.parse_error(k, "tensor", e))
+        self.parse_text(k, &s, "tensor")
     }
 
     /// Argument `k` as a projection: CuTe's `Step<_1,X,_1>`, or `(1,X,1)` / `(1,_,1)`; `X` and
@@ -75,8 +74,7 @@ impl Args<'_> {
             None => t.to_string(),
         };
         let body = body.replace('X', "_");
-        body.parse()
-            .map_err(|e| self.parse_error(k, "projection (Step<_1,X,_1> or (1,_,1))", e))
+        self.parse_text(k, &body, "projection (Step<_1,X,_1> or (1,_,1))")
     }
 }
 
@@ -84,8 +82,7 @@ fn make_tensor(a: &Args<'_>) -> Result<String, OpError> {
     if let Some(t) = crate::pointer_ops::make_tensor(a)? {
         return Ok(t);
     }
-    let s = a.text(0, "layout")?;
-    let layout: ComposedLayout = s.parse().map_err(|e| a.parse_error(0, "layout", e))?;
+    let layout: ComposedLayout = a.parsed(0, "layout")?;
     let base = if a.len() == 2 { a.int(1)? } else { 0 };
     Ok(LayoutTensor::counting(base, layout).to_string())
 }
@@ -139,17 +136,7 @@ pub(crate) fn divide(
 
 #[cfg(test)]
 mod tests {
-    use crate::{run_op, Arg};
-
-    fn ok(op: &str, args: &[&str]) -> String {
-        let args: Vec<Arg> = args.iter().map(|s| Arg::Text(s.to_string())).collect();
-        run_op(op, &args).unwrap_or_else(|e| panic!("{op}{args:?}: {e}"))
-    }
-
-    fn kind(op: &str, args: &[&str]) -> &'static str {
-        let args: Vec<Arg> = args.iter().map(|s| Arg::Text(s.to_string())).collect();
-        run_op(op, &args).unwrap_err().kind
-    }
+    use crate::test_util::{kind, ok};
 
     #[test]
     fn tensors_through_the_table() {

@@ -34,8 +34,7 @@ fn tensor_or_layout(a: &Args<'_>, k: usize) -> Result<LayoutTensor, OpError> {
     if a.is_tensor(k) {
         return a.tensor(k);
     }
-    let s = a.text(k, "layout")?;
-    let layout: ComposedLayout = s.parse().map_err(|e| a.parse_error(k, "layout", e))?;
+    let layout: ComposedLayout = a.parsed(k, "layout")?;
     Ok(LayoutTensor::counting(0, layout))
 }
 
@@ -144,17 +143,7 @@ fn tensor_field(a: &Args<'_>, field: &str, fields: &str) -> OpError {
 
 #[cfg(test)]
 mod tests {
-    use crate::{run_op, Arg};
-
-    fn ok(op: &str, args: &[&str]) -> String {
-        let args: Vec<Arg> = args.iter().map(|s| Arg::Text(s.to_string())).collect();
-        run_op(op, &args).unwrap_or_else(|e| panic!("{op}{args:?}: {e}"))
-    }
-
-    fn kind(op: &str, args: &[&str]) -> &'static str {
-        let args: Vec<Arg> = args.iter().map(|s| Arg::Text(s.to_string())).collect();
-        run_op(op, &args).unwrap_err().kind
-    }
+    use crate::test_util::{kind, ok};
 
     #[test]
     fn tensors_through_the_layout_ops() {

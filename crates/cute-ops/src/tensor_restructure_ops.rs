@@ -143,7 +143,7 @@ fn tensor_field(a: &Args<'_>, field: &str, fields: &str) -> OpError {
 
 #[cfg(test)]
 mod tests {
-    use crate::test_util::{kind, ok};
+    use crate::test_util::{assert_kinds, kind, ok};
 
     #[test]
     fn tensors_through_the_layout_ops() {
@@ -313,33 +313,34 @@ mod tests {
     #[test]
     fn tensor_restructure_errors_are_typed() {
         let sw = "counting_iter(0) o Sw<3,0,3> o 0 o (8,8):(8,1)";
-        assert_eq!(kind("filter", &[sw]), "InvalidArgument");
-        assert_eq!(kind("make_tensor_like", &[sw]), "InvalidArgument");
-        assert_eq!(
-            kind("make_tensor_like", &["ArithTuple(0,0) o (4,6):(1@0,1@1)"]),
-            "InvalidArgument"
-        );
-        assert_eq!(
-            kind("group", &["counting_iter(0) o (2,3):(1,2)", "1", "3"]),
-            "ModeOutOfRange"
-        );
-        assert_eq!(
-            kind(
+        assert_kinds(&[
+            ("filter", &[sw], "InvalidArgument"),
+            ("make_tensor_like", &[sw], "InvalidArgument"),
+            (
+                "make_tensor_like",
+                &["ArithTuple(0,0) o (4,6):(1@0,1@1)"],
+                "InvalidArgument",
+            ),
+            (
+                "group",
+                &["counting_iter(0) o (2,3):(1,2)", "1", "3"],
+                "ModeOutOfRange",
+            ),
+            (
                 "outer_partition",
-                &["counting_iter(0) o (4,6):(6,1)", "(2,3)", "(2,0)"]
+                &["counting_iter(0) o (4,6):(6,1)", "(2,3)", "(2,0)"],
+                "CoordOutOfRange",
             ),
-            "CoordOutOfRange"
-        );
-        assert_eq!(
-            kind("outer_partition", &["(4,6):(6,1)", "(2,3)", "(1,0)"]),
-            "BadRequest"
-        );
-        assert_eq!(
-            kind(
+            (
+                "outer_partition",
+                &["(4,6):(6,1)", "(2,3)", "(1,0)"],
+                "BadRequest",
+            ),
+            (
                 "domain_offset",
-                &["(9223372036854775807,0)", "counting_iter(1) o (4,6):(1,4)"]
+                &["(9223372036854775807,0)", "counting_iter(1) o (4,6):(1,4)"],
+                "Overflow",
             ),
-            "Overflow"
-        );
+        ]);
     }
 }

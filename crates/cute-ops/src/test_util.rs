@@ -29,3 +29,10 @@ pub(crate) fn kind(op: &str, args: &[&str]) -> &'static str {
 pub(crate) fn run(op: &str, args: &[&str]) -> Result<String, String> {
     run_op(op, &texts(args)).map_err(|e| e.kind.to_string())
 }
+
+/// Checks that each call `(op, args, kind)` fails with that error kind.
+pub(crate) fn assert_kinds(cases: &[(&str, &[&str], &str)]) {
+    for (op, args, want) in cases {
+        assert_eq!(kind(op, args), *want, "{op} {args:?}");
+    }
+}

@@ -64,6 +64,15 @@ impl Args<'_> {
         self.parse_text(k, &s, "tensor")
     }
 
+    /// Argument `k` as a tensor if it is a tensor's text, else `None` (for an operation's
+    /// layout form).
+    pub(crate) fn tensor_if(&self, k: usize) -> Result<Option<LayoutTensor>, OpError> {
+        if k < self.len() && self.is_tensor(k) {
+            return self.tensor(k).map(Some);
+        }
+        Ok(None)
+    }
+
     /// Argument `k` as a projection: CuTe's `Step<_1,X,_1>`, or `(1,X,1)` / `(1,_,1)`; `X` and
     /// `_` drop a mode.
     fn projection(&self, k: usize) -> Result<SliceCoord, OpError> {
@@ -116,10 +125,10 @@ fn values(v: &[TensorValue]) -> Result<String, OpError> {
 
 /// `slice COORD TENSOR`: CuTe's `tensor(coord)` with `_` entries, or `None` for a layout.
 pub(crate) fn slice(a: &Args<'_>) -> Result<Option<String>, OpError> {
-    if !a.is_tensor(1) {
+    let Some(t) = a.tensor_if(1)? else {
         return Ok(None);
-    }
-    Ok(Some(a.tensor(1)?.slice(&a.slice_coord(0)?)?.to_string()))
+    };
+    Ok(Some(t.slice(&a.slice_coord(0)?)?.to_string()))
 }
 
 /// A divide of a tensor (`logical_divide TENSOR TILER`, ...), or `None` for a layout.
@@ -128,10 +137,10 @@ pub(crate) fn divide(
     f: fn(&Layout, &Tiler) -> Result<Layout, LayoutError>,
     g: fn(&ComposedLayout, &Tiler) -> Result<ComposedLayout, LayoutError>,
 ) -> Result<Option<String>, OpError> {
-    if !a.is_tensor(0) {
+    let Some(t) = a.tensor_if(0)? else {
         return Ok(None);
-    }
-    Ok(Some(a.tensor(0)?.divide(&a.tiler(1)?, f, g)?.to_string()))
+    };
+    Ok(Some(t.divide(&a.tiler(1)?, f, g)?.to_string()))
 }
 
 #[cfg(test)]

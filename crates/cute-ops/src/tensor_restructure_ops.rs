@@ -31,11 +31,13 @@ pub static TENSOR_RESTRUCTURE_HELP: &[OpHelp] = &[
 /// Argument `k` as a tensor, or a layout (plain or swizzled) as the tensor
 /// `counting_iter(0) o LAYOUT`.
 fn tensor_or_layout(a: &Args<'_>, k: usize) -> Result<LayoutTensor, OpError> {
-    if a.is_tensor(k) {
-        return a.tensor(k);
+    match a.tensor_if(k)? {
+        Some(t) => Ok(t),
+        None => Ok(LayoutTensor::counting(
+            0,
+            a.parsed::<ComposedLayout>(k, "layout")?,
+        )),
     }
-    let layout: ComposedLayout = a.parsed(k, "layout")?;
-    Ok(LayoutTensor::counting(0, layout))
 }
 
 /// `tensor(a)` when argument `k` is a tensor's text, else `other()` (the op's layout form).

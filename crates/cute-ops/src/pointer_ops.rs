@@ -192,7 +192,7 @@ pub(crate) fn make_tensor(a: &Args<'_>) -> Result<Option<String>, OpError> {
 
 #[cfg(test)]
 mod tests {
-    use crate::test_util::{kind, ok};
+    use crate::test_util::{assert_kinds, kind, ok};
     use crate::{run_op, Arg};
 
     fn message(op: &str, args: &[&str]) -> String {
@@ -315,63 +315,55 @@ mod tests {
 
     #[test]
     fn pointer_errors_are_typed() {
-        assert_eq!(
-            kind("make_gmem_ptr", &["half_t", "0x1001"]),
-            "InvalidArgument"
-        );
-        assert_eq!(
-            kind("make_gmem_ptr", &["quaternion", "0x1000"]),
-            "BadRequest"
-        );
-        assert_eq!(kind("make_gmem_ptr", &["half_t", "0xzz"]), "BadRequest");
-        assert_eq!(kind("make_gmem_ptr", &["12", "0x1000"]), "InvalidArgument");
-        assert_eq!(
-            kind("make_swizzle_ptr", &["(4,4):(4,1)", "Sw<3,4,3>"]),
-            "BadRequest"
-        );
-        assert_eq!(
-            kind("make_tensor", &["gmem_ptr[16b](0x1000)"]),
-            "BadRequest"
-        );
-        assert_eq!(
-            kind(
+        assert_kinds(&[
+            ("make_gmem_ptr", &["half_t", "0x1001"], "InvalidArgument"),
+            ("make_gmem_ptr", &["quaternion", "0x1000"], "BadRequest"),
+            ("make_gmem_ptr", &["half_t", "0xzz"], "BadRequest"),
+            ("make_gmem_ptr", &["12", "0x1000"], "InvalidArgument"),
+            (
+                "make_swizzle_ptr",
+                &["(4,4):(4,1)", "Sw<3,4,3>"],
+                "BadRequest",
+            ),
+            ("make_tensor", &["gmem_ptr[16b](0x1000)"], "BadRequest"),
+            (
                 "make_tensor",
                 &[
                     "gmem_ptr[16b](0x1000)",
-                    "Sw<3,4,3> o smem_ptr[16b](unset) o 8:1"
-                ]
+                    "Sw<3,4,3> o smem_ptr[16b](unset) o 8:1",
+                ],
+                "InvalidArgument",
             ),
-            "InvalidArgument"
-        );
-        assert_eq!(
-            kind("recast_tensor", &["float", "counting_iter(0) o 4:1"]),
-            "InvalidArgument"
-        );
-        assert_eq!(
-            kind("recast_tensor", &["float", "gmem_ptr[16b](0x1002) o 4:1"]),
-            "InvalidArgument"
-        );
-        assert_eq!(
-            kind("tensor_value", &["ptr[8b](0x7fffffffffffffff) o 2:1", "1"]),
-            "Overflow"
-        );
-        assert_eq!(
-            kind(
+            (
+                "recast_tensor",
+                &["float", "counting_iter(0) o 4:1"],
+                "InvalidArgument",
+            ),
+            (
+                "recast_tensor",
+                &["float", "gmem_ptr[16b](0x1002) o 4:1"],
+                "InvalidArgument",
+            ),
+            (
+                "tensor_value",
+                &["ptr[8b](0x7fffffffffffffff) o 2:1", "1"],
+                "Overflow",
+            ),
+            (
                 "make_zip_tensor",
-                &["counting_iter(0) o 4:1", "counting_iter(0) o 8:1"]
+                &["counting_iter(0) o 4:1", "counting_iter(0) o 8:1"],
+                "InvalidArgument",
             ),
-            "InvalidArgument"
-        );
-        assert_eq!(
-            kind(
+            (
                 "unzip_tensor",
-                &["zip(counting_iter(0) o 4:1, counting_iter(0) o 4:1)", "2"]
+                &["zip(counting_iter(0) o 4:1, counting_iter(0) o 4:1)", "2"],
+                "ModeOutOfRange",
             ),
-            "ModeOutOfRange"
-        );
-        assert_eq!(
-            kind("batch_reduce", &["gmem_ptr[16b](0x1000) o (2,2):(2,1)"]),
-            "InvalidArgument"
-        );
+            (
+                "batch_reduce",
+                &["gmem_ptr[16b](0x1000) o (2,2):(2,1)"],
+                "InvalidArgument",
+            ),
+        ]);
     }
 }

@@ -145,7 +145,7 @@ pub(crate) fn divide(
 
 #[cfg(test)]
 mod tests {
-    use crate::test_util::{kind, ok};
+    use crate::test_util::{assert_kinds, ok};
 
     #[test]
     fn tensors_through_the_table() {
@@ -241,70 +241,64 @@ mod tests {
 
     #[test]
     fn tensor_errors_are_typed() {
-        assert_eq!(kind("print_tensor", &["(4,6):(6,1)"]), "BadRequest");
-        assert_eq!(
-            kind("print_tensor", &["counting_iter(0) o (4,6"]),
-            "ParseError"
-        );
-        assert_eq!(
-            kind("logical_product", &["counting_iter(0) o 6:1", "2:1"]),
-            "BadRequest"
-        );
-        assert_eq!(
-            kind("logical_divide", &["(6,4):(4,1)", "counting_iter(0) o 2:1"]),
-            "BadRequest"
-        );
-        assert_eq!(
-            kind("tensor_value", &["counting_iter(0) o (4,6):(6,1)", "(4,0)"]),
-            "CoordOutOfRange"
-        );
-        assert_eq!(
-            kind(
+        assert_kinds(&[
+            ("print_tensor", &["(4,6):(6,1)"], "BadRequest"),
+            ("print_tensor", &["counting_iter(0) o (4,6"], "ParseError"),
+            (
+                "logical_product",
+                &["counting_iter(0) o 6:1", "2:1"],
+                "BadRequest",
+            ),
+            (
+                "logical_divide",
+                &["(6,4):(4,1)", "counting_iter(0) o 2:1"],
+                "BadRequest",
+            ),
+            (
+                "tensor_value",
+                &["counting_iter(0) o (4,6):(6,1)", "(4,0)"],
+                "CoordOutOfRange",
+            ),
+            (
                 "local_tile",
-                &["counting_iter(0) o (4,6):(6,1)", "(2,3)", "(2,0)"]
+                &["counting_iter(0) o (4,6):(6,1)", "(2,3)", "(2,0)"],
+                "CoordOutOfRange",
             ),
-            "CoordOutOfRange"
-        );
-        assert_eq!(
-            kind(
+            (
                 "local_partition",
-                &["counting_iter(0) o (4,6):(6,1)", "(2,2):(2,1)", "4"]
+                &["counting_iter(0) o (4,6):(6,1)", "(2,2):(2,1)", "4"],
+                "InvalidArgument",
             ),
-            "InvalidArgument"
-        );
-        assert_eq!(
-            kind(
+            (
                 "partition_tv",
-                &["counting_iter(0) o (4,4):(4,1)", "16:1", "0"]
+                &["counting_iter(0) o (4,4):(4,1)", "16:1", "0"],
+                "RankMismatch",
             ),
-            "RankMismatch"
-        );
-        assert_eq!(
-            kind("batch_reduce", &["counting_iter(0) o (2,2,2):(1,2,4)"]),
-            "RankMismatch"
-        );
-        assert_eq!(
-            kind(
+            (
+                "batch_reduce",
+                &["counting_iter(0) o (2,2,2):(1,2,4)"],
+                "RankMismatch",
+            ),
+            (
                 "local_tile",
                 &[
                     "counting_iter(0) o (4,6):(6,1)",
                     "(2,3)",
                     "(1,1)",
-                    "Step<_1,X,_1>"
-                ]
+                    "Step<_1,X,_1>",
+                ],
+                "InvalidArgument",
             ),
-            "InvalidArgument"
-        );
-        assert_eq!(
-            kind("print_tensor", &["counting_iter(0) o (512,512):(1,512)"]),
-            "TooLarge"
-        );
-        assert_eq!(
-            kind(
+            (
+                "print_tensor",
+                &["counting_iter(0) o (512,512):(1,512)"],
+                "TooLarge",
+            ),
+            (
                 "tensor_value",
-                &["counting_iter(9223372036854775807) o 2:1", "1"]
+                &["counting_iter(9223372036854775807) o 2:1", "1"],
+                "Overflow",
             ),
-            "Overflow"
-        );
+        ]);
     }
 }

@@ -193,7 +193,7 @@ impl Layout<ScaledBasis> {
                         op,
                         what: alloc::format!(
                             "the tiler's mode {i} is a tuple; dividing the identity of \
-                                 unknown extent takes a layout or an integer per mode"
+                             unknown extent takes a layout or an integer per mode"
                         ),
                     }),
                 })

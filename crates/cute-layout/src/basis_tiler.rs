@@ -63,6 +63,8 @@ fn unknown_extent(op: &'static str) -> LayoutError {
 }
 
 /// A tiler with an extent: one integer layout, or a tuple of mode tilers.
+// A transient return value, moved once (as `Option<Layout>` would be): no boxing needed.
+#[allow(clippy::large_enum_variant)]
 enum ModeTiler<'a> {
     /// `n` as `n:1`, or the layout itself.
     Layout(Layout),

@@ -392,7 +392,10 @@ impl<T: Copy> TupleBuilder<T> {
 
 #[cfg(test)]
 mod tests {
-    use super::{copy_toks, rank, rank_at_least, Tok, TOKS_INLINE};
+    use super::{
+        copy_toks, is_well_formed, rank, rank_at_least, validate, Tok, TreeError, MAX_DEPTH,
+        MAX_NODES, TOKS_INLINE,
+    };
     use crate::int_tuple::IntTuple;
     use crate::layout::Layout;
 
@@ -433,5 +436,39 @@ mod tests {
                 None => assert!(n > TOKS_INLINE, "length {n} declined"),
             }
         }
+    }
+
+    /// `is_well_formed` on trees and on token lists that are not one tree; `validate` on the
+    /// limits, the depth first.
+    #[test]
+    fn well_formed_trees_and_their_limits() {
+        use Tok::{Close as C, Leaf as L, Open as O};
+        for good in [&[L][..], &[O, C], &[O, L, O, L, L, C, C]] {
+            assert!(is_well_formed(good), "{good:?}");
+        }
+        for bad in [
+            &[][..],
+            &[C],
+            &[L, L],
+            &[O, L],
+            &[O, C, C],
+            &[O, C, L],
+            &[O, C, O, C],
+        ] {
+            assert!(!is_well_formed(bad), "{bad:?}");
+        }
+        assert_eq!(validate(&[L]), Ok(0));
+        assert_eq!(validate(&[O, L, O, L, L, C, C]), Ok(2));
+        let deep: alloc::vec::Vec<Tok> = core::iter::repeat_n(O, MAX_DEPTH + 1)
+            .chain([L])
+            .chain(core::iter::repeat_n(C, MAX_DEPTH + 1))
+            .collect();
+        assert_eq!(validate(&deep), Err(TreeError::TooDeep));
+        let wide: alloc::vec::Vec<Tok> = [O]
+            .into_iter()
+            .chain(core::iter::repeat_n(L, MAX_NODES))
+            .chain([C])
+            .collect();
+        assert_eq!(validate(&wide), Err(TreeError::TooLarge));
     }
 }

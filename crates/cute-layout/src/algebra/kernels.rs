@@ -913,4 +913,31 @@ mod tests {
         }
         assert!(oks > 5_000, "{oks} kernel runs succeeded");
     }
+
+    /// Tilers the kernels do not take, handed to them directly (`covers` and `zipped_fuses`
+    /// never do): a typed error from the by-mode kernel, the general path from the fused
+    /// zipped divide, and no panic.
+    #[test]
+    fn tilers_outside_the_kernels_are_an_error_or_the_general_path() {
+        let a: Layout = "(4,6):(1,4)".parse().unwrap();
+        let nested: Tiler = "(2,(3,2))".parse().unwrap();
+        assert!(!covers(&a, &nested));
+        for kernel in [Kernel::Divide, Kernel::Product, Kernel::Compose] {
+            let mut out = Layout::building();
+            let r = by_kernel::<Growable, Layout>(kernel, &a, &nested, &mut out);
+            assert!(
+                matches!(r, Err(Stop::Err(LayoutError::InvalidArgument { .. }))),
+                "{}",
+                kernel.op()
+            );
+        }
+        let skip: Tiler = "(2,_)".parse().unwrap();
+        let Tiler::Modes(ts) = &skip else {
+            panic!("{skip:?} is a tuple tiler")
+        };
+        let mut out = Layout::building();
+        let r = zipped_with::<Growable, Layout>(&a, ts, &mut out);
+        assert!(matches!(r, Ok(None)));
+        assert!(out.toks.is_empty() && out.shape.is_empty());
+    }
 }

@@ -29,3 +29,16 @@ pub fn nested(modes: Vec<Vec<(i64, i64)>>) -> Layout {
         Layout::from_modes(ms).unwrap()
     }
 }
+
+/// Indices of `0..size` to check a law on: every index when `size <= full`, else `count` indices
+/// spread evenly (step `size / count`) and the last one. Property tests whose random layouts can
+/// hold millions of points check them pointwise on this sample, so that no seed makes a case
+/// enumerate (or allocate) more than `max(full, count + 1)` points.
+pub fn sample(size: i64, full: i64, count: i64) -> Vec<i64> {
+    if size <= full {
+        (0..size).collect()
+    } else {
+        let step = size / count;
+        (0..count).map(|k| k * step).chain([size - 1]).collect()
+    }
+}

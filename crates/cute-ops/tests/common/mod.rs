@@ -1,0 +1,54 @@
+//! Helpers shared by the NVlabs PyCuTe test files of `cute-ops` (each includes this module with
+//! `mod common;`, so not every file uses every helper).
+#![allow(dead_code)]
+
+use cute_layout::{IntTuple, Layout};
+use cute_ops::{run_op, Arg};
+use serde_json::Value;
+
+/// `run_op` on text arguments; a refusal as its kind and its message.
+pub fn call_kind(op: &str, args: &[String]) -> Result<String, (String, String)> {
+    let args: Vec<Arg> = args.iter().map(|s| Arg::Text(s.clone())).collect();
+    run_op(op, &args).map_err(|e| (e.kind.to_string(), e.message))
+}
+
+/// `run_op` on text arguments; a refusal as `kind: message`.
+pub fn call(op: &str, args: &[String]) -> Result<String, String> {
+    call_kind(op, args).map_err(|(kind, message)| format!("{kind}: {message}"))
+}
+
+/// The text without its white space.
+pub fn norm(s: &str) -> String {
+    s.split_whitespace().collect()
+}
+
+/// A JSON list of strings.
+pub fn strs(v: &Value) -> Vec<String> {
+    v.as_array()
+        .expect("a list")
+        .iter()
+        .map(|x| x.as_str().expect("text").to_string())
+        .collect()
+}
+
+/// A layout's text parsed (panics with the text on an error).
+pub fn layout(s: &str) -> Layout {
+    s.parse().unwrap_or_else(|e| panic!("{s}: {e}"))
+}
+
+/// A coordinate with its zero entries dropped at the end of every level, so that coordinates of
+/// different widths compare by value.
+pub fn coord_key(t: &IntTuple) -> String {
+    if let Some(v) = t.as_int() {
+        return v.to_string();
+    }
+    let mut elems: Vec<String> = t.elements().map(|e| coord_key(&e)).collect();
+    while elems.last().is_some_and(|e| e == "0") {
+        elems.pop();
+    }
+    if elems.is_empty() {
+        "0".into()
+    } else {
+        format!("({})", elems.join(","))
+    }
+}

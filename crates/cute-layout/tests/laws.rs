@@ -163,7 +163,7 @@ fn check_product(a: &Layout, b: &Layout) {
         return;
     };
     let comp = match a.complement(m) {
-        Err(LayoutError::NotComplementable { .. }) => product_chain_def(a, m).unwrap(),
+        Err(LayoutError::NotComplementable { .. }) => common::product_chain_def(a, m).unwrap(),
         c => c.unwrap(),
     };
     let m1 = r.mode(1).unwrap();
@@ -350,11 +350,11 @@ fn check_regroupings(a: &Layout, t: &Tiler, divide: bool) {
 
 /// blocked / raked product of two rank-2 layouts: value at ((a0,b0),(a1,b1)) (raked:
 /// ((b0,a0),(b1,a1))) is A(a0,a1) + C(B(b0,b1)), C the complement of A to size(A) cosize(B)
-/// (the products' chain where A has holes, see `product_chain_def`).
+/// (the products' chain where A has holes, see `common::product_chain_def`).
 fn check_blocked_raked(a: &Layout, b: &Layout) {
     let m = a.size() * b.cosize();
     let c = match a.complement(m) {
-        Err(LayoutError::NotComplementable { .. }) => product_chain_def(a, m),
+        Err(LayoutError::NotComplementable { .. }) => common::product_chain_def(a, m),
         c => c,
     };
     let Ok(c) = c else {
@@ -742,33 +742,4 @@ proptest! {
         check_divide(&a, &t);
         check_product(&t, &a.coalesce());
     }
-}
-
-/// The products' complement where `a` has holes (`complement` refuses with
-/// `NotComplementable`): CuTe's chain without the coverage check, written from its definition:
-/// the filtered modes sorted by stride, `g_i = d_i / S_{i-1}` at stride `S_{i-1}`, then the rest
-/// `ceil(m / S_k)` (at least 2, so that the chain runs on above `a`), coalesced.
-fn product_chain_def(a: &Layout, m: i64) -> Result<Layout, LayoutError> {
-    let f = a.filter();
-    let mut modes: Vec<(i64, i64)> = f
-        .shape()
-        .leaves()
-        .iter()
-        .zip(f.stride().leaves())
-        .filter(|&(&s, &d)| s > 1 && d != 0)
-        .map(|(&s, &d)| (s, d))
-        .collect();
-    modes.sort_by_key(|m| m.1);
-    let (mut shape, mut stride, mut span) = (Vec::new(), Vec::new(), 1i64);
-    for (s, d) in modes {
-        if d < span {
-            return Err(a.complement(m).unwrap_err());
-        }
-        shape.push(d / span);
-        stride.push(span);
-        span = d.checked_mul(s).ok_or(a.complement(m).unwrap_err())?;
-    }
-    shape.push((m + span - 1).div_euclid(span).max(2));
-    stride.push(span);
-    Ok(Layout::new(IntTuple::flat(shape), IntTuple::flat(stride))?.coalesce())
 }

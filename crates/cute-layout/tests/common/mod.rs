@@ -2,7 +2,7 @@
 //! module with `mod common;`, so not every binary uses every helper).
 #![allow(dead_code)]
 
-use cute_layout::Layout;
+use cute_layout::{IntTuple, Layout, LayoutError};
 
 /// The flat tuple layout `(s0,s1,...):(d0,d1,...)` of `modes` (a tuple even for one mode).
 pub fn flat(modes: &[(i64, i64)]) -> Layout {
@@ -41,4 +41,33 @@ pub fn sample(size: i64, full: i64, count: i64) -> Vec<i64> {
         let step = size / count;
         (0..count).map(|k| k * step).chain([size - 1]).collect()
     }
+}
+
+/// The products' complement where `a` has holes (`complement` refuses with
+/// `NotComplementable`): CuTe's chain without the coverage check, written from its definition:
+/// the filtered modes sorted by stride, `g_i = d_i / S_{i-1}` at stride `S_{i-1}`, then the rest
+/// `ceil(m / S_k)` (at least 2, so that the chain runs on above `a`), coalesced.
+pub fn product_chain_def(a: &Layout, m: i64) -> Result<Layout, LayoutError> {
+    let f = a.filter();
+    let mut modes: Vec<(i64, i64)> = f
+        .shape()
+        .leaves()
+        .iter()
+        .zip(f.stride().leaves())
+        .filter(|&(&s, &d)| s > 1 && d != 0)
+        .map(|(&s, &d)| (s, d))
+        .collect();
+    modes.sort_by_key(|m| m.1);
+    let (mut shape, mut stride, mut span) = (Vec::new(), Vec::new(), 1i64);
+    for (s, d) in modes {
+        if d < span {
+            return Err(a.complement(m).unwrap_err());
+        }
+        shape.push(d / span);
+        stride.push(span);
+        span = d.checked_mul(s).ok_or(a.complement(m).unwrap_err())?;
+    }
+    shape.push((m + span - 1).div_euclid(span).max(2));
+    stride.push(span);
+    Ok(Layout::new(IntTuple::flat(shape), IntTuple::flat(stride))?.coalesce())
 }

@@ -2,7 +2,7 @@
 //! module with `mod common;`, so not every binary uses every helper).
 #![allow(dead_code)]
 
-use cute_layout::{IntTuple, Layout, LayoutError};
+use cute_layout::{ComposedLayout, IntTuple, Layout, LayoutError, Swizzle};
 
 /// The flat tuple layout `(s0,s1,...):(d0,d1,...)` of `modes` (a tuple even for one mode).
 pub fn flat(modes: &[(i64, i64)]) -> Layout {
@@ -28,6 +28,19 @@ pub fn nested(modes: Vec<Vec<(i64, i64)>>) -> Layout {
     } else {
         Layout::from_modes(ms).unwrap()
     }
+}
+
+/// The compact rank-2 layout of `2^a` by `2^b` points: row-major `(m,n):(n,1)` or column-major
+/// `(m,n):(1,m)`.
+pub fn pow2_tile(a: u32, b: u32, row: bool) -> Layout {
+    let (m, n) = (1i64 << a, 1i64 << b);
+    let (dm, dn) = if row { (n, 1) } else { (1, m) };
+    flat(&[(m, dm), (n, dn)])
+}
+
+/// `Sw<b,m,s> o 0 o l` (panics unless the swizzle is valid).
+pub fn swizzled(l: Layout, b: i64, m: i64, s: i64) -> ComposedLayout {
+    ComposedLayout::new(Swizzle::new(b, m, s).unwrap(), 0, l).unwrap()
 }
 
 /// Indices of `0..size` to check a law on: every index when `size <= full`, else `count` indices

@@ -631,6 +631,43 @@ fn evenly_divides_examples() {
     assert!(!s.evenly_divides(&"(3,3)".parse().unwrap()));
 }
 
+/// The largest layouts `layout_strategy` can produce (nine leaves of extent 6: 6^9, about 10^7
+/// points): the laws that the property tests check on whole random layouts stay within their
+/// bound of points on them (unit strides make `downcast` 8^9 times larger, zero strides make
+/// the nullspace as large as the layout).
+#[test]
+fn laws_on_the_largest_random_layouts() {
+    for strides in [
+        [1i64; 9],
+        [0; 9],
+        [16, 3, 0, 7, 1, 16, 2, 5, 0],
+        [-4, 16, 1, -1, 0, 9, 2, -3, 5],
+    ] {
+        let modes = strides
+            .chunks(3)
+            .map(|c| c.iter().map(|&d| (6, d)).collect())
+            .collect();
+        let a = common::nested(modes);
+        assert_eq!(a.size(), 6i64.pow(9));
+        check_coalesce(&a);
+        assert_eq!(image(&a), image(&a.filter()), "{a}");
+        check_right_inverse(&a);
+        check_left_inverse(&a);
+        check_coalesce_by_mode(&a);
+        check_filter_zeros(&a);
+        check_nullspace(&a);
+        for n in [1, 2, 8] {
+            check_upcast(&a, n);
+            check_downcast(&a, n);
+        }
+        if strides.iter().all(|&d| d >= 0) {
+            for k in 1..4 {
+                check_complement(&a, a.filter().cosize() * k);
+            }
+        }
+    }
+}
+
 /// Random layouts: depth <= 2, extents <= 6, strides in -4..=16 (mostly non-negative).
 fn layout_strategy(neg: bool) -> impl Strategy<Value = Layout> {
     let lo = if neg { -4i64 } else { 0 };

@@ -325,6 +325,27 @@ fn layout_add_over_a_whole_domain() {
     assert_eq!(e.to_string(), "layout_add: the sizes differ (12 and 30)");
 }
 
+/// The largest layouts `arb_layout` can produce (nine leaves of extent 6: 6^9 points): both laws
+/// stay within their bound of points on them.
+#[test]
+fn laws_on_the_largest_random_layouts() {
+    let a: Layout = "((6,6,6),(6,6,6),(6,6,6)):((1,6,36),(-8,8,0),(2,-3,5))"
+        .parse()
+        .unwrap();
+    let b: Layout = "(6,6,6,6,6,6,6,6,6):(8,-8,1,0,0,3,-1,4,7)".parse().unwrap();
+    let c: Layout = "(6,6,6,6,6,6,6,6,6):(1,6,36,216,1296,7776,46656,279936,1679616)"
+        .parse()
+        .unwrap();
+    for l in [&a, &b] {
+        coalesce_z_law(l);
+        layout_add_law(l, &b);
+        layout_add_law(&l.flatten().coalesce(), &b);
+    }
+    // A sum that is a layout: the compact layout plus itself.
+    layout_add_law(&c, &c);
+    coalesce_z_law(&c);
+}
+
 fn arb_layout() -> impl Strategy<Value = Layout> {
     let leaf = (1i64..=6, -8i64..=8);
     prop::collection::vec(prop::collection::vec(leaf, 1..=3), 1..=3).prop_map(|modes| {

@@ -1616,10 +1616,9 @@ fn main() {
         "{:<26} {:>7} {:>8} {:>8} {:>8} {:>8} {:>8} {:>7}",
         "op", "agreed", "ref/cute", "ref/unsd", "ref/noref", "altern.", "not impl", "FAILED"
     );
-    let mut total = Counts::default();
-    for (op, c) in &by_op {
+    let row = |name: &str, c: &Counts| {
         println!(
-            "{op:<26} {:>7} {:>8} {:>8} {:>8} {:>8} {:>8} {:>7}",
+            "{name:<26} {:>7} {:>8} {:>8} {:>8} {:>8} {:>8} {:>7}",
             c.agreed,
             c.refused_both,
             c.refused_unsound,
@@ -1628,20 +1627,14 @@ fn main() {
             c.not_implemented,
             c.failed
         );
+    };
+    let mut total = Counts::default();
+    for (op, c) in &by_op {
+        row(op, c);
         total.add(c);
     }
     let c = total;
-    println!(
-        "{:<26} {:>7} {:>8} {:>8} {:>8} {:>8} {:>8} {:>7}",
-        "TOTAL",
-        c.agreed,
-        c.refused_both,
-        c.refused_unsound,
-        c.refused_noref,
-        c.alternative,
-        c.not_implemented,
-        c.failed
-    );
+    row("TOTAL", &c);
     println!(
         "(agreed: same text as CuTe; ref/cute: refused where CuTe also refused; ref/unsd: refused where \
          CuTe's answer breaks the law; ref/noref: refused where no law reference exists; altern.: a \

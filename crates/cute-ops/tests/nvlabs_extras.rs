@@ -10,8 +10,6 @@
 
 mod common;
 
-use std::collections::BTreeMap;
-
 use cute_layout::{BasisSum, IntTuple, Layout};
 use serde_json::Value;
 
@@ -340,20 +338,12 @@ fn property(p: &str, over: &[String]) -> Result<&'static str, String> {
 
 #[test]
 fn nvlabs_pycute_extras_agree() {
-    let mut tally: BTreeMap<(String, &'static str), usize> = BTreeMap::new();
-    let mut failures = Vec::new();
-    for line in DATA.lines().skip(1).chain(F2_DATA.lines().skip(1)) {
-        let case: Value = serde_json::from_str(line).unwrap();
-        let cat = case["category"].as_str().unwrap().to_string();
-        match judge(&case) {
-            Ok(k) => *tally.entry((cat, k)).or_default() += 1,
-            Err(e) => failures.push(format!("{} {}: {e}", case["test"], case["args"])),
-        }
-    }
-    for ((cat, k), n) in &tally {
-        println!("{cat:24} {k:40} {n}");
-    }
-    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    let tally = common::tally(
+        DATA.lines().skip(1).chain(F2_DATA.lines().skip(1)),
+        "args",
+        (24, 40),
+        judge,
+    );
     let count = |k: &str| -> usize { tally.iter().filter(|(c, _)| c.1 == k).map(|(_, n)| n).sum() };
     // 194 + 62 cases: what has no form here (sympy symbols, an F2 basis stride beside an
     // integer one) is the only difference from PyCuTe.

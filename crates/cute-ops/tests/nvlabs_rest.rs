@@ -7,8 +7,6 @@
 
 mod common;
 
-use std::collections::BTreeMap;
-
 use cute_layout::{BasisSum, IntTuple, Layout, ScaledBasis};
 use serde_json::Value;
 
@@ -349,20 +347,7 @@ fn judge(case: &Value) -> Result<&'static str, String> {
 
 #[test]
 fn nvlabs_rest_agree() {
-    let mut tally: BTreeMap<(String, &'static str), usize> = BTreeMap::new();
-    let mut failures = Vec::new();
-    for line in DATA.lines().skip(1) {
-        let case: Value = serde_json::from_str(line).unwrap();
-        let cat = case["category"].as_str().unwrap().to_string();
-        match judge(&case) {
-            Ok(k) => *tally.entry((cat, k)).or_default() += 1,
-            Err(e) => failures.push(format!("{} {}: {e}", case["test"], case["peer"])),
-        }
-    }
-    for ((cat, k), n) in &tally {
-        println!("{cat:60} {k:30} {n}");
-    }
-    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    let tally = common::tally(DATA.lines().skip(1), "peer", (60, 30), judge);
     let count = |k: &str| -> usize {
         tally
             .iter()

@@ -2,6 +2,8 @@
 //! `mod common;`, so not every file uses every helper).
 #![allow(dead_code)]
 
+use std::collections::BTreeMap;
+
 use cute_layout::{IntTuple, Layout};
 use cute_ops::{run_op, Arg};
 use serde_json::Value;
@@ -51,4 +53,33 @@ pub fn coord_key(t: &IntTuple) -> String {
     } else {
         format!("({})", elems.join(","))
     }
+}
+
+/// Verdicts by case category and verdict.
+pub type Tally = BTreeMap<(String, &'static str), usize>;
+
+/// Judges every case (a JSON line with a `category`), prints the tally of verdicts by category
+/// and verdict (in columns of `widths`) and asserts that no case failed (a failure is named by
+/// the case's `test` and its field `name`).
+pub fn tally<'a>(
+    lines: impl Iterator<Item = &'a str>,
+    name: &str,
+    widths: (usize, usize),
+    judge: impl Fn(&Value) -> Result<&'static str, String>,
+) -> Tally {
+    let mut tally = Tally::new();
+    let mut failures = Vec::new();
+    for line in lines {
+        let case: Value = serde_json::from_str(line).unwrap();
+        let cat = case["category"].as_str().unwrap().to_string();
+        match judge(&case) {
+            Ok(k) => *tally.entry((cat, k)).or_default() += 1,
+            Err(e) => failures.push(format!("{} {}: {e}", case["test"], case[name])),
+        }
+    }
+    for ((cat, k), n) in &tally {
+        println!("{cat:w0$} {k:w1$} {n}", w0 = widths.0, w1 = widths.1);
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    tally
 }

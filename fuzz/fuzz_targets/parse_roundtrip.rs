@@ -105,10 +105,18 @@ fn roundtrip_all(s: &str) {
         }
     }
     if let Some(l) = roundtrip::<Layout<ScaledBasis>>(s) {
-        reads("crd2idx", &[Arg::Int(0), text(&l.to_string())], "basis layout");
+        reads(
+            "crd2idx",
+            &[Arg::Int(0), text(&l.to_string())],
+            "basis layout",
+        );
     }
     if let Some(l) = roundtrip::<Layout<BasisSum>>(s) {
-        reads("crd2idx", &[Arg::Int(0), text(&l.to_string())], "basis-sum layout");
+        reads(
+            "crd2idx",
+            &[Arg::Int(0), text(&l.to_string())],
+            "basis-sum layout",
+        );
     }
     if let Some(ptr) = roundtrip::<Pointer>(s) {
         let p = ptr.to_string();
@@ -132,7 +140,12 @@ fn through_ops(s: &str) {
     let words: Vec<&str> = s.split_whitespace().collect();
     if words.len() == 2 {
         let args = [text(words[0]), text(words[1])];
-        for op in ["make_gmem_ptr", "make_smem_ptr", "make_rmem_ptr", "make_tmem_ptr"] {
+        for op in [
+            "make_gmem_ptr",
+            "make_smem_ptr",
+            "make_rmem_ptr",
+            "make_tmem_ptr",
+        ] {
             if let Ok(r) = run_op(op, &args) {
                 let p = roundtrip::<Pointer>(&r)
                     .unwrap_or_else(|| panic!("{op} {args:?} = {r:?}, not a pointer"));

@@ -763,3 +763,38 @@ pub fn usage_words(usage: &str) -> (Vec<String>, bool) {
         .collect();
     (words, repeat)
 }
+
+/// One text form for `parse_roundtrip`: a value of one of the stride kinds, pointers, tensors
+/// and composed layouts as the generators above write them, or the words of a pointer
+/// constructor (`TYPE ADDR`) or of `subs` (`L NAME=VALUE...`), which `cute-ops` alone reads.
+pub fn text_form(b: &mut Bytes) -> String {
+    match b.below(16) {
+        0 | 1 => f2_layout(b),
+        2 | 3 => symbolic_layout(b),
+        4 => {
+            let stride = b.below(2) == 0;
+            sym(b, stride)
+        }
+        5 | 6 => basis_sum_layout(b),
+        7 => format!("{}@{}", small(b), b.below(4)),
+        8 => pointer(b),
+        9 | 10 => pointer_tensor(b),
+        11 => zip_tensor(b),
+        12 => tensor(b),
+        13 => composed(b),
+        14 => {
+            let ty = type_arg(b);
+            format!("{ty} {}", address(b))
+        }
+        _ => {
+            let l = if b.below(4) == 0 {
+                tuple(b)
+            } else {
+                symbolic_layout(b)
+            };
+            let n = 1 + b.below(3);
+            let bindings: Vec<String> = (0..n).map(|_| binding(b)).collect();
+            format!("{l} {}", bindings.join(" "))
+        }
+    }
+}

@@ -238,6 +238,10 @@ impl Parser<'_> {
                 "{value} beside F2 basis strides: every nonzero stride steps along a coordinate mode"
             )));
         }
+        // The zero stride is one value whatever mode it names (`F2(0)@1` prints as `0`).
+        if value == F2::ZERO {
+            path.clear();
+        }
         let axis = ScaledBasis::new(1, &path).map_err(|e| ParseError {
             offset: start,
             kind: ParseErrorKind::Invalid(e),

@@ -11,6 +11,7 @@ use std::hash::{Hash, Hasher};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Mutex, OnceLock};
 
+use cute_layout::atom::TiledMma;
 use cute_layout::render::{self, Style};
 use cute_layout::{
     ComposedLayout, IntTuple, IntTupleBuilder, Layout, LayoutError as RsLayoutError,
@@ -81,6 +82,14 @@ impl<T> OrRaise<T> for Result<T, RsParseError> {
     fn py(self) -> PyResult<T> {
         self.map_err(perr)
     }
+}
+
+/// A value nested past [`MAX_PY_DEPTH`] levels.
+fn too_deep(what: &str) -> PyErr {
+    raise(
+        "TooDeep",
+        format!("{what} nests deeper than {MAX_PY_DEPTH} levels"),
+    )
 }
 
 fn type_error(what: &str, x: &Bound<'_, PyAny>) -> PyErr {
@@ -156,10 +165,7 @@ fn build(
         return Ok(());
     }
     if depth > MAX_PY_DEPTH {
-        return Err(raise(
-            "TooDeep",
-            format!("tuple nests deeper than {MAX_PY_DEPTH} levels"),
-        ));
+        return Err(too_deep("tuple"));
     }
     if let Ok(t) = x.cast::<PyTuple>() {
         b.open();
@@ -399,10 +405,7 @@ fn to_tiler(x: &Bound<'_, PyAny>, depth: usize) -> PyResult<Tiler> {
         return Ok(Tiler::Int(n));
     }
     if depth > MAX_PY_DEPTH {
-        return Err(raise(
-            "TooDeep",
-            format!("tiler nests deeper than {MAX_PY_DEPTH} levels"),
-        ));
+        return Err(too_deep("tiler"));
     }
     if x.is_instance_of::<PyTuple>() || x.is_instance_of::<PyList>() {
         let modes = x
@@ -436,10 +439,7 @@ fn to_slice(x: &Bound<'_, PyAny>, depth: usize) -> PyResult<SliceCoord> {
         return v.to_string().parse::<SliceCoord>().py();
     }
     if depth > MAX_PY_DEPTH {
-        return Err(raise(
-            "TooDeep",
-            format!("coordinate nests deeper than {MAX_PY_DEPTH} levels"),
-        ));
+        return Err(too_deep("coordinate"));
     }
     if x.is_instance_of::<PyTuple>() || x.is_instance_of::<PyList>() {
         let elems = x
@@ -502,6 +502,12 @@ fn tuple_to_py<'py>(py: Python<'py>, t: &IntTuple) -> PyResult<Bound<'py, PyAny>
     Err(raise("BadRequest", format!("malformed tuple {t}")))
 }
 
+/// An int tuple result as a Python int or nested tuple.
+#[inline]
+fn ret_tuple(py: Python<'_>, t: &IntTuple) -> PyResult<Py<PyAny>> {
+    Ok(tuple_to_py(py, t)?.unbind())
+}
+
 #[inline]
 fn new_layout(py: Python<'_>, l: Layout) -> PyResult<Py<PyLayout>> {
     Py::new(py, PyLayout::wrap(l))
@@ -544,10 +550,7 @@ fn from_text<'py>(py: Python<'py>, text: &str) -> PyResult<Bound<'py, PyAny>> {
 /// ints, `None` is `_`, tuples are written in CuTe's tuple form, lists stay lists.
 fn to_arg(x: &Bound<'_, PyAny>, depth: usize) -> PyResult<Arg> {
     if depth > MAX_PY_DEPTH {
-        return Err(raise(
-            "TooDeep",
-            format!("argument nests deeper than {MAX_PY_DEPTH} levels"),
-        ));
+        return Err(too_deep("argument"));
     }
     if let Some(v) = as_int(x)? {
         return Ok(Arg::Int(v));
@@ -567,10 +570,7 @@ fn to_arg(x: &Bound<'_, PyAny>, depth: usize) -> PyResult<Arg> {
 
 fn to_text(x: &Bound<'_, PyAny>, depth: usize) -> PyResult<String> {
     if depth > MAX_PY_DEPTH {
-        return Err(raise(
-            "TooDeep",
-            format!("argument nests deeper than {MAX_PY_DEPTH} levels"),
-        ));
+        return Err(too_deep("argument"));
     }
     if let Ok(l) = x.cast::<PyLayout>() {
         return Ok(l.get().inner.to_string());
@@ -623,17 +623,151 @@ fn is_other_kind(x: &Bound<'_, PyAny>) -> bool {
 }
 
 /// Runs `op` of the operation table on Python arguments, converting the result back.
-fn table_call<'py>(
-    py: Python<'py>,
-    op: &str,
-    args: &[&Bound<'py, PyAny>],
-) -> PyResult<Bound<'py, PyAny>> {
+fn table_call<'py>(py: Python<'py>, op: &str, args: &[&Bound<'py, PyAny>]) -> PyResult<Py<PyAny>> {
     let args = args
         .iter()
         .map(|a| to_arg(a, 0))
         .collect::<PyResult<Vec<_>>>()?;
     let text = cute_ops::run_op(op, &args).map_err(operr)?;
-    from_text(py, &text)
+    Ok(from_text(py, &text)?.unbind())
+}
+
+/// `table_call` on `first` and, if given, `more`.
+fn table_call_opt<'py>(
+    py: Python<'py>,
+    op: &str,
+    first: &Bound<'py, PyAny>,
+    more: Option<&Bound<'py, PyAny>>,
+) -> PyResult<Py<PyAny>> {
+    match more {
+        None => table_call(py, op, &[first]),
+        Some(m) => table_call(py, op, &[first, m]),
+    }
+}
+
+// ---- what the classes share -------------------------------------------------------------------
+
+/// The `#[pymethods]` block of a class: the methods written in `impl CLASS { ... }`, then the
+/// shared groups named after it, each ended by `;` (pyo3 takes one such block per class):
+/// - `png;` (after the doc comment of `png`): `png(scale=None)` draws `self.svg()`, and the
+///   Jupyter hooks `_repr_svg_` / `_repr_png_` show it in the format `set_jupyter_format` chose;
+/// - `text_value("Name");`: `str()` is CuTe's text of `self.inner`, `repr()` is
+///   `Name.parse("...")`, and equality and the hash are those of the text.
+macro_rules! py_methods {
+    (impl $ty:ident { $($own:tt)* } $($shared:tt)*) => {
+        py_methods!(@with $ty [$($own)*] $($shared)*);
+    };
+    (@with $ty:ident [$($acc:tt)*]) => {
+        #[pymethods]
+        impl $ty {
+            $($acc)*
+        }
+    };
+    (@with $ty:ident [$($acc:tt)*] $(#[$doc:meta])* png; $($rest:tt)*) => {
+        py_methods!(@with $ty [
+            $($acc)*
+
+            $(#[$doc])*
+            #[pyo3(signature = (scale = None))]
+            fn png<'py>(
+                &self,
+                py: Python<'py>,
+                scale: Option<f32>,
+            ) -> PyResult<Bound<'py, PyBytes>> {
+                to_png(py, self.svg()?, scale)
+            }
+
+            fn _repr_svg_(&self) -> Option<String> {
+                repr_svg(|| self.svg())
+            }
+
+            fn _repr_png_<'py>(&self, py: Python<'py>) -> Option<Bound<'py, PyBytes>> {
+                repr_png(py, || self.svg())
+            }
+        ] $($rest)*);
+    };
+    (@with $ty:ident [$($acc:tt)*] text_value($name:literal); $($rest:tt)*) => {
+        py_methods!(@with $ty [
+            $($acc)*
+
+            fn __str__(&self) -> String {
+                self.inner.to_string()
+            }
+
+            fn __repr__(&self) -> String {
+                format!(concat!($name, ".parse({:?})"), self.inner.to_string())
+            }
+
+            fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
+                match other.cast::<$ty>() {
+                    Ok(o) => o.get().inner.to_string() == self.inner.to_string(),
+                    Err(_) => false,
+                }
+            }
+
+            fn __hash__(&self) -> u64 {
+                let mut h = DefaultHasher::new();
+                self.inner.to_string().hash(&mut h);
+                h.finish()
+            }
+        ] $($rest)*);
+    };
+}
+
+/// What a layout is called with (`L(i)`, `L((i, j))`, `L(i, j)`): a 1-D index, or a coordinate
+/// as `coord` converts it.
+enum CallArg<C> {
+    Index(i64),
+    At(C),
+}
+
+fn call_arg<C>(
+    args: &Bound<'_, PyTuple>,
+    coord: impl Fn(&Bound<'_, PyAny>) -> PyResult<C>,
+) -> PyResult<CallArg<C>> {
+    if args.len() == 1 {
+        let a = args.get_item(0)?;
+        if let Some(i) = as_int(&a)? {
+            return Ok(CallArg::Index(i));
+        }
+        return Ok(CallArg::At(coord(&a)?));
+    }
+    Ok(CallArg::At(coord(args.as_any())?))
+}
+
+/// A coordinate, or with a `None` (CuTe's `_`) in it, a slice.
+enum Point {
+    Coord(IntTuple),
+    Slice(SliceCoord),
+}
+
+fn point(c: &Bound<'_, PyAny>) -> PyResult<Point> {
+    if has_none(c, 0) {
+        return Ok(Point::Slice(to_slice(c, 0)?));
+    }
+    Ok(Point::Coord(to_tuple(c)?))
+}
+
+/// `offsets()`: the `n` offsets as a numpy int64 array if numpy is importable, else a list.
+fn offsets_to_py(
+    py: Python<'_>,
+    n: i64,
+    offsets: impl Iterator<Item = i64>,
+) -> PyResult<Py<PyAny>> {
+    if n > 1 << 28 {
+        return Err(raise(
+            "TooLarge",
+            format!("offsets: {n} points is too many to list"),
+        ));
+    }
+    let list = PyList::new(py, offsets.collect::<Vec<i64>>())?;
+    match py.import("numpy") {
+        Ok(np) => Ok(np
+            .getattr("array")?
+            .call1((list, np.getattr("int64")?))?
+            .unbind()),
+        Err(_) => Ok(list.into_any().unbind()),
+    }
 }
 
 // ---- Layout ------------------------------------------------------------------------------------
@@ -666,7 +800,7 @@ impl PyLayout {
     }
 }
 
-#[pymethods]
+py_methods! {
 impl PyLayout {
     #[new]
     #[pyo3(signature = (shape, stride = None))]
@@ -728,24 +862,13 @@ impl PyLayout {
     /// (CuTe's `_`) and returns the sub-layout.
     #[pyo3(signature = (*args))]
     fn __call__(&self, py: Python<'_>, args: &Bound<'_, PyTuple>) -> PyResult<Py<PyAny>> {
-        if args.len() == 1 {
-            let a = args.get_item(0)?;
-            if let Some(i) = as_int(&a)? {
-                return self.inner.index_any(i).py()?.into_py_any(py);
+        match call_arg(args, point)? {
+            CallArg::Index(i) => self.inner.index_any(i).py()?.into_py_any(py),
+            CallArg::At(Point::Coord(c)) => self.inner.index(&c).py()?.into_py_any(py),
+            CallArg::At(Point::Slice(c)) => {
+                Ok(new_layout(py, self.inner.slice(&c).py()?)?.into_any())
             }
-            if has_none(&a, 0) {
-                let c = to_slice(&a, 0)?;
-                return Ok(new_layout(py, self.inner.slice(&c).py()?)?.into_any());
-            }
-            let c = to_tuple(&a)?;
-            return self.inner.index(&c).py()?.into_py_any(py);
         }
-        if has_none(args.as_any(), 0) {
-            let c = to_slice(args.as_any(), 0)?;
-            return Ok(new_layout(py, self.inner.slice(&c).py()?)?.into_any());
-        }
-        let c = to_tuple(args.as_any())?;
-        self.inner.index(&c).py()?.into_py_any(py)
     }
 
     /// Mode `i` (negative counts from the end), as pycute's `L[i]`.
@@ -808,22 +931,7 @@ impl PyLayout {
     /// All offsets `L(0), L(1), ..., L(size-1)`: a numpy int64 array if numpy is importable,
     /// else a list.
     fn offsets(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
-        let n = self.inner.size();
-        if n > 1 << 28 {
-            return Err(raise(
-                "TooLarge",
-                format!("offsets: {n} points is too many to list"),
-            ));
-        }
-        let v: Vec<i64> = self.inner.offsets().collect();
-        let list = PyList::new(py, v)?;
-        match py.import("numpy") {
-            Ok(np) => Ok(np
-                .getattr("array")?
-                .call1((list, np.getattr("int64")?))?
-                .unbind()),
-            Err(_) => Ok(list.into_any().unbind()),
-        }
+        offsets_to_py(py, self.inner.size(), self.inner.offsets())
     }
 
     /// CuTe's `print_layout` table (text).
@@ -837,25 +945,9 @@ impl PyLayout {
         layout_svg(&ComposedLayout::from(self.inner.clone()))
     }
 
-    /// The same picture as PNG bytes, `scale` pixels per SVG unit (default: about 1600 pixels
-    /// on the longer side). A picture past 16,384 pixels on a side or 16.8 million pixels raises
-    /// `LayoutError` (kind `TooLarge`) before anything is drawn.
-    #[pyo3(signature = (scale = None))]
-    fn png<'py>(&self, py: Python<'py>, scale: Option<f32>) -> PyResult<Bound<'py, PyBytes>> {
-        to_png(py, self.svg()?, scale)
-    }
-
     /// The layout as a LaTeX/TikZ picture.
     fn latex(&self) -> PyResult<String> {
         render::latex(&self.inner, &Style::new()).py()
-    }
-
-    fn _repr_svg_(&self) -> Option<String> {
-        repr_svg(|| self.svg())
-    }
-
-    fn _repr_png_<'py>(&self, py: Python<'py>) -> Option<Bound<'py, PyBytes>> {
-        repr_png(py, || self.svg())
     }
 
     fn _repr_html_(&self) -> Option<String> {
@@ -866,6 +958,11 @@ impl PyLayout {
             html_escape(&t)
         ))
     }
+}
+/// The same picture as PNG bytes, `scale` pixels per SVG unit (default: about 1600 pixels
+/// on the longer side). A picture past 16,384 pixels on a side or 16.8 million pixels raises
+/// `LayoutError` (kind `TooLarge`) before anything is drawn.
+png;
 }
 
 fn html_escape(s: &str) -> String {
@@ -885,7 +982,7 @@ pub struct PySwizzle {
     inner: Swizzle,
 }
 
-#[pymethods]
+py_methods! {
 impl PySwizzle {
     #[new]
     fn py_new(bits: i64, base: i64, shift: i64) -> PyResult<Self> {
@@ -941,41 +1038,10 @@ impl PySwizzle {
         let c = cute_ops::show::parse_showable("svg", &self.inner.to_string()).map_err(operr)?;
         layout_svg(&c)
     }
-
-    /// The same picture as PNG bytes (see `Layout.png`).
-    #[pyo3(signature = (scale = None))]
-    fn png<'py>(&self, py: Python<'py>, scale: Option<f32>) -> PyResult<Bound<'py, PyBytes>> {
-        to_png(py, self.svg()?, scale)
-    }
-
-    fn _repr_svg_(&self) -> Option<String> {
-        repr_svg(|| self.svg())
-    }
-
-    fn _repr_png_<'py>(&self, py: Python<'py>) -> Option<Bound<'py, PyBytes>> {
-        repr_png(py, || self.svg())
-    }
-
-    fn __str__(&self) -> String {
-        self.inner.to_string()
-    }
-
-    fn __repr__(&self) -> String {
-        format!("Swizzle.parse({:?})", self.inner.to_string())
-    }
-
-    fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
-        match other.cast::<PySwizzle>() {
-            Ok(o) => o.get().inner == self.inner,
-            Err(_) => false,
-        }
-    }
-
-    fn __hash__(&self) -> u64 {
-        let mut h = DefaultHasher::new();
-        self.inner.to_string().hash(&mut h);
-        h.finish()
-    }
+}
+/// The same picture as PNG bytes (see `Layout.png`).
+png;
+text_value("Swizzle");
 }
 
 impl PySwizzle {
@@ -995,7 +1061,7 @@ pub struct PyComposed {
     inner: ComposedLayout,
 }
 
-#[pymethods]
+py_methods! {
 impl PyComposed {
     #[new]
     fn py_new(
@@ -1057,7 +1123,7 @@ impl PyComposed {
 
     #[getter]
     fn shape(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
-        Ok(tuple_to_py(py, &self.inner.shape())?.unbind())
+        ret_tuple(py, &self.inner.shape())
     }
 
     fn size(&self) -> i64 {
@@ -1081,47 +1147,19 @@ impl PyComposed {
 
     #[pyo3(signature = (*args))]
     fn __call__(&self, py: Python<'_>, args: &Bound<'_, PyTuple>) -> PyResult<Py<PyAny>> {
-        if args.len() == 1 {
-            let a = args.get_item(0)?;
-            if let Some(i) = as_int(&a)? {
-                return self.inner.index_any(i).py()?.into_py_any(py);
-            }
-            if has_none(&a, 0) {
-                let c = to_slice(&a, 0)?;
+        match call_arg(args, point)? {
+            CallArg::Index(i) => self.inner.index_any(i).py()?.into_py_any(py),
+            CallArg::At(Point::Coord(c)) => self.inner.index(&c).py()?.into_py_any(py),
+            CallArg::At(Point::Slice(c)) => {
                 let r = self.inner.slice(&c).py()?;
-                return Ok(Py::new(py, PyComposed { inner: r })?.into_any());
+                Ok(Py::new(py, PyComposed { inner: r })?.into_any())
             }
-            return self.inner.index(&to_tuple(&a)?).py()?.into_py_any(py);
         }
-        if has_none(args.as_any(), 0) {
-            let c = to_slice(args.as_any(), 0)?;
-            let r = self.inner.slice(&c).py()?;
-            return Ok(Py::new(py, PyComposed { inner: r })?.into_any());
-        }
-        self.inner
-            .index(&to_tuple(args.as_any())?)
-            .py()?
-            .into_py_any(py)
     }
 
     /// All offsets, as `Layout.offsets`.
     fn offsets(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
-        let n = self.inner.size();
-        if n > 1 << 28 {
-            return Err(raise(
-                "TooLarge",
-                format!("offsets: {n} points is too many to list"),
-            ));
-        }
-        let v: Vec<i64> = self.inner.offsets().collect();
-        let list = PyList::new(py, v)?;
-        match py.import("numpy") {
-            Ok(np) => Ok(np
-                .getattr("array")?
-                .call1((list, np.getattr("int64")?))?
-                .unbind()),
-            Err(_) => Ok(list.into_any().unbind()),
-        }
+        offsets_to_py(py, self.inner.size(), self.inner.offsets())
     }
 
     /// The layout as an SVG picture, each cell showing the swizzled offset, coloured by
@@ -1129,41 +1167,10 @@ impl PyComposed {
     fn svg(&self) -> PyResult<String> {
         layout_svg(&self.inner)
     }
-
-    /// The same picture as PNG bytes (see `Layout.png`).
-    #[pyo3(signature = (scale = None))]
-    fn png<'py>(&self, py: Python<'py>, scale: Option<f32>) -> PyResult<Bound<'py, PyBytes>> {
-        to_png(py, self.svg()?, scale)
-    }
-
-    fn _repr_svg_(&self) -> Option<String> {
-        repr_svg(|| self.svg())
-    }
-
-    fn _repr_png_<'py>(&self, py: Python<'py>) -> Option<Bound<'py, PyBytes>> {
-        repr_png(py, || self.svg())
-    }
-
-    fn __str__(&self) -> String {
-        self.inner.to_string()
-    }
-
-    fn __repr__(&self) -> String {
-        format!("ComposedLayout.parse({:?})", self.inner.to_string())
-    }
-
-    fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
-        match other.cast::<PyComposed>() {
-            Ok(o) => o.get().inner.to_string() == self.inner.to_string(),
-            Err(_) => false,
-        }
-    }
-
-    fn __hash__(&self) -> u64 {
-        let mut h = DefaultHasher::new();
-        self.inner.to_string().hash(&mut h);
-        h.finish()
-    }
+}
+/// The same picture as PNG bytes (see `Layout.png`).
+png;
+text_value("ComposedLayout");
 }
 
 /// A layout with basis strides (CuTe's `ScaledBasis`, e.g. `make_identity_layout`'s
@@ -1177,7 +1184,7 @@ pub struct PyBasis {
     inner: Layout<ScaledBasis>,
 }
 
-#[pymethods]
+py_methods! {
 impl PyBasis {
     /// Reads `shape:stride` with basis strides `v@i@...`.
     #[staticmethod]
@@ -1190,7 +1197,7 @@ impl PyBasis {
     /// The shape.
     #[getter]
     fn shape(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
-        Ok(tuple_to_py(py, &self.inner.shape())?.unbind())
+        ret_tuple(py, &self.inner.shape())
     }
 
     fn size(&self) -> i64 {
@@ -1204,43 +1211,19 @@ impl PyBasis {
     /// The coordinate (an int tuple) at a 1-D index or a coordinate.
     #[pyo3(signature = (*args))]
     fn __call__(&self, py: Python<'_>, args: &Bound<'_, PyTuple>) -> PyResult<Py<PyAny>> {
-        let v = if args.len() == 1 {
-            let a = args.get_item(0)?;
-            match as_int(&a)? {
-                Some(i) => self.inner.value_1d(i).ok_or_else(|| {
-                    raise(
-                        "CoordOutOfRange",
-                        format!("index {i} is outside the domain of {}", self.inner),
-                    )
-                })?,
-                None => self.inner.value(&to_tuple(&a)?).py()?,
-            }
-        } else {
-            self.inner.value(&to_tuple(args.as_any())?).py()?
+        let v = match call_arg(args, to_tuple)? {
+            CallArg::Index(i) => self.inner.value_1d(i).ok_or_else(|| {
+                raise(
+                    "CoordOutOfRange",
+                    format!("index {i} is outside the domain of {}", self.inner),
+                )
+            })?,
+            CallArg::At(c) => self.inner.value(&c).py()?,
         };
-        Ok(tuple_to_py(py, &v)?.unbind())
+        ret_tuple(py, &v)
     }
-
-    fn __str__(&self) -> String {
-        self.inner.to_string()
-    }
-
-    fn __repr__(&self) -> String {
-        format!("BasisLayout.parse({:?})", self.inner.to_string())
-    }
-
-    fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
-        match other.cast::<PyBasis>() {
-            Ok(o) => o.get().inner.to_string() == self.inner.to_string(),
-            Err(_) => false,
-        }
-    }
-
-    fn __hash__(&self) -> u64 {
-        let mut h = DefaultHasher::new();
-        self.inner.to_string().hash(&mut h);
-        h.finish()
-    }
+}
+text_value("BasisLayout");
 }
 
 /// CuTe's `make_identity_layout(shape)`: the shape with unit basis strides.
@@ -1262,7 +1245,7 @@ pub struct PyTV {
     tile: IntTuple,
 }
 
-#[pymethods]
+py_methods! {
 impl PyTV {
     #[new]
     fn py_new(tv: &Bound<'_, PyAny>, tile: &Bound<'_, PyAny>) -> PyResult<Self> {
@@ -1281,7 +1264,7 @@ impl PyTV {
     /// The tile shape.
     #[getter]
     fn tile(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
-        Ok(tuple_to_py(py, &self.tile)?.unbind())
+        ret_tuple(py, &self.tile)
     }
 
     /// The picture: each cell of the tile shows the thread and value that own it.
@@ -1292,20 +1275,6 @@ impl PyTV {
     /// The picture in LaTeX/TikZ.
     fn latex(&self) -> PyResult<String> {
         render::latex_tv(&self.tv, &self.tile, &Style::new()).py()
-    }
-
-    /// The picture as PNG bytes (see `Layout.png`).
-    #[pyo3(signature = (scale = None))]
-    fn png<'py>(&self, py: Python<'py>, scale: Option<f32>) -> PyResult<Bound<'py, PyBytes>> {
-        to_png(py, self.svg()?, scale)
-    }
-
-    fn _repr_svg_(&self) -> Option<String> {
-        repr_svg(|| self.svg())
-    }
-
-    fn _repr_png_<'py>(&self, py: Python<'py>) -> Option<Bound<'py, PyBytes>> {
-        repr_png(py, || self.svg())
     }
 
     fn __str__(&self) -> String {
@@ -1319,6 +1288,9 @@ impl PyTV {
             self.tile.to_string()
         )
     }
+}
+/// The picture as PNG bytes (see `Layout.png`).
+png;
 }
 
 // ---- module functions --------------------------------------------------------------------------
@@ -1395,7 +1367,7 @@ fn flatten(py: Python<'_>, x: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
         )?
         .into_any());
     }
-    Ok(tuple_to_py(py, &to_tuple(x)?.flatten())?.unbind())
+    ret_tuple(py, &to_tuple(x)?.flatten())
 }
 
 /// Fewest modes with the same function: `coalesce(L)(i) == L(i)` for every `i < size(L)`; with
@@ -1411,10 +1383,7 @@ fn coalesce(
     profile: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Py<PyAny>> {
     if is_other_kind(layout) {
-        return match profile {
-            None => Ok(table_call(py, "coalesce", &[layout])?.unbind()),
-            Some(p) => Ok(table_call(py, "coalesce", &[layout, p])?.unbind()),
-        };
+        return table_call_opt(py, "coalesce", layout, profile);
     }
     let l = lref(layout)?;
     match profile {
@@ -1461,7 +1430,7 @@ fn composition(py: Python<'_>, a: &Bound<'_, PyAny>, b: &Bound<'_, PyAny>) -> Py
         return Ok(a.clone().unbind());
     }
     if is_other_kind(a) || is_other_kind(b) {
-        return Ok(table_call(py, "composition", &[a, b])?.unbind());
+        return table_call(py, "composition", &[a, b]);
     }
     let la = lref(a)?;
     let r = with_tiler(b, |t| la.compose_tiler(t))?.py()?;
@@ -1481,10 +1450,7 @@ fn complement(
     cotarget: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Py<PyAny>> {
     if is_other_kind(layout) {
-        return match cotarget {
-            None => Ok(table_call(py, "complement", &[layout])?.unbind()),
-            Some(m) => Ok(table_call(py, "complement", &[layout, m])?.unbind()),
-        };
+        return table_call_opt(py, "complement", layout, cotarget);
     }
     let l = lref(layout)?;
     match cotarget {
@@ -1523,7 +1489,7 @@ fn right_inverse(py: Python<'_>, layout: &Bound<'_, PyAny>) -> PyResult<Py<PyAny
         return Ok(py.None());
     }
     if is_other_kind(layout) {
-        return Ok(table_call(py, "right_inverse", &[layout])?.unbind());
+        return table_call(py, "right_inverse", &[layout]);
     }
     ret_layout!(py, lref(layout)?.right_inverse())
 }
@@ -1538,7 +1504,7 @@ fn left_inverse(py: Python<'_>, layout: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>
         return Ok(py.None());
     }
     if is_other_kind(layout) {
-        return Ok(table_call(py, "left_inverse", &[layout])?.unbind());
+        return table_call(py, "left_inverse", &[layout]);
     }
     ret_layout!(py, lref(layout)?.left_inverse().py()?)
 }
@@ -1563,7 +1529,7 @@ macro_rules! tiler_op {
                 return Ok(layout.clone().unbind());
             }
             if is_other_kind(layout) || is_other_kind(tiler) {
-                return Ok(table_call(py, stringify!($name), &[layout, tiler])?.unbind());
+                return table_call(py, stringify!($name), &[layout, tiler]);
             }
             let l = lref(layout)?;
             let r = with_tiler(tiler, |t| l.$name(t))?.py()?;
@@ -1606,10 +1572,9 @@ fn blocked_product(
     a: &Bound<'_, PyAny>,
     b: &Bound<'_, PyAny>,
 ) -> PyResult<Py<PyAny>> {
-    if is_other_kind(a) {
-        return Ok(table_call(py, "blocked_product", &[a, b])?.unbind());
-    }
-    ret_layout!(py, lref(a)?.blocked_product(&*lref(b)?).py()?)
+    layout_pair(py, "blocked_product", a, b, is_other_kind(a), |a, b| {
+        a.blocked_product(b)
+    })
 }
 
 /// Copies of `A` interleaved as `B` says (mode i is `(B_i, A_i)`).
@@ -1619,10 +1584,24 @@ fn raked_product(
     a: &Bound<'_, PyAny>,
     b: &Bound<'_, PyAny>,
 ) -> PyResult<Py<PyAny>> {
-    if is_other_kind(a) {
-        return Ok(table_call(py, "raked_product", &[a, b])?.unbind());
+    layout_pair(py, "raked_product", a, b, is_other_kind(a), |a, b| {
+        a.raked_product(b)
+    })
+}
+
+/// `f(A, B)` on two layout arguments, or `op` of the operation table when `via_table`.
+fn layout_pair(
+    py: Python<'_>,
+    op: &str,
+    a: &Bound<'_, PyAny>,
+    b: &Bound<'_, PyAny>,
+    via_table: bool,
+    f: impl FnOnce(&Layout, &Layout) -> Result<Layout, RsLayoutError>,
+) -> PyResult<Py<PyAny>> {
+    if via_table {
+        return table_call(py, op, &[a, b]);
     }
-    ret_layout!(py, lref(a)?.raked_product(&*lref(b)?).py()?)
+    ret_layout!(py, f(&*lref(a)?, &*lref(b)?).py()?)
 }
 
 /// `A` repeated to fill `shape` (in `order` of the modes, if given).
@@ -1733,37 +1712,29 @@ fn crd2idx(
     if crd.is_none() {
         return Ok(0);
     }
-    let eval = |l: &Layout| -> PyResult<i64> {
-        if let Some(i) = as_int(crd)? {
-            return l.index_any(i).py();
-        }
-        l.index(&to_tuple(crd)?).py()
-    };
-    let stride = stride.filter(|d| !d.is_none());
-    if stride.is_none() {
-        if let Ok(l) = shape.cast::<PyLayout>() {
-            return eval(&l.get().inner);
-        }
-    }
-    // A repeated call on the same shape and stride objects: evaluate on the cached layout in
-    // place (the coordinate is converted first, so no Python code runs under the lock).
+    // The coordinate is converted first, so that no Python code runs under the cache's lock.
     let c = match as_int(crd)? {
         Some(i) => Err(i),
         None => Ok(to_tuple(crd)?),
     };
-    if let Ok(cache) = LAYOUT_CACHE.lock() {
-        if let Some(l) = cache.find(shape, stride) {
-            return match &c {
-                Err(i) => l.index_any(*i).py(),
-                Ok(t) => l.index(t).py(),
-            };
-        }
-    }
-    let l = layout_of(shape, stride)?;
-    match &c {
+    let at = |l: &Layout| match &c {
         Err(i) => l.index_any(*i).py(),
         Ok(t) => l.index(t).py(),
+    };
+    let stride = stride.filter(|d| !d.is_none());
+    if stride.is_none() {
+        if let Ok(l) = shape.cast::<PyLayout>() {
+            return at(&l.get().inner);
+        }
     }
+    // A repeated call on the same shape and stride objects: evaluate on the cached layout in
+    // place.
+    if let Ok(cache) = LAYOUT_CACHE.lock() {
+        if let Some(l) = cache.find(shape, stride) {
+            return at(l);
+        }
+    }
+    at(&layout_of(shape, stride)?)
 }
 
 /// The natural coordinate of an index: `idx2crd(idx, shape)` (colexicographic), or with a
@@ -1790,11 +1761,11 @@ fn idx2crd(
             Some(r) => r.py()?,
             None => tuple_cached(shape)?.idx2crd(&i).py()?,
         };
-        return Ok(tuple_to_py(py, &c)?.unbind());
+        return ret_tuple(py, &c);
     }
     let l = layout_of(shape, stride)?;
     let i = as_int(idx)?.ok_or_else(|| type_error("idx2crd with a stride: an int index", idx))?;
-    Ok(tuple_to_py(py, &l.coord(i).py()?)?.unbind())
+    ret_tuple(py, &l.coord(i).py()?)
 }
 
 /// A coordinate of one shape as a coordinate of another: `crd2crd(crd, dst_shape, src_shape)`.
@@ -1814,7 +1785,7 @@ fn crd2crd(
             // Without a source shape only the unambiguous forms: the same tree, or an index.
             if c.is_int() {
                 let r = dst.idx2crd(&c).py()?;
-                return Ok(tuple_to_py(py, &r)?.unbind());
+                return ret_tuple(py, &r);
             }
             if c.rank() == dst.rank() && !dst.is_int() {
                 return Ok(crd.clone().unbind());
@@ -1826,7 +1797,7 @@ fn crd2crd(
         }
     };
     let r = src.crd2crd(&c, &dst).py()?;
-    Ok(tuple_to_py(py, &r)?.unbind())
+    ret_tuple(py, &r)
 }
 
 /// The sub-layout a coordinate with `None` (CuTe's `_`) keeps: `slice_(crd, layout)`; on an int
@@ -1851,7 +1822,7 @@ fn slice_(
     let shape = slice_shape(crd, target, 0)?;
     let l = Layout::new(shape, to_tuple(target)?).py()?;
     let r = l.slice(&c).py()?;
-    Ok(tuple_to_py(py, &r.stride())?.unbind())
+    ret_tuple(py, &r.stride())
 }
 
 /// A shape congruent to `target` in which coordinate `crd` lies (see `slice_`).
@@ -1861,10 +1832,7 @@ fn slice_shape(
     depth: usize,
 ) -> PyResult<IntTuple> {
     if depth > MAX_PY_DEPTH {
-        return Err(raise(
-            "TooDeep",
-            format!("coordinate nests deeper than {MAX_PY_DEPTH} levels"),
-        ));
+        return Err(too_deep("coordinate"));
     }
     let fixed = as_int(crd)?;
     if target.is_instance_of::<PyTuple>() || target.is_instance_of::<PyList>() {
@@ -1974,7 +1942,7 @@ fn make_layout(py: Python<'_>, args: &Bound<'_, PyTuple>) -> PyResult<Py<PyAny>>
 #[pyfunction]
 fn shape_div(py: Python<'_>, a: &Bound<'_, PyAny>, b: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
     let r = to_tuple(a)?.shape_div(&to_tuple(b)?).py()?;
-    Ok(tuple_to_py(py, &r)?.unbind())
+    ret_tuple(py, &r)
 }
 
 /// The exclusive prefix products of the leaves of `a`, times `init` (pycute's `prefix_product`).
@@ -1985,7 +1953,7 @@ fn shape_div(py: Python<'_>, a: &Bound<'_, PyAny>, b: &Bound<'_, PyAny>) -> PyRe
 #[pyo3(signature = (a, init = 1))]
 fn prefix_product(py: Python<'_>, a: &Bound<'_, PyAny>, init: i64) -> PyResult<Py<PyAny>> {
     let r = to_tuple(a)?.prefix_products(init).py()?;
-    Ok(tuple_to_py(py, &r)?.unbind())
+    ret_tuple(py, &r)
 }
 
 /// The sum of the products of corresponding leaves of two congruent int tuples.
@@ -2013,10 +1981,8 @@ fn shape_of(x: &Bound<'_, PyAny>) -> PyResult<IntTuple> {
 /// '(4,3):(4,5)'
 #[pyfunction]
 fn layout_add(py: Python<'_>, a: &Bound<'_, PyAny>, b: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
-    if is_other_kind(a) || is_other_kind(b) {
-        return Ok(table_call(py, "layout_add", &[a, b])?.unbind());
-    }
-    ret_layout!(py, lref(a)?.layout_add(&*lref(b)?).py()?)
+    let via_table = is_other_kind(a) || is_other_kind(b);
+    layout_pair(py, "layout_add", a, b, via_table, |a, b| a.layout_add(b))
 }
 
 /// NVlabs PyCuTe's `coalesce_z` (not CuTe C++): coalesce that keeps `L(i)` for every integer
@@ -2032,10 +1998,8 @@ fn coalesce_z(
     profile: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Py<PyAny>> {
     if is_other_kind(layout) {
-        return match profile {
-            Some(p) if !p.is_none() => Ok(table_call(py, "coalesce_z", &[layout, p])?.unbind()),
-            _ => Ok(table_call(py, "coalesce_z", &[layout])?.unbind()),
-        };
+        let profile = profile.filter(|p| !p.is_none());
+        return table_call_opt(py, "coalesce_z", layout, profile);
     }
     let l = lref(layout)?;
     match profile {
@@ -2070,7 +2034,7 @@ fn common_refinement(
     b: &Bound<'_, PyAny>,
 ) -> PyResult<Py<PyAny>> {
     let r = shape_of(a)?.common_refinement(&shape_of(b)?).py()?;
-    Ok(tuple_to_py(py, &r)?.unbind())
+    ret_tuple(py, &r)
 }
 
 /// NVlabs PyCuTe's `common_coarsening` (not CuTe C++): the greatest shape compatible with both
@@ -2085,7 +2049,7 @@ fn common_coarsening(
     b: &Bound<'_, PyAny>,
 ) -> PyResult<Py<PyAny>> {
     let r = shape_of(a)?.common_coarsening(&shape_of(b)?).py()?;
-    Ok(tuple_to_py(py, &r)?.unbind())
+    ret_tuple(py, &r)
 }
 
 /// `(shape, stride)`'s row-major layout (CuTe's `LayoutRight`).
@@ -2098,7 +2062,7 @@ fn make_layout_right(py: Python<'_>, shape: &Bound<'_, PyAny>) -> PyResult<Py<Py
 #[pyfunction]
 fn shape(py: Python<'_>, x: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
     if let Ok(c) = x.cast::<PyComposed>() {
-        return Ok(tuple_to_py(py, &c.get().inner.shape())?.unbind());
+        return ret_tuple(py, &c.get().inner.shape());
     }
     match x.cast::<PyLayout>() {
         Ok(l) => l.get().shape(py),
@@ -2139,7 +2103,7 @@ fn mode(py: Python<'_>, layout: &Bound<'_, PyAny>, path: Vec<usize>) -> PyResult
 fn run(py: Python<'_>, op: &str, args: &Bound<'_, PyTuple>) -> PyResult<Py<PyAny>> {
     let items: Vec<Bound<'_, PyAny>> = args.iter().collect();
     let refs: Vec<&Bound<'_, PyAny>> = items.iter().collect();
-    Ok(table_call(py, op, &refs)?.unbind())
+    table_call(py, op, &refs)
 }
 
 /// As `run`, but returns the operation's text exactly as `cute OP` prints it.
@@ -2375,6 +2339,16 @@ fn opt_text(x: Option<&Bound<'_, PyAny>>) -> PyResult<Option<String>> {
     }
 }
 
+/// The tiled MMA of `atom` with an optional atom layout and permutation (CuTe text or values).
+fn tiled_mma(
+    atom: &str,
+    atom_layout: Option<&Bound<'_, PyAny>>,
+    permutation: Option<&Bound<'_, PyAny>>,
+) -> PyResult<TiledMma> {
+    let (l, p) = (opt_text(atom_layout)?, opt_text(permutation)?);
+    cute_ops::atoms::make_tiled_mma(atom, l.as_deref(), p.as_deref()).map_err(operr)
+}
+
 /// A tiled MMA's picture as CuTe's `print_latex` draws it (C, A and B panels), in SVG:
 /// `mma_svg(atom, atom_layout=None, permutation=None)`.
 #[pyfunction]
@@ -2384,8 +2358,7 @@ fn mma_svg(
     atom_layout: Option<&Bound<'_, PyAny>>,
     permutation: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<String> {
-    let (l, p) = (opt_text(atom_layout)?, opt_text(permutation)?);
-    let mma = cute_ops::atoms::make_tiled_mma(atom, l.as_deref(), p.as_deref()).map_err(operr)?;
+    let mma = tiled_mma(atom, atom_layout, permutation)?;
     render::svg_mma(&mma, &Style::new())
         .map_err(OpError::from)
         .map_err(operr)
@@ -2399,8 +2372,7 @@ fn mma_latex(
     atom_layout: Option<&Bound<'_, PyAny>>,
     permutation: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<String> {
-    let (l, p) = (opt_text(atom_layout)?, opt_text(permutation)?);
-    let mma = cute_ops::atoms::make_tiled_mma(atom, l.as_deref(), p.as_deref()).map_err(operr)?;
+    let mma = tiled_mma(atom, atom_layout, permutation)?;
     render::latex_mma(&mma)
         .map_err(OpError::from)
         .map_err(operr)

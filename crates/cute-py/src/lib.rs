@@ -217,9 +217,12 @@ fn to_tuple_frozen(x: &Bound<'_, PyAny>) -> PyResult<(IntTuple, bool)> {
 /// repeated on the same tuples (pycute's `crd2idx(c, L.shape, L.stride)`) converts them once.
 /// The objects live as long as the entry (8 at most, oldest out first).
 struct IdCache<T> {
-    entries: Vec<(Py<PyAny>, Option<Py<PyAny>>, T)>,
+    entries: Vec<IdEntry<T>>,
     next: usize,
 }
+
+/// The two keys (held) and the value.
+type IdEntry<T> = (Py<PyAny>, Option<Py<PyAny>>, T);
 
 const ID_CACHE_LEN: usize = 8;
 
@@ -249,14 +252,24 @@ impl<T: Clone> IdCache<T> {
         self.find(a, b).cloned()
     }
 
-    fn put(&mut self, a: &Bound<'_, PyAny>, b: Option<&Bound<'_, PyAny>>, v: T) {
+    /// Adds an entry; returns the one it evicts, for the caller to drop once the cache's lock
+    /// is released (dropping Python objects may run Python code, which may call back in here).
+    #[must_use]
+    fn put(
+        &mut self,
+        a: &Bound<'_, PyAny>,
+        b: Option<&Bound<'_, PyAny>>,
+        v: T,
+    ) -> Option<IdEntry<T>> {
         let e = (a.clone().unbind(), b.map(|b| b.clone().unbind()), v);
         if self.entries.len() < ID_CACHE_LEN {
             self.entries.push(e);
-        } else {
-            self.entries[self.next] = e;
-            self.next = (self.next + 1) % ID_CACHE_LEN;
+            return None;
         }
+        // `next < ID_CACHE_LEN == entries.len()`: the slot exists.
+        let slot = self.entries.get_mut(self.next)?;
+        self.next = (self.next + 1) % ID_CACHE_LEN;
+        Some(std::mem::replace(slot, e))
     }
 }
 
@@ -288,9 +301,7 @@ fn with_tiler<R>(x: &Bound<'_, PyAny>, f: impl Fn(&Tiler) -> R) -> PyResult<R> {
     let t = to_tiler(x, 0)?;
     let r = f(&t);
     if frozen_tiler(x, 0) {
-        if let Ok(mut cache) = TILER_CACHE.lock() {
-            cache.put(x, None, t);
-        }
+        let _evicted = TILER_CACHE.lock().ok().and_then(|mut c| c.put(x, None, t));
     }
     Ok(r)
 }
@@ -316,9 +327,10 @@ fn layout_from_values(
         }
     };
     if pure {
-        if let Ok(mut c) = LAYOUT_CACHE.lock() {
-            c.put(shape, stride, l.clone());
-        }
+        let _evicted = LAYOUT_CACHE
+            .lock()
+            .ok()
+            .and_then(|mut c| c.put(shape, stride, l.clone()));
     }
     Ok(l)
 }
@@ -335,11 +347,18 @@ fn tuple_cached(x: &Bound<'_, PyAny>) -> PyResult<IntTuple> {
     }
     let (t, pure) = to_tuple_frozen(x)?;
     if pure {
-        if let Ok(mut c) = TUPLE_CACHE.lock() {
-            c.put(x, None, t.clone());
-        }
+        let _evicted = TUPLE_CACHE
+            .lock()
+            .ok()
+            .and_then(|mut c| c.put(x, None, t.clone()));
     }
     Ok(t)
+}
+
+/// An optional argument that is given: present and not `None`.
+#[inline]
+fn given<'a, 'py>(x: Option<&'a Bound<'py, PyAny>>) -> Option<&'a Bound<'py, PyAny>> {
+    x.filter(|v| !v.is_none())
 }
 
 fn to_tuple(x: &Bound<'_, PyAny>) -> PyResult<IntTuple> {
@@ -513,6 +532,17 @@ fn new_layout(py: Python<'_>, l: Layout) -> PyResult<Py<PyLayout>> {
     Py::new(py, PyLayout::wrap(l))
 }
 
+/// A `Layout` result as a Python object.
+#[inline]
+fn layout_object(py: Python<'_>, l: Layout) -> PyResult<Py<PyAny>> {
+    Ok(new_layout(py, l)?.into_any())
+}
+
+/// A `ComposedLayout` result as a Python object.
+fn composed_object(py: Python<'_>, c: ComposedLayout) -> PyResult<Py<PyAny>> {
+    Ok(Py::new(py, PyComposed { inner: c })?.into_any())
+}
+
 /// An operation's text result as the Python value it denotes: a `Layout`, `ComposedLayout`,
 /// `Swizzle`, int or tuple; other text (tables, pictures, explanations) stays a string.
 fn from_text<'py>(py: Python<'py>, text: &str) -> PyResult<Bound<'py, PyAny>> {
@@ -652,7 +682,10 @@ fn table_call_opt<'py>(
 /// - `png;` (after the doc comment of `png`): `png(scale=None)` draws `self.svg()`, and the
 ///   Jupyter hooks `_repr_svg_` / `_repr_png_` show it in the format `set_jupyter_format` chose;
 /// - `text_value("Name");`: `str()` is CuTe's text of `self.inner`, `repr()` is
-///   `Name.parse("...")`, and equality and the hash are those of the text.
+///   `Name.parse("...")`, and equality and the hash are those of the text;
+/// - `__call__(WRAP);` (after its doc comment): `L(i)`, `L((i, j))`, `L(i, j)` evaluate
+///   `self.inner`, and a coordinate with a `None` slices it, `WRAP(py, sub_layout)` making the
+///   Python object of the slice.
 macro_rules! py_methods {
     (impl $ty:ident { $($own:tt)* } $($shared:tt)*) => {
         py_methods!(@with $ty [$($own)*] $($shared)*);
@@ -683,6 +716,21 @@ macro_rules! py_methods {
 
             fn _repr_png_<'py>(&self, py: Python<'py>) -> Option<Bound<'py, PyBytes>> {
                 repr_png(py, || self.svg())
+            }
+        ] $($rest)*);
+    };
+    (@with $ty:ident [$($acc:tt)*] $(#[$doc:meta])* __call__($wrap:path); $($rest:tt)*) => {
+        py_methods!(@with $ty [
+            $($acc)*
+
+            $(#[$doc])*
+            #[pyo3(signature = (*args))]
+            fn __call__(&self, py: Python<'_>, args: &Bound<'_, PyTuple>) -> PyResult<Py<PyAny>> {
+                match call_arg(args, point)? {
+                    CallArg::Index(i) => self.inner.index_any(i).py()?.into_py_any(py),
+                    CallArg::At(Point::Coord(c)) => self.inner.index(&c).py()?.into_py_any(py),
+                    CallArg::At(Point::Slice(c)) => $wrap(py, self.inner.slice(&c).py()?),
+                }
             }
         ] $($rest)*);
     };
@@ -857,20 +905,6 @@ impl PyLayout {
         self.inner.cosize()
     }
 
-    /// Evaluates: `L(i)` (1-D index, CuTe's colexicographic order; past the end the last mode
-    /// runs on), `L((i, j))` or `L(i, j)` (R-D or natural coordinates). A `None` anywhere slices
-    /// (CuTe's `_`) and returns the sub-layout.
-    #[pyo3(signature = (*args))]
-    fn __call__(&self, py: Python<'_>, args: &Bound<'_, PyTuple>) -> PyResult<Py<PyAny>> {
-        match call_arg(args, point)? {
-            CallArg::Index(i) => self.inner.index_any(i).py()?.into_py_any(py),
-            CallArg::At(Point::Coord(c)) => self.inner.index(&c).py()?.into_py_any(py),
-            CallArg::At(Point::Slice(c)) => {
-                Ok(new_layout(py, self.inner.slice(&c).py()?)?.into_any())
-            }
-        }
-    }
-
     /// Mode `i` (negative counts from the end), as pycute's `L[i]`.
     fn __getitem__(&self, py: Python<'_>, i: isize) -> PyResult<Py<PyLayout>> {
         let r = self.inner.rank() as isize;
@@ -959,6 +993,10 @@ impl PyLayout {
         ))
     }
 }
+/// Evaluates: `L(i)` (1-D index, CuTe's colexicographic order; past the end the last mode
+/// runs on), `L((i, j))` or `L(i, j)` (R-D or natural coordinates). A `None` anywhere slices
+/// (CuTe's `_`) and returns the sub-layout.
+__call__(layout_object);
 /// The same picture as PNG bytes, `scale` pixels per SVG unit (default: about 1600 pixels
 /// on the longer side). A picture past 16,384 pixels on a side or 16.8 million pixels raises
 /// `LayoutError` (kind `TooLarge`) before anything is drawn.
@@ -1046,11 +1084,14 @@ text_value("Swizzle");
 
 impl PySwizzle {
     fn inner_size(&self) -> PyResult<i64> {
-        let e = self.inner.bits() + self.inner.base() + self.inner.shift().abs();
-        if !(0..63).contains(&e) {
-            return Err(raise("Overflow", format!("{}: size overflows", self.inner)));
+        let (b, m, s) = (self.inner.bits(), self.inner.base(), self.inner.shift());
+        let e = s
+            .checked_abs()
+            .and_then(|s| s.checked_add(b)?.checked_add(m));
+        match e {
+            Some(e) if (0..63).contains(&e) => Ok(1i64 << e),
+            _ => Err(raise("Overflow", format!("{}: size overflows", self.inner))),
         }
-        Ok(1i64 << e)
     }
 }
 
@@ -1145,18 +1186,6 @@ impl PyComposed {
             .ok_or_else(|| PyIndexError::new_err(format!("no mode {i}")))
     }
 
-    #[pyo3(signature = (*args))]
-    fn __call__(&self, py: Python<'_>, args: &Bound<'_, PyTuple>) -> PyResult<Py<PyAny>> {
-        match call_arg(args, point)? {
-            CallArg::Index(i) => self.inner.index_any(i).py()?.into_py_any(py),
-            CallArg::At(Point::Coord(c)) => self.inner.index(&c).py()?.into_py_any(py),
-            CallArg::At(Point::Slice(c)) => {
-                let r = self.inner.slice(&c).py()?;
-                Ok(Py::new(py, PyComposed { inner: r })?.into_any())
-            }
-        }
-    }
-
     /// All offsets, as `Layout.offsets`.
     fn offsets(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
         offsets_to_py(py, self.inner.size(), self.inner.offsets())
@@ -1171,6 +1200,7 @@ impl PyComposed {
 /// The same picture as PNG bytes (see `Layout.png`).
 png;
 text_value("ComposedLayout");
+__call__(composed_object);
 }
 
 /// A layout with basis strides (CuTe's `ScaledBasis`, e.g. `make_identity_layout`'s
@@ -1295,12 +1325,6 @@ png;
 
 // ---- module functions --------------------------------------------------------------------------
 
-macro_rules! ret_layout {
-    ($py:expr, $e:expr) => {
-        Ok(new_layout($py, $e)?.into_any())
-    };
-}
-
 /// Number of points: the product of the shape of a layout or of an int tuple.
 ///
 /// >>> size(Layout((4, 8), (8, 1))), size((2, (3, 4)))
@@ -1356,16 +1380,10 @@ fn depth(x: &Bound<'_, PyAny>) -> PyResult<usize> {
 #[pyfunction]
 fn flatten(py: Python<'_>, x: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
     if let Ok(l) = x.cast::<PyLayout>() {
-        return ret_layout!(py, l.get().inner.flatten());
+        return layout_object(py, l.get().inner.flatten());
     }
     if let Ok(c) = x.cast::<PyComposed>() {
-        return Ok(Py::new(
-            py,
-            PyComposed {
-                inner: c.get().inner.flatten(),
-            },
-        )?
-        .into_any());
+        return composed_object(py, c.get().inner.flatten());
     }
     ret_tuple(py, &to_tuple(x)?.flatten())
 }
@@ -1386,10 +1404,9 @@ fn coalesce(
         return table_call_opt(py, "coalesce", layout, profile);
     }
     let l = lref(layout)?;
-    match profile {
-        None => ret_layout!(py, l.coalesce()),
-        Some(p) if p.is_none() => ret_layout!(py, l.coalesce()),
-        Some(p) => ret_layout!(py, l.coalesce_by_mode(&to_tuple(p)?).py()?),
+    match given(profile) {
+        None => layout_object(py, l.coalesce()),
+        Some(p) => layout_object(py, l.coalesce_by_mode(&to_tuple(p)?).py()?),
     }
 }
 
@@ -1401,19 +1418,19 @@ fn filter(
     layout: &Bound<'_, PyAny>,
     profile: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Py<PyAny>> {
-    if profile.is_some_and(|p| !p.is_none()) {
+    if given(profile).is_some() {
         return Err(raise(
             "NotImplemented",
             "filter with a profile is not implemented; filter each mode".into(),
         ));
     }
-    ret_layout!(py, lref(layout)?.filter())
+    layout_object(py, lref(layout)?.filter())
 }
 
 /// Stride-0 modes get extent 1.
 #[pyfunction]
 fn filter_zeros(py: Python<'_>, layout: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
-    ret_layout!(py, lref(layout)?.filter_zeros())
+    layout_object(py, lref(layout)?.filter_zeros())
 }
 
 /// `A o B`: `R(c) == A(B(c))` for every coordinate `c` of `B`. `B` may be a layout, an int, a
@@ -1424,7 +1441,7 @@ fn filter_zeros(py: Python<'_>, layout: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>
 #[pyfunction]
 fn composition(py: Python<'_>, a: &Bound<'_, PyAny>, b: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
     if let (Ok(la), Ok(lb)) = (a.cast::<PyLayout>(), b.cast::<PyLayout>()) {
-        return ret_layout!(py, la.get().inner.compose(&lb.get().inner).py()?);
+        return layout_object(py, la.get().inner.compose(&lb.get().inner).py()?);
     }
     if b.is_none() {
         return Ok(a.clone().unbind());
@@ -1434,7 +1451,7 @@ fn composition(py: Python<'_>, a: &Bound<'_, PyAny>, b: &Bound<'_, PyAny>) -> Py
     }
     let la = lref(a)?;
     let r = with_tiler(b, |t| la.compose_tiler(t))?.py()?;
-    ret_layout!(py, r)
+    layout_object(py, r)
 }
 
 /// The layout filling the gaps of `L`'s image up to `cotarget` (default: `cosize(L)`):
@@ -1453,12 +1470,11 @@ fn complement(
         return table_call_opt(py, "complement", layout, cotarget);
     }
     let l = lref(layout)?;
-    match cotarget {
-        None => ret_layout!(py, l.complement_cosize().py()?),
-        Some(m) if m.is_none() => ret_layout!(py, l.complement_cosize().py()?),
+    match given(cotarget) {
+        None => layout_object(py, l.complement_cosize().py()?),
         Some(m) => match as_int(m)? {
-            Some(n) => ret_layout!(py, l.complement(n).py()?),
-            None => ret_layout!(py, l.complement_shape(&to_tuple(m)?).py()?),
+            Some(n) => layout_object(py, l.complement(n).py()?),
+            None => layout_object(py, l.complement_shape(&to_tuple(m)?).py()?),
         },
     }
 }
@@ -1491,7 +1507,7 @@ fn right_inverse(py: Python<'_>, layout: &Bound<'_, PyAny>) -> PyResult<Py<PyAny
     if is_other_kind(layout) {
         return table_call(py, "right_inverse", &[layout]);
     }
-    ret_layout!(py, lref(layout)?.right_inverse())
+    layout_object(py, lref(layout)?.right_inverse())
 }
 
 /// `R` with `R(L(i)) == i` for every `i < size(L)` (L injective).
@@ -1506,13 +1522,13 @@ fn left_inverse(py: Python<'_>, layout: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>
     if is_other_kind(layout) {
         return table_call(py, "left_inverse", &[layout]);
     }
-    ret_layout!(py, lref(layout)?.left_inverse().py()?)
+    layout_object(py, lref(layout)?.left_inverse().py()?)
 }
 
 /// The coordinates `L` maps to 0, as a layout into `L`'s domain.
 #[pyfunction]
 fn nullspace(py: Python<'_>, layout: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
-    ret_layout!(py, lref(layout)?.nullspace())
+    layout_object(py, lref(layout)?.nullspace())
 }
 
 macro_rules! tiler_op {
@@ -1533,7 +1549,7 @@ macro_rules! tiler_op {
             }
             let l = lref(layout)?;
             let r = with_tiler(tiler, |t| l.$name(t))?.py()?;
-            ret_layout!(py, r)
+            layout_object(py, r)
         }
     };
 }
@@ -1562,46 +1578,37 @@ tiler_op!(zipped_product, "`logical_product` as `((block), (rest))`.");
 tiler_op!(tiled_product, "`logical_product` as `((block), rest...)`.");
 tiler_op!(flat_product, "`logical_product` as `(block..., rest...)`.");
 
-/// Copies of `A` placed block by block as `B` says (mode i is `(A_i, B_i)`).
-///
-/// >>> str(blocked_product(Layout((2, 2)), Layout((2, 3))))
-/// '((2,2),(2,3)):((1,4),(2,8))'
-#[pyfunction]
-fn blocked_product(
-    py: Python<'_>,
-    a: &Bound<'_, PyAny>,
-    b: &Bound<'_, PyAny>,
-) -> PyResult<Py<PyAny>> {
-    layout_pair(py, "blocked_product", a, b, is_other_kind(a), |a, b| {
-        a.blocked_product(b)
-    })
+/// A module function `NAME(a, b)` of two layout arguments: `Layout::NAME`, or `NAME` of the
+/// operation table where `via_table(a, b)` (arguments the fast path does not take).
+macro_rules! layout_pair_fn {
+    ($(#[$doc:meta])* fn $name:ident, via_table $via:expr) => {
+        $(#[$doc])*
+        #[pyfunction]
+        fn $name(
+            py: Python<'_>,
+            a: &Bound<'_, PyAny>,
+            b: &Bound<'_, PyAny>,
+        ) -> PyResult<Py<PyAny>> {
+            let via_table: fn(&Bound<'_, PyAny>, &Bound<'_, PyAny>) -> bool = $via;
+            if via_table(a, b) {
+                return table_call(py, stringify!($name), &[a, b]);
+            }
+            layout_object(py, lref(a)?.$name(&*lref(b)?).py()?)
+        }
+    };
 }
 
-/// Copies of `A` interleaved as `B` says (mode i is `(B_i, A_i)`).
-#[pyfunction]
-fn raked_product(
-    py: Python<'_>,
-    a: &Bound<'_, PyAny>,
-    b: &Bound<'_, PyAny>,
-) -> PyResult<Py<PyAny>> {
-    layout_pair(py, "raked_product", a, b, is_other_kind(a), |a, b| {
-        a.raked_product(b)
-    })
+layout_pair_fn! {
+    /// Copies of `A` placed block by block as `B` says (mode i is `(A_i, B_i)`).
+    ///
+    /// >>> str(blocked_product(Layout((2, 2)), Layout((2, 3))))
+    /// '((2,2),(2,3)):((1,4),(2,8))'
+    fn blocked_product, via_table |a, _| is_other_kind(a)
 }
 
-/// `f(A, B)` on two layout arguments, or `op` of the operation table when `via_table`.
-fn layout_pair(
-    py: Python<'_>,
-    op: &str,
-    a: &Bound<'_, PyAny>,
-    b: &Bound<'_, PyAny>,
-    via_table: bool,
-    f: impl FnOnce(&Layout, &Layout) -> Result<Layout, RsLayoutError>,
-) -> PyResult<Py<PyAny>> {
-    if via_table {
-        return table_call(py, op, &[a, b]);
-    }
-    ret_layout!(py, f(&*lref(a)?, &*lref(b)?).py()?)
+layout_pair_fn! {
+    /// Copies of `A` interleaved as `B` says (mode i is `(B_i, A_i)`).
+    fn raked_product, via_table |a, _| is_other_kind(a)
 }
 
 /// `A` repeated to fill `shape` (in `order` of the modes, if given).
@@ -1613,15 +1620,12 @@ fn tile_to_shape(
     shape: &Bound<'_, PyAny>,
     order: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Py<PyAny>> {
-    let ord = match order {
-        Some(o) if !o.is_none() => Some(to_tuple(o)?),
-        _ => None,
-    };
-    ret_layout!(
+    let ord = given(order).map(to_tuple).transpose()?;
+    layout_object(
         py,
         to_layout(layout)?
             .tile_to_shape(&to_tuple(shape)?, ord.as_ref())
-            .py()?
+            .py()?,
     )
 }
 
@@ -1641,14 +1645,14 @@ fn layout_and_n(a: &Bound<'_, PyAny>, b: &Bound<'_, PyAny>) -> PyResult<(Layout,
 #[pyfunction]
 fn upcast(py: Python<'_>, a: &Bound<'_, PyAny>, b: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
     let (l, n) = layout_and_n(a, b)?;
-    ret_layout!(py, l.upcast(n).py()?)
+    layout_object(py, l.upcast(n).py()?)
 }
 
 /// The layout for elements `n` times narrower: `downcast(layout, n)`.
 #[pyfunction]
 fn downcast(py: Python<'_>, a: &Bound<'_, PyAny>, b: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
     let (l, n) = layout_and_n(a, b)?;
-    ret_layout!(py, l.downcast(n).py()?)
+    layout_object(py, l.downcast(n).py()?)
 }
 
 /// The layout for elements of `new_bits` bits instead of `old_bits`.
@@ -1659,7 +1663,7 @@ fn recast(
     old_bits: i64,
     new_bits: i64,
 ) -> PyResult<Py<PyAny>> {
-    ret_layout!(py, lref(layout)?.recast(old_bits, new_bits).py()?)
+    layout_object(py, lref(layout)?.recast(old_bits, new_bits).py()?)
 }
 
 /// Number of leading elements both layouts map alike.
@@ -1675,15 +1679,15 @@ fn max_common_layout(
     a: &Bound<'_, PyAny>,
     b: &Bound<'_, PyAny>,
 ) -> PyResult<Py<PyAny>> {
-    ret_layout!(py, lref(a)?.max_common_layout(&*lref(b)?))
+    layout_object(py, lref(a)?.max_common_layout(&*lref(b)?))
 }
 
 /// The layout that `shape[, stride]` describe: a layout, or a shape with an optional stride
 /// (column-major by default).
 fn layout_of(shape: &Bound<'_, PyAny>, stride: Option<&Bound<'_, PyAny>>) -> PyResult<Layout> {
-    match stride {
-        Some(d) if !d.is_none() => layout_from_values(shape, Some(d)),
-        _ => {
+    match given(stride) {
+        Some(d) => layout_from_values(shape, Some(d)),
+        None => {
             if let Ok(l) = shape.cast::<PyLayout>() {
                 return Ok(l.get().inner.clone());
             }
@@ -1721,7 +1725,7 @@ fn crd2idx(
         Err(i) => l.index_any(*i).py(),
         Ok(t) => l.index(t).py(),
     };
-    let stride = stride.filter(|d| !d.is_none());
+    let stride = given(stride);
     if stride.is_none() {
         if let Ok(l) = shape.cast::<PyLayout>() {
             return at(&l.get().inner);
@@ -1750,7 +1754,7 @@ fn idx2crd(
     shape: &Bound<'_, PyAny>,
     stride: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Py<PyAny>> {
-    let stride = stride.filter(|d| !d.is_none());
+    let stride = given(stride);
     if let (None, false) = (stride, shape.is_instance_of::<PyLayout>()) {
         let i = to_tuple(idx)?;
         let hit = TUPLE_CACHE
@@ -1779,9 +1783,9 @@ fn crd2crd(
 ) -> PyResult<Py<PyAny>> {
     let c = to_tuple(crd)?;
     let dst = to_tuple(dst_shape)?;
-    let src = match src_shape {
-        Some(s) if !s.is_none() => to_tuple(s)?,
-        _ => {
+    let src = match given(src_shape) {
+        Some(s) => to_tuple(s)?,
+        None => {
             // Without a source shape only the unambiguous forms: the same tree, or an index.
             if c.is_int() {
                 let r = dst.idx2crd(&c).py()?;
@@ -1810,11 +1814,10 @@ fn slice_(
 ) -> PyResult<Py<PyAny>> {
     let c = to_slice(crd, 0)?;
     if let Ok(l) = target.cast::<PyLayout>() {
-        return ret_layout!(py, l.get().inner.slice(&c).py()?);
+        return layout_object(py, l.get().inner.slice(&c).py()?);
     }
     if let Ok(cl) = target.cast::<PyComposed>() {
-        let r = cl.get().inner.slice(&c).py()?;
-        return Ok(Py::new(py, PyComposed { inner: r })?.into_any());
+        return composed_object(py, cl.get().inner.slice(&c).py()?);
     }
     // An int tuple: slice the layout S:t, with S a shape that holds the coordinate (each fixed
     // entry's extent one past it, the rest 1), and keep its stride, so that entries of any value
@@ -1890,7 +1893,7 @@ fn make_layout(py: Python<'_>, args: &Bound<'_, PyTuple>) -> PyResult<Py<PyAny>>
         for a in args.iter() {
             modes.push(to_layout(&a)?);
         }
-        return ret_layout!(py, Layout::from_modes(modes).py()?);
+        return layout_object(py, Layout::from_modes(modes).py()?);
     }
     let is_shape = |x: &Bound<'_, PyAny>| -> PyResult<bool> {
         if as_int(x)?.is_some() {
@@ -1907,7 +1910,7 @@ fn make_layout(py: Python<'_>, args: &Bound<'_, PyTuple>) -> PyResult<Py<PyAny>>
         for a in first.try_iter()? {
             modes.push(to_layout(&a?)?);
         }
-        return ret_layout!(py, Layout::from_modes(modes).py()?);
+        return layout_object(py, Layout::from_modes(modes).py()?);
     }
     if n > 2 {
         return Err(raise(
@@ -1917,22 +1920,22 @@ fn make_layout(py: Python<'_>, args: &Bound<'_, PyTuple>) -> PyResult<Py<PyAny>>
     }
     if let Ok(s) = first.cast::<PyString>() {
         if s.to_cow()?.contains(':') {
-            return ret_layout!(py, s.to_cow()?.parse::<Layout>().py()?);
+            return layout_object(py, s.to_cow()?.parse::<Layout>().py()?);
         }
     }
     let shape = to_tuple(&first)?;
     if n == 1 {
-        return ret_layout!(py, Layout::col_major(shape).py()?);
+        return layout_object(py, Layout::col_major(shape).py()?);
     }
     let d = args.get_item(1)?;
     if let Ok(s) = d.cast::<PyString>() {
         match s.to_cow()?.trim() {
-            "LayoutLeft" => return ret_layout!(py, Layout::col_major(shape).py()?),
-            "LayoutRight" => return ret_layout!(py, Layout::row_major(shape).py()?),
+            "LayoutLeft" => return layout_object(py, Layout::col_major(shape).py()?),
+            "LayoutRight" => return layout_object(py, Layout::row_major(shape).py()?),
             _ => {}
         }
     }
-    ret_layout!(py, Layout::new(shape, to_tuple(&d)?).py()?)
+    layout_object(py, Layout::new(shape, to_tuple(&d)?).py()?)
 }
 
 /// CuTe's `shape_div(a, b)`: int tuple `a` with `b` elements divided out, mode by mode.
@@ -1973,16 +1976,14 @@ fn shape_of(x: &Bound<'_, PyAny>) -> PyResult<IntTuple> {
     }
 }
 
-/// NVlabs PyCuTe's `layout_add` (not CuTe C++): the layout `R` with `R(i) == A(i) + B(i)` for
-/// every `i < size`, coalesced. Raises `LayoutError` (`.kind` `SizeMismatch`, `NotALayout`,
-/// `NotRepresentable`) where no such layout exists.
-///
-/// >>> str(layout_add(Layout((4, 3), (1, 4)), Layout((4, 3), (3, 1))))
-/// '(4,3):(4,5)'
-#[pyfunction]
-fn layout_add(py: Python<'_>, a: &Bound<'_, PyAny>, b: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
-    let via_table = is_other_kind(a) || is_other_kind(b);
-    layout_pair(py, "layout_add", a, b, via_table, |a, b| a.layout_add(b))
+layout_pair_fn! {
+    /// NVlabs PyCuTe's `layout_add` (not CuTe C++): the layout `R` with `R(i) == A(i) + B(i)` for
+    /// every `i < size`, coalesced. Raises `LayoutError` (`.kind` `SizeMismatch`, `NotALayout`,
+    /// `NotRepresentable`) where no such layout exists.
+    ///
+    /// >>> str(layout_add(Layout((4, 3), (1, 4)), Layout((4, 3), (3, 1))))
+    /// '(4,3):(4,5)'
+    fn layout_add, via_table |a, b| is_other_kind(a) || is_other_kind(b)
 }
 
 /// NVlabs PyCuTe's `coalesce_z` (not CuTe C++): coalesce that keeps `L(i)` for every integer
@@ -1998,13 +1999,12 @@ fn coalesce_z(
     profile: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Py<PyAny>> {
     if is_other_kind(layout) {
-        let profile = profile.filter(|p| !p.is_none());
-        return table_call_opt(py, "coalesce_z", layout, profile);
+        return table_call_opt(py, "coalesce_z", layout, given(profile));
     }
     let l = lref(layout)?;
-    match profile {
-        Some(p) if !p.is_none() => ret_layout!(py, l.coalesce_z_by_mode(&to_tuple(p)?).py()?),
-        _ => ret_layout!(py, l.coalesce_z()),
+    match given(profile) {
+        Some(p) => layout_object(py, l.coalesce_z_by_mode(&to_tuple(p)?).py()?),
+        None => layout_object(py, l.coalesce_z()),
     }
 }
 
@@ -2019,7 +2019,7 @@ fn greatest_common_domain(
     a: &Bound<'_, PyAny>,
     b: &Bound<'_, PyAny>,
 ) -> PyResult<Py<PyAny>> {
-    ret_layout!(py, shape_of(a)?.greatest_common_domain(&shape_of(b)?).py()?)
+    layout_object(py, shape_of(a)?.greatest_common_domain(&shape_of(b)?).py()?)
 }
 
 /// NVlabs PyCuTe's `common_refinement` (not CuTe C++): the least shape both shapes (or
@@ -2055,7 +2055,7 @@ fn common_coarsening(
 /// `(shape, stride)`'s row-major layout (CuTe's `LayoutRight`).
 #[pyfunction]
 fn make_layout_right(py: Python<'_>, shape: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
-    ret_layout!(py, Layout::row_major(to_tuple(shape)?).py()?)
+    layout_object(py, Layout::row_major(to_tuple(shape)?).py()?)
 }
 
 /// The shape of a layout (a tuple or int).
@@ -2083,7 +2083,7 @@ fn stride(py: Python<'_>, x: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
 fn mode(py: Python<'_>, layout: &Bound<'_, PyAny>, path: Vec<usize>) -> PyResult<Py<PyAny>> {
     let l = to_layout(layout)?;
     match l.mode_at(&path) {
-        Some(m) => ret_layout!(py, m),
+        Some(m) => layout_object(py, m),
         None => Err(raise(
             "ModeOutOfRange",
             format!("mode: no mode {path:?} in layout {l}"),
@@ -2202,9 +2202,9 @@ fn svg(layout: &Bound<'_, PyAny>, tile: Option<&Bound<'_, PyAny>>) -> PyResult<S
         return c.get().svg();
     }
     let l = to_layout(layout)?;
-    match tile {
-        Some(t) if !t.is_none() => render::svg_tv(&l, &to_tuple(t)?, &Style::new()).py(),
-        _ => layout_svg(&ComposedLayout::from(l)),
+    match given(tile) {
+        Some(t) => render::svg_tv(&l, &to_tuple(t)?, &Style::new()).py(),
+        None => layout_svg(&ComposedLayout::from(l)),
     }
 }
 
@@ -2309,9 +2309,9 @@ fn repr_png<'py>(
 #[pyo3(signature = (layout, tile = None))]
 fn latex(layout: &Bound<'_, PyAny>, tile: Option<&Bound<'_, PyAny>>) -> PyResult<String> {
     let l = to_layout(layout)?;
-    match tile {
-        Some(t) if !t.is_none() => render::latex_tv(&l, &to_tuple(t)?, &Style::new()).py(),
-        _ => render::latex(&l, &Style::new()).py(),
+    match given(tile) {
+        Some(t) => render::latex_tv(&l, &to_tuple(t)?, &Style::new()).py(),
+        None => render::latex(&l, &Style::new()).py(),
     }
 }
 
@@ -2333,10 +2333,7 @@ fn picture(op: &str, args: &Bound<'_, PyTuple>) -> PyResult<String> {
 }
 
 fn opt_text(x: Option<&Bound<'_, PyAny>>) -> PyResult<Option<String>> {
-    match x {
-        Some(v) if !v.is_none() => Ok(Some(to_text(v, 0)?)),
-        _ => Ok(None),
-    }
+    given(x).map(|v| to_text(v, 0)).transpose()
 }
 
 /// The tiled MMA of `atom` with an optional atom layout and permutation (CuTe text or values).

@@ -532,8 +532,9 @@ fn new_layout(py: Python<'_>, l: Layout) -> PyResult<Py<PyLayout>> {
     Py::new(py, PyLayout::wrap(l))
 }
 
-/// A `Layout` result as a Python object.
-#[inline]
+/// A `Layout` result as a Python object (inlined into every caller, as the conversion it
+/// replaces was: out of line it costs a call per result).
+#[inline(always)]
 fn layout_object(py: Python<'_>, l: Layout) -> PyResult<Py<PyAny>> {
     Ok(new_layout(py, l)?.into_any())
 }

@@ -2,9 +2,9 @@
 returns or raises an ordinary exception (a panic would surface as pyo3's PanicException, a
 BaseException that `except Exception` does not catch)."""
 
-import gc
 import itertools
-import weakref
+import subprocess
+import sys
 
 import cute_layout as cl
 import cute_layout._native as native
@@ -70,22 +70,34 @@ def test_every_operation_of_the_table_never_panics():
                     pass
 
 
+EVICTION = """
+import gc, weakref
+import cute_layout as cl
+from cute_layout import Layout
+
+seen = []
+
+def callback(_ref):
+    seen.append(str(cl.logical_divide(Layout(16, 1), (Layout(2, 1),))))
+
+refs = []
+for _ in range(3):
+    tile = Layout(4, 1)
+    refs.append(weakref.ref(tile, callback))
+    cl.logical_divide(Layout(16, 1), (tile,))
+    del tile
+for k in range(20):
+    cl.logical_divide(Layout(16, 1), (k % 4 + 1,))
+gc.collect()
+print(seen)
+"""
+
+
 def test_cache_eviction_may_run_python_code():
-    # A tiler tuple held only by the conversion cache, holding a Layout with a weakref callback
-    # that calls back into the package: evicting it runs the callback, which must find the
-    # cache unlocked.
-    seen = []
-
-    def callback(_ref):
-        seen.append(str(cl.logical_divide(Layout(16, 1), (Layout(2, 1),))))
-
-    refs = []
-    for _ in range(3):
-        tile = Layout(4, 1)
-        refs.append(weakref.ref(tile, callback))
-        cl.logical_divide(Layout(16, 1), (tile,))
-        del tile
-    for k in range(20):
-        cl.logical_divide(Layout(16, 1), (k % 4 + 1,))
-    gc.collect()
-    assert seen == ["((2,8)):((1,2))"] * 3
+    # A tiler tuple held only by the conversion cache holds a Layout with a weakref callback
+    # that calls back into the package: evicting the tuple runs the callback, which must find
+    # the cache unlocked (a lock still held would hang, hence the subprocess and its timeout).
+    out = subprocess.run(
+        [sys.executable, "-c", EVICTION], capture_output=True, text=True, timeout=60, check=True
+    ).stdout
+    assert out.strip() == str(["((2,8)):((1,2))"] * 3)

@@ -1722,24 +1722,28 @@ fn crd2idx(
         Some(i) => Err(i),
         None => Ok(to_tuple(crd)?),
     };
-    let at = |l: &Layout| match &c {
-        Err(i) => l.index_any(*i).py(),
-        Ok(t) => l.index(t).py(),
-    };
+    // Inlined into each use below (a closure here was not): pycute code repeats this call most.
+    #[inline(always)]
+    fn at(l: &Layout, c: &Result<IntTuple, i64>) -> PyResult<i64> {
+        match c {
+            Err(i) => l.index_any(*i).py(),
+            Ok(t) => l.index(t).py(),
+        }
+    }
     let stride = given(stride);
     if stride.is_none() {
         if let Ok(l) = shape.cast::<PyLayout>() {
-            return at(&l.get().inner);
+            return at(&l.get().inner, &c);
         }
     }
     // A repeated call on the same shape and stride objects: evaluate on the cached layout in
     // place.
     if let Ok(cache) = LAYOUT_CACHE.lock() {
         if let Some(l) = cache.find(shape, stride) {
-            return at(l);
+            return at(l, &c);
         }
     }
-    at(&layout_of(shape, stride)?)
+    at(&layout_of(shape, stride)?, &c)
 }
 
 /// The natural coordinate of an index: `idx2crd(idx, shape)` (colexicographic), or with a

@@ -727,11 +727,14 @@ macro_rules! py_methods {
             $(#[$doc])*
             #[pyo3(signature = (*args))]
             fn __call__(&self, py: Python<'_>, args: &Bound<'_, PyTuple>) -> PyResult<Py<PyAny>> {
-                match call_arg(args, point)? {
-                    CallArg::Index(i) => self.inner.index_any(i).py()?.into_py_any(py),
-                    CallArg::At(Point::Coord(c)) => self.inner.index(&c).py()?.into_py_any(py),
-                    CallArg::At(Point::Slice(c)) => $wrap(py, self.inner.slice(&c).py()?),
+                let c = match call_arg(args)? {
+                    CallArg::Index(i) => return self.inner.index_any(i).py()?.into_py_any(py),
+                    CallArg::Coord(c) => c,
+                };
+                if has_none(&c, 0) {
+                    return $wrap(py, self.inner.slice(&to_slice(&c, 0)?).py()?);
                 }
+                self.inner.index(&to_tuple(&c)?).py()?.into_py_any(py)
             }
         ] $($rest)*);
     };
@@ -763,41 +766,24 @@ macro_rules! py_methods {
     };
 }
 
-/// What a layout is called with (`L(i)`, `L((i, j))`, `L(i, j)`): a 1-D index, or a coordinate
-/// as `coord` converts it.
-enum CallArg<C> {
+/// What a layout is called with: `L(i)` a 1-D index, else the coordinate, `c` of `L(c)` or
+/// the tuple `(i, j)` of `L(i, j)`.
+enum CallArg<'py> {
     Index(i64),
-    At(C),
+    Coord(Bound<'py, PyAny>),
 }
 
 // Inlined into each `__call__` (out of line it costs a tenth of `L(i)`).
 #[inline(always)]
-fn call_arg<C>(
-    args: &Bound<'_, PyTuple>,
-    coord: impl Fn(&Bound<'_, PyAny>) -> PyResult<C>,
-) -> PyResult<CallArg<C>> {
+fn call_arg<'py>(args: &Bound<'py, PyTuple>) -> PyResult<CallArg<'py>> {
     if args.len() == 1 {
         let a = args.get_item(0)?;
-        if let Some(i) = as_int(&a)? {
-            return Ok(CallArg::Index(i));
-        }
-        return Ok(CallArg::At(coord(&a)?));
+        return Ok(match as_int(&a)? {
+            Some(i) => CallArg::Index(i),
+            None => CallArg::Coord(a),
+        });
     }
-    Ok(CallArg::At(coord(args.as_any())?))
-}
-
-/// A coordinate, or with a `None` (CuTe's `_`) in it, a slice.
-enum Point {
-    Coord(IntTuple),
-    Slice(SliceCoord),
-}
-
-#[inline(always)]
-fn point(c: &Bound<'_, PyAny>) -> PyResult<Point> {
-    if has_none(c, 0) {
-        return Ok(Point::Slice(to_slice(c, 0)?));
-    }
-    Ok(Point::Coord(to_tuple(c)?))
+    Ok(CallArg::Coord(args.as_any().clone()))
 }
 
 /// `offsets()`: the `n` offsets as a numpy int64 array if numpy is importable, else a list.
@@ -1245,14 +1231,14 @@ impl PyBasis {
     /// The coordinate (an int tuple) at a 1-D index or a coordinate.
     #[pyo3(signature = (*args))]
     fn __call__(&self, py: Python<'_>, args: &Bound<'_, PyTuple>) -> PyResult<Py<PyAny>> {
-        let v = match call_arg(args, to_tuple)? {
+        let v = match call_arg(args)? {
             CallArg::Index(i) => self.inner.value_1d(i).ok_or_else(|| {
                 raise(
                     "CoordOutOfRange",
                     format!("index {i} is outside the domain of {}", self.inner),
                 )
             })?,
-            CallArg::At(c) => self.inner.value(&c).py()?,
+            CallArg::Coord(c) => self.inner.value(&to_tuple(&c)?).py()?,
         };
         ret_tuple(py, &v)
     }

@@ -11,6 +11,7 @@ use std::hash::{Hash, Hasher};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Mutex, OnceLock};
 
+use cute_layout::atom::TiledMma;
 use cute_layout::render::{self, Style};
 use cute_layout::{
     ComposedLayout, IntTuple, IntTupleBuilder, Layout, LayoutError as RsLayoutError,
@@ -81,6 +82,14 @@ impl<T> OrRaise<T> for Result<T, RsParseError> {
     fn py(self) -> PyResult<T> {
         self.map_err(perr)
     }
+}
+
+/// A value nested past [`MAX_PY_DEPTH`] levels.
+fn too_deep(what: &str) -> PyErr {
+    raise(
+        "TooDeep",
+        format!("{what} nests deeper than {MAX_PY_DEPTH} levels"),
+    )
 }
 
 fn type_error(what: &str, x: &Bound<'_, PyAny>) -> PyErr {
@@ -156,10 +165,7 @@ fn build(
         return Ok(());
     }
     if depth > MAX_PY_DEPTH {
-        return Err(raise(
-            "TooDeep",
-            format!("tuple nests deeper than {MAX_PY_DEPTH} levels"),
-        ));
+        return Err(too_deep("tuple"));
     }
     if let Ok(t) = x.cast::<PyTuple>() {
         b.open();
@@ -211,9 +217,12 @@ fn to_tuple_frozen(x: &Bound<'_, PyAny>) -> PyResult<(IntTuple, bool)> {
 /// repeated on the same tuples (pycute's `crd2idx(c, L.shape, L.stride)`) converts them once.
 /// The objects live as long as the entry (8 at most, oldest out first).
 struct IdCache<T> {
-    entries: Vec<(Py<PyAny>, Option<Py<PyAny>>, T)>,
+    entries: Vec<IdEntry<T>>,
     next: usize,
 }
+
+/// The two keys (held) and the value.
+type IdEntry<T> = (Py<PyAny>, Option<Py<PyAny>>, T);
 
 const ID_CACHE_LEN: usize = 8;
 
@@ -243,14 +252,24 @@ impl<T: Clone> IdCache<T> {
         self.find(a, b).cloned()
     }
 
-    fn put(&mut self, a: &Bound<'_, PyAny>, b: Option<&Bound<'_, PyAny>>, v: T) {
+    /// Adds an entry; returns the one it evicts, for the caller to drop once the cache's lock
+    /// is released (dropping Python objects may run Python code, which may call back in here).
+    #[must_use]
+    fn put(
+        &mut self,
+        a: &Bound<'_, PyAny>,
+        b: Option<&Bound<'_, PyAny>>,
+        v: T,
+    ) -> Option<IdEntry<T>> {
         let e = (a.clone().unbind(), b.map(|b| b.clone().unbind()), v);
         if self.entries.len() < ID_CACHE_LEN {
             self.entries.push(e);
-        } else {
-            self.entries[self.next] = e;
-            self.next = (self.next + 1) % ID_CACHE_LEN;
+            return None;
         }
+        // `next < ID_CACHE_LEN == entries.len()`: the slot exists.
+        let slot = self.entries.get_mut(self.next)?;
+        self.next = (self.next + 1) % ID_CACHE_LEN;
+        Some(std::mem::replace(slot, e))
     }
 }
 
@@ -282,9 +301,7 @@ fn with_tiler<R>(x: &Bound<'_, PyAny>, f: impl Fn(&Tiler) -> R) -> PyResult<R> {
     let t = to_tiler(x, 0)?;
     let r = f(&t);
     if frozen_tiler(x, 0) {
-        if let Ok(mut cache) = TILER_CACHE.lock() {
-            cache.put(x, None, t);
-        }
+        let _evicted = TILER_CACHE.lock().ok().and_then(|mut c| c.put(x, None, t));
     }
     Ok(r)
 }
@@ -310,9 +327,10 @@ fn layout_from_values(
         }
     };
     if pure {
-        if let Ok(mut c) = LAYOUT_CACHE.lock() {
-            c.put(shape, stride, l.clone());
-        }
+        let _evicted = LAYOUT_CACHE
+            .lock()
+            .ok()
+            .and_then(|mut c| c.put(shape, stride, l.clone()));
     }
     Ok(l)
 }
@@ -329,11 +347,18 @@ fn tuple_cached(x: &Bound<'_, PyAny>) -> PyResult<IntTuple> {
     }
     let (t, pure) = to_tuple_frozen(x)?;
     if pure {
-        if let Ok(mut c) = TUPLE_CACHE.lock() {
-            c.put(x, None, t.clone());
-        }
+        let _evicted = TUPLE_CACHE
+            .lock()
+            .ok()
+            .and_then(|mut c| c.put(x, None, t.clone()));
     }
     Ok(t)
+}
+
+/// An optional argument that is given: present and not `None`.
+#[inline]
+fn given<'a, 'py>(x: Option<&'a Bound<'py, PyAny>>) -> Option<&'a Bound<'py, PyAny>> {
+    x.filter(|v| !v.is_none())
 }
 
 fn to_tuple(x: &Bound<'_, PyAny>) -> PyResult<IntTuple> {
@@ -399,10 +424,7 @@ fn to_tiler(x: &Bound<'_, PyAny>, depth: usize) -> PyResult<Tiler> {
         return Ok(Tiler::Int(n));
     }
     if depth > MAX_PY_DEPTH {
-        return Err(raise(
-            "TooDeep",
-            format!("tiler nests deeper than {MAX_PY_DEPTH} levels"),
-        ));
+        return Err(too_deep("tiler"));
     }
     if x.is_instance_of::<PyTuple>() || x.is_instance_of::<PyList>() {
         let modes = x
@@ -436,10 +458,7 @@ fn to_slice(x: &Bound<'_, PyAny>, depth: usize) -> PyResult<SliceCoord> {
         return v.to_string().parse::<SliceCoord>().py();
     }
     if depth > MAX_PY_DEPTH {
-        return Err(raise(
-            "TooDeep",
-            format!("coordinate nests deeper than {MAX_PY_DEPTH} levels"),
-        ));
+        return Err(too_deep("coordinate"));
     }
     if x.is_instance_of::<PyTuple>() || x.is_instance_of::<PyList>() {
         let elems = x
@@ -502,9 +521,27 @@ fn tuple_to_py<'py>(py: Python<'py>, t: &IntTuple) -> PyResult<Bound<'py, PyAny>
     Err(raise("BadRequest", format!("malformed tuple {t}")))
 }
 
+/// An int tuple result as a Python int or nested tuple.
+#[inline]
+fn ret_tuple(py: Python<'_>, t: &IntTuple) -> PyResult<Py<PyAny>> {
+    Ok(tuple_to_py(py, t)?.unbind())
+}
+
 #[inline]
 fn new_layout(py: Python<'_>, l: Layout) -> PyResult<Py<PyLayout>> {
     Py::new(py, PyLayout::wrap(l))
+}
+
+/// A `Layout` result as a Python object (inlined into every caller, as the conversion it
+/// replaces was: out of line it costs a call per result).
+#[inline(always)]
+fn layout_object(py: Python<'_>, l: Layout) -> PyResult<Py<PyAny>> {
+    Ok(new_layout(py, l)?.into_any())
+}
+
+/// A `ComposedLayout` result as a Python object.
+fn composed_object(py: Python<'_>, c: ComposedLayout) -> PyResult<Py<PyAny>> {
+    Ok(Py::new(py, PyComposed { inner: c })?.into_any())
 }
 
 /// An operation's text result as the Python value it denotes: a `Layout`, `ComposedLayout`,
@@ -544,10 +581,7 @@ fn from_text<'py>(py: Python<'py>, text: &str) -> PyResult<Bound<'py, PyAny>> {
 /// ints, `None` is `_`, tuples are written in CuTe's tuple form, lists stay lists.
 fn to_arg(x: &Bound<'_, PyAny>, depth: usize) -> PyResult<Arg> {
     if depth > MAX_PY_DEPTH {
-        return Err(raise(
-            "TooDeep",
-            format!("argument nests deeper than {MAX_PY_DEPTH} levels"),
-        ));
+        return Err(too_deep("argument"));
     }
     if let Some(v) = as_int(x)? {
         return Ok(Arg::Int(v));
@@ -567,10 +601,7 @@ fn to_arg(x: &Bound<'_, PyAny>, depth: usize) -> PyResult<Arg> {
 
 fn to_text(x: &Bound<'_, PyAny>, depth: usize) -> PyResult<String> {
     if depth > MAX_PY_DEPTH {
-        return Err(raise(
-            "TooDeep",
-            format!("argument nests deeper than {MAX_PY_DEPTH} levels"),
-        ));
+        return Err(too_deep("argument"));
     }
     if let Ok(l) = x.cast::<PyLayout>() {
         return Ok(l.get().inner.to_string());
@@ -623,17 +654,158 @@ fn is_other_kind(x: &Bound<'_, PyAny>) -> bool {
 }
 
 /// Runs `op` of the operation table on Python arguments, converting the result back.
-fn table_call<'py>(
-    py: Python<'py>,
-    op: &str,
-    args: &[&Bound<'py, PyAny>],
-) -> PyResult<Bound<'py, PyAny>> {
+fn table_call<'py>(py: Python<'py>, op: &str, args: &[&Bound<'py, PyAny>]) -> PyResult<Py<PyAny>> {
     let args = args
         .iter()
         .map(|a| to_arg(a, 0))
         .collect::<PyResult<Vec<_>>>()?;
     let text = cute_ops::run_op(op, &args).map_err(operr)?;
-    from_text(py, &text)
+    Ok(from_text(py, &text)?.unbind())
+}
+
+/// `table_call` on `first` and, if given, `more`.
+fn table_call_opt<'py>(
+    py: Python<'py>,
+    op: &str,
+    first: &Bound<'py, PyAny>,
+    more: Option<&Bound<'py, PyAny>>,
+) -> PyResult<Py<PyAny>> {
+    match more {
+        None => table_call(py, op, &[first]),
+        Some(m) => table_call(py, op, &[first, m]),
+    }
+}
+
+// ---- what the classes share -------------------------------------------------------------------
+
+/// The `#[pymethods]` block of a class: the methods written in `impl CLASS { ... }`, then the
+/// shared groups named after it, each ended by `;` (pyo3 takes one such block per class):
+/// - `png;` (after the doc comment of `png`): `png(scale=None)` draws `self.svg()`, and the
+///   Jupyter hooks `_repr_svg_` / `_repr_png_` show it in the format `set_jupyter_format` chose;
+/// - `text_value("Name");`: `str()` is CuTe's text of `self.inner`, `repr()` is
+///   `Name.parse("...")`, and equality and the hash are those of the text;
+/// - `__call__(WRAP);` (after its doc comment): `L(i)`, `L((i, j))`, `L(i, j)` evaluate
+///   `self.inner`, and a coordinate with a `None` slices it, `WRAP(py, sub_layout)` making the
+///   Python object of the slice.
+macro_rules! py_methods {
+    (impl $ty:ident { $($own:tt)* } $($shared:tt)*) => {
+        py_methods!(@with $ty [$($own)*] $($shared)*);
+    };
+    (@with $ty:ident [$($acc:tt)*]) => {
+        #[pymethods]
+        impl $ty {
+            $($acc)*
+        }
+    };
+    (@with $ty:ident [$($acc:tt)*] $(#[$doc:meta])* png; $($rest:tt)*) => {
+        py_methods!(@with $ty [
+            $($acc)*
+
+            $(#[$doc])*
+            #[pyo3(signature = (scale = None))]
+            fn png<'py>(
+                &self,
+                py: Python<'py>,
+                scale: Option<f32>,
+            ) -> PyResult<Bound<'py, PyBytes>> {
+                to_png(py, self.svg()?, scale)
+            }
+
+            fn _repr_svg_(&self) -> Option<String> {
+                repr_svg(|| self.svg())
+            }
+
+            fn _repr_png_<'py>(&self, py: Python<'py>) -> Option<Bound<'py, PyBytes>> {
+                repr_png(py, || self.svg())
+            }
+        ] $($rest)*);
+    };
+    (@with $ty:ident [$($acc:tt)*] $(#[$doc:meta])* __call__($wrap:path); $($rest:tt)*) => {
+        py_methods!(@with $ty [
+            $($acc)*
+
+            $(#[$doc])*
+            #[pyo3(signature = (*args))]
+            fn __call__(&self, py: Python<'_>, args: &Bound<'_, PyTuple>) -> PyResult<Py<PyAny>> {
+                let c = match call_arg(args)? {
+                    CallArg::Index(i) => return self.inner.index_any(i).py()?.into_py_any(py),
+                    CallArg::Coord(c) => c,
+                };
+                if has_none(&c, 0) {
+                    return $wrap(py, self.inner.slice(&to_slice(&c, 0)?).py()?);
+                }
+                self.inner.index(&to_tuple(&c)?).py()?.into_py_any(py)
+            }
+        ] $($rest)*);
+    };
+    (@with $ty:ident [$($acc:tt)*] text_value($name:literal); $($rest:tt)*) => {
+        py_methods!(@with $ty [
+            $($acc)*
+
+            fn __str__(&self) -> String {
+                self.inner.to_string()
+            }
+
+            fn __repr__(&self) -> String {
+                format!(concat!($name, ".parse({:?})"), self.inner.to_string())
+            }
+
+            fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
+                match other.cast::<$ty>() {
+                    Ok(o) => o.get().inner.to_string() == self.inner.to_string(),
+                    Err(_) => false,
+                }
+            }
+
+            fn __hash__(&self) -> u64 {
+                let mut h = DefaultHasher::new();
+                self.inner.to_string().hash(&mut h);
+                h.finish()
+            }
+        ] $($rest)*);
+    };
+}
+
+/// What a layout is called with: `L(i)` a 1-D index, else the coordinate, `c` of `L(c)` or
+/// the tuple `(i, j)` of `L(i, j)`.
+enum CallArg<'py> {
+    Index(i64),
+    Coord(Bound<'py, PyAny>),
+}
+
+// Inlined into each `__call__` (out of line it costs a tenth of `L(i)`).
+#[inline(always)]
+fn call_arg<'py>(args: &Bound<'py, PyTuple>) -> PyResult<CallArg<'py>> {
+    if args.len() == 1 {
+        let a = args.get_item(0)?;
+        return Ok(match as_int(&a)? {
+            Some(i) => CallArg::Index(i),
+            None => CallArg::Coord(a),
+        });
+    }
+    Ok(CallArg::Coord(args.as_any().clone()))
+}
+
+/// `offsets()`: the `n` offsets as a numpy int64 array if numpy is importable, else a list.
+fn offsets_to_py(
+    py: Python<'_>,
+    n: i64,
+    offsets: impl Iterator<Item = i64>,
+) -> PyResult<Py<PyAny>> {
+    if n > 1 << 28 {
+        return Err(raise(
+            "TooLarge",
+            format!("offsets: {n} points is too many to list"),
+        ));
+    }
+    let list = PyList::new(py, offsets.collect::<Vec<i64>>())?;
+    match py.import("numpy") {
+        Ok(np) => Ok(np
+            .getattr("array")?
+            .call1((list, np.getattr("int64")?))?
+            .unbind()),
+        Err(_) => Ok(list.into_any().unbind()),
+    }
 }
 
 // ---- Layout ------------------------------------------------------------------------------------
@@ -666,7 +838,7 @@ impl PyLayout {
     }
 }
 
-#[pymethods]
+py_methods! {
 impl PyLayout {
     #[new]
     #[pyo3(signature = (shape, stride = None))]
@@ -721,31 +893,6 @@ impl PyLayout {
     /// CuTe's cosize: one past the largest offset (`L(size - 1) + 1` for non-negative strides).
     fn cosize(&self) -> i64 {
         self.inner.cosize()
-    }
-
-    /// Evaluates: `L(i)` (1-D index, CuTe's colexicographic order; past the end the last mode
-    /// runs on), `L((i, j))` or `L(i, j)` (R-D or natural coordinates). A `None` anywhere slices
-    /// (CuTe's `_`) and returns the sub-layout.
-    #[pyo3(signature = (*args))]
-    fn __call__(&self, py: Python<'_>, args: &Bound<'_, PyTuple>) -> PyResult<Py<PyAny>> {
-        if args.len() == 1 {
-            let a = args.get_item(0)?;
-            if let Some(i) = as_int(&a)? {
-                return self.inner.index_any(i).py()?.into_py_any(py);
-            }
-            if has_none(&a, 0) {
-                let c = to_slice(&a, 0)?;
-                return Ok(new_layout(py, self.inner.slice(&c).py()?)?.into_any());
-            }
-            let c = to_tuple(&a)?;
-            return self.inner.index(&c).py()?.into_py_any(py);
-        }
-        if has_none(args.as_any(), 0) {
-            let c = to_slice(args.as_any(), 0)?;
-            return Ok(new_layout(py, self.inner.slice(&c).py()?)?.into_any());
-        }
-        let c = to_tuple(args.as_any())?;
-        self.inner.index(&c).py()?.into_py_any(py)
     }
 
     /// Mode `i` (negative counts from the end), as pycute's `L[i]`.
@@ -808,22 +955,7 @@ impl PyLayout {
     /// All offsets `L(0), L(1), ..., L(size-1)`: a numpy int64 array if numpy is importable,
     /// else a list.
     fn offsets(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
-        let n = self.inner.size();
-        if n > 1 << 28 {
-            return Err(raise(
-                "TooLarge",
-                format!("offsets: {n} points is too many to list"),
-            ));
-        }
-        let v: Vec<i64> = self.inner.offsets().collect();
-        let list = PyList::new(py, v)?;
-        match py.import("numpy") {
-            Ok(np) => Ok(np
-                .getattr("array")?
-                .call1((list, np.getattr("int64")?))?
-                .unbind()),
-            Err(_) => Ok(list.into_any().unbind()),
-        }
+        offsets_to_py(py, self.inner.size(), self.inner.offsets())
     }
 
     /// CuTe's `print_layout` table (text).
@@ -837,25 +969,9 @@ impl PyLayout {
         layout_svg(&ComposedLayout::from(self.inner.clone()))
     }
 
-    /// The same picture as PNG bytes, `scale` pixels per SVG unit (default: about 1600 pixels
-    /// on the longer side). A picture past 16,384 pixels on a side or 16.8 million pixels raises
-    /// `LayoutError` (kind `TooLarge`) before anything is drawn.
-    #[pyo3(signature = (scale = None))]
-    fn png<'py>(&self, py: Python<'py>, scale: Option<f32>) -> PyResult<Bound<'py, PyBytes>> {
-        to_png(py, self.svg()?, scale)
-    }
-
     /// The layout as a LaTeX/TikZ picture.
     fn latex(&self) -> PyResult<String> {
         render::latex(&self.inner, &Style::new()).py()
-    }
-
-    fn _repr_svg_(&self) -> Option<String> {
-        repr_svg(|| self.svg())
-    }
-
-    fn _repr_png_<'py>(&self, py: Python<'py>) -> Option<Bound<'py, PyBytes>> {
-        repr_png(py, || self.svg())
     }
 
     fn _repr_html_(&self) -> Option<String> {
@@ -866,6 +982,15 @@ impl PyLayout {
             html_escape(&t)
         ))
     }
+}
+/// Evaluates: `L(i)` (1-D index, CuTe's colexicographic order; past the end the last mode
+/// runs on), `L((i, j))` or `L(i, j)` (R-D or natural coordinates). A `None` anywhere slices
+/// (CuTe's `_`) and returns the sub-layout.
+__call__(layout_object);
+/// The same picture as PNG bytes, `scale` pixels per SVG unit (default: about 1600 pixels
+/// on the longer side). A picture past 16,384 pixels on a side or 16.8 million pixels raises
+/// `LayoutError` (kind `TooLarge`) before anything is drawn.
+png;
 }
 
 fn html_escape(s: &str) -> String {
@@ -885,7 +1010,7 @@ pub struct PySwizzle {
     inner: Swizzle,
 }
 
-#[pymethods]
+py_methods! {
 impl PySwizzle {
     #[new]
     fn py_new(bits: i64, base: i64, shift: i64) -> PyResult<Self> {
@@ -941,50 +1066,22 @@ impl PySwizzle {
         let c = cute_ops::show::parse_showable("svg", &self.inner.to_string()).map_err(operr)?;
         layout_svg(&c)
     }
-
-    /// The same picture as PNG bytes (see `Layout.png`).
-    #[pyo3(signature = (scale = None))]
-    fn png<'py>(&self, py: Python<'py>, scale: Option<f32>) -> PyResult<Bound<'py, PyBytes>> {
-        to_png(py, self.svg()?, scale)
-    }
-
-    fn _repr_svg_(&self) -> Option<String> {
-        repr_svg(|| self.svg())
-    }
-
-    fn _repr_png_<'py>(&self, py: Python<'py>) -> Option<Bound<'py, PyBytes>> {
-        repr_png(py, || self.svg())
-    }
-
-    fn __str__(&self) -> String {
-        self.inner.to_string()
-    }
-
-    fn __repr__(&self) -> String {
-        format!("Swizzle.parse({:?})", self.inner.to_string())
-    }
-
-    fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
-        match other.cast::<PySwizzle>() {
-            Ok(o) => o.get().inner == self.inner,
-            Err(_) => false,
-        }
-    }
-
-    fn __hash__(&self) -> u64 {
-        let mut h = DefaultHasher::new();
-        self.inner.to_string().hash(&mut h);
-        h.finish()
-    }
+}
+/// The same picture as PNG bytes (see `Layout.png`).
+png;
+text_value("Swizzle");
 }
 
 impl PySwizzle {
     fn inner_size(&self) -> PyResult<i64> {
-        let e = self.inner.bits() + self.inner.base() + self.inner.shift().abs();
-        if !(0..63).contains(&e) {
-            return Err(raise("Overflow", format!("{}: size overflows", self.inner)));
+        let (b, m, s) = (self.inner.bits(), self.inner.base(), self.inner.shift());
+        let e = s
+            .checked_abs()
+            .and_then(|s| s.checked_add(b)?.checked_add(m));
+        match e {
+            Some(e) if (0..63).contains(&e) => Ok(1i64 << e),
+            _ => Err(raise("Overflow", format!("{}: size overflows", self.inner))),
         }
-        Ok(1i64 << e)
     }
 }
 
@@ -995,7 +1092,7 @@ pub struct PyComposed {
     inner: ComposedLayout,
 }
 
-#[pymethods]
+py_methods! {
 impl PyComposed {
     #[new]
     fn py_new(
@@ -1057,7 +1154,7 @@ impl PyComposed {
 
     #[getter]
     fn shape(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
-        Ok(tuple_to_py(py, &self.inner.shape())?.unbind())
+        ret_tuple(py, &self.inner.shape())
     }
 
     fn size(&self) -> i64 {
@@ -1079,49 +1176,9 @@ impl PyComposed {
             .ok_or_else(|| PyIndexError::new_err(format!("no mode {i}")))
     }
 
-    #[pyo3(signature = (*args))]
-    fn __call__(&self, py: Python<'_>, args: &Bound<'_, PyTuple>) -> PyResult<Py<PyAny>> {
-        if args.len() == 1 {
-            let a = args.get_item(0)?;
-            if let Some(i) = as_int(&a)? {
-                return self.inner.index_any(i).py()?.into_py_any(py);
-            }
-            if has_none(&a, 0) {
-                let c = to_slice(&a, 0)?;
-                let r = self.inner.slice(&c).py()?;
-                return Ok(Py::new(py, PyComposed { inner: r })?.into_any());
-            }
-            return self.inner.index(&to_tuple(&a)?).py()?.into_py_any(py);
-        }
-        if has_none(args.as_any(), 0) {
-            let c = to_slice(args.as_any(), 0)?;
-            let r = self.inner.slice(&c).py()?;
-            return Ok(Py::new(py, PyComposed { inner: r })?.into_any());
-        }
-        self.inner
-            .index(&to_tuple(args.as_any())?)
-            .py()?
-            .into_py_any(py)
-    }
-
     /// All offsets, as `Layout.offsets`.
     fn offsets(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
-        let n = self.inner.size();
-        if n > 1 << 28 {
-            return Err(raise(
-                "TooLarge",
-                format!("offsets: {n} points is too many to list"),
-            ));
-        }
-        let v: Vec<i64> = self.inner.offsets().collect();
-        let list = PyList::new(py, v)?;
-        match py.import("numpy") {
-            Ok(np) => Ok(np
-                .getattr("array")?
-                .call1((list, np.getattr("int64")?))?
-                .unbind()),
-            Err(_) => Ok(list.into_any().unbind()),
-        }
+        offsets_to_py(py, self.inner.size(), self.inner.offsets())
     }
 
     /// The layout as an SVG picture, each cell showing the swizzled offset, coloured by
@@ -1129,41 +1186,11 @@ impl PyComposed {
     fn svg(&self) -> PyResult<String> {
         layout_svg(&self.inner)
     }
-
-    /// The same picture as PNG bytes (see `Layout.png`).
-    #[pyo3(signature = (scale = None))]
-    fn png<'py>(&self, py: Python<'py>, scale: Option<f32>) -> PyResult<Bound<'py, PyBytes>> {
-        to_png(py, self.svg()?, scale)
-    }
-
-    fn _repr_svg_(&self) -> Option<String> {
-        repr_svg(|| self.svg())
-    }
-
-    fn _repr_png_<'py>(&self, py: Python<'py>) -> Option<Bound<'py, PyBytes>> {
-        repr_png(py, || self.svg())
-    }
-
-    fn __str__(&self) -> String {
-        self.inner.to_string()
-    }
-
-    fn __repr__(&self) -> String {
-        format!("ComposedLayout.parse({:?})", self.inner.to_string())
-    }
-
-    fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
-        match other.cast::<PyComposed>() {
-            Ok(o) => o.get().inner.to_string() == self.inner.to_string(),
-            Err(_) => false,
-        }
-    }
-
-    fn __hash__(&self) -> u64 {
-        let mut h = DefaultHasher::new();
-        self.inner.to_string().hash(&mut h);
-        h.finish()
-    }
+}
+/// The same picture as PNG bytes (see `Layout.png`).
+png;
+text_value("ComposedLayout");
+__call__(composed_object);
 }
 
 /// A layout with basis strides (CuTe's `ScaledBasis`, e.g. `make_identity_layout`'s
@@ -1177,7 +1204,7 @@ pub struct PyBasis {
     inner: Layout<ScaledBasis>,
 }
 
-#[pymethods]
+py_methods! {
 impl PyBasis {
     /// Reads `shape:stride` with basis strides `v@i@...`.
     #[staticmethod]
@@ -1190,7 +1217,7 @@ impl PyBasis {
     /// The shape.
     #[getter]
     fn shape(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
-        Ok(tuple_to_py(py, &self.inner.shape())?.unbind())
+        ret_tuple(py, &self.inner.shape())
     }
 
     fn size(&self) -> i64 {
@@ -1204,43 +1231,19 @@ impl PyBasis {
     /// The coordinate (an int tuple) at a 1-D index or a coordinate.
     #[pyo3(signature = (*args))]
     fn __call__(&self, py: Python<'_>, args: &Bound<'_, PyTuple>) -> PyResult<Py<PyAny>> {
-        let v = if args.len() == 1 {
-            let a = args.get_item(0)?;
-            match as_int(&a)? {
-                Some(i) => self.inner.value_1d(i).ok_or_else(|| {
-                    raise(
-                        "CoordOutOfRange",
-                        format!("index {i} is outside the domain of {}", self.inner),
-                    )
-                })?,
-                None => self.inner.value(&to_tuple(&a)?).py()?,
-            }
-        } else {
-            self.inner.value(&to_tuple(args.as_any())?).py()?
+        let v = match call_arg(args)? {
+            CallArg::Index(i) => self.inner.value_1d(i).ok_or_else(|| {
+                raise(
+                    "CoordOutOfRange",
+                    format!("index {i} is outside the domain of {}", self.inner),
+                )
+            })?,
+            CallArg::Coord(c) => self.inner.value(&to_tuple(&c)?).py()?,
         };
-        Ok(tuple_to_py(py, &v)?.unbind())
+        ret_tuple(py, &v)
     }
-
-    fn __str__(&self) -> String {
-        self.inner.to_string()
-    }
-
-    fn __repr__(&self) -> String {
-        format!("BasisLayout.parse({:?})", self.inner.to_string())
-    }
-
-    fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
-        match other.cast::<PyBasis>() {
-            Ok(o) => o.get().inner.to_string() == self.inner.to_string(),
-            Err(_) => false,
-        }
-    }
-
-    fn __hash__(&self) -> u64 {
-        let mut h = DefaultHasher::new();
-        self.inner.to_string().hash(&mut h);
-        h.finish()
-    }
+}
+text_value("BasisLayout");
 }
 
 /// CuTe's `make_identity_layout(shape)`: the shape with unit basis strides.
@@ -1262,7 +1265,7 @@ pub struct PyTV {
     tile: IntTuple,
 }
 
-#[pymethods]
+py_methods! {
 impl PyTV {
     #[new]
     fn py_new(tv: &Bound<'_, PyAny>, tile: &Bound<'_, PyAny>) -> PyResult<Self> {
@@ -1281,7 +1284,7 @@ impl PyTV {
     /// The tile shape.
     #[getter]
     fn tile(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
-        Ok(tuple_to_py(py, &self.tile)?.unbind())
+        ret_tuple(py, &self.tile)
     }
 
     /// The picture: each cell of the tile shows the thread and value that own it.
@@ -1292,20 +1295,6 @@ impl PyTV {
     /// The picture in LaTeX/TikZ.
     fn latex(&self) -> PyResult<String> {
         render::latex_tv(&self.tv, &self.tile, &Style::new()).py()
-    }
-
-    /// The picture as PNG bytes (see `Layout.png`).
-    #[pyo3(signature = (scale = None))]
-    fn png<'py>(&self, py: Python<'py>, scale: Option<f32>) -> PyResult<Bound<'py, PyBytes>> {
-        to_png(py, self.svg()?, scale)
-    }
-
-    fn _repr_svg_(&self) -> Option<String> {
-        repr_svg(|| self.svg())
-    }
-
-    fn _repr_png_<'py>(&self, py: Python<'py>) -> Option<Bound<'py, PyBytes>> {
-        repr_png(py, || self.svg())
     }
 
     fn __str__(&self) -> String {
@@ -1320,14 +1309,11 @@ impl PyTV {
         )
     }
 }
+/// The picture as PNG bytes (see `Layout.png`).
+png;
+}
 
 // ---- module functions --------------------------------------------------------------------------
-
-macro_rules! ret_layout {
-    ($py:expr, $e:expr) => {
-        Ok(new_layout($py, $e)?.into_any())
-    };
-}
 
 /// Number of points: the product of the shape of a layout or of an int tuple.
 ///
@@ -1384,18 +1370,12 @@ fn depth(x: &Bound<'_, PyAny>) -> PyResult<usize> {
 #[pyfunction]
 fn flatten(py: Python<'_>, x: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
     if let Ok(l) = x.cast::<PyLayout>() {
-        return ret_layout!(py, l.get().inner.flatten());
+        return layout_object(py, l.get().inner.flatten());
     }
     if let Ok(c) = x.cast::<PyComposed>() {
-        return Ok(Py::new(
-            py,
-            PyComposed {
-                inner: c.get().inner.flatten(),
-            },
-        )?
-        .into_any());
+        return composed_object(py, c.get().inner.flatten());
     }
-    Ok(tuple_to_py(py, &to_tuple(x)?.flatten())?.unbind())
+    ret_tuple(py, &to_tuple(x)?.flatten())
 }
 
 /// Fewest modes with the same function: `coalesce(L)(i) == L(i)` for every `i < size(L)`; with
@@ -1411,16 +1391,12 @@ fn coalesce(
     profile: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Py<PyAny>> {
     if is_other_kind(layout) {
-        return match profile {
-            None => Ok(table_call(py, "coalesce", &[layout])?.unbind()),
-            Some(p) => Ok(table_call(py, "coalesce", &[layout, p])?.unbind()),
-        };
+        return table_call_opt(py, "coalesce", layout, profile);
     }
     let l = lref(layout)?;
-    match profile {
-        None => ret_layout!(py, l.coalesce()),
-        Some(p) if p.is_none() => ret_layout!(py, l.coalesce()),
-        Some(p) => ret_layout!(py, l.coalesce_by_mode(&to_tuple(p)?).py()?),
+    match given(profile) {
+        None => layout_object(py, l.coalesce()),
+        Some(p) => layout_object(py, l.coalesce_by_mode(&to_tuple(p)?).py()?),
     }
 }
 
@@ -1432,19 +1408,19 @@ fn filter(
     layout: &Bound<'_, PyAny>,
     profile: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Py<PyAny>> {
-    if profile.is_some_and(|p| !p.is_none()) {
+    if given(profile).is_some() {
         return Err(raise(
             "NotImplemented",
             "filter with a profile is not implemented; filter each mode".into(),
         ));
     }
-    ret_layout!(py, lref(layout)?.filter())
+    layout_object(py, lref(layout)?.filter())
 }
 
 /// Stride-0 modes get extent 1.
 #[pyfunction]
 fn filter_zeros(py: Python<'_>, layout: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
-    ret_layout!(py, lref(layout)?.filter_zeros())
+    layout_object(py, lref(layout)?.filter_zeros())
 }
 
 /// `A o B`: `R(c) == A(B(c))` for every coordinate `c` of `B`. `B` may be a layout, an int, a
@@ -1455,17 +1431,17 @@ fn filter_zeros(py: Python<'_>, layout: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>
 #[pyfunction]
 fn composition(py: Python<'_>, a: &Bound<'_, PyAny>, b: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
     if let (Ok(la), Ok(lb)) = (a.cast::<PyLayout>(), b.cast::<PyLayout>()) {
-        return ret_layout!(py, la.get().inner.compose(&lb.get().inner).py()?);
+        return layout_object(py, la.get().inner.compose(&lb.get().inner).py()?);
     }
     if b.is_none() {
         return Ok(a.clone().unbind());
     }
     if is_other_kind(a) || is_other_kind(b) {
-        return Ok(table_call(py, "composition", &[a, b])?.unbind());
+        return table_call(py, "composition", &[a, b]);
     }
     let la = lref(a)?;
     let r = with_tiler(b, |t| la.compose_tiler(t))?.py()?;
-    ret_layout!(py, r)
+    layout_object(py, r)
 }
 
 /// The layout filling the gaps of `L`'s image up to `cotarget` (default: `cosize(L)`):
@@ -1481,18 +1457,14 @@ fn complement(
     cotarget: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Py<PyAny>> {
     if is_other_kind(layout) {
-        return match cotarget {
-            None => Ok(table_call(py, "complement", &[layout])?.unbind()),
-            Some(m) => Ok(table_call(py, "complement", &[layout, m])?.unbind()),
-        };
+        return table_call_opt(py, "complement", layout, cotarget);
     }
     let l = lref(layout)?;
-    match cotarget {
-        None => ret_layout!(py, l.complement_cosize().py()?),
-        Some(m) if m.is_none() => ret_layout!(py, l.complement_cosize().py()?),
+    match given(cotarget) {
+        None => layout_object(py, l.complement_cosize().py()?),
         Some(m) => match as_int(m)? {
-            Some(n) => ret_layout!(py, l.complement(n).py()?),
-            None => ret_layout!(py, l.complement_shape(&to_tuple(m)?).py()?),
+            Some(n) => layout_object(py, l.complement(n).py()?),
+            None => layout_object(py, l.complement_shape(&to_tuple(m)?).py()?),
         },
     }
 }
@@ -1523,9 +1495,9 @@ fn right_inverse(py: Python<'_>, layout: &Bound<'_, PyAny>) -> PyResult<Py<PyAny
         return Ok(py.None());
     }
     if is_other_kind(layout) {
-        return Ok(table_call(py, "right_inverse", &[layout])?.unbind());
+        return table_call(py, "right_inverse", &[layout]);
     }
-    ret_layout!(py, lref(layout)?.right_inverse())
+    layout_object(py, lref(layout)?.right_inverse())
 }
 
 /// `R` with `R(L(i)) == i` for every `i < size(L)` (L injective).
@@ -1538,15 +1510,15 @@ fn left_inverse(py: Python<'_>, layout: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>
         return Ok(py.None());
     }
     if is_other_kind(layout) {
-        return Ok(table_call(py, "left_inverse", &[layout])?.unbind());
+        return table_call(py, "left_inverse", &[layout]);
     }
-    ret_layout!(py, lref(layout)?.left_inverse().py()?)
+    layout_object(py, lref(layout)?.left_inverse().py()?)
 }
 
 /// The coordinates `L` maps to 0, as a layout into `L`'s domain.
 #[pyfunction]
 fn nullspace(py: Python<'_>, layout: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
-    ret_layout!(py, lref(layout)?.nullspace())
+    layout_object(py, lref(layout)?.nullspace())
 }
 
 macro_rules! tiler_op {
@@ -1563,11 +1535,11 @@ macro_rules! tiler_op {
                 return Ok(layout.clone().unbind());
             }
             if is_other_kind(layout) || is_other_kind(tiler) {
-                return Ok(table_call(py, stringify!($name), &[layout, tiler])?.unbind());
+                return table_call(py, stringify!($name), &[layout, tiler]);
             }
             let l = lref(layout)?;
             let r = with_tiler(tiler, |t| l.$name(t))?.py()?;
-            ret_layout!(py, r)
+            layout_object(py, r)
         }
     };
 }
@@ -1596,33 +1568,37 @@ tiler_op!(zipped_product, "`logical_product` as `((block), (rest))`.");
 tiler_op!(tiled_product, "`logical_product` as `((block), rest...)`.");
 tiler_op!(flat_product, "`logical_product` as `(block..., rest...)`.");
 
-/// Copies of `A` placed block by block as `B` says (mode i is `(A_i, B_i)`).
-///
-/// >>> str(blocked_product(Layout((2, 2)), Layout((2, 3))))
-/// '((2,2),(2,3)):((1,4),(2,8))'
-#[pyfunction]
-fn blocked_product(
-    py: Python<'_>,
-    a: &Bound<'_, PyAny>,
-    b: &Bound<'_, PyAny>,
-) -> PyResult<Py<PyAny>> {
-    if is_other_kind(a) {
-        return Ok(table_call(py, "blocked_product", &[a, b])?.unbind());
-    }
-    ret_layout!(py, lref(a)?.blocked_product(&*lref(b)?).py()?)
+/// A module function `NAME(a, b)` of two layout arguments: `Layout::NAME`, or `NAME` of the
+/// operation table where `via_table(a, b)` (arguments the fast path does not take).
+macro_rules! layout_pair_fn {
+    ($(#[$doc:meta])* fn $name:ident, via_table $via:expr) => {
+        $(#[$doc])*
+        #[pyfunction]
+        fn $name(
+            py: Python<'_>,
+            a: &Bound<'_, PyAny>,
+            b: &Bound<'_, PyAny>,
+        ) -> PyResult<Py<PyAny>> {
+            let via_table: fn(&Bound<'_, PyAny>, &Bound<'_, PyAny>) -> bool = $via;
+            if via_table(a, b) {
+                return table_call(py, stringify!($name), &[a, b]);
+            }
+            layout_object(py, lref(a)?.$name(&*lref(b)?).py()?)
+        }
+    };
 }
 
-/// Copies of `A` interleaved as `B` says (mode i is `(B_i, A_i)`).
-#[pyfunction]
-fn raked_product(
-    py: Python<'_>,
-    a: &Bound<'_, PyAny>,
-    b: &Bound<'_, PyAny>,
-) -> PyResult<Py<PyAny>> {
-    if is_other_kind(a) {
-        return Ok(table_call(py, "raked_product", &[a, b])?.unbind());
-    }
-    ret_layout!(py, lref(a)?.raked_product(&*lref(b)?).py()?)
+layout_pair_fn! {
+    /// Copies of `A` placed block by block as `B` says (mode i is `(A_i, B_i)`).
+    ///
+    /// >>> str(blocked_product(Layout((2, 2)), Layout((2, 3))))
+    /// '((2,2),(2,3)):((1,4),(2,8))'
+    fn blocked_product, via_table |a, _| is_other_kind(a)
+}
+
+layout_pair_fn! {
+    /// Copies of `A` interleaved as `B` says (mode i is `(B_i, A_i)`).
+    fn raked_product, via_table |a, _| is_other_kind(a)
 }
 
 /// `A` repeated to fill `shape` (in `order` of the modes, if given).
@@ -1634,15 +1610,12 @@ fn tile_to_shape(
     shape: &Bound<'_, PyAny>,
     order: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Py<PyAny>> {
-    let ord = match order {
-        Some(o) if !o.is_none() => Some(to_tuple(o)?),
-        _ => None,
-    };
-    ret_layout!(
+    let ord = given(order).map(to_tuple).transpose()?;
+    layout_object(
         py,
         to_layout(layout)?
             .tile_to_shape(&to_tuple(shape)?, ord.as_ref())
-            .py()?
+            .py()?,
     )
 }
 
@@ -1662,14 +1635,14 @@ fn layout_and_n(a: &Bound<'_, PyAny>, b: &Bound<'_, PyAny>) -> PyResult<(Layout,
 #[pyfunction]
 fn upcast(py: Python<'_>, a: &Bound<'_, PyAny>, b: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
     let (l, n) = layout_and_n(a, b)?;
-    ret_layout!(py, l.upcast(n).py()?)
+    layout_object(py, l.upcast(n).py()?)
 }
 
 /// The layout for elements `n` times narrower: `downcast(layout, n)`.
 #[pyfunction]
 fn downcast(py: Python<'_>, a: &Bound<'_, PyAny>, b: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
     let (l, n) = layout_and_n(a, b)?;
-    ret_layout!(py, l.downcast(n).py()?)
+    layout_object(py, l.downcast(n).py()?)
 }
 
 /// The layout for elements of `new_bits` bits instead of `old_bits`.
@@ -1680,7 +1653,7 @@ fn recast(
     old_bits: i64,
     new_bits: i64,
 ) -> PyResult<Py<PyAny>> {
-    ret_layout!(py, lref(layout)?.recast(old_bits, new_bits).py()?)
+    layout_object(py, lref(layout)?.recast(old_bits, new_bits).py()?)
 }
 
 /// Number of leading elements both layouts map alike.
@@ -1696,15 +1669,15 @@ fn max_common_layout(
     a: &Bound<'_, PyAny>,
     b: &Bound<'_, PyAny>,
 ) -> PyResult<Py<PyAny>> {
-    ret_layout!(py, lref(a)?.max_common_layout(&*lref(b)?))
+    layout_object(py, lref(a)?.max_common_layout(&*lref(b)?))
 }
 
 /// The layout that `shape[, stride]` describe: a layout, or a shape with an optional stride
 /// (column-major by default).
 fn layout_of(shape: &Bound<'_, PyAny>, stride: Option<&Bound<'_, PyAny>>) -> PyResult<Layout> {
-    match stride {
-        Some(d) if !d.is_none() => layout_from_values(shape, Some(d)),
-        _ => {
+    match given(stride) {
+        Some(d) => layout_from_values(shape, Some(d)),
+        None => {
             if let Ok(l) = shape.cast::<PyLayout>() {
                 return Ok(l.get().inner.clone());
             }
@@ -1739,7 +1712,7 @@ fn crd2idx(
         }
         l.index(&to_tuple(crd)?).py()
     };
-    let stride = stride.filter(|d| !d.is_none());
+    let stride = given(stride);
     if stride.is_none() {
         if let Ok(l) = shape.cast::<PyLayout>() {
             return eval(&l.get().inner);
@@ -1779,7 +1752,7 @@ fn idx2crd(
     shape: &Bound<'_, PyAny>,
     stride: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Py<PyAny>> {
-    let stride = stride.filter(|d| !d.is_none());
+    let stride = given(stride);
     if let (None, false) = (stride, shape.is_instance_of::<PyLayout>()) {
         let i = to_tuple(idx)?;
         let hit = TUPLE_CACHE
@@ -1790,11 +1763,11 @@ fn idx2crd(
             Some(r) => r.py()?,
             None => tuple_cached(shape)?.idx2crd(&i).py()?,
         };
-        return Ok(tuple_to_py(py, &c)?.unbind());
+        return ret_tuple(py, &c);
     }
     let l = layout_of(shape, stride)?;
     let i = as_int(idx)?.ok_or_else(|| type_error("idx2crd with a stride: an int index", idx))?;
-    Ok(tuple_to_py(py, &l.coord(i).py()?)?.unbind())
+    ret_tuple(py, &l.coord(i).py()?)
 }
 
 /// A coordinate of one shape as a coordinate of another: `crd2crd(crd, dst_shape, src_shape)`.
@@ -1808,13 +1781,13 @@ fn crd2crd(
 ) -> PyResult<Py<PyAny>> {
     let c = to_tuple(crd)?;
     let dst = to_tuple(dst_shape)?;
-    let src = match src_shape {
-        Some(s) if !s.is_none() => to_tuple(s)?,
-        _ => {
+    let src = match given(src_shape) {
+        Some(s) => to_tuple(s)?,
+        None => {
             // Without a source shape only the unambiguous forms: the same tree, or an index.
             if c.is_int() {
                 let r = dst.idx2crd(&c).py()?;
-                return Ok(tuple_to_py(py, &r)?.unbind());
+                return ret_tuple(py, &r);
             }
             if c.rank() == dst.rank() && !dst.is_int() {
                 return Ok(crd.clone().unbind());
@@ -1826,7 +1799,7 @@ fn crd2crd(
         }
     };
     let r = src.crd2crd(&c, &dst).py()?;
-    Ok(tuple_to_py(py, &r)?.unbind())
+    ret_tuple(py, &r)
 }
 
 /// The sub-layout a coordinate with `None` (CuTe's `_`) keeps: `slice_(crd, layout)`; on an int
@@ -1839,11 +1812,10 @@ fn slice_(
 ) -> PyResult<Py<PyAny>> {
     let c = to_slice(crd, 0)?;
     if let Ok(l) = target.cast::<PyLayout>() {
-        return ret_layout!(py, l.get().inner.slice(&c).py()?);
+        return layout_object(py, l.get().inner.slice(&c).py()?);
     }
     if let Ok(cl) = target.cast::<PyComposed>() {
-        let r = cl.get().inner.slice(&c).py()?;
-        return Ok(Py::new(py, PyComposed { inner: r })?.into_any());
+        return composed_object(py, cl.get().inner.slice(&c).py()?);
     }
     // An int tuple: slice the layout S:t, with S a shape that holds the coordinate (each fixed
     // entry's extent one past it, the rest 1), and keep its stride, so that entries of any value
@@ -1851,7 +1823,7 @@ fn slice_(
     let shape = slice_shape(crd, target, 0)?;
     let l = Layout::new(shape, to_tuple(target)?).py()?;
     let r = l.slice(&c).py()?;
-    Ok(tuple_to_py(py, &r.stride())?.unbind())
+    ret_tuple(py, &r.stride())
 }
 
 /// A shape congruent to `target` in which coordinate `crd` lies (see `slice_`).
@@ -1861,10 +1833,7 @@ fn slice_shape(
     depth: usize,
 ) -> PyResult<IntTuple> {
     if depth > MAX_PY_DEPTH {
-        return Err(raise(
-            "TooDeep",
-            format!("coordinate nests deeper than {MAX_PY_DEPTH} levels"),
-        ));
+        return Err(too_deep("coordinate"));
     }
     let fixed = as_int(crd)?;
     if target.is_instance_of::<PyTuple>() || target.is_instance_of::<PyList>() {
@@ -1922,7 +1891,7 @@ fn make_layout(py: Python<'_>, args: &Bound<'_, PyTuple>) -> PyResult<Py<PyAny>>
         for a in args.iter() {
             modes.push(to_layout(&a)?);
         }
-        return ret_layout!(py, Layout::from_modes(modes).py()?);
+        return layout_object(py, Layout::from_modes(modes).py()?);
     }
     let is_shape = |x: &Bound<'_, PyAny>| -> PyResult<bool> {
         if as_int(x)?.is_some() {
@@ -1939,7 +1908,7 @@ fn make_layout(py: Python<'_>, args: &Bound<'_, PyTuple>) -> PyResult<Py<PyAny>>
         for a in first.try_iter()? {
             modes.push(to_layout(&a?)?);
         }
-        return ret_layout!(py, Layout::from_modes(modes).py()?);
+        return layout_object(py, Layout::from_modes(modes).py()?);
     }
     if n > 2 {
         return Err(raise(
@@ -1949,22 +1918,22 @@ fn make_layout(py: Python<'_>, args: &Bound<'_, PyTuple>) -> PyResult<Py<PyAny>>
     }
     if let Ok(s) = first.cast::<PyString>() {
         if s.to_cow()?.contains(':') {
-            return ret_layout!(py, s.to_cow()?.parse::<Layout>().py()?);
+            return layout_object(py, s.to_cow()?.parse::<Layout>().py()?);
         }
     }
     let shape = to_tuple(&first)?;
     if n == 1 {
-        return ret_layout!(py, Layout::col_major(shape).py()?);
+        return layout_object(py, Layout::col_major(shape).py()?);
     }
     let d = args.get_item(1)?;
     if let Ok(s) = d.cast::<PyString>() {
         match s.to_cow()?.trim() {
-            "LayoutLeft" => return ret_layout!(py, Layout::col_major(shape).py()?),
-            "LayoutRight" => return ret_layout!(py, Layout::row_major(shape).py()?),
+            "LayoutLeft" => return layout_object(py, Layout::col_major(shape).py()?),
+            "LayoutRight" => return layout_object(py, Layout::row_major(shape).py()?),
             _ => {}
         }
     }
-    ret_layout!(py, Layout::new(shape, to_tuple(&d)?).py()?)
+    layout_object(py, Layout::new(shape, to_tuple(&d)?).py()?)
 }
 
 /// CuTe's `shape_div(a, b)`: int tuple `a` with `b` elements divided out, mode by mode.
@@ -1974,7 +1943,7 @@ fn make_layout(py: Python<'_>, args: &Bound<'_, PyTuple>) -> PyResult<Py<PyAny>>
 #[pyfunction]
 fn shape_div(py: Python<'_>, a: &Bound<'_, PyAny>, b: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
     let r = to_tuple(a)?.shape_div(&to_tuple(b)?).py()?;
-    Ok(tuple_to_py(py, &r)?.unbind())
+    ret_tuple(py, &r)
 }
 
 /// The exclusive prefix products of the leaves of `a`, times `init` (pycute's `prefix_product`).
@@ -1985,7 +1954,7 @@ fn shape_div(py: Python<'_>, a: &Bound<'_, PyAny>, b: &Bound<'_, PyAny>) -> PyRe
 #[pyo3(signature = (a, init = 1))]
 fn prefix_product(py: Python<'_>, a: &Bound<'_, PyAny>, init: i64) -> PyResult<Py<PyAny>> {
     let r = to_tuple(a)?.prefix_products(init).py()?;
-    Ok(tuple_to_py(py, &r)?.unbind())
+    ret_tuple(py, &r)
 }
 
 /// The sum of the products of corresponding leaves of two congruent int tuples.
@@ -2005,18 +1974,14 @@ fn shape_of(x: &Bound<'_, PyAny>) -> PyResult<IntTuple> {
     }
 }
 
-/// NVlabs PyCuTe's `layout_add` (not CuTe C++): the layout `R` with `R(i) == A(i) + B(i)` for
-/// every `i < size`, coalesced. Raises `LayoutError` (`.kind` `SizeMismatch`, `NotALayout`,
-/// `NotRepresentable`) where no such layout exists.
-///
-/// >>> str(layout_add(Layout((4, 3), (1, 4)), Layout((4, 3), (3, 1))))
-/// '(4,3):(4,5)'
-#[pyfunction]
-fn layout_add(py: Python<'_>, a: &Bound<'_, PyAny>, b: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
-    if is_other_kind(a) || is_other_kind(b) {
-        return Ok(table_call(py, "layout_add", &[a, b])?.unbind());
-    }
-    ret_layout!(py, lref(a)?.layout_add(&*lref(b)?).py()?)
+layout_pair_fn! {
+    /// NVlabs PyCuTe's `layout_add` (not CuTe C++): the layout `R` with `R(i) == A(i) + B(i)` for
+    /// every `i < size`, coalesced. Raises `LayoutError` (`.kind` `SizeMismatch`, `NotALayout`,
+    /// `NotRepresentable`) where no such layout exists.
+    ///
+    /// >>> str(layout_add(Layout((4, 3), (1, 4)), Layout((4, 3), (3, 1))))
+    /// '(4,3):(4,5)'
+    fn layout_add, via_table |a, b| is_other_kind(a) || is_other_kind(b)
 }
 
 /// NVlabs PyCuTe's `coalesce_z` (not CuTe C++): coalesce that keeps `L(i)` for every integer
@@ -2032,15 +1997,12 @@ fn coalesce_z(
     profile: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Py<PyAny>> {
     if is_other_kind(layout) {
-        return match profile {
-            Some(p) if !p.is_none() => Ok(table_call(py, "coalesce_z", &[layout, p])?.unbind()),
-            _ => Ok(table_call(py, "coalesce_z", &[layout])?.unbind()),
-        };
+        return table_call_opt(py, "coalesce_z", layout, given(profile));
     }
     let l = lref(layout)?;
-    match profile {
-        Some(p) if !p.is_none() => ret_layout!(py, l.coalesce_z_by_mode(&to_tuple(p)?).py()?),
-        _ => ret_layout!(py, l.coalesce_z()),
+    match given(profile) {
+        Some(p) => layout_object(py, l.coalesce_z_by_mode(&to_tuple(p)?).py()?),
+        None => layout_object(py, l.coalesce_z()),
     }
 }
 
@@ -2055,7 +2017,7 @@ fn greatest_common_domain(
     a: &Bound<'_, PyAny>,
     b: &Bound<'_, PyAny>,
 ) -> PyResult<Py<PyAny>> {
-    ret_layout!(py, shape_of(a)?.greatest_common_domain(&shape_of(b)?).py()?)
+    layout_object(py, shape_of(a)?.greatest_common_domain(&shape_of(b)?).py()?)
 }
 
 /// NVlabs PyCuTe's `common_refinement` (not CuTe C++): the least shape both shapes (or
@@ -2070,7 +2032,7 @@ fn common_refinement(
     b: &Bound<'_, PyAny>,
 ) -> PyResult<Py<PyAny>> {
     let r = shape_of(a)?.common_refinement(&shape_of(b)?).py()?;
-    Ok(tuple_to_py(py, &r)?.unbind())
+    ret_tuple(py, &r)
 }
 
 /// NVlabs PyCuTe's `common_coarsening` (not CuTe C++): the greatest shape compatible with both
@@ -2085,20 +2047,20 @@ fn common_coarsening(
     b: &Bound<'_, PyAny>,
 ) -> PyResult<Py<PyAny>> {
     let r = shape_of(a)?.common_coarsening(&shape_of(b)?).py()?;
-    Ok(tuple_to_py(py, &r)?.unbind())
+    ret_tuple(py, &r)
 }
 
 /// `(shape, stride)`'s row-major layout (CuTe's `LayoutRight`).
 #[pyfunction]
 fn make_layout_right(py: Python<'_>, shape: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
-    ret_layout!(py, Layout::row_major(to_tuple(shape)?).py()?)
+    layout_object(py, Layout::row_major(to_tuple(shape)?).py()?)
 }
 
 /// The shape of a layout (a tuple or int).
 #[pyfunction]
 fn shape(py: Python<'_>, x: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
     if let Ok(c) = x.cast::<PyComposed>() {
-        return Ok(tuple_to_py(py, &c.get().inner.shape())?.unbind());
+        return ret_tuple(py, &c.get().inner.shape());
     }
     match x.cast::<PyLayout>() {
         Ok(l) => l.get().shape(py),
@@ -2119,7 +2081,7 @@ fn stride(py: Python<'_>, x: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
 fn mode(py: Python<'_>, layout: &Bound<'_, PyAny>, path: Vec<usize>) -> PyResult<Py<PyAny>> {
     let l = to_layout(layout)?;
     match l.mode_at(&path) {
-        Some(m) => ret_layout!(py, m),
+        Some(m) => layout_object(py, m),
         None => Err(raise(
             "ModeOutOfRange",
             format!("mode: no mode {path:?} in layout {l}"),
@@ -2139,7 +2101,7 @@ fn mode(py: Python<'_>, layout: &Bound<'_, PyAny>, path: Vec<usize>) -> PyResult
 fn run(py: Python<'_>, op: &str, args: &Bound<'_, PyTuple>) -> PyResult<Py<PyAny>> {
     let items: Vec<Bound<'_, PyAny>> = args.iter().collect();
     let refs: Vec<&Bound<'_, PyAny>> = items.iter().collect();
-    Ok(table_call(py, op, &refs)?.unbind())
+    table_call(py, op, &refs)
 }
 
 /// As `run`, but returns the operation's text exactly as `cute OP` prints it.
@@ -2238,9 +2200,9 @@ fn svg(layout: &Bound<'_, PyAny>, tile: Option<&Bound<'_, PyAny>>) -> PyResult<S
         return c.get().svg();
     }
     let l = to_layout(layout)?;
-    match tile {
-        Some(t) if !t.is_none() => render::svg_tv(&l, &to_tuple(t)?, &Style::new()).py(),
-        _ => layout_svg(&ComposedLayout::from(l)),
+    match given(tile) {
+        Some(t) => render::svg_tv(&l, &to_tuple(t)?, &Style::new()).py(),
+        None => layout_svg(&ComposedLayout::from(l)),
     }
 }
 
@@ -2345,9 +2307,9 @@ fn repr_png<'py>(
 #[pyo3(signature = (layout, tile = None))]
 fn latex(layout: &Bound<'_, PyAny>, tile: Option<&Bound<'_, PyAny>>) -> PyResult<String> {
     let l = to_layout(layout)?;
-    match tile {
-        Some(t) if !t.is_none() => render::latex_tv(&l, &to_tuple(t)?, &Style::new()).py(),
-        _ => render::latex(&l, &Style::new()).py(),
+    match given(tile) {
+        Some(t) => render::latex_tv(&l, &to_tuple(t)?, &Style::new()).py(),
+        None => render::latex(&l, &Style::new()).py(),
     }
 }
 
@@ -2369,10 +2331,17 @@ fn picture(op: &str, args: &Bound<'_, PyTuple>) -> PyResult<String> {
 }
 
 fn opt_text(x: Option<&Bound<'_, PyAny>>) -> PyResult<Option<String>> {
-    match x {
-        Some(v) if !v.is_none() => Ok(Some(to_text(v, 0)?)),
-        _ => Ok(None),
-    }
+    given(x).map(|v| to_text(v, 0)).transpose()
+}
+
+/// The tiled MMA of `atom` with an optional atom layout and permutation (CuTe text or values).
+fn tiled_mma(
+    atom: &str,
+    atom_layout: Option<&Bound<'_, PyAny>>,
+    permutation: Option<&Bound<'_, PyAny>>,
+) -> PyResult<TiledMma> {
+    let (l, p) = (opt_text(atom_layout)?, opt_text(permutation)?);
+    cute_ops::atoms::make_tiled_mma(atom, l.as_deref(), p.as_deref()).map_err(operr)
 }
 
 /// A tiled MMA's picture as CuTe's `print_latex` draws it (C, A and B panels), in SVG:
@@ -2384,8 +2353,7 @@ fn mma_svg(
     atom_layout: Option<&Bound<'_, PyAny>>,
     permutation: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<String> {
-    let (l, p) = (opt_text(atom_layout)?, opt_text(permutation)?);
-    let mma = cute_ops::atoms::make_tiled_mma(atom, l.as_deref(), p.as_deref()).map_err(operr)?;
+    let mma = tiled_mma(atom, atom_layout, permutation)?;
     render::svg_mma(&mma, &Style::new())
         .map_err(OpError::from)
         .map_err(operr)
@@ -2399,8 +2367,7 @@ fn mma_latex(
     atom_layout: Option<&Bound<'_, PyAny>>,
     permutation: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<String> {
-    let (l, p) = (opt_text(atom_layout)?, opt_text(permutation)?);
-    let mma = cute_ops::atoms::make_tiled_mma(atom, l.as_deref(), p.as_deref()).map_err(operr)?;
+    let mma = tiled_mma(atom, atom_layout, permutation)?;
     render::latex_mma(&mma)
         .map_err(OpError::from)
         .map_err(operr)

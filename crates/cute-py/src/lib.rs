@@ -1169,11 +1169,16 @@ impl PyComposed {
         self.inner.rank()
     }
 
-    fn __getitem__(&self, i: usize) -> PyResult<Self> {
-        self.inner
-            .mode(i)
-            .map(|m| PyComposed { inner: m })
-            .ok_or_else(|| PyIndexError::new_err(format!("no mode {i}")))
+    /// Mode `i` (negative counts from the end), as `Layout[i]`.
+    fn __getitem__(&self, i: isize) -> PyResult<Self> {
+        let r = self.inner.rank() as isize;
+        let k = if i < 0 { i + r } else { i };
+        let m = usize::try_from(k).ok().and_then(|k| self.inner.mode(k));
+        m.map(|m| PyComposed { inner: m }).ok_or_else(|| {
+            PyIndexError::new_err(format!(
+                "mode {i} out of range for a composed layout of rank {r}"
+            ))
+        })
     }
 
     /// All offsets, as `Layout.offsets`.
@@ -2078,9 +2083,14 @@ fn stride(py: Python<'_>, x: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
 /// `mode(layout, i, ...)`: the sub-layout at a hierarchical index (CuTe's `layout<I...>`).
 #[pyfunction]
 #[pyo3(signature = (layout, *path))]
-fn mode(py: Python<'_>, layout: &Bound<'_, PyAny>, path: Vec<usize>) -> PyResult<Py<PyAny>> {
+fn mode(py: Python<'_>, layout: &Bound<'_, PyAny>, path: Vec<i64>) -> PyResult<Py<PyAny>> {
     let l = to_layout(layout)?;
-    match l.mode_at(&path) {
+    let found = path
+        .iter()
+        .map(|&i| usize::try_from(i).ok())
+        .collect::<Option<Vec<usize>>>()
+        .and_then(|p| l.mode_at(&p));
+    match found {
         Some(m) => layout_object(py, m),
         None => Err(raise(
             "ModeOutOfRange",

@@ -47,6 +47,19 @@ def test_evaluate():
     assert L[0] == Layout(4, 8) and L[-1] == Layout(8, 1) and len(L) == 2
     with pytest.raises(IndexError):
         L[2]
+    with pytest.raises(IndexError):
+        L[-3]
+    assert cl.mode(L2, 1, 0) == Layout(2, 12)
+    for path in [(-1,), (2,), (1, 5)]:
+        with pytest.raises(LayoutError) as e:
+            cl.mode(L2, *path)
+        assert e.value.kind == "ModeOutOfRange"
+    C = cl.ComposedLayout.parse("Sw<1,0,1> o 0 o (2,4):(4,1)")
+    assert C[-1] == C[1] and str(C[0]) == "Sw<1,0,1> o 0 o 2:4"
+    with pytest.raises(IndexError):
+        C[2]
+    with pytest.raises(IndexError):
+        C[-3]
     assert L(None, 2) == Layout.parse("(4):(8)")
     assert L.size() == 32 and L.cosize() == 32
 

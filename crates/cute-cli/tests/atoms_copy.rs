@@ -55,6 +55,28 @@ fn run(cases: &[Case]) -> Vec<String> {
     bad
 }
 
+/// Runs `cases` (read from `file`), prints how many agree, and asserts that there are at least
+/// `min_cases` of them and that every one agrees.
+fn agree(file: &str, cases: &[Case], min_cases: usize) {
+    let bad = run(cases);
+    println!(
+        "{file}: {}/{} fields agree",
+        cases.len() - bad.len(),
+        cases.len()
+    );
+    assert!(
+        cases.len() >= min_cases,
+        "{file}: {} cases, fewer than {min_cases}",
+        cases.len()
+    );
+    assert!(
+        bad.is_empty(),
+        "{} disagreements:\n{}",
+        bad.len(),
+        bad.join("\n")
+    );
+}
+
 fn copy_atom_cases() -> Vec<Case> {
     let mut cases = Vec::new();
     for v in vectors("copy_atoms.jsonl") {
@@ -135,35 +157,13 @@ fn tiled_copy_cases(file: &str) -> Vec<Case> {
 #[test]
 fn copy_atoms_agree_with_cute() {
     let cases = copy_atom_cases();
-    let bad = run(&cases);
-    println!(
-        "copy_atoms.jsonl: {}/{} fields agree",
-        cases.len() - bad.len(),
-        cases.len()
-    );
-    assert!(
-        bad.is_empty(),
-        "{} disagreements:\n{}",
-        bad.len(),
-        bad.join("\n")
-    );
+    agree("copy_atoms.jsonl", &cases, 0);
 }
 
 #[test]
 fn tiled_copies_agree_with_cute() {
     let cases = tiled_copy_cases("tiled_copy.jsonl");
-    let bad = run(&cases);
-    println!(
-        "tiled_copy.jsonl: {}/{} fields agree",
-        cases.len() - bad.len(),
-        cases.len()
-    );
-    assert!(
-        bad.is_empty(),
-        "{} disagreements:\n{}",
-        bad.len(),
-        bad.join("\n")
-    );
+    agree("tiled_copy.jsonl", &cases, 0);
 }
 
 #[test]
@@ -287,18 +287,7 @@ fn swizzled_partitions_agree_with_cute() {
             });
         }
     }
-    let bad = run(&cases);
-    println!(
-        "tiled_copy_swizzle_extra.jsonl: {}/{} fields agree",
-        cases.len() - bad.len(),
-        cases.len()
-    );
-    assert!(
-        bad.is_empty(),
-        "{} disagreements:\n{}",
-        bad.len(),
-        bad.join("\n")
-    );
+    agree("tiled_copy_swizzle_extra.jsonl", &cases, 0);
 }
 
 /// Every (copy atom, value type) pair `cute` accepts for ten value types (`float`, `half_t`,
@@ -319,19 +308,7 @@ fn every_atom_and_type_agrees_with_cute() {
             });
         }
     }
-    let bad = run(&cases);
-    println!(
-        "copy_atoms_extra.jsonl: {}/{} fields agree",
-        cases.len() - bad.len(),
-        cases.len()
-    );
-    assert!(cases.len() > 9000);
-    assert!(
-        bad.is_empty(),
-        "{} disagreements:\n{}",
-        bad.len(),
-        bad.join("\n")
-    );
+    agree("copy_atoms_extra.jsonl", &cases, 9001);
 }
 
 /// 34 more TiledCopy configurations in the shared vectors' format (`tiled_copy_extra.jsonl`,
@@ -343,19 +320,7 @@ fn every_atom_and_type_agrees_with_cute() {
 #[test]
 fn more_tiled_copies_agree_with_cute() {
     let cases = tiled_copy_cases("tiled_copy_extra.jsonl");
-    let bad = run(&cases);
-    println!(
-        "tiled_copy_extra.jsonl: {}/{} fields agree",
-        cases.len() - bad.len(),
-        cases.len()
-    );
-    assert!(cases.len() >= 500);
-    assert!(
-        bad.is_empty(),
-        "{} disagreements:\n{}",
-        bad.len(),
-        bad.join("\n")
-    );
+    agree("tiled_copy_extra.jsonl", &cases, 500);
 }
 
 /// `make_cotiled_copy` through the batch protocol (CuTe 4.2's answer; the library test

@@ -145,6 +145,24 @@ fn eval_leaves(ls: &[(i64, i64)], mut i: i64) -> i64 {
     acc
 }
 
+/// `Ok` when the number is the expected one, else `v != want`.
+fn equal(v: i64, want: i64) -> Check {
+    if v == want {
+        Ok(())
+    } else {
+        Err(format!("{v} != {want}"))
+    }
+}
+
+/// `Ok` when the text is the expected one, else `expected WANT`.
+fn expect_text(ours: &str, want: &str) -> Check {
+    if ours == want {
+        Ok(())
+    } else {
+        Err(format!("expected {want}"))
+    }
+}
+
 fn guard(size: i64, what: &str) -> Check {
     if size > ENUM_LIMIT {
         Err(format!("{what} has {size} points, too many to check"))
@@ -841,11 +859,7 @@ fn check(case: &Value, ours: &str) -> Check {
                 "rank" => t.rank() as i64,
                 _ => t.depth() as i64,
             };
-            if v == want {
-                Ok(())
-            } else {
-                Err(format!("{v} != {want}"))
-            }
+            equal(v, want)
         }
         "flatten" => {
             let (a, r) = (lay(&a0()?)?, lay(ours)?);
@@ -861,11 +875,7 @@ fn check(case: &Value, ours: &str) -> Check {
                 }
             };
             let want = format!("{}:{}", flat(&tree(&a.shape())), flat(&tree(&a.stride())));
-            if r.to_string() == want {
-                Ok(())
-            } else {
-                Err(format!("expected {want}"))
-            }
+            expect_text(&r.to_string(), &want)
         }
         "crd2idx" => {
             fn eval(c: &T, l: &Layout) -> Result<i64, String> {
@@ -884,11 +894,7 @@ fn check(case: &Value, ours: &str) -> Check {
             }
             let want = eval(&tree(&tup(&a0()?)?), &lay(&a1()?)?)?;
             let v = int(ours)?;
-            if v == want {
-                Ok(())
-            } else {
-                Err(format!("{v} != {want}"))
-            }
+            equal(v, want)
         }
         "idx2crd" => {
             let i = int(&a0()?)?;
@@ -1045,11 +1051,7 @@ fn check(case: &Value, ours: &str) -> Check {
         }
         "swizzle" => {
             let want = format!("Sw<{},{},{}>", a0()?, a1()?, arg(case, 2)?);
-            if ours == want {
-                Ok(())
-            } else {
-                Err(format!("expected {want}"))
-            }
+            expect_text(ours, &want)
         }
         "right_inverse" => {
             let (a, r) = (comp(&a0()?)?, comp(ours)?);
@@ -1193,11 +1195,7 @@ fn check(case: &Value, ours: &str) -> Check {
                 weakly_congruent(&a, &b)
             };
             let want = if want { "1" } else { "0" };
-            if ours == want {
-                Ok(())
-            } else {
-                Err(format!("expected {want}"))
-            }
+            expect_text(ours, want)
         }
         "evenly_divides" => {
             match ours {
@@ -1618,10 +1616,9 @@ fn main() {
         "{:<26} {:>7} {:>8} {:>8} {:>8} {:>8} {:>8} {:>7}",
         "op", "agreed", "ref/cute", "ref/unsd", "ref/noref", "altern.", "not impl", "FAILED"
     );
-    let mut total = Counts::default();
-    for (op, c) in &by_op {
+    let row = |name: &str, c: &Counts| {
         println!(
-            "{op:<26} {:>7} {:>8} {:>8} {:>8} {:>8} {:>8} {:>7}",
+            "{name:<26} {:>7} {:>8} {:>8} {:>8} {:>8} {:>8} {:>7}",
             c.agreed,
             c.refused_both,
             c.refused_unsound,
@@ -1630,20 +1627,14 @@ fn main() {
             c.not_implemented,
             c.failed
         );
+    };
+    let mut total = Counts::default();
+    for (op, c) in &by_op {
+        row(op, c);
         total.add(c);
     }
     let c = total;
-    println!(
-        "{:<26} {:>7} {:>8} {:>8} {:>8} {:>8} {:>8} {:>7}",
-        "TOTAL",
-        c.agreed,
-        c.refused_both,
-        c.refused_unsound,
-        c.refused_noref,
-        c.alternative,
-        c.not_implemented,
-        c.failed
-    );
+    row("TOTAL", &c);
     println!(
         "(agreed: same text as CuTe; ref/cute: refused where CuTe also refused; ref/unsd: refused where \
          CuTe's answer breaks the law; ref/noref: refused where no law reference exists; altern.: a \

@@ -62,13 +62,23 @@ fn unknown_extent(op: &'static str) -> LayoutError {
     }
 }
 
-/// The mode tiler `t` as an integer layout: `n` is `n:1`, a layout itself.
-fn mode_layout(op: &'static str, t: &Tiler) -> Result<Option<Layout>, LayoutError> {
+/// A tiler with an extent: one integer layout, or a tuple of mode tilers.
+// A transient return value, moved once (as `Option<Layout>` would be): no boxing needed.
+#[allow(clippy::large_enum_variant)]
+enum ModeTiler<'a> {
+    /// `n` as `n:1`, or the layout itself.
+    Layout(Layout),
+    /// One tiler per coordinate mode.
+    Modes(&'a [Tiler]),
+}
+
+/// The tiler `t` as an integer layout (`n` is `n:1`, a layout itself) or its mode tilers.
+fn mode_layout<'a>(op: &'static str, t: &'a Tiler) -> Result<ModeTiler<'a>, LayoutError> {
     Ok(match t {
-        Tiler::Int(n) => Some(Layout::new(IntTuple::int(*n), IntTuple::int(1))?),
-        Tiler::Layout(l) => Some(l.clone()),
+        Tiler::Int(n) => ModeTiler::Layout(Layout::new(IntTuple::int(*n), IntTuple::int(1))?),
+        Tiler::Layout(l) => ModeTiler::Layout(l.clone()),
         Tiler::Skip => return Err(unknown_extent(op)),
-        Tiler::Modes(_) => None,
+        Tiler::Modes(ts) => ModeTiler::Modes(ts),
     })
 }
 
@@ -125,11 +135,9 @@ impl Layout<ScaledBasis> {
     #[doc(alias = "tiler_to_layout")]
     pub fn from_tiler(tiler: &Tiler) -> Result<Layout<ScaledBasis>, LayoutError> {
         let op = "tiler_to_layout";
-        if let Some(l) = mode_layout(op, tiler)? {
-            return along(&l, &[]);
-        }
-        let Tiler::Modes(ts) = tiler else {
-            unreachable!("mode_layout answers every other tiler")
+        let ts = match mode_layout(op, tiler)? {
+            ModeTiler::Layout(l) => return along(&l, &[]),
+            ModeTiler::Modes(ts) => ts,
         };
         let modes = ts
             .iter()
@@ -174,28 +182,24 @@ impl Layout<ScaledBasis> {
             Ok((along(b, path)?, along(&open_complement(b)?, path)?))
         };
         let parts = match mode_layout(op, tiler)? {
-            Some(b) => {
+            ModeTiler::Layout(b) => {
                 let (t, c) = pair(&b, &[])?;
                 return Layout::from_modes([t, c]);
             }
-            None => {
-                let Tiler::Modes(ts) = tiler else {
-                    unreachable!("mode_layout answers every other tiler")
-                };
-                ts.iter()
-                    .enumerate()
-                    .map(|(i, t)| match mode_layout(op, t)? {
-                        Some(b) => pair(&b, &[i]),
-                        None => Err(LayoutError::InvalidArgument {
-                            op,
-                            what: alloc::format!(
-                                "the tiler's mode {i} is a tuple; dividing the identity of \
-                                 unknown extent takes a layout or an integer per mode"
-                            ),
-                        }),
-                    })
-                    .collect::<Result<Vec<_>, _>>()?
-            }
+            ModeTiler::Modes(ts) => ts
+                .iter()
+                .enumerate()
+                .map(|(i, t)| match mode_layout(op, t)? {
+                    ModeTiler::Layout(b) => pair(&b, &[i]),
+                    ModeTiler::Modes(_) => Err(LayoutError::InvalidArgument {
+                        op,
+                        what: alloc::format!(
+                            "the tiler's mode {i} is a tuple; dividing the identity of \
+                             unknown extent takes a layout or an integer per mode"
+                        ),
+                    }),
+                })
+                .collect::<Result<Vec<_>, _>>()?,
         };
         if zipped {
             let (tiles, rests): (Vec<_>, Vec<_>) = parts.into_iter().unzip();
@@ -345,10 +349,10 @@ impl Layout {
             };
             rest.push(along(&c, &[i])?);
         }
-        let rest = if rank == 1 {
-            rest.pop().expect("one mode")
-        } else {
-            Layout::from_modes(rest)?
+        // A rank-1 `A` takes its one rest mode as is; otherwise the rests are `A`'s modes.
+        let rest = match <[Layout<ScaledBasis>; 1]>::try_from(rest) {
+            Ok([one]) => one,
+            Err(modes) => Layout::from_modes(modes)?,
         };
         self.compose_basis(&Layout::from_modes([b.clone(), rest])?)
     }

@@ -183,29 +183,8 @@ impl LayoutChain {
         Ok(v)
     }
 
-    /// The shape (of the inner layout).
-    pub fn shape(&self) -> IntTuple {
-        self.layout.shape()
-    }
-
-    /// Size of the domain.
-    pub fn size(&self) -> i64 {
-        self.layout.size()
-    }
-
-    /// CuTe's `cosize` of a composed layout: the inner layout's cosize.
-    pub fn cosize(&self) -> i64 {
-        self.layout.cosize()
-    }
-
-    /// Number of top-level modes.
-    pub fn rank(&self) -> usize {
-        self.layout.rank()
-    }
-
-    /// Nesting depth of the shape.
-    pub fn depth(&self) -> usize {
-        self.layout.depth()
+    crate::composed::inner_layout_queries! {
+        /// CuTe's `cosize` of a composed layout: the inner layout's cosize.
     }
 
     /// The value at any coordinate (1-D, R-D, natural): `post(L(c))`.

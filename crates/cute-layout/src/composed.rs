@@ -45,6 +45,39 @@ use crate::swizzle::Swizzle;
 /// Inline capacity for the layers of a composed layout.
 type Layers = SmallVec<[(Swizzle, i64); 2]>;
 
+/// The shape queries of a layout wrapper whose domain is that of its field `layout` (the inner
+/// layout): `shape`, `size`, `cosize` (documented by the attributes given), `rank` and `depth`,
+/// each the inner layout's.
+macro_rules! inner_layout_queries {
+    ($(#[$cosize_doc:meta])*) => {
+        /// The shape (of the inner layout).
+        pub fn shape(&self) -> $crate::IntTuple {
+            self.layout.shape()
+        }
+
+        /// Size of the domain.
+        pub fn size(&self) -> i64 {
+            self.layout.size()
+        }
+
+        $(#[$cosize_doc])*
+        pub fn cosize(&self) -> i64 {
+            self.layout.cosize()
+        }
+
+        /// Number of top-level modes.
+        pub fn rank(&self) -> usize {
+            self.layout.rank()
+        }
+
+        /// Nesting depth of the shape.
+        pub fn depth(&self) -> usize {
+            self.layout.depth()
+        }
+    };
+}
+pub(crate) use inner_layout_queries;
+
 /// `Sw ∘ offset ∘ L`, CuTe's `ComposedLayout<Swizzle, Offset, Layout>`: the value at a
 /// coordinate `c` is `Sw(offset + L(c))`. Text form as CuTe prints it:
 /// `Sw<3,4,3> o 0 o (8,64):(64,1)`.
@@ -277,31 +310,10 @@ impl ComposedLayout {
         self.with_layout(f(&self.layout)?)
     }
 
-    /// The shape (of the inner layout).
-    pub fn shape(&self) -> IntTuple {
-        self.layout.shape()
-    }
-
-    /// Size of the domain.
-    pub fn size(&self) -> i64 {
-        self.layout.size()
-    }
-
-    /// CuTe's `cosize` of a composed layout: the inner layout's cosize. With a swizzle or an
-    /// offset this is not a bound on the values (a swizzle may move a value past it);
-    /// [`ComposedLayout::image_bounds`] is.
-    pub fn cosize(&self) -> i64 {
-        self.layout.cosize()
-    }
-
-    /// Number of top-level modes.
-    pub fn rank(&self) -> usize {
-        self.layout.rank()
-    }
-
-    /// Nesting depth of the shape.
-    pub fn depth(&self) -> usize {
-        self.layout.depth()
+    inner_layout_queries! {
+        /// CuTe's `cosize` of a composed layout: the inner layout's cosize. With a swizzle or an
+        /// offset this is not a bound on the values (a swizzle may move a value past it);
+        /// [`ComposedLayout::image_bounds`] is.
     }
 
     /// The value at any kind of coordinate (1-D, R-D, natural): `post(layout().index(c))`.

@@ -106,7 +106,6 @@ impl IntTuple {
                 })
             }
             Err(tree::TreeError::TooLarge) => return Err(LayoutError::too_many_nodes("int_tuple")),
-            Err(e) => panic!("internal invariant broken: malformed token tree {e:?}"),
         }
         debug_assert_eq!(tree::count_leaves(&toks), leaves.len());
         Ok(IntTuple { toks, leaves })

@@ -183,10 +183,10 @@ impl Layout {
     #[doc(alias = "make_fragment_like")]
     pub fn fragment_like(&self) -> Result<Layout, LayoutError> {
         let r = self.rank();
-        if r <= 1 || self.shape().is_int() {
-            return Layout::col_major(self.shape());
-        }
-        let m0 = self.mode(0).ok_or(ovf("make_fragment_like"))?;
+        let m0 = match self.mode(0) {
+            Some(m0) if r > 1 && !self.shape().is_int() => m0,
+            _ => return Layout::col_major(self.shape()),
+        };
         let s0 = m0.shape();
         let eff = IntTuple::flat(
             m0.shape_leaves()

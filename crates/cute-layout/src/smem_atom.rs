@@ -121,14 +121,14 @@ impl SmemSwizzle {
         }
     }
 
-    /// `(B, M, S)` of CuTe's swizzle on byte addresses, and the atom's rows and bits per row.
-    fn params(self) -> ((i64, i64, i64), i64, i64) {
+    /// CuTe's swizzle on byte addresses, and the atom's rows and bits per row.
+    fn params(self) -> (Swizzle, i64, i64) {
         match self {
-            SmemSwizzle::Inter => ((0, 4, 3), 8, 128),
-            SmemSwizzle::Sw32 => ((1, 4, 3), 8, 256),
-            SmemSwizzle::Sw64 => ((2, 4, 3), 8, 512),
-            SmemSwizzle::Sw128 => ((3, 4, 3), 8, 1024),
-            SmemSwizzle::Sw128Atom32B => ((2, 5, 2), 4, 1024),
+            SmemSwizzle::Inter => (Swizzle::constant::<0, 4, 3>(), 8, 128),
+            SmemSwizzle::Sw32 => (Swizzle::constant::<1, 4, 3>(), 8, 256),
+            SmemSwizzle::Sw64 => (Swizzle::constant::<2, 4, 3>(), 8, 512),
+            SmemSwizzle::Sw128 => (Swizzle::constant::<3, 4, 3>(), 8, 1024),
+            SmemSwizzle::Sw128Atom32B => (Swizzle::constant::<2, 5, 2>(), 4, 1024),
         }
     }
 }
@@ -238,8 +238,7 @@ impl SmemAtom {
 
     /// CuTe's swizzle, acting on byte addresses: `Sw<3,4,3>` for `SW128`.
     pub fn swizzle(&self) -> Swizzle {
-        let ((b, m, s), _, _) = self.swizzle.params();
-        Swizzle::new(b, m, s).unwrap_or_else(|_| unreachable!("the atoms' swizzles are valid"))
+        self.swizzle.params().0
     }
 
     /// The inner layout in elements: CuTe's `upcast<bits>` of [`SmemAtom::bits_layout`].

@@ -59,6 +59,47 @@ pub struct Swizzle {
     shift: i64,
 }
 
+/// Why `Sw<bits,base,shift>` is not a valid swizzle, or `None` when it is (the checks of
+/// [`Swizzle::new`]).
+const fn invalid_reason(bits: i64, base: i64, shift: i64) -> Option<&'static str> {
+    if bits < 0 {
+        return Some("the bit count B is negative");
+    }
+    if base < 0 {
+        return Some("the base M is negative");
+    }
+    let Some(abs_s) = shift.checked_abs() else {
+        return Some("the shift S is out of range");
+    };
+    if abs_s < bits {
+        return Some("|S| is smaller than B, so the bit fields overlap");
+    }
+    match bits.checked_add(base) {
+        Some(t) => match t.checked_add(abs_s) {
+            Some(total) if total <= MAX_SWIZZLE_BITS => None,
+            _ => Some("B + M + |S| exceeds 62 bits"),
+        },
+        None => Some("B + M + |S| exceeds 62 bits"),
+    }
+}
+
+/// `Sw<B,M,S>` validated at compile time (see [`Swizzle::constant`]).
+struct ConstSwizzle<const B: i64, const M: i64, const S: i64>;
+
+impl<const B: i64, const M: i64, const S: i64> ConstSwizzle<B, M, S> {
+    const VALUE: Swizzle = {
+        assert!(
+            invalid_reason(B, M, S).is_none(),
+            "Swizzle::constant: parameters Swizzle::new refuses"
+        );
+        Swizzle {
+            bits: B,
+            base: M,
+            shift: S,
+        }
+    };
+}
+
 impl Swizzle {
     /// `Swizzle<B,M,S>` with `B = bits`, `M = base`, `S = shift`.
     ///
@@ -78,33 +119,23 @@ impl Swizzle {
     /// # Ok::<(), cute_layout::LayoutError>(())
     /// ```
     pub fn new(bits: i64, base: i64, shift: i64) -> Result<Self, LayoutError> {
-        let err = |reason| LayoutError::InvalidSwizzle {
-            op: "swizzle",
-            bits,
-            base,
-            shift,
-            reason,
-        };
-        if bits < 0 {
-            return Err(err("the bit count B is negative"));
+        match invalid_reason(bits, base, shift) {
+            Some(reason) => Err(LayoutError::InvalidSwizzle {
+                op: "swizzle",
+                bits,
+                base,
+                shift,
+                reason,
+            }),
+            None => Ok(Swizzle { bits, base, shift }),
         }
-        if base < 0 {
-            return Err(err("the base M is negative"));
-        }
-        let abs_s = shift
-            .checked_abs()
-            .ok_or(err("the shift S is out of range"))?;
-        if abs_s < bits {
-            return Err(err("|S| is smaller than B, so the bit fields overlap"));
-        }
-        let total = bits
-            .checked_add(base)
-            .and_then(|v| v.checked_add(abs_s))
-            .filter(|&t| t <= MAX_SWIZZLE_BITS);
-        if total.is_none() {
-            return Err(err("B + M + |S| exceeds 62 bits"));
-        }
-        Ok(Swizzle { bits, base, shift })
+    }
+
+    /// `Sw<B,M,S>` for parameters known when the program is built: the check of
+    /// [`Swizzle::new`] runs at compile time, so parameters it refuses fail the build and the
+    /// value needs no error path.
+    pub(crate) const fn constant<const B: i64, const M: i64, const S: i64>() -> Swizzle {
+        ConstSwizzle::<B, M, S>::VALUE
     }
 
     /// `Sw<0,4,3>`: the identity CuTe's `get_swizzle_portion` gives for a plain layout.

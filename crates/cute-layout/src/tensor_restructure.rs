@@ -214,11 +214,12 @@ impl LayoutTensor {
         })
     }
 
-    /// The error for a kind of tensor these operations do not take.
+    /// The error for a kind of tensor an operation does not take (the operations here answer
+    /// counting, coordinate and chain tensors, and pointer and zip tensors where CuTe has them).
     fn not_here(&self, op: &'static str) -> LayoutError {
         LayoutError::InvalidArgument {
             op,
-            what: format!("{op} takes a counting or a coordinate tensor, not {self}"),
+            what: format!("{op} does not take this kind of tensor: {self}"),
         }
     }
 

@@ -296,57 +296,65 @@ pub(crate) fn flatten(toks: &[Tok]) -> Toks {
     }
 }
 
-/// Check structural validity (balanced, one root, depth limit). Returns the depth.
-pub(crate) fn validate(toks: &[Tok]) -> Result<usize, TreeError> {
-    if toks.is_empty() {
-        return Err(TreeError::Empty);
-    }
-    let mut max_depth = 0usize;
-    let end = match toks[0] {
-        Tok::Leaf => 1,
-        Tok::Close => return Err(TreeError::Unbalanced),
-        Tok::Open => {
+/// Whether `toks` is one well-formed tree: a leaf, or a balanced tuple that closes at the last
+/// token. Every builder opens and closes its tuples and the parser checks its input, so trees
+/// are well formed by construction; debug builds assert it.
+pub(crate) fn is_well_formed(toks: &[Tok]) -> bool {
+    match toks.first() {
+        Some(Tok::Leaf) => toks.len() == 1,
+        Some(Tok::Open) => {
             let mut d = 0usize;
-            let mut end = None;
             for (i, t) in toks.iter().enumerate() {
                 match t {
-                    Tok::Open => {
-                        d += 1;
-                        if d > MAX_DEPTH {
-                            return Err(TreeError::TooDeep);
-                        }
-                        max_depth = max_depth.max(d);
-                    }
+                    Tok::Open => d += 1,
                     Tok::Close => {
-                        if d == 0 {
-                            return Err(TreeError::Unbalanced);
-                        }
                         d -= 1;
                         if d == 0 {
-                            end = Some(i + 1);
-                            break;
+                            return i + 1 == toks.len();
                         }
                     }
                     Tok::Leaf => {}
                 }
             }
-            end.ok_or(TreeError::Unbalanced)?
+            false
         }
-    };
-    if end != toks.len() {
-        return Err(TreeError::Unbalanced);
+        Some(Tok::Close) | None => false,
     }
-    if toks.iter().filter(|t| **t != Tok::Close).count() > MAX_NODES {
+}
+
+/// The depth of a well-formed tree ([`is_well_formed`]), checked against [`MAX_DEPTH`] and
+/// [`MAX_NODES`] (the depth first).
+pub(crate) fn validate(toks: &[Tok]) -> Result<usize, TreeError> {
+    debug_assert!(is_well_formed(toks), "malformed token tree {toks:?}");
+    let mut max_depth = 0usize;
+    let mut d = 0usize;
+    let mut nodes = 0usize;
+    for t in toks {
+        match t {
+            Tok::Open => {
+                d += 1;
+                if d > MAX_DEPTH {
+                    return Err(TreeError::TooDeep);
+                }
+                max_depth = max_depth.max(d);
+                nodes += 1;
+            }
+            Tok::Close => d = d.saturating_sub(1),
+            Tok::Leaf => nodes += 1,
+        }
+    }
+    if nodes > MAX_NODES {
         return Err(TreeError::TooLarge);
     }
     Ok(max_depth)
 }
 
+/// A limit a well-formed tree breaks.
 #[derive(Debug, PartialEq, Eq)]
 pub(crate) enum TreeError {
-    Empty,
-    Unbalanced,
+    /// Deeper than [`MAX_DEPTH`].
     TooDeep,
+    /// More than [`MAX_NODES`] nodes.
     TooLarge,
 }
 
@@ -384,7 +392,10 @@ impl<T: Copy> TupleBuilder<T> {
 
 #[cfg(test)]
 mod tests {
-    use super::{copy_toks, rank, rank_at_least, Tok, TOKS_INLINE};
+    use super::{
+        copy_toks, is_well_formed, rank, rank_at_least, validate, Tok, TreeError, MAX_DEPTH,
+        MAX_NODES, TOKS_INLINE,
+    };
     use crate::int_tuple::IntTuple;
     use crate::layout::Layout;
 
@@ -425,5 +436,39 @@ mod tests {
                 None => assert!(n > TOKS_INLINE, "length {n} declined"),
             }
         }
+    }
+
+    /// `is_well_formed` on trees and on token lists that are not one tree; `validate` on the
+    /// limits, the depth first.
+    #[test]
+    fn well_formed_trees_and_their_limits() {
+        use Tok::{Close as C, Leaf as L, Open as O};
+        for good in [&[L][..], &[O, C], &[O, L, O, L, L, C, C]] {
+            assert!(is_well_formed(good), "{good:?}");
+        }
+        for bad in [
+            &[][..],
+            &[C],
+            &[L, L],
+            &[O, L],
+            &[O, C, C],
+            &[O, C, L],
+            &[O, C, O, C],
+        ] {
+            assert!(!is_well_formed(bad), "{bad:?}");
+        }
+        assert_eq!(validate(&[L]), Ok(0));
+        assert_eq!(validate(&[O, L, O, L, L, C, C]), Ok(2));
+        let deep: alloc::vec::Vec<Tok> = core::iter::repeat_n(O, MAX_DEPTH + 1)
+            .chain([L])
+            .chain(core::iter::repeat_n(C, MAX_DEPTH + 1))
+            .collect();
+        assert_eq!(validate(&deep), Err(TreeError::TooDeep));
+        let wide: alloc::vec::Vec<Tok> = [O]
+            .into_iter()
+            .chain(core::iter::repeat_n(L, MAX_NODES))
+            .chain([C])
+            .collect();
+        assert_eq!(validate(&wide), Err(TreeError::TooLarge));
     }
 }

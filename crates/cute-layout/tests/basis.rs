@@ -1,5 +1,7 @@
 //! Law checks for basis strides and identity layouts, over whole domains.
 
+mod common;
+
 use cute_layout::{BasisSum, IntTuple, Layout, LayoutError, ScaledBasis, Tiler};
 use proptest::prelude::*;
 
@@ -85,7 +87,8 @@ proptest! {
     fn identity_maps_every_coordinate_to_itself(shape in shape_strategy()) {
         let id = Layout::identity(shape.clone()).unwrap();
         prop_assert_eq!(id.to_string().parse::<Layout<ScaledBasis>>().unwrap(), id.clone());
-        for i in 0..id.size() {
+        // Every point up to 4096, else 4096 spread evenly (the shape can hold 5^9 points).
+        for i in common::sample(id.size(), 4096, 4096) {
             prop_assert_eq!(id.value_1d(i).unwrap(), shape.idx2crd(&IntTuple::int(i)).unwrap());
         }
         prop_assert_eq!(id.value_1d(id.size()), None);

@@ -4,7 +4,9 @@
 //! `a ⊗ b = (a, complement(a, size(a) * cosize(b)) ∘ b)`, mode by mode for a tuple tiler (modes
 //! past the tiler kept, except by composition, which drops them).
 
-use cute_layout::{IntTuple, Layout, LayoutError, Tiler};
+mod common;
+
+use cute_layout::{Layout, LayoutError, Tiler};
 
 const LAYOUTS: &[&str] = &[
     "1:0",
@@ -42,39 +44,10 @@ fn divide_def(a: &Layout, t: &Layout) -> Result<Layout, LayoutError> {
 fn product_def(a: &Layout, b: &Layout) -> Result<Layout, LayoutError> {
     let m = a.size() * b.cosize().max(1);
     let comp = match a.complement(m) {
-        Err(LayoutError::NotComplementable { .. }) => product_chain_def(a, m)?,
+        Err(LayoutError::NotComplementable { .. }) => common::product_chain_def(a, m)?,
         c => c?,
     };
     Layout::from_modes([a.clone(), comp.compose(b)?])
-}
-
-/// The products' complement where `a` has holes (`complement` refuses with
-/// `NotComplementable`): CuTe's chain without the coverage check, written from its definition:
-/// the filtered modes sorted by stride, `g_i = d_i / S_{i-1}` at stride `S_{i-1}`, then the rest
-/// `ceil(m / S_k)` (at least 2, so that the chain runs on above `a`), coalesced.
-fn product_chain_def(a: &Layout, m: i64) -> Result<Layout, LayoutError> {
-    let f = a.filter();
-    let mut modes: Vec<(i64, i64)> = f
-        .shape()
-        .leaves()
-        .iter()
-        .zip(f.stride().leaves())
-        .filter(|&(&s, &d)| s > 1 && d != 0)
-        .map(|(&s, &d)| (s, d))
-        .collect();
-    modes.sort_by_key(|m| m.1);
-    let (mut shape, mut stride, mut span) = (Vec::new(), Vec::new(), 1i64);
-    for (s, d) in modes {
-        if d < span {
-            return Err(a.complement(m).unwrap_err());
-        }
-        shape.push(d / span);
-        stride.push(span);
-        span = d.checked_mul(s).ok_or(a.complement(m).unwrap_err())?;
-    }
-    shape.push((m + span - 1).div_euclid(span).max(2));
-    stride.push(span);
-    Ok(Layout::new(IntTuple::flat(shape), IntTuple::flat(stride))?.coalesce())
 }
 
 fn same(got: Result<Layout, LayoutError>, want: Result<Layout, LayoutError>, what: &str) {

@@ -1,8 +1,10 @@
 //! Tensors without data (`LayoutTensor`: counting and coordinate tensors) checked against their
 //! definitions on whole domains, for random layouts, swizzles, tilers and thread layouts.
 
+mod common;
+
 use cute_layout::{
-    ComposedLayout, IntTuple, Layout, LayoutTensor, Slice, SliceCoord, Swizzle, TensorValue, Tiler,
+    ComposedLayout, IntTuple, Layout, LayoutTensor, Slice, SliceCoord, TensorValue, Tiler,
 };
 use proptest::prelude::*;
 
@@ -32,23 +34,11 @@ fn counting_tensor() -> impl Strategy<Value = LayoutTensor> {
         -20i64..20,
     )
         .prop_map(|(a, b, row, bits, base, shift, origin)| {
-            let (m, n) = (1i64 << a, 1i64 << b);
-            let l: Layout = if row {
-                format!("({m},{n}):({n},1)")
-            } else {
-                format!("({m},{n}):(1,{m})")
-            }
-            .parse()
-            .unwrap();
+            let l = common::pow2_tile(a, b, row);
             let total = a + b;
             let bits = bits.min(total.saturating_sub(base + shift as u32));
             let c = if bits > 0 && shift as u32 >= bits {
-                ComposedLayout::new(
-                    Swizzle::new(bits as i64, base as i64, shift as i64).unwrap(),
-                    0,
-                    l,
-                )
-                .unwrap()
+                common::swizzled(l, bits as i64, base as i64, shift as i64)
             } else {
                 ComposedLayout::from(l)
             };

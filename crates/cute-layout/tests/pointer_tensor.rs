@@ -2,10 +2,12 @@
 //! definitions on whole domains, for random layouts, element widths, memory spaces, addresses
 //! and pointer swizzles.
 
+mod common;
+
 use std::collections::BTreeSet;
 
 use cute_layout::{
-    ComposedLayout, IntTuple, Layout, LayoutTensor, MemSpace, Pointer, Slice, SliceCoord, Swizzle,
+    ComposedLayout, IntTuple, LayoutTensor, MemSpace, Pointer, Slice, SliceCoord, Swizzle,
     TensorValue,
 };
 use proptest::prelude::*;
@@ -14,17 +16,10 @@ use proptest::prelude::*;
 /// swizzled (bits inside it).
 fn layout() -> impl Strategy<Value = ComposedLayout> {
     (1u32..4, 1u32..4, any::<bool>(), 0i64..3).prop_map(|(a, b, row, bits)| {
-        let (m, n) = (1i64 << a, 1i64 << b);
-        let l: Layout = if row {
-            format!("({m},{n}):({n},1)")
-        } else {
-            format!("({m},{n}):(1,{m})")
-        }
-        .parse()
-        .unwrap();
+        let l = common::pow2_tile(a, b, row);
         let bits = bits.min(i64::from(a + b) / 2);
         if bits > 0 {
-            ComposedLayout::new(Swizzle::new(bits, 0, bits).unwrap(), 0, l).unwrap()
+            common::swizzled(l, bits, 0, bits)
         } else {
             l.into()
         }

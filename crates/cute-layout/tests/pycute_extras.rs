@@ -2,6 +2,8 @@
 //! (join and meet of `compatible`), `greatest_common_domain`, `coalesce_z`, `layout_add`, over
 //! whole small domains and by proptest.
 
+mod common;
+
 use cute_layout::{find_layout, IntTuple, Layout};
 use proptest::prelude::*;
 
@@ -212,10 +214,30 @@ fn flat_layouts(leaves: usize, extents: &[i64], strides: &[i64]) -> Vec<Layout> 
     out
 }
 
+/// Most points a law on one random layout visits (`arb_layout` has up to 6^9 points).
+const POINTS: i64 = 4096;
+
+/// The indices `-(n + 12)..n + 12` around a layout of `n` points: all of them for
+/// `n <= POINTS`, else `2 * POINTS` spread evenly and the 24 around each of `-n`, 0 and `n`.
+fn around(n: i64) -> Vec<i64> {
+    let len = 2 * (n + 12);
+    if n <= POINTS {
+        return (-(n + 12)..n + 12).collect();
+    }
+    let mut v: Vec<i64> = common::sample(len, 0, 2 * POINTS)
+        .into_iter()
+        .map(|k| k - (n + 12))
+        .chain([-n, 0, n].into_iter().flat_map(|c| c - 12..c + 12))
+        .collect();
+    v.sort_unstable();
+    v.dedup();
+    v
+}
+
 fn coalesce_z_law(l: &Layout) {
     let r = l.coalesce_z();
     assert!(r.depth() <= 1 && r.size() == l.size(), "{l} -> {r}");
-    for i in -(l.size() + 12)..l.size() + 12 {
+    for i in around(l.size()) {
         assert_eq!(
             r.index_any(i).ok(),
             l.index_any(i).ok(),
@@ -243,7 +265,23 @@ fn values(l: &Layout) -> Vec<i64> {
     (0..l.size()).map(|i| l.index_1d(i).unwrap()).collect()
 }
 
+/// The layout_add law; above `POINTS` points the sums are checked on an even sample and the
+/// search by values (which needs every value) is not run.
 fn layout_add_law(a: &Layout, b: &Layout) {
+    if a.size() > POINTS {
+        match a.layout_add(b) {
+            Ok(r) => {
+                for i in common::sample(a.size(), POINTS, POINTS) {
+                    let want = a.index_1d(i).unwrap() + b.index_1d(i).unwrap();
+                    assert_eq!(r.index_1d(i), Some(want), "{a} + {b} = {r} at {i}");
+                }
+                assert_eq!(r, r.coalesce(), "{a} + {b} = {r}");
+                assert_eq!(b.layout_add(a).unwrap(), r, "{a} + {b}");
+            }
+            Err(e) => assert_eq!(e.kind(), "NotALayout", "{a} + {b}: {e}"),
+        }
+        return;
+    }
     let sums: Vec<i64> = values(a)
         .iter()
         .zip(values(b))
@@ -285,6 +323,27 @@ fn layout_add_over_a_whole_domain() {
     let l = |s: &str| s.parse::<Layout>().unwrap();
     let e = l("(4,3):(3,1)").layout_add(&l("(6,5):(5,1)")).unwrap_err();
     assert_eq!(e.to_string(), "layout_add: the sizes differ (12 and 30)");
+}
+
+/// The largest layouts `arb_layout` can produce (nine leaves of extent 6: 6^9 points): both laws
+/// stay within their bound of points on them.
+#[test]
+fn laws_on_the_largest_random_layouts() {
+    let a: Layout = "((6,6,6),(6,6,6),(6,6,6)):((1,6,36),(-8,8,0),(2,-3,5))"
+        .parse()
+        .unwrap();
+    let b: Layout = "(6,6,6,6,6,6,6,6,6):(8,-8,1,0,0,3,-1,4,7)".parse().unwrap();
+    let c: Layout = "(6,6,6,6,6,6,6,6,6):(1,6,36,216,1296,7776,46656,279936,1679616)"
+        .parse()
+        .unwrap();
+    for l in [&a, &b] {
+        coalesce_z_law(l);
+        layout_add_law(l, &b);
+        layout_add_law(&l.flatten().coalesce(), &b);
+    }
+    // A sum that is a layout: the compact layout plus itself.
+    layout_add_law(&c, &c);
+    coalesce_z_law(&c);
 }
 
 fn arb_layout() -> impl Strategy<Value = Layout> {

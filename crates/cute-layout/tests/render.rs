@@ -39,12 +39,13 @@ fn check_layout_svg(a: &Layout) {
     assert_eq!(p.panels.len(), 1);
     let panel = &p.panels[0];
     let want = grid_values(a);
-    assert_eq!(panel.classes().len(), want.len(), "{a}: one cell per point");
-    assert_eq!(panel.labels().len(), want.len(), "{a}: one label per point");
+    let (classes, labels) = (panel.classes(), panel.labels());
+    assert_eq!(classes.len(), want.len(), "{a}: one cell per point");
+    assert_eq!(labels.len(), want.len(), "{a}: one label per point");
     for (k, v) in want.iter().enumerate() {
-        assert_eq!(panel.labels()[k], v.to_string(), "{a}: label of cell {k}");
+        assert_eq!(labels[k], v.to_string(), "{a}: label of cell {k}");
         assert_eq!(
-            panel.classes()[k],
+            classes[k],
             format!("o{}", v.rem_euclid(8)),
             "{a}: colour of cell {k}"
         );
@@ -665,11 +666,11 @@ proptest! {
         let style = Style::new().palette(&p);
         let values = grid_values(&a);
         let svg = parse(&render::svg(&a, &style).unwrap());
-        let cells = &svg.panels[0];
-        prop_assert_eq!(cells.classes().len(), values.len());
+        let classes = svg.panels[0].classes();
+        prop_assert_eq!(classes.len(), values.len());
         for (k, v) in values.iter().enumerate() {
             let want = p[v.rem_euclid(p.len() as i64) as usize];
-            prop_assert_eq!(svg.colors[&cells.classes()[k]], [want.r, want.g, want.b]);
+            prop_assert_eq!(svg.colors[&classes[k]], [want.r, want.g, want.b]);
         }
         let tex = render::latex(&a, &style).unwrap();
         let plain = render::latex(&a, &Style::new()).unwrap();

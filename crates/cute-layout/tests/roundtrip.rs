@@ -2,6 +2,8 @@
 //! extents <= 8, strides in -16..=16). Values are built with the programmatic constructors, so the
 //! parser is tested against something it did not produce.
 
+mod common;
+
 use cute_layout::{IntTuple, Layout};
 use proptest::prelude::*;
 
@@ -61,12 +63,7 @@ fn cute_style(s: &str) -> String {
 
 /// The indices a property visits: all of them for small layouts, an even sample otherwise.
 fn sample(size: i64) -> Vec<i64> {
-    if size <= 4096 {
-        (0..size).collect()
-    } else {
-        let step = size / 1024;
-        (0..1024).map(|k| k * step).chain([size - 1]).collect()
-    }
+    common::sample(size, 4096, 1024)
 }
 
 /// The R-D coordinate of index `i`: one 1-D index per top-level mode (colexicographic).

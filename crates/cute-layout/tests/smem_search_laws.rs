@@ -17,8 +17,9 @@ const PATTERNS: &[&str] = &[
     "((8,32),4):((4,32),1)",   // 8 threads x 4 consecutive rows (vectors down columns)
 ];
 
-#[test]
-fn best_is_no_worse_than_every_baseline() {
+/// Every problem of the grid: write pattern `w`, read pattern `r` (both of `PATTERNS`) and
+/// `elem`-byte elements (2, 4, 8), on the 32 x 32 tile and 32 banks.
+fn for_each_problem(mut f: impl FnMut(&str, &str, i64, &Problem)) {
     for elem in [2, 4, 8] {
         for w in PATTERNS {
             for r in PATTERNS {
@@ -30,75 +31,70 @@ fn best_is_no_worse_than_every_baseline() {
                     Banks::new(32, elem).unwrap(),
                 )
                 .unwrap();
-                let ranked = search(&p).unwrap();
-                let best = &ranked[0];
-                for other in ranked.iter().filter(|e| e.kind != "swizzled") {
-                    assert!(
-                        best.conflicts() <= other.conflicts(),
-                        "{w} {r} {elem}: {best} vs {other}"
-                    );
-                    if best.conflicts() == other.conflicts() {
-                        assert!(
-                            best.write.vector_bytes + best.read.vector_bytes
-                                >= other.write.vector_bytes + other.read.vector_bytes,
-                            "{w} {r} {elem}: {best} vs {other}"
-                        );
-                    }
-                }
-                let mut offs: Vec<i64> = best.layout.offsets().collect();
-                offs.sort_unstable();
-                offs.dedup();
-                assert_eq!(offs.len(), 1024, "{w} {r} {elem}: {best} is not injective");
-                let again = p.evaluate(&best.layout).unwrap();
-                assert_eq!((again.write, again.read), (best.write, best.read));
+                f(w, r, elem, &p);
             }
         }
     }
 }
 
 #[test]
-fn fewer_address_lanes_never_cost_more() {
-    for elem in [2, 4, 8] {
-        for w in PATTERNS {
-            for r in PATTERNS {
-                let (wl, rl): (Layout, Layout) = (w.parse().unwrap(), r.parse().unwrap());
-                let p = Problem::new(
-                    "(32,32)".parse().unwrap(),
-                    wl,
-                    rl,
-                    Banks::new(32, elem).unwrap(),
-                )
-                .unwrap();
-                for smem in [
-                    "(32,32):(32,1)",
-                    "(32,32):(33,1)",
-                    "Sw<3,2,5> o 0 o (32,32):(32,1)",
-                ] {
-                    let smem = smem.parse().unwrap();
-                    let all = p.evaluate(&smem).unwrap();
-                    let same = p
-                        .clone()
-                        .address_lanes(32, 32)
-                        .unwrap()
-                        .evaluate(&smem)
-                        .unwrap();
-                    assert_eq!(all, same);
-                    let mut prev = all;
-                    for lanes in [16, 8, 4, 1] {
-                        let e = p
-                            .clone()
-                            .address_lanes(lanes, lanes)
-                            .unwrap()
-                            .evaluate(&smem)
-                            .unwrap();
-                        for (a, b) in [(&e.write, &prev.write), (&e.read, &prev.read)] {
-                            assert!(a.wavefronts <= b.wavefronts && a.conflicts() <= b.conflicts());
-                            assert_eq!((a.requests, a.vector), (b.requests, b.vector));
-                        }
-                        prev = e;
-                    }
-                }
+fn best_is_no_worse_than_every_baseline() {
+    for_each_problem(|w, r, elem, p| {
+        let ranked = search(p).unwrap();
+        let best = &ranked[0];
+        for other in ranked.iter().filter(|e| e.kind != "swizzled") {
+            assert!(
+                best.conflicts() <= other.conflicts(),
+                "{w} {r} {elem}: {best} vs {other}"
+            );
+            if best.conflicts() == other.conflicts() {
+                assert!(
+                    best.write.vector_bytes + best.read.vector_bytes
+                        >= other.write.vector_bytes + other.read.vector_bytes,
+                    "{w} {r} {elem}: {best} vs {other}"
+                );
             }
         }
-    }
+        let mut offs: Vec<i64> = best.layout.offsets().collect();
+        offs.sort_unstable();
+        offs.dedup();
+        assert_eq!(offs.len(), 1024, "{w} {r} {elem}: {best} is not injective");
+        let again = p.evaluate(&best.layout).unwrap();
+        assert_eq!((again.write, again.read), (best.write, best.read));
+    });
+}
+
+#[test]
+fn fewer_address_lanes_never_cost_more() {
+    for_each_problem(|_, _, _, p| {
+        for smem in [
+            "(32,32):(32,1)",
+            "(32,32):(33,1)",
+            "Sw<3,2,5> o 0 o (32,32):(32,1)",
+        ] {
+            let smem = smem.parse().unwrap();
+            let all = p.evaluate(&smem).unwrap();
+            let same = p
+                .clone()
+                .address_lanes(32, 32)
+                .unwrap()
+                .evaluate(&smem)
+                .unwrap();
+            assert_eq!(all, same);
+            let mut prev = all;
+            for lanes in [16, 8, 4, 1] {
+                let e = p
+                    .clone()
+                    .address_lanes(lanes, lanes)
+                    .unwrap()
+                    .evaluate(&smem)
+                    .unwrap();
+                for (a, b) in [(&e.write, &prev.write), (&e.read, &prev.read)] {
+                    assert!(a.wavefronts <= b.wavefronts && a.conflicts() <= b.conflicts());
+                    assert_eq!((a.requests, a.vector), (b.requests, b.vector));
+                }
+                prev = e;
+            }
+        }
+    });
 }

@@ -5,9 +5,10 @@
 //! and pointer tensors (plain, swizzled and sub-byte pointers; their values are element
 //! addresses), and zip tensors (`outer_partition` only, as CuTe's).
 
+mod common;
+
 use cute_layout::{
-    ComposedLayout, IntTuple, Layout, LayoutTensor, Pointer, Slice, SliceCoord, Swizzle,
-    TensorValue, Tiler,
+    ComposedLayout, IntTuple, Layout, LayoutTensor, Pointer, Slice, SliceCoord, TensorValue, Tiler,
 };
 use proptest::prelude::*;
 
@@ -65,22 +66,10 @@ fn plain_tensor() -> impl Strategy<Value = LayoutTensor> {
 fn swizzled_tensor() -> impl Strategy<Value = LayoutTensor> {
     (1u32..4, 1u32..4, any::<bool>(), 1u32..3, 0u32..2, -5i64..5).prop_map(
         |(a, b, row, bits, base, origin)| {
-            let (m, n) = (1i64 << a, 1i64 << b);
-            let l: Layout = if row {
-                format!("({m},{n}):({n},1)")
-            } else {
-                format!("({m},{n}):(1,{m})")
-            }
-            .parse()
-            .unwrap();
+            let l = common::pow2_tile(a, b, row);
             let shift = bits.max(1);
             let c = if a + b >= base + shift + bits {
-                ComposedLayout::new(
-                    Swizzle::new(bits as i64, base as i64, shift as i64).unwrap(),
-                    0,
-                    l,
-                )
-                .unwrap()
+                common::swizzled(l, bits as i64, base as i64, shift as i64)
             } else {
                 ComposedLayout::from(l)
             };

@@ -55,9 +55,7 @@ pub static ANALYSIS_HELP: &[OpHelp] = &[
 /// Argument 0 as a layout or a swizzled layout `Sw<B,M,S> o O o L` (CuTe's overloads of the
 /// swizzle-portion helpers).
 fn swizzled(a: &Args<'_>) -> Result<ComposedLayout, OpError> {
-    let s = a.text(0, "layout or swizzled layout")?;
-    s.parse()
-        .map_err(|e| a.parse_error(0, "layout or swizzled layout", e))
+    a.parsed(0, "layout or swizzled layout")
 }
 
 fn list(v: &[i64]) -> String {
@@ -142,17 +140,7 @@ fn tuple_cat(a: &Args<'_>) -> Result<String, OpError> {
 
 #[cfg(test)]
 mod tests {
-    use crate::{run_op, Arg};
-
-    fn ok(op: &str, args: &[&str]) -> String {
-        let args: Vec<Arg> = args.iter().map(|s| Arg::Text((*s).into())).collect();
-        run_op(op, &args).unwrap_or_else(|e| panic!("{op} {args:?}: {e}"))
-    }
-
-    fn kind(op: &str, args: &[&str]) -> &'static str {
-        let args: Vec<Arg> = args.iter().map(|s| Arg::Text((*s).into())).collect();
-        run_op(op, &args).unwrap_err().kind
-    }
+    use crate::test_util::{kind, ok};
 
     #[test]
     fn swizzle_portions() {

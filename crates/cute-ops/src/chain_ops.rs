@@ -12,10 +12,9 @@ impl Args<'_> {
     /// Argument `k` as a composed layout, if it is one (text with ` o ` layers or `Sw<..> o`).
     pub(super) fn chain(&self, k: usize) -> Result<Option<LayoutChain>, OpError> {
         match &self.args[k] {
-            Arg::Text(t) if is_composed_text(t) && t.contains(':') => t
-                .parse()
-                .map(Some)
-                .map_err(|e| self.parse_error(k, "composed layout", e)),
+            Arg::Text(t) if is_composed_text(t) && t.contains(':') => {
+                self.parse_text(k, t, "composed layout").map(Some)
+            }
             _ => Ok(None),
         }
     }
@@ -30,8 +29,7 @@ impl Args<'_> {
 
     /// Argument `k` as a slicing coordinate (`_` for a whole mode).
     pub(super) fn slice_coord(&self, k: usize) -> Result<SliceCoord, OpError> {
-        let s = self.text(k, "coordinate")?;
-        s.parse().map_err(|e| self.parse_error(k, "coordinate", e))
+        self.parsed(k, "coordinate")
     }
 }
 
@@ -66,7 +64,7 @@ pub(super) fn recast(a: &Args<'_>, up: bool) -> Result<Option<String>, OpError> 
     }
     if let Arg::Text(t) = &a.args[1] {
         if t.trim_start().starts_with("Sw") && !t.contains(':') {
-            let sw: cute_layout::Swizzle = t.parse().map_err(|e| a.parse_error(1, "swizzle", e))?;
+            let sw: cute_layout::Swizzle = a.parse_text(1, t, "swizzle")?;
             let n = a.int(0)?;
             return Ok(Some(
                 if up { sw.upcast(n)? } else { sw.downcast(n)? }.to_string(),
@@ -222,15 +220,11 @@ pub(super) fn slice_and_offset(a: &Args<'_>) -> Result<String, OpError> {
 
 #[cfg(test)]
 mod tests {
+    use crate::test_util::ok;
     use crate::{run_op, Arg};
 
     fn t(s: &str) -> Arg {
         Arg::Text(s.into())
-    }
-
-    fn ok(op: &str, args: &[&str]) -> String {
-        let args: Vec<Arg> = args.iter().map(|s| t(s)).collect();
-        run_op(op, &args).unwrap_or_else(|e| panic!("{op}{args:?}: {e}"))
     }
 
     #[test]

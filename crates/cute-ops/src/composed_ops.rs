@@ -19,13 +19,13 @@ pub(super) enum Func {
 }
 
 impl Func {
-    /// The function as a chain (a swizzle has no domain: `None`).
-    pub(super) fn into_chain(self) -> Option<LayoutChain> {
+    /// The function as a chain, or the swizzle back (a swizzle has no domain).
+    pub(super) fn into_chain(self) -> Result<LayoutChain, Swizzle> {
         match self {
-            Func::Layout(l) => Some(l.into()),
-            Func::Composed(c) => Some(c.into()),
-            Func::Chain(c) => Some(c),
-            Func::Swizzle(_) => None,
+            Func::Layout(l) => Ok(l.into()),
+            Func::Composed(c) => Ok(c.into()),
+            Func::Chain(c) => Ok(c),
+            Func::Swizzle(sw) => Err(sw),
         }
     }
 }
@@ -43,24 +43,17 @@ impl Args<'_> {
                     })
                     .collect::<Result<_, _>>()
                     .map_err(|t| {
-                        OpError::new(
+                        self.arg_error(
                             "BadRequest",
-                            format!(
-                                "{}: argument {}: a swizzle list holds integers, got {t}",
-                                self.op,
-                                k + 1
-                            ),
+                            k,
+                            format_args!(": a swizzle list holds integers, got {t}"),
                         )
                     })?;
                 let [b, m, s] = v[..] else {
-                    return Err(OpError::new(
+                    return Err(self.arg_error(
                         "BadRequest",
-                        format!(
-                            "{}: argument {}: a swizzle is [B,M,S], got {} values",
-                            self.op,
-                            k + 1,
-                            v.len()
-                        ),
+                        k,
+                        format_args!(": a swizzle is [B,M,S], got {} values", v.len()),
                     ));
                 };
                 return Ok(Func::Swizzle(Swizzle::new(b, m, s)?));
@@ -69,15 +62,10 @@ impl Args<'_> {
             Arg::Text(t) => t.trim(),
         };
         if text.starts_with("Sw") && !text.contains(':') {
-            return text
-                .parse()
-                .map(Func::Swizzle)
-                .map_err(|e| self.parse_error(k, "swizzle", e));
+            return self.parse_text(k, text, "swizzle").map(Func::Swizzle);
         }
         if is_composed_text(text) {
-            let c: LayoutChain = text
-                .parse()
-                .map_err(|e| self.parse_error(k, "composed layout", e))?;
+            let c: LayoutChain = self.parse_text(k, text, "composed layout")?;
             if c.layers().is_empty() {
                 return Ok(Func::Layout(c.layout().clone()));
             }
@@ -101,23 +89,17 @@ impl Args<'_> {
 
     /// Argument `k` as a layout whose strides are sums of bases (basis or integer strides too).
     pub(super) fn sum_layout(&self, k: usize) -> Result<Layout<BasisSum>, OpError> {
-        let text = self.text(k, "layout with basis-sum strides")?;
-        text.parse()
-            .map_err(|e| self.parse_error(k, "layout with basis-sum strides", e))
+        self.parsed(k, "layout with basis-sum strides")
     }
 
     /// Argument `k` as one basis stride (`3@1@0`, or a plain number).
     pub(super) fn basis_stride(&self, k: usize) -> Result<ScaledBasis, OpError> {
-        let text = self.text(k, "basis stride")?;
-        text.parse()
-            .map_err(|e| self.parse_error(k, "basis stride", e))
+        self.parsed(k, "basis stride")
     }
 
     /// Argument `k` as a layout with basis strides.
     pub(super) fn basis_layout(&self, k: usize) -> Result<Layout<ScaledBasis>, OpError> {
-        let text = self.text(k, "layout with basis strides")?;
-        text.parse()
-            .map_err(|e| self.parse_error(k, "layout with basis strides", e))
+        self.parsed(k, "layout with basis strides")
     }
 
     /// Whether argument `k` is a swizzle or a composed layout (not a plain layout or tiler). A
@@ -169,9 +151,6 @@ pub(super) fn composition(a: &Args<'_>) -> Result<String, OpError> {
         });
     }
     let rhs = a.func(1)?;
-    if matches!(lhs, Func::Chain(_)) || matches!(rhs, Func::Chain(_)) {
-        return chain_composition(a, lhs, rhs);
-    }
     Ok(match (lhs, rhs) {
         (Func::Swizzle(sw), Func::Swizzle(s2)) => sw.compose(&s2)?.to_string(),
         (Func::Swizzle(sw), Func::Layout(l)) => sw.compose_layout(&l).to_string(),
@@ -192,7 +171,10 @@ pub(super) fn composition(a: &Args<'_>) -> Result<String, OpError> {
         },
         (Func::Layout(l), Func::Layout(r)) => l.compose(&r)?.to_string(),
         (Func::Composed(c), Func::Layout(r)) => c.compose(&r)?.to_string(),
-        (Func::Chain(_), _) | (_, Func::Chain(_)) => unreachable!("handled above"),
+        // Every pairing left has a general composed layout on a side.
+        (lhs @ Func::Chain(_), rhs) | (lhs, rhs @ Func::Chain(_)) => {
+            return chain_composition(a, lhs, rhs);
+        }
     })
 }
 
@@ -207,36 +189,33 @@ fn chain_composition(a: &Args<'_>, lhs: Func, rhs: Func) -> Result<String, OpErr
             return Ok(r.to_string());
         }
     }
-    if let Func::Swizzle(sw) = rhs {
-        // CuTe: composition(ComposedLayout, Tiler) recurses into the inner layout, which takes
-        // the swizzle on its right.
-        let c = lhs.into_chain().ok_or_else(|| {
-            OpError::new("BadRequest", format!("{}: no layout on the left", a.op))
-        })?;
-        return Ok(c.compose_swizzle(&sw)?.to_string());
-    }
+    let inner = match rhs.into_chain() {
+        Ok(inner) => inner,
+        Err(sw) => {
+            // CuTe: composition(ComposedLayout, Tiler) recurses into the inner layout, which
+            // takes the swizzle on its right.
+            let c = lhs.into_chain().map_err(|_| {
+                OpError::new("BadRequest", format!("{}: no layout on the left", a.op))
+            })?;
+            return Ok(c.compose_swizzle(&sw)?.to_string());
+        }
+    };
     let outer: Vec<(OuterFn, i64)> = match lhs {
         Func::Swizzle(s) => vec![(OuterFn::Swizzle(s), 0)],
         Func::Layout(l) => vec![(OuterFn::Layout(l), 0)],
-        other => {
-            let c = other.into_chain().expect("not a swizzle");
-            let mut v = c.layers().to_vec();
-            v.push((OuterFn::Layout(c.layout().clone()), 0));
-            v
-        }
-    };
-    let Some(inner) = rhs.into_chain() else {
-        return Err(OpError::new(
-            "NotImplemented",
-            format!(
-                "{}: a composed layout over a swizzle (no inner layout) is not representable",
-                a.op
-            ),
-        ));
+        Func::Composed(c) => outer_layers(c.into()),
+        Func::Chain(c) => outer_layers(c),
     };
     let mut layers = outer;
     layers.extend(inner.layers().iter().cloned());
     Ok(LayoutChain::from_layers(layers, inner.layout().clone()).to_string())
+}
+
+/// The outer functions of `c` followed by its layout: `c` as the left side of a chain.
+fn outer_layers(c: LayoutChain) -> Vec<(OuterFn, i64)> {
+    let mut v = c.layers().to_vec();
+    v.push((OuterFn::Layout(c.layout().clone()), 0));
+    v
 }
 
 /// `l ∘ c` folded into one layout when every outer function of `c` is a layout with offset 0

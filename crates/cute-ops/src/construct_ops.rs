@@ -137,6 +137,15 @@ fn hier_unzip(a: &Args<'_>) -> Result<String, OpError> {
     run_op(zipped, &a.args[1..])
 }
 
+/// The error for argument `k`'s text `t` whose brackets do not balance.
+fn unbalanced(a: &Args<'_>, k: usize, t: &str) -> OpError {
+    a.arg_error(
+        "ParseError",
+        k,
+        format_args!(" ({t}) has unbalanced parentheses"),
+    )
+}
+
 /// The text of each top-level element of argument `k`: the modes of a layout, the elements of
 /// a tuple of layouts, tilers or integers (split at its top-level commas), or the argument
 /// itself when it is neither a layout nor a tuple.
@@ -161,26 +170,12 @@ fn elements(a: &Args<'_>, k: usize) -> Result<Vec<String>, OpError> {
             _ => {}
         }
         if depth < 0 {
-            return Err(OpError::new(
-                "ParseError",
-                format!(
-                    "{}: argument {} ({t}) has unbalanced parentheses",
-                    a.op,
-                    k + 1
-                ),
-            ));
+            return Err(unbalanced(a, k, t));
         }
         cur.push(ch);
     }
     if depth != 0 {
-        return Err(OpError::new(
-            "ParseError",
-            format!(
-                "{}: argument {} ({t}) has unbalanced parentheses",
-                a.op,
-                k + 1
-            ),
-        ));
+        return Err(unbalanced(a, k, t));
     }
     if !(out.is_empty() && cur.trim().is_empty()) {
         out.push(cur);
@@ -332,17 +327,7 @@ pub(crate) fn promoted_left(a: &Args<'_>) -> Result<Option<Vec<Arg>>, OpError> {
 
 #[cfg(test)]
 mod tests {
-    use crate::{run_op, Arg};
-
-    fn ok(op: &str, args: &[&str]) -> String {
-        let args: Vec<Arg> = args.iter().map(|s| Arg::Text((*s).into())).collect();
-        run_op(op, &args).unwrap_or_else(|e| panic!("{op}{args:?}: {e}"))
-    }
-
-    fn err(op: &str, args: &[&str]) -> &'static str {
-        let args: Vec<Arg> = args.iter().map(|s| Arg::Text((*s).into())).collect();
-        run_op(op, &args).unwrap_err().kind
-    }
+    use crate::test_util::{assert_kinds, kind, ok};
 
     #[test]
     fn transform_layout_of_a_composed_layout_acts_on_the_inner_layout() {
@@ -358,7 +343,7 @@ mod tests {
             ),
             "32:2 o 3 o ((2,4),6):((1,2),8)"
         );
-        assert_eq!(err("transform_layout", &["nope", c]), "UnknownOp");
+        assert_eq!(kind("transform_layout", &["nope", c]), "UnknownOp");
     }
 
     #[test]
@@ -378,15 +363,9 @@ mod tests {
         );
         assert_eq!(ok("zip", &["(1,2)", "(3,4)"]), "((1,3),(2,4))");
         assert_eq!(ok("zip", &["((1,2,3),(4,5,6))"]), "((1,4),(2,5),(3,6))");
-        assert_eq!(err("zip", &["(1,2)", "3:1"]), "BadRequest");
-        assert_eq!(err("zip", &["((1,2),(3,4,5))"]), "RankMismatch");
         assert_eq!(
             ok("hier_unzip", &["logical_product", "(2,2):(1,2)", "(3,4)"]),
             ok("zipped_product", &["(2,2):(1,2)", "(3,4)"])
-        );
-        assert_eq!(
-            err("hier_unzip", &["composition", "8:1", "2"]),
-            "BadRequest"
         );
         assert_eq!(
             ok(
@@ -407,14 +386,6 @@ mod tests {
             "((2,4),6):((1,2),8)"
         );
         assert_eq!(
-            err("transform_layout", &["size", "(8,6):(1,8)"]),
-            "BadRequest"
-        );
-        assert_eq!(
-            err("transform_layout", &["logical_divide", "8:1", "(2:1,3)"]),
-            "BadRequest"
-        );
-        assert_eq!(
             ok("bw_coalesce", &["(2,4):(1,2)", "(3,5):(7,1)"]),
             "(8,3,5):(1,7,1)"
         );
@@ -425,7 +396,6 @@ mod tests {
             "((0,0),(0,1),(0,2),(1,0),(1,1),(1,2))"
         );
         assert_eq!(ok("make_coord_iterator", &["4", "2"]), "(2,3)");
-        assert_eq!(err("make_coord_iterator", &["(512,512)"]), "TooLarge");
         assert_eq!(
             ok(
                 "at_mode",
@@ -449,11 +419,24 @@ mod tests {
                 &["Sw<3,3,3> o 0 o (8,64):(64,1)", "(_,8:1)"]
             )
         );
-        assert_eq!(
-            err("at_mode", &["2", "coalesce", "(2,4):(1,2)"]),
-            "ModeOutOfRange"
-        );
-        assert_eq!(err("at_mode", &["0", "size", "(2,4):(1,2)"]), "BadRequest");
+        assert_kinds(&[
+            ("zip", &["(1,2)", "3:1"], "BadRequest"),
+            ("zip", &["((1,2),(3,4,5))"], "RankMismatch"),
+            ("hier_unzip", &["composition", "8:1", "2"], "BadRequest"),
+            ("transform_layout", &["size", "(8,6):(1,8)"], "BadRequest"),
+            (
+                "transform_layout",
+                &["logical_divide", "8:1", "(2:1,3)"],
+                "BadRequest",
+            ),
+            ("make_coord_iterator", &["(512,512)"], "TooLarge"),
+            (
+                "at_mode",
+                &["2", "coalesce", "(2,4):(1,2)"],
+                "ModeOutOfRange",
+            ),
+            ("at_mode", &["0", "size", "(2,4):(1,2)"], "BadRequest"),
+        ]);
     }
 
     /// NVlabs PyCuTe's `op[mode]` cases (test_logical_divide.py, test_logical_product.py,

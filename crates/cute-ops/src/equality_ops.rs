@@ -5,7 +5,6 @@
 
 use cute_layout::{IntTuple, Layout, LayoutChain, ScaledBasis, Swizzle};
 
-use crate::composed_ops::Func;
 use crate::help::{h, OpHelp};
 use crate::{bit, op, Arg, Args, OpError, OpSpec};
 
@@ -39,14 +38,9 @@ fn value(a: &Args<'_>, k: usize) -> Result<Value, OpError> {
     if !layout_like {
         return Ok(Value::Tuple(a.tuple(k)?));
     }
-    Ok(match a.func(k)? {
-        Func::Swizzle(s) => Value::Swizzle(s),
-        f => Value::Chain(f.into_chain().ok_or_else(|| {
-            OpError::new(
-                "BadRequest",
-                format!("{}: argument {} has no domain", a.op, k + 1),
-            )
-        })?),
+    Ok(match a.func(k)?.into_chain() {
+        Ok(c) => Value::Chain(c),
+        Err(s) => Value::Swizzle(s),
     })
 }
 

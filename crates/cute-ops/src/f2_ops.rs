@@ -56,17 +56,11 @@ fn is_f2_basis_arg(arg: &Arg) -> bool {
 fn run_basis(a: &Args<'_>) -> Result<String, OpError> {
     let k = usize::from(a.op == "crd2idx");
     let Arg::Text(s) = &a.args[k] else {
-        return Err(OpError::new(
-            "BadRequest",
-            format!("{}: argument {} must be a layout", a.op, k + 1),
-        ));
+        return Err(a.arg_error("BadRequest", k, " must be a layout"));
     };
-    let l: Layout<F2Basis> = s.parse().map_err(|e| {
-        OpError::new(
-            "ParseError",
-            format!("{}: argument {} (F2 basis layout): {e}", a.op, k + 1),
-        )
-    })?;
+    let l: Layout<F2Basis> = s
+        .parse()
+        .map_err(|e| a.arg_error("ParseError", k, format_args!(" (F2 basis layout): {e}")))?;
     Ok(match a.op {
         "size" => l.size().to_string(),
         "rank" => l.rank().to_string(),
@@ -94,27 +88,19 @@ pub fn is_f2_arg(arg: &Arg) -> bool {
 
 fn f2(a: &Args<'_>, k: usize) -> Result<Layout<F2>, OpError> {
     let Arg::Text(s) = &a.args[k] else {
-        return Err(OpError::new(
-            "BadRequest",
-            format!("{}: argument {} must be an F2 layout", a.op, k + 1),
-        ));
+        return Err(a.arg_error("BadRequest", k, " must be an F2 layout"));
     };
     if !s.contains(':') {
-        return Err(OpError::new(
+        return Err(a.arg_error(
             "ParseError",
-            format!(
-                "{}: argument {} ({s}): an F2 value is a stride, not a shape or an integer; an F2 layout is SHAPE:STRIDE",
-                a.op,
-                k + 1
+            k,
+            format_args!(
+                " ({s}): an F2 value is a stride, not a shape or an integer; an F2 layout is SHAPE:STRIDE"
             ),
         ));
     }
-    s.parse().map_err(|e| {
-        OpError::new(
-            "ParseError",
-            format!("{}: argument {} (F2 layout): {e}", a.op, k + 1),
-        )
-    })
+    s.parse()
+        .map_err(|e| a.arg_error("ParseError", k, format_args!(" (F2 layout): {e}")))
 }
 
 fn bit(b: bool) -> String {
@@ -127,22 +113,22 @@ fn values(a: &Args<'_>, k: usize, n: i64) -> Result<Vec<i64>, OpError> {
         let l = f2(a, k)?;
         return (0..n).map(|i| Ok(l.index_any(i)?)).collect();
     }
-    let c: ComposedLayout = a
-        .text_arg(k)?
-        .parse()
-        .map_err(|e| OpError::new("ParseError", format!("{}: argument {}: {e}", a.op, k + 1)))?;
+    let c = composed(a, k)?;
     (0..n).map(|i| Ok(c.index_any(i)?)).collect()
+}
+
+/// Argument `k` as a layout or composed layout (not an F2 layout).
+fn composed(a: &Args<'_>, k: usize) -> Result<ComposedLayout, OpError> {
+    a.text_arg(k)?
+        .parse()
+        .map_err(|e| a.arg_error("ParseError", k, format_args!(": {e}")))
 }
 
 fn size_of(a: &Args<'_>, k: usize) -> Result<i64, OpError> {
     if is_f2_arg(&a.args[k]) {
         return Ok(f2(a, k)?.size());
     }
-    let c: ComposedLayout = a
-        .text_arg(k)?
-        .parse()
-        .map_err(|e| OpError::new("ParseError", format!("{}: argument {}: {e}", a.op, k + 1)))?;
-    Ok(c.size())
+    Ok(composed(a, k)?.size())
 }
 
 /// Answers operation `op` where an argument is an F2 layout (see the [module docs](self)).
@@ -254,17 +240,7 @@ pub fn run(op: &'static str, args: &[Arg]) -> Result<String, OpError> {
 
 #[cfg(test)]
 mod tests {
-    use crate::{run_op, Arg};
-
-    fn ok(op: &str, args: &[&str]) -> String {
-        let args: Vec<Arg> = args.iter().map(|s| Arg::Text(s.to_string())).collect();
-        run_op(op, &args).unwrap_or_else(|e| panic!("{op} {args:?}: {e:?}"))
-    }
-
-    fn kind(op: &str, args: &[&str]) -> &'static str {
-        let args: Vec<Arg> = args.iter().map(|s| Arg::Text(s.to_string())).collect();
-        run_op(op, &args).unwrap_err().kind
-    }
+    use crate::test_util::{kind, ok};
 
     #[test]
     fn f2_layouts_through_the_table() {

@@ -22,6 +22,7 @@
 #![forbid(unsafe_code)]
 
 use std::fmt;
+use std::str::FromStr;
 
 use cute_layout::{ComposedLayout, IntTuple, Layout, LayoutError, Order, ParseError, Tiler};
 
@@ -48,6 +49,8 @@ mod smem_atom_ops;
 mod symbolic_ops;
 mod tensor_ops;
 mod tensor_restructure_ops;
+#[cfg(test)]
+mod test_util;
 mod tma_ops;
 mod tuple_fn_ops;
 mod tuple_ops;
@@ -304,13 +307,10 @@ fn composed(
     match a.func(k)? {
         composed_ops::Func::Composed(c) => Ok(Some(f(&c)?.to_string())),
         composed_ops::Func::Layout(_) => Ok(None),
-        _ => Err(OpError::new(
+        _ => Err(a.arg_error(
             "NotImplemented",
-            format!(
-                "{}: argument {} must be a layout or a swizzled layout Sw<B,M,S> o O o L",
-                a.op,
-                k + 1
-            ),
+            k,
+            " must be a layout or a swizzled layout Sw<B,M,S> o O o L",
         )),
     }
 }
@@ -473,21 +473,45 @@ impl<'a> Args<'a> {
         self.args.is_empty()
     }
 
+    /// The error of `kind` about argument `k`: `OP: argument K` followed by `rest`.
+    pub(crate) fn arg_error(
+        &self,
+        kind: &'static str,
+        k: usize,
+        rest: impl fmt::Display,
+    ) -> OpError {
+        OpError::new(kind, format!("{}: argument {}{rest}", self.op, k + 1))
+    }
+
     fn parse_error(&self, k: usize, what: &str, e: ParseError) -> OpError {
         if what != "tensor" && self.is_tensor(k) {
-            return OpError::new(
+            return self.arg_error(
                 "BadRequest",
-                format!(
-                    "{}: argument {} is a tensor; this operation takes a {what}",
-                    self.op,
-                    k + 1
-                ),
+                k,
+                format_args!(" is a tensor; this operation takes a {what}"),
             );
         }
-        OpError::new(
-            "ParseError",
-            format!("{}: argument {} ({what}): {e}", self.op, k + 1),
-        )
+        self.arg_error("ParseError", k, format_args!(" ({what}): {e}"))
+    }
+
+    /// Argument `k` in its text form parsed as a `what` (a layout, a swizzle, a tensor, ...);
+    /// the parse error names `what`.
+    pub(crate) fn parsed<T: FromStr<Err = ParseError>>(
+        &self,
+        k: usize,
+        what: &str,
+    ) -> Result<T, OpError> {
+        self.parse_text(k, &self.text(k, what)?, what)
+    }
+
+    /// `text` (argument `k`'s, or a part of it) parsed as a `what`.
+    pub(crate) fn parse_text<T: FromStr<Err = ParseError>>(
+        &self,
+        k: usize,
+        text: &str,
+        what: &str,
+    ) -> Result<T, OpError> {
+        text.parse().map_err(|e| self.parse_error(k, what, e))
     }
 
     /// Argument `k` as text (an integer is written out).
@@ -496,12 +520,11 @@ impl<'a> Args<'a> {
             Arg::Text(s) => Ok(s.clone()),
             Arg::Int(i) => Ok(i.to_string()),
             Arg::List(items) => list_tuple(items).ok_or_else(|| {
-                OpError::new(
+                self.arg_error(
                     "BadRequest",
-                    format!(
-                        "{}: argument {} ({what}) is a list holding text; a list stands for a tuple of integers and lists",
-                        self.op,
-                        k + 1
+                    k,
+                    format_args!(
+                        " ({what}) is a list holding text; a list stands for a tuple of integers and lists"
                     ),
                 )
             }),
@@ -515,8 +538,7 @@ impl<'a> Args<'a> {
 
     /// Argument `k` as a layout.
     pub fn layout(&self, k: usize) -> Result<Layout, OpError> {
-        let s = self.text(k, "layout")?;
-        s.parse().map_err(|e| self.parse_error(k, "layout", e))
+        self.parsed(k, "layout")
     }
 
     /// Arguments `0..len` as layouts.
@@ -536,13 +558,10 @@ impl<'a> Args<'a> {
         }
         let s = self.text(k, "tiler")?;
         if s.trim_start().starts_with("Sw") {
-            return Err(OpError::new(
+            return Err(self.arg_error(
                 "BadRequest",
-                format!(
-                    "{}: argument {} is a swizzle or composed layout, not a tiler",
-                    self.op,
-                    k + 1
-                ),
+                k,
+                " is a swizzle or composed layout, not a tiler",
             ));
         }
         s.parse().map_err(|e| self.parse_error(k, "tiler", e))
@@ -553,8 +572,7 @@ impl<'a> Args<'a> {
         if let Arg::Int(i) = self.args[k] {
             return Ok(IntTuple::int(i));
         }
-        let s = self.text(k, "tuple")?;
-        s.parse().map_err(|e| self.parse_error(k, "tuple", e))
+        self.parsed(k, "tuple")
     }
 
     /// Argument `k` as a profile: a tuple whose leaves do not matter, so `_` may stand for one
@@ -573,13 +591,10 @@ impl<'a> Args<'a> {
     pub fn int(&self, k: usize) -> Result<i64, OpError> {
         let t = self.tuple(k)?;
         t.as_int().ok_or_else(|| {
-            OpError::new(
+            self.arg_error(
                 "BadRequest",
-                format!(
-                    "{}: argument {} must be an integer, got {t}",
-                    self.op,
-                    k + 1
-                ),
+                k,
+                format_args!(" must be an integer, got {t}"),
             )
         })
     }
@@ -588,13 +603,10 @@ impl<'a> Args<'a> {
     pub fn index(&self, k: usize) -> Result<usize, OpError> {
         let i = self.int(k)?;
         usize::try_from(i).map_err(|_| {
-            OpError::new(
+            self.arg_error(
                 "BadRequest",
-                format!(
-                    "{}: argument {} must be a mode index >= 0, got {i}",
-                    self.op,
-                    k + 1
-                ),
+                k,
+                format_args!(" must be a mode index >= 0, got {i}"),
             )
         })
     }

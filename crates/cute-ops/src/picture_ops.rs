@@ -456,15 +456,11 @@ fn layout_picture(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::test_util::err;
     use crate::{run_op, Arg};
 
     fn words(ws: &[&str]) -> Vec<String> {
         ws.iter().map(|w| w.to_string()).collect()
-    }
-
-    fn err(op: &str, ws: &[&str]) -> OpError {
-        let args: Vec<Arg> = ws.iter().map(|w| Arg::Text(w.to_string())).collect();
-        run_op(op, &args).unwrap_err()
     }
 
     #[test]

@@ -48,12 +48,11 @@ impl Args<'_> {
     fn element_bits(&self, k: usize) -> Result<u32, OpError> {
         let s = self.text(k, "element type")?;
         element_type_bits(&s).ok_or_else(|| {
-            OpError::new(
+            self.arg_error(
                 "BadRequest",
-                format!(
-                    "{}: argument {} must be an element type (half_t, float, int8_t, int4_t, ... or a width in bits), got {s:?}",
-                    self.op,
-                    k + 1
+                k,
+                format_args!(
+                    " must be an element type (half_t, float, int8_t, int4_t, ... or a width in bits), got {s:?}"
                 ),
             )
         })
@@ -68,13 +67,10 @@ impl Args<'_> {
             None => t.parse::<i64>().ok(),
         };
         v.ok_or_else(|| {
-            OpError::new(
+            self.arg_error(
                 "BadRequest",
-                format!(
-                    "{}: argument {} must be an address (0x1000 or 4096), got {s:?}",
-                    self.op,
-                    k + 1
-                ),
+                k,
+                format_args!(" must be an address (0x1000 or 4096), got {s:?}"),
             )
         })
     }
@@ -83,12 +79,11 @@ impl Args<'_> {
     fn pointer(&self, k: usize) -> Result<Pointer, OpError> {
         let s = self.text(k, "pointer")?;
         if !is_pointer_text(&s) {
-            return Err(OpError::new(
+            return Err(self.arg_error(
                 "BadRequest",
-                format!(
-                    "{}: argument {} must be a pointer such as gmem_ptr[16b](0x1000) (make_gmem_ptr TYPE ADDR makes one), got {s:?}",
-                    self.op,
-                    k + 1
+                k,
+                format_args!(
+                    " must be a pointer such as gmem_ptr[16b](0x1000) (make_gmem_ptr TYPE ADDR makes one), got {s:?}"
                 ),
             ));
         }
@@ -96,10 +91,7 @@ impl Args<'_> {
             if s.contains(" o ") {
                 self.parse_error(k, "pointer", e) // a tensor where a pointer belongs
             } else {
-                OpError::new(
-                    "ParseError",
-                    format!("{}: argument {} (pointer): {e}", self.op, k + 1),
-                )
+                self.arg_error("ParseError", k, format_args!(" (pointer): {e}"))
             }
         })
     }
@@ -107,8 +99,7 @@ impl Args<'_> {
     /// Argument `k` as a swizzle `Sw<B,M,S>`.
     fn swizzle_arg(&self, k: usize) -> Result<Swizzle, OpError> {
         let s = self.text(k, "swizzle")?;
-        s.parse()
-            .map_err(|e| self.parse_error(k, "swizzle Sw<B,M,S>", e))
+        self.parse_text(k, &s, "swizzle Sw<B,M,S>")
     }
 
     /// `TYPE ADDR` as a pointer in `space`.
@@ -193,8 +184,7 @@ pub(crate) fn make_tensor(a: &Args<'_>) -> Result<Option<String>, OpError> {
         let t = cute_layout::LayoutTensor::from_pointer_flagged(ptr, f.swizzle, f.bits, f.layout)?;
         return Ok(Some(t.to_string()));
     }
-    let layout: cute_layout::ComposedLayout =
-        l.parse().map_err(|e| a.parse_error(1, "layout", e))?;
+    let layout: cute_layout::ComposedLayout = a.parse_text(1, &l, "layout")?;
     Ok(Some(
         cute_layout::LayoutTensor::from_pointer(ptr, layout).to_string(),
     ))
@@ -202,17 +192,8 @@ pub(crate) fn make_tensor(a: &Args<'_>) -> Result<Option<String>, OpError> {
 
 #[cfg(test)]
 mod tests {
+    use crate::test_util::{assert_kinds, kind, ok};
     use crate::{run_op, Arg};
-
-    fn ok(op: &str, args: &[&str]) -> String {
-        let args: Vec<Arg> = args.iter().map(|s| Arg::Text(s.to_string())).collect();
-        run_op(op, &args).unwrap_or_else(|e| panic!("{op}{args:?}: {e}"))
-    }
-
-    fn kind(op: &str, args: &[&str]) -> &'static str {
-        let args: Vec<Arg> = args.iter().map(|s| Arg::Text(s.to_string())).collect();
-        run_op(op, &args).unwrap_err().kind
-    }
 
     fn message(op: &str, args: &[&str]) -> String {
         let args: Vec<Arg> = args.iter().map(|s| Arg::Text(s.to_string())).collect();
@@ -334,63 +315,55 @@ mod tests {
 
     #[test]
     fn pointer_errors_are_typed() {
-        assert_eq!(
-            kind("make_gmem_ptr", &["half_t", "0x1001"]),
-            "InvalidArgument"
-        );
-        assert_eq!(
-            kind("make_gmem_ptr", &["quaternion", "0x1000"]),
-            "BadRequest"
-        );
-        assert_eq!(kind("make_gmem_ptr", &["half_t", "0xzz"]), "BadRequest");
-        assert_eq!(kind("make_gmem_ptr", &["12", "0x1000"]), "InvalidArgument");
-        assert_eq!(
-            kind("make_swizzle_ptr", &["(4,4):(4,1)", "Sw<3,4,3>"]),
-            "BadRequest"
-        );
-        assert_eq!(
-            kind("make_tensor", &["gmem_ptr[16b](0x1000)"]),
-            "BadRequest"
-        );
-        assert_eq!(
-            kind(
+        assert_kinds(&[
+            ("make_gmem_ptr", &["half_t", "0x1001"], "InvalidArgument"),
+            ("make_gmem_ptr", &["quaternion", "0x1000"], "BadRequest"),
+            ("make_gmem_ptr", &["half_t", "0xzz"], "BadRequest"),
+            ("make_gmem_ptr", &["12", "0x1000"], "InvalidArgument"),
+            (
+                "make_swizzle_ptr",
+                &["(4,4):(4,1)", "Sw<3,4,3>"],
+                "BadRequest",
+            ),
+            ("make_tensor", &["gmem_ptr[16b](0x1000)"], "BadRequest"),
+            (
                 "make_tensor",
                 &[
                     "gmem_ptr[16b](0x1000)",
-                    "Sw<3,4,3> o smem_ptr[16b](unset) o 8:1"
-                ]
+                    "Sw<3,4,3> o smem_ptr[16b](unset) o 8:1",
+                ],
+                "InvalidArgument",
             ),
-            "InvalidArgument"
-        );
-        assert_eq!(
-            kind("recast_tensor", &["float", "counting_iter(0) o 4:1"]),
-            "InvalidArgument"
-        );
-        assert_eq!(
-            kind("recast_tensor", &["float", "gmem_ptr[16b](0x1002) o 4:1"]),
-            "InvalidArgument"
-        );
-        assert_eq!(
-            kind("tensor_value", &["ptr[8b](0x7fffffffffffffff) o 2:1", "1"]),
-            "Overflow"
-        );
-        assert_eq!(
-            kind(
+            (
+                "recast_tensor",
+                &["float", "counting_iter(0) o 4:1"],
+                "InvalidArgument",
+            ),
+            (
+                "recast_tensor",
+                &["float", "gmem_ptr[16b](0x1002) o 4:1"],
+                "InvalidArgument",
+            ),
+            (
+                "tensor_value",
+                &["ptr[8b](0x7fffffffffffffff) o 2:1", "1"],
+                "Overflow",
+            ),
+            (
                 "make_zip_tensor",
-                &["counting_iter(0) o 4:1", "counting_iter(0) o 8:1"]
+                &["counting_iter(0) o 4:1", "counting_iter(0) o 8:1"],
+                "InvalidArgument",
             ),
-            "InvalidArgument"
-        );
-        assert_eq!(
-            kind(
+            (
                 "unzip_tensor",
-                &["zip(counting_iter(0) o 4:1, counting_iter(0) o 4:1)", "2"]
+                &["zip(counting_iter(0) o 4:1, counting_iter(0) o 4:1)", "2"],
+                "ModeOutOfRange",
             ),
-            "ModeOutOfRange"
-        );
-        assert_eq!(
-            kind("batch_reduce", &["gmem_ptr[16b](0x1000) o (2,2):(2,1)"]),
-            "InvalidArgument"
-        );
+            (
+                "batch_reduce",
+                &["gmem_ptr[16b](0x1000) o (2,2):(2,1)"],
+                "InvalidArgument",
+            ),
+        ]);
     }
 }

@@ -63,13 +63,10 @@ fn bits_of(a: &Args<'_>, k: usize) -> Result<i64, OpError> {
         return Ok(b);
     }
     type_bits(&t).map(i64::from).ok_or_else(|| {
-        OpError::new(
+        a.arg_error(
             "InvalidArgument",
-            format!(
-                "{}: argument {} ({t:?}) is neither a number of bits nor a CuTe value type",
-                a.op,
-                k + 1
-            ),
+            k,
+            format_args!(" ({t:?}) is neither a number of bits nor a CuTe value type"),
         )
     })
 }
@@ -101,12 +98,7 @@ fn atom_op(a: &Args<'_>, cute: bool) -> Result<String, OpError> {
 
 #[cfg(test)]
 mod tests {
-    use crate::{run_op, Arg};
-
-    fn run(op: &str, args: &[&str]) -> Result<String, String> {
-        let args: Vec<Arg> = args.iter().map(|s| Arg::Text(s.to_string())).collect();
-        run_op(op, &args).map_err(|e| e.kind.to_string())
-    }
+    use crate::test_util::run;
 
     #[test]
     fn names_and_parts_agree() {

@@ -149,17 +149,7 @@ fn subs(a: &Args<'_>) -> Result<String, OpError> {
 
 #[cfg(test)]
 mod tests {
-    use crate::{run_op, Arg};
-
-    fn ok(op: &str, args: &[&str]) -> String {
-        let args: Vec<Arg> = args.iter().map(|s| Arg::Text(s.to_string())).collect();
-        run_op(op, &args).unwrap_or_else(|e| panic!("{op} {args:?}: {e}"))
-    }
-
-    fn kind(op: &str, args: &[&str]) -> &'static str {
-        let args: Vec<Arg> = args.iter().map(|s| Arg::Text(s.to_string())).collect();
-        run_op(op, &args).unwrap_err().kind
-    }
+    use crate::test_util::{kind, ok};
 
     #[test]
     fn symbolic_arguments_reach_the_symbolic_algebra() {

@@ -53,16 +53,24 @@ impl Args<'_> {
     pub(crate) fn tensor(&self, k: usize) -> Result<LayoutTensor, OpError> {
         let s = self.text(k, "tensor")?;
         if !is_tensor_text(&s) {
-            return Err(OpError::new(
+            return Err(self.arg_error(
                 "BadRequest",
-                format!(
-                    "{}: argument {} must be a tensor, counting_iter(BASE) o LAYOUT, ArithTuple(BASE) o LAYOUT or PTR o LAYOUT (make_tensor LAYOUT makes one), got {s:?}",
-                    self.op,
-                    k + 1
+                k,
+                format_args!(
+                    " must be a tensor, counting_iter(BASE) o LAYOUT, ArithTuple(BASE) o LAYOUT or PTR o LAYOUT (make_tensor LAYOUT makes one), got {s:?}"
                 ),
             ));
         }
-        s.parse().map_err(|e| self.parse_error(k, "tensor", e))
+        self.parse_text(k, &s, "tensor")
+    }
+
+    /// Argument `k` as a tensor if it is a tensor's text, else `None` (for an operation's
+    /// layout form).
+    pub(crate) fn tensor_if(&self, k: usize) -> Result<Option<LayoutTensor>, OpError> {
+        if k < self.len() && self.is_tensor(k) {
+            return self.tensor(k).map(Some);
+        }
+        Ok(None)
     }
 
     /// Argument `k` as a projection: CuTe's `Step<_1,X,_1>`, or `(1,X,1)` / `(1,_,1)`; `X` and
@@ -75,8 +83,7 @@ impl Args<'_> {
             None => t.to_string(),
         };
         let body = body.replace('X', "_");
-        body.parse()
-            .map_err(|e| self.parse_error(k, "projection (Step<_1,X,_1> or (1,_,1))", e))
+        self.parse_text(k, &body, "projection (Step<_1,X,_1> or (1,_,1))")
     }
 }
 
@@ -84,8 +91,7 @@ fn make_tensor(a: &Args<'_>) -> Result<String, OpError> {
     if let Some(t) = crate::pointer_ops::make_tensor(a)? {
         return Ok(t);
     }
-    let s = a.text(0, "layout")?;
-    let layout: ComposedLayout = s.parse().map_err(|e| a.parse_error(0, "layout", e))?;
+    let layout: ComposedLayout = a.parsed(0, "layout")?;
     let base = if a.len() == 2 { a.int(1)? } else { 0 };
     Ok(LayoutTensor::counting(base, layout).to_string())
 }
@@ -119,10 +125,10 @@ fn values(v: &[TensorValue]) -> Result<String, OpError> {
 
 /// `slice COORD TENSOR`: CuTe's `tensor(coord)` with `_` entries, or `None` for a layout.
 pub(crate) fn slice(a: &Args<'_>) -> Result<Option<String>, OpError> {
-    if !a.is_tensor(1) {
+    let Some(t) = a.tensor_if(1)? else {
         return Ok(None);
-    }
-    Ok(Some(a.tensor(1)?.slice(&a.slice_coord(0)?)?.to_string()))
+    };
+    Ok(Some(t.slice(&a.slice_coord(0)?)?.to_string()))
 }
 
 /// A divide of a tensor (`logical_divide TENSOR TILER`, ...), or `None` for a layout.
@@ -131,25 +137,15 @@ pub(crate) fn divide(
     f: fn(&Layout, &Tiler) -> Result<Layout, LayoutError>,
     g: fn(&ComposedLayout, &Tiler) -> Result<ComposedLayout, LayoutError>,
 ) -> Result<Option<String>, OpError> {
-    if !a.is_tensor(0) {
+    let Some(t) = a.tensor_if(0)? else {
         return Ok(None);
-    }
-    Ok(Some(a.tensor(0)?.divide(&a.tiler(1)?, f, g)?.to_string()))
+    };
+    Ok(Some(t.divide(&a.tiler(1)?, f, g)?.to_string()))
 }
 
 #[cfg(test)]
 mod tests {
-    use crate::{run_op, Arg};
-
-    fn ok(op: &str, args: &[&str]) -> String {
-        let args: Vec<Arg> = args.iter().map(|s| Arg::Text(s.to_string())).collect();
-        run_op(op, &args).unwrap_or_else(|e| panic!("{op}{args:?}: {e}"))
-    }
-
-    fn kind(op: &str, args: &[&str]) -> &'static str {
-        let args: Vec<Arg> = args.iter().map(|s| Arg::Text(s.to_string())).collect();
-        run_op(op, &args).unwrap_err().kind
-    }
+    use crate::test_util::{assert_kinds, ok};
 
     #[test]
     fn tensors_through_the_table() {
@@ -245,70 +241,64 @@ mod tests {
 
     #[test]
     fn tensor_errors_are_typed() {
-        assert_eq!(kind("print_tensor", &["(4,6):(6,1)"]), "BadRequest");
-        assert_eq!(
-            kind("print_tensor", &["counting_iter(0) o (4,6"]),
-            "ParseError"
-        );
-        assert_eq!(
-            kind("logical_product", &["counting_iter(0) o 6:1", "2:1"]),
-            "BadRequest"
-        );
-        assert_eq!(
-            kind("logical_divide", &["(6,4):(4,1)", "counting_iter(0) o 2:1"]),
-            "BadRequest"
-        );
-        assert_eq!(
-            kind("tensor_value", &["counting_iter(0) o (4,6):(6,1)", "(4,0)"]),
-            "CoordOutOfRange"
-        );
-        assert_eq!(
-            kind(
+        assert_kinds(&[
+            ("print_tensor", &["(4,6):(6,1)"], "BadRequest"),
+            ("print_tensor", &["counting_iter(0) o (4,6"], "ParseError"),
+            (
+                "logical_product",
+                &["counting_iter(0) o 6:1", "2:1"],
+                "BadRequest",
+            ),
+            (
+                "logical_divide",
+                &["(6,4):(4,1)", "counting_iter(0) o 2:1"],
+                "BadRequest",
+            ),
+            (
+                "tensor_value",
+                &["counting_iter(0) o (4,6):(6,1)", "(4,0)"],
+                "CoordOutOfRange",
+            ),
+            (
                 "local_tile",
-                &["counting_iter(0) o (4,6):(6,1)", "(2,3)", "(2,0)"]
+                &["counting_iter(0) o (4,6):(6,1)", "(2,3)", "(2,0)"],
+                "CoordOutOfRange",
             ),
-            "CoordOutOfRange"
-        );
-        assert_eq!(
-            kind(
+            (
                 "local_partition",
-                &["counting_iter(0) o (4,6):(6,1)", "(2,2):(2,1)", "4"]
+                &["counting_iter(0) o (4,6):(6,1)", "(2,2):(2,1)", "4"],
+                "InvalidArgument",
             ),
-            "InvalidArgument"
-        );
-        assert_eq!(
-            kind(
+            (
                 "partition_tv",
-                &["counting_iter(0) o (4,4):(4,1)", "16:1", "0"]
+                &["counting_iter(0) o (4,4):(4,1)", "16:1", "0"],
+                "RankMismatch",
             ),
-            "RankMismatch"
-        );
-        assert_eq!(
-            kind("batch_reduce", &["counting_iter(0) o (2,2,2):(1,2,4)"]),
-            "RankMismatch"
-        );
-        assert_eq!(
-            kind(
+            (
+                "batch_reduce",
+                &["counting_iter(0) o (2,2,2):(1,2,4)"],
+                "RankMismatch",
+            ),
+            (
                 "local_tile",
                 &[
                     "counting_iter(0) o (4,6):(6,1)",
                     "(2,3)",
                     "(1,1)",
-                    "Step<_1,X,_1>"
-                ]
+                    "Step<_1,X,_1>",
+                ],
+                "InvalidArgument",
             ),
-            "InvalidArgument"
-        );
-        assert_eq!(
-            kind("print_tensor", &["counting_iter(0) o (512,512):(1,512)"]),
-            "TooLarge"
-        );
-        assert_eq!(
-            kind(
+            (
+                "print_tensor",
+                &["counting_iter(0) o (512,512):(1,512)"],
+                "TooLarge",
+            ),
+            (
                 "tensor_value",
-                &["counting_iter(9223372036854775807) o 2:1", "1"]
+                &["counting_iter(9223372036854775807) o 2:1", "1"],
+                "Overflow",
             ),
-            "Overflow"
-        );
+        ]);
     }
 }

@@ -31,12 +31,13 @@ pub static TENSOR_RESTRUCTURE_HELP: &[OpHelp] = &[
 /// Argument `k` as a tensor, or a layout (plain or swizzled) as the tensor
 /// `counting_iter(0) o LAYOUT`.
 fn tensor_or_layout(a: &Args<'_>, k: usize) -> Result<LayoutTensor, OpError> {
-    if a.is_tensor(k) {
-        return a.tensor(k);
+    match a.tensor_if(k)? {
+        Some(t) => Ok(t),
+        None => Ok(LayoutTensor::counting(
+            0,
+            a.parsed::<ComposedLayout>(k, "layout")?,
+        )),
     }
-    let s = a.text(k, "layout")?;
-    let layout: ComposedLayout = s.parse().map_err(|e| a.parse_error(k, "layout", e))?;
-    Ok(LayoutTensor::counting(0, layout))
 }
 
 /// `tensor(a)` when argument `k` is a tensor's text, else `other()` (the op's layout form).
@@ -144,17 +145,7 @@ fn tensor_field(a: &Args<'_>, field: &str, fields: &str) -> OpError {
 
 #[cfg(test)]
 mod tests {
-    use crate::{run_op, Arg};
-
-    fn ok(op: &str, args: &[&str]) -> String {
-        let args: Vec<Arg> = args.iter().map(|s| Arg::Text(s.to_string())).collect();
-        run_op(op, &args).unwrap_or_else(|e| panic!("{op}{args:?}: {e}"))
-    }
-
-    fn kind(op: &str, args: &[&str]) -> &'static str {
-        let args: Vec<Arg> = args.iter().map(|s| Arg::Text(s.to_string())).collect();
-        run_op(op, &args).unwrap_err().kind
-    }
+    use crate::test_util::{assert_kinds, kind, ok};
 
     #[test]
     fn tensors_through_the_layout_ops() {
@@ -324,33 +315,34 @@ mod tests {
     #[test]
     fn tensor_restructure_errors_are_typed() {
         let sw = "counting_iter(0) o Sw<3,0,3> o 0 o (8,8):(8,1)";
-        assert_eq!(kind("filter", &[sw]), "InvalidArgument");
-        assert_eq!(kind("make_tensor_like", &[sw]), "InvalidArgument");
-        assert_eq!(
-            kind("make_tensor_like", &["ArithTuple(0,0) o (4,6):(1@0,1@1)"]),
-            "InvalidArgument"
-        );
-        assert_eq!(
-            kind("group", &["counting_iter(0) o (2,3):(1,2)", "1", "3"]),
-            "ModeOutOfRange"
-        );
-        assert_eq!(
-            kind(
+        assert_kinds(&[
+            ("filter", &[sw], "InvalidArgument"),
+            ("make_tensor_like", &[sw], "InvalidArgument"),
+            (
+                "make_tensor_like",
+                &["ArithTuple(0,0) o (4,6):(1@0,1@1)"],
+                "InvalidArgument",
+            ),
+            (
+                "group",
+                &["counting_iter(0) o (2,3):(1,2)", "1", "3"],
+                "ModeOutOfRange",
+            ),
+            (
                 "outer_partition",
-                &["counting_iter(0) o (4,6):(6,1)", "(2,3)", "(2,0)"]
+                &["counting_iter(0) o (4,6):(6,1)", "(2,3)", "(2,0)"],
+                "CoordOutOfRange",
             ),
-            "CoordOutOfRange"
-        );
-        assert_eq!(
-            kind("outer_partition", &["(4,6):(6,1)", "(2,3)", "(1,0)"]),
-            "BadRequest"
-        );
-        assert_eq!(
-            kind(
+            (
+                "outer_partition",
+                &["(4,6):(6,1)", "(2,3)", "(1,0)"],
+                "BadRequest",
+            ),
+            (
                 "domain_offset",
-                &["(9223372036854775807,0)", "counting_iter(1) o (4,6):(1,4)"]
+                &["(9223372036854775807,0)", "counting_iter(1) o (4,6):(1,4)"],
+                "Overflow",
             ),
-            "Overflow"
-        );
+        ]);
     }
 }

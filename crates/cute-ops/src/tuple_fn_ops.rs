@@ -199,12 +199,7 @@ fn find_if(a: &Args<'_>) -> Result<String, OpError> {
 
 #[cfg(test)]
 mod tests {
-    use crate::{run_op, Arg};
-
-    fn run(op: &str, args: &[&str]) -> Result<String, String> {
-        let args: Vec<Arg> = args.iter().map(|s| Arg::Text(s.to_string())).collect();
-        run_op(op, &args).map_err(|e| e.kind.to_string())
-    }
+    use crate::test_util::run;
 
     #[test]
     fn higher_order() {

@@ -151,12 +151,7 @@ fn fragment_like(a: &Args<'_>) -> Result<String, OpError> {
 
 #[cfg(test)]
 mod tests {
-    use crate::{run_op, Arg};
-
-    fn ok(op: &str, args: &[&str]) -> String {
-        let args: Vec<Arg> = args.iter().map(|s| Arg::Text((*s).into())).collect();
-        run_op(op, &args).unwrap_or_else(|e| panic!("{op}{args:?}: {e}"))
-    }
+    use crate::test_util::ok;
 
     #[test]
     fn tuple_toolkit_answers() {

@@ -8,48 +8,15 @@
 //! extras' F2 cases are evaluated with cute's F2 layouts (`(8,8):(F2(1),F2(9))`).
 //! `coalesce_z[mode]` is in `nvlabs_rest.rs`.
 
-use std::collections::BTreeMap;
+mod common;
 
 use cute_layout::{BasisSum, IntTuple, Layout};
-use cute_ops::{run_op, Arg};
 use serde_json::Value;
+
+use common::{call_kind as call, coord_key, norm, strs};
 
 const DATA: &str = include_str!("data/nvlabs_pycute_extras.jsonl");
 const F2_DATA: &str = include_str!("data/nvlabs_f2.jsonl");
-
-fn call(op: &str, args: &[String]) -> Result<String, (String, String)> {
-    let args: Vec<Arg> = args.iter().map(|s| Arg::Text(s.clone())).collect();
-    run_op(op, &args).map_err(|e| (e.kind.to_string(), e.message))
-}
-
-fn norm(s: &str) -> String {
-    s.split_whitespace().collect()
-}
-
-fn strs(v: &Value) -> Vec<String> {
-    v.as_array()
-        .expect("a list")
-        .iter()
-        .map(|x| x.as_str().expect("text").to_string())
-        .collect()
-}
-
-/// A coordinate with its trailing zero entries dropped (at every level), so that coordinates
-/// of different widths compare by value.
-fn coord_key(t: &IntTuple) -> String {
-    if let Some(v) = t.as_int() {
-        return v.to_string();
-    }
-    let mut elems: Vec<String> = t.elements().map(|e| coord_key(&e)).collect();
-    while elems.last().is_some_and(|e| e == "0") {
-        elems.pop();
-    }
-    if elems.is_empty() {
-        "0".into()
-    } else {
-        format!("({})", elems.join(","))
-    }
-}
 
 /// The sum of two coordinates, element by element (missing entries are 0).
 fn coord_add(a: &IntTuple, b: &IntTuple) -> IntTuple {
@@ -371,20 +338,12 @@ fn property(p: &str, over: &[String]) -> Result<&'static str, String> {
 
 #[test]
 fn nvlabs_pycute_extras_agree() {
-    let mut tally: BTreeMap<(String, &'static str), usize> = BTreeMap::new();
-    let mut failures = Vec::new();
-    for line in DATA.lines().skip(1).chain(F2_DATA.lines().skip(1)) {
-        let case: Value = serde_json::from_str(line).unwrap();
-        let cat = case["category"].as_str().unwrap().to_string();
-        match judge(&case) {
-            Ok(k) => *tally.entry((cat, k)).or_default() += 1,
-            Err(e) => failures.push(format!("{} {}: {e}", case["test"], case["args"])),
-        }
-    }
-    for ((cat, k), n) in &tally {
-        println!("{cat:24} {k:40} {n}");
-    }
-    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    let tally = common::tally(
+        DATA.lines().skip(1).chain(F2_DATA.lines().skip(1)),
+        "args",
+        (24, 40),
+        judge,
+    );
     let count = |k: &str| -> usize { tally.iter().filter(|(c, _)| c.1 == k).map(|(_, n)| n).sum() };
     // 194 + 62 cases: what has no form here (sympy symbols, an F2 basis stride beside an
     // integer one) is the only difference from PyCuTe.

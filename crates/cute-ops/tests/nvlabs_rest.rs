@@ -5,37 +5,17 @@
 //! line names its file and commit). Every case must agree with PyCuTe, or differ by a documented
 //! convention where cute follows CuTe C++ (`convention`), or have no form here (`unsupported`).
 
-use std::collections::BTreeMap;
+mod common;
 
 use cute_layout::{BasisSum, IntTuple, Layout, ScaledBasis};
-use cute_ops::{run_op, Arg};
 use serde_json::Value;
+
+use common::{call, coord_key, layout, norm, strs};
 
 const DATA: &str = include_str!("data/nvlabs_rest.jsonl");
 
-fn call(op: &str, args: &[String]) -> Result<String, String> {
-    let args: Vec<Arg> = args.iter().map(|s| Arg::Text(s.clone())).collect();
-    run_op(op, &args).map_err(|e| format!("{}: {}", e.kind, e.message))
-}
-
 fn request(v: &Value) -> Result<String, String> {
     call(v["op"].as_str().unwrap(), &strs(&v["args"]))
-}
-
-fn norm(s: &str) -> String {
-    s.split_whitespace().collect()
-}
-
-fn strs(v: &Value) -> Vec<String> {
-    v.as_array()
-        .expect("a list")
-        .iter()
-        .map(|x| x.as_str().expect("text").to_string())
-        .collect()
-}
-
-fn layout(s: &str) -> Layout {
-    s.parse().unwrap_or_else(|e| panic!("{s}: {e}"))
 }
 
 fn table(l: &str) -> Vec<i64> {
@@ -137,23 +117,6 @@ fn make_layout_like_law(src: &str, r: &str) -> Result<(), String> {
         return Err(format!("{r}: the image has gaps"));
     }
     Ok(())
-}
-
-/// A coordinate with its zero entries dropped at the end of every level, so that coordinates of
-/// different widths compare by value.
-fn coord_key(t: &IntTuple) -> String {
-    if let Some(v) = t.as_int() {
-        return v.to_string();
-    }
-    let mut elems: Vec<String> = t.elements().map(|e| coord_key(&e)).collect();
-    while elems.last().is_some_and(|e| e == "0") {
-        elems.pop();
-    }
-    if elems.is_empty() {
-        "0".into()
-    } else {
-        format!("({})", elems.join(","))
-    }
 }
 
 /// NVlabs' post-conditions over a basis-strided `L`: `left_inverse`, `L(R(L(i))) == L(i)`, and
@@ -384,20 +347,7 @@ fn judge(case: &Value) -> Result<&'static str, String> {
 
 #[test]
 fn nvlabs_rest_agree() {
-    let mut tally: BTreeMap<(String, &'static str), usize> = BTreeMap::new();
-    let mut failures = Vec::new();
-    for line in DATA.lines().skip(1) {
-        let case: Value = serde_json::from_str(line).unwrap();
-        let cat = case["category"].as_str().unwrap().to_string();
-        match judge(&case) {
-            Ok(k) => *tally.entry((cat, k)).or_default() += 1,
-            Err(e) => failures.push(format!("{} {}: {e}", case["test"], case["peer"])),
-        }
-    }
-    for ((cat, k), n) in &tally {
-        println!("{cat:60} {k:30} {n}");
-    }
-    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    let tally = common::tally(DATA.lines().skip(1), "peer", (60, 30), judge);
     let count = |k: &str| -> usize {
         tally
             .iter()

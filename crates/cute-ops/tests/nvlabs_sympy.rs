@@ -12,34 +12,16 @@
 //! ([`nvlabs_sympy_assertions_hold_symbolically`]); the substitutions check the integer
 //! operations against the same assertions.
 
+mod common;
+
 use std::collections::BTreeMap;
 
 use cute_layout::{Layout, Sym, SymLayout};
-use cute_ops::{run_op, Arg};
 use serde_json::Value;
 
+use common::{call, layout, norm, strs};
+
 const DATA: &str = include_str!("data/nvlabs_sympy.jsonl");
-
-fn call(op: &str, args: &[String]) -> Result<String, String> {
-    let args: Vec<Arg> = args.iter().map(|s| Arg::Text(s.clone())).collect();
-    run_op(op, &args).map_err(|e| format!("{}: {}", e.kind, e.message))
-}
-
-fn norm(s: &str) -> String {
-    s.split_whitespace().collect()
-}
-
-fn strs(v: &Value) -> Vec<String> {
-    v.as_array()
-        .expect("a list")
-        .iter()
-        .map(|x| x.as_str().expect("text").to_string())
-        .collect()
-}
-
-fn layout(s: &str) -> Layout {
-    s.parse().unwrap_or_else(|e| panic!("{s}: {e}"))
-}
 
 /// `L(i)` for `i` in `[0, n)`, the last mode running on past the size.
 fn values(l: &Layout, n: i64) -> Vec<i64> {

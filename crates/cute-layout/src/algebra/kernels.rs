@@ -249,7 +249,8 @@ where
                 kernel.apply::<S, O>(m, t, out)
             })?,
             Tiler::Skip => out.view(m).map_err(full)?,
-            Tiler::Modes(_) => unreachable!("flat tilers only"),
+            // Not sent here by `covers`: a nested tuple tiler takes the generic path.
+            Tiler::Modes(_) => return Err(Stop::Err(not_kernel_tiler(kernel.op()))),
         }
     }
     if kernel.keeps_rest() {
@@ -259,6 +260,18 @@ where
     }
     out.tok(Tok::Close).map_err(full)?;
     Ok(())
+}
+
+/// The error for a tiler the kernels do not take (a nested tuple, or `_` where a layout is
+/// needed): [`covers`] and [`zipped_fuses`] send those to the generic path, so no caller sees it.
+#[cold]
+fn not_kernel_tiler(op: &'static str) -> LayoutError {
+    LayoutError::InvalidArgument {
+        op,
+        what: "the flat kernels take a layout or an integer per mode; this tiler needs the \
+               generic path"
+            .into(),
+    }
 }
 
 /// The layout an integer tiler stands for, `n:1` (in divides and products CuTe's
@@ -625,7 +638,7 @@ where
         let Some(d) = linear_stride_x(m.shape, m.stride) else {
             return Ok(None);
         };
-        with_tiler_view(t, |t| -> Result<(), Stop<S::Full>> {
+        let pass = with_tiler_view(t, |t| -> Result<(), Stop<S::Full>> {
             let mut comp = S::Modes::empty();
             tile_complement(t, m.size(), &mut comp)?;
             for &r in t.stride {
@@ -638,14 +651,21 @@ where
                 comps.add(c)?;
             }
             Ok(())
-        })?;
+        });
+        // A tiler other than a layout or an integer takes the general path.
+        let Some(pass) = pass else {
+            return Ok(None);
+        };
+        pass?;
         scale.add((d, comps.len()))?;
     }
     // Pass 2: write (products known not to overflow).
     out.tok(Tok::Open).map_err(full)?;
     out.tok(Tok::Open).map_err(full)?;
     for (t, &(d, _)) in ts.iter().zip(scale.iter()) {
-        with_tiler_view(t, |t| push_view_scaled(out, t, d)).map_err(Stop::lift)?;
+        with_tiler_view(t, |t| push_view_scaled(out, t, d))
+            .ok_or_else(|| Stop::Err(not_kernel_tiler(op)))?
+            .map_err(Stop::lift)?;
     }
     out.tok(Tok::Close).map_err(full)?;
     out.tok(Tok::Open).map_err(full)?;
@@ -663,13 +683,14 @@ where
     Ok(Some(()))
 }
 
-/// A layout or integer tiler (divides: `n` is `n:1`, `1:0` for 1) as a view.
+/// `f` of a layout or integer tiler (divides: `n` is `n:1`, `1:0` for 1) as a view; `None`
+/// for `_` or a tuple.
 #[inline]
-fn with_tiler_view<R>(t: &Tiler, f: impl FnOnce(View<'_>) -> R) -> R {
+fn with_tiler_view<R>(t: &Tiler, f: impl FnOnce(View<'_>) -> R) -> Option<R> {
     match t {
-        Tiler::Layout(l) => f(l.view()),
-        Tiler::Int(n) => with_int_view(*n, true, f),
-        _ => unreachable!("layout and integer tilers only"),
+        Tiler::Layout(l) => Some(f(l.view())),
+        Tiler::Int(n) => Some(with_int_view(*n, true, f)),
+        Tiler::Skip | Tiler::Modes(_) => None,
     }
 }
 
@@ -891,5 +912,32 @@ mod tests {
             check::<3>(&a, &b, &t, &mut oks);
         }
         assert!(oks > 5_000, "{oks} kernel runs succeeded");
+    }
+
+    /// Tilers the kernels do not take, handed to them directly (`covers` and `zipped_fuses`
+    /// never do): a typed error from the by-mode kernel, the general path from the fused
+    /// zipped divide, and no panic.
+    #[test]
+    fn tilers_outside_the_kernels_are_an_error_or_the_general_path() {
+        let a: Layout = "(4,6):(1,4)".parse().unwrap();
+        let nested: Tiler = "(2,(3,2))".parse().unwrap();
+        assert!(!covers(&a, &nested));
+        for kernel in [Kernel::Divide, Kernel::Product, Kernel::Compose] {
+            let mut out = Layout::building();
+            let r = by_kernel::<Growable, Layout>(kernel, &a, &nested, &mut out);
+            assert!(
+                matches!(r, Err(Stop::Err(LayoutError::InvalidArgument { .. }))),
+                "{}",
+                kernel.op()
+            );
+        }
+        let skip: Tiler = "(2,_)".parse().unwrap();
+        let Tiler::Modes(ts) = &skip else {
+            panic!("{skip:?} is a tuple tiler")
+        };
+        let mut out = Layout::building();
+        let r = zipped_with::<Growable, Layout>(&a, ts, &mut out);
+        assert!(matches!(r, Ok(None)));
+        assert!(out.toks.is_empty() && out.shape.is_empty());
     }
 }

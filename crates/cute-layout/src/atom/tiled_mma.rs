@@ -348,7 +348,7 @@ impl TiledMma {
                 ),
             });
         }
-        Ok(fragment_like(&p)?)
+        Ok(p.fragment_like()?)
     }
 }
 
@@ -405,38 +405,4 @@ impl TiledMma {
         let n = usize::try_from(f.cosize().max(0)).unwrap_or(0);
         Ok(Tensor::new(vec![T::default(); n], f)?)
     }
-}
-
-/// CuTe `make_fragment_like(layout)` for a static layout.
-pub(crate) fn fragment_like(p: &Layout) -> Result<Layout, crate::LayoutError> {
-    if p.rank() <= 1 {
-        return Layout::col_major(p.shape());
-    }
-    let m0 = p.mode(0).ok_or(crate::LayoutError::RankMismatch {
-        op: "make_fragment_like",
-        expected: 1,
-        found: 0,
-    })?;
-    // compact_major<LayoutLeft>(filter_zeros(stride0, shape0)): zero-stride leaves get stride 0.
-    let mut acc = 1i64;
-    let strides: Vec<i64> = m0
-        .shape_leaves()
-        .iter()
-        .zip(m0.stride_leaves())
-        .map(|(&s, &d)| {
-            if d == 0 || s == 1 {
-                0
-            } else {
-                let r = acc;
-                acc *= s;
-                r
-            }
-        })
-        .collect();
-    let mut st = m0.shape();
-    st.leaves.copy_from_slice(&strides);
-    let first = Layout::new(m0.shape(), st)?;
-    let rest = p.take_modes(1, p.rank())?;
-    let ordered = crate::layout_like::ordered_as_cute(rest.shape(), rest.stride())?;
-    first.tiled_product(&Tiler::Layout(ordered))
 }

@@ -31,7 +31,7 @@ use core::fmt::Write as _;
 
 use super::latex::{tikz_color, PREAMBLE, TV8};
 use super::style::{Style, MAX_PICTURE_CELLS};
-use super::svg::THREAD_COLORS;
+use super::svg::{open_svg, THREAD_COLORS};
 use crate::atom::{AtomError, Operand, TiledMma};
 use crate::error::LayoutError;
 use crate::layout::Layout;
@@ -199,17 +199,11 @@ pub fn svg_mma(mma: &TiledMma, style: &Style<'_>) -> Result<String, AtomError> {
     let y0 = MARGIN + TITLE_H + (k + 2) * CELL;
     let cells: usize = panels.iter().map(|p| p.rows * p.cols).sum();
     let mut s = String::with_capacity(2048 + 200 * cells);
-    let _ = write!(
-        s,
-        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{width}\" height=\"{height}\" \
-         viewBox=\"0 0 {width} {height}\" font-family=\"DejaVu Sans Mono, monospace\" \
-         font-size=\"11\">\n<style>\n\
-         text{{text-anchor:middle;fill:#000}}\n\
-         .title{{font-size:13px;font-weight:bold;text-anchor:start}}\n\
-         .note{{font-size:11px;fill:#444;text-anchor:start}}\n\
-         .ix{{font-size:13px;fill:#333}}\n\
-         .e{{fill:#fff;stroke:#000;stroke-width:1}}\n\
-         .frame{{fill:none;stroke:#000;stroke-width:2}}\n"
+    open_svg(&mut s, width, height, 11);
+    s.push_str(
+        ".ix{font-size:13px;fill:#333}\n\
+         .e{fill:#fff;stroke:#000;stroke-width:1}\n\
+         .frame{fill:none;stroke:#000;stroke-width:2}\n",
     );
     let colors: Vec<String> = match style.palette {
         Some(p) => p.iter().map(|c| c.hex()).collect(),

@@ -171,6 +171,26 @@ pub(crate) fn esc(s: &str) -> String {
 }
 
 /// `x` rounded up to an integer (`f64::ceil` needs `std`).
+/// The opening of an SVG picture of `width` by `height` user units with text of `font_size`
+/// pixels, and the style rules every picture shares (centred cell text, `.title`, `.note`);
+/// the caller adds its own rules and closes the `<style>` element.
+pub(crate) fn open_svg(
+    s: &mut String,
+    width: impl core::fmt::Display,
+    height: impl core::fmt::Display,
+    font_size: u32,
+) {
+    let _ = write!(
+        s,
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{width}\" height=\"{height}\" \
+         viewBox=\"0 0 {width} {height}\" font-family=\"DejaVu Sans Mono, monospace\" \
+         font-size=\"{font_size}\">\n<style>\n\
+         text{{text-anchor:middle;fill:#000}}\n\
+         .title{{font-size:13px;font-weight:bold;text-anchor:start}}\n\
+         .note{{font-size:11px;fill:#444;text-anchor:start}}\n"
+    );
+}
+
 fn ceil(x: f64) -> f64 {
     let t = x as i64 as f64;
     if t < x {
@@ -386,20 +406,14 @@ pub(crate) fn write_svg(panels: &[Panel], caption: &[String], style: &Style<'_>)
 
     let cells: usize = panels.iter().map(|p| p.cells.len()).sum();
     let mut s = String::with_capacity(1024 + cells * 80);
-    let _ = write!(
-        s,
-        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{width}\" height=\"{height}\" \
-         viewBox=\"0 0 {width} {height}\" font-family=\"DejaVu Sans Mono, monospace\" \
-         font-size=\"12\">\n<style>\n\
-         text{{text-anchor:middle;fill:#000}}\n\
-         .title{{font-size:13px;font-weight:bold;text-anchor:start}}\n\
-         .note{{font-size:11px;fill:#444;text-anchor:start}}\n\
-         .h{{font-size:11px;fill:#555}}\n\
-         .rn{{font-size:11px;fill:#000;text-anchor:start}}\n\
-         .gl{{fill:none;stroke:#333;stroke-width:1}}\n\
-         .g1{{fill:none;stroke:#000;stroke-width:2}}\n\
-         .g2{{fill:none;stroke:#000;stroke-width:3}}\n\
-         .g3{{fill:none;stroke:#000;stroke-width:4}}\n"
+    open_svg(&mut s, width, height, 12);
+    s.push_str(
+        ".h{font-size:11px;fill:#555}\n\
+         .rn{font-size:11px;fill:#000;text-anchor:start}\n\
+         .gl{fill:none;stroke:#333;stroke-width:1}\n\
+         .g1{fill:none;stroke:#000;stroke-width:2}\n\
+         .g2{fill:none;stroke:#000;stroke-width:3}\n\
+         .g3{fill:none;stroke:#000;stroke-width:4}\n",
     );
     if hl {
         s.push_str(".hl{fill:none;stroke:#d50000;stroke-width:4;stroke-linecap:square}\n");

@@ -8,13 +8,14 @@ use alloc::string::String;
 
 use super::super::{AtomError, TemplateName};
 use super::{bad, one_thread, type_bits, CopyAtom};
+use crate::layout::Layout;
 
 /// The atom of `t` if its base is one of this file's families.
 pub(super) fn lookup(t: &TemplateName, name: &str) -> Option<Result<CopyAtom, AtomError>> {
     match t.base.as_str() {
         "UniversalCopy" => Some(universal(t, name)),
         "AutoVectorizingCopyWithAssumedAlignment" => Some(auto_vectorizing(t, name)),
-        "AutoVectorizingCopy" | "DefaultCopy" if !t.brackets => Some(Ok(unit(name))),
+        "AutoVectorizingCopy" | "DefaultCopy" if !t.brackets => Some(unit(name)),
         _ => None,
     }
 }
@@ -36,8 +37,8 @@ fn universal(t: &TemplateName, name: &str) -> Result<CopyAtom, AtomError> {
 
 fn auto_vectorizing(t: &TemplateName, name: &str) -> Result<CopyAtom, AtomError> {
     match t.args.as_slice() {
-        [] => Ok(unit(name)),
-        [n] if n.parse::<u32>().is_ok_and(|n| n > 0) => Ok(unit(name)),
+        [] => unit(name),
+        [n] if n.parse::<u32>().is_ok_and(|n| n > 0) => unit(name),
         _ => Err(bad(
             name,
             &format!(
@@ -48,14 +49,15 @@ fn auto_vectorizing(t: &TemplateName, name: &str) -> Result<CopyAtom, AtomError>
     }
 }
 
-fn unit(name: &str) -> CopyAtom {
-    let l = |s: &str| s.parse().expect("a valid layout literal");
-    CopyAtom {
+/// One thread, one `(1,1):(0,0)` bit layout for source, destination and reference.
+fn unit(name: &str) -> Result<CopyAtom, AtomError> {
+    let bits: Layout = "(1,1):(0,0)".parse()?;
+    Ok(CopyAtom {
         name: String::from(name),
-        thr_id: l("1:0"),
+        thr_id: "1:0".parse()?,
         val_id: None,
-        src: l("(1,1):(0,0)"),
-        dst: l("(1,1):(0,0)"),
-        ref_: l("(1,1):(0,0)"),
-    }
+        src: bits.clone(),
+        dst: bits.clone(),
+        ref_: bits,
+    })
 }

@@ -13,13 +13,14 @@ fuzz_target!(|data: &[u8]| {
     let mut b = Bytes::new(data);
     let ops: Vec<&cute_fuzz::ops::OpSpec> = cute_fuzz::ops::all().collect();
     let spec = ops[b.below(ops.len())];
-    let (words, _) = gen::usage_words(spec.usage);
-    let hi = spec.max.min(spec.min + 3).min(6);
+    let (words, _) = gen::usage_words(&spec.usage());
+    let (min, max) = (spec.min(), spec.max());
+    let hi = max.min(min + 3).min(6);
     // Rarely a wrong number of arguments.
     let n = if b.below(32) == 0 {
         b.below(5)
     } else {
-        spec.min + b.below(hi - spec.min + 1)
+        min + b.below(hi - min + 1)
     };
     let special = if b.below(4) == 0 {
         None // the generic words, whatever the operation

@@ -7,19 +7,18 @@
 
 use cute_layout::{ComposedLayout, F2Basis, IntTuple, Layout, F2, MAX_F2_POINTS};
 
-use crate::help::{h, OpHelp};
+use crate::table::{one, Kind as K, Topic};
 use crate::{op, push_value, Arg, Args, OpError, OpSpec, MAX_TABLE_VALUES};
 
 /// The operation for F2 layouts only, one line each (hence `rustfmt::skip`).
 #[rustfmt::skip]
 pub static F2_OPS: &[OpSpec] = &[
-    op("f2_swizzle", "F2LAYOUT", (1, 1), "the F2 layout as CuTe's swizzle composed with an integer layout, Sw<B,M,S> o 0 o LAYOUT, where one is (NVlabs PyCuTe's F2 strides)", |a| run(a.op, a.args)),
-];
-
-/// The help of [`F2_OPS`]: name, law, example arguments, example output.
-#[rustfmt::skip]
-pub static F2_HELP: &[OpHelp] = &[
-    h("f2_swizzle", "R(i) = L(i) for every i < size; the smallest swizzle B, then M, then S", &["(8,8):(F2(1),F2(9))"], "Sw<3,0,3> o 0 o (8,8):(1,8)"),
+    op("f2_swizzle", Topic::Pycute, "the F2 layout as CuTe's swizzle composed with an integer layout, Sw<B,M,S> o 0 o LAYOUT, where one is (NVlabs PyCuTe's F2 strides)")
+        .params(&[one("", &[K::F2Layout])])
+        .returns(&[K::Composed])
+        .law("R(i) = L(i) for every i < size; the smallest swizzle B, then M, then S")
+        .example(&["(8,8):(F2(1),F2(9))"], "Sw<3,0,3> o 0 o (8,8):(1,8)")
+        .run(|a| run(a.op, a.args)),
 ];
 
 /// The operations that take F2 layouts (besides [`F2_OPS`]).

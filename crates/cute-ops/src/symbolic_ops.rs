@@ -8,19 +8,18 @@
 
 use cute_layout::{SymLayout, SymTuple};
 
-use crate::help::{h, OpHelp};
-use crate::{op, Args, OpError, OpSpec, MANY};
+use crate::table::{more, one, Kind as K, Topic};
+use crate::{op, Args, OpError, OpSpec};
 
 /// The operations on symbolic values that no integer operation has, one line each.
 #[rustfmt::skip]
 pub static SYMBOLIC_OPS: &[OpSpec] = &[
-    op("subs", "SYMBOLIC NAME=VALUE...", (2, MANY), "the layout or tuple with integers put in for its symbols (NVlabs PyCuTe's sympy layouts; not CuTe C++)", subs),
-];
-
-/// The help of [`SYMBOLIC_OPS`].
-#[rustfmt::skip]
-pub static SYMBOLIC_HELP: &[OpHelp] = &[
-    h("subs", "each symbol replaced by its value (a positive integer); coalesce, coalesce_z, composition, complement, right_inverse, make_ordered_layout, make_layout_like and size also take symbolic layouts, and subs(OP(L), v) = OP(subs(L, v)) wherever PyCuTe's generic assumptions hold (a symbol is never 1)", &["(N,M):(1,N)", "N=3", "M=5"], "(3,5):(1,3)"),
+    op("subs", Topic::Pycute, "the layout or tuple with integers put in for its symbols (NVlabs PyCuTe's sympy layouts; not CuTe C++)")
+        .params(&[one("", &[K::Symbolic]), more("", &[K::Binding])])
+        .returns(&[K::Layout, K::Symbolic])
+        .law("each symbol replaced by its value (a positive integer); coalesce, coalesce_z, composition, complement, right_inverse, make_ordered_layout, make_layout_like and size also take symbolic layouts, and subs(OP(L), v) = OP(subs(L, v)) wherever PyCuTe's generic assumptions hold (a symbol is never 1)")
+        .example(&["(N,M):(1,N)", "N=3", "M=5"], "(3,5):(1,3)")
+        .run(subs),
 ];
 
 /// Argument `k` as a symbolic layout: `None` unless its text is `SHAPE:STRIDE` of monomials

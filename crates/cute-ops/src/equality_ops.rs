@@ -6,7 +6,7 @@
 use cute_layout::{IntTuple, Layout, LayoutChain, ScaledBasis, Swizzle};
 
 use crate::table::{one, Kind as K, Topic};
-use crate::{bit, op, Arg, Args, OpError, OpSpec};
+use crate::{bit, op, Args, OpError, OpSpec};
 
 /// The equality operations, one line each (hence `rustfmt::skip`).
 #[rustfmt::skip]
@@ -33,7 +33,7 @@ fn value(a: &Args<'_>, k: usize) -> Result<Value, OpError> {
     if a.is_basis(k) {
         return Ok(Value::Basis(a.basis_layout(k)?));
     }
-    let layout_like = a.is_swizzled(k) || matches!(&a.args[k], Arg::Text(t) if t.contains(':'));
+    let layout_like = a.is_swizzled(k) || a.form(k).is_layout_form(&a.args[k]);
     if !layout_like {
         return Ok(Value::Tuple(a.tuple(k)?));
     }

@@ -59,6 +59,7 @@ mod test_util;
 mod tma_ops;
 mod tuple_fn_ops;
 mod tuple_ops;
+pub mod value;
 pub mod view;
 
 /// One argument of an operation: text in CuTe's form (the command line gives only these), an
@@ -787,6 +788,11 @@ fn bit(b: bool) -> String {
 }
 
 impl<'a> Args<'a> {
+    /// The form of argument `k` ([`value::Form::of`]).
+    pub fn form(&self, k: usize) -> value::Form {
+        value::Form::of(&self.args[k])
+    }
+
     /// Number of arguments.
     pub fn len(&self) -> usize {
         self.args.len()
@@ -881,7 +887,9 @@ impl<'a> Args<'a> {
             });
         }
         let s = self.text(k, "tiler")?;
-        if s.trim_start().starts_with("Sw") {
+        if matches!(self.form(k), value::Form::Swizzle)
+            || (self.form(k) == value::Form::Composed && s.trim_start().starts_with("Sw"))
+        {
             return Err(self.arg_error(
                 "BadRequest",
                 k,
@@ -942,8 +950,7 @@ impl<'a> Args<'a> {
 
     /// Argument `k` as a layout if it has the `shape:stride` form, else as a tuple.
     pub fn layout_or_tuple(&self, k: usize) -> Result<Either, OpError> {
-        let is_layout = matches!(&self.args[k], Arg::Text(s) if s.contains(':'));
-        Ok(if is_layout {
+        Ok(if self.form(k).is_layout_form(&self.args[k]) {
             Either::Layout(self.layout(k)?)
         } else {
             Either::Tuple(self.tuple(k)?)

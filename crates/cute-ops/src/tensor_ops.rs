@@ -11,7 +11,7 @@ use cute_layout::{
 };
 
 use crate::table::{one, opt, Kind as K, Topic};
-use crate::{op, Arg, Args, OpError, OpSpec};
+use crate::{op, Args, OpError, OpSpec};
 
 /// The tensor operations, one line each (hence `rustfmt::skip`).
 #[rustfmt::skip]
@@ -82,7 +82,7 @@ pub static TENSOR_OPS: &[OpSpec] = &[
 impl Args<'_> {
     /// Whether argument `k` is a tensor's text.
     pub(crate) fn is_tensor(&self, k: usize) -> bool {
-        matches!(&self.args[k], Arg::Text(t) if is_tensor_text(t))
+        self.form(k) == crate::value::Form::Tensor
     }
 
     /// Argument `k` as a tensor (`counting_iter(BASE) o LAYOUT` or `ArithTuple(BASE) o LAYOUT`).

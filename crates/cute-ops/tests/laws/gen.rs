@@ -3,12 +3,13 @@
 //! Values are mostly small (so that results are often `Ok` and their laws can be checked by
 //! enumeration), with a steady share of extreme ones (0, negatives, powers of two near 2^31,
 //! 2^32, 2^62, `i64::MAX`, `i64::MIN`) to reach every overflow check. The argument kinds come
-//! from each operation's declaration (`cute_ops::table::Param`: its role word or its kinds, and
-//! its arity), so operations added to the table are fuzzed without changes here.
+//! from each operation's declaration (`cute_ops::table::Param`: the kinds of each parameter and
+//! its arity, [`kind_arg`]), so operations added to the table are fuzzed without changes here.
 
 use std::fmt::Write as _;
 
-use crate::ops::Arg;
+use cute_ops::table::{Kind, Param};
+use cute_ops::Arg;
 
 /// A cursor over the fuzzer's bytes; past the end it reads zeros.
 pub struct Bytes<'a> {
@@ -745,34 +746,177 @@ pub fn projection(b: &mut Bytes) -> String {
     }
 }
 
-/// The words a parameter's argument is generated from (one is picked per argument): its role
-/// word's alternatives where the declaration names one (`TYPE|BITS`, `N`), else the words of
-/// the kinds it takes (`LAYOUT`, `COMPOSED`, `LayoutLeft`).
-pub fn param_words(p: &crate::ops::table::Param) -> Vec<&'static str> {
-    if p.name.is_empty() {
-        p.kinds.iter().map(|k| k.word()).collect()
+/// Atom names sampled from the atom families (MMA atoms of several architectures, copy atoms,
+/// and one unknown name).
+pub const ATOMS: &[&str] = &[
+    "SM80_16x8x16_F32F16F16F32_TN",
+    "SM80_16x8x8_F16F16F16F16_TN",
+    "SM70_8x8x4_F32F16F16F32_NT",
+    "SM90_64x64x16_F16F16F16_SS",
+    "UniversalFMA",
+    "SM75_U32x4_LDSM_N",
+    "SM75_U16x8_LDSM_T",
+    "SM80_CP_ASYNC_CACHEALWAYS",
+    "UniversalCopy",
+    "SM90_U32x4_STSM_N",
+    "SM00_NOPE",
+];
+
+/// Field names of atoms and tiled atoms.
+pub const FIELDS: &[&str] = &[
+    "layout_a_tv",
+    "layout_b_tv",
+    "layout_c_tv",
+    "shape_mnk",
+    "tiler_mn",
+    "layout_tv",
+    "src",
+    "dst",
+    "ref",
+    "thr_layout_vmnk",
+    "nope",
+];
+
+/// A chain `OUTER o OFFSET o INNER` whose outer function is a layout (CuTe's composed layout
+/// with a layout as its outer function), with an offset of either sign; rarely a swizzle on top.
+pub fn layout_chain(b: &mut Bytes) -> String {
+    let outer = if b.below(2) == 0 {
+        signed_layout(b)
     } else {
-        p.name.split('|').collect()
+        layout(b)
+    };
+    let off = match b.below(4) {
+        0 => 0,
+        1 => -(1 + b.below(8) as i64),
+        _ => b.below(16) as i64,
+    };
+    let inner = layout(b);
+    let chain = format!("{outer} o {off} o {inner}");
+    if b.below(8) == 0 {
+        format!("{} o 0 o {chain}", valid_swizzle(b))
+    } else {
+        chain
+    }
+}
+
+/// A layout with basis strides `(4,8):(1@0,1@1)` (CuTe's identity-like layouts), scaled and
+/// permuted.
+pub fn basis_layout(b: &mut Bytes) -> String {
+    let t = some_tree(b);
+    let mut shape = String::new();
+    write_tree(&mut shape, &t, &mut || extent(b));
+    let mut parts = Vec::new();
+    write_tree_text(&mut parts, &t, &mut || match b.below(8) {
+        0 => "0".to_string(),
+        _ => format!("{}@{}", 1 + b.below(3), b.below(3)),
+    });
+    format!("{shape}:{}", parts.concat())
+}
+
+/// One argument of `kind`. Every kind of [`Kind`] has a generator here (the match is
+/// exhaustive), so an operation declared with any kind gets arguments of that kind.
+pub fn kind_arg(b: &mut Bytes, kind: Kind) -> Arg {
+    let t = Arg::Text;
+    match kind {
+        Kind::Int => {
+            let v = small(b);
+            if b.below(2) == 0 {
+                Arg::Int(v)
+            } else {
+                t(v.to_string())
+            }
+        }
+        Kind::Tuple | Kind::Shape => t(tuple(b)),
+        Kind::Stride => t(match b.below(4) {
+            0 => {
+                let l = basis_layout(b);
+                l[l.find(':').map_or(0, |k| k + 1)..].to_string()
+            }
+            _ => tuple(b),
+        }),
+        Kind::Coord => t(match b.below(4) {
+            0 => coord(b).replacen(|c: char| c.is_ascii_digit(), "_", 1),
+            _ => coord(b),
+        }),
+        Kind::Profile => t(match b.below(2) {
+            0 => tuple(b).replace(|c: char| c.is_ascii_digit() || c == '-', "_"),
+            _ => tuple(b),
+        }),
+        Kind::Layout => t(match b.below(16) {
+            0..=1 => signed_layout(b),
+            2 => basis_layout(b),
+            3 => basis_sum_layout(b),
+            _ => layout(b),
+        }),
+        Kind::Basis => t(match b.below(4) {
+            0 => format!("{}@{}@{}", small(b), b.below(3), b.below(3)),
+            _ => format!("{}@{}", small(b), b.below(3)),
+        }),
+        Kind::F2Layout => t(f2_layout(b)),
+        Kind::Symbolic => t(symbolic_layout(b)),
+        Kind::Swizzle => match b.below(4) {
+            0 => swizzle(b),
+            _ => t(valid_swizzle(b)),
+        },
+        Kind::Composed => t(match b.below(3) {
+            0 => layout_chain(b),
+            _ => composed(b),
+        }),
+        Kind::Tensor => t(tensor(b)),
+        Kind::Pointer => t(pointer(b)),
+        Kind::Tiler => t(tiler(b, 2)),
+        Kind::Type => type_arg(b),
+        Kind::Atom => t(ATOMS[b.below(ATOMS.len())].to_string()),
+        Kind::Field => t(FIELDS[b.below(FIELDS.len())].to_string()),
+        Kind::Name => t([
+            "Layout_K_SW128_Atom",
+            "Layout_MN_SW64_Atom",
+            "Layout_K_INTER_Atom",
+            "K",
+            "MN",
+            "f",
+            "cute_gen",
+            "Layout_X_Atom",
+        ][b.below(8)]
+            .to_string()),
+        Kind::Op => t(OP_NAMES[b.below(OP_NAMES.len())].to_string()),
+        Kind::Binding => t(binding(b)),
+        Kind::Underscore => t("_".to_string()),
+        Kind::Values => {
+            let n = 1 + b.below(8);
+            let v: Vec<String> = (0..n).map(|_| (b.below(24) as i64 - 2).to_string()).collect();
+            t(v.join(","))
+        }
+        Kind::Tag(w) => t(w.to_string()),
+        Kind::Option => {
+            let mut v = picture_option(b);
+            v.truncate(1);
+            v.pop().unwrap_or_else(|| t("--tile".into()))
+        }
+        Kind::Text => match b.below(3) {
+            0 => t(layout(b)),
+            1 => t(tuple(b)),
+            _ => Arg::Int(small(b)),
+        },
+        Kind::Bool => Arg::Int(b.below(2) as i64),
     }
 }
 
 /// Arguments for one signature of an operation, `n` of them (the fuzzer picks `n` around the
-/// signature's bounds): each from its parameter's words, a repeating last parameter for the
-/// rest, a plain layout past the end.
-pub fn signature_args(b: &mut Bytes, sig: &[crate::ops::table::Param], n: usize) -> Vec<Arg> {
+/// signature's bounds): each from a kind its parameter's declaration lists, a repeating last
+/// parameter for the rest, a layout past the end; rarely anything at all.
+pub fn signature_args(b: &mut Bytes, sig: &[Param], n: usize) -> Vec<Arg> {
     (0..n)
         .map(|k| {
-            let words = sig
-                .get(k)
-                .or(sig.last())
-                .map(param_words)
-                .unwrap_or_default();
-            let w = if words.is_empty() {
-                "LAYOUT"
-            } else {
-                words[b.below(words.len())]
-            };
-            arg(b, w)
+            if b.below(24) == 0 {
+                return arg(b, "ANY");
+            }
+            let kinds = sig.get(k).or(sig.last()).map_or(&[][..], |p| p.kinds);
+            if kinds.is_empty() {
+                return kind_arg(b, Kind::Layout);
+            }
+            let kind = kinds[b.below(kinds.len())];
+            kind_arg(b, kind)
         })
         .collect()
 }

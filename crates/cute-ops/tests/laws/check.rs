@@ -1,0 +1,1345 @@
+//! The registry of law checkers, keyed by operation name, shared by the fuzz target `ops_laws`
+//! and the seeded test `crates/cute-ops/tests/laws_all.rs`.
+//!
+//! Every call is judged in two steps:
+//!
+//! 1. the contract, for every operation: the same call gives the same answer twice; an answer
+//!    has the form of one of the declared result kinds; a refusal is a typed error (a variant
+//!    name and a one-line message);
+//! 2. the operation's law, for the operations in [`LAWS`]: checked pointwise by enumeration on
+//!    bounded arguments, against an independent computation (integer layouts are evaluated here,
+//!    from their shape and stride leaves, not by the library); refusals of arguments for which
+//!    the reference computes an answer are failures.
+//!
+//! The operations in [`CONTRACT_ONLY`] are judged by step 1 alone: they have no law checker yet.
+
+use cute_layout::{IntTuple, Layout, SymLayout};
+use cute_ops::table::Kind;
+use cute_ops::value::Form;
+use cute_ops::{run_op, Arg, OpError};
+
+/// A law checker: the arguments and the operation's answer; `Err` says what the law broke.
+pub type Law = fn(&[Arg], &Result<String, OpError>) -> Result<(), String>;
+
+/// Largest absolute integer in an argument for which a law is checked.
+const CHECK_INT: i64 = 1 << 12;
+/// Largest domain a checker enumerates.
+const CHECK_SIZE: i64 = 1 << 12;
+
+/// The operations with a law checker.
+pub const LAWS: &[(&str, Law)] = &[
+    ("size", law_size),
+    ("cosize", law_cosize),
+    ("rank", law_rank),
+    ("depth", law_depth),
+    ("shape", law_shape),
+    ("stride", law_stride),
+    ("flatten", law_flatten),
+    ("coalesce", law_coalesce),
+    ("coalesce_z", law_coalesce_z),
+    ("filter", law_filter),
+    ("filter_zeros", law_filter_zeros),
+    ("composition", law_composition),
+    ("with_shape", law_with_shape),
+    ("complement", law_complement),
+    ("right_inverse", law_right_inverse),
+    ("left_inverse", law_left_inverse),
+    ("make_layout", law_make_layout),
+    ("concat", law_concat),
+    ("logical_divide", law_logical_divide),
+    ("zipped_divide", law_same_as_logical_divide),
+    ("tiled_divide", law_same_as_logical_divide),
+    ("flat_divide", law_same_as_logical_divide),
+    ("logical_product", law_logical_product),
+    ("zipped_product", law_same_as_logical_product),
+    ("tiled_product", law_same_as_logical_product),
+    ("flat_product", law_same_as_logical_product),
+    ("equal", law_equal),
+    ("injective", law_injective),
+    ("surjective", law_surjective),
+    ("bijective", law_bijective),
+    ("compact", law_compact),
+    ("table", law_table),
+    ("image_offsets", law_image_offsets),
+    ("fixed_points", law_fixed_points),
+    ("contiguity", law_contiguity),
+    ("sum", law_sum),
+    ("product", law_product),
+    ("tuple_max", law_tuple_max),
+    ("tuple_min", law_tuple_min),
+    ("front", law_front),
+    ("back", law_back),
+    ("reverse", law_reverse),
+    ("safe_div", law_safe_div),
+    ("lex_leq", law_lex_leq),
+    ("lex_gtr", law_lex_gtr),
+    ("lex_geq", law_lex_geq),
+    ("colex_leq", law_colex_leq),
+    ("colex_gtr", law_colex_gtr),
+    ("colex_geq", law_colex_geq),
+    ("elem_leq", law_elem_leq),
+    ("elem_gtr", law_elem_gtr),
+    ("elem_geq", law_elem_geq),
+    ("subs", law_subs),
+    ("layout_add", law_layout_add),
+];
+
+/// The operations judged by the contract alone (no law checker yet).
+pub const CONTRACT_ONLY: &[&str] = &[
+    "make_ordered_layout",
+    "make_identity_layout",
+    "append",
+    "prepend",
+    "replace",
+    "insert",
+    "remove",
+    "group",
+    "take",
+    "select",
+    "mode",
+    "slice",
+    "slice_and_offset",
+    "crd2idx",
+    "idx2crd",
+    "get_hier_coord",
+    "get_flat_coord",
+    "get_1d_coord",
+    "crd2crd",
+    "congruent",
+    "weakly_congruent",
+    "compatible",
+    "nullspace",
+    "max_common_vector",
+    "max_common_layout",
+    "upcast",
+    "downcast",
+    "recast",
+    "recast_layout",
+    "blocked_product",
+    "raked_product",
+    "tile_to_shape",
+    "evenly_divides",
+    "show",
+    "explain",
+    "find_layout",
+    "image",
+    "swizzle",
+    "print_layout",
+    "shape_div",
+    "shape_mod",
+    "ceil_div",
+    "round_up",
+    "elem_scale",
+    "inner_product",
+    "product_each",
+    "product_like",
+    "unflatten",
+    "get",
+    "dice",
+    "lex_less",
+    "colex_less",
+    "elem_less",
+    "compact_col_major",
+    "compact_row_major",
+    "prefix_product",
+    "make_layout_like",
+    "make_fragment_like",
+    "hier_unzip",
+    "transform_layout",
+    "bw_coalesce",
+    "compact_order",
+    "make_coord_iterator",
+    "at_mode",
+    "mma_atom",
+    "tiled_mma",
+    "list_atoms",
+    "copy_atom",
+    "make_tiled_copy",
+    "make_tiled_copy_A",
+    "make_tiled_copy_B",
+    "make_tiled_copy_C",
+    "make_tiled_copy_C_atom",
+    "make_cotiled_copy",
+    "make_layout_tv",
+    "codegen",
+    "codegen_check",
+    "smem_search",
+    "smem_evaluate",
+    "offset_table",
+    "permutation",
+    "cycles",
+    "permutation_order",
+    "mode_contiguity",
+    "bank_conflicts",
+    "f2_matrix",
+    "tuple_cat",
+    "make_swizzle",
+    "get_swizzle_portion",
+    "get_nonswizzle_portion",
+    "greatest_common_domain",
+    "common_refinement",
+    "common_coarsening",
+    "make_basis_like",
+    "basis_get",
+    "basis_value",
+    "tiler_to_layout",
+    "make_tensor",
+    "make_identity_tensor",
+    "tensor_value",
+    "local_tile",
+    "inner_partition",
+    "local_partition",
+    "partition_tv",
+    "print_tensor",
+    "batch_reduce",
+    "logical_reduce",
+    "make_tensor_like",
+    "outer_partition",
+    "latex",
+    "svg",
+    "smem_atom",
+    "smem_atom_layout",
+    "structural_equal",
+    "tma_gbasis",
+    "repeat",
+    "repeat_like",
+    "wrap",
+    "unwrap",
+    "transform",
+    "fold",
+    "iscan",
+    "escan",
+    "any_of",
+    "all_of",
+    "none_of",
+    "tuple_find",
+    "find_if",
+    "f2_swizzle",
+    "make_gmem_ptr",
+    "make_smem_ptr",
+    "make_rmem_ptr",
+    "make_tmem_ptr",
+    "make_swizzle_ptr",
+    "recast_ptr",
+    "recast_tensor",
+    "make_zip_tensor",
+    "unzip_tensor",
+    "as_position_independent_swizzle_tensor",
+    "coshape",
+    "coprofile",
+    "domain_distribute",
+    "domain_offset",
+    "max_alignment",
+    "zip",
+    "tile_unzip",
+];
+
+/// Result kinds some operations give beyond their declaration (declaration gaps, reported):
+/// the contract accepts these.
+pub const UNDECLARED_RESULTS: &[(&str, Kind)] = &[
+    ("composition", Kind::Swizzle),
+    ("unflatten", Kind::Layout),
+    ("zip", Kind::Tuple),
+    ("make_layout_tv", Kind::Tuple),
+    ("tensor_value", Kind::Pointer),
+    ("tensor_value", Kind::Text),
+    ("fold", Kind::Layout),
+    ("iscan", Kind::Layout),
+    ("escan", Kind::Layout),
+    ("transform", Kind::Layout),
+];
+
+/// Calls whose law break is known and open, each with the reason: skipped by [`check`] and
+/// named in the report. Keyed by operation and the arguments' text.
+pub const KNOWN_OPEN: &[(&str, &str, &str)] = &[];
+
+/// The law checker of `op`, if it has one.
+pub fn law(op: &str) -> Option<Law> {
+    LAWS.iter().find(|(n, _)| *n == op).map(|(_, f)| *f)
+}
+
+/// Whether `op` is registered: it has a law checker or is listed as contract-only.
+pub fn registered(op: &str) -> bool {
+    law(op).is_some() || CONTRACT_ONLY.contains(&op)
+}
+
+/// Judges one call: the contract, then the law where the operation has a checker.
+pub fn check(op: &str, args: &[Arg], result: &Result<String, OpError>) -> Result<(), String> {
+    let shown = args_text(args);
+    if KNOWN_OPEN
+        .iter()
+        .any(|(o, a, _)| *o == op && *a == shown.as_str())
+    {
+        return Ok(());
+    }
+    let fail = |e: String| {
+        let answer = match result {
+            Ok(r) => format!("= {}", r.lines().next().unwrap_or("")),
+            Err(e) => format!("! {}: {}", e.kind, e.message),
+        };
+        format!("{op} {shown} {answer}: {e}")
+    };
+    contract(op, args, result).map_err(fail)?;
+    match law(op) {
+        Some(f) => f(args, result).map_err(fail),
+        None => Ok(()),
+    }
+}
+
+/// The arguments as one line, each in `[...]`.
+pub fn args_text(args: &[Arg]) -> String {
+    args.iter()
+        .map(|a| format!("[{a}]"))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+fn contract(op: &str, args: &[Arg], result: &Result<String, OpError>) -> Result<(), String> {
+    let again = run_op(op, args);
+    if &again != result {
+        return Err(format!("not deterministic: a second call gave {again:?}"));
+    }
+    match result {
+        Err(e) => {
+            let typed = !e.kind.is_empty() && e.kind.chars().all(|c| c.is_ascii_alphanumeric());
+            if !typed {
+                return Err(format!("untyped refusal kind {:?}", e.kind));
+            }
+            if e.message.is_empty() {
+                return Err("refusal without a message".into());
+            }
+            Ok(())
+        }
+        Ok(r) => {
+            let Some(spec) = cute_ops::find(op) else {
+                return Ok(());
+            };
+            if spec.returns.iter().any(|k| matches!(k, Kind::Text)) || spec.returns.is_empty() {
+                return Ok(());
+            }
+            let form = Form::of_text(r.trim());
+            let extra = UNDECLARED_RESULTS
+                .iter()
+                .filter(|(o, _)| *o == op)
+                .map(|(_, k)| *k);
+            if spec
+                .returns
+                .iter()
+                .copied()
+                .chain(extra)
+                .any(|k| form_fits(form, k, r.trim()))
+            {
+                Ok(())
+            } else {
+                Err(format!(
+                    "answer of form {form:?} is none of the declared result kinds {:?}",
+                    spec.returns.iter().map(|k| k.word()).collect::<Vec<_>>()
+                ))
+            }
+        }
+    }
+}
+
+/// Whether an answer of `form` is a value of `kind`.
+fn form_fits(form: Form, kind: Kind, text: &str) -> bool {
+    match kind {
+        Kind::Bool => text == "0" || text == "1",
+        Kind::Int => form == Form::Int,
+        Kind::Tuple | Kind::Shape | Kind::Coord | Kind::Profile => {
+            matches!(form, Form::Int | Form::Tuple)
+        }
+        Kind::Values => {
+            text.is_empty() || text.split(',').all(|x| x.trim().parse::<i64>().is_ok())
+        }
+        Kind::Stride => matches!(form, Form::Int | Form::Tuple | Form::Basis),
+        Kind::Layout => matches!(
+            form,
+            Form::Layout | Form::BasisLayout | Form::SumLayout | Form::Int
+        ),
+        Kind::F2Layout => matches!(form, Form::F2Layout | Form::F2BasisLayout),
+        Kind::Symbolic => form == Form::Symbolic,
+        Kind::Swizzle => form == Form::Swizzle,
+        Kind::Composed => matches!(form, Form::Composed | Form::Layout),
+        Kind::Tensor | Kind::Pointer => form == Form::Tensor,
+        Kind::Tiler => true,
+        Kind::Basis => matches!(form, Form::Basis | Form::Int),
+        _ => true,
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The reference: integer layouts and tuples evaluated here
+
+/// An integer layout argument small enough to enumerate: integer strides, every integer at most
+/// [`CHECK_INT`] in absolute value, size at most [`CHECK_SIZE`].
+fn small_layout(a: &Arg) -> Option<Layout> {
+    let Arg::Text(t) = a else { return None };
+    if Form::of_text(t) != Form::Layout {
+        return None;
+    }
+    let l: Layout = t.parse().ok()?;
+    let ok = l.shape_leaves().iter().all(|s| (1..=CHECK_INT).contains(s))
+        && l.stride_leaves().iter().all(|d| d.unsigned_abs() <= CHECK_INT as u64);
+    let size = l
+        .shape_leaves()
+        .iter()
+        .try_fold(1i64, |acc, s| acc.checked_mul(*s))?;
+    (ok && size <= CHECK_SIZE).then_some(l)
+}
+
+/// A layout answer: any integer-strided layout (an integer `n` is `n:0`... not an answer here).
+fn answer_layout(r: &str) -> Result<Layout, String> {
+    r.trim()
+        .parse::<Layout>()
+        .map_err(|e| format!("answer is not a layout: {e}"))
+}
+
+fn size_of(l: &Layout) -> i64 {
+    l.shape_leaves().iter().product()
+}
+
+/// `L(i)` from the leaves, colexicographic; the last leaf runs on past the end.
+fn eval(l: &Layout, i: i64) -> Option<i64> {
+    let s = l.shape_leaves();
+    let d = l.stride_leaves();
+    let mut rest = i;
+    let mut acc = 0i64;
+    for k in 0..s.len() {
+        let c = if k + 1 == s.len() {
+            rest
+        } else {
+            rest.rem_euclid(s[k])
+        };
+        acc = acc.checked_add(c.checked_mul(d[k])?)?;
+        rest = rest.div_euclid(s[k]);
+    }
+    if s.is_empty() {
+        return Some(0);
+    }
+    Some(acc)
+}
+
+fn values(l: &Layout) -> Option<Vec<i64>> {
+    (0..size_of(l)).map(|i| eval(l, i)).collect()
+}
+
+fn tuple_arg(a: &Arg) -> Option<IntTuple> {
+    match a {
+        Arg::Int(i) => Some(IntTuple::int(*i)),
+        Arg::Text(t) => {
+            let t: IntTuple = t.trim().parse().ok()?;
+            t.leaves()
+                .iter()
+                .all(|x| x.unsigned_abs() <= CHECK_INT as u64)
+                .then_some(t)
+        }
+        Arg::List(_) => None,
+    }
+}
+
+fn int_answer(r: &Result<String, OpError>) -> Result<Option<i64>, String> {
+    match r {
+        Ok(s) => s
+            .trim()
+            .parse::<i64>()
+            .map(Some)
+            .map_err(|_| format!("answer {s:?} is not an integer")),
+        Err(_) => Ok(None),
+    }
+}
+
+fn expect_int(r: &Result<String, OpError>, want: i64) -> Result<(), String> {
+    match int_answer(r)? {
+        Some(v) if v == want => Ok(()),
+        Some(v) => Err(format!("answer {v}, the reference gives {want}")),
+        None => Err(format!("refused, the reference gives {want}")),
+    }
+}
+
+fn expect_bool(r: &Result<String, OpError>, want: bool) -> Result<(), String> {
+    expect_int(r, i64::from(want))
+}
+
+/// The same function on `[0, n)`.
+fn same_function(a: &Layout, r: &Layout, n: i64) -> Result<(), String> {
+    for i in 0..n {
+        let (x, y) = (eval(a, i), eval(r, i));
+        if x.is_some() && x != y {
+            return Err(format!("R({i}) = {y:?}, A({i}) = {x:?}"));
+        }
+    }
+    Ok(())
+}
+
+fn is_injective(v: &[i64]) -> bool {
+    let mut s = v.to_vec();
+    s.sort_unstable();
+    s.windows(2).all(|w| w[0] != w[1])
+}
+
+fn first_layout(args: &[Arg], n: usize) -> Option<Layout> {
+    if args.len() != n {
+        return None;
+    }
+    small_layout(&args[0])
+}
+
+// ---------------------------------------------------------------------------------------------
+// Queries
+
+fn law_size(args: &[Arg], r: &Result<String, OpError>) -> Result<(), String> {
+    if let Some(l) = first_layout(args, 1) {
+        return expect_int(r, size_of(&l));
+    }
+    if args.len() == 1 {
+        if let Some(t) = tuple_arg(&args[0]) {
+            if let Some(p) = t.leaves().iter().try_fold(1i64, |a, x| a.checked_mul(*x)) {
+                if t.leaves().iter().all(|x| *x > 0) {
+                    return expect_int(r, p);
+                }
+            }
+        }
+        if let Arg::Text(t) = &args[0] {
+            return symbolic_size(t, r);
+        }
+    }
+    Ok(())
+}
+
+/// Symbolic layouts under substitutions: `subs(size(L)) = size(subs(L))`.
+fn symbolic_size(t: &str, r: &Result<String, OpError>) -> Result<(), String> {
+    let (Ok(l), Ok(ans)) = (t.parse::<SymLayout>(), r) else {
+        return Ok(());
+    };
+    for env in ENVS {
+        let Ok(a) = l.subs(env) else { continue };
+        let Ok(v) = ans.trim().parse::<cute_layout::Sym>() else {
+            return Err(format!("size {ans:?} is not a symbolic value"));
+        };
+        let Ok(v) = v.eval(env) else { continue };
+        if v != a.size() {
+            return Err(format!("at {env:?}: size(subs(L)) = {}, subs(size) = {v}", a.size()));
+        }
+    }
+    Ok(())
+}
+
+fn law_cosize(args: &[Arg], r: &Result<String, OpError>) -> Result<(), String> {
+    let Some(l) = first_layout(args, 1) else {
+        return Ok(());
+    };
+    let c = 1 + l
+        .shape_leaves()
+        .iter()
+        .zip(l.stride_leaves())
+        .map(|(s, d)| (s - 1) * d.abs())
+        .sum::<i64>();
+    expect_int(r, c)
+}
+
+fn tree_rank(t: &str) -> Option<usize> {
+    t.trim().parse::<IntTuple>().ok().map(|t| t.rank())
+}
+
+fn law_rank(args: &[Arg], r: &Result<String, OpError>) -> Result<(), String> {
+    if let Some(l) = first_layout(args, 1) {
+        return expect_int(r, l.rank() as i64);
+    }
+    if let (1, Some(Arg::Text(t))) = (args.len(), args.first()) {
+        if let Some(k) = tree_rank(t) {
+            return expect_int(r, k as i64);
+        }
+    }
+    Ok(())
+}
+
+/// Depth of a tuple's text: the deepest parenthesis nesting.
+fn text_depth(t: &str) -> i64 {
+    let (mut d, mut m) = (0i64, 0i64);
+    for c in t.chars() {
+        if c == '(' {
+            d += 1;
+            m = m.max(d);
+        } else if c == ')' {
+            d -= 1;
+        }
+    }
+    m
+}
+
+fn law_depth(args: &[Arg], r: &Result<String, OpError>) -> Result<(), String> {
+    if let (1, Some(Arg::Text(t))) = (args.len(), args.first()) {
+        let shape = t.split(':').next().unwrap_or("");
+        if small_layout(&args[0]).is_some() || tuple_arg(&args[0]).is_some() {
+            return expect_int(r, text_depth(shape));
+        }
+    }
+    Ok(())
+}
+
+fn law_shape(args: &[Arg], r: &Result<String, OpError>) -> Result<(), String> {
+    let Some(l) = first_layout(args, 1) else {
+        return Ok(());
+    };
+    let want = l.shape().to_string();
+    match r {
+        Ok(s) if s.trim() == want => Ok(()),
+        _ => Err(format!("the shape is {want}")),
+    }
+}
+
+fn law_stride(args: &[Arg], r: &Result<String, OpError>) -> Result<(), String> {
+    let Some(l) = first_layout(args, 1) else {
+        return Ok(());
+    };
+    let want = l.stride().to_string();
+    match r {
+        Ok(s) if s.trim() == want => Ok(()),
+        _ => Err(format!("the stride is {want}")),
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Algebra
+
+fn law_flatten(args: &[Arg], r: &Result<String, OpError>) -> Result<(), String> {
+    let Some(a) = first_layout(args, 1) else {
+        return Ok(());
+    };
+    let ans = r.as_ref().map_err(|e| format!("refused: {}", e.message))?;
+    let l = answer_layout(ans)?;
+    if l.depth() > 1 || l.shape_leaves() != a.shape_leaves() {
+        return Err("not the leaves of A in order".into());
+    }
+    same_function(&a, &l, size_of(&a))
+}
+
+/// No two adjacent leaves that could merge, and no extent-1 leaf but a lone `1:0`.
+fn fewest_modes(l: &Layout) -> Result<(), String> {
+    let s = l.shape_leaves();
+    let d = l.stride_leaves();
+    if s.len() > 1 && s.contains(&1) {
+        return Err("an extent-1 mode is left".into());
+    }
+    for k in 1..s.len() {
+        if s[k - 1].checked_mul(d[k - 1]) == Some(d[k]) {
+            return Err(format!("modes {} and {k} merge", k - 1));
+        }
+    }
+    Ok(())
+}
+
+fn law_coalesce(args: &[Arg], r: &Result<String, OpError>) -> Result<(), String> {
+    if let (1, Some(Arg::Text(t))) = (args.len(), args.first()) {
+        if Form::of_text(t) == Form::Symbolic {
+            return symbolic_same_function(t, r);
+        }
+    }
+    let Some(a) = first_layout(args, 1) else {
+        return Ok(());
+    };
+    let ans = r.as_ref().map_err(|e| format!("refused: {}", e.message))?;
+    let l = answer_layout(ans)?;
+    if size_of(&l) != size_of(&a) {
+        return Err(format!("size {} != {}", size_of(&l), size_of(&a)));
+    }
+    if l.depth() > 1 {
+        return Err("the answer is not flat".into());
+    }
+    fewest_modes(&l)?;
+    same_function(&a, &l, size_of(&a))
+}
+
+fn law_coalesce_z(args: &[Arg], r: &Result<String, OpError>) -> Result<(), String> {
+    if let (1, Some(Arg::Text(t))) = (args.len(), args.first()) {
+        if Form::of_text(t) == Form::Symbolic {
+            return symbolic_same_function(t, r);
+        }
+    }
+    let Some(a) = first_layout(args, 1) else {
+        return Ok(());
+    };
+    let ans = r.as_ref().map_err(|e| format!("refused: {}", e.message))?;
+    let l = answer_layout(ans)?;
+    // The last mode runs on: the same values past the end, too.
+    same_function(&a, &l, 2 * size_of(&a).max(1))
+}
+
+/// Substitutions for the symbolic checks (every symbol at least 2, PyCuTe's assumption).
+const ENVS: &[&[(&str, i64)]] = &[
+    &[("N", 2), ("M", 3), ("K", 4)],
+    &[("N", 4), ("M", 2), ("K", 3)],
+    &[("N", 3), ("M", 5), ("K", 2)],
+    &[("N", 8), ("M", 8), ("K", 2)],
+];
+
+/// `subs(OP(L)) = OP(subs(L))` as functions, for the value-preserving operations.
+fn symbolic_same_function(t: &str, r: &Result<String, OpError>) -> Result<(), String> {
+    let (Ok(l), Ok(ans)) = (t.parse::<SymLayout>(), r) else {
+        return Ok(());
+    };
+    for env in ENVS {
+        let Ok(a) = l.subs(env) else { continue };
+        if size_of(&a) > CHECK_SIZE {
+            continue;
+        }
+        let rl = match ans.trim().parse::<SymLayout>() {
+            Ok(s) => match s.subs(env) {
+                Ok(x) => x,
+                Err(_) => continue,
+            },
+            Err(_) => answer_layout(ans)?,
+        };
+        same_function(&a, &rl, size_of(&a)).map_err(|e| format!("at {env:?}: {e}"))?;
+    }
+    Ok(())
+}
+
+fn law_filter(args: &[Arg], r: &Result<String, OpError>) -> Result<(), String> {
+    let Some(a) = first_layout(args, 1) else {
+        return Ok(());
+    };
+    let ans = r.as_ref().map_err(|e| format!("refused: {}", e.message))?;
+    let l = answer_layout(ans)?;
+    // coalesce(filter_zeros(A)): the leaves of A with a nonzero stride, as one function.
+    let (s, d): (Vec<i64>, Vec<i64>) = a
+        .shape_leaves()
+        .iter()
+        .zip(a.stride_leaves())
+        .filter(|(_, d)| **d != 0)
+        .map(|(s, d)| (*s, *d))
+        .unzip();
+    let kept = match s.len() {
+        0 => "1:0".to_string(),
+        _ => format!(
+            "({}):({})",
+            s.iter().map(|x| x.to_string()).collect::<Vec<_>>().join(","),
+            d.iter().map(|x| x.to_string()).collect::<Vec<_>>().join(",")
+        ),
+    };
+    let kept: Layout = kept.parse().map_err(|e| format!("{e}"))?;
+    if size_of(&l) != size_of(&kept) {
+        return Err(format!("size {} != {}", size_of(&l), size_of(&kept)));
+    }
+    fewest_modes(&l)?;
+    same_function(&kept, &l, size_of(&kept))
+}
+
+fn law_filter_zeros(args: &[Arg], r: &Result<String, OpError>) -> Result<(), String> {
+    let Some(a) = first_layout(args, 1) else {
+        return Ok(());
+    };
+    let ans = r.as_ref().map_err(|e| format!("refused: {}", e.message))?;
+    let l = answer_layout(ans)?;
+    for (k, (s, d)) in a.shape_leaves().iter().zip(a.stride_leaves()).enumerate() {
+        let want = if *d == 0 { 1 } else { *s };
+        if l.shape_leaves().get(k) != Some(&want) || l.stride_leaves().get(k) != Some(d) {
+            return Err(format!("leaf {k} should be {want}:{d}"));
+        }
+    }
+    Ok(())
+}
+
+fn law_composition(args: &[Arg], r: &Result<String, OpError>) -> Result<(), String> {
+    if args.len() != 2 {
+        return Ok(());
+    }
+    let (Some(a), Some(b)) = (small_layout(&args[0]), small_layout(&args[1])) else {
+        return Ok(());
+    };
+    let Ok(ans) = r else { return Ok(()) };
+    let l = answer_layout(ans)?;
+    if size_of(&l) != size_of(&b) {
+        return Err(format!("size {} != size(B) = {}", size_of(&l), size_of(&b)));
+    }
+    for i in 0..size_of(&b) {
+        // A negative index has no agreed meaning in A (CuTe divides with truncation).
+        let Some(bi) = eval(&b, i).filter(|x| *x >= 0) else {
+            continue;
+        };
+        let (x, y) = (eval(&a, bi), eval(&l, i));
+        if x.is_some() && x != y {
+            return Err(format!("R({i}) = {y:?}, A(B({i})) = A({bi}) = {x:?}"));
+        }
+    }
+    Ok(())
+}
+
+fn law_with_shape(args: &[Arg], r: &Result<String, OpError>) -> Result<(), String> {
+    if args.len() != 2 {
+        return Ok(());
+    }
+    let (Some(a), Some(s)) = (small_layout(&args[0]), tuple_arg(&args[1])) else {
+        return Ok(());
+    };
+    let Ok(ans) = r else { return Ok(()) };
+    let l = answer_layout(ans)?;
+    let want: i64 = s.leaves().iter().product();
+    if size_of(&l) != want {
+        return Err(format!("size {} != size(SHAPE) = {want}", size_of(&l)));
+    }
+    same_function(&a, &l, size_of(&l).min(CHECK_SIZE))
+}
+
+fn law_complement(args: &[Arg], r: &Result<String, OpError>) -> Result<(), String> {
+    let Some(a) = args.first().and_then(small_layout) else {
+        return Ok(());
+    };
+    if args.len() > 2 {
+        return Ok(());
+    }
+    let cotarget = match args.get(1) {
+        Some(x) => match tuple_arg(x) {
+            Some(t) => t.leaves().iter().product::<i64>(),
+            None => return Ok(()),
+        },
+        None => a.cosize(),
+    };
+    let Ok(ans) = r else { return Ok(()) };
+    let c = answer_layout(ans)?;
+    if size_of(&a).saturating_mul(size_of(&c)) > CHECK_SIZE {
+        return Ok(());
+    }
+    let d = c.stride_leaves();
+    if d.windows(2).any(|w| w[0] >= w[1]) && c.shape_leaves().iter().all(|s| *s > 1) {
+        return Err("R's strides do not increase".into());
+    }
+    let (Some(va), Some(vc)) = (values(&a), values(&c)) else {
+        return Ok(());
+    };
+    let mut all = Vec::new();
+    for y in &vc {
+        for x in &va {
+            all.push(x + y);
+        }
+    }
+    if a.stride_leaves().iter().all(|d| *d > 0) && !is_injective(&all) {
+        return Err("(A, R) is not injective".into());
+    }
+    let max = all.iter().max().copied().unwrap_or(0);
+    if a.stride_leaves().iter().all(|d| *d >= 0) && max + 1 < cotarget {
+        return Err(format!("cosize((A, R)) = {} < {cotarget}", max + 1));
+    }
+    Ok(())
+}
+
+fn law_right_inverse(args: &[Arg], r: &Result<String, OpError>) -> Result<(), String> {
+    let Some(a) = first_layout(args, 1) else {
+        return Ok(());
+    };
+    let ans = r.as_ref().map_err(|e| format!("refused: {}", e.message))?;
+    let l = answer_layout(ans)?;
+    for i in 0..size_of(&l).min(CHECK_SIZE) {
+        let Some(ri) = eval(&l, i) else { continue };
+        if !(0..size_of(&a)).contains(&ri) {
+            return Err(format!("R({i}) = {ri} is outside A's domain"));
+        }
+        if eval(&a, ri) != Some(i) {
+            return Err(format!("A(R({i})) = A({ri}) = {:?} != {i}", eval(&a, ri)));
+        }
+    }
+    Ok(())
+}
+
+fn law_left_inverse(args: &[Arg], r: &Result<String, OpError>) -> Result<(), String> {
+    let Some(a) = first_layout(args, 1) else {
+        return Ok(());
+    };
+    let Ok(ans) = r else { return Ok(()) };
+    let l = answer_layout(ans)?;
+    let Some(va) = values(&a) else { return Ok(()) };
+    if !is_injective(&va) || va.iter().any(|v| *v < 0) {
+        return Ok(());
+    }
+    for (i, v) in va.iter().enumerate() {
+        if eval(&l, *v) != Some(i as i64) {
+            return Err(format!("R(A({i})) = R({v}) = {:?} != {i}", eval(&l, *v)));
+        }
+    }
+    Ok(())
+}
+
+fn law_make_layout(args: &[Arg], r: &Result<String, OpError>) -> Result<(), String> {
+    let Some(s) = args.first().and_then(tuple_arg) else {
+        return Ok(());
+    };
+    if s.leaves().iter().any(|x| *x <= 0) || args.len() != 2 {
+        return Ok(());
+    }
+    let Ok(ans) = r else { return Ok(()) };
+    let l = answer_layout(ans)?;
+    if l.shape_leaves() != s.leaves() {
+        return Err("the answer's shape is not SHAPE".into());
+    }
+    let want: Vec<i64> = match &args[1] {
+        Arg::Text(t) if t.trim() == "LayoutLeft" => s
+            .leaves()
+            .iter()
+            .scan(1i64, |acc, x| {
+                let here = *acc;
+                *acc *= x;
+                Some(here)
+            })
+            .collect(),
+        Arg::Text(t) if t.trim() == "LayoutRight" => {
+            let mut v: Vec<i64> = s
+                .leaves()
+                .iter()
+                .rev()
+                .scan(1i64, |acc, x| {
+                    let here = *acc;
+                    *acc *= x;
+                    Some(here)
+                })
+                .collect();
+            v.reverse();
+            v
+        }
+        x => match tuple_arg(x) {
+            Some(d) => d.leaves().to_vec(),
+            None => return Ok(()),
+        },
+    };
+    // Extent-1 leaves may take stride 0 where CuTe gives them one.
+    for (k, (s, d)) in l.shape_leaves().iter().zip(l.stride_leaves()).enumerate() {
+        if *s > 1 && Some(d) != want.get(k) {
+            return Err(format!("stride of leaf {k} is {d}, want {:?}", want.get(k)));
+        }
+    }
+    Ok(())
+}
+
+fn law_concat(args: &[Arg], r: &Result<String, OpError>) -> Result<(), String> {
+    let ls: Option<Vec<Layout>> = args.iter().map(small_layout).collect();
+    let Some(ls) = ls else { return Ok(()) };
+    if ls.is_empty() {
+        return Ok(());
+    }
+    let ans = r.as_ref().map_err(|e| format!("refused: {}", e.message))?;
+    let l = answer_layout(ans)?;
+    if l.rank() != ls.len() {
+        return Err(format!("rank {} != {}", l.rank(), ls.len()));
+    }
+    for (k, a) in ls.iter().enumerate() {
+        let m = l.mode(k).ok_or("missing mode")?;
+        if m.shape_leaves() != a.shape_leaves() || m.stride_leaves() != a.stride_leaves() {
+            return Err(format!("mode {k} is not argument {k}"));
+        }
+    }
+    Ok(())
+}
+
+fn law_logical_divide(args: &[Arg], r: &Result<String, OpError>) -> Result<(), String> {
+    if args.len() != 2 {
+        return Ok(());
+    }
+    let (Some(a), Some(t)) = (small_layout(&args[0]), small_layout(&args[1])) else {
+        return Ok(());
+    };
+    let Ok(ans) = r else { return Ok(()) };
+    let l = answer_layout(ans)?;
+    if size_of(&l) < size_of(&a) {
+        return Err(format!("size {} < size(A) = {}", size_of(&l), size_of(&a)));
+    }
+    // Mode 0 is A o T.
+    let m0 = l.mode(0).ok_or("no mode 0")?;
+    for i in 0..size_of(&t) {
+        let Some(ti) = eval(&t, i) else { continue };
+        let (x, y) = (eval(&a, ti), eval(&m0, i));
+        if x.is_some() && x != y {
+            return Err(format!("mode 0 at {i} = {y:?}, A(T({i})) = {x:?}"));
+        }
+    }
+    Ok(())
+}
+
+/// The regroupings of logical_divide: the same function.
+fn law_same_as_logical_divide(args: &[Arg], r: &Result<String, OpError>) -> Result<(), String> {
+    same_as(args, r, "logical_divide")
+}
+
+fn law_same_as_logical_product(args: &[Arg], r: &Result<String, OpError>) -> Result<(), String> {
+    same_as(args, r, "logical_product")
+}
+
+fn same_as(args: &[Arg], r: &Result<String, OpError>, base: &str) -> Result<(), String> {
+    // A tuple tiler works mode by mode, where the regroupings permute modes: only a layout
+    // tiler gives the same function.
+    if args.len() != 2 || small_layout(&args[0]).is_none() || small_layout(&args[1]).is_none() {
+        return Ok(());
+    }
+    let b = run_op(base, args);
+    match (r, &b) {
+        (Ok(x), Ok(y)) => {
+            let (Ok(x), Ok(y)) = (answer_layout(x), answer_layout(y)) else {
+                return Ok(());
+            };
+            if size_of(&x) != size_of(&y) {
+                return Err(format!("size differs from {base}'s"));
+            }
+            same_function(&y, &x, size_of(&y).min(CHECK_SIZE))
+        }
+        (Ok(_), Err(_)) | (Err(_), Ok(_)) => Err(format!("{base} answers {b:?}")),
+        _ => Ok(()),
+    }
+}
+
+fn law_logical_product(args: &[Arg], r: &Result<String, OpError>) -> Result<(), String> {
+    if args.len() != 2 {
+        return Ok(());
+    }
+    let (Some(a), Some(_)) = (small_layout(&args[0]), small_layout(&args[1])) else {
+        return Ok(());
+    };
+    let Ok(ans) = r else { return Ok(()) };
+    let l = answer_layout(ans)?;
+    let m0 = l.mode(0).ok_or("no mode 0")?;
+    if m0.shape_leaves() != a.shape_leaves() || m0.stride_leaves() != a.stride_leaves() {
+        return Err("mode 0 is not A".into());
+    }
+    Ok(())
+}
+
+fn layout_values(args: &[Arg], k: usize) -> Option<Vec<i64>> {
+    values(&small_layout(args.get(k)?)?)
+}
+
+fn law_equal(args: &[Arg], r: &Result<String, OpError>) -> Result<(), String> {
+    if args.len() != 2 {
+        return Ok(());
+    }
+    let (Some(a), Some(b)) = (layout_values(args, 0), layout_values(args, 1)) else {
+        return Ok(());
+    };
+    expect_bool(r, a == b)
+}
+
+fn law_injective(args: &[Arg], r: &Result<String, OpError>) -> Result<(), String> {
+    match (args.len(), layout_values(args, 0)) {
+        (1, Some(v)) => expect_bool(r, is_injective(&v)),
+        _ => Ok(()),
+    }
+}
+
+fn dense(v: &[i64]) -> bool {
+    let mut s = v.to_vec();
+    s.sort_unstable();
+    s.dedup();
+    match (s.first(), s.last()) {
+        (Some(a), Some(b)) => b - a + 1 == s.len() as i64,
+        _ => true,
+    }
+}
+
+fn law_surjective(args: &[Arg], r: &Result<String, OpError>) -> Result<(), String> {
+    match (args.len(), layout_values(args, 0)) {
+        (1, Some(v)) => expect_bool(r, dense(&v)),
+        _ => Ok(()),
+    }
+}
+
+fn law_bijective(args: &[Arg], r: &Result<String, OpError>) -> Result<(), String> {
+    match (args.len(), layout_values(args, 0)) {
+        (1, Some(v)) => expect_bool(r, dense(&v) && is_injective(&v)),
+        _ => Ok(()),
+    }
+}
+
+fn law_compact(args: &[Arg], r: &Result<String, OpError>) -> Result<(), String> {
+    match (args.len(), layout_values(args, 0)) {
+        (1, Some(mut v)) => {
+            v.sort_unstable();
+            let want = v.iter().enumerate().all(|(i, x)| *x == i as i64);
+            expect_bool(r, want)
+        }
+        _ => Ok(()),
+    }
+}
+
+fn list_answer(r: &Result<String, OpError>) -> Result<Option<Vec<i64>>, String> {
+    let Ok(s) = r else { return Ok(None) };
+    let t = s.trim().trim_start_matches('(').trim_end_matches(')');
+    if t.is_empty() {
+        return Ok(Some(Vec::new()));
+    }
+    t.split(|c: char| c == ',' || c.is_whitespace())
+        .filter(|x| !x.is_empty())
+        .map(|x| x.parse::<i64>().map_err(|_| format!("{x:?} in {s:?} is not an integer")))
+        .collect::<Result<Vec<_>, _>>()
+        .map(Some)
+}
+
+fn law_table(args: &[Arg], r: &Result<String, OpError>) -> Result<(), String> {
+    let Some(l) = args.first().and_then(small_layout) else {
+        return Ok(());
+    };
+    if args.len() > 2 {
+        return Ok(());
+    }
+    let n = match args.get(1) {
+        None => size_of(&l),
+        Some(x) => match tuple_arg(x).and_then(|t| t.as_int()) {
+            Some(n) if (0..=CHECK_SIZE).contains(&n) => n,
+            _ => return Ok(()),
+        },
+    };
+    let want: Option<Vec<i64>> = (0..n).map(|i| eval(&l, i)).collect();
+    let Some(want) = want else { return Ok(()) };
+    match list_answer(r)? {
+        Some(v) if v == want => Ok(()),
+        Some(v) => Err(format!("values {v:?}, the reference gives {want:?}")),
+        None => Err("refused".into()),
+    }
+}
+
+fn law_image_offsets(args: &[Arg], r: &Result<String, OpError>) -> Result<(), String> {
+    let (1, Some(mut v)) = (args.len(), layout_values(args, 0)) else {
+        return Ok(());
+    };
+    v.sort_unstable();
+    v.dedup();
+    match list_answer(r)? {
+        Some(got) if got == v => Ok(()),
+        Some(got) => Err(format!("offsets {got:?}, the reference gives {v:?}")),
+        None => Err("refused".into()),
+    }
+}
+
+fn law_fixed_points(args: &[Arg], r: &Result<String, OpError>) -> Result<(), String> {
+    let (1, Some(v)) = (args.len(), layout_values(args, 0)) else {
+        return Ok(());
+    };
+    let want: Vec<i64> = (0..v.len() as i64).filter(|i| v[*i as usize] == *i).collect();
+    match list_answer(r)? {
+        Some(got) if got == want => Ok(()),
+        Some(got) => Err(format!("fixed points {got:?}, the reference gives {want:?}")),
+        None => Err("refused".into()),
+    }
+}
+
+fn law_contiguity(args: &[Arg], r: &Result<String, OpError>) -> Result<(), String> {
+    let (1, Some(v)) = (args.len(), layout_values(args, 0)) else {
+        return Ok(());
+    };
+    let Some(c) = int_answer(r)? else {
+        return Err("refused".into());
+    };
+    // Sound: L(i) = L(0) + i below the answer.
+    for i in 0..c.min(v.len() as i64) {
+        if v[i as usize] != v[0] + i {
+            return Err(format!("L({i}) = {} != L(0) + {i}", v[i as usize]));
+        }
+    }
+    if c > v.len() as i64 {
+        return Err(format!("contiguity {c} > size {}", v.len()));
+    }
+    Ok(())
+}
+
+// ---------------------------------------------------------------------------------------------
+// Tuples
+
+fn leaves1(args: &[Arg]) -> Option<Vec<i64>> {
+    match args {
+        [a] => Some(tuple_arg(a)?.leaves().to_vec()),
+        _ => None,
+    }
+}
+
+fn law_sum(args: &[Arg], r: &Result<String, OpError>) -> Result<(), String> {
+    match leaves1(args) {
+        Some(v) => expect_int(r, v.iter().sum()),
+        None => Ok(()),
+    }
+}
+
+fn law_product(args: &[Arg], r: &Result<String, OpError>) -> Result<(), String> {
+    match leaves1(args) {
+        Some(v) => match v.iter().try_fold(1i64, |a, x| a.checked_mul(*x)) {
+            Some(p) => expect_int(r, p),
+            None => Ok(()),
+        },
+        None => Ok(()),
+    }
+}
+
+fn law_tuple_max(args: &[Arg], r: &Result<String, OpError>) -> Result<(), String> {
+    match leaves1(args).and_then(|v| v.into_iter().max()) {
+        Some(m) => expect_int(r, m),
+        None => Ok(()),
+    }
+}
+
+fn law_tuple_min(args: &[Arg], r: &Result<String, OpError>) -> Result<(), String> {
+    match leaves1(args).and_then(|v| v.into_iter().min()) {
+        Some(m) => expect_int(r, m),
+        None => Ok(()),
+    }
+}
+
+fn law_front(args: &[Arg], r: &Result<String, OpError>) -> Result<(), String> {
+    match leaves1(args).and_then(|v| v.first().copied()) {
+        Some(m) => expect_int(r, m),
+        None => Ok(()),
+    }
+}
+
+fn law_back(args: &[Arg], r: &Result<String, OpError>) -> Result<(), String> {
+    match leaves1(args).and_then(|v| v.last().copied()) {
+        Some(m) => expect_int(r, m),
+        None => Ok(()),
+    }
+}
+
+fn law_reverse(args: &[Arg], r: &Result<String, OpError>) -> Result<(), String> {
+    let [a] = args else { return Ok(()) };
+    let Some(t) = tuple_arg(a) else { return Ok(()) };
+    let Ok(ans) = r else {
+        return Err("refused".into());
+    };
+    let got: IntTuple = ans.trim().parse().map_err(|e| format!("{e}"))?;
+    if got.rank() != t.rank() {
+        return Err("rank changed".into());
+    }
+    if t.is_int() {
+        return Ok(());
+    }
+    let k = t.rank();
+    for i in 0..k {
+        if got.get(i).map(|x| x.to_string()) != t.get(k - 1 - i).map(|x| x.to_string()) {
+            return Err(format!("element {i} is not element {} of X", k - 1 - i));
+        }
+    }
+    Ok(())
+}
+
+fn law_safe_div(args: &[Arg], r: &Result<String, OpError>) -> Result<(), String> {
+    let [a, b] = args else { return Ok(()) };
+    let (Some(a), Some(b)) = (
+        tuple_arg(a).and_then(|t| t.as_int()),
+        tuple_arg(b).and_then(|t| t.as_int()),
+    ) else {
+        return Ok(());
+    };
+    match int_answer(r)? {
+        Some(q) if b != 0 && q.checked_mul(b) == Some(a) => Ok(()),
+        Some(q) => Err(format!("{q} * {b} != {a}")),
+        None => match a.checked_rem(b) {
+            Some(0) => Err(format!("refused, {a} / {b} = {}", a / b)),
+            _ => Ok(()),
+        },
+    }
+}
+
+/// `OP(A, B) = [not] BASE(X, Y)` with X, Y the arguments in the order given.
+fn relation(
+    args: &[Arg],
+    r: &Result<String, OpError>,
+    base: &str,
+    swap: bool,
+    negate: bool,
+) -> Result<(), String> {
+    let [a, b] = args else { return Ok(()) };
+    let call = if swap {
+        vec![b.clone(), a.clone()]
+    } else {
+        vec![a.clone(), b.clone()]
+    };
+    match (run_op(base, &call), r) {
+        (Ok(x), Ok(y)) => {
+            let x = x.trim() == "1";
+            if (x != negate) != (y.trim() == "1") {
+                return Err(format!("{base} of the {}arguments gives {x}", if swap { "swapped " } else { "" }));
+            }
+            Ok(())
+        }
+        (Ok(x), Err(_)) => Err(format!("refused where {base} answers {x}")),
+        (Err(e), Ok(_)) => Err(format!("answered where {base} refuses: {}", e.message)),
+        _ => Ok(()),
+    }
+}
+
+fn law_lex_leq(a: &[Arg], r: &Result<String, OpError>) -> Result<(), String> {
+    relation(a, r, "lex_less", true, true)
+}
+fn law_lex_gtr(a: &[Arg], r: &Result<String, OpError>) -> Result<(), String> {
+    relation(a, r, "lex_less", true, false)
+}
+fn law_lex_geq(a: &[Arg], r: &Result<String, OpError>) -> Result<(), String> {
+    relation(a, r, "lex_less", false, true)
+}
+fn law_colex_leq(a: &[Arg], r: &Result<String, OpError>) -> Result<(), String> {
+    relation(a, r, "colex_less", true, true)
+}
+fn law_colex_gtr(a: &[Arg], r: &Result<String, OpError>) -> Result<(), String> {
+    relation(a, r, "colex_less", true, false)
+}
+fn law_colex_geq(a: &[Arg], r: &Result<String, OpError>) -> Result<(), String> {
+    relation(a, r, "colex_less", false, true)
+}
+fn law_elem_leq(a: &[Arg], r: &Result<String, OpError>) -> Result<(), String> {
+    relation(a, r, "elem_less", true, true)
+}
+fn law_elem_gtr(a: &[Arg], r: &Result<String, OpError>) -> Result<(), String> {
+    relation(a, r, "elem_less", true, false)
+}
+fn law_elem_geq(a: &[Arg], r: &Result<String, OpError>) -> Result<(), String> {
+    relation(a, r, "elem_less", false, true)
+}
+
+// ---------------------------------------------------------------------------------------------
+// Symbolic and pycute
+
+/// `subs L N=v...`: the answer is L with each symbol replaced, evaluated here term by term.
+fn law_subs(args: &[Arg], r: &Result<String, OpError>) -> Result<(), String> {
+    let Some(Arg::Text(t)) = args.first() else {
+        return Ok(());
+    };
+    let Ok(l) = t.parse::<SymLayout>() else {
+        return Ok(());
+    };
+    let mut env: Vec<(String, i64)> = Vec::new();
+    for a in &args[1..] {
+        for part in a.to_string().split(',') {
+            let Some((n, v)) = part.split_once('=') else {
+                return Ok(());
+            };
+            let Ok(v) = v.trim().parse::<i64>() else {
+                return Ok(());
+            };
+            env.push((n.trim().to_string(), v));
+        }
+    }
+    if env.iter().any(|(_, v)| *v < 1) {
+        return Ok(());
+    }
+    let env_ref: Vec<(&str, i64)> = env.iter().map(|(n, v)| (n.as_str(), *v)).collect();
+    let Ok(ans) = r else { return Ok(()) };
+    if let Ok(want) = l.subs(&env_ref) {
+        if ans.trim().parse::<Layout>().is_ok() && want.to_string() != ans.trim() {
+            return Err(format!("subs gives {ans}, substitution gives {want}"));
+        }
+    }
+    Ok(())
+}
+
+fn law_layout_add(args: &[Arg], r: &Result<String, OpError>) -> Result<(), String> {
+    if args.len() != 2 {
+        return Ok(());
+    }
+    let (Some(a), Some(b)) = (layout_values(args, 0), layout_values(args, 1)) else {
+        return Ok(());
+    };
+    let Ok(ans) = r else { return Ok(()) };
+    let l = answer_layout(ans)?;
+    let Some(v) = values(&l) else { return Ok(()) };
+    if a.len() != b.len() || v.len() != a.len() {
+        return Err("sizes differ".into());
+    }
+    for i in 0..v.len() {
+        if v[i] != a[i] + b[i] {
+            return Err(format!("R({i}) = {} != {} + {}", v[i], a[i], b[i]));
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,135 @@
+//! Every operation against its law checker (`laws/check.rs`) on seeded random arguments of the
+//! kinds its declaration takes (`laws/gen.rs`); the same registry and generators as the fuzz
+//! target `ops_laws`.
+//!
+//! `CUTE_LAWS_SEED` sets the seed (printed on every run), `CUTE_LAWS_CALLS` the calls per
+//! operation (default 60).
+
+mod laws;
+
+use cute_ops::table::Kind;
+use cute_ops::value::Form;
+use cute_ops::{all, run_op, Arg};
+use laws::check::{self, CONTRACT_ONLY, KNOWN_OPEN, LAWS};
+use laws::gen::{self, Bytes};
+
+/// A splitmix64 stream: the bytes of one call.
+fn bytes(seed: u64, n: usize) -> Vec<u8> {
+    let mut x = seed;
+    let mut out = Vec::with_capacity(n);
+    while out.len() < n {
+        x = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = x;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^= z >> 31;
+        out.extend_from_slice(&z.to_le_bytes());
+    }
+    out
+}
+
+fn env_u64(name: &str) -> Option<u64> {
+    std::env::var(name).ok()?.trim().parse().ok()
+}
+
+#[test]
+fn every_op_has_a_checker_and_generators() {
+    let mut missing = Vec::new();
+    for spec in all() {
+        if !check::registered(spec.name) {
+            missing.push(spec.name);
+        }
+        if check::law(spec.name).is_some() && CONTRACT_ONLY.contains(&spec.name) {
+            missing.push(spec.name);
+        }
+    }
+    assert_eq!(missing, Vec::<&str>::new(), "operations without a checker");
+    // No stale entries: every registered name is an operation.
+    for name in LAWS.iter().map(|(n, _)| *n).chain(CONTRACT_ONLY.iter().copied()) {
+        assert!(cute_ops::find(name).is_some(), "{name} is not an operation");
+    }
+    assert_eq!(LAWS.len() + CONTRACT_ONLY.len(), all().count());
+    // Every kind of every declaration gets generated values, and of the right form.
+    let mut kinds: Vec<Kind> = Vec::new();
+    for spec in all() {
+        for sig in spec.signatures() {
+            for p in sig {
+                for k in p.kinds {
+                    if !kinds.contains(k) {
+                        kinds.push(*k);
+                    }
+                }
+            }
+        }
+    }
+    for kind in kinds {
+        let mut seen_fit = false;
+        for s in 0..64u64 {
+            let data = bytes(s, 256);
+            let a = gen::kind_arg(&mut Bytes::new(&data), kind);
+            seen_fit |= fits(kind, &a);
+        }
+        assert!(seen_fit, "no generated value of kind {kind} has its form");
+    }
+}
+
+/// Whether a generated argument has the form of `kind`.
+fn fits(kind: Kind, a: &Arg) -> bool {
+    let f = Form::of(a);
+    let text = a.to_string();
+    match kind {
+        Kind::Int | Kind::Bool => f == Form::Int,
+        Kind::Tuple | Kind::Shape | Kind::Coord | Kind::Profile => matches!(f, Form::Tuple | Form::Int),
+        Kind::Stride => matches!(f, Form::Tuple | Form::Int | Form::Basis),
+        Kind::Layout => matches!(f, Form::Layout | Form::BasisLayout | Form::SumLayout),
+        Kind::Basis => f == Form::Basis,
+        Kind::F2Layout => matches!(f, Form::F2Layout | Form::F2BasisLayout),
+        Kind::Symbolic => f == Form::Symbolic,
+        Kind::Swizzle => matches!(f, Form::Swizzle | Form::SwizzleList),
+        Kind::Composed => f == Form::Composed,
+        Kind::Tensor | Kind::Pointer => f == Form::Tensor,
+        Kind::Tiler => !text.is_empty(),
+        Kind::Underscore => f == Form::Underscore,
+        Kind::Values => text.split(',').all(|x| x.parse::<i64>().is_ok()),
+        Kind::Binding => text.contains('='),
+        Kind::Tag(t) => text == t,
+        Kind::Option => text.starts_with("--"),
+        Kind::Type | Kind::Atom | Kind::Field | Kind::Name | Kind::Op | Kind::Text => {
+            !text.is_empty()
+        }
+    }
+}
+
+#[test]
+fn seeded_random_calls_obey_the_laws() {
+    let seed = env_u64("CUTE_LAWS_SEED").unwrap_or(0x5eed_1a75);
+    let per_op = env_u64("CUTE_LAWS_CALLS").unwrap_or(60);
+    eprintln!("laws_all: CUTE_LAWS_SEED={seed} CUTE_LAWS_CALLS={per_op}");
+    let mut breaks = Vec::new();
+    let (mut calls, mut answers) = (0u64, 0u64);
+    for (k, spec) in all().enumerate() {
+        for i in 0..per_op {
+            let s = seed ^ ((k as u64) << 40) ^ i.wrapping_mul(0x2545_F491_4F6C_DD1D);
+            let data = bytes(s, 512);
+            let mut b = Bytes::new(&data);
+            let args = laws::call(&mut b, spec);
+            let result = run_op(spec.name, &args);
+            calls += 1;
+            answers += u64::from(result.is_ok());
+            if let Err(e) = check::check(spec.name, &args, &result) {
+                breaks.push(e);
+            }
+        }
+    }
+    eprintln!(
+        "laws_all: {calls} calls, {answers} answers, {} breaks; {} ops with a law checker, {} contract-only, {} known-open cases",
+        breaks.len(),
+        LAWS.len(),
+        CONTRACT_ONLY.len(),
+        KNOWN_OPEN.len()
+    );
+    for e in breaks.iter().take(40) {
+        eprintln!("BREAK {e}");
+    }
+    assert!(breaks.is_empty(), "{} law breaks (seed {seed})", breaks.len());
+}

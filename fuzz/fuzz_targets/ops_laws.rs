@@ -1,12 +1,13 @@
-//! Every operation of the CLI's table on generated arguments: no panic, no hang, and every `Ok`
-//! result obeys the operation's law where the domain is small enough to enumerate (the
-//! conformance suite's checkers). Also renders the first argument's table when it is a layout.
+//! Every operation of the CLI's table on arguments of its declared kinds: no panic, no hang, and
+//! every call passes the registry's checker (`crates/cute-ops/tests/laws/check.rs`: the contract
+//! for every operation, the law for those with a law checker, the same code as the seeded test
+//! `laws_all`), and every `Ok` result the conformance suite's checkers. Also renders the first
+//! argument's table when it is a layout.
 #![no_main]
 
-use cute_fuzz::gen::{self, Bytes};
+use cute_fuzz::gen::Bytes;
 use cute_fuzz::laws::check_result;
 use cute_fuzz::ops::run_op;
-use cute_fuzz::ops::table::Arity;
 use cute_layout::Layout;
 use libfuzzer_sys::fuzz_target;
 
@@ -14,31 +15,8 @@ fuzz_target!(|data: &[u8]| {
     let mut b = Bytes::new(data);
     let ops: Vec<&cute_fuzz::ops::OpSpec> = cute_fuzz::ops::all().collect();
     let spec = ops[b.below(ops.len())];
-    // One of the operation's signatures, as its declaration gives them.
-    let sigs: Vec<_> = spec.signatures().collect();
-    let sig = sigs[b.below(sigs.len())];
-    let min = sig.iter().filter(|p| matches!(p.arity, Arity::One | Arity::OneOrMore)).count();
-    let max = if sig.iter().any(|p| matches!(p.arity, Arity::Many | Arity::OneOrMore)) {
-        min + 3
-    } else {
-        sig.len()
-    };
-    let hi = max.min(min + 3).min(6).max(min);
-    // Rarely a wrong number of arguments.
-    let n = if b.below(32) == 0 {
-        b.below(5)
-    } else {
-        min + b.below(hi - min + 1)
-    };
-    let special = if b.below(4) == 0 {
-        None // the generic words, whatever the operation
-    } else {
-        gen::special_args(&mut b, spec.name)
-    };
-    let args: Vec<_> = match special {
-        Some(args) => args,
-        None => gen::signature_args(&mut b, sig, n),
-    };
+    // Arguments of the kinds of one of the declaration's signatures (`laws_all` makes the same).
+    let args = cute_fuzz::shared::call(&mut b, spec);
     if std::env::var_os("CUTE_FUZZ_SHOW").is_some() {
         eprintln!("{} {args:?}", spec.name); // for triage: the call an artifact makes
     }
@@ -48,6 +26,10 @@ fuzz_target!(|data: &[u8]| {
             Ok(r) => eprintln!("  = {}", r.lines().next().unwrap_or("")),
             Err(e) => eprintln!("  ! {}: {}", e.kind, e.message),
         }
+    }
+    // The registry's checker (contract and law), then the conformance suite's.
+    if let Err(e) = cute_fuzz::shared::check::check(spec.name, &args, &result) {
+        panic!("law broken: {e}");
     }
     if let Ok(ours) = &result {
         if let Err(e) = check_result(spec.name, &args, ours) {

@@ -1,6 +1,6 @@
 //! Shared code of the fuzz targets: the operation table (`cute-ops`) and the CLI's batch loop
-//! (compiled from the CLI's own source), an input generator driven by the fuzzer's bytes, and the conformance law
-//! checkers.
+//! (compiled from the CLI's own source), the law registry and input generators shared with
+//! `crates/cute-ops/tests/laws_all.rs`, and the conformance law checkers.
 #![forbid(unsafe_code)]
 
 /// The operation table every `cute OP` and `cute batch` call runs (the `cute-ops` crate).
@@ -11,5 +11,10 @@ pub use cute_ops as ops;
 #[allow(dead_code)]
 pub mod batch;
 
-pub mod gen;
+/// The law registry and the argument generators of `crates/cute-ops/tests/laws/`, the same code
+/// the seeded test `laws_all` runs.
+#[path = "../../crates/cute-ops/tests/laws/mod.rs"]
+pub mod shared;
+pub use shared::gen;
+
 pub mod laws;

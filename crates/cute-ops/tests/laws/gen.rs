@@ -842,10 +842,14 @@ pub fn kind_arg(b: &mut Bytes, kind: Kind) -> Arg {
             0 => tuple(b).replace(|c: char| c.is_ascii_digit() || c == '-', "_"),
             _ => tuple(b),
         }),
+        // The text form of a layout also holds F2 and symbolic strides, which some operations
+        // declared with LAYOUT take (right_inverse, complement, coalesce).
         Kind::Layout => t(match b.below(16) {
             0..=1 => signed_layout(b),
             2 => basis_layout(b),
             3 => basis_sum_layout(b),
+            4 => f2_layout(b),
+            5 => symbolic_layout(b),
             _ => layout(b),
         }),
         Kind::Basis => t(match b.below(4) {

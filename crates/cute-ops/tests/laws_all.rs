@@ -175,6 +175,17 @@ fn checkers_reject_wrong_answers() {
         law("safe_div")(&[Arg::Int(12), Arg::Int(4)], &ok("4")),
         Err("4 * 4 != 12".to_string())
     );
+    // Chains: a layout outer function with a negative offset, a swizzle on top.
+    let chain = [t("8:2 o -1 o 4:2")];
+    assert_eq!(run_op("table", &chain), Ok("-2,2,6,10".to_string()));
+    assert_eq!(law("table")(&chain, &ok("-2,2,6,10")), Ok(()));
+    assert_eq!(
+        law("table")(&[t("8:2 o 1 o 4:2")], &ok("2,6,10,12")),
+        Err("values [2, 6, 10, 12], the reference gives [2, 6, 10, 14]".to_string())
+    );
+    let sw = [t("Sw<1,1,1> o 0 o 8:1")];
+    assert_eq!(law("table")(&sw, &run_op("table", &sw)), Ok(()));
+    assert_eq!(run_op("table", &sw), Ok("0,1,2,3,6,7,4,5".to_string()));
     // F2: the brute-force largest right inverse.
     assert_eq!(
         law("right_inverse")(&[t("(8,8):(F2(1),F2(13))")], &ok("8:F2(1)")),

@@ -1114,21 +1114,107 @@ fn list_answer(r: &Result<String, OpError>) -> Result<Option<Vec<i64>>, String> 
         .map(Some)
 }
 
+/// A function of the 1-D index evaluated here: an integer layout, or a chain
+/// `OUTER o OFFSET o ... o INNER` whose outer functions are integer layouts or swizzles.
+enum Fun {
+    Layout(Layout),
+    Chain(Vec<(Outer, i64)>, Layout),
+}
+
+enum Outer {
+    Layout(Layout),
+    Swizzle(i64, i64, i64),
+}
+
+fn swizzle_text(t: &str) -> Option<(i64, i64, i64)> {
+    let inner = t.trim().strip_prefix("Sw<")?.strip_suffix('>')?;
+    let v: Vec<i64> = inner
+        .split(',')
+        .map(|x| x.trim().parse().ok())
+        .collect::<Option<_>>()?;
+    match v[..] {
+        [b, m, s] if (0..=12).contains(&b) && (0..=12).contains(&m) && s.abs() <= 16 => {
+            Some((b, m, s))
+        }
+        _ => None,
+    }
+}
+
+/// `Sw<B,M,S>(x) = x ^ ((x & yyy) >> S)`, `yyy` the B bits from bit `M + max(S, 0)`.
+fn swizzle_eval((b, m, s): (i64, i64, i64), x: i64) -> i64 {
+    let mask = ((1i64 << b) - 1) << (m + s.max(0));
+    let y = x & mask;
+    x ^ if s >= 0 { y >> s } else { y << -s }
+}
+
+fn fun_arg(a: &Arg) -> Option<Fun> {
+    if let Some(l) = small_layout(a) {
+        return Some(Fun::Layout(l));
+    }
+    let Arg::Text(t) = a else { return None };
+    let parts: Vec<&str> = t.split(" o ").collect();
+    if parts.len() < 3 || parts.len() % 2 == 0 {
+        return None;
+    }
+    let inner = small_layout(&Arg::Text(parts[parts.len() - 1].to_string()))?;
+    let mut layers = Vec::new();
+    for pair in parts[..parts.len() - 1].chunks(2) {
+        let off: i64 = pair[1].trim().parse().ok()?;
+        let outer = match swizzle_text(pair[0]) {
+            Some(sw) => Outer::Swizzle(sw.0, sw.1, sw.2),
+            None => Outer::Layout(small_layout(&Arg::Text(pair[0].to_string()))?),
+        };
+        layers.push((outer, off));
+    }
+    Some(Fun::Chain(layers, inner))
+}
+
+impl Fun {
+    fn size(&self) -> i64 {
+        match self {
+            Fun::Layout(l) | Fun::Chain(_, l) => size_of(l),
+        }
+    }
+
+    /// The value at `i`, or `None` where it leaves what is checked (a negative or overflowing
+    /// index into an outer layout).
+    fn at(&self, i: i64) -> Option<i64> {
+        match self {
+            Fun::Layout(l) => eval(l, i),
+            Fun::Chain(layers, inner) => {
+                let mut x = eval(inner, i)?;
+                for (outer, off) in layers.iter().rev() {
+                    let y = x.checked_add(*off)?;
+                    x = match outer {
+                        // A negative index is linear in a one-leaf layout (CuTe divides with
+                        // truncation, so more leaves are left unchecked there).
+                        Outer::Layout(l) if y >= 0 || l.shape_leaves().len() == 1 => eval(l, y)?,
+                        Outer::Layout(_) => return None,
+                        Outer::Swizzle(b, m, s) if y >= 0 => swizzle_eval((*b, *m, *s), y),
+                        Outer::Swizzle(..) => return None,
+                    };
+                }
+                Some(x)
+            }
+        }
+    }
+}
+
 fn law_table(args: &[Arg], r: &Result<String, OpError>) -> Result<(), String> {
-    let Some(l) = args.first().and_then(small_layout) else {
+    let Some(f) = args.first().and_then(fun_arg) else {
         return Ok(());
     };
     if args.len() > 2 {
         return Ok(());
     }
     let n = match args.get(1) {
-        None => size_of(&l),
+        None => f.size(),
         Some(x) => match tuple_arg(x).and_then(|t| t.as_int()) {
             Some(n) if (0..=CHECK_SIZE).contains(&n) => n,
             _ => return Ok(()),
         },
     };
-    let want: Option<Vec<i64>> = (0..n).map(|i| eval(&l, i)).collect();
+    let want: Option<Vec<i64>> = (0..n).map(|i| f.at(i)).collect();
     let Some(want) = want else { return Ok(()) };
     match list_answer(r)? {
         Some(v) if v == want => Ok(()),

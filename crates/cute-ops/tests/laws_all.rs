@@ -45,7 +45,11 @@ fn every_op_has_a_checker_and_generators() {
     }
     assert_eq!(missing, Vec::<&str>::new(), "operations without a checker");
     // No stale entries: every registered name is an operation.
-    for name in LAWS.iter().map(|(n, _)| *n).chain(CONTRACT_ONLY.iter().copied()) {
+    for name in LAWS
+        .iter()
+        .map(|(n, _)| *n)
+        .chain(CONTRACT_ONLY.iter().copied())
+    {
         assert!(cute_ops::find(name).is_some(), "{name} is not an operation");
     }
     assert_eq!(LAWS.len() + CONTRACT_ONLY.len(), all().count());
@@ -79,7 +83,9 @@ fn fits(kind: Kind, a: &Arg) -> bool {
     let text = a.to_string();
     match kind {
         Kind::Int | Kind::Bool => f == Form::Int,
-        Kind::Tuple | Kind::Shape | Kind::Coord | Kind::Profile => matches!(f, Form::Tuple | Form::Int),
+        Kind::Tuple | Kind::Shape | Kind::Coord | Kind::Profile => {
+            matches!(f, Form::Tuple | Form::Int)
+        }
         Kind::Stride => matches!(f, Form::Tuple | Form::Int | Form::Basis),
         Kind::Layout => matches!(f, Form::Layout | Form::BasisLayout | Form::SumLayout),
         Kind::Basis => f == Form::Basis,
@@ -137,7 +143,11 @@ fn seeded_random_calls_obey_the_laws() {
     for e in breaks.iter().take(40) {
         eprintln!("BREAK {e}");
     }
-    assert!(breaks.is_empty(), "{} law breaks (seed {seed})", breaks.len());
+    assert!(
+        breaks.is_empty(),
+        "{} law breaks (seed {seed})",
+        breaks.len()
+    );
 }
 
 /// The checkers reject wrong answers and false refusals, with the failed condition named.
@@ -156,7 +166,10 @@ fn checkers_reject_wrong_answers() {
         Err("modes 0 and 1 merge".to_string())
     );
     assert_eq!(
-        law("size")(&[t("(4,8):(8,1)")], &Err(cute_ops::OpError::new("Overflow", "x"))),
+        law("size")(
+            &[t("(4,8):(8,1)")],
+            &Err(cute_ops::OpError::new("Overflow", "x"))
+        ),
         Err("refused, the reference gives 32".to_string())
     );
     assert_eq!(
@@ -189,9 +202,7 @@ fn checkers_reject_wrong_answers() {
     // F2: the brute-force largest right inverse.
     assert_eq!(
         law("right_inverse")(&[t("(8,8):(F2(1),F2(13))")], &ok("8:F2(1)")),
-        Err(
-            "F2 right inverse not largest: size(R) = 8, every i < 64 is some A(j)".to_string()
-        )
+        Err("F2 right inverse not largest: size(R) = 8, every i < 64 is some A(j)".to_string())
     );
     assert_eq!(
         law("right_inverse")(&[t("(8,8):(F2(9),F2(1))")], &ok("(8,8):(F2(8),F2(9))")),

@@ -393,9 +393,7 @@ fn form_fits(form: Form, kind: Kind, text: &str) -> bool {
         Kind::Tuple | Kind::Shape | Kind::Coord | Kind::Profile => {
             matches!(form, Form::Int | Form::Tuple) || f2
         }
-        Kind::Values => {
-            text.is_empty() || text.split(',').all(|x| x.trim().parse::<i64>().is_ok())
-        }
+        Kind::Values => text.is_empty() || text.split(',').all(|x| x.trim().parse::<i64>().is_ok()),
         Kind::Stride => matches!(form, Form::Int | Form::Tuple | Form::Basis) || f2,
         Kind::Layout => {
             matches!(
@@ -426,7 +424,9 @@ fn small_layout(a: &Arg) -> Option<Layout> {
     }
     let l: Layout = t.parse().ok()?;
     let ok = l.shape_leaves().iter().all(|s| (1..=CHECK_INT).contains(s))
-        && l.stride_leaves().iter().all(|d| d.unsigned_abs() <= CHECK_INT as u64);
+        && l.stride_leaves()
+            .iter()
+            .all(|d| d.unsigned_abs() <= CHECK_INT as u64);
     let size = l
         .shape_leaves()
         .iter()
@@ -566,7 +566,10 @@ fn symbolic_size(t: &str, r: &Result<String, OpError>) -> Result<(), String> {
         };
         let Ok(v) = v.eval(env) else { continue };
         if v != a.size() {
-            return Err(format!("at {env:?}: size(subs(L)) = {}, subs(size) = {v}", a.size()));
+            return Err(format!(
+                "at {env:?}: size(subs(L)) = {}, subs(size) = {v}",
+                a.size()
+            ));
         }
     }
     Ok(())
@@ -762,8 +765,14 @@ fn law_filter(args: &[Arg], r: &Result<String, OpError>) -> Result<(), String> {
         0 => "1:0".to_string(),
         _ => format!(
             "({}):({})",
-            s.iter().map(|x| x.to_string()).collect::<Vec<_>>().join(","),
-            d.iter().map(|x| x.to_string()).collect::<Vec<_>>().join(",")
+            s.iter()
+                .map(|x| x.to_string())
+                .collect::<Vec<_>>()
+                .join(","),
+            d.iter()
+                .map(|x| x.to_string())
+                .collect::<Vec<_>>()
+                .join(",")
         ),
     };
     let kept: Layout = kept.parse().map_err(|e| format!("{e}"))?;
@@ -1121,7 +1130,10 @@ fn list_answer(r: &Result<String, OpError>) -> Result<Option<Vec<i64>>, String> 
     }
     t.split(|c: char| c == ',' || c.is_whitespace())
         .filter(|x| !x.is_empty())
-        .map(|x| x.parse::<i64>().map_err(|_| format!("{x:?} in {s:?} is not an integer")))
+        .map(|x| {
+            x.parse::<i64>()
+                .map_err(|_| format!("{x:?} in {s:?} is not an integer"))
+        })
         .collect::<Result<Vec<_>, _>>()
         .map(Some)
 }
@@ -1134,7 +1146,7 @@ enum Fun {
 }
 
 enum Outer {
-    Layout(Layout),
+    Layout(Box<Layout>),
     Swizzle(i64, i64, i64),
 }
 
@@ -1165,7 +1177,7 @@ fn fun_arg(a: &Arg) -> Option<Fun> {
     }
     let Arg::Text(t) = a else { return None };
     let parts: Vec<&str> = t.split(" o ").collect();
-    if parts.len() < 3 || parts.len() % 2 == 0 {
+    if parts.len() < 3 || parts.len().is_multiple_of(2) {
         return None;
     }
     let inner = small_layout(&Arg::Text(parts[parts.len() - 1].to_string()))?;
@@ -1174,7 +1186,7 @@ fn fun_arg(a: &Arg) -> Option<Fun> {
         let off: i64 = pair[1].trim().parse().ok()?;
         let outer = match swizzle_text(pair[0]) {
             Some(sw) => Outer::Swizzle(sw.0, sw.1, sw.2),
-            None => Outer::Layout(small_layout(&Arg::Text(pair[0].to_string()))?),
+            None => Outer::Layout(Box::new(small_layout(&Arg::Text(pair[0].to_string()))?)),
         };
         layers.push((outer, off));
     }
@@ -1252,10 +1264,14 @@ fn law_fixed_points(args: &[Arg], r: &Result<String, OpError>) -> Result<(), Str
     let (1, Some(v)) = (args.len(), layout_values(args, 0)) else {
         return Ok(());
     };
-    let want: Vec<i64> = (0..v.len() as i64).filter(|i| v[*i as usize] == *i).collect();
+    let want: Vec<i64> = (0..v.len() as i64)
+        .filter(|i| v[*i as usize] == *i)
+        .collect();
     match list_answer(r)? {
         Some(got) if got == want => Ok(()),
-        Some(got) => Err(format!("fixed points {got:?}, the reference gives {want:?}")),
+        Some(got) => Err(format!(
+            "fixed points {got:?}, the reference gives {want:?}"
+        )),
         None => Err("refused".into()),
     }
 }
@@ -1392,7 +1408,10 @@ fn relation(
         (Ok(x), Ok(y)) => {
             let x = x.trim() == "1";
             if (x != negate) != (y.trim() == "1") {
-                return Err(format!("{base} of the {}arguments gives {x}", if swap { "swapped " } else { "" }));
+                return Err(format!(
+                    "{base} of the {}arguments gives {x}",
+                    if swap { "swapped " } else { "" }
+                ));
             }
             Ok(())
         }
@@ -1642,7 +1661,11 @@ fn law_idx2crd(args: &[Arg], r: &Result<String, OpError>) -> Result<(), String> 
     let c: IntTuple = ans.trim().parse().map_err(|e| format!("{e}"))?;
     let c = c.leaves();
     if c.len() != s.len() {
-        return Err(format!("{} coordinate leaves for {} shape leaves", c.len(), s.len()));
+        return Err(format!(
+            "{} coordinate leaves for {} shape leaves",
+            c.len(),
+            s.len()
+        ));
     }
     let (mut idx, mut stride) = (0i64, 1i64);
     for (x, e) in c.iter().zip(s) {
@@ -1684,7 +1707,10 @@ fn law_prefix_product(args: &[Arg], r: &Result<String, OpError>) -> Result<(), S
     let ans = r.as_ref().map_err(|e| format!("refused: {}", e.message))?;
     let got: IntTuple = ans.trim().parse().map_err(|e| format!("{e}"))?;
     if got.leaves() != want.as_slice() {
-        return Err(format!("leaves {:?}, the reference gives {want:?}", got.leaves()));
+        return Err(format!(
+            "leaves {:?}, the reference gives {want:?}",
+            got.leaves()
+        ));
     }
     Ok(())
 }

@@ -882,13 +882,15 @@ pub fn kind_arg(b: &mut Bytes, kind: Kind) -> Arg {
             "cute_gen",
             "Layout_X_Atom",
         ][b.below(8)]
-            .to_string()),
+        .to_string()),
         Kind::Op => t(OP_NAMES[b.below(OP_NAMES.len())].to_string()),
         Kind::Binding => t(binding(b)),
         Kind::Underscore => t("_".to_string()),
         Kind::Values => {
             let n = 1 + b.below(8);
-            let v: Vec<String> = (0..n).map(|_| (b.below(24) as i64 - 2).to_string()).collect();
+            let v: Vec<String> = (0..n)
+                .map(|_| (b.below(24) as i64 - 2).to_string())
+                .collect();
             t(v.join(","))
         }
         Kind::Tag(w) => t(w.to_string()),

@@ -3,7 +3,7 @@
 //! target `ops_laws`.
 //!
 //! `CUTE_LAWS_SEED` sets the seed (printed on every run), `CUTE_LAWS_CALLS` the calls per
-//! operation (default 60).
+//! operation (default 200).
 
 mod laws;
 
@@ -109,7 +109,7 @@ fn fits(kind: Kind, a: &Arg) -> bool {
 #[test]
 fn seeded_random_calls_obey_the_laws() {
     let seed = env_u64("CUTE_LAWS_SEED").unwrap_or(0x5eed_1a75);
-    let per_op = env_u64("CUTE_LAWS_CALLS").unwrap_or(60);
+    let per_op = env_u64("CUTE_LAWS_CALLS").unwrap_or(200);
     eprintln!("laws_all: CUTE_LAWS_SEED={seed} CUTE_LAWS_CALLS={per_op}");
     let (mut breaks, mut known) = (Vec::new(), Vec::new());
     let (mut calls, mut answers) = (0u64, 0u64);

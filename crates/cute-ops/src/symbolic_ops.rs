@@ -25,10 +25,10 @@ pub static SYMBOLIC_OPS: &[OpSpec] = &[
 /// Argument `k` as a symbolic layout: `None` unless its text is `SHAPE:STRIDE` of monomials
 /// with at least one symbol.
 fn layout(a: &Args<'_>, k: usize) -> Option<SymLayout> {
-    let text = a.text(k, "layout").ok()?;
-    if !text.bytes().any(|c| c.is_ascii_alphabetic()) {
+    if a.form(k) != crate::value::Form::Symbolic {
         return None;
     }
+    let text = a.text(k, "layout").ok()?;
     let l: SymLayout = text.parse().ok()?;
     (!l.symbols().is_empty()).then_some(l)
 }

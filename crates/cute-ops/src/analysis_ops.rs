@@ -13,7 +13,7 @@ use cute_layout::{ComposedLayout, IntTuple, Layout, LayoutChain, Swizzle};
 use crate::table::{more, one, opt, Kind as K, Topic};
 use crate::{op, Args, Either, OpError, OpSpec};
 
-/// The analysis operations, one line each (hence `rustfmt::skip`).
+/// The analysis operations, one declaration each (hence `rustfmt::skip`).
 #[rustfmt::skip]
 pub static ANALYSIS_OPS: &[OpSpec] = &[
     op("image_offsets", Topic::Analysis, "the image as an explicit list: the distinct offsets, increasing")

@@ -13,7 +13,7 @@ impl From<AtomError> for OpError {
     }
 }
 
-/// The atom operations (one line each, hence `rustfmt::skip`).
+/// The atom operations, one declaration each (hence `rustfmt::skip`).
 #[rustfmt::skip]
 pub static ATOM_OPS: &[OpSpec] = &[
     op("mma_atom", Topic::Atoms, "an MMA atom's field: thr_id, shape_mnk, layout_a_tv, layout_b_tv, layout_c_tv (layout_sfa_tv, layout_sfb_tv)")

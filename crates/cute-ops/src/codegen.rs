@@ -11,7 +11,7 @@ use crate::composed_ops::Func;
 use crate::table::{one, opt, Kind as K, Topic};
 use crate::{op, Args, OpError, OpSpec};
 
-/// Code generation and shared-memory layout search. One line per operation.
+/// Code generation and shared-memory layout search, one declaration each.
 #[rustfmt::skip]
 pub static CODEGEN_OPS: &[OpSpec] = &[
     op("codegen", Topic::Gpu, "C++ header: int64_t NAME(i) and NAME(c0, c1, ...) computing the layout (default name f)")

@@ -12,7 +12,7 @@ use crate::composed_ops::Func;
 use crate::table::{many, one, opt, Kind as K, Topic};
 use crate::{op, run_op, Arg, Args, Either, OpError, OpSpec};
 
-/// The construction and restructuring operations, one line each (hence `rustfmt::skip`).
+/// The construction and restructuring operations, one declaration each (hence `rustfmt::skip`).
 #[rustfmt::skip]
 pub static CONSTRUCT_OPS: &[OpSpec] = &[
     op("domain_offset", Topic::Queries, "(layout, offset of COORD); composed: the offset moves into the outermost offset, 0; of a tensor, the tensor with its iterator moved to T(COORD) (a pointer tensor's pointer by the element offset, its swizzle kept)")

@@ -10,7 +10,7 @@ use cute_layout::{ComposedLayout, Layout};
 use crate::table::{one, opt, Kind as K, Topic};
 use crate::{op, Args, OpError, OpSpec};
 
-/// The copy-atom operations (one line each, hence `rustfmt::skip`).
+/// The copy-atom operations, one declaration each (hence `rustfmt::skip`).
 #[rustfmt::skip]
 pub static COPY_OPS: &[OpSpec] = &[
     op("copy_atom", Topic::Atoms, "a copy atom's field for value type TYPE: thr_id, val_id, src_bits, dst_bits, ref_bits (bit layouts), src, dst, ref (recast to TYPE), num_val_src, num_val_dst")

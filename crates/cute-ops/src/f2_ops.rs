@@ -10,7 +10,7 @@ use cute_layout::{ComposedLayout, F2Basis, IntTuple, Layout, F2, MAX_F2_POINTS};
 use crate::table::{one, Kind as K, Topic};
 use crate::{op, push_value, Arg, Args, OpError, OpSpec, MAX_TABLE_VALUES};
 
-/// The operation for F2 layouts only, one line each (hence `rustfmt::skip`).
+/// The operation for F2 layouts only (hence `rustfmt::skip`).
 #[rustfmt::skip]
 pub static F2_OPS: &[OpSpec] = &[
     op("f2_swizzle", Topic::Pycute, "the F2 layout as CuTe's swizzle composed with an integer layout, Sw<B,M,S> o 0 o LAYOUT, where one is (NVlabs PyCuTe's F2 strides)")

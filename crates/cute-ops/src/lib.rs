@@ -1,11 +1,15 @@
 //! The operations of the `cute` command, `cute batch`, the Python package and the web page, in
-//! one table ([`OPS`]), and the batch protocol's request form ([`request`]).
+//! one table ([`all`], the groups of [`GROUPS`]), and the batch protocol's request form
+//! ([`request`]).
 //!
 //! This crate holds no algebra: every entry converts its text arguments, calls
-//! [`cute_layout`], and writes the result in CuTe's text form. Each entry names the operation
-//! (CuTe's name), its argument usage, how many arguments it takes and the function. Adding an
-//! operation is one line in [`OPS`]; [`run_op`] does the lookup, the arity check and the error
-//! mapping for every front end.
+//! [`cute_layout`], and writes the result in CuTe's text form. Each operation is declared once
+//! ([`OpSpec`], see [`table`]): name, topic, typed parameters, result kinds, summary, law, CuTe
+//! example with its exact output, and the function; the usage line, the arity check, `cute help`,
+//! `cute ops`, docs/OPERATIONS.md, the web page's list and the fuzz generators come from it.
+//! Adding an operation is one declaration in a group's table; [`run_op`] does the lookup, the
+//! arity check and the error mapping for every front end. An argument's kind is read once from
+//! its text by the grammar ([`value::Form`]); the operations choose their overload by it.
 //!
 //! Results: layouts and tuples in the text form (`(2,(2,2)):(4,(2,1))`, `(1,(1,2))`), integers in
 //! decimal, booleans as `1` / `0` (as CuTe prints its static `true` / `false`).
@@ -161,8 +165,8 @@ pub fn all() -> impl Iterator<Item = &'static OpSpec> {
     GROUPS.iter().flat_map(|g| g.iter())
 }
 
-/// The layout algebra's operations: name, usage, (min, max) arguments, what it computes, and
-/// the function. One line per operation (hence `rustfmt::skip`).
+/// The layout algebra's operations, one declaration each ([`table`]; laid out by hand, hence
+/// `rustfmt::skip`).
 #[rustfmt::skip]
 pub static OPS: &[OpSpec] = &[
     // construction
@@ -583,6 +587,7 @@ pub static OPS: &[OpSpec] = &[
         .returns(&[K::Values])
         .law("value i of the output is A(i), for i in [0, N) (N = size(A) by default)")
         .example(&["(2,2):(2,1)"], "0,2,1,3")
+        .limits("at most 1048576 values (MAX_TABLE_VALUES), given as N or as the size")
         .run(composed_ops::table),
     op("print_layout", Topic::Rendering, "CuTe's print_layout table (of a swizzled layout: its values)")
         .params(&[one("", &[K::Layout, K::Composed])])
@@ -1060,6 +1065,33 @@ mod tests {
                 a.name
             );
             assert!(a.min() <= a.max(), "{}", a.name);
+        }
+    }
+
+    #[test]
+    fn stated_limits_hold() {
+        let declared: Vec<&str> = all()
+            .filter(|s| !s.limits.is_empty())
+            .map(|s| s.name)
+            .collect();
+        assert_eq!(declared, ["table"], "a declared limit needs its check here");
+        // table: 1048576 values are written, one more is refused, by N or by the size.
+        assert_eq!(
+            ok("table", &[t("8:1"), Arg::Int(MAX_TABLE_VALUES)])
+                .split(',')
+                .count(),
+            1 << 20
+        );
+        for args in [
+            vec![t("8:1"), Arg::Int(MAX_TABLE_VALUES + 1)],
+            vec![t("2097152:1")],
+            vec![t("(8,8):(F2(1),F2(9))"), Arg::Int(MAX_TABLE_VALUES + 1)],
+        ] {
+            assert_eq!(
+                run_op("table", &args).unwrap_err().kind,
+                "InvalidArgument",
+                "{args:?}"
+            );
         }
     }
 

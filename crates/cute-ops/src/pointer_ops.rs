@@ -12,7 +12,7 @@ use cute_layout::{element_type_bits, is_pointer_text, MemSpace, Pointer, Swizzle
 use crate::table::{more, one, opt, Kind as K, Topic};
 use crate::{op, Args, OpError, OpSpec};
 
-/// The pointer operations, one line each (hence `rustfmt::skip`).
+/// The pointer operations, one declaration each (hence `rustfmt::skip`).
 #[rustfmt::skip]
 pub static POINTER_OPS: &[OpSpec] = &[
     op("make_gmem_ptr", Topic::Tensors, "CuTe make_gmem_ptr((TYPE*)ADDR): a global-memory pointer to TYPE (a CuTe type name such as half_t, or a width in bits) at byte address ADDR")

@@ -6,7 +6,7 @@
 use crate::table::{one, opt, Kind as K, Topic};
 use crate::{op, Args, OpError, OpSpec};
 
-/// PyCuTe's extras, one line each (hence `rustfmt::skip`).
+/// PyCuTe's extras, one declaration each (hence `rustfmt::skip`).
 #[rustfmt::skip]
 pub static PYCUTE_OPS: &[OpSpec] = &[
     op("layout_add", Topic::Pycute, "R(i) = A(i) + B(i) for i < size (NVlabs PyCuTe; not CuTe C++)")

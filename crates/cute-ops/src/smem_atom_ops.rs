@@ -10,7 +10,7 @@ use cute_layout::{ComposedLayout, IntTuple};
 use crate::table::{one, opt, Kind as K, Topic};
 use crate::{op, Args, OpError, OpSpec};
 
-/// The shared-memory atom operations, one line each (hence `rustfmt::skip`).
+/// The shared-memory atom operations, one declaration each (hence `rustfmt::skip`).
 #[rustfmt::skip]
 pub static SMEM_ATOM_OPS: &[OpSpec] = &[
     op("smem_atom", Topic::Gpu, "CuTe's GMMA/UMMA smem layout atom (Layout_K_SW128_Atom<T>, or K|MN INTER|SW32|SW64|SW128|SW128_32B), tile_to_shape'd to SHAPE if given, printed as CuTe does")

@@ -11,7 +11,7 @@ use cute_layout::{SymLayout, SymTuple};
 use crate::table::{more, one, Kind as K, Topic};
 use crate::{op, Args, OpError, OpSpec};
 
-/// The operations on symbolic values that no integer operation has, one line each.
+/// The operations on symbolic values that no integer operation has, one declaration each.
 #[rustfmt::skip]
 pub static SYMBOLIC_OPS: &[OpSpec] = &[
     op("subs", Topic::Pycute, "the layout or tuple with integers put in for its symbols (NVlabs PyCuTe's sympy layouts; not CuTe C++)")

@@ -429,8 +429,7 @@ impl OpSpec {
         self
     }
 
-    /// The stated limits.
-    #[allow(dead_code)]
+    /// The stated limits (each checked by a test).
     pub(crate) const fn limits(mut self, limits: &'static str) -> Self {
         self.limits = limits;
         self

@@ -6,14 +6,13 @@
 //! algebra is in `cute_layout`; these entries convert arguments.
 
 use cute_layout::{
-    is_tensor_text, ComposedLayout, IntTuple, Layout, LayoutError, LayoutTensor, SliceCoord,
-    TensorValue, Tiler,
+    ComposedLayout, IntTuple, Layout, LayoutError, LayoutTensor, SliceCoord, TensorValue, Tiler,
 };
 
 use crate::table::{one, opt, Kind as K, Topic};
 use crate::{op, Args, OpError, OpSpec};
 
-/// The tensor operations, one line each (hence `rustfmt::skip`).
+/// The tensor operations, one declaration each (hence `rustfmt::skip`).
 #[rustfmt::skip]
 pub static TENSOR_OPS: &[OpSpec] = &[
     op("make_tensor", Topic::Tensors, "the counting tensor counting_iter(BASE) o LAYOUT (CuTe make_tensor(counting_iterator(BASE), LAYOUT)): its values are BASE + LAYOUT(c); with a pointer (make_gmem_ptr ...), CuTe's make_tensor(ptr, LAYOUT): its values are element addresses")
@@ -88,7 +87,7 @@ impl Args<'_> {
     /// Argument `k` as a tensor (`counting_iter(BASE) o LAYOUT` or `ArithTuple(BASE) o LAYOUT`).
     pub(crate) fn tensor(&self, k: usize) -> Result<LayoutTensor, OpError> {
         let s = self.text(k, "tensor")?;
-        if !is_tensor_text(&s) {
+        if self.form(k) != crate::value::Form::Tensor {
             return Err(self.arg_error(
                 "BadRequest",
                 k,

@@ -8,7 +8,7 @@ use crate::composed_ops::Func;
 use crate::table::{one, opt, Kind as K, Topic};
 use crate::{op, Args, OpError, OpSpec};
 
-/// The TMA operations, one line each (hence `rustfmt::skip`).
+/// The TMA operations, one declaration each (hence `rustfmt::skip`).
 #[rustfmt::skip]
 pub static TMA_OPS: &[OpSpec] = &[
     op("tma_gbasis", Topic::Gpu, "make_tma_copy's TMA modes (construct_tma_gbasis: box extent : gmem mode), their box, or the tensor map's global dims / strides in elements")

@@ -8,7 +8,7 @@ use cute_layout::{coord_less, safe_div, CoordOrder, IntTuple, Layout};
 use crate::table::{many, one, opt, Kind as K, Topic};
 use crate::{bit, op, Args, Either, OpError, OpSpec};
 
-/// The IntTuple toolkit's operations, one line each (hence `rustfmt::skip`).
+/// The IntTuple toolkit's operations, one declaration each (hence `rustfmt::skip`).
 #[rustfmt::skip]
 pub static TUPLE_OPS: &[OpSpec] = &[
     op("shape_div", Topic::Tuples, "CuTe shape_div: elementwise, or the integer divided out of the elements left to right (ceil)")

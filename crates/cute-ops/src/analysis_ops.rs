@@ -78,7 +78,7 @@ pub static ANALYSIS_OPS: &[OpSpec] = &[
         .run(f2_matrix),
     op("tuple_cat", Topic::Tuples, "CuTe tuple_cat: the top-level elements (modes) of each argument in turn")
         .params(&[more("", &[K::Tuple, K::Layout])])
-        .returns(&[K::Tuple, K::Layout])
+        .returns(&[K::Layout, K::Tuple])
         .law("rank(R) = the sum of the ranks (1 for an integer); R's elements are the arguments' in order")
         .example(&["(7,2):(2,1)", "(3,3):(0,10)"], "(7,2,3,3):(2,1,0,10)")
         .run(tuple_cat),

@@ -29,7 +29,7 @@ pub static CONSTRUCT_OPS: &[OpSpec] = &[
         .run(max_alignment),
     op("zip", Topic::Algebra, "transpose ((a,b),(x,y)) -> ((a,x),(b,y)); of two layouts, their modes paired")
         .params(&[one("", &[K::Layout, K::Composed, K::Tuple]), many("", &[K::Layout, K::Tuple])])
-        .returns(&[K::Layout, K::Composed])
+        .returns(&[K::Layout, K::Composed, K::Tuple])
         .law("element j of element i of R is element i of element j of the argument (shape and stride alike)")
         .example(&["((2,3),(4,5)):((1,2),(6,24))"], "((2,4),(3,5)):((1,6),(2,24))")
         .run(zip),

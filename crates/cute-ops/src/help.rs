@@ -251,6 +251,45 @@ mod tests {
         }
     }
 
+    /// The example's output has the form of the first declared result kind.
+    #[test]
+    fn the_first_result_kind_is_the_examples() {
+        use crate::table::Kind as K;
+        use crate::value::Form as F;
+        let mut bad = Vec::new();
+        for spec in all() {
+            let out = spec.output;
+            let first = spec.returns[0];
+            let fits = if out.contains('\n') {
+                first == K::Text
+            } else {
+                match F::of_text(out) {
+                    F::Int => matches!(first, K::Int | K::Bool | K::Stride),
+                    F::Tuple => {
+                        matches!(first, K::Tuple | K::Stride | K::Values | K::Tiler | K::Text)
+                    }
+                    // A pair such as (LAYOUT, OFFSET) has the layout form too.
+                    F::Layout | F::BasisLayout | F::SumLayout => {
+                        matches!(first, K::Layout | K::Tiler | K::Text)
+                    }
+                    F::Composed => first == K::Composed,
+                    F::Tensor => matches!(first, K::Tensor | K::Pointer),
+                    F::Swizzle => first == K::Swizzle,
+                    F::Basis => matches!(first, K::Stride | K::Basis),
+                    F::F2Layout | F::F2BasisLayout => first == K::F2Layout,
+                    F::Symbolic => first == K::Symbolic,
+                    F::Word | F::Underscore | F::SwizzleList => {
+                        matches!(first, K::Text | K::Values)
+                    }
+                }
+            };
+            if !fits {
+                bad.push(format!("{}: {out:?} is no {first:?}", spec.name));
+            }
+        }
+        assert!(bad.is_empty(), "{bad:#?}");
+    }
+
     #[test]
     fn usage_lines_come_from_the_parameters() {
         let u = |name| crate::find(name).unwrap().usage();

@@ -256,7 +256,7 @@ pub static OPS: &[OpSpec] = &[
         .run(|a| tensor_restructure_ops::on_tensor(a, 0, tensor_restructure_ops::flatten, || first(chain_ops::query(a, |c| c.map(|l| Ok(l.flatten())).map_or_else(|e| e.to_string(), |c| c.to_string())), || flatten(a)))),
     op("slice", Topic::Construction, "the sub-layout of the modes where COORD has _ (slice(coord, layout)); of a tensor, CuTe's tensor(coord)")
         .params(&[one("", &[K::Coord]), one("", &[K::Layout, K::Composed, K::Tensor])])
-        .returns(&[K::Layout, K::Composed, K::Tensor])
+        .returns(&[K::Layout, K::Composed, K::Tensor, K::Tuple])
         .law("R is the sub-layout of the modes where COORD has _: L(c with _ replaced by d) = offset + R(d)")
         .example(&["(_,1,_)", "(2,3,4):(1,2,6)"], "(2,4):(1,6)")
         .run(|a| first(tensor_ops::slice(a), || chain_ops::slice(a))),
@@ -299,7 +299,7 @@ pub static OPS: &[OpSpec] = &[
         .run(|a| first(chain_ops::query(a, |c| c.shape().to_string()), || Ok(a.layout(0)?.shape().to_string()))),
     op("stride", Topic::Queries, "the stride")
         .params(&[one("", &[K::Layout])])
-        .returns(&[K::Tuple])
+        .returns(&[K::Tuple, K::Stride])
         .law("the stride of SHAPE:STRIDE")
         .example(&["(2,(2,2)):(4,(2,1))"], "(4,(2,1))")
         .run(|a| Ok(a.layout(0)?.stride().to_string())),
@@ -360,7 +360,7 @@ pub static OPS: &[OpSpec] = &[
     // algebra
     op("coalesce", Topic::Algebra, "fewest modes with the same function (by profile if given); of a tensor (counting, coordinate or pointer), the tensor over the coalesced layout")
         .params(&[one("", &[K::Layout, K::Composed, K::Symbolic, K::Tensor]), opt("", &[K::Profile])])
-        .returns(&[K::Layout, K::Composed, K::Symbolic, K::Tensor])
+        .returns(&[K::Layout, K::Composed, K::Symbolic, K::Tensor, K::F2Layout])
         .law("R(i) = A(i) for every i in [0, size(A)), with the fewest modes (by profile: mode by mode)")
         .example(&["(2,(1,6)):(1,(6,2))"], "12:1")
         .run(|a| tensor_restructure_ops::on_tensor(a, 0, tensor_restructure_ops::coalesce, || first(symbolic_ops::symbolic(a, "coalesce"), || first(chain_ops::coalesce(a), || if a.is_basis(0) && a.len() == 1 { Ok(a.basis_layout(0)?.coalesce()?.to_string()) } else { Ok(if a.len() == 2 { a.layout(0)?.coalesce_by_mode(&a.profile(1)?)? } else { a.layout(0)?.coalesce() }.to_string()) })))),
@@ -396,7 +396,7 @@ pub static OPS: &[OpSpec] = &[
         .run(|a| Ok(a.layout(0)?.with_shape(&a.tuple(1)?)?.to_string())),
     op("right_inverse", Topic::Algebra, "largest R with A(R(i)) = i")
         .params(&[one("", &[K::Layout, K::Composed, K::Symbolic])])
-        .returns(&[K::Layout, K::Composed, K::Symbolic])
+        .returns(&[K::Layout, K::Composed, K::Symbolic, K::F2Layout])
         .law("A(R(i)) = i for 0 <= i < size(R), with size(R) the largest such; composed A o O o B: CuTe's right_inverse(B) o -O o right_inverse(A), refused where it breaks the law")
         .example(&["(4,8):(8,1)"], "(8,4):(4,1)")
         .run(|a| first(symbolic_ops::symbolic(a, "right_inverse"), || composed_ops::inverse(a, true))),
@@ -450,49 +450,49 @@ pub static OPS: &[OpSpec] = &[
         .run(recast),
     op("logical_divide", Topic::Algebra, "A o (T, complement(T))")
         .params(&[one("", &[K::Layout, K::Tensor]), one("", &[K::Tiler])])
-        .returns(&[K::Layout, K::Tensor])
+        .returns(&[K::Layout, K::Composed, K::Tensor])
         .law("R = A o (T, complement(T, size(A))): mode i holds tile i of T and its repetitions")
         .example(&["(4,2,3):(2,1,8)", "4:2"], "((2,2),(2,3)):((4,1),(2,8))")
         .run(|a| first(tensor_ops::divide(a, Layout::logical_divide, ComposedLayout::logical_divide), || composed_ops::by_tiler(a, Layout::logical_divide, ComposedLayout::logical_divide))),
     op("zipped_divide", Topic::Algebra, "logical_divide as ((tile),(rest))")
         .params(&[one("", &[K::Layout, K::Tensor]), one("", &[K::Tiler])])
-        .returns(&[K::Layout, K::Tensor])
+        .returns(&[K::Layout, K::Composed, K::Tensor])
         .law("the modes of logical_divide regrouped as ((tile), (rest)); the same function")
         .example(&["(8,8):(8,1)", "(2,4)"], "((2,4),(4,2)):((8,1),(16,4))")
         .run(|a| first(tensor_ops::divide(a, Layout::zipped_divide, ComposedLayout::zipped_divide), || composed_ops::by_tiler(a, Layout::zipped_divide, ComposedLayout::zipped_divide))),
     op("tiled_divide", Topic::Algebra, "logical_divide as ((tile),rest...)")
         .params(&[one("", &[K::Layout, K::Tensor]), one("", &[K::Tiler])])
-        .returns(&[K::Layout, K::Tensor])
+        .returns(&[K::Layout, K::Composed, K::Tensor])
         .law("the modes of logical_divide regrouped as ((tile), rest_0, rest_1, ...); the same function")
         .example(&["(8,8):(8,1)", "(2,4)"], "((2,4),4,2):((8,1),16,4)")
         .run(|a| first(tensor_ops::divide(a, Layout::tiled_divide, ComposedLayout::tiled_divide), || composed_ops::by_tiler(a, Layout::tiled_divide, ComposedLayout::tiled_divide))),
     op("flat_divide", Topic::Algebra, "logical_divide as (tile...,rest...)")
         .params(&[one("", &[K::Layout, K::Tensor]), one("", &[K::Tiler])])
-        .returns(&[K::Layout, K::Tensor])
+        .returns(&[K::Layout, K::Composed, K::Tensor])
         .law("the modes of logical_divide regrouped as (tile_0, ..., rest_0, ...); the same function")
         .example(&["(8,8):(8,1)", "(2,4)"], "(2,4,4,2):(8,1,16,4)")
         .run(|a| first(tensor_ops::divide(a, Layout::flat_divide, ComposedLayout::flat_divide), || composed_ops::by_tiler(a, Layout::flat_divide, ComposedLayout::flat_divide))),
     op("logical_product", Topic::Algebra, "(A, complement(A) o B)")
         .params(&[one("", &[K::Layout]), one("", &[K::Tiler])])
-        .returns(&[K::Layout])
+        .returns(&[K::Layout, K::Composed])
         .law("R = (A, complement(A, size(A) * cosize(B)) o B): A repeated as B says")
         .example(&["(2,2):(4,1)", "6:1"], "((2,2),(2,3)):((4,1),(2,8))")
         .run(|a| composed_ops::by_tiler(a, Layout::logical_product, ComposedLayout::logical_product)),
     op("zipped_product", Topic::Algebra, "logical_product as ((block),(rest))")
         .params(&[one("", &[K::Layout]), one("", &[K::Tiler])])
-        .returns(&[K::Layout])
+        .returns(&[K::Layout, K::Composed])
         .law("the modes of logical_product regrouped as ((block), (rest)); the same function")
         .example(&["(2,2):(4,1)", "(2,3)"], "((2,2),(2,3)):((4,1),(1,2))")
         .run(|a| composed_ops::by_tiler(a, Layout::zipped_product, ComposedLayout::zipped_product)),
     op("tiled_product", Topic::Algebra, "logical_product as ((block),rest...)")
         .params(&[one("", &[K::Layout]), one("", &[K::Tiler])])
-        .returns(&[K::Layout])
+        .returns(&[K::Layout, K::Composed])
         .law("the modes of logical_product regrouped as ((block), rest_0, rest_1, ...); the same function")
         .example(&["(2,2):(4,1)", "(2,3)"], "((2,2),2,3):((4,1),1,2)")
         .run(|a| composed_ops::by_tiler(a, Layout::tiled_product, ComposedLayout::tiled_product)),
     op("flat_product", Topic::Algebra, "logical_product as (block...,rest...)")
         .params(&[one("", &[K::Layout]), one("", &[K::Tiler])])
-        .returns(&[K::Layout])
+        .returns(&[K::Layout, K::Composed])
         .law("the modes of logical_product regrouped as (block_0, ..., rest_0, ...); the same function")
         .example(&["(2,2):(4,1)", "(2,3)"], "(2,2,2,3):(4,1,1,2)")
         .run(|a| composed_ops::by_tiler(a, Layout::flat_product, ComposedLayout::flat_product)),

@@ -65,7 +65,7 @@ pub static POINTER_OPS: &[OpSpec] = &[
         .run(make_zip_tensor),
     op("unzip_tensor", Topic::Tensors, "CuTe unzip_tensor: the tensors of a zip tensor, one a line, or tensor I")
         .params(&[one("ZIP", &[K::Tensor]), opt("I", &[K::Int])])
-        .returns(&[K::Tensor])
+        .returns(&[K::Tensor, K::Text])
         .law("unzip_tensor(make_zip_tensor(T1, T2, ...)) = (T1, T2, ...)")
         .example(&["zip(counting_iter(1) o (4):(4), counting_iter(104) o (4):(1))", "1"], "counting_iter(104) o (4):(1)")
         .run(unzip_tensor),

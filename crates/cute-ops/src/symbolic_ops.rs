@@ -16,7 +16,7 @@ use crate::{op, Args, OpError, OpSpec};
 pub static SYMBOLIC_OPS: &[OpSpec] = &[
     op("subs", Topic::Pycute, "the layout or tuple with integers put in for its symbols (NVlabs PyCuTe's sympy layouts; not CuTe C++)")
         .params(&[one("", &[K::Symbolic]), more("", &[K::Binding])])
-        .returns(&[K::Layout, K::Symbolic])
+        .returns(&[K::Layout, K::Symbolic, K::Int, K::Tuple])
         .law("each symbol replaced by its value (a positive integer); coalesce, coalesce_z, composition, complement, right_inverse, make_ordered_layout, make_layout_like and size also take symbolic layouts, and subs(OP(L), v) = OP(subs(L, v)) wherever PyCuTe's generic assumptions hold (a symbol is never 1)")
         .example(&["(N,M):(1,N)", "N=3", "M=5"], "(3,5):(1,3)")
         .run(subs),

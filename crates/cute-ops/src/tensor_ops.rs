@@ -30,7 +30,7 @@ pub static TENSOR_OPS: &[OpSpec] = &[
         .run(|a| Ok(LayoutTensor::identity(a.tuple(0)?)?.to_string())),
     op("tensor_value", Topic::Tensors, "CuTe tensor(c): the value at a 1-D, R-D or natural coordinate (an offset, or a coordinate)")
         .params(&[one("", &[K::Tensor]), one("", &[K::Coord])])
-        .returns(&[K::Int, K::Tuple])
+        .returns(&[K::Int, K::Tuple, K::Pointer])
         .law("BASE + LAYOUT(c) for a counting tensor, BASE + the basis sum for a coordinate tensor")
         .example(&["counting_iter(5) o (4,8):(8,1)", "(1,2)"], "15")
         .run(|a| Ok(a.tensor(0)?.value(&a.tuple(1)?)?.to_string())),

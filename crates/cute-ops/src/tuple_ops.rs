@@ -217,7 +217,7 @@ pub static TUPLE_OPS: &[OpSpec] = &[
         .run(|a| Ok(if a.is_basis(0) { a.basis_layout(0)?.coshape()? } else { a.layout(0)?.coshape()? }.to_string())),
     op("coprofile", Topic::Queries, "CuTe coprofile: the codomain's tree with every entry 0 (0 for integer strides)")
         .params(&[one("", &[K::Layout])])
-        .returns(&[K::Int, K::Tuple])
+        .returns(&[K::Tuple, K::Int])
         .law("the tree of the sum of the strides with every entry 0: a basis stride v@p adds mode p")
         .example(&["(2,3,5):(4@1,0,7@1@2)"], "(0,0,(0,0))")
         .run(|a| Ok(if a.is_basis(0) { a.basis_layout(0)?.coprofile()?.to_string() } else { a.layout(0).map(|_| "0".to_string())? })),

@@ -75,6 +75,7 @@ pub static ANALYSIS_OPS: &[OpSpec] = &[
         .returns(&[K::Tuple])
         .law("bits(L(i)) = M * bits(i) (mod 2) for every index i")
         .example(&["Sw<1,0,-1> o 0 o 4:1"], "((1,0),(1,1))")
+        .f2(crate::f2_ops::f2_matrix)
         .run(f2_matrix),
     op("tuple_cat", Topic::Tuples, "CuTe tuple_cat: the top-level elements (modes) of each argument in turn")
         .params(&[more("", &[K::Tuple, K::Layout])])

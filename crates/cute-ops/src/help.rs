@@ -53,7 +53,7 @@ pub fn example_line(spec: &OpSpec) -> String {
 /// output), and the same call as a `cute batch` request.
 pub fn render(spec: &OpSpec) -> String {
     let mut out = format!("Usage: {}\n\n{}\n", usage_line(spec), spec.summary);
-    if crate::f2_ops::F2_TAKERS.contains(&spec.name) && spec.name != "f2_swizzle" {
+    if spec.f2.is_some() && spec.name != "f2_swizzle" {
         out += "Also takes layouts with F2 (XOR) strides, NVlabs PyCuTe's (not CuTe C++'s): `(8,8):(F2(1),F2(9))`.\n";
     }
     if !spec.limits.is_empty() {

@@ -272,42 +272,54 @@ pub static OPS: &[OpSpec] = &[
         .returns(&[K::Int])
         .law("size = product of the extents; the domain is [0, size)")
         .example(&["(2,(2,2)):(4,(2,1))"], "8")
+        .f2(f2_ops::size)
+        .f2_basis(f2_ops::basis_size)
         .run(|a| first(symbolic_ops::symbolic(a, "size"), || first(chain_ops::query(a, |c| c.size().to_string()), || Ok(a.shape(0)?.size()?.to_string())))),
     op("cosize", Topic::Queries, "CuTe's cosize: one past the last offset (of the inner layout if composed)")
         .params(&[one("", &[K::Layout, K::Composed])])
         .returns(&[K::Int])
         .law("cosize = 1 + sum of (s_i - 1) * |d_i| over the leaves; for non-negative strides, L(size - 1) + 1")
         .example(&["(2,(2,2)):(4,(2,1))"], "8")
+        .f2(f2_ops::cosize)
         .run(|a| first(chain_ops::query(a, |c| c.cosize().to_string()), || Ok(if a.is_basis(0) { a.basis_layout(0)?.cosize()? } else { a.layout(0)?.cosize() }.to_string()))),
     op("rank", Topic::Queries, "number of top-level modes")
         .params(&[one("", &[K::Layout, K::Composed, K::Tuple])])
         .returns(&[K::Int])
         .law("number of top-level modes (1 for an integer)")
         .example(&["(2,(2,2)):(4,(2,1))"], "2")
+        .f2(f2_ops::rank)
+        .f2_basis(f2_ops::basis_rank)
         .run(|a| first(chain_ops::query(a, |c| c.rank().to_string()), || Ok(a.shape(0)?.rank().to_string()))),
     op("depth", Topic::Queries, "nesting depth (0 for an integer)")
         .params(&[one("", &[K::Layout, K::Composed, K::Tuple])])
         .returns(&[K::Int])
         .law("0 for an integer, else 1 + the largest depth of a mode")
         .example(&["(2,(2,2)):(4,(2,1))"], "2")
+        .f2(f2_ops::depth)
+        .f2_basis(f2_ops::basis_depth)
         .run(|a| first(chain_ops::query(a, |c| c.depth().to_string()), || Ok(a.shape(0)?.depth().to_string()))),
     op("shape", Topic::Queries, "the shape")
         .params(&[one("", &[K::Layout, K::Composed])])
         .returns(&[K::Tuple])
         .law("the shape of SHAPE:STRIDE")
         .example(&["(2,(2,2)):(4,(2,1))"], "(2,(2,2))")
+        .f2(f2_ops::shape)
+        .f2_basis(f2_ops::basis_shape)
         .run(|a| first(chain_ops::query(a, |c| c.shape().to_string()), || Ok(a.layout(0)?.shape().to_string()))),
     op("stride", Topic::Queries, "the stride")
         .params(&[one("", &[K::Layout])])
         .returns(&[K::Tuple, K::Stride])
         .law("the stride of SHAPE:STRIDE")
         .example(&["(2,(2,2)):(4,(2,1))"], "(4,(2,1))")
+        .f2(f2_ops::stride)
         .run(|a| Ok(a.layout(0)?.stride().to_string())),
     op("crd2idx", Topic::Queries, "index of a 1-D, R-D or natural coordinate (colexicographic for a shape; a coordinate for basis strides)")
         .params(&[one("", &[K::Coord]), one("", &[K::Layout, K::Composed, K::Shape]), opt("", &[K::Stride])])
         .returns(&[K::Int, K::Tuple])
         .law("crd2idx(c, L) = L(c) = sum of c_i * d_i, with a 1-D or R-D c first unfolded to the natural coordinate of L's shape")
         .example(&["(1,5)", "(3,(2,3)):(3,(12,1))"], "17")
+        .f2(f2_ops::crd2idx)
+        .f2_basis(f2_ops::basis_crd2idx)
         .run(|a| first(chain_ops::crd2idx(a), || crd2idx(a))),
     op("idx2crd", Topic::Queries, "natural coordinate: idx2crd(i, shape), or (i / d) % s per leaf of a layout")
         .params(&[one("INDEX", &[K::Int]), one("", &[K::Shape, K::Layout]), opt("", &[K::Stride])])
@@ -363,6 +375,7 @@ pub static OPS: &[OpSpec] = &[
         .returns(&[K::Layout, K::Composed, K::Symbolic, K::Tensor, K::F2Layout])
         .law("R(i) = A(i) for every i in [0, size(A)), with the fewest modes (by profile: mode by mode)")
         .example(&["(2,(1,6)):(1,(6,2))"], "12:1")
+        .f2(f2_ops::coalesce)
         .run(|a| tensor_restructure_ops::on_tensor(a, 0, tensor_restructure_ops::coalesce, || first(symbolic_ops::symbolic(a, "coalesce"), || first(chain_ops::coalesce(a), || if a.is_basis(0) && a.len() == 1 { Ok(a.basis_layout(0)?.coalesce()?.to_string()) } else { Ok(if a.len() == 2 { a.layout(0)?.coalesce_by_mode(&a.profile(1)?)? } else { a.layout(0)?.coalesce() }.to_string()) })))),
     op("filter", Topic::Algebra, "coalesce without stride-0 and extent-1 modes (at the terminals of PROFILE; of the inner layout if composed); of a tensor (counting, coordinate or pointer), the tensor over the filtered layout")
         .params(&[one("", &[K::Layout, K::Composed, K::Tensor]), opt("", &[K::Profile])])
@@ -399,12 +412,15 @@ pub static OPS: &[OpSpec] = &[
         .returns(&[K::Layout, K::Composed, K::Symbolic, K::F2Layout])
         .law("A(R(i)) = i for 0 <= i < size(R), with size(R) the largest such; composed A o O o B: CuTe's right_inverse(B) o -O o right_inverse(A), refused where it breaks the law")
         .example(&["(4,8):(8,1)"], "(8,4):(4,1)")
+        .f2(f2_ops::right_inverse)
+        .f2_basis(f2_ops::basis_right_inverse)
         .run(|a| first(symbolic_ops::symbolic(a, "right_inverse"), || composed_ops::inverse(a, true))),
     op("left_inverse", Topic::Algebra, "R with R(A(i)) = i (quasi-inverse if not injective)")
         .params(&[one("", &[K::Layout, K::Composed])])
         .returns(&[K::Layout, K::Composed])
         .law("R(A(i)) = i for 0 <= i < size(A) when A is injective (A(R(A(i))) = A(i) always); composed: CuTe's left_inverse(B) o -O o left_inverse(A); basis strides: slot by slot, R takes a coordinate")
         .example(&["(4,8):(8,1)"], "(8,4):(4,1)")
+        .f2(f2_ops::left_inverse)
         .run(|a| composed_ops::inverse(a, false)),
     op("nullspace", Topic::Algebra, "the coordinates A maps to 0 (1:0 for a composed layout, as CuTe)")
         .params(&[one("", &[K::Layout, K::Composed])])
@@ -544,12 +560,14 @@ pub static OPS: &[OpSpec] = &[
         .returns(&[K::Bool])
         .law("1 exactly when size(A) = size(B) and A(i) = B(i) for every i in [0, size)")
         .example(&["(4,2):(1,4)", "8:1"], "1")
+        .f2(f2_ops::equal)
         .run(|a| first(chain_ops::equal(a), || crate::analysis::equal(a))),
     op("injective", Topic::Analysis, "whether no two points share an offset")
         .params(&[one("", &[K::Layout, K::Composed])])
         .returns(&[K::Bool])
         .law("1 exactly when A(i) != A(j) for all i != j in [0, size)")
         .example(&["(4,2):(2,8)"], "1")
+        .f2(f2_ops::injective)
         .run(|a| first(chain_ops::injectivity(a, 0), || crate::analysis::injective(a))),
     op("surjective", Topic::Analysis, "whether every integer between the smallest and largest offset is reached (with N: whether the offsets are exactly 0..N-1)")
         .params(&[one("", &[K::Layout, K::Composed]), opt("N", &[K::Int])])
@@ -562,6 +580,7 @@ pub static OPS: &[OpSpec] = &[
         .returns(&[K::Bool])
         .law("1 exactly when A is injective and surjective")
         .example(&["(4,2):(2,1)"], "1")
+        .f2(f2_ops::bijective)
         .run(|a| first(chain_ops::injectivity(a, 2), || Ok(bit(a.layout(0)?.is_bijective())))),
     op("compact", Topic::Analysis, "whether it is a bijection onto [0, size)")
         .params(&[one("", &[K::Layout])])
@@ -588,6 +607,7 @@ pub static OPS: &[OpSpec] = &[
         .law("value i of the output is A(i), for i in [0, N) (N = size(A) by default)")
         .example(&["(2,2):(2,1)"], "0,2,1,3")
         .limits("at most 1048576 values (MAX_TABLE_VALUES), given as N or as the size")
+        .f2(f2_ops::table)
         .run(composed_ops::table),
     op("print_layout", Topic::Rendering, "CuTe's print_layout table (of a swizzled layout: its values)")
         .params(&[one("", &[K::Layout, K::Composed])])
@@ -722,13 +742,14 @@ pub fn run_op(op: &str, args: &[Arg]) -> Result<String, OpError> {
             ),
         ));
     }
-    if args.iter().any(f2_ops::is_f2_arg) {
-        return f2_ops::run(spec.name, args);
-    }
-    (spec.run)(&Args {
+    let a = Args {
         op: spec.name,
         args,
-    })
+    };
+    if args.iter().any(f2_ops::is_f2_arg) {
+        return f2_ops::dispatch(spec, &a);
+    }
+    (spec.run)(&a)
 }
 
 /// The `UnknownOp` error for `name`, naming the nearest operation when one is close.

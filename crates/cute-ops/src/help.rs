@@ -131,6 +131,17 @@ pub fn markdown() -> String {
             let _ = writeln!(out, "\n### {}\n", s.name);
             let _ = writeln!(out, "`{}` &rarr; {}\n", usage_line(s), returns.join(" | "));
             let _ = writeln!(out, "{}\n", md_escape(s.summary));
+            if s.f2.is_some() && s.name != "f2_swizzle" {
+                let basis = if s.f2_basis.is_some() {
+                    " and F2 basis strides"
+                } else {
+                    ""
+                };
+                let _ = writeln!(
+                    out,
+                    "Also takes layouts with F2 (XOR) strides{basis}, NVlabs PyCuTe's.\n"
+                );
+            }
             let _ = writeln!(out, "Law: {}\n", md_escape(s.law));
             if !s.limits.is_empty() {
                 let _ = writeln!(out, "Limits: {}\n", md_escape(s.limits));

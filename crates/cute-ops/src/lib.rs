@@ -742,10 +742,7 @@ pub fn run_op(op: &str, args: &[Arg]) -> Result<String, OpError> {
             ),
         ));
     }
-    let a = Args {
-        op: spec.name,
-        args,
-    };
+    let a = Args::new(spec.name, args);
     if args.iter().any(f2_ops::is_f2_arg) {
         return f2_ops::dispatch(spec, &a);
     }
@@ -771,6 +768,7 @@ pub fn find(name: &str) -> Option<&'static OpSpec> {
 pub struct Args<'a> {
     op: &'static str,
     args: &'a [Arg],
+    values: Vec<std::cell::OnceCell<value::Value>>,
 }
 
 /// A layout or an integer tuple, told apart by the `:` of the layout form.
@@ -782,7 +780,7 @@ pub enum Either {
 }
 
 /// A JSON list of integers and lists as a tuple's text: `[1,[2,3]]` is `(1,(2,3))`.
-fn list_tuple(items: &[Arg]) -> Option<String> {
+pub(crate) fn list_tuple(items: &[Arg]) -> Option<String> {
     let mut out = String::from("(");
     for (k, a) in items.iter().enumerate() {
         if k > 0 {
@@ -814,6 +812,22 @@ fn bit(b: bool) -> String {
 }
 
 impl<'a> Args<'a> {
+    /// The arguments `args` of operation `op`.
+    pub fn new(op: &'static str, args: &'a [Arg]) -> Self {
+        Args {
+            op,
+            args,
+            values: (0..args.len())
+                .map(|_| std::cell::OnceCell::new())
+                .collect(),
+        }
+    }
+
+    /// Argument `k` parsed by its form, once per call ([`value::Value::parse`]).
+    pub fn value(&self, k: usize) -> &value::Value {
+        self.values[k].get_or_init(|| value::Value::parse(&self.args[k]))
+    }
+
     /// The form of argument `k` ([`value::Form::of`]).
     pub fn form(&self, k: usize) -> value::Form {
         value::Form::of(&self.args[k])
@@ -894,6 +908,9 @@ impl<'a> Args<'a> {
 
     /// Argument `k` as a layout.
     pub fn layout(&self, k: usize) -> Result<Layout, OpError> {
+        if let value::Value::Layout(l) = self.value(k) {
+            return Ok(l.clone());
+        }
         self.parsed(k, "layout")
     }
 
@@ -929,6 +946,9 @@ impl<'a> Args<'a> {
     pub fn tuple(&self, k: usize) -> Result<IntTuple, OpError> {
         if let Arg::Int(i) = self.args[k] {
             return Ok(IntTuple::int(i));
+        }
+        if let value::Value::Tuple(t) = self.value(k) {
+            return Ok(t.clone());
         }
         self.parsed(k, "tuple")
     }

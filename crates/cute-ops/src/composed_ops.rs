@@ -90,7 +90,7 @@ impl Args<'_> {
     /// Argument `k` as a layout whose strides are sums of bases (basis or integer strides too).
     pub(super) fn sum_layout(&self, k: usize) -> Result<Layout<BasisSum>, OpError> {
         if let crate::value::Value::SumLayout(l) = self.value(k) {
-            return Ok(l.clone());
+            return Ok((**l).clone());
         }
         self.parsed(k, "layout with basis-sum strides")
     }
@@ -103,7 +103,7 @@ impl Args<'_> {
     /// Argument `k` as a layout with basis strides.
     pub(super) fn basis_layout(&self, k: usize) -> Result<Layout<ScaledBasis>, OpError> {
         if let crate::value::Value::BasisLayout(l) = self.value(k) {
-            return Ok(l.clone());
+            return Ok((**l).clone());
         }
         self.parsed(k, "layout with basis strides")
     }

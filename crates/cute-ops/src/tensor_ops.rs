@@ -97,7 +97,7 @@ impl Args<'_> {
             ));
         }
         if let crate::value::Value::Tensor(t) = self.value(k) {
-            return Ok(t.clone());
+            return Ok((**t).clone());
         }
         self.parse_text(k, &s, "tensor")
     }

@@ -37,21 +37,21 @@ pub enum Value {
     /// A layout with integer strides.
     Layout(Layout),
     /// A layout with basis strides.
-    BasisLayout(Layout<ScaledBasis>),
+    BasisLayout(Box<Layout<ScaledBasis>>),
     /// A layout with basis-sum strides.
-    SumLayout(Layout<BasisSum>),
+    SumLayout(Box<Layout<BasisSum>>),
     /// A layout with F2 strides.
-    F2Layout(Layout<F2>),
+    F2Layout(Box<Layout<F2>>),
     /// A layout with F2 basis strides.
-    F2BasisLayout(Layout<F2Basis>),
+    F2BasisLayout(Box<Layout<F2Basis>>),
     /// A symbolic layout.
-    Symbolic(SymLayout),
+    Symbolic(Box<SymLayout>),
     /// A swizzle.
     Swizzle(Swizzle),
     /// A composed layout (a chain with at least one layer).
-    Chain(LayoutChain),
+    Chain(Box<LayoutChain>),
     /// A tensor.
-    Tensor(LayoutTensor),
+    Tensor(Box<LayoutTensor>),
     /// `_`.
     Underscore,
     /// A word (a name, a tag, an operation, `NAME=VALUE`, ...).
@@ -93,14 +93,14 @@ impl Value {
             Form::Underscore => Some(Value::Underscore),
             Form::Tuple => ok(text.parse(), Value::Tuple),
             Form::Layout => ok(text.parse(), Value::Layout),
-            Form::BasisLayout => ok(text.parse(), Value::BasisLayout),
-            Form::SumLayout => ok(text.parse(), Value::SumLayout),
-            Form::F2Layout => ok(text.parse(), Value::F2Layout),
-            Form::F2BasisLayout => ok(text.parse(), Value::F2BasisLayout),
-            Form::Symbolic => ok(text.parse(), Value::Symbolic),
+            Form::BasisLayout => ok(text.parse().map(Box::new), Value::BasisLayout),
+            Form::SumLayout => ok(text.parse().map(Box::new), Value::SumLayout),
+            Form::F2Layout => ok(text.parse().map(Box::new), Value::F2Layout),
+            Form::F2BasisLayout => ok(text.parse().map(Box::new), Value::F2BasisLayout),
+            Form::Symbolic => ok(text.parse().map(Box::new), Value::Symbolic),
             Form::Swizzle => ok(text.parse(), Value::Swizzle),
-            Form::Composed => ok(text.parse(), Value::Chain),
-            Form::Tensor => ok(text.parse(), Value::Tensor),
+            Form::Composed => ok(text.parse().map(Box::new), Value::Chain),
+            Form::Tensor => ok(text.parse().map(Box::new), Value::Tensor),
             Form::Word => Some(Value::Word(text.to_string())),
             Form::Basis | Form::SwizzleList => None,
         };

@@ -3,8 +3,8 @@
 use super::flat::{Few, Flat, ResultModes};
 use super::lists::List;
 use super::{by_mode, Modes, Rest};
-use crate::error::LayoutError;
-use crate::int_tuple::IntTuple;
+use crate::layout::error::LayoutError;
+use crate::layout::int_tuple::IntTuple;
 use crate::layout::Layout;
 
 /// CuTe's `bw_coalesce` of the leaves of a layout, appended to `out`: skip extent-1 modes and

@@ -22,10 +22,10 @@ use super::flat::{Buf, Sink, WORK};
 use super::lists::{bounded_first, growable, Bounded, Full, Growable, List, Lists, Stop, BOUNDED};
 use super::view::View;
 use super::{mul, Tiler};
-use crate::error::LayoutError;
-use crate::int_tuple::IntTuple;
+use crate::layout::error::LayoutError;
+use crate::layout::int_tuple::IntTuple;
+use crate::layout::tree::Tok;
 use crate::layout::Layout;
-use crate::tree::Tok;
 use arrayvec::ArrayVec;
 
 const OP: &str = "composition";
@@ -758,7 +758,7 @@ fn compose_modes_fast(a: &Layout, ts: &[Tiler], out: &mut Buf) -> Option<()> {
         let (stop, n) = if *toks.get(ti)? == Tok::Leaf {
             (ti + 1, 1)
         } else {
-            crate::tree::subtree_end_and_leaves(toks, ti)
+            crate::layout::tree::subtree_end_and_leaves(toks, ti)
         };
         let m = View {
             toks: toks.get(ti..stop)?,

@@ -5,10 +5,10 @@ use super::kernels;
 use super::shape_divide;
 use super::view::push_view;
 use super::Tiler;
-use crate::error::LayoutError;
-use crate::int_tuple::IntTuple;
+use crate::layout::error::LayoutError;
+use crate::layout::int_tuple::IntTuple;
+use crate::layout::tree;
 use crate::layout::Layout;
-use crate::tree;
 
 /// CuTe `zip2_by(layout, guide)`: gather the rank-2 results found at the terminals of `guide`
 /// into `((firsts...), (seconds..., remaining modes...))`. Built in place, without allocating.

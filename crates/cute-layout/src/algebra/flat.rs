@@ -31,9 +31,9 @@ use core::convert::Infallible;
 
 use super::lists::Full;
 use super::view::View;
-use crate::error::LayoutError;
+use crate::layout::error::LayoutError;
+use crate::layout::tree::{Leaves, Tok, Toks, LEAVES_INLINE, TOKS_INLINE};
 use crate::layout::Layout;
-use crate::tree::{Leaves, Tok, Toks, LEAVES_INLINE, TOKS_INLINE};
 
 /// Capacity of the fast paths' working arrays (a result is built in a [`Flat`] of the inline
 /// capacity, which it takes over). Small on purpose: they are filled on every call, and a
@@ -389,8 +389,8 @@ impl Buf {
     /// [`TOKS_INLINE`] tokens is never too deep nor too large, so the tree needs no walk.
     #[inline(always)]
     fn check_written(&self, op: &'static str) -> Result<(), LayoutError> {
-        const _: () = assert!(TOKS_INLINE <= 2 * crate::tree::MAX_DEPTH);
-        const _: () = assert!(TOKS_INLINE <= crate::tree::MAX_NODES);
+        const _: () = assert!(TOKS_INLINE <= 2 * crate::layout::tree::MAX_DEPTH);
+        const _: () = assert!(TOKS_INLINE <= crate::layout::tree::MAX_NODES);
         let n = self.n.min(LEAVES_INLINE);
         let modes = self.s[..n].iter().copied().zip(self.d[..n].iter().copied());
         super::flat_fault(modes).map_err(|e| match e {

@@ -18,9 +18,9 @@ use super::flat::{Buf, Sink};
 use super::lists::{bounded_first, growable, Bounded, Full, Growable, List, Lists, Stop, BOUNDED};
 use super::view::{push_flat, push_view, View, LEAF};
 use super::{by_tiler, check_flat, coalesce, mul, Rest, Tiler};
-use crate::error::LayoutError;
+use crate::layout::error::LayoutError;
+use crate::layout::tree::{self, Span, Tok};
 use crate::layout::Layout;
-use crate::tree::{self, Span, Tok};
 
 /// Which operation a kernel runs per mode.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -398,7 +398,7 @@ fn product_complement<L: List<(i64, i64)>>(
     b: View<'_>,
     comp: &mut L,
 ) -> Result<(), Stop<L::Full>> {
-    let cosize_b = 1 + crate::layout::span_of(b.shape, b.stride);
+    let cosize_b = 1 + crate::layout::layout_type::span_of(b.shape, b.stride);
     // Only the result has to fit: an `m` past i64 is saturated (see `product_complement_modes`).
     let (m, m_is_floor) = match a.size().checked_mul(cosize_b.max(1)) {
         Some(m) => (m, false),

@@ -16,8 +16,8 @@
 
 use super::complement::compact_complement;
 use super::shape_divide::paired_toks;
+use crate::layout::tree::{Leaves, Tok, Toks, LEAVES_INLINE, TOKS_INLINE};
 use crate::layout::Layout;
-use crate::tree::{Leaves, Tok, Toks, LEAVES_INLINE, TOKS_INLINE};
 
 /// The size and span (largest offset magnitude, `cosize - 1`) of the modes `shape:stride` of
 /// a valid layout (so both fit in `i64`).
@@ -27,7 +27,7 @@ fn size_span(shape: &[i64], stride: &[i64]) -> (i64, i64) {
     let (mut size, mut span) = (1i64, 0i64);
     for (&e, &d) in shape.iter().zip(stride) {
         size = size.wrapping_mul(e);
-        span = span.wrapping_add(crate::layout::span_term(e, d));
+        span = span.wrapping_add(crate::layout::layout_type::span_term(e, d));
     }
     (size, span)
 }

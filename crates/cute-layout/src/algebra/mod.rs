@@ -10,10 +10,12 @@ mod cast;
 mod coalesce;
 mod complement;
 mod composition;
+pub(crate) mod construct;
 mod divide;
 mod flat;
 mod inverse;
 mod kernels;
+pub(crate) mod layout_like;
 mod linear_product;
 mod lists;
 mod product;
@@ -33,9 +35,9 @@ pub(crate) fn tile_unzip_public(l: &Layout, tiler: &Tiler) -> Result<Layout, Lay
 pub(crate) use coalesce::{bw_coalesce, bw_coalesce_x};
 pub(crate) use composition::{linear_stride_x, weak_step, WeakStep};
 
-use crate::error::LayoutError;
+use crate::layout::error::LayoutError;
+use crate::layout::tree::{Leaves, Tok, Toks};
 use crate::layout::Layout;
-use crate::tree::{Leaves, Tok, Toks};
 
 /// A flat list of modes `(extent, stride)` (the working form of most algorithms).
 pub(crate) type Modes = Leaves<(i64, i64)>;
@@ -108,8 +110,8 @@ pub(crate) fn by_mode<T>(
     }
     let mut out = build::LayoutBuilder::new();
     out.open();
-    let whole = crate::tree::Span::whole(layout);
-    let mut modes = crate::tree::modes(&layout.toks);
+    let whole = crate::layout::tree::Span::whole(layout);
+    let mut modes = crate::layout::tree::modes(&layout.toks);
     // `n <= rank`: every profile element meets a mode.
     for (p, m) in profile.zip(&mut modes) {
         out.push(&f(&layout.sub(m.offset(whole)), p)?);

@@ -6,10 +6,10 @@ use super::kernels;
 use super::linear_product;
 use super::view::push_view;
 use super::{from_flat, Tiler};
-use crate::error::LayoutError;
-use crate::int_tuple::IntTuple;
+use crate::layout::error::LayoutError;
+use crate::layout::int_tuple::IntTuple;
+use crate::layout::tree;
 use crate::layout::Layout;
-use crate::tree;
 use alloc::borrow::Cow;
 
 /// `append<R>(l)`: pad with `1:0` modes up to rank `r` (a layout already of rank `r` is kept).

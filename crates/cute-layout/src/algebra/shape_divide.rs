@@ -19,8 +19,8 @@
 //! complement and composing; this path reads the leaves, divides and writes the result.
 
 use super::Tiler;
+use crate::layout::tree::{Leaves, Tok, Toks, LEAVES_INLINE, TOKS_INLINE};
 use crate::layout::Layout;
-use crate::tree::{Leaves, Tok, Toks, LEAVES_INLINE, TOKS_INLINE};
 
 const _: () = assert!(2 * MAX_RANK <= LEAVES_INLINE && 2 + 4 * MAX_RANK <= TOKS_INLINE);
 
@@ -180,8 +180,8 @@ mod tests {
                     (0..r + k).map(|_| 0).collect(),
                 );
                 assert_eq!(zipped.rank(), 2, "r {r} k {k}");
-                assert!(crate::tree::is_well_formed(&zipped.toks));
-                assert!(crate::tree::is_well_formed(&logical.toks));
+                assert!(crate::layout::tree::is_well_formed(&zipped.toks));
+                assert!(crate::layout::tree::is_well_formed(&logical.toks));
             }
         }
     }

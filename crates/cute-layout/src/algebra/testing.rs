@@ -3,8 +3,8 @@
 
 use alloc::vec::Vec;
 
+use crate::layout::tree::Tok;
 use crate::layout::Layout;
-use crate::tree::Tok;
 
 /// The layout of the flat `modes` (an integer layout for one mode), with its first `nest` modes
 /// grouped into a sub-tuple when `nest > 1`. Not checked: the caller keeps extents >= 1 and the

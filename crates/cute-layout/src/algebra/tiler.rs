@@ -4,11 +4,11 @@ use alloc::vec::Vec;
 use core::fmt;
 use core::str::FromStr;
 
-use crate::error::{ParseError, ParseErrorKind};
-use crate::int_tuple::IntTuple;
+use crate::layout::error::{ParseError, ParseErrorKind};
+use crate::layout::int_tuple::IntTuple;
+use crate::layout::parse::Parser;
+use crate::layout::tree::{Leaves, Tok, Toks};
 use crate::layout::Layout;
-use crate::parse::Parser;
-use crate::tree::{Leaves, Tok, Toks};
 
 /// A tiler: a layout, an integer, `_` (keep the mode as it is), or a tuple of tilers applied
 /// mode by mode.

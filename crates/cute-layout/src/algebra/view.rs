@@ -5,8 +5,8 @@
 //! moved once (when the public operation returns it). Moving a `Layout` copies its whole inline
 //! storage (over 300 bytes), whatever its size.
 
+use crate::layout::tree::{Span, Tok, Toks};
 use crate::layout::Layout;
-use crate::tree::{Span, Tok, Toks};
 
 /// A borrowed layout: the tokens and leaves of a well-formed tree.
 #[derive(Clone, Copy)]

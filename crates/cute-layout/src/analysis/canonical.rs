@@ -4,7 +4,7 @@
 use alloc::vec::Vec;
 
 use crate::algebra::{bw_coalesce, flat_modes, from_flat, Modes};
-use crate::error::LayoutError;
+use crate::layout::error::LayoutError;
 use crate::layout::Layout;
 
 /// Most points [`Layout::is_injective`] enumerates in the one case it cannot decide from the

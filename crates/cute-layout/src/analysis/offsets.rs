@@ -23,9 +23,9 @@ use alloc::format;
 use alloc::vec::Vec;
 
 use super::MAX_ENUMERATED;
-use crate::chain::{LayoutChain, OuterFn};
-use crate::error::LayoutError;
-use crate::int_tuple::IntTuple;
+use crate::composed::chain::{LayoutChain, OuterFn};
+use crate::layout::error::LayoutError;
+use crate::layout::int_tuple::IntTuple;
 use crate::layout::Layout;
 use crate::render::{Banks, Request};
 

@@ -39,7 +39,7 @@ use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 use core::fmt;
 
-use crate::error::{LayoutError, ParseError};
+use crate::layout::error::{LayoutError, ParseError};
 
 pub mod copy;
 pub mod mma;

@@ -46,7 +46,7 @@ use super::grid::Grid;
 use super::panel::{Cell, Label, Paint, Panel};
 use super::style::Style;
 use super::svg::write_svg;
-use crate::error::LayoutError;
+use crate::layout::error::LayoutError;
 use crate::layout::Layout;
 
 /// The largest bank count, element size and bank width accepted (bytes or banks).

@@ -27,7 +27,7 @@ use core::fmt::Write as _;
 use super::grid::{coord_labels, periods, Grid};
 use super::panel::{Label, Paint, Panel};
 use super::style::Style;
-use crate::error::LayoutError;
+use crate::layout::error::LayoutError;
 use crate::layout::Layout;
 
 /// Pastel colours by offset mod 8.

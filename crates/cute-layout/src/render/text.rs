@@ -33,8 +33,8 @@
 use alloc::string::{String, ToString};
 use core::fmt::{self, Write as _};
 
-use crate::error::LayoutError;
-use crate::int_tuple::IntTuple;
+use crate::layout::error::LayoutError;
+use crate::layout::int_tuple::IntTuple;
 use crate::layout::Layout;
 
 /// The largest number of values (cells) a text rendering accepts. Tables are for reading: at 64Ki

@@ -6,8 +6,8 @@ use super::complement::explain_complement;
 use super::composition::explain_composition;
 use super::trace::{Explanation, Operand, Step};
 use crate::algebra::Tiler;
-use crate::error::LayoutError;
-use crate::int_tuple::IntTuple;
+use crate::layout::error::LayoutError;
+use crate::layout::int_tuple::IntTuple;
 use crate::layout::Layout;
 
 pub(super) fn tiler_layout(t: &Tiler) -> Option<Layout> {

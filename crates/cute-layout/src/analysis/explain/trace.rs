@@ -6,8 +6,8 @@ use alloc::vec::Vec;
 use core::fmt;
 
 use crate::algebra::Tiler;
-use crate::error::LayoutError;
-use crate::int_tuple::IntTuple;
+use crate::layout::error::LayoutError;
+use crate::layout::int_tuple::IntTuple;
 use crate::layout::Layout;
 
 /// Most points searched for a counter-example (explanations only; the algebra never enumerates).

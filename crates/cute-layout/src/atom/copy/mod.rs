@@ -44,7 +44,6 @@ mod sm50;
 mod sm75;
 mod sm80;
 mod sm90;
-pub(crate) mod swizzle_slice;
 mod tiled;
 mod types;
 mod universal;

@@ -385,7 +385,7 @@ impl Layout<ScaledBasis> {
     fn check_right(&self, r: &Layout, parts: &[(Vec<usize>, Layout)]) -> Result<(), LayoutError> {
         let op = "right_inverse";
         let total: i64 = parts.iter().map(|(_, l)| l.size()).sum();
-        if total > crate::analysis::MAX_ENUMERATED {
+        if total > crate::layout::coord::MAX_ENUMERATED {
             return Err(too_large(op, total));
         }
         for (p, part) in parts {
@@ -419,7 +419,7 @@ impl Layout<ScaledBasis> {
     /// The left-inverse law point by point over the whole domain.
     fn check_left_pointwise(&self, r: &Layout) -> Result<(), LayoutError> {
         let op = "left_inverse";
-        if self.size() > crate::analysis::MAX_ENUMERATED {
+        if self.size() > crate::layout::coord::MAX_ENUMERATED {
             return Err(too_large(op, self.size()));
         }
         let vals: Vec<IntTuple> = (0..self.size())
@@ -476,7 +476,7 @@ impl Layout<ScaledBasis> {
         for s in &slots {
             total = total.saturating_add(grid(s)?);
         }
-        if total > crate::analysis::MAX_ENUMERATED {
+        if total > crate::layout::coord::MAX_ENUMERATED {
             return Err(too_large(op, total));
         }
         let in_slot: Vec<Option<usize>> = (0..shape.len())
@@ -588,7 +588,7 @@ fn too_large(op: &'static str, n: i64) -> LayoutError {
     LayoutError::TooLarge {
         op,
         what: alloc::format!("{n} points to check"),
-        limit: crate::analysis::MAX_ENUMERATED,
+        limit: crate::layout::coord::MAX_ENUMERATED,
     }
 }
 

@@ -2,6 +2,7 @@
 //! basis-strided layouts and PyCuTe's tiler promotion to them.
 
 pub(crate) mod basis_algebra;
+pub(crate) mod basis_like;
 pub(crate) mod basis_tiler;
 pub(crate) mod scaled_basis;
 

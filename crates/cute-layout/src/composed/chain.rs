@@ -376,7 +376,7 @@ impl LayoutChain {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn is_injective(&self) -> Result<bool, LayoutError> {
-        self.check_limit("injective", crate::analysis::MAX_ENUMERATED)?;
+        self.check_limit("injective", crate::layout::coord::MAX_ENUMERATED)?;
         let mut v = self.values()?;
         v.sort_unstable();
         Ok(v.windows(2).all(|w| w[0] != w[1]))
@@ -396,7 +396,7 @@ impl LayoutChain {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn is_surjective(&self) -> Result<bool, LayoutError> {
-        self.check_limit("surjective", crate::analysis::MAX_ENUMERATED)?;
+        self.check_limit("surjective", crate::layout::coord::MAX_ENUMERATED)?;
         let mut v = self.values()?;
         v.sort_unstable();
         v.dedup();
@@ -598,7 +598,7 @@ impl LayoutChain {
     /// ```
     pub fn right_inverse(&self) -> Result<Self, LayoutError> {
         let r = self.inverse_cute(Inverse::Right)?;
-        r.check_limit("right_inverse", crate::analysis::MAX_ENUMERATED)?;
+        r.check_limit("right_inverse", crate::layout::coord::MAX_ENUMERATED)?;
         for i in 0..r.size() {
             let v = self.index_any(r.index_any(i)?)?;
             if v != i {

@@ -12,6 +12,10 @@ use crate::layout::int_tuple::IntTuple;
 use crate::layout::tree::{self, Leaves, Tok, LEAVES_INLINE};
 use crate::layout::Layout;
 
+/// Most points [`Layout::is_injective`](crate::Layout::is_injective) enumerates in the one case it cannot decide from the
+/// modes alone.
+pub const MAX_ENUMERATED: i64 = 1 << 22;
+
 /// `(c / s, c % s)` with C's truncating division, by a shift and a mask where `s` is a power of
 /// two and `c >= 0` (the common case: a division takes tens of cycles, a shift one).
 #[inline(always)]

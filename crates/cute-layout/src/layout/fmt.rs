@@ -4,6 +4,12 @@ use core::fmt;
 
 use crate::layout::tree::Tok;
 
+/// The largest number of values (cells) a text rendering accepts. Tables are for reading: at 64Ki
+/// cells the text is already several megabytes, and a larger request is more likely a mistake than
+/// a wish. [`Layout::table`](crate::Layout::table) and [`Layout::vector_table`](crate::Layout::vector_table) return
+/// [`LayoutError::InvalidArgument`](crate::LayoutError::InvalidArgument) past it.
+pub const MAX_TABLE_CELLS: i64 = 1 << 16;
+
 /// Write a tree of integers in CuTe's notation.
 pub(crate) fn write_tree(f: &mut fmt::Formatter<'_>, toks: &[Tok], leaves: &[i64]) -> fmt::Result {
     write_tree_with(f, toks, leaves, |f, v| write!(f, "{v}"))

@@ -385,26 +385,6 @@ impl Layout<BasisSum> {
             }
         }
     }
-
-    /// NVlabs PyCuTe's `layout_add` with strides that are sums of basis elements (PyCuTe's
-    /// `ArithTuple`), where both layouts share a refinement of the full size.
-    ///
-    /// # Laws
-    /// * `R.value(i) == A.value(i) + B.value(i)` (coordinate sum) for every `i < size`.
-    ///
-    /// # Errors
-    /// As [`Layout::<ScaledBasis>::layout_add`], but two strides along different modes add.
-    ///
-    /// # Examples
-    /// ```
-    /// # use cute_layout::{BasisSum, Layout};
-    /// let l = |s: &str| s.parse::<Layout<BasisSum>>().unwrap();
-    /// assert_eq!(l("12:1@0").layout_add(&l("(4,3):(1@1,1@2)"))?.to_string(), "(4,3):(1@0+1@1,4@0+1@2)");
-    /// # Ok::<(), cute_layout::LayoutError>(())
-    /// ```
-    pub fn layout_add(&self, other: &Layout<BasisSum>) -> Result<Layout<BasisSum>, LayoutError> {
-        crate::pycute::extras::layout_add_sums(self, other)
-    }
 }
 
 impl Layout {

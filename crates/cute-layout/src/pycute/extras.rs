@@ -25,6 +25,7 @@ use crate::layout::int_tuple::IntTuple;
 use crate::layout::tree::{Leaves, Tok, Toks};
 use crate::layout::{Layout, StrideValue};
 use crate::pycute::basis_sum::BasisSum;
+use crate::pycute::f2::F2;
 
 /// Most values [`Layout::layout_add`] computes one by one when the shapes share no refinement of
 /// the full size (`2^22`).
@@ -352,8 +353,8 @@ pub(crate) trait AddStride: StrideValue + core::fmt::Display {
     }
 }
 
-impl AddStride for crate::pycute::f2::F2 {
-    const ZERO: Self = crate::pycute::f2::F2::ZERO;
+impl AddStride for F2 {
+    const ZERO: Self = F2::ZERO;
     fn scale(self, k: i64) -> Option<Self> {
         self.times(u64::try_from(k).ok()?)
     }
@@ -712,5 +713,62 @@ impl Layout<ScaledBasis> {
                 ),
             }
         })
+    }
+}
+
+impl Layout<F2> {
+    /// PyCuTe's `layout_add` of F2 layouts: `R(i) == A(i) ^ B(i)` for every `i < size`, in
+    /// coalesced form. With `G = greatest_common_domain(coalesce(A), coalesce(B))` of the full
+    /// size, `R = coalesce(shape(G) : (A(g_k) ^ B(g_k)))`, where every sub-mode must start at a
+    /// power-of-two position of its leaf (so the leaf's values are the XOR of its parts).
+    ///
+    /// # Laws
+    /// * `R.index_1d(i) == A(i) ^ B(i)`; symmetric; `A + A` is 0 everywhere; `A + size:0 ==
+    ///   coalesce(A)`.
+    ///
+    /// # Errors
+    /// [`LayoutError::SizeMismatch`]; [`LayoutError::NotRepresentable`] where the shapes share
+    /// no such refinement.
+    ///
+    /// # Examples
+    /// ```
+    /// # use cute_layout::{F2, Layout};
+    /// let l = |s: &str| s.parse::<Layout<F2>>().unwrap();
+    /// assert_eq!(l("8:F2(1)").layout_add(&l("8:F2(2)"))?.to_string(), "8:F2(3)");
+    /// assert_eq!(l("16:F2(1)").layout_add(&l("(4,4):(F2(2),F2(8))"))?.to_string(), "16:F2(3)");
+    /// # Ok::<(), cute_layout::LayoutError>(())
+    /// ```
+    pub fn layout_add(&self, other: &Layout<F2>) -> Result<Layout<F2>, LayoutError> {
+        layout_add_impl(self, other, Layout::<F2>::coalesce)?.ok_or_else(|| {
+            LayoutError::NotRepresentable {
+                op: "layout_add",
+                what: alloc::format!(
+                    "{self} and {other} share no refinement of size {}",
+                    self.size()
+                ),
+            }
+        })
+    }
+}
+
+impl Layout<BasisSum> {
+    /// NVlabs PyCuTe's `layout_add` with strides that are sums of basis elements (PyCuTe's
+    /// `ArithTuple`), where both layouts share a refinement of the full size.
+    ///
+    /// # Laws
+    /// * `R.value(i) == A.value(i) + B.value(i)` (coordinate sum) for every `i < size`.
+    ///
+    /// # Errors
+    /// As [`Layout::<ScaledBasis>::layout_add`], but two strides along different modes add.
+    ///
+    /// # Examples
+    /// ```
+    /// # use cute_layout::{BasisSum, Layout};
+    /// let l = |s: &str| s.parse::<Layout<BasisSum>>().unwrap();
+    /// assert_eq!(l("12:1@0").layout_add(&l("(4,3):(1@1,1@2)"))?.to_string(), "(4,3):(1@0+1@1,4@0+1@2)");
+    /// # Ok::<(), cute_layout::LayoutError>(())
+    /// ```
+    pub fn layout_add(&self, other: &Layout<BasisSum>) -> Result<Layout<BasisSum>, LayoutError> {
+        crate::pycute::extras::layout_add_sums(self, other)
     }
 }

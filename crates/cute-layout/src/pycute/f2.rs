@@ -716,39 +716,6 @@ impl Layout<F2> {
         Ok(l.coalesce())
     }
 
-    /// PyCuTe's `layout_add` of F2 layouts: `R(i) == A(i) ^ B(i)` for every `i < size`, in
-    /// coalesced form. With `G = greatest_common_domain(coalesce(A), coalesce(B))` of the full
-    /// size, `R = coalesce(shape(G) : (A(g_k) ^ B(g_k)))`, where every sub-mode must start at a
-    /// power-of-two position of its leaf (so the leaf's values are the XOR of its parts).
-    ///
-    /// # Laws
-    /// * `R.index_1d(i) == A(i) ^ B(i)`; symmetric; `A + A` is 0 everywhere; `A + size:0 ==
-    ///   coalesce(A)`.
-    ///
-    /// # Errors
-    /// [`LayoutError::SizeMismatch`]; [`LayoutError::NotRepresentable`] where the shapes share
-    /// no such refinement.
-    ///
-    /// # Examples
-    /// ```
-    /// # use cute_layout::{F2, Layout};
-    /// let l = |s: &str| s.parse::<Layout<F2>>().unwrap();
-    /// assert_eq!(l("8:F2(1)").layout_add(&l("8:F2(2)"))?.to_string(), "8:F2(3)");
-    /// assert_eq!(l("16:F2(1)").layout_add(&l("(4,4):(F2(2),F2(8))"))?.to_string(), "16:F2(3)");
-    /// # Ok::<(), cute_layout::LayoutError>(())
-    /// ```
-    pub fn layout_add(&self, other: &Layout<F2>) -> Result<Layout<F2>, LayoutError> {
-        crate::pycute::extras::layout_add_impl(self, other, Layout::<F2>::coalesce)?.ok_or_else(
-            || LayoutError::NotRepresentable {
-                op: "layout_add",
-                what: alloc::format!(
-                    "{self} and {other} share no refinement of size {}",
-                    self.size()
-                ),
-            },
-        )
-    }
-
     /// Whether every extent is a power of two: then the layout is linear over GF(2) in the bits
     /// of the 1-D index, and [`Layout::<F2>::f2_matrix`] describes it.
     pub fn is_f2_linear(&self) -> bool {

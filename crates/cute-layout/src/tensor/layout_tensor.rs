@@ -41,16 +41,16 @@ use core::fmt;
 use core::str::FromStr;
 
 use crate::algebra::Tiler;
-use crate::analysis::MAX_ENUMERATED;
 use crate::basis::ScaledBasis;
 use crate::composed::chain::LayoutChain;
 use crate::composed::composed_layout::ComposedLayout;
 use crate::composed::swizzle_slice;
+use crate::layout::coord::MAX_ENUMERATED;
 use crate::layout::error::{LayoutError, ParseError, ParseErrorKind};
+use crate::layout::fmt::MAX_TABLE_CELLS;
 use crate::layout::int_tuple::IntTuple;
 use crate::layout::slice::{Slice, SliceCoord};
 use crate::layout::Layout;
-use crate::render::MAX_TABLE_CELLS;
 use crate::tensor::chain_tensor;
 use crate::tensor::data::{check_in_domain, partition_parts, tile_slice, tv_parts, IdentityTensor};
 use crate::tensor::pointer::{is_pointer_text, Pointer};

@@ -34,12 +34,12 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 use crate::algebra::Tiler;
-use crate::analysis::MAX_ENUMERATED;
 use crate::atom::copy::TiledCopy;
 use crate::atom::{AtomError, Operand, TiledMma};
 use crate::basis::ScaledBasis;
 use crate::composed::chain::LayoutChain;
 use crate::composed::composed_layout::ComposedLayout;
+use crate::layout::coord::MAX_ENUMERATED;
 use crate::layout::error::LayoutError;
 use crate::layout::int_tuple::IntTuple;
 use crate::layout::slice::{Slice, SliceCoord};

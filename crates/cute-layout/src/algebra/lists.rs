@@ -17,6 +17,9 @@ use arrayvec::ArrayVec;
 use crate::layout::error::LayoutError;
 use crate::layout::tree::Leaves;
 
+/// A flat list of modes `(extent, stride)` (the working form of most algorithms).
+pub(crate) type Modes = Leaves<(i64, i64)>;
+
 /// Why an algorithm on [`Lists`] stopped: a typed error, or (bounded lists only) a full list.
 #[derive(Debug)]
 pub(crate) enum Stop<F> {

@@ -43,6 +43,7 @@ use crate::layout::error::{LayoutError, ParseError};
 
 pub mod copy;
 pub mod mma;
+pub(crate) mod tensor_partition;
 pub mod tiled_mma;
 
 pub use mma::{mma_atom, mma_names, MmaAtom, Operand};

@@ -693,3 +693,30 @@ impl<D: StrideValue> fmt::Debug for Layout<D> {
         write!(f, "Layout({self})")
     }
 }
+/// The result of `fill` run on an empty layout that lives in the returned `Result` itself: with
+/// the public operations `#[inline]` wrappers around `fill`, the result is built in the caller's
+/// frame instead of being moved out of each function that builds it (a `Layout` is over 300
+/// bytes of inline storage, and returning a named local copies all of it). One copy remains
+/// where `fill` is out of line: LLVM cannot then merge this `Result` with the caller's
+/// destination (the call may keep the pointer), and moves the finished value once.
+#[inline(always)]
+pub(crate) fn in_place(
+    fill: impl FnOnce(&mut Layout) -> Result<(), LayoutError>,
+) -> Result<Layout, LayoutError> {
+    in_place_with(Layout::building(), fill)
+}
+
+/// [`in_place`] for any value: `fill` run on `empty` where it lives in the returned `Result`.
+#[inline(always)]
+pub(crate) fn in_place_with<T>(
+    empty: T,
+    fill: impl FnOnce(&mut T) -> Result<(), LayoutError>,
+) -> Result<T, LayoutError> {
+    let mut r: Result<T, LayoutError> = Ok(empty);
+    if let Ok(out) = &mut r {
+        if let Err(e) = fill(out) {
+            r = Err(e);
+        }
+    }
+    r
+}

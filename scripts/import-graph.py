@@ -143,6 +143,7 @@ class Crate:
         self.globs = defaultdict(list)  # module -> list of absolute module segments
         for rel, text in self.text.items():
             self.uses[rel] = self.collect(rel, text)
+        self.facade = False
 
     def absolute(self, segs, mod):
         """Makes a path absolute from module `mod` (crate-relative tuple)."""
@@ -226,7 +227,7 @@ class Crate:
                 self.globs[tuple(cur)].append(a)
             else:
                 self.names[tuple(cur)][a[-1] if a else ""] = a
-            out.append((a + (["*"] if glob else []), lineno, True))
+            out.append((a + (["*"] if glob else []), lineno, public))
 
     def resolve(self, segs, seen=None):
         """The file defining the item at absolute path `segs` (or the module's file)."""
@@ -258,8 +259,11 @@ class Crate:
     def edges(self):
         e = defaultdict(list)  # (a, b) -> [lines]
         for rel, uses in self.uses.items():
-            for segs, lineno, _ in uses:
+            mod = self.module_of[rel]
+            for segs, lineno, public in uses:
                 b = self.resolve(list(segs))
+                if self.facade and public and b and self.module_of[b][: len(mod)] == mod:
+                    continue  # a module's re-export of its own descendants: its public face
                 if b and b != rel:
                     e[(rel, b)].append(lineno)
         return e

@@ -15,7 +15,7 @@ use core::fmt;
 
 use crate::layout::error::LayoutError;
 use crate::layout::int_tuple::IntTuple;
-use crate::layout::tree::{self, Leaves, Tok, Toks, TupleBuilder};
+use crate::layout::tree::{self, Leaves, Span, Tok, Toks, TupleBuilder};
 
 /// A CuTe layout: a shape and a congruent stride.
 ///
@@ -719,4 +719,47 @@ pub(crate) fn in_place_with<T>(
         }
     }
     r
+}
+
+impl Span {
+    /// The span of the whole tree of a layout.
+    #[inline]
+    pub(crate) fn whole<D: Copy>(l: &Layout<D>) -> Span {
+        Span {
+            tok: (0, l.toks.len()),
+            leaf: (0, l.shape.len()),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::layout::int_tuple::IntTuple;
+    use crate::layout::tree::{rank, rank_at_least};
+
+    /// `rank_at_least` against `rank`, and `Layout::rank`'s flat-tuple shortcut against the
+    /// walk, on integers, flat tuples and nested trees.
+    #[test]
+    fn rank_at_least_and_the_flat_shortcut_agree_with_rank() {
+        for text in [
+            "7",
+            "(7)",
+            "(2,3)",
+            "(2,3,4,5)",
+            "((2,3))",
+            "((2,3),4)",
+            "(4,(2,3))",
+            "((2,(3,4)),5,(6,7))",
+            "(((2)))",
+        ] {
+            let t: IntTuple = text.parse().unwrap();
+            let r = rank(&t.toks);
+            for n in 0..6 {
+                assert_eq!(rank_at_least(&t.toks, n), r >= n, "{text} {n}");
+            }
+            let l = Layout::col_major(t).unwrap();
+            assert_eq!(l.rank(), r, "{text}");
+        }
+    }
 }

@@ -46,15 +46,6 @@ pub(crate) struct Span {
 }
 
 impl Span {
-    /// The span of the whole tree of a layout.
-    #[inline]
-    pub(crate) fn whole<D: Copy>(l: &crate::layout::Layout<D>) -> Span {
-        Span {
-            tok: (0, l.toks.len()),
-            leaf: (0, l.shape.len()),
-        }
-    }
-
     /// This span (relative to the sub-tree `base`) relative to the whole tree.
     #[inline]
     pub(crate) fn offset(self, base: Span) -> Span {
@@ -393,36 +384,8 @@ impl<T: Copy> TupleBuilder<T> {
 #[cfg(test)]
 mod tests {
     use super::{
-        copy_toks, is_well_formed, rank, rank_at_least, validate, Tok, TreeError, MAX_DEPTH,
-        MAX_NODES, TOKS_INLINE,
+        copy_toks, is_well_formed, validate, Tok, TreeError, MAX_DEPTH, MAX_NODES, TOKS_INLINE,
     };
-    use crate::layout::int_tuple::IntTuple;
-    use crate::layout::Layout;
-
-    /// `rank_at_least` against `rank`, and `Layout::rank`'s flat-tuple shortcut against the
-    /// walk, on integers, flat tuples and nested trees.
-    #[test]
-    fn rank_at_least_and_the_flat_shortcut_agree_with_rank() {
-        for text in [
-            "7",
-            "(7)",
-            "(2,3)",
-            "(2,3,4,5)",
-            "((2,3))",
-            "((2,3),4)",
-            "(4,(2,3))",
-            "((2,(3,4)),5,(6,7))",
-            "(((2)))",
-        ] {
-            let t: IntTuple = text.parse().unwrap();
-            let r = rank(&t.toks);
-            for n in 0..6 {
-                assert_eq!(rank_at_least(&t.toks, n), r >= n, "{text} {n}");
-            }
-            let l = Layout::col_major(t).unwrap();
-            assert_eq!(l.rank(), r, "{text}");
-        }
-    }
 
     /// The chunked copy gives the same sequence at every length up to the inline capacity
     /// (whole chunks, a remainder, both, none) and declines past it.

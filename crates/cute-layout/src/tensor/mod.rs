@@ -8,3 +8,4 @@ pub(crate) mod layout_tensor;
 pub(crate) mod pointer;
 pub(crate) mod pointer_tensor;
 pub(crate) mod tensor_restructure;
+pub(crate) mod tensor_text;

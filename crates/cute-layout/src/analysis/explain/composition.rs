@@ -2,7 +2,7 @@
 
 use alloc::vec::Vec;
 
-use super::tiling::by_mode;
+use super::trace::by_mode;
 use super::trace::{Condition, Explanation, Modes, Operand, Step, MAX_COUNTEREXAMPLE_SEARCH};
 use crate::algebra::{bw_coalesce_x, ceil_div, flat_modes, from_flat, weak_step, Tiler, WeakStep};
 use crate::layout::error::LayoutError;

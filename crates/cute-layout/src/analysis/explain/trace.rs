@@ -429,3 +429,34 @@ impl Explanation {
         out
     }
 }
+/// Explains a tuple tiler mode by mode with `f`: `_` keeps the mode, a failed mode ends the walk.
+pub(super) fn by_mode(
+    e: &mut Explanation,
+    a: &Layout,
+    tiler: &Tiler,
+    f: fn(&Layout, &Tiler) -> Explanation,
+    rest_kept: bool,
+) {
+    let Tiler::Modes(ts) = tiler else {
+        return; // `_`: the layout itself
+    };
+    e.steps.push(Step::Definition {
+        text: if rest_kept {
+            "a tuple tiler applies mode by mode; modes past the tiler are kept"
+        } else {
+            "a tuple tiler applies mode by mode; modes past the tiler are dropped"
+        },
+    });
+    for (i, (m, t)) in a.modes().zip(ts.iter()).enumerate() {
+        if *t == Tiler::Skip {
+            e.steps.push(Step::Keep { mode: i, layout: m });
+            continue;
+        }
+        let sub = f(&m, t);
+        let failed = sub.outcome.is_err();
+        e.steps.push(Step::Sub(Box::new(sub)));
+        if failed {
+            return;
+        }
+    }
+}

@@ -24,7 +24,7 @@ use crate::layout::int_tuple::IntTuple;
 use crate::layout::slice::SliceCoord;
 use crate::layout::Layout;
 use crate::tensor::data::{check_in_domain, partition_parts, tile_slice, tv_parts};
-use crate::tensor::layout_tensor::{LayoutTensor, TensorValue};
+use crate::tensor::kinds::{LayoutTensor, TensorValue};
 
 /// The tensor `counting_iter(base + off) o chain`, a [`LayoutTensor::Counting`] when every
 /// outer function of `chain` is a swizzle.

@@ -4,6 +4,7 @@
 
 pub(crate) mod chain_tensor;
 pub(crate) mod data;
+pub(crate) mod kinds;
 pub(crate) mod layout_tensor;
 pub(crate) mod pointer;
 pub(crate) mod pointer_tensor;

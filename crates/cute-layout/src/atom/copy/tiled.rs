@@ -7,7 +7,7 @@ use alloc::vec;
 use alloc::vec::Vec;
 
 use super::super::{AtomError, Operand, TiledMma};
-use super::{bad, TypedCopyAtom};
+use super::typed::{bad, TypedCopyAtom};
 use crate::algebra::Tiler;
 use crate::composed::composed_layout::ComposedLayout;
 use crate::composed::swizzle_slice::Sliced;

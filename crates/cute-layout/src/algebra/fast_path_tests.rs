@@ -307,8 +307,8 @@ mod linear_product {
 
     use super::super::linear_product::*;
     use crate::algebra::kernels;
-    use crate::algebra::testing::{layout_of, small_modes, Rng};
     use crate::algebra::Tiler;
+    use crate::layout::testing::{layout_of, small_modes, Rng};
     use crate::layout::Layout;
 
     /// The general path's answers (the kernels into a layout).

@@ -24,12 +24,13 @@ mod merge;
 mod modes;
 mod product;
 mod shape_divide;
-#[cfg(test)]
-pub(crate) mod testing;
 mod tiler;
 mod view;
 
 pub use tiler::Tiler;
+
+#[cfg(test)]
+pub(crate) use crate::layout::testing;
 
 pub(crate) use crate::layout::layout_type::{in_place, in_place_with};
 pub(crate) use coalesce::{bw_coalesce, bw_coalesce_x};

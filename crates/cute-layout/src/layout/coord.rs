@@ -841,8 +841,8 @@ mod div_rem_tests {
 mod idx2crd_tests {
     use alloc::string::ToString;
 
-    use crate::algebra::testing::Rng;
     use crate::layout::int_tuple::IntTuple;
+    use crate::layout::testing::Rng;
 
     /// The array fast path of `idx2crd` against the general walk: the same coordinate (text and
     /// tree) for random shapes, flat and nested, of up to seventeen leaves (one past the array),
@@ -893,8 +893,8 @@ mod crd2idx_tests {
     use alloc::vec::Vec;
 
     use super::{index_rd_in_domain, index_rd_shallow};
-    use crate::algebra::testing::Rng;
     use crate::layout::int_tuple::IntTuple;
+    use crate::layout::testing::Rng;
     use crate::layout::Layout;
 
     /// A random mode of up to `depth` levels of nesting: its shape and stride texts.

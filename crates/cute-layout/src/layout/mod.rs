@@ -10,6 +10,8 @@ pub(crate) mod int_tuple_ops;
 pub(crate) mod layout_type;
 pub(crate) mod parse;
 pub(crate) mod slice;
+#[cfg(test)]
+pub(crate) mod testing;
 pub(crate) mod tree;
 pub(crate) mod tuple_algebra;
 pub(crate) mod tuple_cat;

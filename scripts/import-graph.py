@@ -2,7 +2,8 @@
 """File-level import graph of a Rust crate's src/ tree: cycles, levels, back-imports.
 
 Usage: scripts/import-graph.py [SRC_DIR] [--edges] [--cycles] [--back] [--levels] [--folders]
-       (default SRC_DIR: crates/cute-layout/src)
+                               [--no-code-paths] [--no-tests] [--facade]
+       (default SRC_DIR: crates/cute-layout/src; works on any crate's src/, e.g. crates/cute-ops/src)
 
 Definitions (the same as ARCHITECTURE.md states and crates/cute-layout/tests/layering.rs checks):
 * Node: one .rs file under SRC_DIR.
@@ -10,7 +11,9 @@ Definitions (the same as ARCHITECTURE.md states and crates/cute-layout/tests/lay
   `use`, at any depth, test modules included) or a `crate::path::item` / `super::...` path written
   in A's code, resolved to the file that defines the item (following `use` / `pub use`
   re-exports: `crate::Layout` is layout/mod.rs's or layout.rs's file, not lib.rs), with B != A.
-  A `mod b;` line is no edge (a parent names its children; its children may use it).
+  A `mod b;` line is no edge (a parent names its children; its children may use it). A
+  `pub use child::X` re-export is an edge like any other `use` (with --facade it is not).
+  --no-code-paths counts `use` items only; --no-tests leaves out `mod tests { .. }` blocks.
   Doc comments and string literals are ignored.
 * Cycle: a strongly connected group of two or more files.
 * Level: files are ordered bottom-up; level(F) = 1 + the largest level of the files F imports,
@@ -143,7 +146,7 @@ class Crate:
         self.globs = defaultdict(list)  # module -> list of absolute module segments
         for rel, text in self.text.items():
             self.uses[rel] = self.collect(rel, text)
-        self.facade = False
+        self.facade = "--facade" in sys.argv
 
     def absolute(self, segs, mod):
         """Makes a path absolute from module `mod` (crate-relative tuple)."""
@@ -364,6 +367,11 @@ def analyse(crate):
     return e, adj, cycles, back, level
 
 
+# The layers of crates/cute-layout/src, bottom first (as tests/layering.rs and ARCHITECTURE.md).
+LAYERS = ["layout", "algebra", "composed", "basis", "analysis", "pycute", "tensor", "atom",
+          "render", "gpu", "literal", "lib"]
+
+
 def folder(rel):
     parts = rel.split(os.sep)
     return parts[0][:-3] if len(parts) == 1 else parts[0]
@@ -387,6 +395,12 @@ def main():
     if "--back" in flags:
         for a, b in sorted(back):
             print(f"back: {a} -> {b} (lines {','.join(map(str, e[(a, b)][:5]))})")
+    if "--folders" in flags and os.path.basename(os.path.dirname(os.path.abspath(src))) == "cute-layout":
+        rank = {l: k for k, l in enumerate(LAYERS)}
+        for a, b in sorted(e):
+            fa, fb = folder(a), folder(b)
+            if fa in rank and fb in rank and rank[fb] > rank[fa]:
+                print(f"upward: {a} -> {b}")
     if "--folders" in flags:
         fe = defaultdict(int)
         for a, b in e:

@@ -33,7 +33,8 @@
 //! ```
 //!
 //! [`families`] lists the atom families (one line per family, parametrised ones as a
-//! pattern), [`mma_names`] every concrete MMA atom name.
+//! pattern), [`mma_names`] every concrete MMA atom name. [`lint`] checks the laws every atom's
+//! layouts obey over every name the families accept.
 
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
@@ -42,10 +43,11 @@ use core::fmt;
 use crate::error::{LayoutError, ParseError};
 
 pub mod copy;
+pub mod lint;
 pub mod mma;
 pub mod tiled_mma;
 
-pub use mma::{mma_atom, mma_names, MmaAtom, Operand};
+pub use mma::{for_each_mma_name, mma_atom, mma_names, MmaAtom, Operand};
 pub use tiled_mma::TiledMma;
 
 /// Why an atom could not be built.

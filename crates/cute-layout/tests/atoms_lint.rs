@@ -51,7 +51,7 @@ fn sm80_16x8x32_4bit_b_is_one_to_one() {
                         assert_eq!(b.index(&c).unwrap(), t / 4 + 8 * (8 * (t % 4) + i));
                     }
                 }
-                assert_eq!(lint_mma(&atom), []);
+                assert_eq!(lint_mma(&atom).unwrap(), []);
             }
         }
     }
@@ -86,7 +86,7 @@ fn two_sm_umma_needs_even_m_and_n() {
     )
     .unwrap();
     assert_eq!(a.layout_c_tv().unwrap().to_string(), "(2,(3,10)):(3,(1,6))");
-    assert_eq!(lint_mma(&a), []);
+    assert_eq!(lint_mma(&a).unwrap(), []);
 }
 
 /// cp.async copies its source unchanged: source and destination types of different widths are
@@ -101,7 +101,19 @@ fn cp_async_needs_one_width() {
     );
     let same = copy_atom("SM80_CP_ASYNC_CACHEGLOBAL_ZFILL<float, int32_t>").unwrap();
     assert_eq!(same.dst_bits().to_string(), "(1,32):(0,1)");
-    assert_eq!(lint_copy(&same), []);
+    assert_eq!(lint_copy(&same).unwrap(), []);
     let convert = copy_atom("UniversalCopy<uint32_t, uint64_t>").unwrap();
-    assert_eq!(lint_copy(&convert), []);
+    assert_eq!(lint_copy(&convert).unwrap(), []);
+}
+
+/// The lint's cost is bounded: an atom beyond `MAX_LINT_POINTS` is refused, not evaluated.
+#[test]
+fn too_large_to_lint_is_refused() {
+    let name = "SM100_MMA_F16BF16_SS<half_t,half_t,float,4096,4096,UMMA::Major::K,UMMA::Major::K>";
+    let e = lint_mma(&mma_atom(name).unwrap()).unwrap_err();
+    assert_eq!(e.kind(), "Unsupported");
+    assert_eq!(
+        e.to_string(),
+        format!("atom: {name}: not linted: a tile of 16777216 points, more than the lint's limit of 4194304")
+    );
 }

@@ -39,9 +39,9 @@
 //! ```
 //! use cute_layout::atom::lint::{lint_mma, Law};
 //! use cute_layout::atom::mma_atom;
-//! assert!(lint_mma(&mma_atom("SM80_16x8x16_F16F16F16F16_TN")?).is_empty());
+//! assert!(lint_mma(&mma_atom("SM80_16x8x16_F16F16F16F16_TN")?)?.is_empty());
 //! // The corrected SM80 16x8x32 4-bit B fragment is one-to-one onto the 8 x 32 tile.
-//! assert!(lint_mma(&mma_atom("SM80_16x8x32_S32S4U4S32_TN")?).is_empty());
+//! assert!(lint_mma(&mma_atom("SM80_16x8x32_S32S4U4S32_TN")?)?.is_empty());
 //! # Ok::<(), cute_layout::atom::AtomError>(())
 //! ```
 
@@ -54,7 +54,7 @@ use core::fmt;
 
 use super::copy::{copy_atom, for_each_copy_name, value_type, CopyAtom};
 use super::mma::{for_each_mma_name, mma_atom, MmaAtom, Operand};
-use super::TemplateName;
+use super::{AtomError, TemplateName};
 use crate::int_tuple::IntTuple;
 use crate::layout::Layout;
 
@@ -137,8 +137,22 @@ impl fmt::Display for Finding {
     }
 }
 
-/// A finding before it is given the atom's name (cached per distinct set of layouts).
+/// A finding before it is given the atom's name (cached per distinct layout).
 type Raw = (&'static str, Law, String);
+
+/// The most points (cells of a tile, pairs of a layout) the lint evaluates for one layout; a
+/// larger atom is not linted ([`crate::atom::AtomError::Unsupported`]).
+pub const MAX_LINT_POINTS: i64 = 1 << 22;
+
+/// `Err` when a layout or tile is beyond [`MAX_LINT_POINTS`].
+fn within(what: &str, n: i64) -> Result<(), String> {
+    if n > MAX_LINT_POINTS {
+        return Err(format!(
+            "{what} of {n} points, more than the lint's limit of {MAX_LINT_POINTS}"
+        ));
+    }
+    Ok(())
+}
 
 /// What one pass over a flat `shape:stride` found against `[0, cells)`.
 struct Cover {
@@ -155,7 +169,9 @@ struct Cover {
 /// Evaluates the flat layout `shape:stride` (colexicographic order) against `[0, cells)`.
 fn cover(shape: &[i64], stride: &[i64], cells: i64) -> Result<Cover, String> {
     let l = flat(shape, stride)?;
-    let len = usize::try_from(cells).map_err(|_| format!("tile of {cells} cells"))?;
+    within("a tile", cells)?;
+    within("a layout", l.size())?;
+    let len = usize::try_from(cells).map_err(|_| format!("a tile of {cells} cells"))?;
     let mut first = vec![u32::MAX; len];
     let mut c = Cover {
         outside: None,
@@ -233,10 +249,24 @@ fn tile(op: Operand, [m, n, k]: [i64; 3]) -> (i64, i64) {
     }
 }
 
-/// The laws of an MMA atom's `ThrID`, tile and A, B, C layouts (see [the module](self)). An
-/// operand CuTe declares incongruently ([`MmaAtom::layout_tv`] refuses it) is not checked.
-pub fn lint_mma(atom: &MmaAtom) -> Vec<Finding> {
-    name_all(atom.name(), lint_mma_raw(atom, &mut BTreeMap::new()))
+/// The laws of an MMA atom's `ThrID`, tile and A, B, C layouts (see [the module](self)): every
+/// law broken, at the first points that break it; empty if the atom obeys them all. An operand
+/// CuTe declares incongruently ([`MmaAtom::layout_tv`] refuses it) is not checked.
+///
+/// # Errors
+/// [`AtomError::Unsupported`] for an atom with a tile or layout of more than
+/// [`MAX_LINT_POINTS`] points.
+pub fn lint_mma(atom: &MmaAtom) -> Result<Vec<Finding>, AtomError> {
+    lint_mma_raw(atom, &mut BTreeMap::new())
+        .map(|raw| name_all(atom.name(), raw))
+        .map_err(|e| not_linted(atom.name(), e))
+}
+
+fn not_linted(name: &str, why: String) -> AtomError {
+    AtomError::Unsupported {
+        name: name.to_string(),
+        what: format!("not linted: {why}"),
+    }
 }
 
 fn name_all(name: &str, raw: Vec<Raw>) -> Vec<Finding> {
@@ -251,28 +281,31 @@ fn name_all(name: &str, raw: Vec<Raw>) -> Vec<Finding> {
 }
 
 /// Answers already computed, by a key naming everything they depend on.
-type Cache = BTreeMap<String, Vec<Raw>>;
+type Cache = BTreeMap<String, Result<Vec<Raw>, String>>;
 
-fn lint_mma_raw(atom: &MmaAtom, cache: &mut Cache) -> Vec<Raw> {
+/// The cached answer of `key`, computed by `f` the first time.
+fn cached(
+    cache: &mut Cache,
+    key: String,
+    f: impl FnOnce() -> Result<Vec<Raw>, String>,
+) -> Result<Vec<Raw>, String> {
+    cache.entry(key).or_insert_with(f).clone()
+}
+
+fn lint_mma_raw(atom: &MmaAtom, cache: &mut Cache) -> Result<Vec<Raw>, String> {
     let mut out: Vec<Raw> = Vec::new();
     let threads = atom.thr_id().size();
-    out.extend(
-        cache
-            .entry(format!("thr_id|{}", atom.thr_id()))
-            .or_insert_with(|| {
-                thr_id_repeat(atom.thr_id())
-                    .map(|d| ("thr_id", Law::ThrIdOneToOne, d))
-                    .into_iter()
-                    .collect()
-            })
-            .iter()
-            .cloned(),
-    );
+    out.extend(cached(cache, format!("thr_id|{}", atom.thr_id()), || {
+        Ok(thr_id_repeat(atom.thr_id())?
+            .map(|d| ("thr_id", Law::ThrIdOneToOne, d))
+            .into_iter()
+            .collect())
+    })?);
     let s = atom.shape_mnk();
     let l = s.leaves();
     if s.rank() != 3 || l.len() != 3 || l.iter().any(|&x| x < 1) {
         out.push(("shape_mnk", Law::TileShape, format!("{s}")));
-        return out;
+        return Ok(out);
     }
     let mnk = [l[0], l[1], l[2]];
     let bits = atom.val_bits();
@@ -289,27 +322,19 @@ fn lint_mma_raw(atom: &MmaAtom, cache: &mut Cache) -> Vec<Raw> {
         };
         let widths = if threads >= 32 { widths } else { &[] };
         let key = format!("{}|{tv}|{threads}|{rows}x{cols}|{widths:?}", op.name());
-        out.extend(
-            cache
-                .entry(key)
-                .or_insert_with(|| lint_operand(op.name(), tv, threads, rows, cols, widths))
-                .iter()
-                .cloned(),
-        );
+        out.extend(cached(cache, key, || {
+            lint_operand(op.name(), tv, threads, rows, cols, widths)
+        })?);
     }
     if let Some((sfa, sfb)) = atom.scale_factor_layouts() {
         for (part, l, rows) in [("SFA", sfa, mnk[0]), ("SFB", sfb, mnk[1])] {
             let key = format!("{part}|{l}|{threads}|{rows}x{}", mnk[2]);
-            out.extend(
-                cache
-                    .entry(key)
-                    .or_insert_with(|| lint_scale_factors(part, l, threads, rows, mnk[2]))
-                    .iter()
-                    .cloned(),
-            );
+            out.extend(cached(cache, key, || {
+                lint_scale_factors(part, l, threads, rows, mnk[2])
+            })?);
         }
     }
-    out
+    Ok(out)
 }
 
 /// The laws of a block-scaled atom's scale-factor layout onto its `rows x K` tile: `(thread,
@@ -321,11 +346,11 @@ fn lint_scale_factors(
     threads: i64,
     rows: i64,
     cols: i64,
-) -> Vec<Raw> {
+) -> Result<Vec<Raw>, String> {
     let mut out: Vec<Raw> = Vec::new();
     let (Some(t), 2) = (l.mode(0), l.rank()) else {
         out.push((part, Law::TvRank, format!("{l} is not (thread, value)")));
-        return out;
+        return Ok(out);
     };
     if t.size() != threads {
         out.push((
@@ -335,12 +360,11 @@ fn lint_scale_factors(
         ));
     }
     let Some(cells) = rows.checked_mul(cols) else {
-        out.push((part, Law::InsideTile, format!("{rows} x {cols} tile")));
-        return out;
+        return Err(format!("a {rows} x {cols} tile"));
     };
-    match cover(l.shape_leaves(), l.stride_leaves(), cells) {
-        Err(e) => out.push((part, Law::InsideTile, e)),
-        Ok(c) => {
+    {
+        let c = cover(l.shape_leaves(), l.stride_leaves(), cells)?;
+        {
             if let Some((i, o)) = c.outside {
                 out.push((
                     part,
@@ -361,7 +385,7 @@ fn lint_scale_factors(
             }
         }
     }
-    out
+    Ok(out)
 }
 
 /// The laws of one TV layout onto a `rows x cols` tile.
@@ -372,15 +396,14 @@ fn lint_operand(
     rows: i64,
     cols: i64,
     widths: &[u32],
-) -> Vec<Raw> {
+) -> Result<Vec<Raw>, String> {
     let mut out: Vec<Raw> = Vec::new();
     let Some(cells) = rows.checked_mul(cols) else {
-        out.push((part, Law::InsideTile, format!("{rows} x {cols} tile")));
-        return out;
+        return Err(format!("a {rows} x {cols} tile"));
     };
     let (Some(t), Some(v), 2) = (tv.mode(0), tv.mode(1), tv.rank()) else {
         out.push((part, Law::TvRank, format!("{tv} is not (thread, value)")));
-        return out;
+        return Ok(out);
     };
     if t.size() != threads {
         out.push((
@@ -407,9 +430,9 @@ fn lint_operand(
         }
     };
     let cell = |o: i64| format!("cell {o} (row {}, column {})", o % rows, o / rows);
-    match cover(shape, stride, cells) {
-        Err(e) => out.push((part, Law::InsideTile, e)),
-        Ok(c) => {
+    {
+        let c = cover(shape, stride, cells)?;
+        {
             if let Some((i, o)) = c.outside {
                 out.push((
                     part,
@@ -455,18 +478,20 @@ fn lint_operand(
             }
         }
     }
-    out
+    Ok(out)
 }
 
 /// Two logical threads `ThrID` sends to one thread index, described; `None` if one-to-one.
-fn thr_id_repeat(thr: &Layout) -> Option<String> {
+fn thr_id_repeat(thr: &Layout) -> Result<Option<String>, String> {
+    within("a layout", thr.size())?;
     let mut v: Vec<(i64, usize)> = thr.offsets().enumerate().map(|(i, o)| (o, i)).collect();
     v.sort_unstable();
-    let w = v.windows(2).find(|w| w[0].0 == w[1].0)?;
-    Some(format!(
-        "logical threads {} and {} are both thread {} ({thr})",
-        w[0].1, w[1].1, w[0].0
-    ))
+    Ok(v.windows(2).find(|w| w[0].0 == w[1].0).map(|w| {
+        format!(
+            "logical threads {} and {} are both thread {} ({thr})",
+            w[0].1, w[1].1, w[0].0
+        )
+    }))
 }
 
 /// The declared widths of a copy atom, `(source bits, destination bits)` per thread, from its
@@ -555,15 +580,22 @@ pub fn declared_bits(name: &str) -> Option<(i64, i64)> {
     None
 }
 
-/// The laws of a copy atom's `ThrID` and bit layouts (see [the module](self)).
-pub fn lint_copy(atom: &CopyAtom) -> Vec<Finding> {
-    name_all(atom.name(), lint_copy_raw(atom))
+/// The laws of a copy atom's `ThrID` and bit layouts (see [the module](self)): every law
+/// broken, at the first points that break it; empty if the atom obeys them all.
+///
+/// # Errors
+/// [`AtomError::Unsupported`] for an atom with a layout of more than [`MAX_LINT_POINTS`]
+/// points.
+pub fn lint_copy(atom: &CopyAtom) -> Result<Vec<Finding>, AtomError> {
+    lint_copy_raw(atom)
+        .map(|raw| name_all(atom.name(), raw))
+        .map_err(|e| not_linted(atom.name(), e))
 }
 
-fn lint_copy_raw(atom: &CopyAtom) -> Vec<Raw> {
+fn lint_copy_raw(atom: &CopyAtom) -> Result<Vec<Raw>, String> {
     let mut out: Vec<Raw> = Vec::new();
     let threads = atom.thr_id().size();
-    if let Some(d) = thr_id_repeat(atom.thr_id()) {
+    if let Some(d) = thr_id_repeat(atom.thr_id())? {
         out.push(("thr_id", Law::ThrIdOneToOne, d));
     }
     let layouts = [
@@ -575,7 +607,7 @@ fn lint_copy_raw(atom: &CopyAtom) -> Vec<Raw> {
     for (part, l) in layouts {
         let (Some(t), Some(v), 2) = (l.mode(0), l.mode(1), l.rank()) else {
             out.push((part, Law::TvRank, format!("{l} is not (thread, value)")));
-            return out;
+            return Ok(out);
         };
         if t.size() != threads {
             out.push((
@@ -634,18 +666,14 @@ fn lint_copy_raw(atom: &CopyAtom) -> Vec<Raw> {
     // The image of each side, without replication; one-to-one for dst and a src register
     // fragment.
     let image = |shape: &[i64], stride: &[i64]| -> Result<Vec<i64>, String> {
-        let mut v: Vec<i64> = flat(shape, stride)?.offsets().collect();
+        let l = flat(shape, stride)?;
+        within("a layout", l.size())?;
+        let mut v: Vec<i64> = l.offsets().collect();
         v.sort_unstable();
         Ok(v)
     };
     let repeat = |img: &[i64]| img.windows(2).find(|w| w[0] == w[1]).map(|w| w[0]);
-    let (s_img, d_img) = match (image(&s_shape, &s_stride), image(&d_shape, &d_stride)) {
-        (Ok(s), Ok(d)) => (s, d),
-        (Err(e), _) | (_, Err(e)) => {
-            out.push(("src", Law::InsideTile, e));
-            return out;
-        }
-    };
+    let (s_img, d_img) = (image(&s_shape, &s_stride)?, image(&d_shape, &d_stride)?);
     if let Some(b) = repeat(&d_img) {
         out.push((
             "dst",
@@ -676,7 +704,7 @@ fn lint_copy_raw(atom: &CopyAtom) -> Vec<Raw> {
         ));
     }
     if let Some(vid) = atom.val_id() {
-        if let Some(d) = thr_id_repeat(vid) {
+        if let Some(d) = thr_id_repeat(vid)? {
             out.push(("val_id", Law::ValId, d.replace("logical threads", "values")));
         }
         let n = vid.size();
@@ -690,7 +718,7 @@ fn lint_copy_raw(atom: &CopyAtom) -> Vec<Raw> {
             }
         }
     }
-    out
+    Ok(out)
 }
 
 /// What [`lint_all`] found.
@@ -704,7 +732,8 @@ pub struct LintReport {
     pub distinct: usize,
     /// Every law broken, by every name.
     pub findings: Vec<Finding>,
-    /// Enumerated names the library refused, with the error (none for a sound enumeration).
+    /// Enumerated names the library refused or the lint could not evaluate, with the error (none
+    /// for a sound enumeration).
     pub refused: Vec<(String, String)>,
     /// `name: operand: reason` for each operand the library refuses to build a layout of
     /// (CuTe declares it incongruently), so not linted.
@@ -731,8 +760,12 @@ pub fn lint_all() -> LintReport {
                 r.unsupported.push(format!("{name}: {}: {e}", op.name()));
             }
         }
-        r.findings
-            .extend(name_all(name, lint_mma_raw(&atom, &mut cache)));
+        match lint_mma_raw(&atom, &mut cache) {
+            Ok(raw) => r.findings.extend(name_all(name, raw)),
+            Err(e) => r
+                .refused
+                .push((name.to_string(), not_linted(name, e).to_string())),
+        }
     });
     for_each_copy_name(&mut |name| {
         let atom = match copy_atom(name) {
@@ -753,8 +786,12 @@ pub fn lint_all() -> LintReport {
             atom.ref_bits(),
             atom.val_id().map(|v| v.to_string())
         );
-        let raw = cache.entry(key).or_insert_with(|| lint_copy_raw(&atom));
-        r.findings.extend(name_all(name, raw.clone()));
+        match cached(&mut cache, key, || lint_copy_raw(&atom)) {
+            Ok(raw) => r.findings.extend(name_all(name, raw)),
+            Err(e) => r
+                .refused
+                .push((name.to_string(), not_linted(name, e).to_string())),
+        }
     });
     r.distinct = cache.len();
     r
@@ -788,14 +825,17 @@ mod tests {
             [4, 4, 32, 32],
         );
         assert_eq!(
-            texts(&lint_mma(&a)),
+            texts(&lint_mma(&a).unwrap()),
             [
                 "S4: B: OneToOne: (thread 1, value 0) and (thread 0, value 4) both land on cell 32 (row 0, column 4); 256 pairs reach 160 of the 256 cells",
                 "S4: B: Onto: cell 160 (row 0, column 20) is reached by no pair",
             ]
         );
         // The corrected table entry.
-        assert!(lint_mma(&mma_atom("SM80_16x8x32_S32S4S4S32_TN_SATURATE").unwrap()).is_empty());
+        assert_eq!(
+            lint_mma(&mma_atom("SM80_16x8x32_S32S4S4S32_TN_SATURATE").unwrap()).unwrap(),
+            []
+        );
     }
 
     #[test]
@@ -813,7 +853,7 @@ mod tests {
             [16, 16, 32, 32],
         );
         assert_eq!(
-            texts(&lint_mma(&a)),
+            texts(&lint_mma(&a).unwrap()),
             [
                 "M3: A: Onto: cell 2 (row 2, column 0) is reached by no pair",
                 "M3: C: Onto: cell 2 (row 2, column 0) is reached by no pair",
@@ -835,7 +875,7 @@ mod tests {
             ],
             [16, 16, 16, 16],
         );
-        assert!(lint_mma(&ok).is_empty());
+        assert_eq!(lint_mma(&ok).unwrap(), []);
         // Half the threads repeat the other half's B values.
         let bad = mma(
             "P",
@@ -849,7 +889,7 @@ mod tests {
             [64, 64, 32, 32],
         );
         assert_eq!(
-            texts(&lint_mma(&bad)),
+            texts(&lint_mma(&bad).unwrap()),
             [
                 "P: B: OneToOne: (thread 0, value 0) and (thread 2, value 0) both land on cell 0 (row 0, column 0); 32 pairs reach 16 of the 32 cells",
                 "P: B: Onto: cell 16 (row 0, column 2) is reached by no pair",
@@ -868,7 +908,7 @@ mod tests {
             [32, 32, 16, 32],
         );
         assert_eq!(
-            texts(&lint_mma(&half)),
+            texts(&lint_mma(&half).unwrap()),
             ["W: C: WholeRegisters: 1 x 16 bits per thread = 16 bits, not whole 32-bit registers"]
         );
     }
@@ -893,7 +933,7 @@ mod tests {
             "(32,32):(32,1)",
             "(32,32):(32,1)",
         );
-        assert!(lint_copy(&ok).is_empty());
+        assert_eq!(lint_copy(&ok).unwrap(), []);
         // A dst stride of 16: bits written twice, half the rows never written; a ref of neither.
         let bad = copy(
             "((8,4),128):((128,0),1)",
@@ -901,7 +941,7 @@ mod tests {
             "(32,32):(32,2)",
         );
         assert_eq!(
-            texts(&lint_copy(&bad)),
+            texts(&lint_copy(&bad).unwrap()),
             [
                 "SM75_U32x1_LDSM_N: ref: Reference: (32,32):(32,2) is neither src ((8,4),128):((128,0),1) nor dst (32,32):(16,1)",
                 "SM75_U32x1_LDSM_N: dst: OneToOne: bit 16 is written twice (32 distinct threads)",
@@ -914,7 +954,7 @@ mod tests {
             "(16,64):(64,1)",
         );
         assert_eq!(
-            texts(&lint_copy(&wide)),
+            texts(&lint_copy(&wide).unwrap()),
             [
                 "SM75_U32x1_LDSM_N: dst: ThreadCount: 16 threads, ThrID has 32",
                 "SM75_U32x1_LDSM_N: ref: ThreadCount: 16 threads, ThrID has 32",
@@ -928,7 +968,7 @@ mod tests {
             "(32,32):(32,1)",
         );
         assert_eq!(
-            texts(&lint_copy(&shifted)),
+            texts(&lint_copy(&shifted).unwrap()),
             ["SM75_U32x1_LDSM_N: dst: SameBitPositions: bit 1024 is read by src, written by no dst pair"]
         );
     }

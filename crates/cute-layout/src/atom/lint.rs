@@ -37,7 +37,7 @@
 //! * `ValID` is one-to-one and src and dst stay inside its domain.
 //!
 //! ```
-//! use cute_layout::atom::lint::{lint_mma, Law};
+//! use cute_layout::atom::lint::lint_mma;
 //! use cute_layout::atom::mma_atom;
 //! assert!(lint_mma(&mma_atom("SM80_16x8x16_F16F16F16F16_TN")?)?.is_empty());
 //! // The corrected SM80 16x8x32 4-bit B fragment is one-to-one onto the 8 x 32 tile.

@@ -10,7 +10,8 @@ here. The script reads the headers as data (type aliases and traits specialisati
 only the layouts.
 
 Where CuTe 4.2's header is wrong, CORRECTIONS replaces the field and the generated table carries
-a comment line above the entry saying what CuTe has and why it is wrong."""
+a comment line above the entry saying what CuTe has and why it is wrong; NOTES comments on an
+error kept as CuTe prints it."""
 import re
 import sys
 from pathlib import Path
@@ -30,6 +31,13 @@ S4_B = ("BLayout", "((4,8),(8)):((32,1),(8))", "((4,8),(8)):((64,1),(8))",
         "the k = 8*(t%4)+i, i < 8, of column n = t/4 (CUTLASS PR 3140).")
 CORRECTIONS = {f"SM80_16x8x32_S32{a}{b}S32_TN{s}": S4_B
                for a in ("S4", "U4") for b in ("S4", "U4") for s in ("", "_SATURATE")}
+
+# name -> a comment line above the entry, for a CuTe error kept as CuTe prints it.
+B1_A = ("ALayout as CuTe 4.2 declares it: its stride ((16,8)) is nested one level deeper than the "
+        "shape (32,2), an incongruent layout, so layout_tv(A) refuses it (Unsupported). The congruent "
+        "reading ((4,8),(32,2)):((512,1),(16,8)) is one-to-one onto the 16 x 128 tile (PTX "
+        "m16n8k128 .b1: thread t holds k = 32*(t%4)+i, i < 32, of rows t/4 and t/4+8).")
+NOTES = {f"SM80_16x8x128_S32U1U1S32_TN_{op}": B1_A for op in ("XORPOPC", "ANDPOPC")}
 
 
 def tuple_text(t):
@@ -140,6 +148,8 @@ def main():
                 assert f[field] == cute, (n, f[field])
                 f[field] = fixed
                 lines.append(f"    // {n}: {field} corrected, CuTe 4.2 has {cute} ({why}")
+            if n in NOTES:
+                lines.append(f"    // {n}: {NOTES[n]}")
             bits = ", ".join(str(f[k]) for k in ("ValTypeA", "ValTypeB", "ValTypeC", "ValTypeD"))
             lines.append(f'    Fixed {{ name: "{n}", thr_id: "{f["ThrID"]}", shape_mnk: "{f["Shape_MNK"]}", '
                          f'a: "{f["ALayout"]}", b: "{f["BLayout"]}", c: "{f["CLayout"]}", bits: [{bits}] }},')

@@ -839,6 +839,30 @@ mod tests {
     }
 
     #[test]
+    fn b1_16x8x128_congruent_reading_is_one_to_one() {
+        // CuTe 4.2's A of SM80_16x8x128_S32U1U1S32_TN_* is incongruent (refused); the table's
+        // comment gives the congruent reading, which obeys every law.
+        let cute = mma_atom("SM80_16x8x128_S32U1U1S32_TN_XORPOPC").unwrap();
+        assert_eq!(
+            cute.layout_tv(Operand::A).unwrap_err().kind(),
+            "Unsupported"
+        );
+        assert_eq!(lint_mma(&cute).unwrap(), []);
+        let a = mma(
+            "B1",
+            "32:1",
+            "(16,8,128)",
+            [
+                "((4,8),(32,2)):((512,1),(16,8))",
+                cute.layout_text(Operand::B),
+                cute.layout_text(Operand::C),
+            ],
+            cute.val_bits(),
+        );
+        assert_eq!(lint_mma(&a).unwrap(), []);
+    }
+
+    #[test]
     fn odd_m_of_a_cta_pair_is_caught() {
         // CuTe's 2-SM rule at M = 3, N = 4, K = 16: one row of A and C unreached.
         let a = mma(

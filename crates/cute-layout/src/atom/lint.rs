@@ -55,7 +55,7 @@ use core::fmt;
 use super::copy::{copy_atom, for_each_copy_name, value_type, CopyAtom};
 use super::mma::{for_each_mma_name, mma_atom, MmaAtom, Operand};
 use super::{AtomError, TemplateName};
-use crate::int_tuple::IntTuple;
+use crate::IntTuple;
 use crate::layout::Layout;
 
 /// A law of [the lint](self).

@@ -55,8 +55,8 @@ use core::fmt;
 use super::copy::{copy_atom, for_each_copy_name, value_type, CopyAtom};
 use super::mma::{for_each_mma_name, mma_atom, MmaAtom, Operand};
 use super::{AtomError, TemplateName};
-use crate::IntTuple;
 use crate::layout::Layout;
+use crate::IntTuple;
 
 /// A law of [the lint](self).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]

@@ -15,7 +15,7 @@ mod conformance {
     }
 }
 
-use cute_layout::{is_f2_text, IntTuple, Layout, LayoutTensor, Sym, SymLayout, F2};
+use cute_layout::{pycute::f2::is_f2_text, IntTuple, Layout, LayoutTensor, Sym, SymLayout, F2};
 use serde_json::{json, Value};
 
 use crate::ops::Arg;
@@ -63,7 +63,7 @@ fn is_tensor(s: &str) -> bool {
 
 /// A pointer or zip tensor, or a bare pointer (`gmem_ptr[16b](0x1000) o L`, `zip(...)`).
 fn is_pointer_or_zip(s: &str) -> bool {
-    cute_layout::is_tensor_text(s) && !is_tensor(s)
+    cute_layout::tensor::is_tensor_text(s) && !is_tensor(s)
 }
 
 /// Text that may hold a symbol of a symbolic layout (the generator's `N`, `M`, `K`, `Q`; also

@@ -3,7 +3,7 @@
 //! divides and products, dispatched by argument kind as CuTe overloads them.
 
 use cute_layout::{
-    is_composed_text, BasisSum, ComposedLayout, IntTuple, Layout, LayoutChain, OuterFn,
+    composed::is_composed_text, BasisSum, ComposedLayout, IntTuple, Layout, LayoutChain, OuterFn,
     ScaledBasis, Swizzle, Tiler,
 };
 

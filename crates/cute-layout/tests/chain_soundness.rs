@@ -52,14 +52,16 @@ fn parse_part(s: &str) -> Part {
         let v = ints(rest);
         return Part::Swizzle(v[0], v[1], v[2]);
     }
-    let (shape, stride) = s.split_once(':').unwrap_or_else(|| panic!("not a layout: {s}"));
+    let (shape, stride) = s
+        .split_once(':')
+        .unwrap_or_else(|| panic!("not a layout: {s}"));
     let (shape, stride) = (ints(shape), ints(stride));
     assert_eq!(shape.len(), stride.len(), "{s}");
     Part::Layout(shape.into_iter().zip(stride).collect())
 }
 
-/// A chain's text as `(layers outermost first, inner layout)`.
-fn parse_chain(s: &str) -> (Vec<(Part, i64)>, Vec<(i64, i64)>) {
+/// A chain's text as its layers (outermost first) and inner layout.
+fn parse_chain(s: &str) -> Func {
     let items: Vec<&str> = s.split(" o ").collect();
     let mut layers = Vec::new();
     for k in (0..items.len() - 1).step_by(2) {
@@ -68,7 +70,7 @@ fn parse_chain(s: &str) -> (Vec<(Part, i64)>, Vec<(i64, i64)>) {
     let Part::Layout(l) = parse_part(items[items.len() - 1]) else {
         panic!("{s}: the innermost function is not a layout");
     };
-    (layers, l)
+    Func { layers, layout: l }
 }
 
 fn eval_layout(l: &[(i64, i64)], x: i64) -> Option<i64> {
@@ -106,8 +108,7 @@ struct Func {
 
 impl Func {
     fn of(text: &str) -> Func {
-        let (layers, layout) = parse_chain(text);
-        Func { layers, layout }
+        parse_chain(text)
     }
 
     fn size(&self) -> i64 {
@@ -150,7 +151,9 @@ fn layout_of_chain_past_the_outer_domain() {
         assert_eq!(Func::of(want).values().unwrap(), truth);
     }
     assert_eq!(
-        Func::of("(4,4):(1,16) o 0 o 4:1 o 0 o 8:1").values().unwrap(),
+        Func::of("(4,4):(1,16) o 0 o 4:1 o 0 o 8:1")
+            .values()
+            .unwrap(),
         [0, 1, 2, 3, 16, 17, 18, 19]
     );
     // CuTe's fold where the image stays inside: 4:2 reaches 0..6 of 8:1.
@@ -210,7 +213,9 @@ fn inverses_over_a_swizzle_with_an_offset() {
         "8:1 o -2 o Sw<1,0,1> o 0 o 8:1"
     );
     // A swizzle outermost with an offset: the answer would end in a swizzle (no domain).
-    let e = chain("Sw<1,0,1> o 2 o 8:1 o 0 o 8:1").right_inverse().unwrap_err();
+    let e = chain("Sw<1,0,1> o 2 o 8:1 o 0 o 8:1")
+        .right_inverse()
+        .unwrap_err();
     assert_eq!(
         e.to_string(),
         "right_inverse: CuTe's right_inverse of Sw<1,0,1> o 2 o 8:1 o 0 o 8:1 is a composed \
@@ -323,7 +328,8 @@ fn gen_chain(g: &mut Rng) -> String {
     let mut s = String::new();
     let mut has_layout = false;
     for k in 0..n {
-        let f = if g.below(3) == 0 && !(k + 1 == n && !has_layout) {
+        let roll = g.below(3) == 0;
+        let f = if roll && (has_layout || k + 1 != n) {
             gen_swizzle(g)
         } else {
             has_layout = true;
@@ -506,7 +512,11 @@ fn check_inverse(t: &mut Tally, c: &str, right: bool) {
             left_law(&cf, &rf)
         }
     };
-    let op = if right { "right_inverse" } else { "left_inverse" };
+    let op = if right {
+        "right_inverse"
+    } else {
+        "left_inverse"
+    };
     t.count(op, got.is_ok());
     match got {
         Ok(r) => {
@@ -516,9 +526,9 @@ fn check_inverse(t: &mut Tally, c: &str, right: bool) {
             }
         }
         Err(e) => match cute_inverse(&ch, right) {
-            Some(cute) if law(&cute) == Some(true) => {
-                t.false_refusals.push(format!("{op} {c}: {e}; CuTe's {cute} is lawful"))
-            }
+            Some(cute) if law(&cute) == Some(true) => t
+                .false_refusals
+                .push(format!("{op} {c}: {e}; CuTe's {cute} is lawful")),
             _ => t.refused_lawfully += 1,
         },
     }
@@ -593,13 +603,21 @@ fn random_chains_compose_and_invert_lawfully() {
     );
     eprintln!("(answered, refused) by kind: {:?}", t.by_kind);
     let show = |v: &[String]| v.iter().take(5).cloned().collect::<Vec<_>>().join("\n  ");
-    assert!(t.law_breaks.is_empty(), "law breaks:\n  {}", show(&t.law_breaks));
+    assert!(
+        t.law_breaks.is_empty(),
+        "law breaks:\n  {}",
+        show(&t.law_breaks)
+    );
     assert!(
         t.false_refusals.is_empty(),
         "false refusals:\n  {}",
         show(&t.false_refusals)
     );
-    assert!(t.not_cutes.is_empty(), "not CuTe's:\n  {}", show(&t.not_cutes));
+    assert!(
+        t.not_cutes.is_empty(),
+        "not CuTe's:\n  {}",
+        show(&t.not_cutes)
+    );
     // The generators reach every kind of answer.
     assert!(t.answered > t.cases / 2, "{t:?}");
     assert!(t.cute_folds > 0 && t.refused_lawfully > 0, "{t:?}");

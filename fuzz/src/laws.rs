@@ -389,6 +389,10 @@ pub fn check_result(op: &str, args: &[Arg], ours: &str) -> Result<(), String> {
     {
         return check_chain_inverse(op == "right_inverse", &texts[0], ours);
     }
+    if texts.iter().any(|t| t.contains(" o ")) {
+        // Other operations on composed layouts: the conformance checkers read plain layouts.
+        return Ok(());
+    }
     if texts
         .iter()
         .any(|t| !ints_small(t, CHECK_INT) || t.contains('<'))

@@ -901,22 +901,24 @@ fn fold_layers(layers: &[(OuterFn, i64)], l: &Layout) -> Option<Layout> {
 }
 
 /// Whether every layer of `rhs` (all layouts with offset 0) sees only inputs in `[0, size)` of
-/// its layout: the image of the layers below it, folded ([`fold_layers`]), lies there. Then
-/// CuTe's fold `((X ∘ A0) ∘ A1) ∘ ... ∘ L` equals `X(A0(A1(... L(i))))` on `L`'s domain: by
-/// induction, `X ∘ A0 ∘ ... ∘ Ak` is evaluated only inside its domain, where
+/// its layout: the image of the layers below it, folded from the inside ([`fold_layers`]), lies
+/// there. Then CuTe's fold `((X ∘ A0) ∘ A1) ∘ ... ∘ L` equals `X(A0(A1(... L(i))))` on `L`'s
+/// domain: by induction, `X ∘ A0 ∘ ... ∘ Ak` is evaluated only inside its domain, where
 /// [`Layout::compose`]'s law holds.
 fn inputs_in_domains(rhs: &LayoutChain) -> bool {
-    for k in 0..rhs.layers.len() {
-        let OuterFn::Layout(a) = &rhs.layers[k].0 else {
-            return false;
-        };
-        let Some(below) = fold_layers(&rhs.layers[k + 1..], &rhs.layout) else {
+    let mut below = rhs.layout.clone();
+    for (f, off) in rhs.layers.iter().rev() {
+        let (OuterFn::Layout(a), 0) = (f, off) else {
             return false;
         };
         let (lo, hi) = below.image_bounds();
         if lo < 0 || hi >= a.size() {
             return false;
         }
+        below = match a.compose(&below) {
+            Ok(l) => l,
+            Err(_) => return false,
+        };
     }
     true
 }

@@ -17,9 +17,12 @@
 //! - anything else is a word: a name, a tag, an operation, `NAME=VALUE`, or text no form
 //!   matches ([`Form::Word`]).
 
+use cute_layout::composed::is_composed_text;
+use cute_layout::pycute::f2::is_f2_text;
+use cute_layout::tensor::is_tensor_text;
 use cute_layout::{
-    is_composed_text, is_f2_text, is_tensor_text, BasisSum, F2Basis, IntTuple, Layout, LayoutChain,
-    LayoutTensor, ScaledBasis, Swizzle, SymLayout, F2,
+    BasisSum, F2Basis, IntTuple, Layout, LayoutChain, LayoutTensor, ScaledBasis, Swizzle,
+    SymLayout, F2,
 };
 
 use crate::table::Kind;

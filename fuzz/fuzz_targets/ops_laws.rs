@@ -6,7 +6,7 @@
 #![no_main]
 
 use cute_fuzz::gen::Bytes;
-use cute_fuzz::laws::check_result;
+use cute_fuzz::laws::{check_refusal, check_result};
 use cute_fuzz::ops::run_op;
 use cute_layout::Layout;
 use libfuzzer_sys::fuzz_target;
@@ -31,9 +31,16 @@ fuzz_target!(|data: &[u8]| {
     if let Err(e) = cute_fuzz::shared::check::check(spec.name, &args, &result) {
         panic!("law broken: {e}");
     }
-    if let Ok(ours) = &result {
-        if let Err(e) = check_result(spec.name, &args, ours) {
-            panic!("law broken: {e}");
+    match &result {
+        Ok(ours) => {
+            if let Err(e) = check_result(spec.name, &args, ours) {
+                panic!("law broken: {e}");
+            }
+        }
+        Err(e) => {
+            if let Err(m) = check_refusal(spec.name, &args, e.kind) {
+                panic!("false refusal: {m}");
+            }
         }
     }
     if let Some(cute_fuzz::ops::Arg::Text(t)) = args.first() {

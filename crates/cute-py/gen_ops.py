@@ -108,7 +108,7 @@ def generate(specs, native):
         params, required, rest = signature(spec, False)
         doc = docstring(spec)
         if name in native:
-            py += ["", f"{name} = _native.{name}  # native: {spec['name']} {spec['usage']}"]
+            py += ["", "", f"{name} = _native.{name}  # native: {spec['name']} {spec['usage']}"]
         else:
             fixed = [p.split("=")[0] for p in params if not (rest and p.startswith(rest + "="))]
             tup = "(" + ", ".join(fixed) + ("," if len(fixed) == 1 else "") + ")"

@@ -553,20 +553,20 @@ fn from_kinds<'py>(py: Python<'py>, kinds: &[Kind], text: &str) -> PyResult<Boun
     let t = text.trim();
     for kind in kinds {
         match kind {
-            Kind::Layout | Kind::Tiler => {
+            Kind::Layout | Kind::Tiler if t.contains(':') => {
                 if let Ok(l) = t.parse::<Layout>() {
                     return Ok(new_layout(py, l)?.into_bound(py).into_any());
                 }
                 if let Ok(l) = t.parse::<Layout<ScaledBasis>>() {
                     return Ok(Py::new(py, PyBasis { inner: l })?.into_bound(py).into_any());
                 }
-                if *kind == Kind::Tiler {
-                    if let Ok(tt) = t.parse::<IntTuple>() {
-                        return tuple_to_py(py, &tt);
-                    }
+            }
+            Kind::Tiler => {
+                if let Ok(tt) = t.parse::<IntTuple>() {
+                    return tuple_to_py(py, &tt);
                 }
             }
-            Kind::Composed => {
+            Kind::Composed if t.contains(" o ") => {
                 if let Ok(c) = t.parse::<ComposedLayout>() {
                     return Ok(Py::new(py, PyComposed { inner: c })?
                         .into_bound(py)
@@ -594,6 +594,15 @@ fn from_kinds<'py>(py: Python<'py>, kinds: &[Kind], text: &str) -> PyResult<Boun
                 if let Ok(tt) = t.parse::<IntTuple>() {
                     return tuple_to_py(py, &tt);
                 }
+            }
+            Kind::Text if !t.contains('\n') => {
+                // Free text (an op applied to each element, a fixed word): the value its one
+                // line writes, as for the kinds above.
+                return from_kinds(
+                    py,
+                    &[Kind::Swizzle, Kind::Composed, Kind::Layout, Kind::Int, Kind::Tuple],
+                    text,
+                );
             }
             _ => {}
         }

@@ -167,6 +167,12 @@ from . import atoms  # noqa: E402  (MMAAtom, TiledMMA, CopyAtom, TiledCopy over 
 from .atoms import CopyAtom, MMAAtom, Picture, TiledCopy, TiledMMA, make_layout_tv, make_tiled_copy, make_tiled_mma  # noqa: E402
 
 __all__ += ["atoms", "CopyAtom", "MMAAtom", "Picture", "TiledCopy", "TiledMMA", "make_layout_tv", "make_tiled_copy", "make_tiled_mma"]
+# The atom functions return objects (TiledCopy, a TV layout): kept, with the table's docstring first.
+for _f in (make_layout_tv, make_tiled_copy):
+    if hasattr(_ops, _f.__name__):  # (absent only while gen_ops.py writes _ops.py)
+        _f.__doc__ = getattr(_ops, _f.__name__).__doc__ + "\n\nHere: " + (_f.__doc__ or "").strip()
+del _f
+
 from .tensor import Tensor  # noqa: E402
 
 __all__ += ["Tensor"]

@@ -600,7 +600,13 @@ fn from_kinds<'py>(py: Python<'py>, kinds: &[Kind], text: &str) -> PyResult<Boun
                 // line writes, as for the kinds above.
                 return from_kinds(
                     py,
-                    &[Kind::Swizzle, Kind::Composed, Kind::Layout, Kind::Int, Kind::Tuple],
+                    &[
+                        Kind::Swizzle,
+                        Kind::Composed,
+                        Kind::Layout,
+                        Kind::Int,
+                        Kind::Tuple,
+                    ],
                     text,
                 );
             }
@@ -1635,9 +1641,18 @@ tiler_op!(
     logical_product,
     "(A, complement(A) o B)\n\n`(A, complement(A, size(A) * cosize(B)) o B)`: copies of A laid out by B.\n\n>>> str(logical_product(Layout(2, 1), Layout(3, 1)))\n'(2,3):(1,2)'"
 );
-tiler_op!(zipped_product, "logical_product as ((block),(rest))\n\n`logical_product` as `((block), (rest))`.");
-tiler_op!(tiled_product, "logical_product as ((block),rest...)\n\n`logical_product` as `((block), rest...)`.");
-tiler_op!(flat_product, "logical_product as (block...,rest...)\n\n`logical_product` as `(block..., rest...)`.");
+tiler_op!(
+    zipped_product,
+    "logical_product as ((block),(rest))\n\n`logical_product` as `((block), (rest))`."
+);
+tiler_op!(
+    tiled_product,
+    "logical_product as ((block),rest...)\n\n`logical_product` as `((block), rest...)`."
+);
+tiler_op!(
+    flat_product,
+    "logical_product as (block...,rest...)\n\n`logical_product` as `(block..., rest...)`."
+);
 
 /// A module function `NAME(a, b)` of two layout arguments: `Layout::NAME`, or `NAME` of the
 /// operation table where `via_table(a, b)` (arguments the fast path does not take).

@@ -13,7 +13,7 @@ use cute_layout::{ComposedLayout, IntTuple, Layout, LayoutChain, Swizzle};
 use crate::table::{more, one, opt, Kind as K, Topic};
 use crate::{op, Args, Either, OpError, OpSpec};
 
-/// The analysis operations, one line each (hence `rustfmt::skip`).
+/// The analysis operations, one declaration each (hence `rustfmt::skip`).
 #[rustfmt::skip]
 pub static ANALYSIS_OPS: &[OpSpec] = &[
     op("image_offsets", Topic::Analysis, "the image as an explicit list: the distinct offsets, increasing")
@@ -75,10 +75,11 @@ pub static ANALYSIS_OPS: &[OpSpec] = &[
         .returns(&[K::Tuple])
         .law("bits(L(i)) = M * bits(i) (mod 2) for every index i")
         .example(&["Sw<1,0,-1> o 0 o 4:1"], "((1,0),(1,1))")
+        .f2(crate::f2_ops::f2_matrix)
         .run(f2_matrix),
     op("tuple_cat", Topic::Tuples, "CuTe tuple_cat: the top-level elements (modes) of each argument in turn")
         .params(&[more("", &[K::Tuple, K::Layout])])
-        .returns(&[K::Tuple, K::Layout])
+        .returns(&[K::Layout, K::Tuple])
         .law("rank(R) = the sum of the ranks (1 for an integer); R's elements are the arguments' in order")
         .example(&["(7,2):(2,1)", "(3,3):(0,10)"], "(7,2,3,3):(2,1,0,10)")
         .run(tuple_cat),

@@ -13,7 +13,7 @@ impl From<AtomError> for OpError {
     }
 }
 
-/// The atom operations (one line each, hence `rustfmt::skip`).
+/// The atom operations, one declaration each (hence `rustfmt::skip`).
 #[rustfmt::skip]
 pub static ATOM_OPS: &[OpSpec] = &[
     op("mma_atom", Topic::Atoms, "an MMA atom's field: thr_id, shape_mnk, layout_a_tv, layout_b_tv, layout_c_tv (layout_sfa_tv, layout_sfb_tv)")
@@ -24,7 +24,7 @@ pub static ATOM_OPS: &[OpSpec] = &[
         .run(mma_atom),
     op("tiled_mma", Topic::Atoms, "make_tiled_mma's field: thr_layout_vmnk, permutation_mnk, layout_{a,b,c}_tv, tile_size_mnk, size; with a tensor layout and a thread: partition_{a,b,c}, offset_{a,b,c}, fragment_{a,b,c}; with a tensor (counting_iter/ArithTuple) and a thread: partition_{a,b,c} as a tensor")
         .params(&[one("", &[K::Atom]), one("ATOM_LAYOUT|_", &[K::Layout, K::Underscore]), one("PERMUTATION|_", &[K::Tiler, K::Underscore]), one("", &[K::Field]), opt("GMEM_LAYOUT", &[K::Layout, K::Tensor]), opt("THREAD", &[K::Int])])
-        .returns(&[K::Layout, K::Tuple, K::Tiler, K::Int, K::Tensor])
+        .returns(&[K::Tuple, K::Layout, K::Tiler, K::Int, K::Tensor])
         .law("each field is the accessor of CuTe's make_tiled_mma(ATOM, ATOM_LAYOUT, PERMUTATION) of the same name; the atom is repeated over ATOM_LAYOUT")
         .example(&["SM80_16x8x16_F16F16F16F16_TN", "(2,2,1)", "_", "tile_size_mnk"], "(32,16,16)")
         .run(tiled_mma),

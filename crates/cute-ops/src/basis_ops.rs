@@ -8,7 +8,7 @@ use cute_layout::{Layout, ScaledBasis};
 use crate::table::{one, Kind as K, Topic};
 use crate::{op, OpSpec};
 
-/// The basis-stride operations, one line each (hence `rustfmt::skip`).
+/// The basis-stride operations, one declaration each (hence `rustfmt::skip`).
 #[rustfmt::skip]
 pub static BASIS_OPS: &[OpSpec] = &[
     op("make_basis_like", Topic::Basis, "the unit basis stride at each leaf's mode path (the stride of make_identity_layout)")

@@ -12,7 +12,7 @@ use crate::composed_ops::Func;
 use crate::table::{many, one, opt, Kind as K, Topic};
 use crate::{op, run_op, Arg, Args, Either, OpError, OpSpec};
 
-/// The construction and restructuring operations, one line each (hence `rustfmt::skip`).
+/// The construction and restructuring operations, one declaration each (hence `rustfmt::skip`).
 #[rustfmt::skip]
 pub static CONSTRUCT_OPS: &[OpSpec] = &[
     op("domain_offset", Topic::Queries, "(layout, offset of COORD); composed: the offset moves into the outermost offset, 0; of a tensor, the tensor with its iterator moved to T(COORD) (a pointer tensor's pointer by the element offset, its swizzle kept)")
@@ -29,7 +29,7 @@ pub static CONSTRUCT_OPS: &[OpSpec] = &[
         .run(max_alignment),
     op("zip", Topic::Algebra, "transpose ((a,b),(x,y)) -> ((a,x),(b,y)); of two layouts, their modes paired")
         .params(&[one("", &[K::Layout, K::Composed, K::Tuple]), many("", &[K::Layout, K::Tuple])])
-        .returns(&[K::Layout, K::Composed])
+        .returns(&[K::Layout, K::Composed, K::Tuple])
         .law("element j of element i of R is element i of element j of the argument (shape and stride alike)")
         .example(&["((2,3),(4,5)):((1,2),(6,24))"], "((2,4),(3,5)):((1,6),(2,24))")
         .run(zip),

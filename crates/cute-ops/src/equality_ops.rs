@@ -8,7 +8,7 @@ use cute_layout::{IntTuple, Layout, LayoutChain, ScaledBasis, Swizzle};
 use crate::table::{one, Kind as K, Topic};
 use crate::{bit, op, Args, OpError, OpSpec};
 
-/// The equality operations, one line each (hence `rustfmt::skip`).
+/// The equality operations, one declaration each (hence `rustfmt::skip`).
 #[rustfmt::skip]
 pub static EQUALITY_OPS: &[OpSpec] = &[
     op("structural_equal", Topic::Analysis, "CuTe's ==: the same shape and stride (the same tree: (4):(1) is not 4:1); equal compares functions")

@@ -53,7 +53,7 @@ pub fn example_line(spec: &OpSpec) -> String {
 /// output), and the same call as a `cute batch` request.
 pub fn render(spec: &OpSpec) -> String {
     let mut out = format!("Usage: {}\n\n{}\n", usage_line(spec), spec.summary);
-    if crate::f2_ops::F2_TAKERS.contains(&spec.name) && spec.name != "f2_swizzle" {
+    if spec.f2.is_some() && spec.name != "f2_swizzle" {
         out += "Also takes layouts with F2 (XOR) strides, NVlabs PyCuTe's (not CuTe C++'s): `(8,8):(F2(1),F2(9))`.\n";
     }
     if !spec.limits.is_empty() {
@@ -131,6 +131,17 @@ pub fn markdown() -> String {
             let _ = writeln!(out, "\n### {}\n", s.name);
             let _ = writeln!(out, "`{}` &rarr; {}\n", usage_line(s), returns.join(" | "));
             let _ = writeln!(out, "{}\n", md_escape(s.summary));
+            if s.f2.is_some() && s.name != "f2_swizzle" {
+                let basis = if s.f2_basis.is_some() {
+                    " and F2 basis strides"
+                } else {
+                    ""
+                };
+                let _ = writeln!(
+                    out,
+                    "Also takes layouts with F2 (XOR) strides{basis}, NVlabs PyCuTe's.\n"
+                );
+            }
             let _ = writeln!(out, "Law: {}\n", md_escape(s.law));
             if !s.limits.is_empty() {
                 let _ = writeln!(out, "Limits: {}\n", md_escape(s.limits));
@@ -249,6 +260,45 @@ mod tests {
                 Err(e) => panic!("{}: {e}", example_line(spec)),
             }
         }
+    }
+
+    /// The example's output has the form of the first declared result kind.
+    #[test]
+    fn the_first_result_kind_is_the_examples() {
+        use crate::table::Kind as K;
+        use crate::value::Form as F;
+        let mut bad = Vec::new();
+        for spec in all() {
+            let out = spec.output;
+            let first = spec.returns[0];
+            let fits = if out.contains('\n') {
+                first == K::Text
+            } else {
+                match F::of_text(out) {
+                    F::Int => matches!(first, K::Int | K::Bool | K::Stride),
+                    F::Tuple => {
+                        matches!(first, K::Tuple | K::Stride | K::Values | K::Tiler | K::Text)
+                    }
+                    // A pair such as (LAYOUT, OFFSET) has the layout form too.
+                    F::Layout | F::BasisLayout | F::SumLayout => {
+                        matches!(first, K::Layout | K::Tiler | K::Text)
+                    }
+                    F::Composed => first == K::Composed,
+                    F::Tensor => matches!(first, K::Tensor | K::Pointer),
+                    F::Swizzle => first == K::Swizzle,
+                    F::Basis => matches!(first, K::Stride | K::Basis),
+                    F::F2Layout | F::F2BasisLayout => first == K::F2Layout,
+                    F::Symbolic => first == K::Symbolic,
+                    F::Word | F::Underscore | F::SwizzleList => {
+                        matches!(first, K::Text | K::Values)
+                    }
+                }
+            };
+            if !fits {
+                bad.push(format!("{}: {out:?} is no {first:?}", spec.name));
+            }
+        }
+        assert!(bad.is_empty(), "{bad:#?}");
     }
 
     #[test]

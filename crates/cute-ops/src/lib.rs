@@ -1,11 +1,15 @@
 //! The operations of the `cute` command, `cute batch`, the Python package and the web page, in
-//! one table ([`OPS`]), and the batch protocol's request form ([`request`]).
+//! one table ([`all`], the groups of [`GROUPS`]), and the batch protocol's request form
+//! ([`request`]).
 //!
 //! This crate holds no algebra: every entry converts its text arguments, calls
-//! [`cute_layout`], and writes the result in CuTe's text form. Each entry names the operation
-//! (CuTe's name), its argument usage, how many arguments it takes and the function. Adding an
-//! operation is one line in [`OPS`]; [`run_op`] does the lookup, the arity check and the error
-//! mapping for every front end.
+//! [`cute_layout`], and writes the result in CuTe's text form. Each operation is declared once
+//! ([`OpSpec`], see [`table`]): name, topic, typed parameters, result kinds, summary, law, CuTe
+//! example with its exact output, and the function; the usage line, the arity check, `cute help`,
+//! `cute ops`, docs/OPERATIONS.md, the web page's list and the fuzz generators come from it.
+//! Adding an operation is one declaration in a group's table; [`run_op`] does the lookup, the
+//! arity check and the error mapping for every front end. An argument's kind is read once from
+//! its text by the grammar ([`value::Form`]); the operations choose their overload by it.
 //!
 //! Results: layouts and tuples in the text form (`(2,(2,2)):(4,(2,1))`, `(1,(1,2))`), integers in
 //! decimal, booleans as `1` / `0` (as CuTe prints its static `true` / `false`).
@@ -161,8 +165,8 @@ pub fn all() -> impl Iterator<Item = &'static OpSpec> {
     GROUPS.iter().flat_map(|g| g.iter())
 }
 
-/// The layout algebra's operations: name, usage, (min, max) arguments, what it computes, and
-/// the function. One line per operation (hence `rustfmt::skip`).
+/// The layout algebra's operations, one declaration each ([`table`]; laid out by hand, hence
+/// `rustfmt::skip`).
 #[rustfmt::skip]
 pub static OPS: &[OpSpec] = &[
     // construction
@@ -252,7 +256,7 @@ pub static OPS: &[OpSpec] = &[
         .run(|a| tensor_restructure_ops::on_tensor(a, 0, tensor_restructure_ops::flatten, || first(chain_ops::query(a, |c| c.map(|l| Ok(l.flatten())).map_or_else(|e| e.to_string(), |c| c.to_string())), || flatten(a)))),
     op("slice", Topic::Construction, "the sub-layout of the modes where COORD has _ (slice(coord, layout)); of a tensor, CuTe's tensor(coord)")
         .params(&[one("", &[K::Coord]), one("", &[K::Layout, K::Composed, K::Tensor])])
-        .returns(&[K::Layout, K::Composed, K::Tensor])
+        .returns(&[K::Layout, K::Composed, K::Tensor, K::Tuple])
         .law("R is the sub-layout of the modes where COORD has _: L(c with _ replaced by d) = offset + R(d)")
         .example(&["(_,1,_)", "(2,3,4):(1,2,6)"], "(2,4):(1,6)")
         .run(|a| first(tensor_ops::slice(a), || chain_ops::slice(a))),
@@ -268,42 +272,54 @@ pub static OPS: &[OpSpec] = &[
         .returns(&[K::Int])
         .law("size = product of the extents; the domain is [0, size)")
         .example(&["(2,(2,2)):(4,(2,1))"], "8")
+        .f2(f2_ops::size)
+        .f2_basis(f2_ops::basis_size)
         .run(|a| first(symbolic_ops::symbolic(a, "size"), || first(chain_ops::query(a, |c| c.size().to_string()), || Ok(a.shape(0)?.size()?.to_string())))),
     op("cosize", Topic::Queries, "CuTe's cosize: one past the last offset (of the inner layout if composed)")
         .params(&[one("", &[K::Layout, K::Composed])])
         .returns(&[K::Int])
         .law("cosize = 1 + sum of (s_i - 1) * |d_i| over the leaves; for non-negative strides, L(size - 1) + 1")
         .example(&["(2,(2,2)):(4,(2,1))"], "8")
+        .f2(f2_ops::cosize)
         .run(|a| first(chain_ops::query(a, |c| c.cosize().to_string()), || Ok(if a.is_basis(0) { a.basis_layout(0)?.cosize()? } else { a.layout(0)?.cosize() }.to_string()))),
     op("rank", Topic::Queries, "number of top-level modes")
         .params(&[one("", &[K::Layout, K::Composed, K::Tuple])])
         .returns(&[K::Int])
         .law("number of top-level modes (1 for an integer)")
         .example(&["(2,(2,2)):(4,(2,1))"], "2")
+        .f2(f2_ops::rank)
+        .f2_basis(f2_ops::basis_rank)
         .run(|a| first(chain_ops::query(a, |c| c.rank().to_string()), || Ok(a.shape(0)?.rank().to_string()))),
     op("depth", Topic::Queries, "nesting depth (0 for an integer)")
         .params(&[one("", &[K::Layout, K::Composed, K::Tuple])])
         .returns(&[K::Int])
         .law("0 for an integer, else 1 + the largest depth of a mode")
         .example(&["(2,(2,2)):(4,(2,1))"], "2")
+        .f2(f2_ops::depth)
+        .f2_basis(f2_ops::basis_depth)
         .run(|a| first(chain_ops::query(a, |c| c.depth().to_string()), || Ok(a.shape(0)?.depth().to_string()))),
     op("shape", Topic::Queries, "the shape")
         .params(&[one("", &[K::Layout, K::Composed])])
         .returns(&[K::Tuple])
         .law("the shape of SHAPE:STRIDE")
         .example(&["(2,(2,2)):(4,(2,1))"], "(2,(2,2))")
+        .f2(f2_ops::shape)
+        .f2_basis(f2_ops::basis_shape)
         .run(|a| first(chain_ops::query(a, |c| c.shape().to_string()), || Ok(a.layout(0)?.shape().to_string()))),
     op("stride", Topic::Queries, "the stride")
         .params(&[one("", &[K::Layout])])
-        .returns(&[K::Tuple])
+        .returns(&[K::Tuple, K::Stride])
         .law("the stride of SHAPE:STRIDE")
         .example(&["(2,(2,2)):(4,(2,1))"], "(4,(2,1))")
+        .f2(f2_ops::stride)
         .run(|a| Ok(a.layout(0)?.stride().to_string())),
     op("crd2idx", Topic::Queries, "index of a 1-D, R-D or natural coordinate (colexicographic for a shape; a coordinate for basis strides)")
         .params(&[one("", &[K::Coord]), one("", &[K::Layout, K::Composed, K::Shape]), opt("", &[K::Stride])])
         .returns(&[K::Int, K::Tuple])
         .law("crd2idx(c, L) = L(c) = sum of c_i * d_i, with a 1-D or R-D c first unfolded to the natural coordinate of L's shape")
         .example(&["(1,5)", "(3,(2,3)):(3,(12,1))"], "17")
+        .f2(f2_ops::crd2idx)
+        .f2_basis(f2_ops::basis_crd2idx)
         .run(|a| first(chain_ops::crd2idx(a), || crd2idx(a))),
     op("idx2crd", Topic::Queries, "natural coordinate: idx2crd(i, shape), or (i / d) % s per leaf of a layout")
         .params(&[one("INDEX", &[K::Int]), one("", &[K::Shape, K::Layout]), opt("", &[K::Stride])])
@@ -356,9 +372,10 @@ pub static OPS: &[OpSpec] = &[
     // algebra
     op("coalesce", Topic::Algebra, "fewest modes with the same function (by profile if given); of a tensor (counting, coordinate or pointer), the tensor over the coalesced layout")
         .params(&[one("", &[K::Layout, K::Composed, K::Symbolic, K::Tensor]), opt("", &[K::Profile])])
-        .returns(&[K::Layout, K::Composed, K::Symbolic, K::Tensor])
+        .returns(&[K::Layout, K::Composed, K::Symbolic, K::Tensor, K::F2Layout])
         .law("R(i) = A(i) for every i in [0, size(A)), with the fewest modes (by profile: mode by mode)")
         .example(&["(2,(1,6)):(1,(6,2))"], "12:1")
+        .f2(f2_ops::coalesce)
         .run(|a| tensor_restructure_ops::on_tensor(a, 0, tensor_restructure_ops::coalesce, || first(symbolic_ops::symbolic(a, "coalesce"), || first(chain_ops::coalesce(a), || if a.is_basis(0) && a.len() == 1 { Ok(a.basis_layout(0)?.coalesce()?.to_string()) } else { Ok(if a.len() == 2 { a.layout(0)?.coalesce_by_mode(&a.profile(1)?)? } else { a.layout(0)?.coalesce() }.to_string()) })))),
     op("filter", Topic::Algebra, "coalesce without stride-0 and extent-1 modes (at the terminals of PROFILE; of the inner layout if composed); of a tensor (counting, coordinate or pointer), the tensor over the filtered layout")
         .params(&[one("", &[K::Layout, K::Composed, K::Tensor]), opt("", &[K::Profile])])
@@ -392,15 +409,18 @@ pub static OPS: &[OpSpec] = &[
         .run(|a| Ok(a.layout(0)?.with_shape(&a.tuple(1)?)?.to_string())),
     op("right_inverse", Topic::Algebra, "largest R with A(R(i)) = i")
         .params(&[one("", &[K::Layout, K::Composed, K::Symbolic])])
-        .returns(&[K::Layout, K::Composed, K::Symbolic])
+        .returns(&[K::Layout, K::Composed, K::Symbolic, K::F2Layout])
         .law("A(R(i)) = i for 0 <= i < size(R), with size(R) the largest such; composed A o O o B: CuTe's right_inverse(B) o -O o right_inverse(A), refused where it breaks the law")
         .example(&["(4,8):(8,1)"], "(8,4):(4,1)")
+        .f2(f2_ops::right_inverse)
+        .f2_basis(f2_ops::basis_right_inverse)
         .run(|a| first(symbolic_ops::symbolic(a, "right_inverse"), || composed_ops::inverse(a, true))),
     op("left_inverse", Topic::Algebra, "R with R(A(i)) = i (quasi-inverse if not injective)")
         .params(&[one("", &[K::Layout, K::Composed])])
         .returns(&[K::Layout, K::Composed])
         .law("R(A(i)) = i for 0 <= i < size(A) when A is injective (A(R(A(i))) = A(i) always); composed: CuTe's left_inverse(B) o -O o left_inverse(A); basis strides: slot by slot, R takes a coordinate")
         .example(&["(4,8):(8,1)"], "(8,4):(4,1)")
+        .f2(f2_ops::left_inverse)
         .run(|a| composed_ops::inverse(a, false)),
     op("nullspace", Topic::Algebra, "the coordinates A maps to 0 (1:0 for a composed layout, as CuTe)")
         .params(&[one("", &[K::Layout, K::Composed])])
@@ -446,49 +466,49 @@ pub static OPS: &[OpSpec] = &[
         .run(recast),
     op("logical_divide", Topic::Algebra, "A o (T, complement(T))")
         .params(&[one("", &[K::Layout, K::Tensor]), one("", &[K::Tiler])])
-        .returns(&[K::Layout, K::Tensor])
+        .returns(&[K::Layout, K::Composed, K::Tensor])
         .law("R = A o (T, complement(T, size(A))): mode i holds tile i of T and its repetitions")
         .example(&["(4,2,3):(2,1,8)", "4:2"], "((2,2),(2,3)):((4,1),(2,8))")
         .run(|a| first(tensor_ops::divide(a, Layout::logical_divide, ComposedLayout::logical_divide), || composed_ops::by_tiler(a, Layout::logical_divide, ComposedLayout::logical_divide))),
     op("zipped_divide", Topic::Algebra, "logical_divide as ((tile),(rest))")
         .params(&[one("", &[K::Layout, K::Tensor]), one("", &[K::Tiler])])
-        .returns(&[K::Layout, K::Tensor])
+        .returns(&[K::Layout, K::Composed, K::Tensor])
         .law("the modes of logical_divide regrouped as ((tile), (rest)); the same function")
         .example(&["(8,8):(8,1)", "(2,4)"], "((2,4),(4,2)):((8,1),(16,4))")
         .run(|a| first(tensor_ops::divide(a, Layout::zipped_divide, ComposedLayout::zipped_divide), || composed_ops::by_tiler(a, Layout::zipped_divide, ComposedLayout::zipped_divide))),
     op("tiled_divide", Topic::Algebra, "logical_divide as ((tile),rest...)")
         .params(&[one("", &[K::Layout, K::Tensor]), one("", &[K::Tiler])])
-        .returns(&[K::Layout, K::Tensor])
+        .returns(&[K::Layout, K::Composed, K::Tensor])
         .law("the modes of logical_divide regrouped as ((tile), rest_0, rest_1, ...); the same function")
         .example(&["(8,8):(8,1)", "(2,4)"], "((2,4),4,2):((8,1),16,4)")
         .run(|a| first(tensor_ops::divide(a, Layout::tiled_divide, ComposedLayout::tiled_divide), || composed_ops::by_tiler(a, Layout::tiled_divide, ComposedLayout::tiled_divide))),
     op("flat_divide", Topic::Algebra, "logical_divide as (tile...,rest...)")
         .params(&[one("", &[K::Layout, K::Tensor]), one("", &[K::Tiler])])
-        .returns(&[K::Layout, K::Tensor])
+        .returns(&[K::Layout, K::Composed, K::Tensor])
         .law("the modes of logical_divide regrouped as (tile_0, ..., rest_0, ...); the same function")
         .example(&["(8,8):(8,1)", "(2,4)"], "(2,4,4,2):(8,1,16,4)")
         .run(|a| first(tensor_ops::divide(a, Layout::flat_divide, ComposedLayout::flat_divide), || composed_ops::by_tiler(a, Layout::flat_divide, ComposedLayout::flat_divide))),
     op("logical_product", Topic::Algebra, "(A, complement(A) o B)")
         .params(&[one("", &[K::Layout]), one("", &[K::Tiler])])
-        .returns(&[K::Layout])
+        .returns(&[K::Layout, K::Composed])
         .law("R = (A, complement(A, size(A) * cosize(B)) o B): A repeated as B says")
         .example(&["(2,2):(4,1)", "6:1"], "((2,2),(2,3)):((4,1),(2,8))")
         .run(|a| composed_ops::by_tiler(a, Layout::logical_product, ComposedLayout::logical_product)),
     op("zipped_product", Topic::Algebra, "logical_product as ((block),(rest))")
         .params(&[one("", &[K::Layout]), one("", &[K::Tiler])])
-        .returns(&[K::Layout])
+        .returns(&[K::Layout, K::Composed])
         .law("the modes of logical_product regrouped as ((block), (rest)); the same function")
         .example(&["(2,2):(4,1)", "(2,3)"], "((2,2),(2,3)):((4,1),(1,2))")
         .run(|a| composed_ops::by_tiler(a, Layout::zipped_product, ComposedLayout::zipped_product)),
     op("tiled_product", Topic::Algebra, "logical_product as ((block),rest...)")
         .params(&[one("", &[K::Layout]), one("", &[K::Tiler])])
-        .returns(&[K::Layout])
+        .returns(&[K::Layout, K::Composed])
         .law("the modes of logical_product regrouped as ((block), rest_0, rest_1, ...); the same function")
         .example(&["(2,2):(4,1)", "(2,3)"], "((2,2),2,3):((4,1),1,2)")
         .run(|a| composed_ops::by_tiler(a, Layout::tiled_product, ComposedLayout::tiled_product)),
     op("flat_product", Topic::Algebra, "logical_product as (block...,rest...)")
         .params(&[one("", &[K::Layout]), one("", &[K::Tiler])])
-        .returns(&[K::Layout])
+        .returns(&[K::Layout, K::Composed])
         .law("the modes of logical_product regrouped as (block_0, ..., rest_0, ...); the same function")
         .example(&["(2,2):(4,1)", "(2,3)"], "(2,2,2,3):(4,1,1,2)")
         .run(|a| composed_ops::by_tiler(a, Layout::flat_product, ComposedLayout::flat_product)),
@@ -540,12 +560,14 @@ pub static OPS: &[OpSpec] = &[
         .returns(&[K::Bool])
         .law("1 exactly when size(A) = size(B) and A(i) = B(i) for every i in [0, size)")
         .example(&["(4,2):(1,4)", "8:1"], "1")
+        .f2(f2_ops::equal)
         .run(|a| first(chain_ops::equal(a), || crate::analysis::equal(a))),
     op("injective", Topic::Analysis, "whether no two points share an offset")
         .params(&[one("", &[K::Layout, K::Composed])])
         .returns(&[K::Bool])
         .law("1 exactly when A(i) != A(j) for all i != j in [0, size)")
         .example(&["(4,2):(2,8)"], "1")
+        .f2(f2_ops::injective)
         .run(|a| first(chain_ops::injectivity(a, 0), || crate::analysis::injective(a))),
     op("surjective", Topic::Analysis, "whether every integer between the smallest and largest offset is reached (with N: whether the offsets are exactly 0..N-1)")
         .params(&[one("", &[K::Layout, K::Composed]), opt("N", &[K::Int])])
@@ -558,6 +580,7 @@ pub static OPS: &[OpSpec] = &[
         .returns(&[K::Bool])
         .law("1 exactly when A is injective and surjective")
         .example(&["(4,2):(2,1)"], "1")
+        .f2(f2_ops::bijective)
         .run(|a| first(chain_ops::injectivity(a, 2), || Ok(bit(a.layout(0)?.is_bijective())))),
     op("compact", Topic::Analysis, "whether it is a bijection onto [0, size)")
         .params(&[one("", &[K::Layout])])
@@ -583,6 +606,8 @@ pub static OPS: &[OpSpec] = &[
         .returns(&[K::Values])
         .law("value i of the output is A(i), for i in [0, N) (N = size(A) by default)")
         .example(&["(2,2):(2,1)"], "0,2,1,3")
+        .limits("at most 1048576 values (MAX_TABLE_VALUES), given as N or as the size")
+        .f2(f2_ops::table)
         .run(composed_ops::table),
     op("print_layout", Topic::Rendering, "CuTe's print_layout table (of a swizzled layout: its values)")
         .params(&[one("", &[K::Layout, K::Composed])])
@@ -717,13 +742,11 @@ pub fn run_op(op: &str, args: &[Arg]) -> Result<String, OpError> {
             ),
         ));
     }
+    let a = Args::new(spec.name, args);
     if args.iter().any(f2_ops::is_f2_arg) {
-        return f2_ops::run(spec.name, args);
+        return f2_ops::dispatch(spec, &a);
     }
-    (spec.run)(&Args {
-        op: spec.name,
-        args,
-    })
+    (spec.run)(&a)
 }
 
 /// The `UnknownOp` error for `name`, naming the nearest operation when one is close.
@@ -745,6 +768,7 @@ pub fn find(name: &str) -> Option<&'static OpSpec> {
 pub struct Args<'a> {
     op: &'static str,
     args: &'a [Arg],
+    values: Vec<std::cell::OnceCell<value::Value>>,
 }
 
 /// A layout or an integer tuple, told apart by the `:` of the layout form.
@@ -756,7 +780,7 @@ pub enum Either {
 }
 
 /// A JSON list of integers and lists as a tuple's text: `[1,[2,3]]` is `(1,(2,3))`.
-fn list_tuple(items: &[Arg]) -> Option<String> {
+pub(crate) fn list_tuple(items: &[Arg]) -> Option<String> {
     let mut out = String::from("(");
     for (k, a) in items.iter().enumerate() {
         if k > 0 {
@@ -788,6 +812,22 @@ fn bit(b: bool) -> String {
 }
 
 impl<'a> Args<'a> {
+    /// The arguments `args` of operation `op`.
+    pub fn new(op: &'static str, args: &'a [Arg]) -> Self {
+        Args {
+            op,
+            args,
+            values: (0..args.len())
+                .map(|_| std::cell::OnceCell::new())
+                .collect(),
+        }
+    }
+
+    /// Argument `k` parsed by its form, once per call ([`value::Value::parse`]).
+    pub fn value(&self, k: usize) -> &value::Value {
+        self.values[k].get_or_init(|| value::Value::parse(&self.args[k]))
+    }
+
     /// The form of argument `k` ([`value::Form::of`]).
     pub fn form(&self, k: usize) -> value::Form {
         value::Form::of(&self.args[k])
@@ -868,6 +908,9 @@ impl<'a> Args<'a> {
 
     /// Argument `k` as a layout.
     pub fn layout(&self, k: usize) -> Result<Layout, OpError> {
+        if let value::Value::Layout(l) = self.value(k) {
+            return Ok(l.clone());
+        }
         self.parsed(k, "layout")
     }
 
@@ -903,6 +946,9 @@ impl<'a> Args<'a> {
     pub fn tuple(&self, k: usize) -> Result<IntTuple, OpError> {
         if let Arg::Int(i) = self.args[k] {
             return Ok(IntTuple::int(i));
+        }
+        if let value::Value::Tuple(t) = self.value(k) {
+            return Ok(t.clone());
         }
         self.parsed(k, "tuple")
     }
@@ -1060,6 +1106,33 @@ mod tests {
                 a.name
             );
             assert!(a.min() <= a.max(), "{}", a.name);
+        }
+    }
+
+    #[test]
+    fn stated_limits_hold() {
+        let declared: Vec<&str> = all()
+            .filter(|s| !s.limits.is_empty())
+            .map(|s| s.name)
+            .collect();
+        assert_eq!(declared, ["table"], "a declared limit needs its check here");
+        // table: 1048576 values are written, one more is refused, by N or by the size.
+        assert_eq!(
+            ok("table", &[t("8:1"), Arg::Int(MAX_TABLE_VALUES)])
+                .split(',')
+                .count(),
+            1 << 20
+        );
+        for args in [
+            vec![t("8:1"), Arg::Int(MAX_TABLE_VALUES + 1)],
+            vec![t("2097152:1")],
+            vec![t("(8,8):(F2(1),F2(9))"), Arg::Int(MAX_TABLE_VALUES + 1)],
+        ] {
+            assert_eq!(
+                run_op("table", &args).unwrap_err().kind,
+                "InvalidArgument",
+                "{args:?}"
+            );
         }
     }
 

@@ -7,12 +7,12 @@
 //! one. One table, [`POINTER_OPS`], listed in [`crate::GROUPS`]; the algebra is in
 //! `cute_layout`, these entries convert arguments.
 
-use cute_layout::{element_type_bits, is_pointer_text, MemSpace, Pointer, Swizzle};
+use cute_layout::{tensor::element_type_bits, tensor::is_pointer_text, MemSpace, Pointer, Swizzle};
 
 use crate::table::{more, one, opt, Kind as K, Topic};
 use crate::{op, Args, OpError, OpSpec};
 
-/// The pointer operations, one line each (hence `rustfmt::skip`).
+/// The pointer operations, one declaration each (hence `rustfmt::skip`).
 #[rustfmt::skip]
 pub static POINTER_OPS: &[OpSpec] = &[
     op("make_gmem_ptr", Topic::Tensors, "CuTe make_gmem_ptr((TYPE*)ADDR): a global-memory pointer to TYPE (a CuTe type name such as half_t, or a width in bits) at byte address ADDR")
@@ -65,7 +65,7 @@ pub static POINTER_OPS: &[OpSpec] = &[
         .run(make_zip_tensor),
     op("unzip_tensor", Topic::Tensors, "CuTe unzip_tensor: the tensors of a zip tensor, one a line, or tensor I")
         .params(&[one("ZIP", &[K::Tensor]), opt("I", &[K::Int])])
-        .returns(&[K::Tensor])
+        .returns(&[K::Tensor, K::Text])
         .law("unzip_tensor(make_zip_tensor(T1, T2, ...)) = (T1, T2, ...)")
         .example(&["zip(counting_iter(1) o (4):(4), counting_iter(104) o (4):(1))", "1"], "counting_iter(104) o (4):(1)")
         .run(unzip_tensor),
@@ -183,7 +183,7 @@ fn unzip_tensor(a: &Args<'_>) -> Result<String, OpError> {
 /// `Sw<..> o smem_ptr[Nb](unset) o L`, or `None` for another argument.
 pub(crate) fn flag_cast(a: &Args<'_>, up: bool) -> Result<Option<String>, OpError> {
     let s = a.text(1, "layout")?;
-    let Some(flagged) = cute_layout::parse_smem_ptr_flag(&s) else {
+    let Some(flagged) = cute_layout::tensor::parse_smem_ptr_flag(&s) else {
         return Ok(None);
     };
     let f = flagged.map_err(|e| a.parse_error(1, "smem_ptr_flag layout", e))?;
@@ -214,7 +214,7 @@ pub(crate) fn make_tensor(a: &Args<'_>) -> Result<Option<String>, OpError> {
     }
     let ptr = a.pointer(0)?;
     let l = a.text(1, "layout")?;
-    if let Some(flagged) = cute_layout::parse_smem_ptr_flag(&l) {
+    if let Some(flagged) = cute_layout::tensor::parse_smem_ptr_flag(&l) {
         let f = flagged.map_err(|e| a.parse_error(1, "smem_ptr_flag layout", e))?;
         let t = cute_layout::LayoutTensor::from_pointer_flagged(ptr, f.swizzle, f.bits, f.layout)?;
         return Ok(Some(t.to_string()));

@@ -6,14 +6,15 @@
 use crate::table::{one, opt, Kind as K, Topic};
 use crate::{op, Args, OpError, OpSpec};
 
-/// PyCuTe's extras, one line each (hence `rustfmt::skip`).
+/// PyCuTe's extras, one declaration each (hence `rustfmt::skip`).
 #[rustfmt::skip]
 pub static PYCUTE_OPS: &[OpSpec] = &[
     op("layout_add", Topic::Pycute, "R(i) = A(i) + B(i) for i < size (NVlabs PyCuTe; not CuTe C++)")
         .params(&[one("", &[K::Layout]), one("", &[K::Layout])])
-        .returns(&[K::Layout])
+        .returns(&[K::Layout, K::F2Layout])
         .law("size(R) = size(A) = size(B) and R(i) = A(i) + B(i) for every i < size; R is coalesced")
         .example(&["(4,3):(1,4)", "(4,3):(3,1)"], "(4,3):(4,5)")
+        .f2(crate::f2_ops::layout_add)
         .run(layout_add),
     op("greatest_common_domain", Topic::Pycute, "the sub-modes two shapes share in order, as index positions (NVlabs PyCuTe; not CuTe C++)")
         .params(&[one("", &[K::Shape, K::Layout]), one("", &[K::Shape, K::Layout])])
@@ -23,9 +24,10 @@ pub static PYCUTE_OPS: &[OpSpec] = &[
         .run(|a| Ok(a.shape(0)?.greatest_common_domain(&a.shape(1)?)?.to_string())),
     op("coalesce_z", Topic::Pycute, "coalesce keeping the function past the end: an extent-1 last mode stays (NVlabs PyCuTe; not CuTe C++)")
         .params(&[one("", &[K::Layout, K::Symbolic]), opt("", &[K::Profile])])
-        .returns(&[K::Layout, K::Symbolic])
+        .returns(&[K::Layout, K::Symbolic, K::F2Layout])
         .law("R(i) = L(i) for every integer i (the last mode runs on past the end); coalesce(R) = coalesce(L)")
         .example(&["(2,1,6,1):(1,7,8,0)"], "(2,6,1):(1,8,0)")
+        .f2(crate::f2_ops::coalesce_z)
         .run(coalesce_z),
     op("common_refinement", Topic::Pycute, "the least shape both are compatible with (NVlabs PyCuTe; not CuTe C++)")
         .params(&[one("", &[K::Shape, K::Layout]), one("", &[K::Shape, K::Layout])])

@@ -1,16 +1,16 @@
-//! Shared-memory layout atoms of the GMMA / UMMA instructions ([`cute_layout::smem_atom`]):
+//! Shared-memory layout atoms of the GMMA / UMMA instructions ([`cute_layout::gpu::smem_atom`]):
 //! `smem_atom` prints CuTe's `Layout_{K,MN}_{INTER,SW32,SW64,SW128}_Atom<T>` (optionally tiled
 //! to a shape) as CuTe does, `smem_atom_layout` the same function on element offsets as a
 //! composed layout every operation takes. One table, [`SMEM_ATOM_OPS`], in [`crate::GROUPS`].
 
 use cute_layout::atom::type_bits;
-use cute_layout::smem_atom::{Major, SmemAtom, SmemSwizzle};
+use cute_layout::gpu::smem_atom::{Major, SmemAtom, SmemSwizzle};
 use cute_layout::{ComposedLayout, IntTuple};
 
 use crate::table::{one, opt, Kind as K, Topic};
 use crate::{op, Args, OpError, OpSpec};
 
-/// The shared-memory atom operations, one line each (hence `rustfmt::skip`).
+/// The shared-memory atom operations, one declaration each (hence `rustfmt::skip`).
 #[rustfmt::skip]
 pub static SMEM_ATOM_OPS: &[OpSpec] = &[
     op("smem_atom", Topic::Gpu, "CuTe's GMMA/UMMA smem layout atom (Layout_K_SW128_Atom<T>, or K|MN INTER|SW32|SW64|SW128|SW128_32B), tile_to_shape'd to SHAPE if given, printed as CuTe does")

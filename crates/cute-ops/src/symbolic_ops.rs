@@ -11,12 +11,12 @@ use cute_layout::{SymLayout, SymTuple};
 use crate::table::{more, one, Kind as K, Topic};
 use crate::{op, Args, OpError, OpSpec};
 
-/// The operations on symbolic values that no integer operation has, one line each.
+/// The operations on symbolic values that no integer operation has, one declaration each.
 #[rustfmt::skip]
 pub static SYMBOLIC_OPS: &[OpSpec] = &[
     op("subs", Topic::Pycute, "the layout or tuple with integers put in for its symbols (NVlabs PyCuTe's sympy layouts; not CuTe C++)")
         .params(&[one("", &[K::Symbolic]), more("", &[K::Binding])])
-        .returns(&[K::Layout, K::Symbolic])
+        .returns(&[K::Layout, K::Symbolic, K::Int, K::Tuple])
         .law("each symbol replaced by its value (a positive integer); coalesce, coalesce_z, composition, complement, right_inverse, make_ordered_layout, make_layout_like and size also take symbolic layouts, and subs(OP(L), v) = OP(subs(L, v)) wherever PyCuTe's generic assumptions hold (a symbol is never 1)")
         .example(&["(N,M):(1,N)", "N=3", "M=5"], "(3,5):(1,3)")
         .run(subs),
@@ -25,10 +25,10 @@ pub static SYMBOLIC_OPS: &[OpSpec] = &[
 /// Argument `k` as a symbolic layout: `None` unless its text is `SHAPE:STRIDE` of monomials
 /// with at least one symbol.
 fn layout(a: &Args<'_>, k: usize) -> Option<SymLayout> {
-    let text = a.text(k, "layout").ok()?;
-    if !text.bytes().any(|c| c.is_ascii_alphabetic()) {
+    if a.form(k) != crate::value::Form::Symbolic {
         return None;
     }
+    let text = a.text(k, "layout").ok()?;
     let l: SymLayout = text.parse().ok()?;
     (!l.symbols().is_empty()).then_some(l)
 }

@@ -332,6 +332,9 @@ impl Topic {
     }
 }
 
+/// The function of an operation (or of one of its overloads).
+pub type OpFn = fn(&Args<'_>) -> Result<String, OpError>;
+
 /// One operation: see the [module docs](self).
 #[derive(Clone, Copy)]
 pub struct OpSpec {
@@ -356,7 +359,12 @@ pub struct OpSpec {
     /// Stated limits on its inputs or its work (empty where none beyond the arithmetic's).
     pub limits: &'static str,
     /// The operation; called with between [`OpSpec::min`] and [`OpSpec::max`] arguments.
-    pub run: fn(&Args<'_>) -> Result<String, OpError>,
+    pub run: OpFn,
+    /// Its overload for layouts with F2 (XOR) strides, NVlabs PyCuTe's: called instead of
+    /// [`OpSpec::run`] when an argument has F2 strides (see [`crate::f2_ops`]).
+    pub f2: Option<OpFn>,
+    /// Its overload for layouts with F2 basis strides (`F2(1)@0`).
+    pub f2_basis: Option<OpFn>,
 }
 
 impl fmt::Debug for OpSpec {
@@ -390,6 +398,8 @@ pub(crate) const fn op(name: &'static str, topic: Topic, summary: &'static str) 
         output: "",
         limits: "",
         run: unset,
+        f2: None,
+        f2_basis: None,
     }
 }
 
@@ -429,16 +439,27 @@ impl OpSpec {
         self
     }
 
-    /// The stated limits.
-    #[allow(dead_code)]
+    /// The stated limits (each checked by a test).
     pub(crate) const fn limits(mut self, limits: &'static str) -> Self {
         self.limits = limits;
         self
     }
 
     /// The function.
-    pub(crate) const fn run(mut self, run: fn(&Args<'_>) -> Result<String, OpError>) -> Self {
+    pub(crate) const fn run(mut self, run: OpFn) -> Self {
         self.run = run;
+        self
+    }
+
+    /// The F2 overload.
+    pub(crate) const fn f2(mut self, f: OpFn) -> Self {
+        self.f2 = Some(f);
+        self
+    }
+
+    /// The F2 basis overload.
+    pub(crate) const fn f2_basis(mut self, f: OpFn) -> Self {
+        self.f2_basis = Some(f);
         self
     }
 

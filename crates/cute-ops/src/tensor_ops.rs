@@ -6,14 +6,13 @@
 //! algebra is in `cute_layout`; these entries convert arguments.
 
 use cute_layout::{
-    is_tensor_text, ComposedLayout, IntTuple, Layout, LayoutError, LayoutTensor, SliceCoord,
-    TensorValue, Tiler,
+    ComposedLayout, IntTuple, Layout, LayoutError, LayoutTensor, SliceCoord, TensorValue, Tiler,
 };
 
 use crate::table::{one, opt, Kind as K, Topic};
 use crate::{op, Args, OpError, OpSpec};
 
-/// The tensor operations, one line each (hence `rustfmt::skip`).
+/// The tensor operations, one declaration each (hence `rustfmt::skip`).
 #[rustfmt::skip]
 pub static TENSOR_OPS: &[OpSpec] = &[
     op("make_tensor", Topic::Tensors, "the counting tensor counting_iter(BASE) o LAYOUT (CuTe make_tensor(counting_iterator(BASE), LAYOUT)): its values are BASE + LAYOUT(c); with a pointer (make_gmem_ptr ...), CuTe's make_tensor(ptr, LAYOUT): its values are element addresses")
@@ -31,7 +30,7 @@ pub static TENSOR_OPS: &[OpSpec] = &[
         .run(|a| Ok(LayoutTensor::identity(a.tuple(0)?)?.to_string())),
     op("tensor_value", Topic::Tensors, "CuTe tensor(c): the value at a 1-D, R-D or natural coordinate (an offset, or a coordinate)")
         .params(&[one("", &[K::Tensor]), one("", &[K::Coord])])
-        .returns(&[K::Int, K::Tuple])
+        .returns(&[K::Int, K::Tuple, K::Pointer])
         .law("BASE + LAYOUT(c) for a counting tensor, BASE + the basis sum for a coordinate tensor")
         .example(&["counting_iter(5) o (4,8):(8,1)", "(1,2)"], "15")
         .run(|a| Ok(a.tensor(0)?.value(&a.tuple(1)?)?.to_string())),
@@ -88,7 +87,7 @@ impl Args<'_> {
     /// Argument `k` as a tensor (`counting_iter(BASE) o LAYOUT` or `ArithTuple(BASE) o LAYOUT`).
     pub(crate) fn tensor(&self, k: usize) -> Result<LayoutTensor, OpError> {
         let s = self.text(k, "tensor")?;
-        if !is_tensor_text(&s) {
+        if self.form(k) != crate::value::Form::Tensor {
             return Err(self.arg_error(
                 "BadRequest",
                 k,
@@ -96,6 +95,9 @@ impl Args<'_> {
                     " must be a tensor, counting_iter(BASE) o LAYOUT, ArithTuple(BASE) o LAYOUT or PTR o LAYOUT (make_tensor LAYOUT makes one), got {s:?}"
                 ),
             ));
+        }
+        if let crate::value::Value::Tensor(t) = self.value(k) {
+            return Ok((**t).clone());
         }
         self.parse_text(k, &s, "tensor")
     }

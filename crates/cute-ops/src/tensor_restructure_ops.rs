@@ -14,7 +14,7 @@ use cute_layout::{ComposedLayout, IntTuple, LayoutTensor};
 use crate::table::{one, Kind as K, Topic};
 use crate::{op, Args, OpError, OpSpec};
 
-/// The tensor-only restructuring operations, one line each (hence `rustfmt::skip`).
+/// The tensor-only restructuring operations, one declaration each (hence `rustfmt::skip`).
 #[rustfmt::skip]
 pub static TENSOR_RESTRUCTURE_OPS: &[OpSpec] = &[
     op("make_tensor_like", Topic::Tensors, "CuTe make_tensor_like: a fresh compact tensor of the same shape, layout make_layout_like(L); its iterator is its own storage, written counting_iter(0) (for a pointer tensor too: CuTe prints the fresh array's address)")

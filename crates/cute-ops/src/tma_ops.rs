@@ -1,14 +1,14 @@
-//! The TMA layouts of CuTe's `make_tma_copy` that a CPU computes ([`cute_layout::tma`]): the
+//! The TMA layouts of CuTe's `make_tma_copy` that a CPU computes ([`cute_layout::gpu::tma`]): the
 //! gmem basis (`construct_tma_gbasis`), the box and the tensor map's global dimensions and
 //! strides. One table, [`TMA_OPS`], in [`crate::GROUPS`].
 
-use cute_layout::{tma, IntTuple, Layout};
+use cute_layout::{gpu::tma, IntTuple, Layout};
 
 use crate::composed_ops::Func;
 use crate::table::{one, opt, Kind as K, Topic};
 use crate::{op, Args, OpError, OpSpec};
 
-/// The TMA operations, one line each (hence `rustfmt::skip`).
+/// The TMA operations, one declaration each (hence `rustfmt::skip`).
 #[rustfmt::skip]
 pub static TMA_OPS: &[OpSpec] = &[
     op("tma_gbasis", Topic::Gpu, "make_tma_copy's TMA modes (construct_tma_gbasis: box extent : gmem mode), their box, or the tensor map's global dims / strides in elements")

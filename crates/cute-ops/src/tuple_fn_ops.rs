@@ -10,7 +10,7 @@ use cute_layout::IntTuple;
 use crate::table::{many, one, Kind as K, Topic};
 use crate::{bit, op, run_op, Arg, Args, OpError, OpSpec};
 
-/// The tuple-algorithm operations, one line each (hence `rustfmt::skip`).
+/// The tuple-algorithm operations, one declaration each (hence `rustfmt::skip`).
 #[rustfmt::skip]
 pub static TUPLE_FN_OPS: &[OpSpec] = &[
     op("repeat", Topic::Tuples, "CuTe repeat<N>(x): the tuple of N copies of X (X itself for N = 1)")

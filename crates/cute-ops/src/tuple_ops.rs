@@ -1,14 +1,14 @@
 //! The IntTuple toolkit on tuples (CuTe's `int_tuple.hpp`, `stride.hpp`), and the layout
 //! construction and restructuring helpers around it: one table, [`TUPLE_OPS`], listed in
 //! [`crate::GROUPS`]. The algebra is in `cute_layout` (`IntTuple`'s toolkit methods,
-//! [`cute_layout::coord_less`], [`Layout`]'s constructors); these entries convert arguments.
+//! [`cute_layout::layout::coord_less`], [`Layout`]'s constructors); these entries convert arguments.
 
-use cute_layout::{coord_less, safe_div, CoordOrder, IntTuple, Layout};
+use cute_layout::{layout::coord_less, layout::safe_div, CoordOrder, IntTuple, Layout};
 
 use crate::table::{many, one, opt, Kind as K, Topic};
 use crate::{bit, op, Args, Either, OpError, OpSpec};
 
-/// The IntTuple toolkit's operations, one line each (hence `rustfmt::skip`).
+/// The IntTuple toolkit's operations, one declaration each (hence `rustfmt::skip`).
 #[rustfmt::skip]
 pub static TUPLE_OPS: &[OpSpec] = &[
     op("shape_div", Topic::Tuples, "CuTe shape_div: elementwise, or the integer divided out of the elements left to right (ceil)")
@@ -217,7 +217,7 @@ pub static TUPLE_OPS: &[OpSpec] = &[
         .run(|a| Ok(if a.is_basis(0) { a.basis_layout(0)?.coshape()? } else { a.layout(0)?.coshape()? }.to_string())),
     op("coprofile", Topic::Queries, "CuTe coprofile: the codomain's tree with every entry 0 (0 for integer strides)")
         .params(&[one("", &[K::Layout])])
-        .returns(&[K::Int, K::Tuple])
+        .returns(&[K::Tuple, K::Int])
         .law("the tree of the sum of the strides with every entry 0: a basis stride v@p adds mode p")
         .example(&["(2,3,5):(4@1,0,7@1@2)"], "(0,0,(0,0))")
         .run(|a| Ok(if a.is_basis(0) { a.basis_layout(0)?.coprofile()?.to_string() } else { a.layout(0).map(|_| "0".to_string())? })),

@@ -17,10 +17,99 @@
 //! - anything else is a word: a name, a tag, an operation, `NAME=VALUE`, or text no form
 //!   matches ([`Form::Word`]).
 
-use cute_layout::{is_composed_text, is_f2_text, is_tensor_text};
+use cute_layout::composed::is_composed_text;
+use cute_layout::pycute::f2::is_f2_text;
+use cute_layout::tensor::is_tensor_text;
+use cute_layout::{
+    BasisSum, F2Basis, IntTuple, Layout, LayoutChain, LayoutTensor, ScaledBasis, Swizzle,
+    SymLayout, F2,
+};
 
 use crate::table::Kind;
 use crate::Arg;
+
+/// An argument parsed once, as the kind its [`Form`] names ([`crate::Args::value`] keeps it for
+/// every accessor of the call); `Unparsed` where the text has the form but does not parse as it
+/// (the accessor that wants it then reports the parse error).
+#[derive(Clone, Debug)]
+pub enum Value {
+    /// An integer.
+    Int(i64),
+    /// A tuple of integers.
+    Tuple(IntTuple),
+    /// A layout with integer strides.
+    Layout(Layout),
+    /// A layout with basis strides.
+    BasisLayout(Box<Layout<ScaledBasis>>),
+    /// A layout with basis-sum strides.
+    SumLayout(Box<Layout<BasisSum>>),
+    /// A layout with F2 strides.
+    F2Layout(Box<Layout<F2>>),
+    /// A layout with F2 basis strides.
+    F2BasisLayout(Box<Layout<F2Basis>>),
+    /// A symbolic layout.
+    Symbolic(Box<SymLayout>),
+    /// A swizzle.
+    Swizzle(Swizzle),
+    /// A composed layout (a chain with at least one layer).
+    Chain(Box<LayoutChain>),
+    /// A tensor.
+    Tensor(Box<LayoutTensor>),
+    /// `_`.
+    Underscore,
+    /// A word (a name, a tag, an operation, `NAME=VALUE`, ...).
+    Word(String),
+    /// Text of the form that does not parse as it.
+    Unparsed(Form),
+}
+
+impl Value {
+    /// `arg` parsed as the kind its form names.
+    pub fn parse(arg: &Arg) -> Value {
+        let form = Form::of(arg);
+        let text = match arg {
+            Arg::Int(i) => return Value::Int(*i),
+            Arg::List(items) => {
+                let ints: Vec<i64> = items
+                    .iter()
+                    .filter_map(|x| match x {
+                        Arg::Int(i) => Some(*i),
+                        _ => None,
+                    })
+                    .collect();
+                return match (form, &ints[..]) {
+                    (Form::SwizzleList, &[b, m, s]) => Swizzle::new(b, m, s)
+                        .map(Value::Swizzle)
+                        .unwrap_or(Value::Unparsed(form)),
+                    _ => crate::list_tuple(items)
+                        .and_then(|t| t.parse().ok())
+                        .map_or(Value::Unparsed(form), Value::Tuple),
+                };
+            }
+            Arg::Text(t) => t.as_str(),
+        };
+        fn ok<T, E>(r: Result<T, E>, f: impl FnOnce(T) -> Value) -> Option<Value> {
+            r.ok().map(f)
+        }
+        let parsed = match form {
+            Form::Int => ok(text.trim().parse(), Value::Int),
+            Form::Underscore => Some(Value::Underscore),
+            Form::Tuple => ok(text.parse(), Value::Tuple),
+            Form::Layout => ok(text.parse(), Value::Layout),
+            Form::BasisLayout => ok(text.parse().map(Box::new), Value::BasisLayout),
+            Form::SumLayout => ok(text.parse().map(Box::new), Value::SumLayout),
+            Form::F2Layout => ok(text.parse().map(Box::new), Value::F2Layout),
+            Form::F2BasisLayout => ok(text.parse().map(Box::new), Value::F2BasisLayout),
+            Form::Symbolic => ok(text.parse().map(Box::new), Value::Symbolic),
+            Form::Swizzle => ok(text.parse(), Value::Swizzle),
+            Form::Composed => ok(text.parse().map(Box::new), Value::Chain),
+            Form::Tensor => ok(text.parse().map(Box::new), Value::Tensor),
+            Form::Word => Some(Value::Word(text.to_string())),
+            Form::Basis | Form::SwizzleList => None,
+        };
+        parsed.unwrap_or(Value::Unparsed(form))
+    }
+}
 
 /// The form of an argument (see the [module docs](self)).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -240,5 +329,19 @@ mod tests {
         assert_eq!(Form::of(&list(vec![3, 4, 3])), Form::SwizzleList);
         assert_eq!(Form::of(&list(vec![3, 4])), Form::Tuple);
         assert_eq!(Form::of_text("(4,8):(8,1)").kind(), Kind::Layout);
+    }
+
+    #[test]
+    fn values() {
+        let v = |s: &str| format!("{:?}", Value::parse(&Arg::Text(s.into())));
+        assert_eq!(v("16"), "Int(16)");
+        assert!(v("(4,8):(8,1)").starts_with("Layout("));
+        assert!(v("(4,8):(1@0,1@1)").starts_with("BasisLayout("));
+        assert!(v("Sw<3,4,3> o 0 o (8,64):(64,1)").starts_with("Chain("));
+        assert!(v("counting_iter(0) o (4,8):(8,1)").starts_with("Tensor("));
+        assert_eq!(v("(4,8):(8,1"), "Unparsed(Layout)");
+        assert_eq!(v("LayoutLeft"), "Word(\"LayoutLeft\")");
+        let list = Arg::List(vec![Arg::Int(3), Arg::Int(4), Arg::Int(3)]);
+        assert!(format!("{:?}", Value::parse(&list)).starts_with("Swizzle("));
     }
 }

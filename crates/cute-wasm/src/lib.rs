@@ -53,8 +53,9 @@ fn view_result(what: &str, line: &str) -> Result<String, OpError> {
 }
 
 /// The operation table as JSON, in the order `cute ops` lists them: `[{"name", "topic",
-/// "usage", "min", "max", "summary", "params", "overloads", "returns", "law"}, ...]`. A parameter
-/// is `{"name", "label", "kinds", "arity"}`: `name` an identifier (`layout`, `n`), `label` its
+/// "usage", "min", "max", "summary", "params", "overloads", "returns", "f2", "f2_basis", "law"},
+/// ...]` (`f2`, `f2_basis`: whether it also takes layouts with F2 strides, F2 basis strides).
+/// A parameter is `{"name", "label", "kinds", "arity"}`: `name` an identifier (`layout`, `n`), `label` its
 /// word in the usage line, `kinds` the kinds it takes (`"Layout"`, `"Tag:LayoutLeft"`), `arity`
 /// one of `one`, `optional`, `many`, `one_or_more`.
 #[wasm_bindgen]
@@ -64,7 +65,7 @@ pub fn ops() -> String {
             let sigs: Vec<String> = s.overloads.iter().map(|sig| params_json(sig, None)).collect();
             let returns: Vec<String> = s.returns.iter().map(|&k| kind_json(k)).collect();
             format!(
-                "{{\"name\": {}, \"topic\": {}, \"usage\": {}, \"min\": {}, \"max\": {}, \"summary\": {}, \"params\": {}, \"overloads\": [{}], \"returns\": [{}], \"law\": {}}}",
+                "{{\"name\": {}, \"topic\": {}, \"usage\": {}, \"min\": {}, \"max\": {}, \"summary\": {}, \"params\": {}, \"overloads\": [{}], \"returns\": [{}], \"f2\": {}, \"f2_basis\": {}, \"law\": {}}}",
                 json_string(s.name),
                 json_string(s.topic.key()),
                 json_string(&s.usage()),
@@ -74,6 +75,8 @@ pub fn ops() -> String {
                 params_json(s.params, Some(&s.param_names())),
                 sigs.join(", "),
                 returns.join(", "),
+                s.f2.is_some(),
+                s.f2_basis.is_some(),
                 json_string(s.law)
             )
         })
@@ -144,5 +147,11 @@ mod tests {
             r#"[{"arity":"one","kinds":["Shape"],"label":"SHAPE","name":"shape"},{"arity":"optional","kinds":["Stride","Tag:LayoutLeft","Tag:LayoutRight"],"label":"STRIDE|LayoutLeft|LayoutRight","name":"stride"}]"#
         );
         assert_eq!(make_layout["returns"].to_string(), r#"["Layout"]"#);
+        assert_eq!(make_layout["f2"], false);
+        let size = all.iter().find(|o| o["name"] == "size").unwrap();
+        assert_eq!(
+            (&size["f2"], &size["f2_basis"]),
+            (&true.into(), &true.into())
+        );
     }
 }

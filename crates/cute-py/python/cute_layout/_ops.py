@@ -732,6 +732,8 @@ def table(layout, n=None):
 
     Example: cute table (2,2):(2,1)
         0,2,1,3
+
+    Limits: at most 1048576 values (MAX_TABLE_VALUES), given as N or as the size
     """
     return _call('table', 1, (layout, n))
 

@@ -172,7 +172,7 @@ def flatten(x) -> Layout | BasisLayout | ComposedLayout | int | tuple | str:
     """
     ...
 
-def slice_(crd, target) -> Layout | BasisLayout | ComposedLayout | str:
+def slice_(crd, target) -> Layout | BasisLayout | ComposedLayout | str | int | tuple:
     """the sub-layout of the modes where COORD has _ (slice(coord, layout)); of a tensor, CuTe's tensor(coord)
 
     Usage: slice COORD LAYOUT|COMPOSED|TENSOR
@@ -556,7 +556,7 @@ def recast_layout(old_bits: object, new_bits: object, layout: object) -> Layout 
     """
     ...
 
-def logical_divide(layout, tiler) -> Layout | BasisLayout | str:
+def logical_divide(layout, tiler) -> Layout | BasisLayout | ComposedLayout | str:
     """A o (T, complement(T))
 
     Usage: logical_divide LAYOUT|TENSOR TILER
@@ -568,7 +568,7 @@ def logical_divide(layout, tiler) -> Layout | BasisLayout | str:
     """
     ...
 
-def zipped_divide(layout, tiler) -> Layout | BasisLayout | str:
+def zipped_divide(layout, tiler) -> Layout | BasisLayout | ComposedLayout | str:
     """logical_divide as ((tile),(rest))
 
     Usage: zipped_divide LAYOUT|TENSOR TILER
@@ -580,7 +580,7 @@ def zipped_divide(layout, tiler) -> Layout | BasisLayout | str:
     """
     ...
 
-def tiled_divide(layout, tiler) -> Layout | BasisLayout | str:
+def tiled_divide(layout, tiler) -> Layout | BasisLayout | ComposedLayout | str:
     """logical_divide as ((tile),rest...)
 
     Usage: tiled_divide LAYOUT|TENSOR TILER
@@ -592,7 +592,7 @@ def tiled_divide(layout, tiler) -> Layout | BasisLayout | str:
     """
     ...
 
-def flat_divide(layout, tiler) -> Layout | BasisLayout | str:
+def flat_divide(layout, tiler) -> Layout | BasisLayout | ComposedLayout | str:
     """logical_divide as (tile...,rest...)
 
     Usage: flat_divide LAYOUT|TENSOR TILER
@@ -604,7 +604,7 @@ def flat_divide(layout, tiler) -> Layout | BasisLayout | str:
     """
     ...
 
-def logical_product(layout, tiler) -> Layout | BasisLayout:
+def logical_product(layout, tiler) -> Layout | BasisLayout | ComposedLayout:
     """(A, complement(A) o B)
 
     Usage: logical_product LAYOUT TILER
@@ -616,7 +616,7 @@ def logical_product(layout, tiler) -> Layout | BasisLayout:
     """
     ...
 
-def zipped_product(layout, tiler) -> Layout | BasisLayout:
+def zipped_product(layout, tiler) -> Layout | BasisLayout | ComposedLayout:
     """logical_product as ((block),(rest))
 
     Usage: zipped_product LAYOUT TILER
@@ -628,7 +628,7 @@ def zipped_product(layout, tiler) -> Layout | BasisLayout:
     """
     ...
 
-def tiled_product(layout, tiler) -> Layout | BasisLayout:
+def tiled_product(layout, tiler) -> Layout | BasisLayout | ComposedLayout:
     """logical_product as ((block),rest...)
 
     Usage: tiled_product LAYOUT TILER
@@ -640,7 +640,7 @@ def tiled_product(layout, tiler) -> Layout | BasisLayout:
     """
     ...
 
-def flat_product(layout, tiler) -> Layout | BasisLayout:
+def flat_product(layout, tiler) -> Layout | BasisLayout | ComposedLayout:
     """logical_product as (block...,rest...)
 
     Usage: flat_product LAYOUT TILER
@@ -846,6 +846,8 @@ def table(layout: object, n: object | None = None) -> str:
 
     Example: cute table (2,2):(2,1)
         0,2,1,3
+
+    Limits: at most 1048576 values (MAX_TABLE_VALUES), given as N or as the size
     """
     ...
 
@@ -1323,7 +1325,7 @@ def max_alignment(layout: object) -> int:
     """
     ...
 
-def zip_(layout: object, layout2: Sequence[object] = ()) -> Layout | BasisLayout | ComposedLayout:
+def zip_(layout: object, layout2: Sequence[object] = ()) -> Layout | BasisLayout | ComposedLayout | int | tuple:
     """transpose ((a,b),(x,y)) -> ((a,x),(b,y)); of two layouts, their modes paired
 
     Usage: zip LAYOUT|COMPOSED|TUPLE [LAYOUT|TUPLE...]
@@ -1431,7 +1433,7 @@ def mma_atom(name: object, field: object) -> Layout | BasisLayout | int | tuple 
     """
     ...
 
-def tiled_mma(atom: object, atom_layout: object, permutation: object, field: object, gmem_layout: object | None = None, thread: object | None = None) -> Layout | BasisLayout | int | tuple | str:
+def tiled_mma(atom: object, atom_layout: object, permutation: object, field: object, gmem_layout: object | None = None, thread: object | None = None) -> int | tuple | Layout | BasisLayout | str:
     """make_tiled_mma's field: thr_layout_vmnk, permutation_mnk, layout_{a,b,c}_tv, tile_size_mnk, size; with a tensor layout and a thread: partition_{a,b,c}, offset_{a,b,c}, fragment_{a,b,c}; with a tensor (counting_iter/ArithTuple) and a thread: partition_{a,b,c} as a tensor
 
     Usage: tiled_mma ATOM ATOM_LAYOUT|_ PERMUTATION|_ FIELD [GMEM_LAYOUT [THREAD]]
@@ -1479,7 +1481,7 @@ def make_tiled_copy(atom: object, type: object, thr_layout: object, val_layout: 
     """
     ...
 
-def make_tiled_copy_A(atom: object, type: object, mma_atom: object, atom_layout: object, permutation: object, field: object, tensor: object | None = None, thread: object | None = None) -> Layout | BasisLayout | int | tuple | str:
+def make_tiled_copy_A(atom: object, type: object, mma_atom: object, atom_layout: object, permutation: object, field: object, tensor: object | None = None, thread: object | None = None) -> int | tuple | Layout | BasisLayout | str:
     """make_tiled_copy_A(Copy_Atom<ATOM,TYPE>, make_tiled_mma(MMA_ATOM, ATOM_LAYOUT, PERMUTATION)) (`_`: CuTe's default); FIELD as make_tiled_copy
 
     Usage: make_tiled_copy_A ATOM TYPE MMA_ATOM ATOM_LAYOUT PERMUTATION FIELD [TENSOR|FRAGMENT [THREAD]]
@@ -1491,7 +1493,7 @@ def make_tiled_copy_A(atom: object, type: object, mma_atom: object, atom_layout:
     """
     ...
 
-def make_tiled_copy_B(atom: object, type: object, mma_atom: object, atom_layout: object, permutation: object, field: object, tensor: object | None = None, thread: object | None = None) -> Layout | BasisLayout | int | tuple | str:
+def make_tiled_copy_B(atom: object, type: object, mma_atom: object, atom_layout: object, permutation: object, field: object, tensor: object | None = None, thread: object | None = None) -> int | tuple | Layout | BasisLayout | str:
     """make_tiled_copy_B of the tiled MMA; FIELD as make_tiled_copy
 
     Usage: make_tiled_copy_B ATOM TYPE MMA_ATOM ATOM_LAYOUT PERMUTATION FIELD [TENSOR|FRAGMENT [THREAD]]
@@ -1503,7 +1505,7 @@ def make_tiled_copy_B(atom: object, type: object, mma_atom: object, atom_layout:
     """
     ...
 
-def make_tiled_copy_C(atom: object, type: object, mma_atom: object, atom_layout: object, permutation: object, field: object, tensor: object | None = None, thread: object | None = None) -> Layout | BasisLayout | int | tuple | str:
+def make_tiled_copy_C(atom: object, type: object, mma_atom: object, atom_layout: object, permutation: object, field: object, tensor: object | None = None, thread: object | None = None) -> int | tuple | Layout | BasisLayout | str:
     """make_tiled_copy_C of the tiled MMA; FIELD as make_tiled_copy
 
     Usage: make_tiled_copy_C ATOM TYPE MMA_ATOM ATOM_LAYOUT PERMUTATION FIELD [TENSOR|FRAGMENT [THREAD]]
@@ -1515,7 +1517,7 @@ def make_tiled_copy_C(atom: object, type: object, mma_atom: object, atom_layout:
     """
     ...
 
-def make_tiled_copy_C_atom(atom: object, type: object, mma_atom: object, atom_layout: object, permutation: object, field: object, tensor: object | None = None, thread: object | None = None) -> Layout | BasisLayout | int | tuple | str:
+def make_tiled_copy_C_atom(atom: object, type: object, mma_atom: object, atom_layout: object, permutation: object, field: object, tensor: object | None = None, thread: object | None = None) -> Layout | int | tuple | BasisLayout | str:
     """make_tiled_copy_C_atom: the smallest tiled copy retiling the MMA's C (the atom's values only); FIELD as make_tiled_copy
 
     Usage: make_tiled_copy_C_atom ATOM TYPE MMA_ATOM ATOM_LAYOUT PERMUTATION FIELD [TENSOR|FRAGMENT [THREAD]]
@@ -1527,7 +1529,7 @@ def make_tiled_copy_C_atom(atom: object, type: object, mma_atom: object, atom_la
     """
     ...
 
-def make_cotiled_copy(atom: object, type: object, atom_tv_layout: object, data_layout: object, field: object, tensor: object | None = None, thread: object | None = None) -> Layout | BasisLayout | int | tuple | str:
+def make_cotiled_copy(atom: object, type: object, atom_tv_layout: object, data_layout: object, field: object, tensor: object | None = None, thread: object | None = None) -> Layout | int | tuple | BasisLayout | str:
     """make_cotiled_copy(Copy_Atom<ATOM,TYPE>, atom (thr,val) -> address, data coord -> address); FIELD as make_tiled_copy
 
     Usage: make_cotiled_copy ATOM TYPE ATOM_TV_LAYOUT DATA_LAYOUT FIELD [TENSOR|FRAGMENT [THREAD]]
@@ -1757,7 +1759,7 @@ def f2_matrix(layout: object) -> int | tuple:
     """
     ...
 
-def tuple_cat(tuple: Sequence[object] = ()) -> int | tuple | Layout | BasisLayout:
+def tuple_cat(tuple: Sequence[object] = ()) -> Layout | BasisLayout | int | tuple:
     """CuTe tuple_cat: the top-level elements (modes) of each argument in turn
 
     Usage: tuple_cat TUPLE|LAYOUT...
@@ -1805,7 +1807,7 @@ def get_nonswizzle_portion(layout: object) -> Layout | BasisLayout | ComposedLay
     """
     ...
 
-def layout_add(a, b) -> Layout | BasisLayout:
+def layout_add(a, b) -> Layout | BasisLayout | str:
     """R(i) = A(i) + B(i) for i < size (NVlabs PyCuTe; not CuTe C++)
 
     Usage: layout_add LAYOUT LAYOUT
@@ -1937,7 +1939,7 @@ def make_identity_tensor(shape: object) -> str:
     """
     ...
 
-def tensor_value(tensor: object, coord: object) -> int | tuple:
+def tensor_value(tensor: object, coord: object) -> int | tuple | str:
     """CuTe tensor(c): the value at a 1-D, R-D or natural coordinate (an offset, or a coordinate)
 
     Usage: tensor_value TENSOR COORD
@@ -2383,7 +2385,7 @@ def f2_swizzle(f2layout: object) -> ComposedLayout:
     """
     ...
 
-def subs(symbolic: object, name_value: Sequence[object] = ()) -> Layout | BasisLayout | str:
+def subs(symbolic: object, name_value: Sequence[object] = ()) -> Layout | BasisLayout | str | int | tuple:
     """the layout or tuple with integers put in for its symbols (NVlabs PyCuTe's sympy layouts; not CuTe C++)
 
     Usage: subs SYMBOLIC NAME=VALUE...

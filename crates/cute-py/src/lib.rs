@@ -692,10 +692,21 @@ fn is_other_kind(x: &Bound<'_, PyAny>) -> bool {
         || x.is_instance_of::<PyString>()
 }
 
+/// The declaration of `op`, by a map built once (the table's own lookup is a scan of its names).
+fn spec_of(op: &str) -> PyResult<&'static cute_ops::OpSpec> {
+    static SPECS: OnceLock<std::collections::HashMap<&'static str, &'static cute_ops::OpSpec>> =
+        OnceLock::new();
+    SPECS
+        .get_or_init(|| cute_ops::all().map(|s| (s.name, s)).collect())
+        .get(op)
+        .copied()
+        .ok_or_else(|| operr(cute_ops::unknown_op(op)))
+}
+
 /// Runs `op` of the operation table on Python arguments, converting the result by the op's
 /// declared result kinds.
 fn table_call<'py>(py: Python<'py>, op: &str, args: &[&Bound<'py, PyAny>]) -> PyResult<Py<PyAny>> {
-    let spec = cute_ops::find(op).ok_or_else(|| operr(cute_ops::unknown_op(op)))?;
+    let spec = spec_of(op)?;
     let args = args
         .iter()
         .map(|a| to_arg(a, 0))
@@ -2269,7 +2280,7 @@ fn _call(
     args: &Bound<'_, PyTuple>,
     rest: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Py<PyAny>> {
-    let spec = cute_ops::find(op).ok_or_else(|| operr(cute_ops::unknown_op(op)))?;
+    let spec = spec_of(op)?;
     let mut n = args.len();
     while n > required && args.get_item(n - 1)?.is_none() {
         n -= 1;

@@ -702,23 +702,33 @@ impl SymLayout {
     /// and neighbours `s_a:d_a`, `s_b:d_b` with `s_a * d_a == d_b` merged. Layouts with equal
     /// normal forms are the same function on `[0, size)` at every substitution.
     fn normal(&self) -> Result<(Vec<Sym>, Vec<Sym>), LayoutError> {
+        let (rs, rd, _) = self.normal_parts()?;
+        Ok((rs, rd))
+    }
+
+    /// [`SymLayout::normal`] with the extents of the leaves merged into each mode.
+    #[allow(clippy::type_complexity)]
+    fn normal_parts(&self) -> Result<(Vec<Sym>, Vec<Sym>, Vec<Vec<Sym>>), LayoutError> {
         let (shape, stride) = self.leaves();
         let one = Sym::int(1);
         let (mut rs, mut rd): (Vec<Sym>, Vec<Sym>) = (Vec::new(), Vec::new());
+        let mut parts: Vec<Vec<Sym>> = Vec::new();
         for (s, d) in shape.into_iter().zip(stride) {
             if s == one {
                 continue;
             }
-            if let (Some(sa), Some(da)) = (rs.last_mut(), rd.last()) {
+            if let (Some(sa), Some(da), Some(p)) = (rs.last_mut(), rd.last(), parts.last_mut()) {
                 if sa.mul(da)? == d {
                     *sa = sa.mul(&s)?;
+                    p.push(s);
                     continue;
                 }
             }
-            rs.push(s);
+            rs.push(s.clone());
             rd.push(d);
+            parts.push(alloc::vec![s]);
         }
-        Ok((rs, rd))
+        Ok((rs, rd, parts))
     }
 
     /// [`SymLayout::fold`] that merges neighbours whatever their extents (static or symbolic):
@@ -948,7 +958,7 @@ impl SymLayout {
         let undecided = |condition: String| LayoutError::Undecidable { op: R, condition };
         // coalesce(L): the merges the monomials show (a merge that only some substitutions
         // make is checked below, where it could change the chain)
-        let (fs, fd) = self.normal()?;
+        let (fs, fd, parts) = self.normal_parts()?;
         let mut touched = alloc::vec![false; fs.len()];
         let mut weights = Vec::with_capacity(fs.len());
         let mut acc = Sym::int(1);
@@ -997,8 +1007,14 @@ impl SymLayout {
             };
             used[pick] = true;
             curr = curr.mul(&fs[pick])?;
-            rs.push(fs[pick].clone());
-            rw.push(weights[pick].clone());
+            // the mode's leaves one by one (the same function; PyCuTe's coalesce then
+            // merges what it merges)
+            let mut w = weights[pick].clone();
+            for s in &parts[pick] {
+                rs.push(s.clone());
+                rw.push(w.clone());
+                w = w.mul(s)?;
+            }
         }
         // A merge of neighbours that only some substitutions make (the integer coalesce makes
         // it there) changes the chain only where one of them met the running extent: a mode

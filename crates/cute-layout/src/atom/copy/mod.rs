@@ -44,12 +44,14 @@ mod sm50;
 mod sm75;
 mod sm80;
 mod sm90;
-pub(crate) mod swizzle_slice;
 mod tiled;
+mod typed;
 mod types;
 mod universal;
 
 pub use tiled::{make_layout_tv, TiledCopy, TvTiling};
+pub(crate) use typed::bad;
+pub use typed::{CopyAtom, TypedCopyAtom};
 pub use types::{value_type, value_type_names, ValueType};
 
 /// One fixed atom as transcribed: its name and layouts in CuTe's text form.
@@ -68,34 +70,6 @@ fn fixed_tables() -> impl Iterator<Item = &'static Fixed> {
         .chain(sm75::ATOMS)
         .chain(sm90::ATOMS)
         .chain(sm100::ATOMS)
-}
-
-/// A copy atom: CuTe's `Copy_Traits<Op>` (layouts in bits).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct CopyAtom {
-    name: String,
-    thr_id: Layout,
-    val_id: Option<Layout>,
-    src: Layout,
-    dst: Layout,
-    ref_: Layout,
-}
-
-/// A typed copy atom: CuTe's `Copy_Atom<Op, T>` (layouts in elements of `T`).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct TypedCopyAtom {
-    atom: CopyAtom,
-    ty: ValueType,
-    src: Layout,
-    dst: Layout,
-    ref_: Layout,
-}
-
-pub(crate) fn bad(name: &str, what: &str) -> AtomError {
-    AtomError::BadArgument {
-        name: name.to_string(),
-        what: what.to_string(),
-    }
 }
 
 /// `sizeof_bits` of a template argument that names a value type.

@@ -9,7 +9,7 @@ use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 
 use super::{nearest, normalize_name, AtomError, AtomFamily, AtomKind, TemplateName};
-use crate::int_tuple::IntTuple;
+use crate::layout::int_tuple::IntTuple;
 use crate::layout::Layout;
 
 mod sm100;

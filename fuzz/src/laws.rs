@@ -208,8 +208,9 @@ fn check_symbolic_against_integers(op: &str, texts: &[String], ours: &str) -> Re
                         w.size()
                     ));
                 }
-                same_values(w.size(), |i| w.index_any(i).ok(), |i| got.index_any(i).ok())
-                    .map_err(|e| format!("{op} {texts:?} = {ours} at {env:?} (integer {w}): {e}"))?;
+                same_values(w.size(), |i| w.index_any(i).ok(), |i| got.index_any(i).ok()).map_err(
+                    |e| format!("{op} {texts:?} = {ours} at {env:?} (integer {w}): {e}"),
+                )?;
             }
             Ok(_) => {}
             Err(e) => {

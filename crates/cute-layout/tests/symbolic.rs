@@ -7,7 +7,7 @@
 //! layouts, and by a seeded random differential test; every reproducer of issue 34 has its
 //! exact text.
 
-use cute_layout::{IntTuple, Layout, LayoutError, Sym, SymLayout, SymTuple};
+use cute_layout::{IntTuple, Layout, LayoutError, SymLayout, SymTuple};
 use proptest::prelude::*;
 
 const SHAPES: &[&str] = &["1", "2", "3", "4", "N", "M", "2*N"];
@@ -96,12 +96,14 @@ impl Tally {
                         (Ok(g), Ok(w)) => {
                             if g.size() != w.size() || values(&g, g.size()) != values(&w, w.size())
                             {
-                                self.breaks.push(format!("{what} = {r}: at {v:?} {g}, integer {w}"));
+                                self.breaks
+                                    .push(format!("{what} = {r}: at {v:?} {g}, integer {w}"));
                                 return;
                             }
                         }
                         (g, w) => {
-                            self.breaks.push(format!("{what} = {r}: at {v:?} {g:?} vs integer {w:?}"));
+                            self.breaks
+                                .push(format!("{what} = {r}: at {v:?} {g:?} vs integer {w:?}"));
                             return;
                         }
                     }
@@ -113,8 +115,9 @@ impl Tally {
                 for env in envs {
                     let v = at(env);
                     if let Some(Ok(w)) = int(&v) {
-                        self.false_refusals
-                            .push(format!("{what}: {e}, but at {v:?} the integer answer is {w}"));
+                        self.false_refusals.push(format!(
+                            "{what}: {e}, but at {v:?} the integer answer is {w}"
+                        ));
                         return;
                     }
                 }
@@ -149,9 +152,12 @@ fn check(l: &SymLayout, envs: &[Env], t: &mut Tally) {
         assert_eq!(l.size().unwrap().eval(&v).unwrap(), n, "size {here}");
     }
     let sub = |v: &[(&str, i64)]| l.subs(v).ok();
-    t.judge(&format!("right_inverse {l}"), &l.right_inverse(), envs, |v| {
-        sub(v).map(|x| Ok(x.right_inverse()))
-    });
+    t.judge(
+        &format!("right_inverse {l}"),
+        &l.right_inverse(),
+        envs,
+        |v| sub(v).map(|x| Ok(x.right_inverse())),
+    );
     t.judge(&format!("complement {l}"), &l.complement(None), envs, |v| {
         sub(v).map(|x| x.complement_cosize())
     });
@@ -179,9 +185,12 @@ fn check(l: &SymLayout, envs: &[Env], t: &mut Tally) {
             },
         );
     }
-    t.judge(&format!("make_layout_like {l}"), &l.layout_like(), envs, |v| {
-        sub(v).map(|x| x.layout_like())
-    });
+    t.judge(
+        &format!("make_layout_like {l}"),
+        &l.layout_like(),
+        envs,
+        |v| sub(v).map(|x| x.layout_like()),
+    );
     t.judge(
         &format!("make_ordered_layout {} {}", l.shape(), l.stride()),
         &SymLayout::ordered(l.shape(), l.stride()),
@@ -200,10 +209,15 @@ fn check(l: &SymLayout, envs: &[Env], t: &mut Tally) {
             }
         }
         let envs = envs_for(&names, envs);
-        t.judge(&format!("composition {l} {b}"), &l.compose(&bs), &envs, |v| {
-            let (x, y) = (l.subs(v).ok()?, bs.subs(v).ok()?);
-            Some(x.compose(&y))
-        });
+        t.judge(
+            &format!("composition {l} {b}"),
+            &l.compose(&bs),
+            &envs,
+            |v| {
+                let (x, y) = (l.subs(v).ok()?, bs.subs(v).ok()?);
+                Some(x.compose(&y))
+            },
+        );
         // the law itself: R(i) == A(B(i)), A's last mode running on
         if let Ok(r) = l.compose(&bs) {
             for e in &envs {
@@ -290,7 +304,7 @@ fn random_layout(rng: &mut Rng) -> SymLayout {
     let n = 1 + (rng.next() % 4) as usize;
     let s: Vec<&str> = (0..n).map(|_| rng.pick(EXT)).collect();
     let d: Vec<&str> = (0..n).map(|_| rng.pick(STR)).collect();
-    let nest = n > 2 && rng.next() % 2 == 0;
+    let nest = n > 2 && rng.next().is_multiple_of(2);
     let text = |v: &[&str]| {
         if nest {
             format!("({},({}))", v[0], v[1..].join(","))
@@ -328,10 +342,15 @@ fn random_layouts_agree_with_the_integer_operations_under_substitution() {
         }
         let envs = envs(&names, 1, 3);
         check(&l, &envs, &mut t);
-        t.judge(&format!("composition {l} {b}"), &l.compose(&b), &envs, |v| {
-            let (x, y) = (l.subs(v).ok()?, b.subs(v).ok()?);
-            Some(x.compose(&y))
-        });
+        t.judge(
+            &format!("composition {l} {b}"),
+            &l.compose(&b),
+            &envs,
+            |v| {
+                let (x, y) = (l.subs(v).ok()?, b.subs(v).ok()?);
+                Some(x.compose(&y))
+            },
+        );
     }
     eprintln!(
         "seed {seed}: {} answers, {} Undecidable, {} other refusals",
@@ -368,10 +387,7 @@ fn pycute_examples() {
         l("(M,N):(DM,DN)").right_inverse().unwrap_err().to_string(),
         "right_inverse: the answer at DM = 1 (there, whether the stride DN of (M,N):(1,DN) equals the running extent M) cannot be decided for symbolic values (a symbol is any positive integer)"
     );
-    assert_eq!(
-        l("(M,N):(2*DM,2*DN)").right_inverse().unwrap(),
-        l("1:0")
-    );
+    assert_eq!(l("(M,N):(2*DM,2*DN)").right_inverse().unwrap(), l("1:0"));
     // PyCuTe ranks P and Q after 2 and before 50; at P = 60 the integer answer differs
     assert_eq!(
         SymLayout::ordered(&t("(2,3,4,5)"), &t("(2,P,Q,50)"))
@@ -431,7 +447,10 @@ fn issue_34_reproducers() {
         "composition: leaves 0 and 1 of (4,4):(1,1) overlap in mode 0 of (4,N):(4,1): their largest digits add up to 6, past the extent 4 (a carry at every substitution), so A(B(i)) is not the sum of the leaves' compositions"
     );
     assert_eq!(
-        l("(6,N):(0,1)").compose(&l("(4,4):(1,1)")).unwrap_err().kind(),
+        l("(6,N):(0,1)")
+            .compose(&l("(4,4):(1,1)"))
+            .unwrap_err()
+            .kind(),
         "NotRepresentable"
     );
     assert_eq!(

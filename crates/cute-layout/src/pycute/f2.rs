@@ -635,7 +635,9 @@ impl Layout<F2> {
         if modes.is_empty() {
             return flat("right_inverse", &[(1, F2::ZERO)]).ok();
         }
-        flat("right_inverse", &modes).and_then(|l| l.coalesce()).ok()
+        flat("right_inverse", &modes)
+            .and_then(|l| l.coalesce())
+            .ok()
     }
 
     /// PyCuTe's chain right inverse (see [`Layout::<F2>::right_inverse`]).
@@ -1138,7 +1140,10 @@ mod tests {
         let mut seen: Vec<i64> = vals(l);
         seen.sort_unstable();
         seen.dedup();
-        seen.iter().enumerate().take_while(|(k, &v)| v == *k as i64).count() as i64
+        seen.iter()
+            .enumerate()
+            .take_while(|(k, &v)| v == *k as i64)
+            .count() as i64
     }
 
     /// Seeded random F2 layouts (1 to 3 modes, extents 1..=8, strides below 64) against a
@@ -1148,14 +1153,17 @@ mod tests {
     fn right_inverse_is_the_largest_against_brute_force() {
         let mut state = 0x5eed_0034_u64;
         let mut next = move |m: u64| {
-            state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            state = state
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
             (state >> 33) % m
         };
         let (mut linear, mut shorter, mut total) = (0, 0, 0);
         for _ in 0..4000 {
             let n = 1 + next(3) as usize;
             let s: Vec<alloc::string::String> = (0..n).map(|_| (1 + next(8)).to_string()).collect();
-            let d: Vec<alloc::string::String> = (0..n).map(|_| alloc::format!("F2({})", next(64))).collect();
+            let d: Vec<alloc::string::String> =
+                (0..n).map(|_| alloc::format!("F2({})", next(64))).collect();
             let l = f2(&alloc::format!("({}):({})", s.join(","), d.join(",")));
             let r = l.right_inverse();
             for i in 0..r.size() {
@@ -1168,7 +1176,11 @@ mod tests {
             total += 1;
             if l.is_f2_linear() {
                 linear += 1;
-                assert_eq!(r.size(), bound, "{l}: {r}, but {bound} values form a prefix");
+                assert_eq!(
+                    r.size(),
+                    bound,
+                    "{l}: {r}, but {bound} values form a prefix"
+                );
             } else if r.size() < bound {
                 shorter += 1;
             }
@@ -1177,7 +1189,10 @@ mod tests {
         // Non-power-of-two extents: the chain, below the bound for some layouts.
         assert!(shorter < total, "{shorter}");
         for (l, want) in [
-            ("(8,8):(F2(1),F2(13))", "(8,2,2,2):(F2(1),F2(13),F2(31),F2(59))"),
+            (
+                "(8,8):(F2(1),F2(13))",
+                "(8,2,2,2):(F2(1),F2(13),F2(31),F2(59))",
+            ),
             ("(4,2):(F2(2),F2(3))", "(2,4):(F2(5),F2(1))"),
             ("(4,2):(F2(2),F2(5))", "(2,4):(F2(6),F2(1))"),
         ] {

@@ -1410,10 +1410,7 @@ impl SymLayout {
         let (s, d) = self.leaves();
         for k in 1..s.len() {
             let span = s[k - 1].mul(&d[k - 1])?;
-            if !matches!(
-                span.cmp2(&d[k]),
-                Some(Ordering::Less | Ordering::Greater)
-            ) {
+            if !matches!(span.cmp2(&d[k]), Some(Ordering::Less | Ordering::Greater)) {
                 return Ok(false);
             }
         }
@@ -1472,7 +1469,10 @@ impl SymLayout {
                 None => {
                     return Err(LayoutError::Undecidable {
                         op: O,
-                        condition: format!("the order of {} and {} in {order}", o[first], o[second]),
+                        condition: format!(
+                            "the order of {} and {} in {order}",
+                            o[first], o[second]
+                        ),
                     })
                 }
             };

@@ -86,7 +86,7 @@ impl From<ParseError> for AtomError {
 /// Which kind of instruction an atom family is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum AtomKind {
-    /// A matrix multiply-accumulate ([`MmaAtom`]).
+    /// A matrix multiply-accumulate ([`MmaAtom`](super::MmaAtom)).
     Mma,
     /// A copy.
     Copy,
@@ -102,7 +102,7 @@ impl AtomKind {
     }
 }
 
-/// One family of atoms as [`families`] lists it.
+/// One family of atoms as [`families`](super::families) lists it.
 #[derive(Clone, Copy, Debug)]
 pub struct AtomFamily {
     /// MMA or copy.

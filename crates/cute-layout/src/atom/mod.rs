@@ -33,17 +33,19 @@
 //! ```
 //!
 //! [`families`] lists the atom families (one line per family, parametrised ones as a
-//! pattern), [`mma_names`] every concrete MMA atom name.
+//! pattern), [`mma_names`] every concrete MMA atom name. [`lint`] checks the laws every atom's
+//! layouts obey over every name the families accept.
 
 pub mod copy;
 mod family;
+pub mod lint;
 pub mod mma;
 pub(crate) mod tensor_partition;
 pub mod tiled_mma;
 
 pub(crate) use family::nearest;
 pub use family::{normalize_name, type_bits, AtomError, AtomFamily, AtomKind, TemplateName};
-pub use mma::{mma_atom, mma_names, MmaAtom, Operand};
+pub use mma::{for_each_mma_name, mma_atom, mma_names, MmaAtom, Operand};
 pub use tiled_mma::TiledMma;
 
 /// Every atom family, MMA then copy, in architecture order.

@@ -105,7 +105,7 @@ pub(crate) fn one_thread(
     })
 }
 
-fn from_fixed(f: &Fixed) -> Result<CopyAtom, AtomError> {
+pub(crate) fn from_fixed(f: &Fixed) -> Result<CopyAtom, AtomError> {
     Ok(CopyAtom {
         name: f.name.to_string(),
         thr_id: f.thr_id.parse()?,
@@ -232,6 +232,24 @@ pub fn copy_names() -> Vec<String> {
     }
     v.extend(fixed_tables().map(|f| f.name.to_string()));
     v
+}
+
+/// Calls `f` with every copy atom name of the enumeration the atom lint ([`super::lint`]) runs
+/// over: every fixed atom (SM50 to SM100), `UniversalCopy<S[,D]>` and the four cp.async
+/// families over every value type (cp.async: pairs of one width), and
+/// `AutoVectorizingCopyWithAssumedAlignment<N>` for N up to 256 with its aliases. Every name is
+/// one [`copy_atom`] accepts; the TMA and bulk-copy operations (not modelled) are not in it.
+pub fn for_each_copy_name(f: &mut dyn FnMut(&str)) {
+    for a in fixed_tables() {
+        f(a.name);
+    }
+    universal::all_names(f);
+    sm80::all_names(f);
+}
+
+/// The TMA and bulk-copy operation names [`copy_atom`] knows and refuses as not modelled.
+pub fn unmodelled_copy_names() -> &'static [&'static str] {
+    TMA_ATOMS
 }
 
 /// The copy atom families, in architecture order (see [`super::families`]).

@@ -407,10 +407,10 @@ pub static OPS: &[OpSpec] = &[
         .law("R = A o make_layout(SHAPE): R(c) = A(crd2idx(c, SHAPE))")
         .example(&["12:1", "(3,4)"], "(3,4):(1,3)")
         .run(|a| Ok(a.layout(0)?.with_shape(&a.tuple(1)?)?.to_string())),
-    op("right_inverse", Topic::Algebra, "largest R with A(R(i)) = i")
+    op("right_inverse", Topic::Algebra, "CuTe's right inverse: R with A(R(i)) = i on R's domain")
         .params(&[one("", &[K::Layout, K::Composed, K::Symbolic])])
         .returns(&[K::Layout, K::Composed, K::Symbolic, K::F2Layout])
-        .law("A(R(i)) = i for 0 <= i < size(R), with size(R) the largest such; composed A o O o B: CuTe's right_inverse(B) o -O o right_inverse(A), refused where it breaks the law")
+        .law("A(R(i)) = i for 0 <= i < size(R); R is CuTe's construction (A's modes in stride order, each taken while its stride is the size so far), not always the largest such layout ((4,2,3):(1,2,4) gives 4:1, and (4,3):(1,8) obeys the law too); an F2 layout whose extents are powers of two gets the largest; composed A o O o B: CuTe's right_inverse(B) o -O o right_inverse(A), refused where it breaks the law")
         .example(&["(4,8):(8,1)"], "(8,4):(4,1)")
         .f2(f2_ops::right_inverse)
         .f2_basis(f2_ops::basis_right_inverse)

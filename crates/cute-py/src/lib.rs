@@ -1564,7 +1564,7 @@ fn pycute_complement(
     complement(py, layout, m)
 }
 
-/// largest R with A(R(i)) = i
+/// CuTe's right inverse: R with A(R(i)) = i on R's domain
 ///
 /// The largest `R` with `L(R(i)) == i` for every `i < size(R)`.
 ///

@@ -2249,7 +2249,7 @@ def subs(symbolic, name_value=()):
 
     Usage: subs SYMBOLIC NAME=VALUE...
 
-    Law: each symbol replaced by its value (a positive integer); coalesce, coalesce_z, composition, complement, right_inverse, make_ordered_layout, make_layout_like and size also take symbolic layouts, and subs(OP(L), v) = OP(subs(L, v)) wherever PyCuTe's generic assumptions hold (a symbol is never 1)
+    Law: each symbol replaced by its value (a positive integer); coalesce, coalesce_z, composition, complement, right_inverse, make_ordered_layout, make_layout_like and size also take symbolic layouts, and their answer R obeys subs(R, v) = OP(subs(L, v)) as a function at every substitution v of positive integers (1 included), else they refuse with Undecidable naming the condition that depends on v
 
     Example: cute subs (N,M):(1,N) N=3 M=5
         (3,5):(1,3)

@@ -449,11 +449,11 @@ def with_shape(layout: object, shape: object) -> Layout | BasisLayout:
     ...
 
 def right_inverse(layout) -> Layout | BasisLayout | ComposedLayout | str:
-    """largest R with A(R(i)) = i
+    """CuTe's right inverse: R with A(R(i)) = i on R's domain
 
     Usage: right_inverse LAYOUT|COMPOSED|SYMBOLIC
 
-    Law: A(R(i)) = i for 0 <= i < size(R), with size(R) the largest such; composed A o O o B: CuTe's right_inverse(B) o -O o right_inverse(A), refused where it breaks the law
+    Law: A(R(i)) = i for 0 <= i < size(R); R is CuTe's construction (A's modes in stride order, each taken while its stride is the size so far), not always the largest such layout ((4,2,3):(1,2,4) gives 4:1, and (4,3):(1,8) obeys the law too); an F2 layout whose extents are powers of two gets the largest; composed A o O o B: CuTe's right_inverse(B) o -O o right_inverse(A), refused where it breaks the law
 
     Example: cute right_inverse (4,8):(8,1)
         (8,4):(4,1)
@@ -2390,7 +2390,7 @@ def subs(symbolic: object, name_value: Sequence[object] = ()) -> Layout | BasisL
 
     Usage: subs SYMBOLIC NAME=VALUE...
 
-    Law: each symbol replaced by its value (a positive integer); coalesce, coalesce_z, composition, complement, right_inverse, make_ordered_layout, make_layout_like and size also take symbolic layouts, and subs(OP(L), v) = OP(subs(L, v)) wherever PyCuTe's generic assumptions hold (a symbol is never 1)
+    Law: each symbol replaced by its value (a positive integer); coalesce, coalesce_z, composition, complement, right_inverse, make_ordered_layout, make_layout_like and size also take symbolic layouts, and their answer R obeys subs(R, v) = OP(subs(L, v)) as a function at every substitution v of positive integers (1 included), else they refuse with Undecidable naming the condition that depends on v
 
     Example: cute subs (N,M):(1,N) N=3 M=5
         (3,5):(1,3)

@@ -1581,7 +1581,7 @@ fn main() {
     let strength = checker_strength(&files);
     let vacuous: Vec<&String> = strength
         .iter()
-        .filter(|(_, &(killed, total))| total >= 10 && killed == 0)
+        .filter(|&(_, &(killed, total))| total >= 10 && killed == 0)
         .map(|(op, _)| op)
         .collect();
     if !vacuous.is_empty() {

@@ -8,7 +8,7 @@
 //! extras' F2 cases are evaluated with cute's F2 layouts (`(8,8):(F2(1),F2(9))`).
 //! `coalesce_z[mode]` is in `nvlabs_rest.rs`.
 
-mod common;
+use crate::common;
 
 use cute_layout::{BasisSum, IntTuple, Layout};
 use serde_json::Value;

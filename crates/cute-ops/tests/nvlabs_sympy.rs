@@ -12,7 +12,7 @@
 //! ([`nvlabs_sympy_assertions_hold_symbolically`]); the substitutions check the integer
 //! operations against the same assertions.
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeMap;
 

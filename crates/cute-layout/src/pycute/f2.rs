@@ -1142,7 +1142,7 @@ mod tests {
         seen.dedup();
         seen.iter()
             .enumerate()
-            .take_while(|(k, &v)| v == *k as i64)
+            .take_while(|&(k, &v)| v == k as i64)
             .count() as i64
     }
 

@@ -673,6 +673,7 @@ pub fn arg(b: &mut Bytes, word: &str) -> Arg {
             _ => swizzle(b),
         },
         "COMPOSED" => Arg::Text(composed(b)),
+        "SWIZZLED" => Arg::Text(format!("{} o 0 o {}", valid_swizzle(b), layout(b))),
         "TENSOR" => Arg::Text(tensor(b)),
         "MODE" => Arg::Text(if b.below(2) == 0 {
             coord(b)

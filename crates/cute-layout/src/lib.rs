@@ -149,7 +149,7 @@ pub use basis_sum::{BasisSum, MAX_BASIS_TERMS};
 pub use basis_tiler::StrideText;
 pub use chain::{is_composed_text, LayoutChain, OuterFn};
 pub use composed::ComposedLayout;
-pub use construct::MAX_COORDINATES;
+pub use construct::{MAX_COORDINATES, MAX_COORDINATE_INTEGERS};
 pub use coord::Offsets;
 pub use divider::Idx2Crd;
 pub use error::{LayoutError, ParseError, ParseErrorKind};

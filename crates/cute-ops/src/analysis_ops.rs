@@ -28,8 +28,8 @@ pub static ANALYSIS_OPS: &[OpSpec] = &[
     op("f2_matrix", "LAYOUT|COMPOSED|F2LAYOUT", (1, 1), "the GF(2) matrix (rows: offset bits) of a layout of power-of-two shapes and disjoint strides, swizzles folded in, or of a layout with F2 (XOR) strides", f2_matrix),
     op("tuple_cat", "TUPLE|LAYOUT...", (1, MANY), "CuTe tuple_cat: the top-level elements (modes) of each argument in turn", tuple_cat),
     op("make_swizzle", "Y Z", (2, 2), "CuTe make_swizzle<Y,Z>: the swizzle reading bit mask Y and toggling bit mask Z", |a| Ok(Swizzle::from_masks(a.int(0)?, a.int(1)?)?.to_string())),
-    op("get_swizzle_portion", "LAYOUT|COMPOSED", (1, 1), "CuTe get_swizzle_portion: the outermost swizzle of a swizzled layout (Sw<0,4,3> for a plain layout)", |a| Ok(swizzled(a)?.swizzle_portion().to_string())),
-    op("get_nonswizzle_portion", "LAYOUT|COMPOSED", (1, 1), "CuTe get_nonswizzle_portion: what the outermost swizzle applies to, without its offset (layout_b); a plain layout itself", |a| Ok(swizzled(a)?.nonswizzle_portion().to_string())),
+    op("get_swizzle_portion", "LAYOUT|SWIZZLED", (1, 1), "CuTe get_swizzle_portion: the outermost swizzle of a swizzled layout (Sw<0,4,3> for a plain layout)", |a| Ok(swizzled(a)?.swizzle_portion().to_string())),
+    op("get_nonswizzle_portion", "LAYOUT|SWIZZLED", (1, 1), "CuTe get_nonswizzle_portion: what the outermost swizzle applies to, without its offset (layout_b); a plain layout itself", |a| Ok(swizzled(a)?.nonswizzle_portion().to_string())),
 ];
 
 /// The help of [`ANALYSIS_OPS`]: name, law, example arguments, example output.

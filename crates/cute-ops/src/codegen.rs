@@ -13,10 +13,10 @@ use crate::{op, Args, OpError, OpSpec};
 /// Code generation and shared-memory layout search. One line per operation.
 #[rustfmt::skip]
 pub static CODEGEN_OPS: &[OpSpec] = &[
-    op("codegen", "LAYOUT|COMPOSED [NAME] [NAMESPACE]", (1, 3), "C++ header: int64_t NAME(i) and NAME(c0, c1, ...) computing the layout (default name f)", |a| codegen_op(a, false)),
-    op("codegen_check", "LAYOUT|COMPOSED [NAME] [NAMESPACE]", (1, 3), "C++ test program comparing codegen's NAME (from NAME.hpp) with the library at every point", |a| codegen_op(a, true)),
-    op("smem_search", "TILE WRITE_TV READ_TV [ELEM_BYTES [WRITE_LANES [READ_LANES]]]", (3, 6), "shared-memory layout of TILE with fewest bank conflicts for both TV layouts, widest vectors (default 4-byte elements; LANES: lanes per warp that supply addresses, default 32, 16 for ldmatrix.x2)", |a| Ok(smem_search_report(&a.text_arg(0)?, &a.text_arg(1)?, &a.text_arg(2)?, SmemAccess { elem_bytes: elem(a, 3)?, lanes: (lanes(a, 4)?, lanes(a, 5)?) }, &[], 1, None)?.trim_end().to_string())),
-    op("smem_evaluate", "TILE WRITE_TV READ_TV ELEM_BYTES SMEM [WRITE_LANES [READ_LANES]]", (5, 7), "wavefronts and bank conflicts per tile of both TV layouts with the tile stored as SMEM (LANES as smem_search)", |a| Ok(smem_search_report(&a.text_arg(0)?, &a.text_arg(1)?, &a.text_arg(2)?, SmemAccess { elem_bytes: elem(a, 3)?, lanes: (lanes(a, 5)?, lanes(a, 6)?) }, &[a.text_arg(4)?], 0, None)?.trim_end().to_string())),
+    op("codegen", "LAYOUT|SWIZZLED [NAME] [NAMESPACE]", (1, 3), "C++ header: int64_t NAME(i) and NAME(c0, c1, ...) computing the layout or swizzled layout Sw<B,M,S> o OFFSET o LAYOUT (default name f)", |a| codegen_op(a, false)),
+    op("codegen_check", "LAYOUT|SWIZZLED [NAME] [NAMESPACE]", (1, 3), "C++ test program comparing codegen's NAME (from NAME.hpp) with the library at every point", |a| codegen_op(a, true)),
+    op("smem_search", "TILE WRITE_TV READ_TV [ELEM_BYTES [WRITE_LANES [READ_LANES]]]", (3, 6), "shared-memory layout of TILE whose accesses take the fewest wavefronts (writes + reads), then the widest vectors, then the smallest footprint (default 4-byte elements; LANES: lanes per warp that supply addresses, default 32, 16 for ldmatrix.x2)", |a| Ok(smem_search_report(&a.text_arg(0)?, &a.text_arg(1)?, &a.text_arg(2)?, SmemAccess { elem_bytes: elem(a, 3)?, lanes: (lanes(a, 4)?, lanes(a, 5)?) }, &[], 1, None)?.trim_end().to_string())),
+    op("smem_evaluate", "TILE WRITE_TV READ_TV ELEM_BYTES SMEM [WRITE_LANES [READ_LANES]]", (5, 7), "wavefronts and bank conflicts per tile of both TV layouts with the tile stored as SMEM, a layout or Sw<B,M,S> o OFFSET o LAYOUT from the tile's 1-D index (LANES as smem_search)", |a| Ok(smem_search_report(&a.text_arg(0)?, &a.text_arg(1)?, &a.text_arg(2)?, SmemAccess { elem_bytes: elem(a, 3)?, lanes: (lanes(a, 5)?, lanes(a, 6)?) }, &[a.text_arg(4)?], 0, None)?.trim_end().to_string())),
 ];
 
 fn elem(a: &Args<'_>, k: usize) -> Result<i64, OpError> {

@@ -23,7 +23,7 @@ pub static CONSTRUCT_OPS: &[OpSpec] = &[
     op("transform_layout", "OP LAYOUT [TUPLE]", (2, 3), "make_layout(OP(mode_i)...), or OP(mode_i, TUPLE_i) for the modes both have, then the rest of each", transform_layout),
     op("bw_coalesce", "LAYOUT [INIT]", (1, 2), "CuTe's backward coalesce of LAYOUT's flat modes onto the flat layout INIT (default: its last mode)", |a| Ok(a.layout(0)?.bw_coalesce(if a.len() == 2 { Some(a.layout(1)?) } else { None }.as_ref())?.to_string())),
     op("compact_order", "SHAPE ORDER|LayoutLeft|LayoutRight", (2, 2), "the compact stride laying out the modes of SHAPE in the order ORDER ranks them", compact_order),
-    op("make_coord_iterator", "SHAPE [START|_] [ORDER]", (1, 3), "the coordinates of SHAPE in CuTe's iteration order, as a tuple (at most 65536)", coordinates),
+    op("make_coord_iterator", "SHAPE [START|_] [ORDER]", (1, 3), "the coordinates of SHAPE in CuTe's iteration order, as a tuple (at most 65536 coordinates and 262144 integers in all)", coordinates),
     op("at_mode", "MODE OP LAYOUT|COMPOSED [ARGS...]", (3, MANY), "OP applied to the sub-layout of LAYOUT at the index path MODE, the rest unchanged (PyCuTe op[mode])", at_mode),
 ];
 
@@ -266,7 +266,16 @@ fn coordinates(a: &Args<'_>) -> Result<String, OpError> {
         None
     };
     let cs = shape.coordinates(start.as_ref(), order.as_ref())?;
-    Ok(IntTuple::tuple(cs)?.to_string())
+    // Written out directly: the list may hold more integers than one parsed value may.
+    let mut out = String::from("(");
+    for (i, c) in cs.iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        out += &c.to_string();
+    }
+    out.push(')');
+    Ok(out)
 }
 
 /// `at_mode MODE OP LAYOUT [ARGS...]`.

@@ -52,6 +52,8 @@ mod tensor_restructure_ops;
 #[cfg(test)]
 mod test_util;
 mod tma_ops;
+#[cfg(test)]
+mod usage_audit;
 mod tuple_fn_ops;
 mod tuple_ops;
 pub mod view;
@@ -265,7 +267,7 @@ pub static OPS: &[OpSpec] = &[
     op("swizzle", "B M S", (3, 3), "CuTe's Swizzle<B,M,S>: x ^ ((x & yyy) >> S), printed Sw<B,M,S>", composed_ops::swizzle),
     // rendering
     op("table", "LAYOUT|COMPOSED|SWIZZLE [N]", (1, 2), "values v0,v1,... of the 1-D function (N of them if given)", composed_ops::table),
-    op("print_layout", "LAYOUT|COMPOSED", (1, 1), "CuTe's print_layout table (of a swizzled layout: its values)", show::print_layout_op),
+    op("print_layout", "LAYOUT|SWIZZLED", (1, 1), "CuTe's print_layout table (of a swizzled layout: its values)", show::print_layout_op),
 ];
 
 /// `mode` / `get`: of a composed layout, a layout, or a tuple.

@@ -33,7 +33,8 @@
 //! ```
 
 use cute_layout::render::{self, parse_palette, Banks, Op, Style};
-use cute_layout::{ComposedLayout, IntTuple, Layout, Tiler};
+use cute_layout::{is_composed_text, IntTuple, Layout, LayoutChain, OuterFn, Tiler};
+use std::cell::Cell;
 
 use crate::help::{h, OpHelp};
 use crate::{op, Args, OpError, OpSpec, MANY};
@@ -399,13 +400,28 @@ fn layout_picture(
     style: Style<'_>,
     latex: bool,
 ) -> Result<String, OpError> {
-    // A swizzled layout `Sw<B,M,S> o OFF o L` is drawn as L with its offsets sent through the
-    // swizzle layers (the render module's post-map hook).
-    let composed: ComposedLayout = crate::show::parse_showable("layout", layout)?;
-    let l = composed.layout().clone();
-    // The layers are checked not to overflow on the layout's offsets at construction.
-    let post = |x: i64| composed.post(x).unwrap_or(x);
-    let swizzled = composed.as_layout().is_none();
+    // A composed layout `F o OFF o L` (F a swizzle or a layout, any number of layers) is drawn
+    // as L with its offsets sent through the layers (the render module's post-map hook).
+    let chain: LayoutChain = match crate::show::parse_showable("layout", layout) {
+        Ok(c) => c.into(),
+        Err(e) if is_composed_text(layout) => layout.trim().parse().map_err(|_| e)?,
+        Err(e) => return Err(e),
+    };
+    let l = chain.layout().clone();
+    // A layer that fails on an offset (an outer layout's domain left, an overflow) is kept and
+    // refuses the picture once drawn.
+    let failed: Cell<Option<cute_layout::LayoutError>> = Cell::new(None);
+    let post = |x: i64| {
+        chain.post(x).unwrap_or_else(|e| {
+            failed.set(Some(e));
+            x
+        })
+    };
+    let swizzled = !chain.layers().is_empty();
+    let swizzle_base = match chain.layers() {
+        [(OuterFn::Swizzle(sw), _), ..] => sw.base(),
+        _ => 0,
+    };
     let mut style = if swizzled {
         style
             .post_map(&post)
@@ -420,7 +436,7 @@ fn layout_picture(
         _ => false,
     };
     let bits = match a.color_by.as_deref() {
-        None | Some("swizzle") if swizzled => composed.swizzle().base(),
+        None | Some("swizzle") if swizzled => swizzle_base,
         None | Some("value" | "swizzle" | "range") => 0,
         Some(n) => n.parse::<i64>().unwrap_or(0),
     };
@@ -432,24 +448,28 @@ fn layout_picture(
     if let Some(t) = a.highlight {
         style = style.highlight_thread(t);
     }
-    if a.tv {
+    let text = if a.tv {
         let tile_text = a.tile.as_deref().unwrap_or_default();
         let tile: IntTuple = tile_text
             .parse()
             .map_err(|e| OpError::new("ParseError", format!("--tile {tile_text:?}: {e}")))?;
-        Ok(if latex {
+        if latex {
             render::latex_tv(&l, &tile, &style)?
         } else {
             render::svg_tv(&l, &tile, &style)?
-        })
+        }
     } else if let Some(n) = a.banks {
         let banks = Banks::new(n, a.elem_bytes.unwrap_or(4))?;
         let access = crate::view::parse_access(a.access.as_deref().unwrap_or("rows"))?;
-        Ok(render::svg_banks(&l, banks, access, &style)?)
+        render::svg_banks(&l, banks, access, &style)?
     } else if latex {
-        Ok(render::latex(&l, &style)?)
+        render::latex(&l, &style)?
     } else {
-        Ok(render::svg(&l, &style)?)
+        render::svg(&l, &style)?
+    };
+    match failed.into_inner() {
+        Some(e) => Err(e.into()),
+        None => Ok(text),
     }
 }
 

@@ -16,7 +16,7 @@ use crate::{op, Arg, Args, OpError, OpSpec};
 /// The tensor operations, one line each (hence `rustfmt::skip`).
 #[rustfmt::skip]
 pub static TENSOR_OPS: &[OpSpec] = &[
-    op("make_tensor", "LAYOUT|COMPOSED [BASE] | PTR LAYOUT", (1, 2), "the counting tensor counting_iter(BASE) o LAYOUT (CuTe make_tensor(counting_iterator(BASE), LAYOUT)): its values are BASE + LAYOUT(c); with a pointer (make_gmem_ptr ...), CuTe's make_tensor(ptr, LAYOUT): its values are element addresses", make_tensor),
+    op("make_tensor", "LAYOUT|SWIZZLED [BASE] | PTR LAYOUT", (1, 2), "the counting tensor counting_iter(BASE) o LAYOUT (CuTe make_tensor(counting_iterator(BASE), LAYOUT)): its values are BASE + LAYOUT(c); with a pointer (make_gmem_ptr ...), CuTe's make_tensor(ptr, LAYOUT): its values are element addresses", make_tensor),
     op("make_identity_tensor", "SHAPE", (1, 1), "the coordinate tensor of SHAPE: its value at a coordinate is that coordinate (ArithTuple(0,...) o SHAPE:(1@0,...))", |a| Ok(LayoutTensor::identity(a.tuple(0)?)?.to_string())),
     op("tensor_value", "TENSOR COORD", (2, 2), "CuTe tensor(c): the value at a 1-D, R-D or natural coordinate (an offset, or a coordinate)", |a| Ok(a.tensor(0)?.value(&a.tuple(1)?)?.to_string())),
     op("local_tile", "TENSOR TILER COORD [PROJ]", (3, 4), "the tile at tile coordinate COORD: zipped_divide(T, TILER)((_,...), COORD); PROJ (Step<_1,X,_1> or (1,_,1)) dices TILER and COORD first", local_tile),

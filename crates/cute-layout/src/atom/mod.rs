@@ -187,6 +187,9 @@ pub fn normalize_name(name: &str) -> String {
     out
 }
 
+/// The deepest nesting of brackets an atom or type name may have, the outermost pair counted.
+pub const MAX_TEMPLATE_DEPTH: i32 = 16;
+
 /// A normalised name split at its outermost template brackets: `Base<a,b,...>` gives `Base` and
 /// the top-level arguments (`MMA_Traits<X, ...>` is unwrapped to `X` and the rest). A name
 /// without brackets has no arguments; `Base<>` has none either but `empty_brackets` is set.
@@ -201,7 +204,9 @@ pub struct TemplateName {
 }
 
 impl TemplateName {
-    /// Splits a name; `None` if the brackets do not balance or text follows the closing one.
+    /// Splits a name; `None` if the brackets do not balance, text follows the closing one, or
+    /// they nest deeper than [`MAX_TEMPLATE_DEPTH`] (no CuTe name does; the bound keeps the
+    /// unwrapping of `MMA_Traits<MMA_Traits<...>>` and `Copy_Traits<...>` shallow).
     pub fn parse(name: &str) -> Option<TemplateName> {
         let n = normalize_name(name);
         let Some(open) = n.find('<') else {
@@ -224,7 +229,12 @@ impl TemplateName {
         let mut start = 0;
         for (i, c) in inner.char_indices() {
             match c {
-                '<' | '(' => depth += 1,
+                '<' | '(' => {
+                    depth += 1;
+                    if depth >= MAX_TEMPLATE_DEPTH {
+                        return None;
+                    }
+                }
                 '>' | ')' => {
                     depth -= 1;
                     if depth < 0 {
@@ -320,12 +330,31 @@ pub(crate) fn edit_distance(a: &str, b: &str) -> usize {
     prev[b.len()]
 }
 
-/// The candidate closest to `name` by [`edit_distance`] (ties: the first).
-pub(crate) fn nearest<'a>(name: &str, candidates: impl Iterator<Item = &'a str>) -> Option<String> {
-    candidates
-        .map(|c| (edit_distance(name, c), c))
-        .min_by_key(|(d, _)| *d)
-        .map(|(_, c)| c.to_string())
+/// The candidate closest to `name` by [`edit_distance`] (ties: the first); none for a name more
+/// than twice as long as the longest candidate (it is not a misspelling of any).
+///
+/// The cost is bounded whatever `name`'s length: past that length nothing is measured, and a
+/// candidate whose length differs from `name`'s by at least the best distance so far (a lower
+/// bound of its own) is skipped.
+pub(crate) fn nearest<'a>(
+    name: &str,
+    candidates: impl Iterator<Item = &'a str> + Clone,
+) -> Option<String> {
+    let longest = candidates.clone().map(str::len).max()?;
+    if name.len() > 2 * longest {
+        return None;
+    }
+    let mut best: Option<(usize, &str)> = None;
+    for c in candidates {
+        if best.is_some_and(|(d, _)| name.len().abs_diff(c.len()) >= d) {
+            continue;
+        }
+        let d = edit_distance(name, c);
+        if best.is_none_or(|(b, _)| d < b) {
+            best = Some((d, c));
+        }
+    }
+    best.map(|(_, c)| c.to_string())
 }
 
 #[cfg(test)]
@@ -361,5 +390,16 @@ mod tests {
         assert!(TemplateName::parse("A<b>>").is_none());
         assert_eq!(TemplateName::parse("A<>").unwrap().args.len(), 0);
         assert_eq!(edit_distance("kitten", "sitting"), 3);
+        let names = ["SM80_16x8x8_F16F16F16F16_TN", "SM80_16x8x16_F16F16F16F16_TN", "DefaultCopy"];
+        let near = |n: &str| nearest(n, names.iter().copied());
+        assert_eq!(near("SM80_16x8x16_F16F16F16F16_NT").as_deref(), Some(names[1]));
+        assert_eq!(near("Default").as_deref(), Some("DefaultCopy"));
+        assert_eq!(near(&"A".repeat(56)).as_deref(), Some(names[0]));
+        assert_eq!(near(&"A".repeat(57)), None);
+        assert_eq!(near(&"A".repeat(1 << 20)), None);
+        let nest = |k: usize| format!("{}X{}", "MMA_Traits<".repeat(k), ">".repeat(k));
+        assert_eq!(TemplateName::parse(&nest(16)).unwrap().base, "X");
+        assert!(TemplateName::parse(&nest(17)).is_none());
+        assert!(TemplateName::parse(&nest(100_000)).is_none());
     }
 }

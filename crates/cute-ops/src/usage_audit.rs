@@ -1,0 +1,184 @@
+//! Tests that hold the operation table to its usage text and its stated limits: every argument
+//! kind a usage names (COMPOSED, SWIZZLED, SWIZZLE, TENSOR, SYMBOLIC) parses where it is named,
+//! and every limit a usage, summary or law states is where it says (at the limit an answer, past
+//! it the typed error naming the limit).
+
+use crate::help::help;
+use crate::request::answer_line;
+use crate::{all, run_op, Arg, OpSpec};
+
+fn text(args: &[&str]) -> Vec<Arg> {
+    args.iter().map(|a| Arg::Text((*a).into())).collect()
+}
+
+/// The positional words of a usage: `A|B [C [D]] E...` gives `A|B`, `C`, `D`, `E...`.
+fn usage_words(usage: &str) -> Vec<String> {
+    usage
+        .replace(['[', ']'], " ")
+        .split_whitespace()
+        .map(String::from)
+        .collect()
+}
+
+/// Representative values of an argument kind, built from the help example's argument at that
+/// position when it is a plain layout `L` (so that sizes fit the other arguments), else fixed.
+fn representatives(kind: &str, example: Option<&str>) -> Vec<String> {
+    let plain = example
+        .filter(|e| !e.contains(" o ") && !e.contains('N'))
+        .and_then(|e| e.trim().parse::<cute_layout::Layout>().ok());
+    match (kind, plain) {
+        ("COMPOSED", Some(l)) => {
+            let co = l.cosize().max(1);
+            vec![
+                format!("Sw<1,0,1> o 0 o {l}"),
+                format!("{co}:1 o 0 o {l}"),
+                format!("{co}:1 o 0 o Sw<0,0,1> o 0 o {l}"),
+            ]
+        }
+        ("COMPOSED", None) => vec![
+            "Sw<2,0,2> o 0 o 16:1".into(),
+            "16:1 o 0 o 8:1".into(),
+            "32:1 o 0 o Sw<2,0,2> o 0 o 16:1".into(),
+        ],
+        ("SWIZZLED", Some(l)) => vec![format!("Sw<1,0,1> o 0 o {l}")],
+        ("SWIZZLED", None) => vec!["Sw<2,0,2> o 0 o 16:1".into()],
+        ("TENSOR", Some(l)) => vec![format!("counting_iter(0) o {l}")],
+        ("TENSOR", None) => vec!["counting_iter(0) o (4,8):(8,1)".into()],
+        ("SWIZZLE", _) => vec!["Sw<2,0,2>".into()],
+        ("SYMBOLIC", _) => vec!["(4,N):(1,4)".into()],
+        _ => Vec::new(),
+    }
+}
+
+/// For every operation and every argument whose usage names COMPOSED, SWIZZLED, SWIZZLE, TENSOR
+/// or SYMBOLIC, the help example with that argument replaced by a value of that kind: the ops that
+/// answer `ParseError` (the usage promises a kind the operation does not read).
+fn broken_promises(spec: &OpSpec) -> Vec<String> {
+    let Some(h) = help(spec.name) else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for (k, word) in usage_words(spec.usage).iter().enumerate() {
+        if word.ends_with("...") {
+            break;
+        }
+        if k > h.example.len() {
+            break;
+        }
+        for kind in word.split('|') {
+            for value in representatives(kind, h.example.get(k).copied()) {
+                let mut args: Vec<&str> = h.example.to_vec();
+                if k == args.len() {
+                    args.push(&value);
+                } else {
+                    args[k] = &value;
+                }
+                if let Err(e) = run_op(spec.name, &text(&args)) {
+                    if e.kind == "ParseError" {
+                        out.push(format!(
+                            "{} {} ({kind} at argument {}): {}",
+                            spec.name,
+                            args.join(" "),
+                            k + 1,
+                            e.message
+                        ));
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn every_promised_argument_kind_parses() {
+    let broken: Vec<String> = all().flat_map(broken_promises).collect();
+    assert!(broken.is_empty(), "{}", broken.join("\n"));
+}
+
+#[test]
+fn usage_words_split() {
+    assert_eq!(
+        usage_words("TILE W [E [A [B]]] X|Y..."),
+        ["TILE", "W", "E", "A", "B", "X|Y..."]
+    );
+}
+
+/// `make_coord_iterator`: at most 65536 coordinates and 262144 integers in all.
+#[test]
+fn make_coord_iterator_limits() {
+    let run = |a: &[&str]| run_op("make_coord_iterator", &text(a));
+    let n = |s: String| s.matches(',').count() + 1;
+    assert_eq!(n(run(&["4096"]).unwrap()), 4096);
+    assert_eq!(n(run(&["(40,40)"]).unwrap()), 2 * 1600);
+    assert_eq!(n(run(&["65536"]).unwrap()), 65536);
+    assert_eq!(n(run(&["(256,256)"]).unwrap()), 2 * 65536);
+    assert_eq!(n(run(&["100000", "34464"]).unwrap()), 65536);
+    let e = run(&["65537"]).unwrap_err();
+    assert_eq!(
+        (e.kind, e.message.as_str()),
+        (
+            "TooLarge",
+            "make_coord_iterator: 65537 coordinates (the limit is 65536)"
+        )
+    );
+    assert_eq!(run(&["(256,257)"]).unwrap_err().kind, "TooLarge");
+    // 32768 coordinates of 8 integers: 262144 in all; of 9: past it.
+    assert_eq!(n(run(&["(2,2,2,2,2,2,2,256)"]).unwrap()), 262144);
+    let e = run(&["(2,2,2,2,2,2,2,2,128)"]).unwrap_err();
+    assert_eq!(
+        (e.kind, e.message.as_str()),
+        (
+            "TooLarge",
+            "make_coord_iterator: 32768 coordinates of 9 integers each (the limit is 262144)"
+        )
+    );
+    // The text is the tuple the parser reads back, for lists small enough to be one value.
+    assert_eq!(
+        run(&["(2,2)"]).unwrap(),
+        "((0,0),(1,0),(0,1),(1,1))".parse::<cute_layout::IntTuple>().unwrap().to_string()
+    );
+}
+
+/// A request line of about 1 MiB naming an unknown operation, atom or type answers at once.
+#[test]
+fn huge_unknown_names_answer_fast() {
+    let big = "A".repeat((1 << 20) - 200);
+    let nested = |wrap: &str| {
+        let k = ((1 << 20) - 200) / (wrap.len() + 1);
+        format!("{}X{}", wrap.repeat(k), ">".repeat(k))
+    };
+    let (mma, copy) = (nested("MMA_Traits<"), nested("Copy_Traits<"));
+    let lines = [
+        format!(r#"{{"op":"mma_atom","args":["{mma}","layout_c_tv"]}}"#),
+        format!(r#"{{"op":"copy_atom","args":["{copy}","half_t","src_bits"]}}"#),
+        format!(r#"{{"op":"copy_atom","args":["SM75_U32x4_LDSM_N","{mma}","src_bits"]}}"#),
+        format!(r#"{{"op":"{big}","args":[]}}"#),
+        format!(r#"{{"op":"tiled_mma","args":["{big}","_","_","thr_layout_vmnk"]}}"#),
+        format!(r#"{{"op":"tiled_mma","args":["SM80_16x8x16_F16F16F16F16_TN","_","_","{big}"]}}"#),
+        format!(r#"{{"op":"mma_atom","args":["{big}","layout_c_tv"]}}"#),
+        format!(r#"{{"op":"mma_atom","args":["SM80_16x8x16_F16F16F16F16_TN","{big}"]}}"#),
+        format!(r#"{{"op":"copy_atom","args":["{big}","half_t","src_bits"]}}"#),
+        format!(r#"{{"op":"copy_atom","args":["SM75_U32x4_LDSM_N","{big}","src_bits"]}}"#),
+        format!(r#"{{"op":"copy_atom","args":["SM75_U32x4_LDSM_N","half_t","{big}"]}}"#),
+        format!(r#"{{"op":"list_atoms","args":["{big}"]}}"#),
+        format!(r#"{{"op":"compact_order","args":["(2,3,4)","{big}"]}}"#),
+        format!(r#"{{"op":"at_mode","args":["0","{big}","8:1"]}}"#),
+        format!(r#"{{"op":"svg","args":["8:1","--{big}","x"]}}"#),
+        format!(r#"{{"op":"coalesce","args":["{big}"]}}"#),
+        format!(r#"{{"op":"transform","args":["{big}","(1,2)"]}}"#),
+        format!(r#"{{"op":"fold","args":["{big}","(1,2)","0"]}}"#),
+        format!(r#"{{"op":"svg","args":["{big}"]}}"#),
+        format!(r#"{{"op":"codegen","args":["8:1","{big}"]}}"#),
+    ];
+    for line in &lines {
+        let t = std::time::Instant::now();
+        let a = answer_line(line.as_bytes());
+        let took = t.elapsed();
+        assert!(
+            took < std::time::Duration::from_secs(2),
+            "{took:?}: {}",
+            &a[..a.len().min(200)]
+        );
+    }
+}

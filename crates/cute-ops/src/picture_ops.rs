@@ -694,4 +694,40 @@ mod tests {
         assert!(!mma.contains(".t2{"));
         assert!(mma.contains("<rect class=\"t1\" data-op=\"C\""));
     }
+
+    /// The cell labels of a picture, in the order drawn.
+    fn labels(svg: &str) -> Vec<String> {
+        let block = svg.split("<g class=\"labels\">").nth(1).unwrap();
+        let block = block.split("</g>").next().unwrap();
+        block
+            .split("</text>")
+            .filter_map(|t| t.rsplit('>').next())
+            .filter(|t| !t.trim().is_empty())
+            .map(String::from)
+            .collect()
+    }
+
+    #[test]
+    fn svg_draws_chains_with_layout_outer_functions() {
+        let t = |s: &str| Arg::Text(s.into());
+        // (4,2):(2,1) at x: 2 (x mod 4) + x div 4, over 8:1.
+        let chain = run_op("svg", &[t("(4,2):(2,1) o 0 o 8:1")]).unwrap();
+        assert_eq!(labels(&chain), ["0", "2", "4", "6", "1", "3", "5", "7"]);
+        // A layer that is the identity on the image draws the inner layout's picture.
+        let with = |l: &str| run_op("svg", &[t(l), t("--title"), t("T")]).unwrap();
+        assert_eq!(with("16:1 o 0 o (2,4):(4,1)"), with("(2,4):(4,1)"));
+        assert_eq!(
+            labels(&run_op("svg", &[t("16:1 o 0 o 8:1")]).unwrap()),
+            labels(&run_op("svg", &[t("8:1")]).unwrap())
+        );
+        // Swizzles under a layout: 8:1 o 0 o Sw<1,0,2> o 0 o 8:1 is Sw<1,0,2> on 0..8.
+        assert_eq!(
+            labels(&run_op("svg", &[t("8:1 o 0 o Sw<1,0,2> o 0 o 8:1")]).unwrap()),
+            ["0", "1", "2", "3", "5", "4", "7", "6"]
+        );
+        assert_eq!(
+            run_op("svg", &[t("16:1 o 0 o 8:1 o")]).unwrap_err().kind,
+            "ParseError"
+        );
+    }
 }

@@ -182,3 +182,53 @@ fn huge_unknown_names_answer_fast() {
         );
     }
 }
+
+/// `tma_gbasis`: "boxes merged to <= 256, modes past 4 grouped".
+#[test]
+fn tma_gbasis_limits() {
+    let run = |g: &str, s: &str, field: &str| run_op("tma_gbasis", &text(&[g, s, "_", field]));
+    // Contiguous modes merge while the box stays within 256: 128 x 2 does, 256 x 2 does not.
+    let (g, s) = ("(128,2,4):(1,128,256)", "(128,2,4):(1,128,256)");
+    assert_eq!(run(g, s, "gbasis").unwrap(), "((128,2),4):((1@0,1@1),1@2)");
+    assert_eq!(run(g, s, "box").unwrap(), "(256,4)");
+    let (g, s) = ("(256,2,4):(1,256,512)", "(256,2,4):(1,256,512)");
+    assert_eq!(run(g, s, "gbasis").unwrap(), "(256,(2,4)):(1@0,(1@1,1@2))");
+    assert_eq!(run(g, s, "box").unwrap(), "(256,8)");
+    // Four modes stay four; the fifth and later are grouped into one.
+    assert_eq!(
+        run("(2,2,2,2):(1,4,16,64)", "(2,2,2,2):(1,2,4,8)", "gbasis").unwrap(),
+        "(2,2,2,2):(1@0,1@1,1@2,1@3)"
+    );
+    assert_eq!(
+        run(
+            "(2,2,2,2,2,2):(1,4,16,64,256,1024)",
+            "(2,2,2,2,2,2):(1,2,4,8,16,32)",
+            "gbasis"
+        )
+        .unwrap(),
+        "(2,2,2,2,(2,2)):(1@0,1@1,1@2,1@3,(1@4,1@5))"
+    );
+}
+
+/// `smem_search` / `smem_evaluate`: LANES of a warp, 32 by default (the most there are).
+#[test]
+fn smem_lanes_limits() {
+    let run = |lanes: &str| {
+        run_op(
+            "smem_search",
+            &text(&["(8,8)", "(8,8):(8,1)", "(8,8):(1,8)", "4", "32", lanes]),
+        )
+    };
+    assert!(run("32").unwrap().starts_with("Sw<1,2,3> o 0 o (8,8):(8,1) (swizzled"));
+    assert!(run("1").is_ok());
+    for past in ["33", "0"] {
+        let e = run(past).unwrap_err();
+        assert_eq!(
+            (e.kind, e.message),
+            (
+                "InvalidArgument",
+                format!("smem_search: read address lanes {past} is not from 1 to 32")
+            )
+        );
+    }
+}

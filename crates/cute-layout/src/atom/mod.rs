@@ -397,7 +397,7 @@ mod tests {
         assert_eq!(near(&"A".repeat(56)).as_deref(), Some(names[0]));
         assert_eq!(near(&"A".repeat(57)), None);
         assert_eq!(near(&"A".repeat(1 << 20)), None);
-        let nest = |k: usize| format!("{}X{}", "MMA_Traits<".repeat(k), ">".repeat(k));
+        let nest = |k: usize| alloc::format!("{}X{}", "MMA_Traits<".repeat(k), ">".repeat(k));
         assert_eq!(TemplateName::parse(&nest(16)).unwrap().base, "X");
         assert!(TemplateName::parse(&nest(17)).is_none());
         assert!(TemplateName::parse(&nest(100_000)).is_none());

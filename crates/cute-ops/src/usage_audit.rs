@@ -148,11 +148,16 @@ fn huge_unknown_names_answer_fast() {
         let k = ((1 << 20) - 200) / (wrap.len() + 1);
         format!("{}X{}", wrap.repeat(k), ">".repeat(k))
     };
-    let (mma, copy) = (nested("MMA_Traits<"), nested("Copy_Traits<"));
+    let (mma, copy, complex) = (
+        nested("MMA_Traits<"),
+        nested("Copy_Traits<"),
+        nested("complex<"),
+    );
     let lines = [
         format!(r#"{{"op":"mma_atom","args":["{mma}","layout_c_tv"]}}"#),
         format!(r#"{{"op":"copy_atom","args":["{copy}","half_t","src_bits"]}}"#),
         format!(r#"{{"op":"copy_atom","args":["SM75_U32x4_LDSM_N","{mma}","src_bits"]}}"#),
+        format!(r#"{{"op":"copy_atom","args":["SM75_U32x4_LDSM_N","{complex}","src_bits"]}}"#),
         format!(r#"{{"op":"{big}","args":[]}}"#),
         format!(r#"{{"op":"tiled_mma","args":["{big}","_","_","thr_layout_vmnk"]}}"#),
         format!(r#"{{"op":"tiled_mma","args":["SM80_16x8x16_F16F16F16F16_TN","_","_","{big}"]}}"#),

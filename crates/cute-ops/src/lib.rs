@@ -52,10 +52,10 @@ mod tensor_restructure_ops;
 #[cfg(test)]
 mod test_util;
 mod tma_ops;
-#[cfg(test)]
-mod usage_audit;
 mod tuple_fn_ops;
 mod tuple_ops;
+#[cfg(test)]
+mod usage_audit;
 pub mod view;
 
 /// One argument of an operation: text in CuTe's form (the command line gives only these), an

@@ -136,7 +136,10 @@ fn make_coord_iterator_limits() {
     // The text is the tuple the parser reads back, for lists small enough to be one value.
     assert_eq!(
         run(&["(2,2)"]).unwrap(),
-        "((0,0),(1,0),(0,1),(1,1))".parse::<cute_layout::IntTuple>().unwrap().to_string()
+        "((0,0),(1,0),(0,1),(1,1))"
+            .parse::<cute_layout::IntTuple>()
+            .unwrap()
+            .to_string()
     );
 }
 
@@ -224,7 +227,9 @@ fn smem_lanes_limits() {
             &text(&["(8,8)", "(8,8):(8,1)", "(8,8):(1,8)", "4", "32", lanes]),
         )
     };
-    assert!(run("32").unwrap().starts_with("Sw<1,2,3> o 0 o (8,8):(8,1) (swizzled"));
+    assert!(run("32")
+        .unwrap()
+        .starts_with("Sw<1,2,3> o 0 o (8,8):(8,1) (swizzled"));
     assert!(run("1").is_ok());
     for past in ["33", "0"] {
         let e = run(past).unwrap_err();

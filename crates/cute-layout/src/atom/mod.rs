@@ -390,9 +390,16 @@ mod tests {
         assert!(TemplateName::parse("A<b>>").is_none());
         assert_eq!(TemplateName::parse("A<>").unwrap().args.len(), 0);
         assert_eq!(edit_distance("kitten", "sitting"), 3);
-        let names = ["SM80_16x8x8_F16F16F16F16_TN", "SM80_16x8x16_F16F16F16F16_TN", "DefaultCopy"];
+        let names = [
+            "SM80_16x8x8_F16F16F16F16_TN",
+            "SM80_16x8x16_F16F16F16F16_TN",
+            "DefaultCopy",
+        ];
         let near = |n: &str| nearest(n, names.iter().copied());
-        assert_eq!(near("SM80_16x8x16_F16F16F16F16_NT").as_deref(), Some(names[1]));
+        assert_eq!(
+            near("SM80_16x8x16_F16F16F16F16_NT").as_deref(),
+            Some(names[1])
+        );
         assert_eq!(near("Default").as_deref(), Some("DefaultCopy"));
         assert_eq!(near(&"A".repeat(56)).as_deref(), Some(names[0]));
         assert_eq!(near(&"A".repeat(57)), None);

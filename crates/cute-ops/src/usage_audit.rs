@@ -242,3 +242,34 @@ fn smem_lanes_limits() {
         );
     }
 }
+
+/// `svg --banks N`: 1 to 1024 banks; `--elem-bytes`: a power of two up to 1024 (`cute svg
+/// --help`).
+#[test]
+fn svg_bank_option_limits() {
+    let run = |opt: &str, v: &str| {
+        let mut args = vec!["(4,8):(8,1)", "--banks", "32", opt, v];
+        if opt == "--banks" {
+            args.drain(1..3);
+        }
+        run_op("svg", &text(&args))
+    };
+    assert!(run("--banks", "1024").unwrap().starts_with("<svg"));
+    let e = run("--banks", "1025").unwrap_err();
+    assert_eq!(
+        (e.kind, e.message.as_str()),
+        (
+            "BadRequest",
+            "--banks 1025: expected a number of banks from 1 to 1024"
+        )
+    );
+    assert!(run("--elem-bytes", "1024").unwrap().starts_with("<svg"));
+    let e = run("--elem-bytes", "2048").unwrap_err();
+    assert_eq!(
+        (e.kind, e.message.as_str()),
+        (
+            "BadRequest",
+            "svg: --elem-bytes \"2048\": expected a power of two from 1 to 1024 (the size of an element in bytes)"
+        )
+    );
+}

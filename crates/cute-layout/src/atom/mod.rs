@@ -22,7 +22,8 @@
 //! # Ok::<(), cute_layout::atom::AtomError>(())
 //! ```
 //!
-//! An unknown name is an [`AtomError::UnknownAtom`] that names the nearest known atom:
+//! An unknown name is an [`AtomError::UnknownAtom`] that names the nearest known atom (none
+//! for a name over twice as long as every known one):
 //!
 //! ```
 //! use cute_layout::atom::{mma_atom, AtomError};
@@ -52,7 +53,8 @@ pub use tiled_mma::TiledMma;
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum AtomError {
-    /// No atom of that name (after [`normalize_name`]); `nearest` is the closest known name.
+    /// No atom of that name (after [`normalize_name`]); `nearest` is the closest known name
+    /// (none for a name over twice as long as every known one).
     UnknownAtom {
         /// The name asked for, normalised.
         name: String,

@@ -4,7 +4,7 @@
 #![no_main]
 
 use cute_fuzz::gen::{self, Bytes};
-use cute_fuzz::laws::check_result;
+use cute_fuzz::laws::{check_refusal, check_result};
 use cute_fuzz::ops::run_op;
 use cute_layout::Layout;
 use libfuzzer_sys::fuzz_target;
@@ -49,9 +49,16 @@ fuzz_target!(|data: &[u8]| {
             Err(e) => eprintln!("  ! {}: {}", e.kind, e.message),
         }
     }
-    if let Ok(ours) = &result {
-        if let Err(e) = check_result(spec.name, &args, ours) {
-            panic!("law broken: {e}");
+    match &result {
+        Ok(ours) => {
+            if let Err(e) = check_result(spec.name, &args, ours) {
+                panic!("law broken: {e}");
+            }
+        }
+        Err(e) => {
+            if let Err(m) = check_refusal(spec.name, &args, e.kind) {
+                panic!("false refusal: {m}");
+            }
         }
     }
     if let Some(cute_fuzz::ops::Arg::Text(t)) = args.first() {

@@ -236,7 +236,11 @@ pub fn valid_swizzle(b: &mut Bytes) -> String {
 
 /// A composed layout `Sw o 0 o L` (one or two layers, offset 0) over a layout with strides of
 /// both signs and zero ([`signed_layout`]), or a plain such layout; rarely a nonzero offset.
+/// One in four is a general composed layout ([`chain`]).
 pub fn composed(b: &mut Bytes) -> String {
+    if b.below(4) == 0 {
+        return chain(b);
+    }
     let inner = if b.below(4) == 0 {
         layout(b)
     } else {
@@ -252,6 +256,60 @@ pub fn composed(b: &mut Bytes) -> String {
         let off = if b.below(16) == 0 { small(b) } else { 0 };
         let _ = write!(s, "{} o {off} o ", valid_swizzle(b));
     }
+    s + &inner
+}
+
+/// A compact layout of rank 1 to 3 (extents 1, 2, 3, 4 or 8) with its strides in a random mode
+/// order, sometimes negated or doubled: often a bijection, so that inverses have answers.
+pub fn compact_layout(b: &mut Bytes) -> String {
+    let rank = 1 + b.below(3);
+    let extents: Vec<i64> = (0..rank).map(|_| [1, 2, 3, 4, 8][b.below(5)]).collect();
+    let mut order: Vec<usize> = (0..rank).collect();
+    for k in (1..rank).rev() {
+        order.swap(k, b.below(k + 1));
+    }
+    let scale = [1, 1, 1, 2, -1][b.below(5)];
+    let mut strides = vec![0i64; rank];
+    let mut acc = 1i64;
+    for &k in &order {
+        strides[k] = acc * scale;
+        acc *= extents[k];
+    }
+    let join = |v: &[i64]| v.iter().map(i64::to_string).collect::<Vec<_>>().join(",");
+    if rank == 1 {
+        format!("{}:{}", extents[0], strides[0])
+    } else {
+        format!("({}):({})", join(&extents), join(&strides))
+    }
+}
+
+/// A general composed layout (CuTe's `ComposedLayout` with layouts as outer functions): 1 to 3
+/// outer functions, at least one a layout ([`compact_layout`] or [`signed_layout`]), the others
+/// swizzles, each with an offset that is often 0 and else small of either sign, over a layout.
+pub fn chain(b: &mut Bytes) -> String {
+    let n = 1 + b.below(3);
+    let must = b.below(n);
+    let mut s = String::new();
+    for k in 0..n {
+        let f = if k != must && b.below(3) == 0 {
+            valid_swizzle(b)
+        } else if b.below(2) == 0 {
+            compact_layout(b)
+        } else {
+            signed_layout(b)
+        };
+        let off = match b.below(4) {
+            0 | 1 => 0,
+            2 => 1 + b.below(8) as i64,
+            _ => -1 - b.below(8) as i64,
+        };
+        let _ = write!(s, "{f} o {off} o ");
+    }
+    let inner = if b.below(2) == 0 {
+        compact_layout(b)
+    } else {
+        signed_layout(b)
+    };
     s + &inner
 }
 

@@ -15,7 +15,7 @@ mod conformance {
     }
 }
 
-use cute_layout::{is_f2_text, IntTuple, Layout, LayoutTensor, Sym, SymLayout, F2};
+use cute_layout::{pycute::f2::is_f2_text, IntTuple, Layout, LayoutTensor, Sym, SymLayout, F2};
 use serde_json::{json, Value};
 
 use crate::ops::Arg;
@@ -63,7 +63,7 @@ fn is_tensor(s: &str) -> bool {
 
 /// A pointer or zip tensor, or a bare pointer (`gmem_ptr[16b](0x1000) o L`, `zip(...)`).
 fn is_pointer_or_zip(s: &str) -> bool {
-    cute_layout::is_tensor_text(s) && !is_tensor(s)
+    cute_layout::tensor::is_tensor_text(s) && !is_tensor(s)
 }
 
 /// Text that may hold a symbol of a symbolic layout (the generator's `N`, `M`, `K`, `Q`; also
@@ -383,6 +383,16 @@ pub fn check_result(op: &str, args: &[Arg], ours: &str) -> Result<(), String> {
     if op == "composition" && texts.len() == 2 && texts.iter().any(|t| t.contains(" o ")) {
         return check_composed_composition(&texts, ours);
     }
+    if matches!(op, "right_inverse" | "left_inverse")
+        && texts.len() == 1
+        && texts[0].contains(" o ")
+    {
+        return check_chain_inverse(op == "right_inverse", &texts[0], ours);
+    }
+    if texts.iter().any(|t| t.contains(" o ")) {
+        // Other operations on composed layouts: the conformance checkers read plain layouts.
+        return Ok(());
+    }
     if texts
         .iter()
         .any(|t| !ints_small(t, CHECK_INT) || t.contains('<'))
@@ -551,4 +561,158 @@ fn check_composed_composition(texts: &[String], ours: &str) -> Result<(), String
         }
     }
     Ok(())
+}
+
+/// A composed layout's value at `x` (its inner layout's last mode running on); `None` past i64.
+fn chain_at(c: &cute_layout::LayoutChain, x: i64) -> Option<i64> {
+    c.post(c.layout().index_any(x).ok()?).ok()
+}
+
+/// Whether `r` is a right inverse (`C(R(i)) == i` for `i < size(R)`) or a left inverse
+/// (`C(R(C(i))) == C(i)`, and `R(C(i)) == i` if `C` is injective) of `c`; `None` where the
+/// domain is too large to enumerate or a value leaves i64.
+fn chain_inverse_law(
+    right: bool,
+    c: &cute_layout::LayoutChain,
+    r: &cute_layout::LayoutChain,
+) -> Option<Result<(), String>> {
+    if c.size() > CHECK_RESULT_SIZE || r.size() > CHECK_RESULT_SIZE {
+        return None;
+    }
+    if right {
+        for i in 0..r.size() {
+            let v = chain_at(c, chain_at(r, i)?)?;
+            if v != i {
+                return Some(Err(format!("C(R({i})) = {v}")));
+            }
+        }
+        return Some(Ok(()));
+    }
+    let vals: Vec<i64> = (0..c.size())
+        .map(|i| chain_at(c, i))
+        .collect::<Option<_>>()?;
+    let mut sorted = vals.clone();
+    sorted.sort_unstable();
+    sorted.dedup();
+    let injective = sorted.len() == vals.len();
+    for (i, &y) in (0i64..).zip(&vals) {
+        let x = chain_at(r, y)?;
+        if injective && x != i {
+            return Some(Err(format!("R(C({i})) = {x}")));
+        }
+        let back = chain_at(c, x)?;
+        if back != y {
+            return Some(Err(format!("C(R(C({i}))) = {back}, not {y}")));
+        }
+    }
+    Some(Ok(()))
+}
+
+/// `right_inverse C` / `left_inverse C` of a composed layout: the answer obeys the inverse's law.
+fn check_chain_inverse(right: bool, c: &str, ours: &str) -> Result<(), String> {
+    use cute_layout::LayoutChain;
+    let op = if right {
+        "right_inverse"
+    } else {
+        "left_inverse"
+    };
+    let Ok(ch) = c.parse::<LayoutChain>() else {
+        return Ok(());
+    };
+    let r: LayoutChain = ours
+        .parse()
+        .map_err(|e| format!("{op} {c} = {ours:?} does not parse: {e}"))?;
+    match chain_inverse_law(right, &ch, &r) {
+        Some(Err(e)) => Err(format!("{op} {c} = {ours}: {e}")),
+        _ => Ok(()),
+    }
+}
+
+/// CuTe's construction of an inverse of a composed layout, every swizzle kept as a layer:
+/// `inv(L) o -ok o inv(Ak) o ... o -o0 o inv(A0)`; `None` where its innermost function is a
+/// swizzle (no domain) or a layout's inverse refuses.
+fn cute_chain_inverse(
+    right: bool,
+    c: &cute_layout::LayoutChain,
+) -> Option<cute_layout::LayoutChain> {
+    use cute_layout::{LayoutChain, OuterFn};
+    let inv = |l: &Layout| {
+        if right {
+            Some(l.right_inverse())
+        } else {
+            l.left_inverse().ok()
+        }
+    };
+    let mut layers = Vec::new();
+    let mut inner = OuterFn::Layout(inv(c.layout())?);
+    for (f, off) in c.layers().iter().rev() {
+        let next = match f {
+            OuterFn::Layout(a) => OuterFn::Layout(inv(a)?),
+            OuterFn::Swizzle(sw) => OuterFn::Swizzle(*sw),
+        };
+        layers.push((std::mem::replace(&mut inner, next), off.checked_neg()?));
+    }
+    match inner {
+        OuterFn::Layout(l) => Some(LayoutChain::from_layers(layers, l)),
+        OuterFn::Swizzle(_) => None,
+    }
+}
+
+/// Judges a refusal (`kind`) of `run_op(op, args)`: `Err` where a lawful answer is known.
+///
+/// * `composition A B` with `B` a composed layout (layers) and `A` a layout or composed
+///   layout: the chain `A o 0 o B` is always the function, so only an overflow or a domain too
+///   large may refuse.
+/// * `right_inverse C` / `left_inverse C` of a composed layout: where CuTe's construction
+///   ([`cute_chain_inverse`]) obeys the law, no refusal.
+pub fn check_refusal(op: &str, args: &[Arg], kind: &str) -> Result<(), String> {
+    use cute_layout::LayoutChain;
+    if matches!(kind, "Overflow" | "TooLarge") {
+        return Ok(());
+    }
+    let Some(texts) = args.iter().map(text).collect::<Option<Vec<String>>>() else {
+        return Ok(());
+    };
+    let plain = |t: &str| {
+        !is_tensor(t)
+            && !is_pointer_or_zip(t)
+            && !is_f2_text(t)
+            && !has_symbol(t)
+            && !t.contains('@')
+            && !t.contains('+')
+    };
+    if !texts.iter().all(|t| plain(t)) {
+        return Ok(());
+    }
+    match op {
+        "composition" if texts.len() == 2 && texts[1].contains(" o ") => {
+            let (Ok(_), Ok(b)) = (
+                texts[0].parse::<LayoutChain>(),
+                texts[1].parse::<LayoutChain>(),
+            ) else {
+                return Ok(());
+            };
+            if b.layers().is_empty() {
+                return Ok(());
+            }
+            Err(format!(
+                "composition {texts:?} refused ({kind}); the chain {} o 0 o {} is the function",
+                texts[0], texts[1]
+            ))
+        }
+        "right_inverse" | "left_inverse" if texts.len() == 1 && texts[0].contains(" o ") => {
+            let right = op == "right_inverse";
+            let Ok(c) = texts[0].parse::<LayoutChain>() else {
+                return Ok(());
+            };
+            match cute_chain_inverse(right, &c) {
+                Some(r) if chain_inverse_law(right, &c, &r) == Some(Ok(())) => Err(format!(
+                    "{op} {} refused ({kind}); CuTe's {r} obeys the law",
+                    texts[0]
+                )),
+                _ => Ok(()),
+            }
+        }
+        _ => Ok(()),
+    }
 }

@@ -4,7 +4,7 @@
 //! `max_common_vector` / `max_common_layout`, and slicing. Each entry of [`crate::OPS`] calls
 //! these first; a plain layout goes on to the layout's own code.
 
-use cute_layout::{analysis::MAX_ENUMERATED, is_composed_text, LayoutChain, SliceCoord};
+use cute_layout::{analysis::MAX_ENUMERATED, composed::is_composed_text, LayoutChain, SliceCoord};
 
 use crate::{bit, Arg, Args, OpError};
 

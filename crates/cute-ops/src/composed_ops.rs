@@ -3,7 +3,7 @@
 //! divides and products, dispatched by argument kind as CuTe overloads them.
 
 use cute_layout::{
-    is_composed_text, BasisSum, ComposedLayout, IntTuple, Layout, LayoutChain, OuterFn,
+    composed::is_composed_text, BasisSum, ComposedLayout, IntTuple, Layout, LayoutChain, OuterFn,
     ScaledBasis, Swizzle, Tiler,
 };
 
@@ -179,16 +179,10 @@ pub(super) fn composition(a: &Args<'_>) -> Result<String, OpError> {
 }
 
 /// `composition A B` where a side is a general composed layout (a layout as an outer
-/// function): `A o 0 o B` as one chain (CuTe's `ComposedLayout<A, 0, B>`), or the tiler on the
-/// right re-indexing the domain.
+/// function): CuTe's `composition(A o O o L, B) = A o O o (L ∘ B)` with `L ∘ B` folded where
+/// that is the same function ([`Layout::compose_chain`]), `Sw o 0 o B` for a swizzle on the
+/// left, or the swizzle on the right moved into the inner layout.
 fn chain_composition(a: &Args<'_>, lhs: Func, rhs: Func) -> Result<String, OpError> {
-    // CuTe: composition(layout, ComposedLayout{A, 0, B}) = composition(composition(layout, A), B),
-    // a plain layout when every outer function is a layout with offset 0.
-    if let (Func::Layout(l), Func::Chain(c)) = (&lhs, &rhs) {
-        if let Some(r) = fold_layouts(l, c) {
-            return Ok(r.to_string());
-        }
-    }
     let inner = match rhs.into_chain() {
         Ok(inner) => inner,
         Err(sw) => {
@@ -200,35 +194,11 @@ fn chain_composition(a: &Args<'_>, lhs: Func, rhs: Func) -> Result<String, OpErr
             return Ok(c.compose_swizzle(&sw)?.to_string());
         }
     };
-    let outer: Vec<(OuterFn, i64)> = match lhs {
-        Func::Swizzle(s) => vec![(OuterFn::Swizzle(s), 0)],
-        Func::Layout(l) => vec![(OuterFn::Layout(l), 0)],
-        Func::Composed(c) => outer_layers(c.into()),
-        Func::Chain(c) => outer_layers(c),
-    };
-    let mut layers = outer;
-    layers.extend(inner.layers().iter().cloned());
-    Ok(LayoutChain::from_layers(layers, inner.layout().clone()).to_string())
-}
-
-/// The outer functions of `c` followed by its layout: `c` as the left side of a chain.
-fn outer_layers(c: LayoutChain) -> Vec<(OuterFn, i64)> {
-    let mut v = c.layers().to_vec();
-    v.push((OuterFn::Layout(c.layout().clone()), 0));
-    v
-}
-
-/// `l ∘ c` folded into one layout when every outer function of `c` is a layout with offset 0
-/// and every composition succeeds; `None` otherwise.
-fn fold_layouts(l: &Layout, c: &LayoutChain) -> Option<Layout> {
-    let mut cur = l.clone();
-    for (f, off) in c.layers() {
-        match (f, off) {
-            (OuterFn::Layout(a), 0) => cur = cur.compose(a).ok()?,
-            _ => return None,
-        }
+    Ok(match lhs.into_chain() {
+        Ok(outer) => outer.compose_chain(&inner)?,
+        Err(sw) => LayoutChain::over(OuterFn::Swizzle(sw), 0, &inner),
     }
-    cur.compose(c.layout()).ok()
+    .to_string())
 }
 
 /// The refusal of an operation that CuTe C++ does not define on basis strides: it complements

@@ -49,7 +49,7 @@ pub const F2_BASIS_TAKERS: &[&str] =
     &["size", "rank", "depth", "shape", "crd2idx", "right_inverse"];
 
 fn is_f2_basis_arg(arg: &Arg) -> bool {
-    matches!(arg, Arg::Text(s) if cute_layout::is_f2_text(s) && s.contains('@'))
+    matches!(arg, Arg::Text(s) if cute_layout::pycute::f2::is_f2_text(s) && s.contains('@'))
 }
 
 /// Operation `op` where an argument is an F2 basis layout.
@@ -83,7 +83,7 @@ fn run_basis(a: &Args<'_>) -> Result<String, OpError> {
 
 /// Whether argument `arg` is an F2 layout's text.
 pub fn is_f2_arg(arg: &Arg) -> bool {
-    matches!(arg, Arg::Text(s) if cute_layout::is_f2_text(s))
+    matches!(arg, Arg::Text(s) if cute_layout::pycute::f2::is_f2_text(s))
 }
 
 fn f2(a: &Args<'_>, k: usize) -> Result<Layout<F2>, OpError> {

@@ -7,7 +7,7 @@
 //! one. One table, [`POINTER_OPS`], listed in [`crate::GROUPS`]; the algebra is in
 //! `cute_layout`, these entries convert arguments.
 
-use cute_layout::{element_type_bits, is_pointer_text, MemSpace, Pointer, Swizzle};
+use cute_layout::{tensor::element_type_bits, tensor::is_pointer_text, MemSpace, Pointer, Swizzle};
 
 use crate::help::{h, OpHelp};
 use crate::{op, Args, OpError, OpSpec, MANY};
@@ -148,7 +148,7 @@ fn unzip_tensor(a: &Args<'_>) -> Result<String, OpError> {
 /// `Sw<..> o smem_ptr[Nb](unset) o L`, or `None` for another argument.
 pub(crate) fn flag_cast(a: &Args<'_>, up: bool) -> Result<Option<String>, OpError> {
     let s = a.text(1, "layout")?;
-    let Some(flagged) = cute_layout::parse_smem_ptr_flag(&s) else {
+    let Some(flagged) = cute_layout::tensor::parse_smem_ptr_flag(&s) else {
         return Ok(None);
     };
     let f = flagged.map_err(|e| a.parse_error(1, "smem_ptr_flag layout", e))?;
@@ -179,7 +179,7 @@ pub(crate) fn make_tensor(a: &Args<'_>) -> Result<Option<String>, OpError> {
     }
     let ptr = a.pointer(0)?;
     let l = a.text(1, "layout")?;
-    if let Some(flagged) = cute_layout::parse_smem_ptr_flag(&l) {
+    if let Some(flagged) = cute_layout::tensor::parse_smem_ptr_flag(&l) {
         let f = flagged.map_err(|e| a.parse_error(1, "smem_ptr_flag layout", e))?;
         let t = cute_layout::LayoutTensor::from_pointer_flagged(ptr, f.swizzle, f.bits, f.layout)?;
         return Ok(Some(t.to_string()));

@@ -6,8 +6,8 @@
 //! algebra is in `cute_layout`; these entries convert arguments.
 
 use cute_layout::{
-    is_tensor_text, ComposedLayout, IntTuple, Layout, LayoutError, LayoutTensor, SliceCoord,
-    TensorValue, Tiler,
+    tensor::is_tensor_text, ComposedLayout, IntTuple, Layout, LayoutError, LayoutTensor,
+    SliceCoord, TensorValue, Tiler,
 };
 
 use crate::help::{h, OpHelp};

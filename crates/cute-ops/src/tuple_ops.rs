@@ -1,9 +1,9 @@
 //! The IntTuple toolkit on tuples (CuTe's `int_tuple.hpp`, `stride.hpp`), and the layout
 //! construction and restructuring helpers around it: one table, [`TUPLE_OPS`], listed in
 //! [`crate::GROUPS`]. The algebra is in `cute_layout` (`IntTuple`'s toolkit methods,
-//! [`cute_layout::coord_less`], [`Layout`]'s constructors); these entries convert arguments.
+//! [`cute_layout::layout::coord_less`], [`Layout`]'s constructors); these entries convert arguments.
 
-use cute_layout::{coord_less, safe_div, CoordOrder, IntTuple, Layout};
+use cute_layout::{layout::coord_less, layout::safe_div, CoordOrder, IntTuple, Layout};
 
 use crate::help::{h, OpHelp};
 use crate::{bit, op, Args, Either, OpError, OpSpec};

@@ -4,12 +4,10 @@
 use alloc::vec::Vec;
 
 use crate::algebra::{bw_coalesce, flat_modes, from_flat, Modes};
-use crate::error::LayoutError;
+use crate::layout::error::LayoutError;
 use crate::layout::Layout;
 
-/// Most points [`Layout::is_injective`] enumerates in the one case it cannot decide from the
-/// modes alone.
-pub const MAX_ENUMERATED: i64 = 1 << 22;
+pub use crate::layout::coord::MAX_ENUMERATED;
 
 /// The image of a layout as a union of disjoint strided intervals placed by a layout:
 /// `{ offset + s + t * step : s in image(starts), 0 <= t < run }`.
@@ -133,7 +131,7 @@ impl Layout {
     /// `n_j >= 2`, so `C(1) = d_0`, `C(i) = i d_0` for `i < n_0`, and `C(n_0) = d_1 != n_0 d_0`
     /// (else the modes would have merged): `n_0` is the first `i` with `C(i) != i C(1)`. The values
     /// `C(q n_0)` are the function of `(n_1..n_k):(d_1..d_k)`, and by induction every mode is read
-    /// off the function. This is exactly what [`find_layout`](crate::find_layout) does, so
+    /// off the function. This is exactly what [`find_layout`](crate::analysis::find_layout) does, so
     /// `find_layout(offsets of l) == l.canonical()`. Size-1 modes carry no information (their
     /// coordinate is always 0) and are dropped; a stride-0 mode is an ordinary mode with `d = 0`
     /// (`(2,2):(0,0)` is `4:0`, `(2,2):(0,1)` stays).

@@ -33,7 +33,8 @@
 //! ```
 
 use cute_layout::render::{self, parse_palette, Banks, Op, Style};
-use cute_layout::{is_composed_text, IntTuple, Layout, LayoutChain, OuterFn, Tiler};
+use cute_layout::composed::is_composed_text;
+use cute_layout::{IntTuple, Layout, LayoutChain, OuterFn, Tiler};
 use std::cell::Cell;
 
 use crate::help::{h, OpHelp};

@@ -32,8 +32,8 @@
 //! assert_eq!(run_op("svg", &[t("4:1"), t("--palette"), t("#12")]).unwrap_err().kind, "ParseError");
 //! ```
 
-use cute_layout::render::{self, parse_palette, Banks, Op, Style};
 use cute_layout::composed::is_composed_text;
+use cute_layout::render::{self, parse_palette, Banks, Op, Style};
 use cute_layout::{IntTuple, Layout, LayoutChain, OuterFn, Tiler};
 use std::cell::Cell;
 

@@ -3,8 +3,7 @@
 //! divides and products, dispatched by argument kind as CuTe overloads them.
 
 use cute_layout::{
-    composed::is_composed_text, BasisSum, ComposedLayout, IntTuple, Layout, LayoutChain, OuterFn,
-    ScaledBasis, Swizzle, Tiler,
+    BasisSum, ComposedLayout, IntTuple, Layout, LayoutChain, OuterFn, ScaledBasis, Swizzle, Tiler,
 };
 
 use crate::{push_value, Arg, Args, OpError, MAX_TABLE_VALUES};
@@ -61,10 +60,11 @@ impl Args<'_> {
             Arg::Int(_) => return Ok(Func::Layout(self.layout(k)?)),
             Arg::Text(t) => t.trim(),
         };
-        if text.starts_with("Sw") && !text.contains(':') {
+        let form = self.form(k);
+        if form == crate::value::Form::Swizzle {
             return self.parse_text(k, text, "swizzle").map(Func::Swizzle);
         }
-        if is_composed_text(text) {
+        if form.is_layered(&self.args[k]) {
             let c: LayoutChain = self.parse_text(k, text, "composed layout")?;
             if c.layers().is_empty() {
                 return Ok(Func::Layout(c.layout().clone()));
@@ -79,16 +79,19 @@ impl Args<'_> {
 
     /// Whether argument `k` is a layout with basis strides (`1@0`).
     pub(super) fn is_basis(&self, k: usize) -> bool {
-        matches!(&self.args[k], Arg::Text(t) if t.contains('@'))
+        self.form(k).has_basis(&self.args[k])
     }
 
     /// Whether argument `k` is a layout with a stride that is a sum of bases (`1@0+1@1`).
     pub(super) fn is_sum(&self, k: usize) -> bool {
-        matches!(&self.args[k], Arg::Text(t) if t.contains('+'))
+        self.form(k).has_sum(&self.args[k])
     }
 
     /// Argument `k` as a layout whose strides are sums of bases (basis or integer strides too).
     pub(super) fn sum_layout(&self, k: usize) -> Result<Layout<BasisSum>, OpError> {
+        if let crate::value::Value::SumLayout(l) = self.value(k) {
+            return Ok((**l).clone());
+        }
         self.parsed(k, "layout with basis-sum strides")
     }
 
@@ -99,17 +102,16 @@ impl Args<'_> {
 
     /// Argument `k` as a layout with basis strides.
     pub(super) fn basis_layout(&self, k: usize) -> Result<Layout<ScaledBasis>, OpError> {
+        if let crate::value::Value::BasisLayout(l) = self.value(k) {
+            return Ok((**l).clone());
+        }
         self.parsed(k, "layout with basis strides")
     }
 
     /// Whether argument `k` is a swizzle or a composed layout (not a plain layout or tiler). A
     /// list is a swizzle `[B,M,S]` when it holds three integers, else a tuple.
     pub(super) fn is_swizzled(&self, k: usize) -> bool {
-        match &self.args[k] {
-            Arg::List(items) => items.len() == 3 && items.iter().all(|x| matches!(x, Arg::Int(_))),
-            Arg::Text(t) => is_composed_text(t),
-            Arg::Int(_) => false,
-        }
+        self.form(k).is_layered(&self.args[k])
     }
 }
 

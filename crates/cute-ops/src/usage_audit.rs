@@ -1,32 +1,24 @@
-//! Tests that hold the operation table to its usage text and its stated limits: every argument
-//! kind a usage names (COMPOSED, SWIZZLED, SWIZZLE, TENSOR, SYMBOLIC) parses where it is named,
-//! and every limit a usage, summary or law states is where it says (at the limit an answer, past
-//! it the typed error naming the limit).
+//! Tests that hold the operation table to its declarations and its stated limits: every
+//! argument kind a parameter declares (COMPOSED, SWIZZLE, TENSOR, SYMBOLIC) parses where it is
+//! declared, and every limit a summary, law or `limits` states is where it says (at the limit an
+//! answer, past it the typed error naming the limit).
 
-use crate::help::help;
 use crate::request::answer_line;
-use crate::{all, run_op, Arg, OpSpec};
+use crate::table::{Arity, OpSpec};
+use crate::{all, run_op, Arg};
 
 fn text(args: &[&str]) -> Vec<Arg> {
     args.iter().map(|a| Arg::Text((*a).into())).collect()
 }
 
-/// The positional words of a usage: `A|B [C [D]] E...` gives `A|B`, `C`, `D`, `E...`.
-fn usage_words(usage: &str) -> Vec<String> {
-    usage
-        .replace(['[', ']'], " ")
-        .split_whitespace()
-        .map(String::from)
-        .collect()
-}
-
-/// Representative values of an argument kind, built from the help example's argument at that
-/// position when it is a plain layout `L` (so that sizes fit the other arguments), else fixed.
-fn representatives(kind: &str, example: Option<&str>) -> Vec<String> {
+/// Representative values of an argument kind (its usage word), built from the example's
+/// argument at that position when it is a plain layout `L` (so that sizes fit the other
+/// arguments), else fixed.
+fn representatives(word: &str, example: Option<&str>) -> Vec<String> {
     let plain = example
         .filter(|e| !e.contains(" o ") && !e.contains('N'))
         .and_then(|e| e.trim().parse::<cute_layout::Layout>().ok());
-    match (kind, plain) {
+    match (word, plain) {
         ("COMPOSED", Some(l)) => {
             let co = l.cosize().max(1);
             vec![
@@ -40,8 +32,6 @@ fn representatives(kind: &str, example: Option<&str>) -> Vec<String> {
             "16:1 o 0 o 8:1".into(),
             "32:1 o 0 o Sw<2,0,2> o 0 o 16:1".into(),
         ],
-        ("SWIZZLED", Some(l)) => vec![format!("Sw<1,0,1> o 0 o {l}")],
-        ("SWIZZLED", None) => vec!["Sw<2,0,2> o 0 o 16:1".into()],
         ("TENSOR", Some(l)) => vec![format!("counting_iter(0) o {l}")],
         ("TENSOR", None) => vec!["counting_iter(0) o (4,8):(8,1)".into()],
         ("SWIZZLE", _) => vec!["Sw<2,0,2>".into()],
@@ -50,24 +40,19 @@ fn representatives(kind: &str, example: Option<&str>) -> Vec<String> {
     }
 }
 
-/// For every operation and every argument whose usage names COMPOSED, SWIZZLED, SWIZZLE, TENSOR
-/// or SYMBOLIC, the help example with that argument replaced by a value of that kind: the ops that
-/// answer `ParseError` (the usage promises a kind the operation does not read).
+/// For every parameter that takes a composed layout, a swizzle, a tensor or a symbolic layout,
+/// the operation's example with that argument replaced by a value of that kind: the calls that
+/// answer `ParseError` (the declaration promises a kind the operation does not read).
 fn broken_promises(spec: &OpSpec) -> Vec<String> {
-    let Some(h) = help(spec.name) else {
-        return Vec::new();
-    };
     let mut out = Vec::new();
-    for (k, word) in usage_words(spec.usage).iter().enumerate() {
-        if word.ends_with("...") {
+    for (k, param) in spec.params.iter().enumerate() {
+        if !matches!(param.arity, Arity::One | Arity::Optional) || k > spec.example.len() {
             break;
         }
-        if k > h.example.len() {
-            break;
-        }
-        for kind in word.split('|') {
-            for value in representatives(kind, h.example.get(k).copied()) {
-                let mut args: Vec<&str> = h.example.to_vec();
+        for kind in param.kinds {
+            let word = kind.word();
+            for value in representatives(word, spec.example.get(k).copied()) {
+                let mut args: Vec<&str> = spec.example.to_vec();
                 if k == args.len() {
                     args.push(&value);
                 } else {
@@ -76,7 +61,7 @@ fn broken_promises(spec: &OpSpec) -> Vec<String> {
                 if let Err(e) = run_op(spec.name, &text(&args)) {
                     if e.kind == "ParseError" {
                         out.push(format!(
-                            "{} {} ({kind} at argument {}): {}",
+                            "{} {} ({word} at argument {}): {}",
                             spec.name,
                             args.join(" "),
                             k + 1,
@@ -94,14 +79,6 @@ fn broken_promises(spec: &OpSpec) -> Vec<String> {
 fn every_promised_argument_kind_parses() {
     let broken: Vec<String> = all().flat_map(broken_promises).collect();
     assert!(broken.is_empty(), "{}", broken.join("\n"));
-}
-
-#[test]
-fn usage_words_split() {
-    assert_eq!(
-        usage_words("TILE W [E [A [B]]] X|Y..."),
-        ["TILE", "W", "E", "A", "B", "X|Y..."]
-    );
 }
 
 /// `make_coord_iterator`: at most 65536 coordinates and 262144 integers in all.

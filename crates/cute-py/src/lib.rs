@@ -2192,9 +2192,9 @@ fn batch(py: Python<'_>, requests: &Bound<'_, PyAny>, raw: bool) -> PyResult<Py<
 
 /// The operation table: a list of `(name, usage, about)`.
 #[pyfunction]
-fn ops() -> Vec<(&'static str, &'static str, &'static str)> {
+fn ops() -> Vec<(&'static str, String, &'static str)> {
     cute_ops::all()
-        .map(|s| (s.name, s.usage, s.about))
+        .map(|s| (s.name, s.usage(), s.summary))
         .collect()
 }
 

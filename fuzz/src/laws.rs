@@ -15,7 +15,9 @@ mod conformance {
     }
 }
 
-use cute_layout::{pycute::f2::is_f2_text, IntTuple, Layout, LayoutTensor, Sym, SymLayout, F2};
+use cute_layout::{
+    pycute::f2::is_f2_text, IntTuple, Layout, LayoutTensor, Sym, SymLayout, SymTuple, F2,
+};
 use serde_json::{json, Value};
 
 use crate::ops::Arg;
@@ -72,13 +74,32 @@ fn has_symbol(s: &str) -> bool {
     s.contains(['N', 'M', 'K', 'Q'])
 }
 
-/// Substitutions for the symbolic checks: every symbol at least 2 (PyCuTe's generic
-/// assumption: a symbol is never 1).
-const ENVS: [[(&str, i64); 3]; 3] = [
+/// Substitutions for the symbolic checks: positive integers, 1 included (a symbolic answer
+/// must hold at every substitution of positive integers).
+const ENVS: [[(&str, i64); 3]; 5] = [
     [("N", 2), ("M", 3), ("K", 4)],
     [("N", 4), ("M", 2), ("K", 3)],
     [("N", 3), ("M", 5), ("K", 2)],
+    [("N", 1), ("M", 2), ("K", 3)],
+    [("N", 2), ("M", 1), ("K", 1)],
 ];
+
+/// The integer operation `op` on the arguments `texts` with the substitution `env` put in;
+/// `None` where an argument does not substitute (or the operation is not judged here).
+fn integer_op(op: &str, texts: &[String], env: &[(&str, i64)]) -> Option<Result<Layout, String>> {
+    let lay = |k: usize| texts.get(k)?.parse::<SymLayout>().ok()?.subs(env).ok();
+    let tup = |k: usize| texts.get(k)?.parse::<SymTuple>().ok()?.subs(env).ok();
+    let r = match (op, texts.len()) {
+        ("right_inverse", 1) => Ok(lay(0)?.right_inverse()),
+        ("make_layout_like", 1) => lay(0)?.layout_like(),
+        ("complement", 1) => lay(0)?.complement_cosize(),
+        ("complement", 2) => lay(0)?.complement_shape(&tup(1)?),
+        ("composition", 2) => lay(0)?.compose(&lay(1)?),
+        ("make_ordered_layout", 2) => Layout::ordered(tup(0)?, tup(1)?),
+        _ => return None,
+    };
+    Some(r.map_err(|e| e.to_string()))
+}
 
 /// `R(i) == A(i)` for `0 <= i < n` through `index_any` (the last mode runs on past the end).
 fn same_values(
@@ -96,9 +117,18 @@ fn same_values(
 }
 
 /// Symbolic layouts: `subs(OP(L)) == OP(subs(L))` as functions for `coalesce` and
-/// `coalesce_z` (the same values at every index of the domain), and `subs(size(L)) ==
-/// size(subs(L))`, at several substitutions of values at least 2.
+/// `coalesce_z` (the same values at every index of the domain), `subs(size(L)) ==
+/// size(subs(L))`, and for `right_inverse`, `complement`, `make_layout_like`, `composition`
+/// and `make_ordered_layout` the integer operation's answer (the same size and values; an
+/// answer where the integer operation refuses breaks the law), at several substitutions of
+/// positive integers (1 included).
 fn check_symbolic(op: &str, texts: &[String], ours: &str) -> Result<(), String> {
+    if matches!(
+        op,
+        "right_inverse" | "complement" | "make_layout_like" | "composition" | "make_ordered_layout"
+    ) {
+        return check_symbolic_against_integers(op, texts, ours);
+    }
     let (Some(t), 1) = (texts.first(), texts.len()) else {
         return Ok(());
     };
@@ -153,6 +183,58 @@ fn check_symbolic(op: &str, texts: &[String], ours: &str) -> Result<(), String> 
     Ok(())
 }
 
+/// A symbolic answer `ours` of `op` against the integer operation at every substitution of
+/// [`ENVS`].
+fn check_symbolic_against_integers(op: &str, texts: &[String], ours: &str) -> Result<(), String> {
+    let Ok(r) = ours.parse::<SymLayout>() else {
+        return Ok(()); // a refusal, or an integer answer of an integer request
+    };
+    if r.to_string() != ours {
+        return Err(format!("result {ours:?} prints back as {r}"));
+    }
+    for env in &ENVS {
+        let Some(want) = integer_op(op, texts, env) else {
+            continue;
+        };
+        let Ok(got) = r.subs(env) else {
+            return Err(format!(
+                "{op} {texts:?} = {ours}: the result does not substitute at {env:?} where the arguments do"
+            ));
+        };
+        match want {
+            Ok(w) if w.size() <= CHECK_RESULT_SIZE => {
+                if got.size() != w.size() {
+                    return Err(format!(
+                        "{op} {texts:?} = {ours}: size {} at {env:?}, the integer answer {w} has {}",
+                        got.size(),
+                        w.size()
+                    ));
+                }
+                same_values(w.size(), |i| w.index_any(i).ok(), |i| got.index_any(i).ok()).map_err(
+                    |e| format!("{op} {texts:?} = {ours} at {env:?} (integer {w}): {e}"),
+                )?;
+            }
+            Ok(_) => {}
+            Err(e) => {
+                return Err(format!(
+                    "{op} {texts:?} = {ours}, but at {env:?} the integer operation refuses: {e}"
+                ))
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The largest `n` with every `i < n` a value of `l` (no right inverse is larger).
+fn prefix_bound(l: &Layout<F2>) -> Option<i64> {
+    let mut seen = (0..l.size())
+        .map(|i| l.index_any(i).ok())
+        .collect::<Option<Vec<i64>>>()?;
+    seen.sort_unstable();
+    seen.dedup();
+    Some(seen.iter().zip(0..).take_while(|(v, k)| **v == *k).count() as i64)
+}
+
 /// F2 layouts: the result prints back; `coalesce` and `coalesce_z` keep the function (and
 /// `coalesce` the size); `right_inverse`: `L(R(i)) == i` for `i < size(R)`.
 fn check_f2(op: &str, texts: &[String], ours: &str) -> Result<(), String> {
@@ -178,6 +260,18 @@ fn check_f2(op: &str, texts: &[String], ours: &str) -> Result<(), String> {
                 let back = r.index_any(i).ok().and_then(|x| l.index_any(x).ok());
                 if back != Some(i) {
                     return Err(format!("right_inverse {t} = {ours}: L(R({i})) = {back:?}"));
+                }
+            }
+            // with power-of-two extents, the largest: every value below the bound has a
+            // preimage, and R reaches the bound
+            if l.is_f2_linear() {
+                if let Some(bound) = prefix_bound(&l) {
+                    if r.size() != bound {
+                        return Err(format!(
+                            "right_inverse {t} = {ours}: size {}, but every i < {bound} is a value of L",
+                            r.size()
+                        ));
+                    }
                 }
             }
             Ok(())

@@ -7,11 +7,16 @@
 #  2. gpu/gen/ is what gpu/gen.sh writes now (the GPU suite's emitted headers are up to date), and
 #     the wgmma GEMM's emitted shared-memory tiles are the hardware's 128-byte swizzle
 #     (gpu/wgmma_layouts.hpp's compile-time checks, compiled with g++).
-# Without g++ the compiled checks are skipped with a message (CUTE_REQUIRE_GPP=1 makes that fail).
+# Without g++ the compiled checks are skipped with a message (CUTE_REQUIRE_GPP=1, which .ci/run
+# sets, makes that a failure). Uses $CUTE (.ci/run: the binary of its test step), else builds
+# target/debug/cute.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-cargo build -q -p cute-cli
-cute=$PWD/target/debug/cute
+cute=${CUTE:-}
+if [[ -z $cute ]]; then
+  cargo build -q -p cute-cli
+  cute=$PWD/target/debug/cute
+fi
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
@@ -51,7 +56,7 @@ fi
 CUTE="$cute" bash gpu/gen.sh "$tmp/gen" 2>/dev/null
 if ! diff -r -q gpu/gen "$tmp/gen" >/dev/null; then
   diff -r gpu/gen "$tmp/gen" | head -20 >&2
-  echo "codegen.sh: gpu/gen/ is stale: run CUTE=target/debug/cute bash gpu/gen.sh" >&2
+  echo "codegen.sh: gpu/gen/ is stale: run CUTE=$cute bash gpu/gen.sh" >&2
   exit 1
 fi
 echo "codegen.sh: gpu/gen/ is up to date"

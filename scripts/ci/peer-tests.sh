@@ -4,7 +4,7 @@
 # judged by their own evaluator) against the built `cute`. Fails on any WRONG answer or any
 # refused-false (we refuse where the peer's answer obeys the law), in any suite.
 #
-#   scripts/ci/peer-tests.sh [CUTE]     # default: target/debug/cute (built here if missing)
+#   scripts/ci/peer-tests.sh [CUTE]     # default: $CUTE, else target/debug/cute (built here if missing)
 #
 # Skipped, with a message, where ../shared/peer-tests is absent (a checkout outside the
 # workspace that holds it). Needs python3 >= 3.10 (standard library only). About 2 minutes,
@@ -19,7 +19,7 @@ if [[ ! -f $peer/run.py ]]; then
   echo "peer-tests: SKIPPED: $peer/run.py not found (the peer suites live outside this repository, in ../shared)"
   exit 0
 fi
-cute=${1:-target/debug/cute}
+cute=${1:-${CUTE:-target/debug/cute}}
 if [[ ! -x $cute ]]; then
   cargo build -q -p cute-cli
   cute=target/debug/cute

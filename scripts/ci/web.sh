@@ -25,8 +25,12 @@ cargo clippy "${WASM[@]}" --target wasm32-unknown-unknown --all-targets -- -D wa
 cargo test "${WASM[@]}" -q
 
 bash scripts/build-web.sh
-cargo build -q -p cute-cli
-export CUTE_BIN="$PWD/target/debug/cute"
+# The `cute` of $CUTE (.ci/run: the binary of its test step), else target/debug/cute built here.
+if [[ -z ${CUTE:-} ]]; then
+  cargo build -q -p cute-cli
+  CUTE="$PWD/target/debug/cute"
+fi
+export CUTE_BIN="$CUTE"
 cd web
 PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci --no-audit --no-fund --loglevel=error
 node --test tests/

@@ -92,7 +92,7 @@ enum Command {
         #[arg(long)]
         header: Option<String>,
     },
-    /// Shared-memory layout of a tile with the fewest bank conflicts for its writes and reads.
+    /// Shared-memory layout of a tile whose writes and reads take the fewest wavefronts.
     SmemSearch {
         /// The tile's shape, e.g. '(32,32)'.
         #[arg(long)]

@@ -1,6 +1,6 @@
 //! `cute find`, `cute explain` and the analysis batch operations.
 
-mod common;
+use crate::common;
 
 use common::{batch_raw, cute, stderr, stdout};
 

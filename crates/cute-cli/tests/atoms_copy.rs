@@ -3,7 +3,7 @@
 //! `../shared/conformance/atoms`) through `cute batch`, compared as exact text with the
 //! vectors' underscore-free `cute` form.
 
-mod common;
+use crate::common;
 
 use serde_json::{json, Value};
 

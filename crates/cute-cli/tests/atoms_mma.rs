@@ -9,7 +9,7 @@
 //!   the seven tile fields, and `[..., FIELD, GMEM_LAYOUT, THREAD]` for `partition_{a,b,c}` and
 //!   `offset_{a,b,c}` of both recorded threads.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 

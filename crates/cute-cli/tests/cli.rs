@@ -1,6 +1,6 @@
 //! The `cute` binary: `show`, `OP ARGS...`, exit statuses, and `batch` on malformed input.
 
-mod common;
+use crate::common;
 
 use std::io::{Read, Write};
 use std::process::{Command, Stdio};

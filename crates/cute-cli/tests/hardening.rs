@@ -8,7 +8,7 @@ use std::process::{Command, Stdio};
 
 use serde_json::Value;
 
-mod common;
+use crate::common;
 
 use common::{batch, cute, spawn_batch, CUTE};
 

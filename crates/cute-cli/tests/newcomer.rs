@@ -2,7 +2,7 @@
 //! suggestions for near-miss names, one-line errors with documented exit statuses, `show` of
 //! shapes, batch `show` / `explain` / JSON tuples, and pictures bounded before they are drawn.
 
-mod common;
+use crate::common;
 
 use std::time::{Duration, Instant};
 

@@ -5,7 +5,7 @@
 //! be CuTe's text (spaces ignored, CuTe's static `_N` printed as `N`). A refusal is a failure:
 //! every vector is one CuTe answers.
 
-mod common;
+use crate::common;
 
 #[test]
 fn surface_vectors_match_cute() {

@@ -8,7 +8,7 @@
 //! one `cute batch` run. Single-line answers are compared without spaces (CuTe's static `_N`
 //! printed as `N`); `print_tensor` tables exactly. A refusal is a failure.
 
-mod common;
+use crate::common;
 
 use serde_json::{json, Value};
 

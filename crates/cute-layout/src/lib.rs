@@ -121,7 +121,7 @@ pub use layout::tuple_algebra::CoordOrder;
 pub use layout::{Layout, Order, StrideValue};
 
 // The algebra.
-pub use algebra::construct::MAX_COORDINATES;
+pub use algebra::construct::{MAX_COORDINATES, MAX_COORDINATE_INTEGERS};
 pub use algebra::Tiler;
 
 // Swizzles and composed layouts.

@@ -2,7 +2,7 @@
 //! exhaustive search as an independent oracle), equality vs enumeration on 10^5+ pairs, the
 //! predicates and the image over a whole small domain, and explanations vs the algebra.
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeSet;
 use std::path::Path;

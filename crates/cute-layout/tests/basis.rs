@@ -1,6 +1,6 @@
 //! Law checks for basis strides and identity layouts, over whole domains.
 
-mod common;
+use crate::common;
 
 use cute_layout::{BasisSum, IntTuple, Layout, LayoutError, ScaledBasis, Tiler};
 use proptest::prelude::*;

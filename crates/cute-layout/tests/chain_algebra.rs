@@ -4,7 +4,7 @@
 //! small domain of chains, and that a refusal happens only where CuTe's construction breaks the
 //! law.
 
-mod common;
+use crate::common;
 
 use cute_layout::{IntTuple, Layout, LayoutChain, OuterFn, ScaledBasis, Swizzle};
 use proptest::prelude::*;

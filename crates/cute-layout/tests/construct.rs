@@ -2,7 +2,7 @@
 //! `domain_offset`, `max_alignment`, `zip`, `tile_unzip`, `bw_coalesce`, `transform_layout`,
 //! `map_mode`, `compact_order` and the coordinates of a shape.
 
-mod common;
+use crate::common;
 
 use cute_layout::{IntTuple, Layout, LayoutChain, LayoutError, OuterFn, Tiler};
 use proptest::prelude::*;

@@ -4,7 +4,7 @@
 //! `a ⊗ b = (a, complement(a, size(a) * cosize(b)) ∘ b)`, mode by mode for a tuple tiler (modes
 //! past the tiler kept, except by composition, which drops them).
 
-mod common;
+use crate::common;
 
 use cute_layout::{Layout, LayoutError, Tiler};
 

@@ -1,7 +1,7 @@
 //! Law checks: every algebra operation, on CuTe's documented examples and on random layouts,
 //! checked point by point against brute-force enumeration (the only place enumeration is used).
 
-mod common;
+use crate::common;
 
 use cute_layout::{Idx2Crd, IntTuple, Layout, LayoutError, Tiler};
 use proptest::prelude::*;

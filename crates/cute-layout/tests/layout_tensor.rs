@@ -1,7 +1,7 @@
 //! Tensors without data (`LayoutTensor`: counting and coordinate tensors) checked against their
 //! definitions on whole domains, for random layouts, swizzles, tilers and thread layouts.
 
-mod common;
+use crate::common;
 
 use cute_layout::{
     ComposedLayout, IntTuple, Layout, LayoutTensor, Slice, SliceCoord, TensorValue, Tiler,

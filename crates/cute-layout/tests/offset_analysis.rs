@@ -3,7 +3,7 @@
 //! `warp_bank_conflicts`, `f2_matrix`) and of `tuple_cat`, on random layouts and swizzled
 //! layouts: each answer is checked against the values of the function.
 
-mod common;
+use crate::common;
 
 use common::flat;
 use cute_layout::render::Banks;

@@ -2,7 +2,7 @@
 //! definitions on whole domains, for random layouts, element widths, memory spaces, addresses
 //! and pointer swizzles.
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeSet;
 

@@ -2,7 +2,7 @@
 //! (join and meet of `compatible`), `greatest_common_domain`, `coalesce_z`, `layout_add`, over
 //! whole small domains and by proptest.
 
-mod common;
+use crate::common;
 
 use cute_layout::{analysis::find_layout, IntTuple, Layout};
 use proptest::prelude::*;

@@ -1,7 +1,7 @@
 //! Pictures (issue 4): SVG, TikZ, thread-value, bank and operation pictures. Every SVG is parsed
 //! as XML and its cells and labels are checked against the layout evaluated point by point.
 
-mod common;
+use crate::common;
 
 use cute_layout::render::{self, Access, Banks, Op, Style};
 use cute_layout::{IntTuple, Layout, LayoutError, Tiler};

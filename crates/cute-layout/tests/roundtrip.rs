@@ -2,7 +2,7 @@
 //! extents <= 8, strides in -16..=16). Values are built with the programmatic constructors, so the
 //! parser is tested against something it did not produce.
 
-mod common;
+use crate::common;
 
 use cute_layout::{IntTuple, Layout};
 use proptest::prelude::*;

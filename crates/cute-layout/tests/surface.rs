@@ -1,7 +1,7 @@
 //! Property tests of the layout surface of issue #29: general composed layouts
 //! ([`LayoutChain`]), the IntTuple toolkit and the layout construction helpers.
 
-mod common;
+use crate::common;
 
 use cute_layout::{layout::coord_less, CoordOrder, IntTuple, Layout, LayoutChain, OuterFn, Tiler};
 use proptest::prelude::*;

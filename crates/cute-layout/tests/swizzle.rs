@@ -1,6 +1,6 @@
 //! Law checks for swizzles and composed layouts, point by point over whole domains.
 
-mod common;
+use crate::common;
 
 use cute_layout::{ComposedLayout, Layout, LayoutError, Swizzle, Tiler};
 use proptest::prelude::*;

@@ -1,6 +1,6 @@
 //! Tensor operations checked against their definitions on whole domains.
 
-mod common;
+use crate::common;
 
 use cute_layout::{
     ComposedLayout, IdentityTensor, IntTuple, Layout, LayoutError, Slice, SliceCoord, Swizzle,

@@ -5,7 +5,7 @@
 //! and pointer tensors (plain, swizzled and sub-byte pointers; their values are element
 //! addresses), and zip tensors (`outer_partition` only, as CuTe's).
 
-mod common;
+use crate::common;
 
 use cute_layout::{
     ComposedLayout, IntTuple, Layout, LayoutTensor, Pointer, Slice, SliceCoord, TensorValue, Tiler,

@@ -14,7 +14,7 @@ use crate::{op, Args, OpError, OpSpec};
 /// Code generation and shared-memory layout search, one declaration each.
 #[rustfmt::skip]
 pub static CODEGEN_OPS: &[OpSpec] = &[
-    op("codegen", Topic::Gpu, "C++ header: int64_t NAME(i) and NAME(c0, c1, ...) computing the layout (default name f)")
+    op("codegen", Topic::Gpu, "C++ header: int64_t NAME(i) and NAME(c0, c1, ...) computing the layout or swizzled layout Sw<B,M,S> o OFFSET o LAYOUT (default name f)")
         .params(&[one("", &[K::Layout, K::Composed]), opt("", &[K::Name]), opt("NAMESPACE", &[K::Name])])
         .returns(&[K::Text])
         .law("the emitted NAME(i) and NAME(c0, c1, ...) equal the layout at every point of its domain (codegen_check's program tests it)")
@@ -26,13 +26,13 @@ pub static CODEGEN_OPS: &[OpSpec] = &[
         .law("the emitted program compares NAME with the library's values at every point and exits 0 exactly when all agree")
         .example(&["8:1"], "// Checks f (from 8:1) at every point against the library's table.\n#include <cstdio>\n#include \"f.hpp\"\nstatic const int64_t expected[] = {\n  0, 1, 2, 3, 4, 5, 6, 7\n};\nint main() {\n  const int64_t n = 8;\n  for (int64_t i = 0; i < n; ++i) {\n    if (f(i) != expected[i]) { std::printf(\"MISMATCH f(%lld) = %lld, expected %lld\\n\", (long long)i, (long long)f(i), (long long)expected[i]); return 1; }\n  }\n  std::printf(\"ok f %lld points\\n\", (long long)n);\n  return 0;\n}")
         .run(|a| codegen_op(a, true)),
-    op("smem_search", Topic::Gpu, "shared-memory layout of TILE with fewest bank conflicts for both TV layouts, widest vectors (default 4-byte elements; LANES: lanes per warp that supply addresses, default 32, 16 for ldmatrix.x2)")
+    op("smem_search", Topic::Gpu, "shared-memory layout of TILE whose accesses take the fewest wavefronts (writes + reads), then the widest vectors, then the smallest footprint (default 4-byte elements; LANES: lanes per warp that supply addresses, default 32, 16 for ldmatrix.x2)")
         .params(&[one("TILE", &[K::Shape]), one("WRITE_TV", &[K::Layout]), one("READ_TV", &[K::Layout]), opt("ELEM_BYTES", &[K::Int]), opt("WRITE_LANES", &[K::Int]), opt("READ_LANES", &[K::Int])])
         .returns(&[K::Text])
         .law("the reported layout stores TILE with the fewest wavefronts for both TV layouts among the candidates searched, then the widest vector accesses")
         .example(&["(8,8)", "(8,8):(8,1)", "(8,8):(1,8)"], "Sw<1,2,3> o 0 o (8,8):(8,1) (swizzled, 64 elements)\n  write: 4-byte accesses (1 x 4 B), 8 requests, 8 wavefronts (1.00 per request, ideal 8), 0 bank conflicts\n  read:  16-byte accesses (4 x 4 B), 2 requests, 2 wavefronts (1.00 per request, ideal 2), 0 bank conflicts\nkind=swizzled footprint=64 write_vector_bytes=4 write_requests=8 write_wavefronts=8 write_conflicts=0 read_vector_bytes=16 read_requests=2 read_wavefronts=2 read_conflicts=0 layout=Sw<1,2,3> o 0 o (8,8):(8,1)")
         .run(|a| Ok(smem_search_report(&a.text_arg(0)?, &a.text_arg(1)?, &a.text_arg(2)?, SmemAccess { elem_bytes: elem(a, 3)?, lanes: (lanes(a, 4)?, lanes(a, 5)?) }, &[], 1, None)?.trim_end().to_string())),
-    op("smem_evaluate", Topic::Gpu, "wavefronts and bank conflicts per tile of both TV layouts with the tile stored as SMEM (LANES as smem_search)")
+    op("smem_evaluate", Topic::Gpu, "wavefronts and bank conflicts per tile of both TV layouts with the tile stored as SMEM, a layout or Sw<B,M,S> o OFFSET o LAYOUT from the tile's 1-D index (LANES as smem_search)")
         .params(&[one("TILE", &[K::Shape]), one("WRITE_TV", &[K::Layout]), one("READ_TV", &[K::Layout]), one("ELEM_BYTES", &[K::Int]), one("SMEM", &[K::Layout]), opt("WRITE_LANES", &[K::Int]), opt("READ_LANES", &[K::Int])])
         .returns(&[K::Text])
         .law("each count is the bank model's for every request of both TV layouts with the tile stored as SMEM")

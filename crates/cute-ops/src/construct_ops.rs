@@ -63,11 +63,12 @@ pub static CONSTRUCT_OPS: &[OpSpec] = &[
         .law("SHAPE:R is compact, each leaf of ORDER starting at the product of the extents ranked below it")
         .example(&["(2,(3,4))", "(1,0)"], "(12,(1,3))")
         .run(compact_order),
-    op("make_coord_iterator", Topic::Tuples, "the coordinates of SHAPE in CuTe's iteration order, as a tuple (at most 65536)")
+    op("make_coord_iterator", Topic::Tuples, "the coordinates of SHAPE in CuTe's iteration order, as a tuple (at most 65536 coordinates and 262144 integers in all)")
         .params(&[one("", &[K::Shape]), opt("START|_", &[K::Int, K::Underscore]), opt("ORDER", &[K::Tuple])])
         .returns(&[K::Tuple])
         .law("from START (default 0) the leaf ORDER ranks 0 moves fastest (default: left to right, the 1-D index order)")
         .example(&["(2,3)"], "((0,0),(1,0),(0,1),(1,1),(0,2),(1,2))")
+        .limits("at most 65536 coordinates (MAX_COORDINATES) and 262144 integers in all (MAX_COORDINATE_INTEGERS)")
         .run(coordinates),
     op("at_mode", Topic::Algebra, "OP applied to the sub-layout of LAYOUT at the index path MODE, the rest unchanged (PyCuTe op[mode])")
         .params(&[one("MODE", &[K::Int, K::Coord]), one("", &[K::Op]), one("", &[K::Layout, K::Composed]), many("ARGS", &[K::Text])])
@@ -301,7 +302,16 @@ fn coordinates(a: &Args<'_>) -> Result<String, OpError> {
         None
     };
     let cs = shape.coordinates(start.as_ref(), order.as_ref())?;
-    Ok(IntTuple::tuple(cs)?.to_string())
+    // Written out directly: the list may hold more integers than one parsed value may.
+    let mut out = String::from("(");
+    for (i, c) in cs.iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        out += &c.to_string();
+    }
+    out.push(')');
+    Ok(out)
 }
 
 /// `at_mode MODE OP LAYOUT [ARGS...]`.

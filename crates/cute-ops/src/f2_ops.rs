@@ -424,4 +424,18 @@ mod tests {
         }
         assert!(!crate::help::render(crate::find("composition").unwrap()).contains("F2"));
     }
+
+    /// Issue 34: the F2 right inverse is the largest (a permutation of [0, 8) has one of size 8).
+    #[test]
+    fn f2_right_inverse_is_the_largest() {
+        assert_eq!(
+            ok("right_inverse", &["(4,2):(F2(2),F2(3))"]),
+            "(2,4):(F2(5),F2(1))"
+        );
+        assert_eq!(
+            ok("right_inverse", &["(4,2):(F2(2),F2(5))"]),
+            "(2,4):(F2(6),F2(1))"
+        );
+        assert_eq!(ok("size", &["(2,4):(F2(5),F2(1))"]), "8");
+    }
 }

@@ -63,6 +63,8 @@ mod test_util;
 mod tma_ops;
 mod tuple_fn_ops;
 mod tuple_ops;
+#[cfg(test)]
+mod usage_audit;
 pub mod value;
 pub mod view;
 
@@ -407,10 +409,10 @@ pub static OPS: &[OpSpec] = &[
         .law("R = A o make_layout(SHAPE): R(c) = A(crd2idx(c, SHAPE))")
         .example(&["12:1", "(3,4)"], "(3,4):(1,3)")
         .run(|a| Ok(a.layout(0)?.with_shape(&a.tuple(1)?)?.to_string())),
-    op("right_inverse", Topic::Algebra, "largest R with A(R(i)) = i")
+    op("right_inverse", Topic::Algebra, "CuTe's right inverse: R with A(R(i)) = i on R's domain")
         .params(&[one("", &[K::Layout, K::Composed, K::Symbolic])])
         .returns(&[K::Layout, K::Composed, K::Symbolic, K::F2Layout])
-        .law("A(R(i)) = i for 0 <= i < size(R), with size(R) the largest such; composed A o O o B: CuTe's right_inverse(B) o -O o right_inverse(A), refused where it breaks the law")
+        .law("A(R(i)) = i for 0 <= i < size(R); R is CuTe's construction (A's modes in stride order, each taken while its stride is the size so far), not always the largest such layout ((4,2,3):(1,2,4) gives 4:1, and (4,3):(1,8) obeys the law too); an F2 layout whose extents are powers of two gets the largest; composed A o O o B: CuTe's right_inverse(B) o -O o right_inverse(A), refused where it breaks the law")
         .example(&["(4,8):(8,1)"], "(8,4):(4,1)")
         .f2(f2_ops::right_inverse)
         .f2_basis(f2_ops::basis_right_inverse)
@@ -609,8 +611,8 @@ pub static OPS: &[OpSpec] = &[
         .limits("at most 1048576 values (MAX_TABLE_VALUES), given as N or as the size")
         .f2(f2_ops::table)
         .run(composed_ops::table),
-    op("print_layout", Topic::Rendering, "CuTe's print_layout table (of a swizzled layout: its values)")
-        .params(&[one("", &[K::Layout, K::Composed])])
+    op("print_layout", Topic::Rendering, "CuTe's print_layout table (of a swizzled layout Sw<B,M,S> o OFFSET o LAYOUT: its values)")
+        .params(&[one("", &[K::Layout])])
         .returns(&[K::Text])
         .law("cell (r, c) of the table is A(r, c), with modes 1.. grouped as the columns")
         .example(&["(2,2):(2,1)"], "(2,2):(2,1)\n      0   1 \n    +---+---+\n 0  | 0 | 1 |\n    +---+---+\n 1  | 2 | 3 |\n    +---+---+")
@@ -1115,7 +1117,12 @@ mod tests {
             .filter(|s| !s.limits.is_empty())
             .map(|s| s.name)
             .collect();
-        assert_eq!(declared, ["table"], "a declared limit needs its check here");
+        // make_coord_iterator's: usage_audit::make_coord_iterator_limits.
+        assert_eq!(
+            declared,
+            ["table", "make_coord_iterator"],
+            "a declared limit needs its check here"
+        );
         // table: 1048576 values are written, one more is refused, by N or by the size.
         assert_eq!(
             ok("table", &[t("8:1"), Arg::Int(MAX_TABLE_VALUES)])

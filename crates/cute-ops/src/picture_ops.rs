@@ -32,8 +32,10 @@
 //! assert_eq!(run_op("svg", &[t("4:1"), t("--palette"), t("#12")]).unwrap_err().kind, "ParseError");
 //! ```
 
+use cute_layout::composed::is_composed_text;
 use cute_layout::render::{self, parse_palette, Banks, Op, Style};
-use cute_layout::{ComposedLayout, IntTuple, Layout, Tiler};
+use cute_layout::{IntTuple, Layout, LayoutChain, OuterFn, Tiler};
+use std::cell::Cell;
 
 use crate::table::{many, one, opt, Kind as K, Topic};
 use crate::{op, Args, OpError, OpSpec};
@@ -402,13 +404,28 @@ fn layout_picture(
     style: Style<'_>,
     latex: bool,
 ) -> Result<String, OpError> {
-    // A swizzled layout `Sw<B,M,S> o OFF o L` is drawn as L with its offsets sent through the
-    // swizzle layers (the render module's post-map hook).
-    let composed: ComposedLayout = crate::show::parse_showable("layout", layout)?;
-    let l = composed.layout().clone();
-    // The layers are checked not to overflow on the layout's offsets at construction.
-    let post = |x: i64| composed.post(x).unwrap_or(x);
-    let swizzled = composed.as_layout().is_none();
+    // A composed layout `F o OFF o L` (F a swizzle or a layout, any number of layers) is drawn
+    // as L with its offsets sent through the layers (the render module's post-map hook).
+    let chain: LayoutChain = match crate::show::parse_showable("layout", layout) {
+        Ok(c) => c.into(),
+        Err(e) if is_composed_text(layout) => layout.trim().parse().map_err(|_| e)?,
+        Err(e) => return Err(e),
+    };
+    let l = chain.layout().clone();
+    // A layer that fails on an offset (an outer layout's domain left, an overflow) is kept and
+    // refuses the picture once drawn.
+    let failed: Cell<Option<cute_layout::LayoutError>> = Cell::new(None);
+    let post = |x: i64| {
+        chain.post(x).unwrap_or_else(|e| {
+            failed.set(Some(e));
+            x
+        })
+    };
+    let swizzled = !chain.layers().is_empty();
+    let swizzle_base = match chain.layers() {
+        [(OuterFn::Swizzle(sw), _), ..] => sw.base(),
+        _ => 0,
+    };
     let mut style = if swizzled {
         style
             .post_map(&post)
@@ -423,7 +440,7 @@ fn layout_picture(
         _ => false,
     };
     let bits = match a.color_by.as_deref() {
-        None | Some("swizzle") if swizzled => composed.swizzle().base(),
+        None | Some("swizzle") if swizzled => swizzle_base,
         None | Some("value" | "swizzle" | "range") => 0,
         Some(n) => n.parse::<i64>().unwrap_or(0),
     };
@@ -435,24 +452,28 @@ fn layout_picture(
     if let Some(t) = a.highlight {
         style = style.highlight_thread(t);
     }
-    if a.tv {
+    let text = if a.tv {
         let tile_text = a.tile.as_deref().unwrap_or_default();
         let tile: IntTuple = tile_text
             .parse()
             .map_err(|e| OpError::new("ParseError", format!("--tile {tile_text:?}: {e}")))?;
-        Ok(if latex {
+        if latex {
             render::latex_tv(&l, &tile, &style)?
         } else {
             render::svg_tv(&l, &tile, &style)?
-        })
+        }
     } else if let Some(n) = a.banks {
         let banks = Banks::new(n, a.elem_bytes.unwrap_or(4))?;
         let access = crate::view::parse_access(a.access.as_deref().unwrap_or("rows"))?;
-        Ok(render::svg_banks(&l, banks, access, &style)?)
+        render::svg_banks(&l, banks, access, &style)?
     } else if latex {
-        Ok(render::latex(&l, &style)?)
+        render::latex(&l, &style)?
     } else {
-        Ok(render::svg(&l, &style)?)
+        render::svg(&l, &style)?
+    };
+    match failed.into_inner() {
+        Some(e) => Err(e.into()),
+        None => Ok(text),
     }
 }
 
@@ -676,5 +697,41 @@ mod tests {
         assert!(mma.contains(".t1{fill:#0000ff;"));
         assert!(!mma.contains(".t2{"));
         assert!(mma.contains("<rect class=\"t1\" data-op=\"C\""));
+    }
+
+    /// The cell labels of a picture, in the order drawn.
+    fn labels(svg: &str) -> Vec<String> {
+        let block = svg.split("<g class=\"labels\">").nth(1).unwrap();
+        let block = block.split("</g>").next().unwrap();
+        block
+            .split("</text>")
+            .filter_map(|t| t.rsplit('>').next())
+            .filter(|t| !t.trim().is_empty())
+            .map(String::from)
+            .collect()
+    }
+
+    #[test]
+    fn svg_draws_chains_with_layout_outer_functions() {
+        let t = |s: &str| Arg::Text(s.into());
+        // (4,2):(2,1) at x: 2 (x mod 4) + x div 4, over 8:1.
+        let chain = run_op("svg", &[t("(4,2):(2,1) o 0 o 8:1")]).unwrap();
+        assert_eq!(labels(&chain), ["0", "2", "4", "6", "1", "3", "5", "7"]);
+        // A layer that is the identity on the image draws the inner layout's picture.
+        let with = |l: &str| run_op("svg", &[t(l), t("--title"), t("T")]).unwrap();
+        assert_eq!(with("16:1 o 0 o (2,4):(4,1)"), with("(2,4):(4,1)"));
+        assert_eq!(
+            labels(&run_op("svg", &[t("16:1 o 0 o 8:1")]).unwrap()),
+            labels(&run_op("svg", &[t("8:1")]).unwrap())
+        );
+        // Swizzles under a layout: 8:1 o 0 o Sw<1,0,2> o 0 o 8:1 is Sw<1,0,2> on 0..8.
+        assert_eq!(
+            labels(&run_op("svg", &[t("8:1 o 0 o Sw<1,0,2> o 0 o 8:1")]).unwrap()),
+            ["0", "1", "2", "3", "5", "4", "7", "6"]
+        );
+        assert_eq!(
+            run_op("svg", &[t("16:1 o 0 o 8:1 o")]).unwrap_err().kind,
+            "ParseError"
+        );
     }
 }

@@ -15,8 +15,8 @@ use crate::{op, Args, OpError, OpSpec};
 /// The tensor operations, one declaration each (hence `rustfmt::skip`).
 #[rustfmt::skip]
 pub static TENSOR_OPS: &[OpSpec] = &[
-    op("make_tensor", Topic::Tensors, "the counting tensor counting_iter(BASE) o LAYOUT (CuTe make_tensor(counting_iterator(BASE), LAYOUT)): its values are BASE + LAYOUT(c); with a pointer (make_gmem_ptr ...), CuTe's make_tensor(ptr, LAYOUT): its values are element addresses")
-        .params(&[one("", &[K::Layout, K::Composed]), opt("BASE", &[K::Int])])
+    op("make_tensor", Topic::Tensors, "the counting tensor counting_iter(BASE) o LAYOUT (CuTe make_tensor(counting_iterator(BASE), LAYOUT); LAYOUT may be swizzled, Sw<B,M,S> o OFFSET o L): its values are BASE + LAYOUT(c); with a pointer (make_gmem_ptr ...), CuTe's make_tensor(ptr, LAYOUT): its values are element addresses")
+        .params(&[one("", &[K::Layout]), opt("BASE", &[K::Int])])
         .overloads(&[&[one("", &[K::Pointer]), one("", &[K::Layout])]])
         .returns(&[K::Tensor])
         .law("T(c) = BASE + LAYOUT(c) at every coordinate c (BASE defaults to 0)")

@@ -5,7 +5,7 @@
 //! line names its file and commit). Every case must agree with PyCuTe, or differ by a documented
 //! convention where cute follows CuTe C++ (`convention`), or have no form here (`unsupported`).
 
-mod common;
+use crate::common;
 
 use cute_layout::{BasisSum, IntTuple, Layout, ScaledBasis};
 use serde_json::Value;

@@ -164,7 +164,7 @@ pub(crate) fn run(
 
 /// What undoes a bounded run's writes to `out`: truncation to its current lengths.
 #[inline(always)]
-fn truncate_to(out: &Layout) -> impl FnOnce(&mut Layout) {
+fn truncate_to(out: &Layout) -> impl FnOnce(&mut Layout) + use<> {
     let marks = (out.toks.len(), out.shape.len(), out.stride.len());
     move |out| {
         out.toks.truncate(marks.0);

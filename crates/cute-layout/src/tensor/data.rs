@@ -1043,7 +1043,7 @@ fn flat_modes(l: &Layout) -> SmallVec<[(i64, i64); 8]> {
     l.shape_leaves()
         .iter()
         .zip(l.stride_leaves())
-        .filter(|(&s, _)| s > 1)
+        .filter(|&(&s, _)| s > 1)
         .map(|(&s, &d)| (s, d))
         .chain(core::iter::once((1, 0)).filter(|_| l.size() == 1))
         .collect()

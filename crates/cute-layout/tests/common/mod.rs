@@ -1,5 +1,5 @@
-//! Helpers shared by the integration tests of `cute-layout` (each test binary includes this
-//! module with `mod common;`, so not every binary uses every helper).
+//! Helpers shared by the integration tests of `cute-layout` (a module of `tests/all.rs`; a test
+//! file reaches it with `use crate::common;`, and not every file uses every helper).
 #![allow(dead_code)]
 
 use cute_layout::{ComposedLayout, IntTuple, Layout, LayoutError, Swizzle};

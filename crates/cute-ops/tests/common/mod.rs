@@ -1,5 +1,5 @@
-//! Helpers shared by the NVlabs PyCuTe test files of `cute-ops` (each includes this module with
-//! `mod common;`, so not every file uses every helper).
+//! Helpers shared by the NVlabs PyCuTe test files of `cute-ops` (a module of `tests/all.rs`; a
+//! test file reaches it with `use crate::common;`, and not every file uses every helper).
 #![allow(dead_code)]
 
 use std::collections::BTreeMap;

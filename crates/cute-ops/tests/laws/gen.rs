@@ -621,6 +621,26 @@ pub fn special_args(b: &mut Bytes, op: &str) -> Option<Vec<Arg>> {
             }
             v
         }
+        // symbolic shapes and orders (and cotargets) now and then, checked under
+        // substitution against the integer operation
+        "make_ordered_layout" if b.below(4) == 0 => {
+            let n = 1 + b.below(3);
+            let shape: Vec<String> = (0..n).map(|_| sym(b, false)).collect();
+            let order: Vec<String> = (0..n).map(|_| sym(b, true)).collect();
+            vec![
+                t(format!("({})", shape.join(","))),
+                t(format!("({})", order.join(","))),
+            ]
+        }
+        "complement" if b.below(4) == 0 => {
+            let mut v = vec![t(symbolic_layout(b))];
+            if b.below(2) == 0 {
+                let n = 1 + b.below(3);
+                let c: Vec<String> = (0..n).map(|_| sym(b, false)).collect();
+                v.push(t(format!("({})", c.join(","))));
+            }
+            v
+        }
         "tma_gbasis" => {
             // A row- or column-major global layout and an smem tile of at most its extents.
             let (m, n) = (pow2(b, 9), pow2(b, 9));

@@ -248,6 +248,7 @@ pub const UNDECLARED_RESULTS: &[(&str, Kind)] = &[
     ("escan", Kind::Layout),
     ("transform", Kind::Layout),
     ("subs", Kind::Tuple),
+    ("slice", Kind::Tuple),
 ];
 
 /// Law breaks that are known and open: an operation, a part of the failure's message that

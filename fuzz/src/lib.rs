@@ -15,6 +15,6 @@ pub mod batch;
 /// the seeded test `laws_all` runs.
 #[path = "../../crates/cute-ops/tests/laws/mod.rs"]
 pub mod shared;
-pub use shared::gen;
+pub use shared::generate as gen;
 
 pub mod laws;

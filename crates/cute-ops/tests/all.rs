@@ -10,6 +10,8 @@ mod common;
 
 mod chain_soundness;
 mod latex_conformance;
+mod laws;
+mod laws_all;
 mod nvlabs_extras;
 mod nvlabs_rest;
 mod nvlabs_sympy;

@@ -256,11 +256,6 @@ pub const UNDECLARED_RESULTS: &[(&str, Kind)] = &[
 /// [`Verdict::KnownOpen`], not as failures; the seeded test counts and prints them.
 pub const KNOWN_OPEN: &[(&str, &str, &str)] = &[
     (
-        "right_inverse",
-        "F2 right inverse not largest",
-        "the F2 right inverse takes strides from A's leaves only; a larger F2-linear inverse exists",
-    ),
-    (
         "prefix_product",
         "the reference gives",
         "extent-1 leaves get stride 0 (compact_col_major's rule), not the prefix product",

@@ -3,11 +3,11 @@
 #![allow(dead_code)]
 
 pub mod check;
-pub mod gen;
+pub mod generate;
 
 use cute_ops::table::Arity;
 use cute_ops::Arg;
-use gen::Bytes;
+use generate::Bytes;
 
 /// One generated call: an operation (by its index in `cute_ops::all()`) and its arguments, from
 /// the bytes alone: a signature of the declaration, a count of arguments around its bounds,
@@ -37,7 +37,7 @@ pub fn call(b: &mut Bytes, spec: &cute_ops::OpSpec) -> Vec<Arg> {
     let special = if b.below(4) == 0 {
         None
     } else {
-        gen::special_args(b, spec.name)
+        generate::special_args(b, spec.name)
     };
-    special.unwrap_or_else(|| gen::signature_args(b, sig, n))
+    special.unwrap_or_else(|| generate::signature_args(b, sig, n))
 }

@@ -249,6 +249,7 @@ pub const UNDECLARED_RESULTS: &[(&str, Kind)] = &[
     ("transform", Kind::Layout),
     ("subs", Kind::Tuple),
     ("slice", Kind::Tuple),
+    ("left_inverse", Kind::Swizzle),
 ];
 
 /// Law breaks that are known and open: an operation, a part of the failure's message that

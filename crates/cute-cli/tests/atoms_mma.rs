@@ -105,6 +105,56 @@ fn mma_atoms_agree_with_cute() {
     run("mma_atoms.jsonl", 1244);
 }
 
+/// The vendored vectors carry the corrected records (`corrected`: what CuTe 4.2 printed and why
+/// it is wrong), and `cute` answers the corrected layout.
+#[test]
+fn corrected_records_are_vendored_and_answered() {
+    let path =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/conformance/atoms/mma_atoms.jsonl");
+    let text = std::fs::read_to_string(path).unwrap();
+    let mut names = Vec::new();
+    for line in text.lines().filter(|l| l.contains("\"corrected\"")) {
+        let d: Value = serde_json::from_str(line).unwrap();
+        let name = d["args"][0].as_str().unwrap().to_string();
+        assert!(
+            d["corrected"]
+                .as_str()
+                .unwrap()
+                .starts_with("layout_b_tv: CuTe 4.2 prints ((_4,_8),(_8)):((_32,_1),(_8))"),
+            "{name}: {}",
+            d["corrected"]
+        );
+        assert_eq!(
+            d["cute"]["layout_b_tv"], "((4,8),(8)):((64,1),(8))",
+            "{name}"
+        );
+        names.push(name);
+    }
+    assert_eq!(
+        names,
+        [
+            "SM80_16x8x32_S32S4S4S32_TN",
+            "SM80_16x8x32_S32S4S4S32_TN_SATURATE",
+            "SM80_16x8x32_S32S4U4S32_TN_SATURATE",
+            "SM80_16x8x32_S32U4S4S32_TN_SATURATE",
+            "SM80_16x8x32_S32U4U4S32_TN",
+        ]
+    );
+    let input: String = names
+        .iter()
+        .map(|n| {
+            format!(
+                "{}\n",
+                json!({"op": "mma_atom", "args": [n, "layout_b_tv"]})
+            )
+        })
+        .collect();
+    let (_, answers) = common::batch(input.as_bytes());
+    for a in answers {
+        assert_eq!(a, json!({"ok": "((4,8),(8)):((64,1),(8))"}));
+    }
+}
+
 #[test]
 fn tiled_mma_agrees_with_cute() {
     run("tiled_mma.jsonl", 817);

@@ -1,6 +1,6 @@
-//! What a new user meets first: per-operation help, suggestions for near-miss names, one-line
-//! errors with documented exit statuses, `show` of shapes, batch `show` / `explain` / JSON
-//! tuples, and pictures bounded before they are drawn.
+//! What a new user meets first: the README's commands and picture, per-operation help,
+//! suggestions for near-miss names, one-line errors with documented exit statuses, `show` of
+//! shapes, batch `show` / `explain` / JSON tuples, and pictures bounded before they are drawn.
 
 use crate::common;
 
@@ -17,6 +17,108 @@ fn one_line_error(args: &[&str], code: i32) -> String {
     assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
     assert!(err.starts_with("cute: error["), "{args:?}: {err}");
     err.trim_end().to_string()
+}
+
+/// The repository's README.md.
+const README: &str = include_str!("../../../README.md");
+
+/// The README's main-job command, which runs `cute` from the optimised build.
+const CARGO_RUN: &str = "cargo run --release --locked -q -p cute-cli -- ";
+
+/// Splits a shell command line whose only quoting is single quotes (all the README uses).
+fn shell_words(line: &str) -> Vec<String> {
+    let mut words = Vec::new();
+    let mut cur = String::new();
+    let (mut quoted, mut any) = (false, false);
+    for c in line.chars() {
+        match c {
+            '\'' => {
+                quoted = !quoted;
+                any = true;
+            }
+            ' ' if !quoted => {
+                if any {
+                    words.push(std::mem::take(&mut cur));
+                    any = false;
+                }
+            }
+            c => {
+                cur.push(c);
+                any = true;
+            }
+        }
+    }
+    assert!(!quoted, "unclosed quote in {line:?}");
+    if any {
+        words.push(cur);
+    }
+    words
+}
+
+/// The `$ COMMAND` lines of the README's ```console blocks, each with the lines shown after it.
+fn console_commands() -> Vec<(String, String)> {
+    let mut commands: Vec<(String, String)> = Vec::new();
+    let mut inside = false;
+    for line in README.lines() {
+        if !inside {
+            inside = line == "```console";
+        } else if line == "```" {
+            inside = false;
+        } else if let Some(command) = line.strip_prefix("$ ") {
+            commands.push((command.to_string(), String::new()));
+        } else {
+            let (_, shown) = commands
+                .last_mut()
+                .expect("a console block starts with a `$ ` line");
+            shown.push_str(line);
+            shown.push('\n');
+        }
+    }
+    commands
+}
+
+#[test]
+fn every_readme_console_command_prints_what_the_readme_shows() {
+    let commands = console_commands();
+    assert!(commands.len() >= 8, "{} console commands", commands.len());
+    assert!(
+        commands[0].0.starts_with(CARGO_RUN),
+        "the first command runs the optimised build: {}",
+        commands[0].0
+    );
+    for (command, shown) in &commands {
+        let rest = command
+            .strip_prefix(CARGO_RUN)
+            .or_else(|| command.strip_prefix("cute "))
+            .unwrap_or_else(|| panic!("not a cute command: {command}"));
+        let words = shell_words(rest);
+        let args: Vec<&str> = words.iter().map(String::as_str).collect();
+        let o = cute(&args);
+        let printed = format!("{}{}", stdout(&o), stderr(&o));
+        assert_eq!(&printed, shown, "README.md: $ {command}");
+    }
+}
+
+#[test]
+fn readme_picture_is_what_its_command_draws() {
+    let image = README
+        .lines()
+        .find_map(|l| l.strip_prefix("![").and_then(|l| l.split_once("](")))
+        .map(|(_, rest)| rest.trim_end_matches(')'))
+        .expect("README.md shows a picture");
+    let start = README.find("`cute svg ").expect("README.md says how its picture is made") + 1;
+    let command = &README[start..start + README[start..].find('`').expect("closing backtick")];
+    let words = shell_words(command.replace('\n', " ").strip_prefix("cute ").unwrap_or(""));
+    let at = words.iter().position(|w| w == "-o").expect("-o") + 1;
+    assert_eq!(words[at], image, "the command writes the picture README.md shows");
+    let mut args: Vec<&str> = words.iter().map(String::as_str).collect();
+    args[at] = "-";
+    let o = cute(&args);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let committed = std::fs::read(root.join(image)).expect("the picture is committed");
+    assert!(committed.len() < 100 * 1024, "{image} is {} bytes", committed.len());
+    assert!(o.stdout == committed, "{image} differs from what `{command}` draws");
 }
 
 #[test]

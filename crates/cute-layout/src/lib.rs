@@ -73,7 +73,7 @@
 //! | `MMA_Atom`, `TiledMMA`, `Copy_Atom`, `TiledCopy` | the [`atom`] module |
 //! | `print_layout`, `print_latex`, `print_latex_tv` | [`Layout::table`], [`render::latex()`], [`render::latex_tv`]; SVG: [`render::svg()`], [`render::svg_tv`], [`render::svg_banks`] |
 //!
-//! Beyond CuTe: NVlabs PyCuTe's F2 (XOR) strides ([`F2`], `Layout<F2>`; the module [`f2`]
+//! Beyond CuTe: NVlabs PyCuTe's F2 (XOR) strides ([`F2`], `Layout<F2>`; the module [`pycute::f2`]
 //! says what they are and which operations take them), [`find_layout`] (the layout with given values), [`Layout::image`], the
 //! predicates [`Layout::is_injective`] and friends, and step-by-step explanations of the algebra
 //! ([`analysis::explain`]); from NVlabs PyCuTe, its symbolic layouts ([`SymLayout`]: extents and
@@ -95,78 +95,68 @@
 
 extern crate alloc;
 
+// The folders, bottom layer first (ARCHITECTURE.md draws them; tests/layering.rs checks that
+// no file imports from a folder above its own).
 mod algebra;
 pub mod analysis;
 pub mod atom;
 mod basis;
-mod basis_algebra;
-mod basis_sum;
-mod basis_tiler;
-mod chain;
-mod chain_tensor;
-pub mod codegen;
 mod composed;
-mod composed_fn;
-mod construct;
-mod coord;
-mod divider;
-mod error;
-pub mod f2;
-mod fmt;
-mod int_tuple;
-mod int_tuple_ops;
+pub mod gpu;
 mod layout;
-mod layout_like;
-mod layout_tensor;
 mod literal;
-mod parse;
-mod pointer;
-mod pointer_tensor;
-mod pycute_extras;
+pub mod pycute;
 pub mod render;
-mod slice;
-pub mod smem_atom;
-pub mod smem_search;
-mod swizzle;
-mod symbolic;
 mod tensor;
-mod tensor_restructure;
-pub mod tma;
-mod tree;
-mod tuple_algebra;
-mod tuple_cat;
-mod tuple_fn;
 
+// Layouts, tuples, coordinates and their errors.
+pub use layout::coord::Offsets;
+pub use layout::divider::Idx2Crd;
+pub use layout::error::{LayoutError, ParseError, ParseErrorKind};
+pub use layout::int_tuple::IntTuple;
+pub use layout::int_tuple_ops::{IntTupleBuilder, TupleToken};
+pub use layout::slice::{Slice, SliceCoord};
+pub use layout::tree::{MAX_DEPTH, MAX_NODES};
+pub use layout::tuple_algebra::{coord_less, safe_div, CoordOrder};
+pub use layout::{Layout, Order, StrideValue};
+
+// The algebra.
+pub use algebra::construct::MAX_COORDINATES;
 pub use algebra::Tiler;
+
+// Swizzles and composed layouts.
+pub use composed::chain::{is_composed_text, LayoutChain, OuterFn};
+pub use composed::composed_layout::ComposedLayout;
+pub use composed::swizzle::{Swizzle, MAX_SWIZZLE_BITS};
+
+// Basis strides.
+pub use basis::basis_tiler::StrideText;
+pub use basis::{ScaledBasis, MAX_BASIS_DEPTH};
+
+// Analysis: predicates, images, search, explanations.
 pub use analysis::{
     explain_coalesce, explain_complement, explain_composition, explain_downcast,
     explain_left_inverse, explain_logical_divide, explain_logical_product, explain_nullspace,
     explain_rearranged, explain_right_inverse, explain_upcast, find_layout, find_layout_with_shape,
     Explanation, Image,
 };
-pub use basis::{ScaledBasis, MAX_BASIS_DEPTH};
-pub use basis_sum::{BasisSum, MAX_BASIS_TERMS};
-pub use basis_tiler::StrideText;
-pub use chain::{is_composed_text, LayoutChain, OuterFn};
-pub use composed::ComposedLayout;
-pub use construct::MAX_COORDINATES;
-pub use coord::Offsets;
-pub use divider::Idx2Crd;
-pub use error::{LayoutError, ParseError, ParseErrorKind};
-pub use f2::{is_f2_text, F2Basis, F2, MAX_F2_POINTS};
-pub use int_tuple::IntTuple;
-pub use int_tuple_ops::{IntTupleBuilder, TupleToken};
-pub use layout::{Layout, Order, StrideValue};
-pub use layout_tensor::{is_tensor_text, LayoutTensor, TensorValue};
+
+// NVlabs PyCuTe's stride kinds.
+pub use pycute::basis_sum::{BasisSum, MAX_BASIS_TERMS};
+pub use pycute::extras::MAX_ADD_VALUES;
+pub use pycute::f2::{is_f2_text, F2Basis, F2, MAX_F2_POINTS};
+pub use pycute::symbolic::{Sym, SymLayout, SymTuple};
+
+// Pictures.
+pub use render::{Table, VectorTable, MAX_TABLE_CELLS};
+
+// Tensors and pointers.
+pub use tensor::data::{IdentityTensor, Storage, StorageMut, Tensor};
+pub use tensor::layout_tensor::{is_tensor_text, LayoutTensor, TensorValue};
+pub use tensor::pointer::{
+    element_type_bits, is_pointer_text, MemSpace, Pointer, MAX_ELEMENT_BITS,
+};
+pub use tensor::pointer_tensor::{parse_smem_ptr_flag, SmemPtrFlagLayout};
+
 #[doc(hidden)]
 pub use literal::literal_or_panic;
-pub use pointer::{element_type_bits, is_pointer_text, MemSpace, Pointer, MAX_ELEMENT_BITS};
-pub use pointer_tensor::{parse_smem_ptr_flag, SmemPtrFlagLayout};
-pub use pycute_extras::MAX_ADD_VALUES;
-pub use render::{Table, VectorTable, MAX_TABLE_CELLS};
-pub use slice::{Slice, SliceCoord};
-pub use swizzle::{Swizzle, MAX_SWIZZLE_BITS};
-pub use symbolic::{Sym, SymLayout, SymTuple};
-pub use tensor::{IdentityTensor, Storage, StorageMut, Tensor};
-pub use tree::{MAX_DEPTH, MAX_NODES};
-pub use tuple_algebra::{coord_less, safe_div, CoordOrder};

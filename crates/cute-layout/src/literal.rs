@@ -1,12 +1,12 @@
-//! Convenient literals: `TryFrom<&str>` for the parsed types, the [`layout!`](crate::layout)
+//! Convenient literals: `TryFrom<&str>` for the parsed types, the [`layout!`](crate::layout!)
 //! and [`tuple!`](crate::tuple) macros, and (feature `serde`) serialization as the text form.
 
 use crate::algebra::Tiler;
-use crate::composed::ComposedLayout;
-use crate::error::ParseError;
-use crate::int_tuple::IntTuple;
+use crate::composed::composed_layout::ComposedLayout;
+use crate::composed::swizzle::Swizzle;
+use crate::layout::error::ParseError;
+use crate::layout::int_tuple::IntTuple;
 use crate::layout::Layout;
-use crate::swizzle::Swizzle;
 
 macro_rules! try_from_str {
     ($($t:ty),*) => {$(
@@ -47,7 +47,7 @@ macro_rules! layout {
 }
 
 /// An [`IntTuple`] literal: `tuple!("(2,(3,4))")` or `tuple!((2,(3,4)))`; panics as
-/// [`layout!`](crate::layout) does.
+/// [`layout!`](crate::layout!) does.
 ///
 /// ```
 /// use cute_layout::tuple;
@@ -63,7 +63,7 @@ macro_rules! tuple {
     };
 }
 
-/// The value of a literal written in the program (see [`layout!`](crate::layout)).
+/// The value of a literal written in the program (see [`layout!`](crate::layout!)).
 ///
 /// # Panics
 /// If `text` does not parse: the literal is a mistake in the program, not input.

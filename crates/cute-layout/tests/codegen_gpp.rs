@@ -8,7 +8,7 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use cute_layout::codegen::{emit_check, emit_cpp, Options};
+use cute_layout::gpu::codegen::{emit_check, emit_cpp, Options};
 use cute_layout::{ComposedLayout, Layout, Swizzle};
 
 fn gpp() -> Option<&'static str> {
@@ -257,7 +257,7 @@ fn check_programs_pass() {
 /// offsets starting at a multiple of `w`.
 #[test]
 fn vector_width_is_sound_on_the_corpus() {
-    use cute_layout::codegen::vector_width;
+    use cute_layout::gpu::codegen::vector_width;
     let mut widened = 0;
     for c in corpus() {
         let l = c.layout();

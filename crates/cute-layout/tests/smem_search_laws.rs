@@ -5,8 +5,8 @@
 //! reproduces it. Address lanes: all 32 is the default, and fewer never cost more wavefronts or
 //! conflicts, nor change the requests or vectors.
 
+use cute_layout::gpu::smem_search::{search, Problem};
 use cute_layout::render::Banks;
-use cute_layout::smem_search::{search, Problem};
 use cute_layout::Layout;
 
 /// TV layouts of 256 threads over the 32 x 32 tile (index r + 32 c).

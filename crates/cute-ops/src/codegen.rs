@@ -1,10 +1,10 @@
-//! Code generation and the shared-memory layout search ([`cute_layout::codegen`],
-//! [`cute_layout::smem_search`]): `codegen`, `codegen_check`, `smem_search`, `smem_evaluate`.
+//! Code generation and the shared-memory layout search ([`cute_layout::gpu::codegen`],
+//! [`cute_layout::gpu::smem_search`]): `codegen`, `codegen_check`, `smem_search`, `smem_evaluate`.
 //! The functions below are also what `cute codegen` and `cute smem-search` call.
 
-use cute_layout::codegen::{emit_check, emit_cpp, Options};
+use cute_layout::gpu::codegen::{emit_check, emit_cpp, Options};
+use cute_layout::gpu::smem_search::{search, Evaluation, Problem};
 use cute_layout::render::Banks;
-use cute_layout::smem_search::{search, Evaluation, Problem};
 use cute_layout::{ComposedLayout, IntTuple, Layout};
 
 use crate::composed_ops::Func;
@@ -82,7 +82,7 @@ fn codegen_op(a: &Args<'_>, check: bool) -> Result<String, OpError> {
 ///
 /// # Errors
 /// `InvalidArgument` for a name or namespace that is not a C++ identifier; `TooLarge` for a
-/// check of more than [`cute_layout::codegen::MAX_CHECK_POINTS`] points.
+/// check of more than [`cute_layout::gpu::codegen::MAX_CHECK_POINTS`] points.
 pub fn codegen(
     c: &ComposedLayout,
     name: &str,

@@ -1,10 +1,10 @@
-//! Shared-memory layout atoms of the GMMA / UMMA instructions ([`cute_layout::smem_atom`]):
+//! Shared-memory layout atoms of the GMMA / UMMA instructions ([`cute_layout::gpu::smem_atom`]):
 //! `smem_atom` prints CuTe's `Layout_{K,MN}_{INTER,SW32,SW64,SW128}_Atom<T>` (optionally tiled
 //! to a shape) as CuTe does, `smem_atom_layout` the same function on element offsets as a
 //! composed layout every operation takes. One table, [`SMEM_ATOM_OPS`], in [`crate::GROUPS`].
 
 use cute_layout::atom::type_bits;
-use cute_layout::smem_atom::{Major, SmemAtom, SmemSwizzle};
+use cute_layout::gpu::smem_atom::{Major, SmemAtom, SmemSwizzle};
 use cute_layout::{ComposedLayout, IntTuple};
 
 use crate::help::{h, OpHelp};

@@ -1,8 +1,8 @@
-//! The TMA layouts of CuTe's `make_tma_copy` that a CPU computes ([`cute_layout::tma`]): the
+//! The TMA layouts of CuTe's `make_tma_copy` that a CPU computes ([`cute_layout::gpu::tma`]): the
 //! gmem basis (`construct_tma_gbasis`), the box and the tensor map's global dimensions and
 //! strides. One table, [`TMA_OPS`], in [`crate::GROUPS`].
 
-use cute_layout::{tma, IntTuple, Layout};
+use cute_layout::{gpu::tma, IntTuple, Layout};
 
 use crate::composed_ops::Func;
 use crate::help::{h, OpHelp};

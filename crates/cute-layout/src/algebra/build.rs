@@ -3,9 +3,9 @@
 //! nor copies whole layouts.
 
 use super::view::extend;
-use crate::error::LayoutError;
+use crate::layout::error::LayoutError;
+use crate::layout::tree::{Span, Tok};
 use crate::layout::Layout;
-use crate::tree::{Span, Tok};
 
 /// A layout under construction: its preorder tokens and its leaves.
 pub(crate) struct LayoutBuilder {

@@ -2,7 +2,7 @@
 //! elements of another bit width.
 
 use super::{ceil_div, mul};
-use crate::error::LayoutError;
+use crate::layout::error::LayoutError;
 use crate::layout::Layout;
 
 impl Layout {

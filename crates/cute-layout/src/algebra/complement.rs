@@ -4,9 +4,9 @@ use super::coalesce::{merged, push_merged};
 use super::flat::{Few, Flat, ResultModes, WORK};
 use super::lists::{growable, List, Stop};
 use super::{ceil_div, from_flat, from_flat_unchecked, mul, Modes};
-use crate::coord::div_rem;
-use crate::error::LayoutError;
-use crate::int_tuple::IntTuple;
+use crate::layout::coord::div_rem;
+use crate::layout::error::LayoutError;
+use crate::layout::int_tuple::IntTuple;
 use crate::layout::Layout;
 
 const OP: &str = "complement";

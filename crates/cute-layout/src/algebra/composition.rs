@@ -22,13 +22,13 @@ use super::flat::{Buf, Sink, WORK};
 use super::lists::{bounded_first, growable, Bounded, Full, Growable, List, Lists, Stop, BOUNDED};
 use super::view::View;
 use super::{mul, Tiler};
-use crate::error::LayoutError;
-use crate::int_tuple::IntTuple;
+use crate::layout::error::LayoutError;
+use crate::layout::int_tuple::IntTuple;
+use crate::layout::tree::Tok;
 use crate::layout::Layout;
-use crate::tree::Tok;
 use arrayvec::ArrayVec;
 
-const OP: &str = "composition";
+pub(crate) const OP: &str = "composition";
 
 /// The results of composing A with every leaf of B, stored flat (one buffer for all leaves, so
 /// that nothing large is moved per leaf), in the working lists `S`.
@@ -345,44 +345,6 @@ impl Layout {
             }
         }
         super::in_place(|out| compose_checked(self, rhs, out))
-    }
-
-    /// Composition with a tiler (CuTe `composition(layout, tiler)`): a layout tiler composes the
-    /// whole layout; `_` keeps it; a tuple tiler composes mode `i` with element `i` and drops the
-    /// modes past the tiler.
-    ///
-    /// # Laws
-    /// * For a tuple tiler, mode `i` of the result is `self.mode(i) ∘ tiler[i]` (with its law).
-    ///
-    /// # Errors
-    /// [`LayoutError::RankMismatch`] if the tiler has more modes than `self`, and the errors of
-    /// [`Layout::compose`].
-    ///
-    /// # Examples
-    /// ```
-    /// # use cute_layout::{Layout, Tiler};
-    /// let a: Layout = "(12,(4,8)):(59,(13,1))".parse()?; // 02_layout_algebra.md, by-mode composition
-    /// let t: Tiler = "<3:4,8:2>".parse()?;
-    /// assert_eq!(a.compose_tiler(&t)?.to_string(), "(3,(2,4)):(236,(26,1))");
-    /// let s: Tiler = "(3,8)".parse()?;
-    /// assert_eq!(a.compose_tiler(&s)?.to_string(), "(3,(4,2)):(59,(13,1))");
-    /// # Ok::<(), Box<dyn std::error::Error>>(())
-    /// ```
-    #[doc(alias = "composition")]
-    #[inline]
-    pub fn compose_tiler(&self, tiler: &Tiler) -> Result<Layout, LayoutError> {
-        let ts = match tiler {
-            Tiler::Layout(t) => return self.compose(t),
-            Tiler::Modes(ts) => ts,
-            _ => return super::kernels::run_value(super::kernels::Kernel::Compose, self, tiler),
-        };
-        let mut buf = Buf::new();
-        if compose_modes_fast(self, ts, &mut buf).is_some() {
-            // The full check: each mode's size fits, their product may not.
-            Sink::check(&buf, OP)?;
-            return Ok(buf.layout());
-        }
-        super::kernels::run_value(super::kernels::Kernel::Compose, self, tiler)
     }
 
     /// CuTe `with_shape`/`composition(layout, shape)`: `self ∘ col_major(shape)`, i.e. the same
@@ -741,7 +703,7 @@ fn compose_fast<O: Sink>(lhs: View<'_>, rhs: View<'_>, out: &mut O) -> Option<()
 /// decide. Written out rather than through the kernels' per-mode dispatch: that dispatch, its
 /// rank test and the out-of-line kernel call per mode cost about as much as the walks.
 #[inline(always)]
-fn compose_modes_fast(a: &Layout, ts: &[Tiler], out: &mut Buf) -> Option<()> {
+pub(crate) fn compose_modes_fast(a: &Layout, ts: &[Tiler], out: &mut Buf) -> Option<()> {
     let (toks, shape, stride) = (&a.toks[..], &a.shape[..], &a.stride[..]);
     // The top-level modes of `a` lie in `toks[ti..end]` (an integer is its own only mode).
     let (mut ti, end) = if toks.len() == 1 {
@@ -758,7 +720,7 @@ fn compose_modes_fast(a: &Layout, ts: &[Tiler], out: &mut Buf) -> Option<()> {
         let (stop, n) = if *toks.get(ti)? == Tok::Leaf {
             (ti + 1, 1)
         } else {
-            crate::tree::subtree_end_and_leaves(toks, ti)
+            crate::layout::tree::subtree_end_and_leaves(toks, ti)
         };
         let m = View {
             toks: toks.get(ti..stop)?,
@@ -942,73 +904,6 @@ mod tests {
             fast_agrees(&l, &r, &mut answered);
         }
         assert!(answered > 40_000, "fast path answered {answered} times");
-    }
-
-    /// A random tuple tiler for `a`: layouts, integers (0 and negatives included) and `_`,
-    /// sometimes a nested element or one element more than `a`'s rank.
-    fn random_tiler(rng: &mut Rng, a: &Layout) -> Tiler {
-        let rank = a.rank();
-        let len = 1 + rng.next(rank as u64 + 1) as usize; // up to rank + 1
-        let ts = (0..len)
-            .map(|_| match rng.next(16) {
-                0 => Tiler::Skip,
-                1..=3 => Tiler::Int(rng.next(10) as i64 - 2),
-                4 => Tiler::Modes(alloc::vec![Tiler::Int(2)]),
-                _ => Tiler::Layout(rng.layout(4, 64)),
-            })
-            .collect();
-        Tiler::Modes(ts)
-    }
-
-    /// The by-mode fast path of `compose_tiler` against the kernels (bounded lists, into a
-    /// layout): where it answers, the same layout (text and tree) or the same error from the
-    /// check of the result; where it declines, nothing to compare. On every pair of one- and
-    /// two-mode layouts of small modes with every integer tiler pair, and on random nested
-    /// layouts with random tuple tilers.
-    #[test]
-    fn modes_fast_path_agrees_with_the_kernels() {
-        use super::super::kernels::{run, Kernel};
-        let mut answered = 0usize;
-        let mut compare = |a: &Layout, t: &Tiler| {
-            let Tiler::Modes(ts) = t else { unreachable!() };
-            let mut buf = Buf::new();
-            if compose_modes_fast(a, ts, &mut buf).is_none() {
-                return;
-            }
-            answered += 1;
-            let fast = Sink::check(&buf, OP).map(|()| buf.layout());
-            let slow = super::super::in_place(|out| run(Kernel::Compose, a, t, out));
-            match (&fast, &slow) {
-                (Ok(f), Ok(s)) => {
-                    assert_eq!(f.to_string(), s.to_string(), "{a} o {t}");
-                    assert!(f == s, "{a} o {t}: same text, different tree");
-                }
-                (Err(f), Err(s)) => assert_eq!(f, s, "{a} o {t}"),
-                _ => panic!("{a} o {t}: fast {fast:?}, kernels {slow:?}"),
-            }
-        };
-        let modes = small_modes();
-        for &m0 in &modes {
-            for &m1 in modes.iter().step_by(5) {
-                let a = layout_of(&[m0, m1], 0);
-                for n0 in -1..=5 {
-                    for n1 in [1, 2, 3, 4] {
-                        compare(
-                            &a,
-                            &Tiler::Modes(alloc::vec![Tiler::Int(n0), Tiler::Int(n1)]),
-                        );
-                    }
-                    compare(&a, &Tiler::Modes(alloc::vec![Tiler::Skip, Tiler::Int(n0)]));
-                }
-            }
-        }
-        let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
-        for _ in 0..30_000 {
-            let a = rng.layout(10, 1 << 30);
-            let t = random_tiler(&mut rng, &a);
-            compare(&a, &t);
-        }
-        assert!(answered > 20_000, "fast path answered {answered} times");
     }
 
     /// Each mode's composition has a size that fits, and the span can fit too, while the

@@ -1,14 +1,13 @@
 //! logical, zipped, tiled and flat divide.
 
-use super::build::LayoutBuilder;
 use super::kernels;
 use super::shape_divide;
 use super::view::push_view;
 use super::Tiler;
-use crate::error::LayoutError;
-use crate::int_tuple::IntTuple;
+use crate::layout::error::LayoutError;
+use crate::layout::int_tuple::IntTuple;
+use crate::layout::tree;
 use crate::layout::Layout;
-use crate::tree;
 
 /// CuTe `zip2_by(layout, guide)`: gather the rank-2 results found at the terminals of `guide`
 /// into `((firsts...), (seconds..., remaining modes...))`. Built in place, without allocating.
@@ -357,20 +356,7 @@ impl IntTuple {
     }
 }
 
-/// `a ⊘ t` for a layout tiler: `a ∘ (t, complement(t, shape(coalesce(a))))`, without building
-/// the coalesced layout, its shape or a copy of `t`.
-pub(crate) fn divide_by_layout(a: &Layout, t: &Layout) -> Result<Layout, LayoutError> {
-    let mut coalesced = super::Modes::new();
-    let Ok(()) = super::coalesce::coalesce_leaves_into(&a.shape, &a.stride, None, &mut coalesced);
-    let mut cotarget: tree::Leaves<i64> = coalesced.iter().map(|m| m.0).collect();
-    if cotarget.is_empty() {
-        cotarget.push(1); // coalesce gives 1:0
-    }
-    let comp = super::complement::complement_leaves(t, &cotarget)?;
-    let mut rhs = LayoutBuilder::new();
-    rhs.open();
-    rhs.push(t);
-    rhs.push(&comp);
-    rhs.close();
-    a.compose(&rhs.finish("make_layout")?)
+/// CuTe `tile_unzip(layout, tiler)`, for [`Layout::tile_unzip`].
+pub(crate) fn tile_unzip_public(l: &Layout, tiler: &Tiler) -> Result<Layout, LayoutError> {
+    tile_unzip("tile_unzip", l, tiler)
 }

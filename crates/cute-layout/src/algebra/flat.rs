@@ -31,9 +31,9 @@ use core::convert::Infallible;
 
 use super::lists::Full;
 use super::view::View;
-use crate::error::LayoutError;
+use crate::layout::error::LayoutError;
+use crate::layout::tree::{Leaves, Tok, Toks, LEAVES_INLINE, TOKS_INLINE};
 use crate::layout::Layout;
-use crate::tree::{Leaves, Tok, Toks, LEAVES_INLINE, TOKS_INLINE};
 
 /// Capacity of the fast paths' working arrays (a result is built in a [`Flat`] of the inline
 /// capacity, which it takes over). Small on purpose: they are filled on every call, and a
@@ -389,8 +389,8 @@ impl Buf {
     /// [`TOKS_INLINE`] tokens is never too deep nor too large, so the tree needs no walk.
     #[inline(always)]
     fn check_written(&self, op: &'static str) -> Result<(), LayoutError> {
-        const _: () = assert!(TOKS_INLINE <= 2 * crate::tree::MAX_DEPTH);
-        const _: () = assert!(TOKS_INLINE <= crate::tree::MAX_NODES);
+        const _: () = assert!(TOKS_INLINE <= 2 * crate::layout::tree::MAX_DEPTH);
+        const _: () = assert!(TOKS_INLINE <= crate::layout::tree::MAX_NODES);
         let n = self.n.min(LEAVES_INLINE);
         let modes = self.s[..n].iter().copied().zip(self.d[..n].iter().copied());
         super::flat_fault(modes).map_err(|e| match e {
@@ -432,148 +432,5 @@ impl Buf {
             Leaves::from_buf_and_len(self.s, self.n),
             Leaves::from_buf_and_len(self.d, self.n),
         )
-    }
-}
-
-/// Every fast path against the general algorithm it shortcuts: the same layout (text and
-/// tree), or `None` from the fast path, on every flat layout of up to three leaves over small
-/// extents and strides (both signs, zero) and on random layouts, flat and nested, of up to
-/// seventeen leaves (past the working arrays' [`WORK`] and one past the result's arrays, so
-/// that both capacity checks are exercised).
-#[cfg(test)]
-mod tests {
-    use alloc::string::ToString;
-
-    use super::super::testing::{layout_of, small_modes, Rng};
-    use super::super::{coalesce, complement, inverse, Modes};
-    use super::{Few, Flat, ResultModes};
-    use crate::layout::Layout;
-
-    fn flat_layout(modes: &[(i64, i64)]) -> Layout {
-        layout_of(modes, 0)
-    }
-
-    fn same(fast: Option<Layout>, slow: Option<Layout>, what: &str, l: &Layout, used: &mut usize) {
-        if let Some(f) = fast {
-            *used += 1;
-            let s =
-                slow.unwrap_or_else(|| panic!("{what} of {l}: fast path {f}, general path error"));
-            assert_eq!(f.to_string(), s.to_string(), "{what} of {l}");
-            assert!(f == s, "{what} of {l}: same text, different tree");
-        }
-    }
-
-    /// Each fast path on both result types against its general algorithm; `used` counts the
-    /// answers (right_inverse, complement, coalesce) of `Few`, then of `Flat`, then those of
-    /// left_inverse (on `Flat` only).
-    fn check(l: &Layout, used: &mut [usize; 7]) {
-        if l.check("test").is_err() {
-            return;
-        }
-        check_with::<Few>(l, &mut used[..3]);
-        check_with::<Flat>(l, &mut used[3..6]);
-        // left_inverse runs on arrays only.
-        let mut slow = Layout::building();
-        let ok = inverse::left_inverse_into(l, &mut slow).is_ok();
-        same(
-            inverse::left_inverse_small(l),
-            ok.then_some(slow),
-            "left_inverse",
-            l,
-            &mut used[6],
-        );
-    }
-
-    fn check_with<R: ResultModes>(l: &Layout, used: &mut [usize]) {
-        let mut slow = Layout::building();
-        inverse::right_inverse_into(l, &mut slow);
-        same(
-            inverse::right_inverse_small::<R>(l),
-            Some(slow),
-            "right_inverse",
-            l,
-            &mut used[0],
-        );
-
-        let mut slow = Layout::building();
-        let pairs = l.shape.iter().copied().zip(l.stride.iter().copied());
-        super::super::view::push_flat_merged(&mut slow, pairs);
-        same(
-            coalesce::coalesce_small::<R>(l),
-            Some(slow),
-            "coalesce",
-            l,
-            &mut used[2],
-        );
-
-        for m in [1, 2, 5, 12, 24, 64, 4096, 1 << 62, i64::MAX - 1, i64::MAX] {
-            let mut f = Modes::new();
-            complement::filter_modes(l, &mut f);
-            let slow = complement::complement_filtered(&f, &[m]).ok();
-            let fast = complement::complement_small::<R>(&l.shape, &l.stride, m);
-            same(fast, slow, "complement", l, &mut used[1]);
-        }
-    }
-
-    /// `Few` gives up exactly where the result has more than four modes, and the public
-    /// operations (which try `Few`, then `Flat`, then the general algorithm) answer alike.
-    #[test]
-    fn few_holds_four_modes() {
-        let text = |l: Option<Layout>| l.map(|l| l.to_string());
-        let five = flat_layout(&[(2, 1), (3, 4), (5, 16), (7, 128), (11, 1024)]);
-        assert_eq!(text(coalesce::coalesce_small::<Few>(&five)), None);
-        let want = "(2,3,5,7,11):(1,4,16,128,1024)";
-        assert_eq!(
-            text(coalesce::coalesce_small::<Flat>(&five)).as_deref(),
-            Some(want)
-        );
-        assert_eq!(five.coalesce().to_string(), want);
-        let four = flat_layout(&[(2, 1), (3, 4), (5, 16), (7, 128)]);
-        assert_eq!(
-            text(coalesce::coalesce_small::<Few>(&four)).as_deref(),
-            Some("(2,3,5,7):(1,4,16,128)")
-        );
-        // A complement of five modes.
-        let gaps = flat_layout(&[(2, 1), (2, 4), (2, 16), (2, 64), (2, 256)]);
-        let few = complement::complement_small::<Few>(&gaps.shape, &gaps.stride, 1 << 20);
-        assert_eq!(text(few), None);
-        let flat = complement::complement_small::<Flat>(&gaps.shape, &gaps.stride, 1 << 20);
-        assert_eq!(
-            text(flat.clone()).as_deref(),
-            Some("(2,2,2,2,2048):(2,8,32,128,512)")
-        );
-        assert_eq!(flat.ok_or(()), gaps.complement(1 << 20).map_err(|_| ()));
-        // The empty result is `1:0` in both.
-        let one = flat_layout(&[(1, 0)]);
-        assert_eq!(
-            text(coalesce::coalesce_small::<Few>(&one)).as_deref(),
-            Some("1:0")
-        );
-        assert_eq!(
-            text(coalesce::coalesce_small::<Flat>(&one)).as_deref(),
-            Some("1:0")
-        );
-    }
-
-    #[test]
-    fn fast_paths_agree_with_the_general_algorithms() {
-        let modes = small_modes();
-        let mut used = [0usize; 7];
-        for &a in &modes {
-            check(&flat_layout(&[a]), &mut used);
-            for &b in &modes {
-                check(&flat_layout(&[a, b]), &mut used);
-                for &c in modes.iter().step_by(3) {
-                    check(&flat_layout(&[a, b, c]), &mut used);
-                }
-            }
-        }
-        // Random layouts up to the inline capacity and one past it, flat and nested.
-        let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
-        for _ in 0..10_000 {
-            check(&flat_layout(&rng.modes(17, 1 << 40)), &mut used);
-            check(&rng.layout(17, 1 << 40), &mut used);
-        }
-        assert!(used.iter().all(|&u| u > 1000), "fast paths taken: {used:?}");
     }
 }

@@ -3,10 +3,10 @@
 use super::flat::{Few, Flat, ResultModes, WORK};
 use super::view::{push_flat, push_flat_merged};
 use super::{flat_modes, from_flat, from_flat_unchecked, Modes};
-use crate::coord::div_rem;
-use crate::error::LayoutError;
+use crate::layout::coord::div_rem;
+use crate::layout::error::LayoutError;
+use crate::layout::tree::Leaves;
 use crate::layout::Layout;
-use crate::tree::Leaves;
 
 /// The flat modes of `coalesce(l)` (`[(1, 0)]` for `1:0`), without building that layout.
 fn coalesced_modes(l: &Layout, out: &mut Modes) {

@@ -10,17 +10,18 @@
 //! a flat tuple of those) and fall back to the generic path otherwise (nested tilers, errors of
 //! rank).
 
+use super::build::LayoutBuilder;
 use super::complement::{
     compact_complement, complement_modes, filter_leaves, product_complement_modes,
 };
-use super::composition::{compose_with, linear_stride_x};
+use super::composition::{compose_modes_fast, compose_with, linear_stride_x, OP};
 use super::flat::{Buf, Sink};
 use super::lists::{bounded_first, growable, Bounded, Full, Growable, List, Lists, Stop, BOUNDED};
 use super::view::{push_flat, push_view, View, LEAF};
 use super::{by_tiler, check_flat, coalesce, mul, Rest, Tiler};
-use crate::error::LayoutError;
+use crate::layout::error::LayoutError;
+use crate::layout::tree::{self, Span, Tok};
 use crate::layout::Layout;
-use crate::tree::{self, Span, Tok};
 
 /// Which operation a kernel runs per mode.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -122,10 +123,10 @@ fn run_lists<const N: usize>(
             a.compose(b)
         }),
         Kernel::Divide => by_tiler(kernel.op(), a, tiler, true, Rest::Keep, &|a, t| {
-            super::divide::divide_by_layout(a, t)
+            divide_by_layout(a, t)
         }),
         Kernel::Product => by_tiler(kernel.op(), a, tiler, true, Rest::Keep, &|a, b| {
-            super::product::product_by_layout(a, b)
+            product_by_layout(a, b)
         }),
     }?;
     Ok(())
@@ -398,7 +399,7 @@ fn product_complement<L: List<(i64, i64)>>(
     b: View<'_>,
     comp: &mut L,
 ) -> Result<(), Stop<L::Full>> {
-    let cosize_b = 1 + crate::layout::span_of(b.shape, b.stride);
+    let cosize_b = 1 + crate::layout::layout_type::span_of(b.shape, b.stride);
     // Only the result has to fit: an `m` past i64 is saturated (see `product_complement_modes`).
     let (m, m_is_floor) = match a.size().checked_mul(cosize_b.max(1)) {
         Some(m) => (m, false),
@@ -723,11 +724,88 @@ fn tile_complement<L: List<(i64, i64)>>(
 /// they fill up and start over with growable lists, at every point of the algorithms) against
 /// the production capacity, which these inputs never fill: the same layout (text and tree) or
 /// the same error, for every entry point, on random layouts and tilers.
+/// `a ⊘ t` for a layout tiler: `a ∘ (t, complement(t, shape(coalesce(a))))`, without building
+/// the coalesced layout, its shape or a copy of `t`.
+pub(crate) fn divide_by_layout(a: &Layout, t: &Layout) -> Result<Layout, LayoutError> {
+    let mut coalesced = super::Modes::new();
+    let Ok(()) = super::coalesce::coalesce_leaves_into(&a.shape, &a.stride, None, &mut coalesced);
+    let mut cotarget: tree::Leaves<i64> = coalesced.iter().map(|m| m.0).collect();
+    if cotarget.is_empty() {
+        cotarget.push(1); // coalesce gives 1:0
+    }
+    let comp = super::complement::complement_leaves(t, &cotarget)?;
+    let mut rhs = LayoutBuilder::new();
+    rhs.open();
+    rhs.push(t);
+    rhs.push(&comp);
+    rhs.close();
+    a.compose(&rhs.finish("make_layout")?)
+}
+
+/// `a ⊗ b` for a layout tiler: `(a, complement(a, size(a) * cosize(b)) ∘ b)`, gathered in place
+/// (no copy of `a`).
+pub(crate) fn product_by_layout(a: &Layout, b: &Layout) -> Result<Layout, LayoutError> {
+    // The product's chain (no coverage check; an `m` past i64 saturated): see
+    // `complement::product_complement_modes`.
+    let (m, m_is_floor) = match a.size().checked_mul(b.cosize().max(1)) {
+        Some(m) => (m, false),
+        None => (i64::MAX, true),
+    };
+    let comp = super::complement::product_complement(a, m, m_is_floor)?;
+    let mut out = LayoutBuilder::new();
+    out.open();
+    out.push(a);
+    out.push(&comp.compose(b)?);
+    out.close();
+    out.finish("make_layout")
+}
+
+impl Layout {
+    /// Composition with a tiler (CuTe `composition(layout, tiler)`): a layout tiler composes the
+    /// whole layout; `_` keeps it; a tuple tiler composes mode `i` with element `i` and drops the
+    /// modes past the tiler.
+    ///
+    /// # Laws
+    /// * For a tuple tiler, mode `i` of the result is `self.mode(i) ∘ tiler[i]` (with its law).
+    ///
+    /// # Errors
+    /// [`LayoutError::RankMismatch`] if the tiler has more modes than `self`, and the errors of
+    /// [`Layout::compose`].
+    ///
+    /// # Examples
+    /// ```
+    /// # use cute_layout::{Layout, Tiler};
+    /// let a: Layout = "(12,(4,8)):(59,(13,1))".parse()?; // 02_layout_algebra.md, by-mode composition
+    /// let t: Tiler = "<3:4,8:2>".parse()?;
+    /// assert_eq!(a.compose_tiler(&t)?.to_string(), "(3,(2,4)):(236,(26,1))");
+    /// let s: Tiler = "(3,8)".parse()?;
+    /// assert_eq!(a.compose_tiler(&s)?.to_string(), "(3,(4,2)):(59,(13,1))");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    #[doc(alias = "composition")]
+    #[inline]
+    pub fn compose_tiler(&self, tiler: &Tiler) -> Result<Layout, LayoutError> {
+        let ts = match tiler {
+            Tiler::Layout(t) => return self.compose(t),
+            Tiler::Modes(ts) => ts,
+            _ => return super::kernels::run_value(super::kernels::Kernel::Compose, self, tiler),
+        };
+        let mut buf = Buf::new();
+        if compose_modes_fast(self, ts, &mut buf).is_some() {
+            // The full check: each mode's size fits, their product may not.
+            Sink::check(&buf, OP)?;
+            return Ok(buf.layout());
+        }
+        super::kernels::run_value(super::kernels::Kernel::Compose, self, tiler)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use alloc::string::ToString;
 
-    use super::super::testing::Rng;
+    use super::super::composition::compose_modes_fast;
+    use super::super::testing::{layout_of, small_modes, Rng};
     use super::*;
 
     fn tiler(rng: &mut Rng, rank: usize) -> Tiler {
@@ -939,5 +1017,72 @@ mod tests {
         let r = zipped_with::<Growable, Layout>(&a, ts, &mut out);
         assert!(matches!(r, Ok(None)));
         assert!(out.toks.is_empty() && out.shape.is_empty());
+    }
+
+    /// The by-mode fast path of `compose_tiler` against the kernels (bounded lists, into a
+    /// layout): where it answers, the same layout (text and tree) or the same error from the
+    /// check of the result; where it declines, nothing to compare. On every pair of one- and
+    /// two-mode layouts of small modes with every integer tiler pair, and on random nested
+    /// layouts with random tuple tilers.
+    #[test]
+    fn modes_fast_path_agrees_with_the_kernels() {
+        use super::super::kernels::{run, Kernel};
+        let mut answered = 0usize;
+        let mut compare = |a: &Layout, t: &Tiler| {
+            let Tiler::Modes(ts) = t else { unreachable!() };
+            let mut buf = Buf::new();
+            if compose_modes_fast(a, ts, &mut buf).is_none() {
+                return;
+            }
+            answered += 1;
+            let fast = Sink::check(&buf, OP).map(|()| buf.layout());
+            let slow = super::super::in_place(|out| run(Kernel::Compose, a, t, out));
+            match (&fast, &slow) {
+                (Ok(f), Ok(s)) => {
+                    assert_eq!(f.to_string(), s.to_string(), "{a} o {t}");
+                    assert!(f == s, "{a} o {t}: same text, different tree");
+                }
+                (Err(f), Err(s)) => assert_eq!(f, s, "{a} o {t}"),
+                _ => panic!("{a} o {t}: fast {fast:?}, kernels {slow:?}"),
+            }
+        };
+        let modes = small_modes();
+        for &m0 in &modes {
+            for &m1 in modes.iter().step_by(5) {
+                let a = layout_of(&[m0, m1], 0);
+                for n0 in -1..=5 {
+                    for n1 in [1, 2, 3, 4] {
+                        compare(
+                            &a,
+                            &Tiler::Modes(alloc::vec![Tiler::Int(n0), Tiler::Int(n1)]),
+                        );
+                    }
+                    compare(&a, &Tiler::Modes(alloc::vec![Tiler::Skip, Tiler::Int(n0)]));
+                }
+            }
+        }
+        let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+        for _ in 0..30_000 {
+            let a = rng.layout(10, 1 << 30);
+            let t = random_tiler(&mut rng, &a);
+            compare(&a, &t);
+        }
+        assert!(answered > 20_000, "fast path answered {answered} times");
+    }
+
+    /// A random tuple tiler for `a`: layouts, integers (0 and negatives included) and `_`,
+    /// sometimes a nested element or one element more than `a`'s rank.
+    fn random_tiler(rng: &mut Rng, a: &Layout) -> Tiler {
+        let rank = a.rank();
+        let len = 1 + rng.next(rank as u64 + 1) as usize; // up to rank + 1
+        let ts = (0..len)
+            .map(|_| match rng.next(16) {
+                0 => Tiler::Skip,
+                1..=3 => Tiler::Int(rng.next(10) as i64 - 2),
+                4 => Tiler::Modes(alloc::vec![Tiler::Int(2)]),
+                _ => Tiler::Layout(rng.layout(4, 64)),
+            })
+            .collect();
+        Tiler::Modes(ts)
     }
 }

@@ -16,8 +16,8 @@
 
 use super::complement::compact_complement;
 use super::shape_divide::paired_toks;
+use crate::layout::tree::{Leaves, Tok, Toks, LEAVES_INLINE, TOKS_INLINE};
 use crate::layout::Layout;
-use crate::tree::{Leaves, Tok, Toks, LEAVES_INLINE, TOKS_INLINE};
 
 /// The size and span (largest offset magnitude, `cosize - 1`) of the modes `shape:stride` of
 /// a valid layout (so both fit in `i64`).
@@ -27,7 +27,7 @@ fn size_span(shape: &[i64], stride: &[i64]) -> (i64, i64) {
     let (mut size, mut span) = (1i64, 0i64);
     for (&e, &d) in shape.iter().zip(stride) {
         size = size.wrapping_mul(e);
-        span = span.wrapping_add(crate::layout::span_term(e, d));
+        span = span.wrapping_add(crate::layout::layout_type::span_term(e, d));
     }
     (size, span)
 }
@@ -108,113 +108,4 @@ pub(crate) fn rank_product(a: &Layout, b: &Layout, raked: bool) -> Option<Layout
         Leaves::from_buf_and_len(s, 2 * n),
         Leaves::from_buf_and_len(r, 2 * n),
     ))
-}
-
-#[cfg(test)]
-mod tests {
-    use alloc::string::ToString;
-    use alloc::vec::Vec;
-
-    use super::super::testing::{layout_of, small_modes, Rng};
-    use super::super::{kernels, Tiler};
-    use super::*;
-
-    /// The general path's answers (the kernels into a layout).
-    fn general_logical(a: &Layout, b: &Layout) -> Result<Layout, crate::LayoutError> {
-        let mut out = Layout::building();
-        kernels::run(
-            kernels::Kernel::Product,
-            a,
-            &Tiler::Layout(b.clone()),
-            &mut out,
-        )?;
-        Ok(out)
-    }
-
-    fn general_rank(a: &Layout, b: &Layout, raked: bool) -> Result<Layout, crate::LayoutError> {
-        let mut out = Layout::building();
-        super::super::product::rank_product_into(a, b, raked, &mut out)?;
-        Ok(out)
-    }
-
-    /// Both products against the general path on pairs of small layouts (every flat pair of up
-    /// to two modes each, over small extents and strides of both signs and zero; random flat
-    /// and nested pairs of up to nine leaves): where the fast path answers, the same layout.
-    #[test]
-    fn agrees_with_the_general_path() {
-        let modes = small_modes();
-        let mut flats: Vec<Vec<(i64, i64)>> = modes.iter().map(|&m| Vec::from([m])).collect();
-        for &x in &modes {
-            for &y in &modes {
-                flats.push(Vec::from([x, y]));
-            }
-        }
-        let mut answered = [0usize; 3];
-        let mut check = |a: &Layout, b: &Layout| {
-            if let Some(f) = logical_product(a, b) {
-                let g = general_logical(a, b).unwrap_or_else(|e| panic!("{a} * {b}: {e}"));
-                assert_eq!(f, g, "{a} * {b}");
-                answered[0] += 1;
-            }
-            for (i, raked) in [(1, false), (2, true)] {
-                if let Some(f) = rank_product(a, b, raked) {
-                    let g = general_rank(a, b, raked).unwrap_or_else(|e| panic!("{a} * {b}: {e}"));
-                    assert_eq!(f, g, "{a} * {b} raked {raked}");
-                    answered[i] += 1;
-                }
-            }
-        };
-        // Every pair whose first operand is compact-like (two modes) against a sample of
-        // second operands, and every pair of one-mode layouts.
-        for (i, fa) in flats.iter().enumerate() {
-            let a = layout_of(fa, 0);
-            for fb in flats.iter().skip(i % 7).step_by(7) {
-                check(&a, &layout_of(fb, 0));
-            }
-        }
-        let mut rng = Rng(0x51f1_5eed_0bad_cafe);
-        for _ in 0..20_000 {
-            let na = 1 + rng.next(5) as usize;
-            let nb = 1 + rng.next(5) as usize;
-            let mut fa = Vec::new();
-            let mut span = 1i64;
-            for _ in 0..na {
-                let e = 1 + rng.next(5) as i64;
-                let d = match rng.next(6) {
-                    0 => rng.next(9) as i64 - 2,
-                    _ => span,
-                };
-                span *= e;
-                fa.push((e, d));
-            }
-            for _ in 0..rng.next(3) {
-                let (i, j) = (rng.next(na as u64) as usize, rng.next(na as u64) as usize);
-                fa.swap(i, j);
-            }
-            let fb: Vec<(i64, i64)> = (0..nb)
-                .map(|_| (1 + rng.next(5) as i64, rng.next(13) as i64 - 3))
-                .collect();
-            let nest = rng.next(3) as usize;
-            check(&layout_of(&fa, nest), &layout_of(&fb, nest));
-            check(&layout_of(&fa, 0), &layout_of(&fb, 0));
-        }
-        assert!(answered.iter().all(|&n| n > 5_000), "{answered:?}");
-    }
-
-    #[test]
-    fn declines_what_it_does_not_cover() {
-        let lay = |s: &str| s.parse::<Layout>().unwrap_or_else(|e| panic!("{s}: {e}"));
-        // A complement of two modes (a gap), operands of other forms, too many leaves.
-        assert!(logical_product(&lay("4:2"), &lay("3:1")).is_none());
-        assert!(rank_product(&lay("(4,2):(2,8)"), &lay("(3,2):(1,3)"), false).is_none());
-        assert!(rank_product(&lay("(4,2):(1,4)"), &lay("3:1"), false).is_none());
-        assert!(rank_product(&lay("(4,2):(1,4)"), &lay("(3,2,2):(1,3,6)"), true).is_none());
-        assert!(rank_product(&lay("((4,2),2):((1,4),8)"), &lay("(3,2):(1,3)"), true).is_none());
-        let nine = lay("(2,2,2,2,2,2,2,2,2):(1,2,4,8,16,32,64,128,256)");
-        assert!(logical_product(&nine, &nine).is_none());
-        assert_eq!(
-            logical_product(&lay("(4,8):(8,1)"), &lay("(2,4):(1,2)")).map(|l| l.to_string()),
-            Some("((4,8),(2,4)):((8,1),(32,64))".into())
-        );
-    }
 }

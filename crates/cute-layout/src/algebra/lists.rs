@@ -14,8 +14,11 @@ use core::ops::DerefMut;
 
 use arrayvec::ArrayVec;
 
-use crate::error::LayoutError;
-use crate::tree::Leaves;
+use crate::layout::error::LayoutError;
+use crate::layout::tree::Leaves;
+
+/// A flat list of modes `(extent, stride)` (the working form of most algorithms).
+pub(crate) type Modes = Leaves<(i64, i64)>;
 
 /// Why an algorithm on [`Lists`] stopped: a typed error, or (bounded lists only) a full list.
 #[derive(Debug)]
@@ -145,7 +148,7 @@ impl<const N: usize> Lists for Bounded<N> {
 /// The capacity of the bounded lists the operations try first: twice the inline leaves of a
 /// layout, so that a composition of two inline layouts whose result is inline too never starts
 /// over.
-pub(crate) const BOUNDED: usize = 2 * crate::tree::LEAVES_INLINE;
+pub(crate) const BOUNDED: usize = 2 * crate::layout::tree::LEAVES_INLINE;
 
 /// The result of a run on growable lists, which are never full.
 #[inline(always)]

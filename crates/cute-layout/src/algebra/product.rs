@@ -1,15 +1,14 @@
 //! logical, zipped, tiled, flat, blocked and raked product; tile_to_shape.
 
-use super::build::LayoutBuilder;
 use super::divide::{unpack, zipped_into};
 use super::kernels;
 use super::linear_product;
 use super::view::push_view;
 use super::{from_flat, Tiler};
-use crate::error::LayoutError;
-use crate::int_tuple::IntTuple;
+use crate::layout::error::LayoutError;
+use crate::layout::int_tuple::IntTuple;
+use crate::layout::tree;
 use crate::layout::Layout;
-use crate::tree;
 use alloc::borrow::Cow;
 
 /// `append<R>(l)`: pad with `1:0` modes up to rank `r` (a layout already of rank `r` is kept).
@@ -334,22 +333,4 @@ pub(super) fn rank_product_into(
     }
     out.toks.push(tree::Tok::Close);
     out.check(op)
-}
-
-/// `a ⊗ b` for a layout tiler: `(a, complement(a, size(a) * cosize(b)) ∘ b)`, gathered in place
-/// (no copy of `a`).
-pub(crate) fn product_by_layout(a: &Layout, b: &Layout) -> Result<Layout, LayoutError> {
-    // The product's chain (no coverage check; an `m` past i64 saturated): see
-    // `complement::product_complement_modes`.
-    let (m, m_is_floor) = match a.size().checked_mul(b.cosize().max(1)) {
-        Some(m) => (m, false),
-        None => (i64::MAX, true),
-    };
-    let comp = super::complement::product_complement(a, m, m_is_floor)?;
-    let mut out = LayoutBuilder::new();
-    out.open();
-    out.push(a);
-    out.push(&comp.compose(b)?);
-    out.close();
-    out.finish("make_layout")
 }

@@ -1,14 +1,16 @@
 //! Tilers: what divides, products and composition-by-mode take as their right operand.
 
+use super::build;
+use crate::layout::error::LayoutError;
 use alloc::vec::Vec;
 use core::fmt;
 use core::str::FromStr;
 
-use crate::error::{ParseError, ParseErrorKind};
-use crate::int_tuple::IntTuple;
+use crate::layout::error::{ParseError, ParseErrorKind};
+use crate::layout::int_tuple::IntTuple;
+use crate::layout::parse::Parser;
+use crate::layout::tree::{Leaves, Tok, Toks};
 use crate::layout::Layout;
-use crate::parse::Parser;
-use crate::tree::{Leaves, Tok, Toks};
 
 /// A tiler: a layout, an integer, `_` (keep the mode as it is), or a tuple of tilers applied
 /// mode by mode.
@@ -250,4 +252,77 @@ impl FromStr for Tiler {
         p.finish()?;
         Ok(t)
     }
+}
+/// Whether modes beyond the profile are kept or dropped by [`by_mode`].
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Rest {
+    /// Append the remaining modes of the layout unchanged (CuTe `transform_layout`).
+    Keep,
+    /// Drop them (CuTe's composition with a tiler).
+    Drop,
+}
+
+/// The one tiler dispatch of composition, divides and products: `_` keeps the layout, an integer
+/// `n` stands for the layout [`Tiler::int_layout`]`(n, one_is_zero)`, a layout tiler goes to `f`,
+/// and a tuple of tilers recurses mode by mode through [`by_mode`] (`rest` says whether modes past
+/// the tiler are kept).
+pub(crate) fn by_tiler<F>(
+    op: &'static str,
+    layout: &Layout,
+    tiler: &Tiler,
+    one_is_zero: bool,
+    rest: Rest,
+    f: &F,
+) -> Result<Layout, LayoutError>
+where
+    F: Fn(&Layout, &Layout) -> Result<Layout, LayoutError>,
+{
+    match tiler {
+        Tiler::Layout(t) => f(layout, t),
+        Tiler::Int(n) => f(layout, &Tiler::int_layout(*n, one_is_zero)),
+        Tiler::Skip => Ok(layout.clone()),
+        Tiler::Modes(ts) => by_mode(op, layout, ts.iter(), rest, |m, t| {
+            by_tiler(op, m, t, one_is_zero, rest, f)
+        }),
+    }
+}
+
+/// Apply `f` to each top-level mode of `layout` paired with the matching element of `profile`,
+/// and concatenate the results (CuTe `transform_layout`). A layout with an integer shape counts as
+/// the 1-tuple of itself. This is the one place where operations recurse along a profile or tiler.
+///
+/// # Errors
+/// [`LayoutError::RankMismatch`] if `profile` has more elements than `layout` has modes, and
+/// whatever `f` returns.
+pub(crate) fn by_mode<T>(
+    op: &'static str,
+    layout: &Layout,
+    profile: impl ExactSizeIterator<Item = T>,
+    rest: Rest,
+    mut f: impl FnMut(&Layout, T) -> Result<Layout, LayoutError>,
+) -> Result<Layout, LayoutError> {
+    let rank = layout.rank();
+    let n = profile.len();
+    if n > rank {
+        return Err(LayoutError::RankMismatch {
+            op,
+            expected: rank,
+            found: n,
+        });
+    }
+    let mut out = build::LayoutBuilder::new();
+    out.open();
+    let whole = crate::layout::tree::Span::whole(layout);
+    let mut modes = crate::layout::tree::modes(&layout.toks);
+    // `n <= rank`: every profile element meets a mode.
+    for (p, m) in profile.zip(&mut modes) {
+        out.push(&f(&layout.sub(m.offset(whole)), p)?);
+    }
+    if rest == Rest::Keep {
+        for m in modes {
+            out.push_span(layout, m.offset(whole));
+        }
+    }
+    out.close();
+    out.finish(op)
 }

@@ -5,8 +5,8 @@
 //! moved once (when the public operation returns it). Moving a `Layout` copies its whole inline
 //! storage (over 300 bytes), whatever its size.
 
+use crate::layout::tree::{Span, Tok, Toks};
 use crate::layout::Layout;
-use crate::tree::{Span, Tok, Toks};
 
 /// A borrowed layout: the tokens and leaves of a well-formed tree.
 #[derive(Clone, Copy)]
@@ -99,7 +99,7 @@ pub(crate) fn push_flat(out: &mut Layout, modes: &[(i64, i64)]) {
 /// in registers and each finished mode pushed straight into `out`'s leaves.
 #[inline(always)]
 pub(crate) fn push_flat_merged(out: &mut Layout, pairs: impl Iterator<Item = (i64, i64)>) {
-    let mut m = super::coalesce::Merger::new();
+    let mut m = super::merge::Merger::new();
     for (s, d) in pairs {
         if let Some((s, d)) = m.feed(s, d) {
             out.shape.push(s);

@@ -4,12 +4,10 @@
 use alloc::vec::Vec;
 
 use crate::algebra::{bw_coalesce, flat_modes, from_flat, Modes};
-use crate::error::LayoutError;
+use crate::layout::error::LayoutError;
 use crate::layout::Layout;
 
-/// Most points [`Layout::is_injective`] enumerates in the one case it cannot decide from the
-/// modes alone.
-pub const MAX_ENUMERATED: i64 = 1 << 22;
+pub use crate::layout::coord::MAX_ENUMERATED;
 
 /// The image of a layout as a union of disjoint strided intervals placed by a layout:
 /// `{ offset + s + t * step : s in image(starts), 0 <= t < run }`.

@@ -1,10 +1,10 @@
 //! `find_layout`: the layout of a function given by its values.
 
 use crate::algebra::{from_flat, Modes};
-use crate::error::LayoutError;
-use crate::int_tuple::IntTuple;
+use crate::layout::error::LayoutError;
+use crate::layout::int_tuple::IntTuple;
+use crate::layout::tree::Leaves;
 use crate::layout::Layout;
-use crate::tree::Leaves;
 
 const OP: &str = "find_layout";
 

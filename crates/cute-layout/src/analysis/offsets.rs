@@ -22,12 +22,10 @@
 use alloc::format;
 use alloc::vec::Vec;
 
-use super::MAX_ENUMERATED;
-use crate::chain::{LayoutChain, OuterFn};
-use crate::error::LayoutError;
-use crate::int_tuple::IntTuple;
+use crate::composed::chain::{LayoutChain, OuterFn};
+use crate::layout::error::LayoutError;
+use crate::layout::int_tuple::IntTuple;
 use crate::layout::Layout;
-use crate::render::{Banks, Request};
 
 /// The most points whose offsets a list-valued analysis (`image_offsets`, `fixed_points`,
 /// `permutation`, `cycles`) enumerates.
@@ -42,7 +40,7 @@ fn invalid(op: &'static str, what: alloc::string::String) -> LayoutError {
 
 impl LayoutChain {
     /// The values of the whole domain, in index order, after checking the size limit.
-    fn enumerate(&self, op: &'static str, limit: i64) -> Result<Vec<i64>, LayoutError> {
+    pub(crate) fn enumerate(&self, op: &'static str, limit: i64) -> Result<Vec<i64>, LayoutError> {
         self.check_limit(op, limit)?;
         self.values()
     }
@@ -285,47 +283,6 @@ impl LayoutChain {
         (0..self.rank())
             .map(|k| self.mode_at(&[k]).and_then(|m| m.contiguity()))
             .collect()
-    }
-
-    /// Bank conflicts of one warp's access through a thread-value layout: mode 0 is the thread,
-    /// the other modes the values each thread reads; threads `0..min(threads, size(mode 0))`
-    /// read all their values in one request (`L(t + T v)` for thread `t`, value `v`, `T = size(mode
-    /// 0)`). A rank-1 layout is one value per thread. The result is the request under the bank
-    /// model of [`crate::render::bank_conflicts`]: its wavefronts are the `n` of an `n`-way
-    /// conflict (1: conflict-free; threads reading the same word share it).
-    ///
-    /// # Errors
-    /// [`LayoutError::InvalidArgument`] for `threads < 1`; as [`LayoutChain::image_offsets`].
-    ///
-    /// # Examples
-    /// ```
-    /// # use cute_layout::{LayoutChain, render::Banks};
-    /// let l: LayoutChain = "32:32".parse()?; // a warp reads a column of a 32 x 32 half tile
-    /// assert_eq!(l.warp_bank_conflicts(Banks::new(32, 2)?, 32)?.wavefronts, 16);
-    /// # Ok::<(), Box<dyn std::error::Error>>(())
-    /// ```
-    pub fn warp_bank_conflicts(&self, banks: Banks, threads: i64) -> Result<Request, LayoutError> {
-        if threads < 1 {
-            return Err(invalid(
-                "bank_conflicts",
-                format!("the thread count {threads} is not positive"),
-            ));
-        }
-        let values = self.enumerate("bank_conflicts", MAX_ENUMERATED)?;
-        let t_all = match self.rank() {
-            0 => 1,
-            _ => self.mode_at(&[0]).map_or(1, |m| m.size()),
-        };
-        let n = usize::try_from(threads.min(t_all)).unwrap_or(0);
-        let t_all = usize::try_from(t_all).unwrap_or(1).max(1);
-        let per_thread = values.len() / t_all;
-        let mut offsets = Vec::with_capacity(n * per_thread);
-        for t in 0..n {
-            for v in 0..per_thread {
-                offsets.push(values[t + t_all * v]);
-            }
-        }
-        crate::render::banks::request_of(&banks, &offsets)
     }
 
     /// The matrix over GF(2) of a layout that is linear there: `offset bits = M * coordinate
@@ -571,27 +528,5 @@ mod tests {
         let huge: LayoutChain = "(2048,1024):(1,2048)".parse().unwrap();
         assert_eq!(huge.cycles().unwrap_err().kind(), "TooLarge");
         assert!(huge.f2_matrix().is_ok()); // no enumeration
-    }
-
-    #[test]
-    fn bank_examples() {
-        let w = |s: &str, eb: i64, t: i64| {
-            s.parse::<LayoutChain>()
-                .unwrap()
-                .warp_bank_conflicts(Banks::new(32, eb).unwrap(), t)
-                .map(|r| r.wavefronts)
-        };
-        assert_eq!(w("32:1", 2, 32).unwrap(), 1);
-        assert_eq!(w("32:0", 2, 32).unwrap(), 1);
-        assert_eq!(w("64:32", 2, 32).unwrap(), 16);
-        assert_eq!(w("64:32", 2, 64).unwrap(), 32);
-        assert_eq!(w("(32,2):(1,32)", 2, 32).unwrap(), 1);
-        assert!(w("32:1", 2, 0).is_err());
-        let r = "Sw<2,0,2> o 0 o (4,2):(1,4)"
-            .parse::<LayoutChain>()
-            .unwrap()
-            .warp_bank_conflicts(Banks::new(4, 4).unwrap(), 4)
-            .unwrap();
-        assert_eq!(r.wavefronts, 2);
     }
 }

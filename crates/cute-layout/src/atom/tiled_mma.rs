@@ -44,10 +44,10 @@ use alloc::vec::Vec;
 
 use super::{AtomError, MmaAtom, Operand};
 use crate::algebra::Tiler;
-use crate::int_tuple::IntTuple;
+use crate::layout::int_tuple::IntTuple;
+use crate::layout::slice::{Slice, SliceCoord};
 use crate::layout::Layout;
-use crate::slice::{Slice, SliceCoord};
-use crate::tensor::{Storage, Tensor};
+use crate::tensor::data::{Storage, Tensor};
 
 /// A tiled MMA: see the [module docs](self).
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -46,7 +46,9 @@ use super::grid::Grid;
 use super::panel::{Cell, Label, Paint, Panel};
 use super::style::Style;
 use super::svg::write_svg;
-use crate::error::LayoutError;
+use crate::composed::chain::LayoutChain;
+use crate::layout::coord::MAX_ENUMERATED;
+use crate::layout::error::LayoutError;
 use crate::layout::Layout;
 
 /// The largest bank count, element size and bank width accepted (bytes or banks).
@@ -453,4 +455,74 @@ pub fn svg_banks(
         banks: banks.count,
     };
     Ok(write_svg(&[panel], &[format!("{rep}")], style))
+}
+
+impl LayoutChain {
+    /// Bank conflicts of one warp's access through a thread-value layout: mode 0 is the thread,
+    /// the other modes the values each thread reads; threads `0..min(threads, size(mode 0))`
+    /// read all their values in one request (`L(t + T v)` for thread `t`, value `v`, `T = size(mode
+    /// 0)`). A rank-1 layout is one value per thread. The result is the request under the bank
+    /// model of [`crate::render::bank_conflicts`]: its wavefronts are the `n` of an `n`-way
+    /// conflict (1: conflict-free; threads reading the same word share it).
+    ///
+    /// # Errors
+    /// [`LayoutError::InvalidArgument`] for `threads < 1`; as [`LayoutChain::image_offsets`].
+    ///
+    /// # Examples
+    /// ```
+    /// # use cute_layout::{LayoutChain, render::Banks};
+    /// let l: LayoutChain = "32:32".parse()?; // a warp reads a column of a 32 x 32 half tile
+    /// assert_eq!(l.warp_bank_conflicts(Banks::new(32, 2)?, 32)?.wavefronts, 16);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn warp_bank_conflicts(&self, banks: Banks, threads: i64) -> Result<Request, LayoutError> {
+        if threads < 1 {
+            return Err(LayoutError::InvalidArgument {
+                op: "bank_conflicts",
+                what: format!("the thread count {threads} is not positive"),
+            });
+        }
+        let values = self.enumerate("bank_conflicts", MAX_ENUMERATED)?;
+        let t_all = match self.rank() {
+            0 => 1,
+            _ => self.mode_at(&[0]).map_or(1, |m| m.size()),
+        };
+        let n = usize::try_from(threads.min(t_all)).unwrap_or(0);
+        let t_all = usize::try_from(t_all).unwrap_or(1).max(1);
+        let per_thread = values.len() / t_all;
+        let mut offsets = Vec::with_capacity(n * per_thread);
+        for t in 0..n {
+            for v in 0..per_thread {
+                offsets.push(values[t + t_all * v]);
+            }
+        }
+        request_of(&banks, &offsets)
+    }
+}
+
+#[cfg(test)]
+mod chain_tests {
+    use super::*;
+
+    #[test]
+    fn bank_examples() {
+        let w = |s: &str, eb: i64, t: i64| {
+            s.parse::<LayoutChain>()
+                .unwrap()
+                .warp_bank_conflicts(Banks::new(32, eb).unwrap(), t)
+                .map(|r| r.wavefronts)
+        };
+        assert_eq!(w("32:1", 2, 32).unwrap(), 1);
+        assert_eq!(w("32:0", 2, 32).unwrap(), 1);
+        assert_eq!(w("64:32", 2, 32).unwrap(), 16);
+        assert_eq!(w("64:32", 2, 64).unwrap(), 32);
+        assert_eq!(w("(32,2):(1,32)", 2, 32).unwrap(), 1);
+        assert!(w("32:1", 2, 0).is_err());
+        let r = "Sw<2,0,2> o 0 o (4,2):(1,4)"
+            .parse::<LayoutChain>()
+            .unwrap()
+            .warp_bank_conflicts(Banks::new(4, 4).unwrap(), 4)
+            .unwrap();
+        assert_eq!(r.wavefronts, 2);
+    }
 }

@@ -36,7 +36,7 @@ use alloc::vec::Vec;
 use core::fmt;
 use core::str::FromStr;
 
-use crate::error::LayoutError;
+use crate::layout::error::LayoutError;
 
 /// Most colours a palette holds.
 pub const MAX_PALETTE: usize = 256;

@@ -20,7 +20,7 @@ use super::style::Style;
 use super::svg::write_svg;
 use crate::atom::copy::TiledCopy;
 use crate::atom::AtomError;
-use crate::int_tuple::IntTuple;
+use crate::layout::int_tuple::IntTuple;
 use crate::layout::Layout;
 
 /// The cells of one side: `(M, N)` and, row-major, the first `(t, v)` reaching each cell, plus

@@ -44,8 +44,8 @@ use core::fmt::Write as _;
 use super::grid::check_cells;
 use super::style::Style;
 use super::tv::TvMap;
-use crate::error::LayoutError;
-use crate::int_tuple::IntTuple;
+use crate::layout::error::LayoutError;
+use crate::layout::int_tuple::IntTuple;
 use crate::layout::Layout;
 
 /// CuTe's `TikzColor_BWx8`.

@@ -33,7 +33,7 @@ use super::latex::{tikz_color, PREAMBLE, TV8};
 use super::style::{Style, MAX_PICTURE_CELLS};
 use super::svg::{open_svg, THREAD_COLORS};
 use crate::atom::{AtomError, Operand, TiledMma};
-use crate::error::LayoutError;
+use crate::layout::error::LayoutError;
 use crate::layout::Layout;
 
 /// One panel: `rows x cols` cells in the tile's coordinates, and the pairs in CuTe's order.

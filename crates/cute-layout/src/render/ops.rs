@@ -28,8 +28,8 @@ use super::grid::Grid;
 use super::panel::Panel;
 use super::style::Style;
 use super::svg::write_svg;
-use crate::error::LayoutError;
-use crate::int_tuple::IntTuple;
+use crate::layout::error::LayoutError;
+use crate::layout::int_tuple::IntTuple;
 use crate::layout::Layout;
 use crate::Tiler;
 

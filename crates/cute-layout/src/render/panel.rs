@@ -5,7 +5,7 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 use super::grid::Grid;
-use crate::int_tuple::IntTuple;
+use crate::layout::int_tuple::IntTuple;
 
 /// The colour class of a cell. Each becomes one CSS class, so a picture repeats no style.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -4,6 +4,9 @@ use core::fmt;
 
 use super::color::Color;
 
+/// How many threads have colours of their own before they repeat: a warp.
+pub(crate) const THREAD_COLOR_COUNT: usize = 32;
+
 /// The largest number of cells a picture (SVG, LaTeX, bank view, each panel of an operation
 /// picture) accepts: 64Ki, four times a 128 x 128 tile. A larger request (say a `2^40`-point
 /// layout) is refused with [`LayoutError::TooLarge`](crate::LayoutError::TooLarge) before
@@ -127,8 +130,7 @@ impl<'a> Style<'a> {
     /// How many colours the threads of an SVG picture cycle through: the palette's, else one
     /// per thread of a warp.
     pub(crate) fn thread_colors(&self) -> usize {
-        self.palette
-            .map_or(super::svg::THREAD_COLOR_COUNT, <[_]>::len)
+        self.palette.map_or(THREAD_COLOR_COUNT, <[_]>::len)
     }
 
     /// The palette colour of `k`, if a palette is set.

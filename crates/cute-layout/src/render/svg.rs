@@ -26,8 +26,8 @@ use core::fmt::Write as _;
 
 use super::grid::{coord_labels, periods, Grid};
 use super::panel::{Label, Paint, Panel};
-use super::style::Style;
-use crate::error::LayoutError;
+use super::style::{Style, THREAD_COLOR_COUNT};
+use crate::layout::error::LayoutError;
 use crate::layout::Layout;
 
 /// Pastel colours by offset mod 8.
@@ -66,8 +66,6 @@ pub(crate) const THREAD_COLORS: [&str; THREAD_COLOR_COUNT] = [
     "#bcf1ca", "#bcd1f1", "#cfb581", "#f2d55f", "#eba2dd", "#e0aeb4", "#97f7b7", "#81cfc0",
     "#dde0ae", "#d0f797", "#5fe8f2", "#f9cbb4", "#81cfa0", "#89b5e6", "#d9e170", "#81c0cf",
 ];
-/// How many threads have colours of their own before they repeat: a warp.
-pub(crate) const THREAD_COLOR_COUNT: usize = 32;
 
 /// Fill of cells reached by no (thread, value) pair.
 pub(crate) const UNREACHED_COLOR: &str = "#9e9e9e";

@@ -33,15 +33,11 @@
 use alloc::string::{String, ToString};
 use core::fmt::{self, Write as _};
 
-use crate::error::LayoutError;
-use crate::int_tuple::IntTuple;
+use crate::layout::error::LayoutError;
+use crate::layout::int_tuple::IntTuple;
 use crate::layout::Layout;
 
-/// The largest number of values (cells) a text rendering accepts. Tables are for reading: at 64Ki
-/// cells the text is already several megabytes, and a larger request is more likely a mistake than
-/// a wish. [`Layout::table`] and [`Layout::vector_table`] return
-/// [`LayoutError::InvalidArgument`] past it.
-pub const MAX_TABLE_CELLS: i64 = 1 << 16;
+pub use crate::layout::fmt::MAX_TABLE_CELLS;
 
 /// CuTe's `num_digits`: the number of decimal digits of `x`, 1 for anything below 10 (negative
 /// numbers included).

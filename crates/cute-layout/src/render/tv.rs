@@ -18,8 +18,8 @@ use super::grid::check_cells;
 use super::panel::{Cell, Label, Paint, Panel};
 use super::style::Style;
 use super::svg::write_svg;
-use crate::error::LayoutError;
-use crate::int_tuple::IntTuple;
+use crate::layout::error::LayoutError;
+use crate::layout::int_tuple::IntTuple;
 use crate::layout::Layout;
 
 /// Which `(thread, value)` pairs reach each cell of a tile.

@@ -4,7 +4,7 @@ use alloc::vec::Vec;
 
 use super::trace::{Condition, Explanation, Modes, Operand, Step, MAX_COUNTEREXAMPLE_SEARCH};
 use crate::algebra::{bw_coalesce, ceil_div, flat_modes, from_flat};
-use crate::int_tuple::IntTuple;
+use crate::layout::int_tuple::IntTuple;
 use crate::layout::Layout;
 
 /// Explain `complement(a, cotarget)` (see the [module docs](super)); `None` as cotarget means

@@ -2,12 +2,12 @@
 
 use alloc::vec::Vec;
 
-use super::tiling::by_mode;
+use super::trace::by_mode;
 use super::trace::{Condition, Explanation, Modes, Operand, Step, MAX_COUNTEREXAMPLE_SEARCH};
 use crate::algebra::{bw_coalesce_x, ceil_div, flat_modes, from_flat, weak_step, Tiler, WeakStep};
-use crate::error::LayoutError;
+use crate::layout::error::LayoutError;
+use crate::layout::tree::{Tok, Toks};
 use crate::layout::Layout;
-use crate::tree::{Tok, Toks};
 
 /// Per-leaf working record.
 struct LeafWork {
@@ -223,8 +223,8 @@ fn compose_leaf_steps(
 /// CuTe's per-mode answer: each leaf's modes in B's tree (a tuple where a leaf has several).
 fn assemble(b: &Layout, works: &[LeafWork]) -> Result<Layout, LayoutError> {
     let mut toks = Toks::new();
-    let mut shape = crate::tree::Leaves::new();
-    let mut stride = crate::tree::Leaves::new();
+    let mut shape = crate::layout::tree::Leaves::new();
+    let mut stride = crate::layout::tree::Leaves::new();
     let mut k = 0usize;
     for &t in &b.toks {
         if t != Tok::Leaf {

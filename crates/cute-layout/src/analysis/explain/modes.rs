@@ -7,7 +7,7 @@ use alloc::vec::Vec;
 
 use super::trace::{Explanation, Modes, Operand, Step};
 use crate::algebra::flat_modes;
-use crate::int_tuple::IntTuple;
+use crate::layout::int_tuple::IntTuple;
 use crate::layout::Layout;
 
 /// `s:d` of one mode.

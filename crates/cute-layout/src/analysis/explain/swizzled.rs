@@ -8,10 +8,10 @@ use core::fmt;
 
 use super::composition::explain_composition;
 use super::trace::Explanation;
-use crate::composed::ComposedLayout;
-use crate::error::LayoutError;
+use crate::composed::composed_layout::ComposedLayout;
+use crate::composed::swizzle::Swizzle;
+use crate::layout::error::LayoutError;
 use crate::layout::Layout;
-use crate::swizzle::Swizzle;
 
 /// The derivation of a composition whose result is a swizzled layout: operands, steps in words,
 /// the derivation of the inner layout's composition where there is one, and the library's

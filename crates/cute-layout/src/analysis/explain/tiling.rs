@@ -4,10 +4,10 @@ use alloc::boxed::Box;
 
 use super::complement::explain_complement;
 use super::composition::explain_composition;
-use super::trace::{Explanation, Operand, Step};
+use super::trace::{by_mode, Explanation, Operand, Step};
 use crate::algebra::Tiler;
-use crate::error::LayoutError;
-use crate::int_tuple::IntTuple;
+use crate::layout::error::LayoutError;
+use crate::layout::int_tuple::IntTuple;
 use crate::layout::Layout;
 
 pub(super) fn tiler_layout(t: &Tiler) -> Option<Layout> {
@@ -100,37 +100,6 @@ pub fn explain_logical_product(a: &Layout, tiler: &Tiler) -> Explanation {
         by_mode(&mut e, a, tiler, explain_logical_product, true);
     }
     e
-}
-
-pub(super) fn by_mode(
-    e: &mut Explanation,
-    a: &Layout,
-    tiler: &Tiler,
-    f: fn(&Layout, &Tiler) -> Explanation,
-    rest_kept: bool,
-) {
-    let Tiler::Modes(ts) = tiler else {
-        return; // `_`: the layout itself
-    };
-    e.steps.push(Step::Definition {
-        text: if rest_kept {
-            "a tuple tiler applies mode by mode; modes past the tiler are kept"
-        } else {
-            "a tuple tiler applies mode by mode; modes past the tiler are dropped"
-        },
-    });
-    for (i, (m, t)) in a.modes().zip(ts.iter()).enumerate() {
-        if *t == Tiler::Skip {
-            e.steps.push(Step::Keep { mode: i, layout: m });
-            continue;
-        }
-        let sub = f(&m, t);
-        let failed = sub.outcome.is_err();
-        e.steps.push(Step::Sub(Box::new(sub)));
-        if failed {
-            return;
-        }
-    }
 }
 
 /// Explain a divide or product that rearranges a logical divide / product: `op` is one of

@@ -6,8 +6,8 @@ use alloc::vec::Vec;
 use core::fmt;
 
 use crate::algebra::Tiler;
-use crate::error::LayoutError;
-use crate::int_tuple::IntTuple;
+use crate::layout::error::LayoutError;
+use crate::layout::int_tuple::IntTuple;
 use crate::layout::Layout;
 
 /// Most points searched for a counter-example (explanations only; the algebra never enumerates).
@@ -427,5 +427,36 @@ impl Explanation {
             }
         }
         out
+    }
+}
+/// Explains a tuple tiler mode by mode with `f`: `_` keeps the mode, a failed mode ends the walk.
+pub(super) fn by_mode(
+    e: &mut Explanation,
+    a: &Layout,
+    tiler: &Tiler,
+    f: fn(&Layout, &Tiler) -> Explanation,
+    rest_kept: bool,
+) {
+    let Tiler::Modes(ts) = tiler else {
+        return; // `_`: the layout itself
+    };
+    e.steps.push(Step::Definition {
+        text: if rest_kept {
+            "a tuple tiler applies mode by mode; modes past the tiler are kept"
+        } else {
+            "a tuple tiler applies mode by mode; modes past the tiler are dropped"
+        },
+    });
+    for (i, (m, t)) in a.modes().zip(ts.iter()).enumerate() {
+        if *t == Tiler::Skip {
+            e.steps.push(Step::Keep { mode: i, layout: m });
+            continue;
+        }
+        let sub = f(&m, t);
+        let failed = sub.outcome.is_err();
+        e.steps.push(Step::Sub(Box::new(sub)));
+        if failed {
+            return;
+        }
     }
 }

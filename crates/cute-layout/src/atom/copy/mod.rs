@@ -44,12 +44,14 @@ mod sm50;
 mod sm75;
 mod sm80;
 mod sm90;
-pub(crate) mod swizzle_slice;
 mod tiled;
+mod typed;
 mod types;
 mod universal;
 
 pub use tiled::{make_layout_tv, TiledCopy, TvTiling};
+pub(crate) use typed::bad;
+pub use typed::{CopyAtom, TypedCopyAtom};
 pub use types::{value_type, value_type_names, ValueType};
 
 /// One fixed atom as transcribed: its name and layouts in CuTe's text form.
@@ -68,34 +70,6 @@ fn fixed_tables() -> impl Iterator<Item = &'static Fixed> {
         .chain(sm75::ATOMS)
         .chain(sm90::ATOMS)
         .chain(sm100::ATOMS)
-}
-
-/// A copy atom: CuTe's `Copy_Traits<Op>` (layouts in bits).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct CopyAtom {
-    name: String,
-    thr_id: Layout,
-    val_id: Option<Layout>,
-    src: Layout,
-    dst: Layout,
-    ref_: Layout,
-}
-
-/// A typed copy atom: CuTe's `Copy_Atom<Op, T>` (layouts in elements of `T`).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct TypedCopyAtom {
-    atom: CopyAtom,
-    ty: ValueType,
-    src: Layout,
-    dst: Layout,
-    ref_: Layout,
-}
-
-pub(crate) fn bad(name: &str, what: &str) -> AtomError {
-    AtomError::BadArgument {
-        name: name.to_string(),
-        what: what.to_string(),
-    }
 }
 
 /// `sizeof_bits` of a template argument that names a value type.
@@ -131,7 +105,7 @@ pub(crate) fn one_thread(
     })
 }
 
-fn from_fixed(f: &Fixed) -> Result<CopyAtom, AtomError> {
+pub(crate) fn from_fixed(f: &Fixed) -> Result<CopyAtom, AtomError> {
     Ok(CopyAtom {
         name: f.name.to_string(),
         thr_id: f.thr_id.parse()?,
@@ -258,6 +232,24 @@ pub fn copy_names() -> Vec<String> {
     }
     v.extend(fixed_tables().map(|f| f.name.to_string()));
     v
+}
+
+/// Calls `f` with every copy atom name of the enumeration the atom lint ([`super::lint`]) runs
+/// over: every fixed atom (SM50 to SM100), `UniversalCopy<S[,D]>` and the four cp.async
+/// families over every value type (cp.async: pairs of one width), and
+/// `AutoVectorizingCopyWithAssumedAlignment<N>` for N up to 256 with its aliases. Every name is
+/// one [`copy_atom`] accepts; the TMA and bulk-copy operations (not modelled) are not in it.
+pub fn for_each_copy_name(f: &mut dyn FnMut(&str)) {
+    for a in fixed_tables() {
+        f(a.name);
+    }
+    universal::all_names(f);
+    sm80::all_names(f);
+}
+
+/// The TMA and bulk-copy operation names [`copy_atom`] knows and refuses as not modelled.
+pub fn unmodelled_copy_names() -> &'static [&'static str] {
+    TMA_ATOMS
 }
 
 /// The copy atom families, in architecture order (see [`super::families`]).

@@ -7,13 +7,13 @@ use alloc::vec;
 use alloc::vec::Vec;
 
 use super::super::{AtomError, Operand, TiledMma};
-use super::swizzle_slice::Sliced;
-use super::{bad, TypedCopyAtom};
+use super::typed::{bad, TypedCopyAtom};
 use crate::algebra::Tiler;
-use crate::composed::ComposedLayout;
-use crate::int_tuple::IntTuple;
+use crate::composed::composed_layout::ComposedLayout;
+use crate::composed::swizzle_slice::Sliced;
+use crate::layout::int_tuple::IntTuple;
+use crate::layout::slice::SliceCoord;
 use crate::layout::Layout;
-use crate::slice::SliceCoord;
 
 /// CuTe's `TiledCopy<Copy_Atom, TiledLayout_TV, Tiler_MN>`: a typed copy atom, the TV layout
 /// `(thread, value) -> coordinate in the tile` it was built from, and the tile (`Tiler_MN`).
@@ -496,7 +496,7 @@ impl TiledCopy {
         let c = self.partition_coord(inner.rank(), thr)?;
         let diced = frg.mode(0).unwrap_or_else(|| frg.clone());
         let whole = ComposedLayout::from_layers(tensor.layers().iter().copied(), frg)?;
-        Ok(super::swizzle_slice::slice_and_offset(
+        Ok(crate::composed::swizzle_slice::slice_and_offset(
             &whole, &c, &diced, false,
         )?)
     }

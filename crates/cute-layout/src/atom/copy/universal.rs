@@ -5,6 +5,7 @@
 
 use alloc::format;
 use alloc::string::String;
+use alloc::vec::Vec;
 
 use super::super::{AtomError, TemplateName};
 use super::{bad, one_thread, type_bits, CopyAtom};
@@ -60,4 +61,29 @@ fn unit(name: &str) -> Result<CopyAtom, AtomError> {
         dst: bits.clone(),
         ref_: bits,
     })
+}
+
+/// Every name [`lookup`] accepts, for [`super::for_each_copy_name`]: `UniversalCopy<S>` and
+/// `UniversalCopy<S,D>` for every value type (and `complex<T>` of the floating-point ones),
+/// `AutoVectorizingCopyWithAssumedAlignment<N>` for N = 1 ..= 256 and `<>`, and the two aliases.
+pub(super) fn all_names(f: &mut dyn FnMut(&str)) {
+    let mut types: Vec<String> = super::types::VALUE_TYPES
+        .iter()
+        .map(|(n, _)| String::from(*n))
+        .collect();
+    for t in ["half_t", "float", "double"] {
+        types.push(format!("complex<{t}>"));
+    }
+    for s in &types {
+        f(&format!("UniversalCopy<{s}>"));
+        for d in &types {
+            f(&format!("UniversalCopy<{s},{d}>"));
+        }
+    }
+    f("AutoVectorizingCopyWithAssumedAlignment<>");
+    for n in 1..=256 {
+        f(&format!("AutoVectorizingCopyWithAssumedAlignment<{n}>"));
+    }
+    f("AutoVectorizingCopy");
+    f("DefaultCopy");
 }

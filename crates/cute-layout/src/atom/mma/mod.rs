@@ -9,7 +9,7 @@ use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 
 use super::{nearest, normalize_name, AtomError, AtomFamily, AtomKind, TemplateName};
-use crate::int_tuple::IntTuple;
+use crate::layout::int_tuple::IntTuple;
 use crate::layout::Layout;
 
 mod sm100;
@@ -326,6 +326,24 @@ pub fn mma_names() -> Vec<String> {
     sm120::names(&mut v);
     universal::names(&mut v);
     v
+}
+
+/// Calls `f` with every MMA atom name of the enumeration the atom lint ([`super::lint`]) runs
+/// over: every fixed-shape atom; every GMMA atom (dense and sparse, every N, both sources,
+/// every pair of majors, every run of scale and sparsity-selector arguments); the UMMA families
+/// over their type, major, trailing-argument and vector-size lists at the instruction shapes and
+/// over a grid of M and N (see `sm100::all_names`); every SM120 type combination; and
+/// `UniversalFMA` over the value types. Every name is one [`mma_atom`] accepts.
+pub fn for_each_mma_name(f: &mut dyn FnMut(&str)) {
+    for t in TABLES {
+        for a in t.iter() {
+            f(a.name);
+        }
+    }
+    sm90_gmma::all_names(f);
+    sm100::all_names(f);
+    sm120::all_names(f);
+    universal::all_names(f);
 }
 
 /// The MMA families, as [`super::families`] lists them.

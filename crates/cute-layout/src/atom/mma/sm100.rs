@@ -10,7 +10,8 @@
 //! Names are accepted where CuTe compiles `MMA_Traits<...>`: the traits' own `static_assert`s
 //! apply (type widths, the variadic F8F6F4 `_SS` shapes, MXF4's vector size), the instructions'
 //! (M of 64 or 128, N a multiple of 8 or 16, a K-major A for `_TS`) do not, since CuTe's traits
-//! do not instantiate them. `_SCALED` (F16BF16, a `ScaleC` argument after the majors) has the
+//! do not instantiate them. One rule CuTe's traits lack is added: a 2-SM atom's M and N are even
+//! (each CTA holds half; an odd M or N would leave a row of the tile unreached). `_SCALED` (F16BF16, a `ScaleC` argument after the majors) has the
 //! plain layouts; `_SPARSE` (2:4 structured-sparse A; TF32, F16BF16, S8, F8F6F4, MXF8F6F4,
 //! MXF4NVF4) doubles K (512 bits of A's type; 64 for F8F6F4 and MXF8F6F4, 128 for MXF4NVF4); its
 //! metadata layout is not modelled. SM103's `SM103::SM103_MXF4_ULTRA[_2x1SM]_SS_VS<a,b,c,sf,M,N,VS,
@@ -287,6 +288,15 @@ pub(super) fn resolve(t: &TemplateName, norm: &str) -> Option<Result<MmaAtom, At
             );
         }
     }
+    // A CTA pair holds half of M (A and C) and half of N (B) in each CTA: CuTe's layouts
+    // `(2,(M/2,K)):(M/2,(1,M))` and `(2,(N/2,K)):(N/2,(1,N))` leave a row of the tile
+    // unreached when M or N is odd (CuTe's traits compile them all the same).
+    if sm2 && (m % 2 != 0 || n % 2 != 0) {
+        return bad(
+            norm,
+            format!("M = {m}, N = {n}: a 2-SM UMMA splits M and N between the two CTAs, so both are even"),
+        );
+    }
     // The static_asserts of CuTe's MMA_Traits on M and N (only the variadic F8F6F4 _SS traits
     // have them; the instructions' own asserts are not instantiated by the traits, so CuTe
     // compiles `MMA_Traits<...>` for any other M and N, with these layouts).
@@ -383,4 +393,232 @@ pub(super) fn names(v: &mut Vec<String>) {
     v.push(format!(
         "SM100_MMA_MXF4_SS<float_e2m1_t,float_e2m1_t,float,float_ue8m0_t,128,128,32,{K},{K}>"
     ));
+}
+
+/// The M and N of the shape grid [`all_names`] runs every family over: every M and N the
+/// `tcgen05.mma` instructions define (M of 64 and 128, or 128 and 256 for a CTA pair; N a
+/// multiple of 8 up to 256) and the edge values the traits also accept (1, odd, one past a
+/// power of two, beyond 256). A CTA pair holds half of M and of N in each CTA: only even values.
+fn grid(sm2: bool) -> (Vec<i64>, Vec<i64>) {
+    let mut m: Vec<i64> =
+        alloc::vec![1, 2, 3, 4, 7, 8, 16, 32, 63, 64, 65, 96, 128, 192, 255, 256, 257, 258];
+    let mut n: Vec<i64> = alloc::vec![1, 2, 3, 4, 5, 7, 9, 15, 17, 31, 33, 255, 257, 258];
+    n.extend((8..=256).step_by(8));
+    if sm2 {
+        m.retain(|x| x % 2 == 0);
+        n.retain(|x| x % 2 == 0);
+    }
+    n.sort_unstable();
+    (m, n)
+}
+
+/// Every name [`resolve`] accepts, for [`super::for_each_name`], in two sweeps per family
+/// (each operand source, 1-SM and 2-SM, plain, `_SCALED` and `_SPARSE`):
+/// * at two instruction shapes (M = 64, N = 64 and M = 128, N = 256; a CTA pair M = 128, N = 64
+///   and M = 256, N = 256): every A/B/C (and scale-factor) type the family takes, every pair of majors, every
+///   run of the optional trailing arguments, every vector size;
+/// * with the first of those argument lists: every M and N of [`grid`] the family accepts (the
+///   variadic F8F6F4 `_SS` traits only their instruction shapes).
+///
+/// The layouts are a function of the family, M, N and K alone, so the two sweeps together reach
+/// every layout any accepted name has at those shapes.
+pub(super) fn all_names(f: &mut dyn FnMut(&str)) {
+    const MAJ: [&str; 2] = ["UMMA::Major::K", "UMMA::Major::MN"];
+    const NEG: [&str; 2] = ["UMMA::ScaleIn::One", "UMMA::ScaleIn::Neg"];
+    const SAT: [&str; 2] = ["UMMA::Saturate::False", "UMMA::Saturate::True"];
+    const F8: [&str; 5] = [
+        "float_e4m3_t",
+        "float_e5m2_t",
+        "float_e2m3_t",
+        "float_e3m2_t",
+        "float_e2m1_t",
+    ];
+    for &(fam, kind) in KINDS {
+        let ultra = kind == Kind::Mxf4Ultra;
+        let mut srcs: Vec<(bool, Variant)> = Vec::new();
+        match kind {
+            Kind::Tf32 | Kind::S8 | Kind::F8f6f4 => srcs.extend([
+                (false, Variant::Plain),
+                (true, Variant::Plain),
+                (false, Variant::Sparse),
+            ]),
+            Kind::F16Bf16 => srcs.extend([
+                (false, Variant::Plain),
+                (true, Variant::Plain),
+                (false, Variant::Scaled),
+                (true, Variant::Scaled),
+                (false, Variant::Sparse),
+            ]),
+            Kind::Mxf8f6f4 => srcs.extend([(false, Variant::Plain), (false, Variant::Sparse)]),
+            Kind::Mxf4 | Kind::Mxf4Ultra => srcs.push((false, Variant::Plain)),
+            Kind::Mxf4nvf4 => srcs.push((false, Variant::Sparse)),
+        }
+        // A, B, C (and scale-factor) type lists.
+        let types: Vec<Vec<&str>> = match kind {
+            Kind::Tf32 => product(&[
+                &["tfloat32_t", "float"],
+                &["tfloat32_t", "float"],
+                &["float"],
+            ]),
+            Kind::F16Bf16 => product(&[
+                &["half_t", "bfloat16_t"],
+                &["half_t", "bfloat16_t"],
+                &["half_t", "float"],
+            ]),
+            Kind::S8 => product(&[&["int8_t", "uint8_t"], &["int8_t", "uint8_t"], &["int32_t"]]),
+            Kind::F8f6f4 => product(&[&F8, &F8, &["half_t", "float"]]),
+            Kind::Mxf8f6f4 => product(&[&F8, &F8, &["float"], &["float_ue8m0_t"]]),
+            Kind::Mxf4 | Kind::Mxf4nvf4 | Kind::Mxf4Ultra => product(&[
+                &["float_e2m1_t"],
+                &["float_e2m1_t"],
+                &["float"],
+                &["float_ue8m0_t", "float_ue4m3_t"],
+            ]),
+        };
+        for sm2 in [false, true] {
+            for &(ts, variant) in &srcs {
+                let base = if ultra {
+                    format!(
+                        "SM103::SM103_MXF4_ULTRA{}_SS_VS",
+                        if sm2 { "_2x1SM" } else { "" }
+                    )
+                } else {
+                    format!(
+                        "SM100_MMA_{fam}{}_{}{}",
+                        if sm2 { "_2x1SM" } else { "" },
+                        if ts { "TS" } else { "SS" },
+                        match variant {
+                            Variant::Plain => "",
+                            Variant::Scaled => "_SCALED",
+                            Variant::Sparse => "_SPARSE",
+                        }
+                    )
+                };
+                let sparse = variant == Variant::Sparse;
+                let variadic = kind == Kind::F8f6f4 && !ts && !sparse;
+                // The optional trailing arguments: (a_neg, b_neg) or c_sat (S8 _SS), and for
+                // _TS (a_neg, b_neg, c_sat); the variadic F8F6F4 _SS takes both negations.
+                let trailing: Vec<Vec<&str>> = if variadic {
+                    product(&[&NEG, &NEG])
+                } else if ts {
+                    let mut v = prefixes(&[&NEG, &NEG]);
+                    v.extend(product(&[&NEG, &NEG, &SAT]));
+                    v
+                } else if kind == Kind::S8 {
+                    prefixes(&[&SAT])
+                } else {
+                    prefixes(&[&NEG, &NEG])
+                };
+                let scale_c: &[&str] = if variant == Variant::Scaled {
+                    &["0", "1", "3"]
+                } else {
+                    &[""]
+                };
+                let majors: &[(&str, &str)] = if ultra {
+                    &[(MAJ[0], MAJ[0])]
+                } else {
+                    &[
+                        (MAJ[0], MAJ[0]),
+                        (MAJ[0], MAJ[1]),
+                        (MAJ[1], MAJ[0]),
+                        (MAJ[1], MAJ[1]),
+                    ]
+                };
+                let vs_list = |t: &[&str]| -> Vec<&'static str> {
+                    let wide = t.get(3) == Some(&"float_ue8m0_t");
+                    match kind {
+                        Kind::Mxf4nvf4 if wide => alloc::vec!["32", "64"],
+                        Kind::Mxf4nvf4 => alloc::vec!["32"],
+                        Kind::Mxf4Ultra => alloc::vec!["1", "16", "32", "64"],
+                        Kind::Mxf4 if sm2 => alloc::vec!["1", "16", "32", "64"],
+                        Kind::Mxf4 if wide => alloc::vec!["16", "32"],
+                        Kind::Mxf4 => alloc::vec!["16"],
+                        _ => alloc::vec![""],
+                    }
+                };
+                let mut name = |t: &[&str],
+                                m: i64,
+                                n: i64,
+                                vs: &str,
+                                maj: (&str, &str),
+                                c: &str,
+                                tail: &[&str]| {
+                    let mut args: Vec<String> = t.iter().map(|s| s.to_string()).collect();
+                    args.push(m.to_string());
+                    args.push(n.to_string());
+                    if !vs.is_empty() {
+                        args.push(vs.to_string());
+                    }
+                    args.push(maj.0.to_string());
+                    args.push(maj.1.to_string());
+                    if !c.is_empty() {
+                        args.push(c.to_string());
+                    }
+                    args.extend(tail.iter().map(|s| s.to_string()));
+                    f(&format!("{base}<{}>", args.join(",")));
+                };
+                // Sweep 1: every argument list at two instruction shapes.
+                let ms: [i64; 2] = if sm2 { [128, 256] } else { [64, 128] };
+                for (m, n) in [(ms[0], 64), (ms[1], 256)] {
+                    for t in &types {
+                        for vs in vs_list(t) {
+                            for &maj in majors {
+                                for c in scale_c {
+                                    for tail in &trailing {
+                                        name(t, m, n, vs, maj, c, tail);
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+                // Sweep 2: every shape of the grid with the first argument list.
+                let t = &types[0];
+                let vs = vs_list(t)[0];
+                let (gm, gn) = if variadic {
+                    let n_step = if sm2 { 16 } else { 8 };
+                    (
+                        alloc::vec![ms[0], ms[1]],
+                        (n_step..=256).step_by(n_step as usize).collect(),
+                    )
+                } else {
+                    grid(sm2)
+                };
+                for &m in &gm {
+                    for &n in &gn {
+                        // The sparse F8F6F4 traits' shape rule.
+                        if kind == Kind::F8f6f4 && sparse && (m < 2 || n < 2) {
+                            continue;
+                        }
+                        name(t, m, n, vs, majors[0], scale_c[0], &trailing[0]);
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Every list taking one element from each of `lists`, in order.
+fn product<'a>(lists: &[&[&'a str]]) -> Vec<Vec<&'a str>> {
+    let mut out: Vec<Vec<&'a str>> = alloc::vec![Vec::new()];
+    for l in lists {
+        out = out
+            .iter()
+            .flat_map(|p| {
+                l.iter().map(move |x| {
+                    let mut q = p.clone();
+                    q.push(*x);
+                    q
+                })
+            })
+            .collect();
+    }
+    out
+}
+
+/// Every list of the first `j` of `lists` (`j` = 0 ..= len), one element from each.
+fn prefixes<'a>(lists: &[&[&'a str]]) -> Vec<Vec<&'a str>> {
+    (0..=lists.len())
+        .flat_map(|j| product(&lists[..j]))
+        .collect()
 }

@@ -140,3 +140,48 @@ pub(super) fn names(v: &mut Vec<String>) {
         v.push(n.into());
     }
 }
+
+/// Every name [`resolve`] accepts, for [`super::for_each_name`]: each of the six families with
+/// every A/B type pair, accumulator, scale-factor type and vector size it takes.
+pub(super) fn all_names(f: &mut dyn FnMut(&str)) {
+    const BASES: [(&str, bool, bool); 6] = [
+        // (name, block-scaled, FP4 only)
+        ("SM120_16x8x32_TN", false, false),
+        ("SM120::BLOCKSCALED::SM120_16x8x32_TN_VS", true, false),
+        ("SM120::BLOCKSCALED::SM120_16x8x64_TN_VS", true, true),
+        ("SM120::SPARSE::SM120_SPARSE_16x8x64_TN", false, false),
+        (
+            "SM120::BLOCKSCALED::SPARSE::SM120_SPARSE_16x8x64_TN_VS",
+            true,
+            false,
+        ),
+        (
+            "SM120::BLOCKSCALED::SPARSE::SM120_SPARSE_16x8x128_TN_VS",
+            true,
+            true,
+        ),
+    ];
+    for (base, vs, fp4_only) in BASES {
+        let ab: &[&str] = if fp4_only { &AB_TYPES[..1] } else { AB_TYPES };
+        for a in ab {
+            for b in ab {
+                if !vs {
+                    for c in ["float", "half_t"] {
+                        f(&format!("{base}<{a},{b},{c}>"));
+                    }
+                    continue;
+                }
+                let k64 = base.contains("x64") || base.contains("x128");
+                let fp4_pair = *a == "float_e2m1_t" && *b == "float_e2m1_t";
+                for sf in ["float_ue8m0_t", "float_ue4m3_t"] {
+                    if sf == "float_ue4m3_t" && !(fp4_pair && k64) {
+                        continue;
+                    }
+                    for v in [16, 32] {
+                        f(&format!("{base}<{a},{b},float,{sf},{v}>"));
+                    }
+                }
+            }
+        }
+    }
+}

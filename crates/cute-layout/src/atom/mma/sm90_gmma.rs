@@ -349,3 +349,77 @@ pub(super) fn names(v: &mut Vec<String>) {
         }
     }
 }
+
+/// Every name [`resolve`] accepts, for [`super::for_each_name`]: every family, dense and sparse,
+/// every N CuTe defines, both operand sources, every pair of majors (`_RS` included: MN-major A
+/// compiles), every run of scale arguments and, for sparse atoms, every `GMMA::SparseSel`.
+pub(super) fn all_names(f: &mut dyn FnMut(&str)) {
+    const MAJ: [&str; 2] = ["GMMA::Major::K", "GMMA::Major::MN"];
+    const SC: [&str; 2] = ["GMMA::ScaleIn::One", "GMMA::ScaleIn::Neg"];
+    // No scale argument, one, or two.
+    let mut scales: Vec<Vec<&str>> = alloc::vec![Vec::new()];
+    for a in SC {
+        scales.push(alloc::vec![a]);
+        for b in SC {
+            scales.push(alloc::vec![a, b]);
+        }
+    }
+    for fam in FAMILIES {
+        for sparse in [false, true] {
+            let k = if sparse { 2 * fam.k } else { fam.k };
+            let spsels: &[&str] = if sparse {
+                &["", "GMMA::SparseSel::Zero", "GMMA::SparseSel::One"]
+            } else {
+                &[""]
+            };
+            for n in (8..=256).step_by(8).filter(|&n| n_ok(fam, n)) {
+                let head = if sparse {
+                    format!("SM90::GMMA::SPARSE::GMMA_64x{n}x{k}_{}", fam.types)
+                } else {
+                    format!("SM90_64x{n}x{k}_{}", fam.types)
+                };
+                // `None`: the dense integer atoms, written without brackets.
+                let mut emit = |tail: &str, args: Option<&[&str]>| {
+                    let Some(args) = args else {
+                        f(&format!("{head}_{tail}"));
+                        return;
+                    };
+                    for sp in spsels {
+                        let mut all: Vec<&str> = args.to_vec();
+                        if !sp.is_empty() {
+                            all.push(sp);
+                        }
+                        f(&format!("{head}_{tail}<{}>", all.join(",")));
+                    }
+                };
+                match fam.form {
+                    Form::Majors => {
+                        for src in ["SS", "RS"] {
+                            for a in MAJ {
+                                for b in MAJ {
+                                    for s in &scales {
+                                        let mut args = alloc::vec![a, b];
+                                        args.extend(s);
+                                        emit(src, Some(&args));
+                                    }
+                                }
+                            }
+                        }
+                    }
+                    Form::TnScales => {
+                        for src in ["SS_TN", "RS_TN"] {
+                            for s in &scales {
+                                emit(src, Some(s));
+                            }
+                        }
+                    }
+                    Form::TnPlain => {
+                        for tail in ["SS_TN", "SS_TN_SATURATE", "RS_TN", "RS_TN_SATURATE"] {
+                            emit(tail, if sparse { Some(&[]) } else { None });
+                        }
+                    }
+                }
+            }
+        }
+    }
+}

@@ -47,3 +47,90 @@ pub(super) fn resolve(t: &TemplateName, norm: &str) -> Option<Result<MmaAtom, At
 pub(super) fn names(v: &mut Vec<String>) {
     v.push("UniversalFMA<float,float,float,float>".to_string());
 }
+
+/// Every `UniversalFMA` name [`resolve`] accepts, for [`super::for_each_name`], over the value
+/// types of [`type_bits`]: `<D>` and `<D,A>` for every type, `<D,A,B>` and `<D,A,B,C>` for one
+/// type of each width (the layouts do not depend on the types; the widths are the value bits).
+pub(super) fn all_names(f: &mut dyn FnMut(&str)) {
+    const TYPES: &[&str] = &[
+        "bool",
+        "int8_t",
+        "uint8_t",
+        "char",
+        "signed char",
+        "unsigned char",
+        "uint1b_t",
+        "uint1_t",
+        "bin1_t",
+        "int2b_t",
+        "uint2b_t",
+        "uint2_t",
+        "int4b_t",
+        "uint4b_t",
+        "uint4_t",
+        "int4_t",
+        "float_e2m1_t",
+        "int6b_t",
+        "uint6b_t",
+        "uint6_t",
+        "float_e2m3_t",
+        "float_e3m2_t",
+        "float_e4m3_t",
+        "float_e5m2_t",
+        "float_ue8m0_t",
+        "float_ue4m3_t",
+        "half_t",
+        "bfloat16_t",
+        "int16_t",
+        "uint16_t",
+        "short",
+        "unsigned short",
+        "float",
+        "tfloat32_t",
+        "int32_t",
+        "uint32_t",
+        "int",
+        "unsigned",
+        "unsigned int",
+        "double",
+        "int64_t",
+        "uint64_t",
+        "long long",
+        "unsigned long long",
+        "uint128_t",
+        "type_erased_dynamic_float8_t",
+        "type_erased_dynamic_float6_t",
+        "type_erased_dynamic_float4_t",
+        "complex<half_t>",
+        "complex<float>",
+        "complex<double>",
+    ];
+    // One type of each width: 1, 2, 4, 6, 8, 16, 32, 64, 128 bits.
+    const WIDTHS: &[&str] = &[
+        "uint1b_t",
+        "int2b_t",
+        "int4b_t",
+        "int6b_t",
+        "int8_t",
+        "half_t",
+        "float",
+        "double",
+        "complex<double>",
+    ];
+    for d in TYPES {
+        f(&format!("UniversalFMA<{d}>"));
+        for a in TYPES {
+            f(&format!("UniversalFMA<{d},{a}>"));
+        }
+    }
+    for d in WIDTHS {
+        for a in WIDTHS {
+            for b in WIDTHS {
+                f(&format!("UniversalFMA<{d},{a},{b}>"));
+                for c in WIDTHS {
+                    f(&format!("UniversalFMA<{d},{a},{b},{c}>"));
+                }
+            }
+        }
+    }
+}

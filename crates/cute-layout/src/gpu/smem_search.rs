@@ -1,0 +1,611 @@
+//! Shared-memory layout search: given how the threads of a block write a tile and how they read
+//! it back (two thread-value layouts), the element size and the bank model, the layout of the tile
+//! in shared memory with the fewest bank conflicts on both sides that keeps the widest vector
+//! accesses.
+//!
+//! # The model
+//!
+//! A TV layout maps `(thread, value)` to a 1-D index of the tile (colexicographic over the tile's
+//! shape); a shared-memory layout `S` maps that index to an element offset. Each thread accesses
+//! its values `vector` at a time: `vector` is the widest power of two, at most
+//! `max_vector_bytes` wide, dividing the value count, such that every group of `vector` values of
+//! every thread lands on consecutive offsets starting at a multiple of `vector` (one `LDS.128`,
+//! say). One instruction of one warp (32 consecutive threads) is one **request**. The hardware
+//! serves a request in phases of `min(32, 128 / max(4, access bytes))` threads (all 32 for 4-byte
+//! accesses, 16 for 8-byte, 8 for 16-byte), and each phase in wavefronts: a wavefront reads at
+//! most one 4-byte word per bank, threads reading the same word share it. A phase needs as many
+//! wavefronts as the most distinct words it touches in one bank ([`Banks`]' 32 x 4 bytes), at
+//! best `ceil(distinct words / 32)`; the difference, summed over the phases, is the request's
+//! **bank conflicts**: per instruction, from its addresses alone, what NVIDIA's profiler counts as
+//! the SASS-level wavefronts `smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_st.sum`
+//! (writes) and `..._op_ld.sum` (reads) less the ideal (the source view's "L1 Wavefronts Shared"
+//! and "... Ideal"); with nothing else using the L1's data banks, also what its hardware counters
+//! `l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum` and `..._ld.sum` count.
+//!
+//! Some instructions take addresses from only some lanes of the warp: `ldmatrix.x1` from lanes
+//! 0-7 (one 8 x 16-byte matrix), `.x2` from lanes 0-15, `.x4` from all 32; the other lanes'
+//! entries of the TV layout only receive data. [`Problem::address_lanes`] says so per side: only
+//! the phases of the first `lanes` lanes of each warp cost wavefronts (all 32 by default).
+//!
+//! # The search
+//!
+//! Candidates for an `M x N` tile: row- and column-major; padded rows or columns
+//! (`(M,N):(N+p,1)`, `(M,N):(1,M+p)`, `1 <= p <= 32`, any extents); and every swizzle
+//! `Sw<B,M,S> o 0 o L` over the row- and column-major layouts (`1 <= B <= 6`, `0 <= M <= 6`,
+//! `B <= |S| <= 10`, both signs of `S`) that permutes the tile's offsets among themselves. They
+//! are ranked by total conflicts (write + read), then by vector bytes (wider first), then by
+//! footprint (elements of shared memory), then in the order above (simplest first).
+//!
+//! ```
+//! use cute_layout::{gpu::smem_search::{search, Problem}, render::Banks, Layout};
+//! // A 32 x 32 float tile: written by rows with 16-byte vectors, read by columns 4 rows at a time.
+//! let write: Layout = "((8,32),4):((128,1),32)".parse()?;
+//! let read: Layout = "((8,32),4):((4,32),1)".parse()?;
+//! let p = Problem::new("(32,32)".parse()?, write, read, Banks::new(32, 4)?)?;
+//! let ranked = search(&p)?;
+//! let best = &ranked[0];
+//! assert_eq!((best.conflicts(), best.write.vector, best.read.vector), (0, 4, 1));
+//! assert_eq!(best.layout.to_string(), "Sw<3,2,5> o 0 o (32,32):(32,1)");
+//! // The row-major tile keeps the vectors but reads with 8-way conflicts.
+//! let rm = p.evaluate(&"(32,32):(32,1)".parse()?)?;
+//! assert_eq!((rm.write.conflicts(), rm.read.conflicts(), rm.read.wavefronts / rm.read.requests), (0, 224, 8));
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+use alloc::format;
+use alloc::string::String;
+use alloc::vec::Vec;
+use core::fmt;
+
+use crate::composed::composed_layout::ComposedLayout;
+use crate::composed::swizzle::Swizzle;
+use crate::layout::error::LayoutError;
+use crate::layout::int_tuple::IntTuple;
+use crate::layout::Layout;
+use crate::render::Banks;
+
+/// The most points a tile may have (the search evaluates every point of every candidate).
+pub const MAX_TILE_POINTS: i64 = 1 << 16;
+
+/// Threads per warp (one request).
+pub const WARP: usize = 32;
+
+fn invalid(what: String) -> LayoutError {
+    LayoutError::InvalidArgument {
+        op: "smem_search",
+        what,
+    }
+}
+
+/// What to search for (see the [module docs](self)).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Problem {
+    tile: IntTuple,
+    rows: i64,
+    cols: i64,
+    write: Layout,
+    read: Layout,
+    banks: Banks,
+    max_vector_bytes: i64,
+    /// Lanes of each warp that supply addresses: (writes, reads).
+    lanes: (usize, usize),
+}
+
+/// One side (the writes or the reads) of a tile's accesses, per tile.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Side {
+    /// Elements per access (1 = scalar).
+    pub vector: i64,
+    /// Bytes per access.
+    pub vector_bytes: i64,
+    /// Warp instructions (requests) per tile.
+    pub requests: usize,
+    /// Wavefronts per tile.
+    pub wavefronts: usize,
+    /// Wavefronts per tile without bank conflicts.
+    pub ideal: usize,
+}
+
+impl Side {
+    /// Extra wavefronts per tile: the bank conflicts the profiler counts.
+    pub fn conflicts(&self) -> usize {
+        self.wavefronts.saturating_sub(self.ideal)
+    }
+}
+
+impl fmt::Display for Side {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{}-byte accesses ({} x {} B), {} requests, {} wavefronts ({:.2} per request, ideal {}), {} bank conflicts",
+            self.vector_bytes,
+            self.vector,
+            self.vector_bytes / self.vector.max(1),
+            self.requests,
+            self.wavefronts,
+            self.wavefronts as f64 / self.requests.max(1) as f64,
+            self.ideal,
+            self.conflicts()
+        )
+    }
+}
+
+/// A shared-memory layout of the tile and what its accesses cost.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Evaluation {
+    /// The layout from the tile's 1-D index to the element offset in shared memory.
+    pub layout: ComposedLayout,
+    /// `row-major`, `column-major`, `padded`, `swizzled` or `given`.
+    pub kind: &'static str,
+    /// The writes.
+    pub write: Side,
+    /// The reads.
+    pub read: Side,
+    /// Elements of shared memory the tile occupies (largest offset + 1).
+    pub footprint: i64,
+}
+
+impl Evaluation {
+    /// Bank conflicts per tile, writes and reads together.
+    pub fn conflicts(&self) -> usize {
+        self.write.conflicts() + self.read.conflicts()
+    }
+}
+
+impl fmt::Display for Evaluation {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(
+            f,
+            "{} ({}, {} elements)",
+            self.layout, self.kind, self.footprint
+        )?;
+        writeln!(f, "  write: {}", self.write)?;
+        write!(f, "  read:  {}", self.read)
+    }
+}
+
+impl Problem {
+    /// A tile of shape `tile` (two top-level modes: rows and columns), written by `write` and
+    /// read by `read` (TV layouts: mode 0 the thread, mode 1 the value, values 1-D tile
+    /// indices), with the element size and bank geometry of `banks`, vectors up to 16 bytes.
+    ///
+    /// # Errors
+    /// [`LayoutError::InvalidArgument`] if the tile does not have two modes, a TV layout does
+    /// not have two modes or reaches outside the tile; [`LayoutError::TooLarge`] past
+    /// [`MAX_TILE_POINTS`].
+    ///
+    /// # Examples
+    /// ```
+    /// # use cute_layout::{gpu::smem_search::Problem, render::Banks, Layout};
+    /// let rows: Layout = "((32,8),4):((32,1),8)".parse()?; // a warp writes along a row
+    /// let cols: Layout = "((32,8),4):((1,32),256)".parse()?; // a warp reads down a column
+    /// let p = Problem::new("(32,32)".parse()?, rows, cols, Banks::new(32, 4)?)?;
+    /// let e = p.evaluate(&"(32,32):(33,1)".parse()?)?; // one word of padding per row
+    /// assert_eq!((e.conflicts(), e.footprint), (0, 1055));
+    /// let outside: Layout = "(32,33):(1,32)".parse()?;
+    /// assert!(Problem::new("(32,32)".parse()?, outside, "(32,32):(1,32)".parse()?, Banks::default()).is_err());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn new(
+        tile: IntTuple,
+        write: Layout,
+        read: Layout,
+        banks: Banks,
+    ) -> Result<Self, LayoutError> {
+        if tile.rank() != 2 {
+            return Err(invalid(format!(
+                "the tile {tile} must have two modes (rows, columns)"
+            )));
+        }
+        let dims: Vec<i64> = tile
+            .elements()
+            .map(|m| m.size())
+            .collect::<Result<_, _>>()?;
+        let (rows, cols) = (dims[0], dims[1]);
+        let n = rows.checked_mul(cols).unwrap_or(i64::MAX);
+        if n > MAX_TILE_POINTS {
+            return Err(LayoutError::TooLarge {
+                op: "smem_search",
+                what: format!("a tile of {n} points"),
+                limit: MAX_TILE_POINTS,
+            });
+        }
+        for (side, tv) in [("write", &write), ("read", &read)] {
+            if tv.rank() != 2 {
+                return Err(invalid(format!(
+                    "the {side} layout {tv} must have two modes (thread, value)"
+                )));
+            }
+            if tv.size() > MAX_TILE_POINTS {
+                return Err(LayoutError::TooLarge {
+                    op: "smem_search",
+                    what: format!("a {side} layout of {} points", tv.size()),
+                    limit: MAX_TILE_POINTS,
+                });
+            }
+            let (lo, hi) = tv.image_bounds();
+            if lo < 0 || hi >= n {
+                return Err(invalid(format!(
+                    "the {side} layout {tv} reaches [{lo}, {hi}], outside the tile's {n} points"
+                )));
+            }
+        }
+        Ok(Problem {
+            tile,
+            rows,
+            cols,
+            write,
+            read,
+            banks,
+            max_vector_bytes: 16,
+            lanes: (WARP, WARP),
+        })
+    }
+
+    /// The same with only the first `write` lanes of each warp supplying the writes' addresses
+    /// and the first `read` lanes the reads' (see the [module docs](self)): 8 for `ldmatrix.x1`
+    /// or `stmatrix.x1`, 16 for `.x2`, 32 (the default) for `.x4` and ordinary loads and stores.
+    /// Requests are still one per warp instruction; the ignored lanes cost no wavefronts.
+    ///
+    /// # Errors
+    /// [`LayoutError::InvalidArgument`] unless both are from 1 to 32.
+    ///
+    /// # Examples
+    /// ```
+    /// # use cute_layout::{gpu::smem_search::Problem, render::Banks, Layout};
+    /// // ldmatrix.x2 over a 16 x 8 tile of bf16 (K-major): lanes 0-15 give the 16 row addresses,
+    /// // lanes 16-31 repeat them (stride 0), as in CuTe's SM75_U32x2_LDSM_N.
+    /// let rows: Layout = "((16,2),8):((1,0),16)".parse()?;
+    /// let p = Problem::new("(16,8)".parse()?, rows.clone(), rows, Banks::new(32, 2)?)?;
+    /// let all = p.evaluate(&"(16,8):(8,1)".parse()?)?;
+    /// assert_eq!((all.read.requests, all.read.wavefronts, all.read.conflicts()), (1, 4, 0));
+    /// let x2 = p.address_lanes(32, 16)?.evaluate(&"(16,8):(8,1)".parse()?)?;
+    /// assert_eq!((x2.read.requests, x2.read.wavefronts, x2.read.conflicts()), (1, 2, 0));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn address_lanes(mut self, write: usize, read: usize) -> Result<Self, LayoutError> {
+        for (side, n) in [("write", write), ("read", read)] {
+            if !(1..=WARP).contains(&n) {
+                return Err(invalid(format!(
+                    "{side} address lanes {n} is not from 1 to {WARP}"
+                )));
+            }
+        }
+        self.lanes = (write, read);
+        Ok(self)
+    }
+
+    /// Lanes of each warp that supply addresses: (writes, reads).
+    pub fn lanes(&self) -> (usize, usize) {
+        self.lanes
+    }
+
+    /// The same with accesses at most `bytes` wide (a power of two, 1 to 16).
+    ///
+    /// # Errors
+    /// [`LayoutError::InvalidArgument`] otherwise.
+    pub fn max_vector_bytes(mut self, bytes: i64) -> Result<Self, LayoutError> {
+        if !(1..=16).contains(&bytes) || bytes & (bytes - 1) != 0 {
+            return Err(invalid(format!(
+                "vector width {bytes} bytes is not a power of two from 1 to 16"
+            )));
+        }
+        self.max_vector_bytes = bytes;
+        Ok(self)
+    }
+
+    /// The tile's shape.
+    pub fn tile(&self) -> &IntTuple {
+        &self.tile
+    }
+
+    /// What the accesses cost with the tile stored as `smem` (from the tile's 1-D index to an
+    /// element offset).
+    ///
+    /// # Errors
+    /// [`LayoutError::InvalidArgument`] if `smem`'s size is not the tile's or an offset is
+    /// negative; [`LayoutError::Overflow`] if a byte address leaves `i64`.
+    pub fn evaluate(&self, smem: &ComposedLayout) -> Result<Evaluation, LayoutError> {
+        self.evaluate_kind(smem, "given")
+    }
+
+    fn evaluate_kind(
+        &self,
+        smem: &ComposedLayout,
+        kind: &'static str,
+    ) -> Result<Evaluation, LayoutError> {
+        let n = self.rows * self.cols;
+        if smem.size() != n {
+            return Err(invalid(format!(
+                "the layout {smem} has {} points, the tile {}",
+                smem.size(),
+                n
+            )));
+        }
+        let offs: Vec<i64> = smem.offsets().collect();
+        let (lo, hi) = offs
+            .iter()
+            .fold((i64::MAX, i64::MIN), |(a, b), &v| (a.min(v), b.max(v)));
+        if lo < 0 {
+            return Err(invalid(format!("the layout {smem} has negative offsets")));
+        }
+        Ok(Evaluation {
+            layout: smem.clone(),
+            kind,
+            write: self.side(&self.write, &offs, self.lanes.0)?,
+            read: self.side(&self.read, &offs, self.lanes.1)?,
+            footprint: hi + 1,
+        })
+    }
+
+    fn side(&self, tv: &Layout, smem: &[i64], lanes: usize) -> Result<Side, LayoutError> {
+        let threads = tv.mode(0).map_or(1, |m| m.size());
+        let values = tv.mode(1).map_or(1, |m| m.size());
+        let t_n = usize::try_from(threads).unwrap_or(0);
+        let v_n = usize::try_from(values).unwrap_or(0);
+        // off[t + T v] = S(TV(t, v)); TV's image lies in the tile (checked in `new`).
+        let off: Vec<i64> = tv
+            .offsets()
+            .map(|x| {
+                smem.get(usize::try_from(x).unwrap_or(0))
+                    .copied()
+                    .unwrap_or(0)
+            })
+            .collect();
+        let at = |t: usize, v: usize| off[t + t_n * v];
+        let e = self.banks.elem_bytes();
+        let mut w = 1usize;
+        loop {
+            let w2 = w * 2;
+            let fits = i64::try_from(w2)
+                .ok()
+                .and_then(|x| x.checked_mul(e))
+                .is_some_and(|b| b <= self.max_vector_bytes);
+            if !fits || v_n % w2 != 0 {
+                break;
+            }
+            let ok = (0..t_n).all(|t| {
+                (0..v_n / w2).all(|g| {
+                    let b = at(t, g * w2);
+                    b.rem_euclid(w2 as i64) == 0
+                        && (1..w2).all(|j| at(t, g * w2 + j) == b + j as i64)
+                })
+            });
+            if !ok {
+                break;
+            }
+            w = w2;
+        }
+        let bytes = w as i64 * e;
+        let wave_bytes = self.banks.count() * self.banks.bank_bytes();
+        let phase = usize::try_from(wave_bytes / bytes.max(self.banks.bank_bytes()))
+            .unwrap_or(1)
+            .clamp(1, WARP);
+        let mut side = Side {
+            vector: w as i64,
+            vector_bytes: bytes,
+            requests: 0,
+            wavefronts: 0,
+            ideal: 0,
+        };
+        let mut words = Vec::new();
+        let mut per_bank = alloc::vec![0usize; usize::try_from(self.banks.count()).unwrap_or(1)];
+        for warp0 in (0..t_n).step_by(WARP) {
+            // Only the first `lanes` lanes of the warp supply addresses.
+            let addr_end = (warp0 + lanes).min(t_n);
+            for g in 0..v_n / w {
+                side.requests += 1;
+                for p0 in (warp0..addr_end).step_by(phase) {
+                    words.clear();
+                    for t in p0..(p0 + phase).min(addr_end) {
+                        let first = self.banks.words(at(t, g * w))?.0;
+                        let last = self.banks.words(at(t, g * w + w - 1))?.1;
+                        words.extend(first..=last);
+                    }
+                    words.sort_unstable();
+                    words.dedup();
+                    per_bank.iter_mut().for_each(|c| *c = 0);
+                    let mut wf = 0;
+                    for &wd in &words {
+                        if let Some(c) =
+                            per_bank.get_mut(wd.rem_euclid(self.banks.count()) as usize)
+                        {
+                            *c += 1;
+                            wf = wf.max(*c);
+                        }
+                    }
+                    side.wavefronts += wf;
+                    side.ideal += words.len().div_ceil(per_bank.len().max(1));
+                }
+            }
+        }
+        Ok(side)
+    }
+
+    /// The candidates of the [module docs](self), in their order, with their kinds.
+    fn candidates(&self) -> Result<Vec<(ComposedLayout, &'static str)>, LayoutError> {
+        let (m, n) = (self.rows, self.cols);
+        let shape = IntTuple::flat([m, n]);
+        let lay = |a: i64, b: i64| Layout::new(shape.clone(), IntTuple::flat([a, b]));
+        let row = lay(n, 1)?;
+        let col = lay(1, m)?;
+        let mut out: Vec<(ComposedLayout, &'static str)> = alloc::vec![
+            (row.clone().into(), "row-major"),
+            (col.clone().into(), "column-major"),
+        ];
+        for p in 1..=32 {
+            out.push((lay(n + p, 1)?.into(), "padded"));
+            out.push((lay(1, m + p)?.into(), "padded"));
+        }
+        // Swizzles that permute [0, m n) among itself: all their bits below log2 of the largest
+        // power of two dividing m n.
+        let bits = i64::from((m * n).trailing_zeros());
+        for base in [&row, &col] {
+            for b in 1..=6 {
+                for mb in 0..=6 {
+                    for abs_s in b..=10 {
+                        if b + mb + abs_s > bits {
+                            continue;
+                        }
+                        for s in [abs_s, -abs_s] {
+                            let sw = Swizzle::new(b, mb, s)?;
+                            out.push((ComposedLayout::new(sw, 0, base.clone())?, "swizzled"));
+                        }
+                    }
+                }
+            }
+        }
+        Ok(out)
+    }
+}
+
+/// Every candidate of the [module docs](self) evaluated and ranked, best first: fewest bank
+/// conflicts (writes + reads), then widest vectors, then smallest footprint, then simplest.
+///
+/// # Laws
+/// * The first result has no more conflicts than the row-major, column-major and every padded
+///   tile, and among those with as few conflicts, vectors at least as wide.
+/// * Every result is a bijection from the tile onto its offsets (no two elements share one).
+///
+/// # Errors
+/// As [`Problem::evaluate`].
+///
+/// # Examples
+/// See the [module docs](self).
+pub fn search(p: &Problem) -> Result<Vec<Evaluation>, LayoutError> {
+    let mut ranked = p
+        .candidates()?
+        .into_iter()
+        .map(|(c, kind)| p.evaluate_kind(&c, kind))
+        .collect::<Result<Vec<_>, _>>()?;
+    // Stable: ties keep the candidates' order (simplest first).
+    ranked.sort_by_key(|e| {
+        (
+            e.conflicts(),
+            core::cmp::Reverse(e.write.vector_bytes + e.read.vector_bytes),
+            e.footprint,
+        )
+    });
+    Ok(ranked)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn problem(w: &str, r: &str, e: i64) -> Problem {
+        Problem::new(
+            "(32,32)".parse().unwrap(),
+            w.parse().unwrap(),
+            r.parse().unwrap(),
+            Banks::new(32, e).unwrap(),
+        )
+        .unwrap()
+    }
+
+    #[test]
+    fn classic_transpose() {
+        // 32 x 8 threads, 4 values: write rows, read columns.
+        let p = problem("((32,8),4):((32,1),8)", "((32,8),4):((1,32),256)", 4);
+        let rm = p.evaluate(&"(32,32):(32,1)".parse().unwrap()).unwrap();
+        assert_eq!((rm.write.conflicts(), rm.read.conflicts()), (0, 32 * 31));
+        let pad = p.evaluate(&"(32,32):(33,1)".parse().unwrap()).unwrap();
+        assert_eq!(pad.conflicts(), 0);
+        let best = &search(&p).unwrap()[0];
+        assert_eq!(best.conflicts(), 0);
+        // Bijective onto its offsets.
+        let mut offs: Vec<i64> = best.layout.offsets().collect();
+        offs.sort_unstable();
+        offs.dedup();
+        assert_eq!(offs.len(), 1024);
+    }
+
+    #[test]
+    fn best_beats_baselines() {
+        for (w, r, e) in [
+            ("((8,32),4):((128,1),32)", "((8,32),4):((4,32),1)", 4),
+            ("((32,8),4):((32,1),8)", "((32,8),4):((1,32),256)", 2),
+            ("((4,32),8):((256,1),32)", "((32,4),8):((1,256),32)", 2),
+            ("((32,8),4):((32,1),8)", "((32,8),4):((32,1),8)", 8),
+        ] {
+            let p = problem(w, r, e);
+            let ranked = search(&p).unwrap();
+            let best = &ranked[0];
+            for other in ranked.iter().filter(|x| x.kind != "swizzled") {
+                assert!(best.conflicts() <= other.conflicts());
+                if best.conflicts() == other.conflicts() {
+                    assert!(
+                        best.write.vector_bytes + best.read.vector_bytes
+                            >= other.write.vector_bytes + other.read.vector_bytes
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn ldmatrix_address_lanes() {
+        // ldmatrix over a 32 x 8 bf16 tile stored row-major (16 bytes a row): .x4 takes 32 row
+        // addresses, .x2 the first 16 (lanes 16-31 repeat them, stride 0, as in CuTe's
+        // SM75_U32x2_LDSM_N), .x1 the first 8: one wavefront per 8 rows (128 bytes).
+        let tile: IntTuple = "(32,8)".parse().unwrap();
+        let smem: ComposedLayout = "(32,8):(8,1)".parse().unwrap();
+        for (tv, lanes, wavefronts) in [
+            ("(32,8):(1,32)", 32, 4),
+            ("((16,2),8):((1,0),32)", 16, 2),
+            ("((8,4),8):((1,0),32)", 8, 1),
+        ] {
+            let tv: Layout = tv.parse().unwrap();
+            let p = Problem::new(tile.clone(), tv.clone(), tv, Banks::new(32, 2).unwrap()).unwrap();
+            // Every lane counted: four phases of 8 lanes, whatever they repeat.
+            let all = p.evaluate(&smem).unwrap();
+            assert_eq!(
+                (
+                    all.read.requests,
+                    all.read.wavefronts,
+                    all.read.vector_bytes
+                ),
+                (1, 4, 16)
+            );
+            let q = p.address_lanes(lanes, lanes).unwrap();
+            assert_eq!(q.lanes(), (lanes, lanes));
+            let e = q.evaluate(&smem).unwrap();
+            assert_eq!(
+                (e.read.requests, e.read.wavefronts, e.read.conflicts()),
+                (1, wavefronts, 0)
+            );
+            assert_eq!(e.write, e.read);
+        }
+        // Lanes that conflict among themselves keep their conflicts: a column-major tile puts
+        // the 8 rows of a phase 2 bytes apart (all in 4 banks' words 0-3).
+        let tv: Layout = "((16,2),8):((1,0),16)".parse().unwrap();
+        let p = Problem::new(
+            "(16,8)".parse().unwrap(),
+            tv.clone(),
+            tv,
+            Banks::new(32, 2).unwrap(),
+        )
+        .unwrap()
+        .address_lanes(32, 16)
+        .unwrap();
+        let cm = p.evaluate(&"(16,8):(1,16)".parse().unwrap()).unwrap();
+        assert_eq!((cm.read.vector, cm.read.requests), (1, 8));
+        assert!(cm.write.wavefronts >= cm.read.wavefronts);
+    }
+
+    #[test]
+    fn errors() {
+        let b = Banks::new(32, 4).unwrap();
+        let t: IntTuple = "(32,32)".parse().unwrap();
+        let ok: Layout = "(32,32):(1,32)".parse().unwrap();
+        assert!(Problem::new("32".parse().unwrap(), ok.clone(), ok.clone(), b).is_err());
+        let out: Layout = "(32,33):(1,32)".parse().unwrap();
+        assert!(Problem::new(t.clone(), out, ok.clone(), b).is_err());
+        let p = Problem::new(t, ok.clone(), ok, b).unwrap();
+        assert!(p.evaluate(&"(16,16):(16,1)".parse().unwrap()).is_err());
+        assert!(p.clone().max_vector_bytes(3).is_err());
+        assert!(p.clone().address_lanes(0, 32).is_err());
+        assert!(p.clone().address_lanes(32, 33).is_err());
+        assert_eq!(p.address_lanes(16, 8).unwrap().lanes(), (16, 8));
+    }
+}

@@ -1,0 +1,1216 @@
+//! F2 (XOR) strides: NVlabs PyCuTe's `F2` stride scalar, **not CuTe C++'s** (CuTe C++ has no
+//! such stride; it writes the same functions as a [`Swizzle`] composed with an integer layout).
+//!
+//! An `F2` stride `d` adds by XOR and scales by carry-less multiplication: a coordinate `c`
+//! contributes `clmul(d, c)` (the XOR of `d << j` over the set bits `j` of `c`), and the modes'
+//! contributions are XORed. So `(4,8):(F2(1),F2(8))` is `c0 ^ 8*c1`, and
+//! `(8,8):(F2(1),F2(9))` is `c0 ^ 9*c1` in carry-less arithmetic, `c0 ^ c1 ^ (c1 << 3)`: the
+//! swizzle `Sw<3,0,3> o 0 o (8,8):(1,8)`. For a power of two `d` (or `c < 2`) the carry-less
+//! product is the integer product, so `F2(5) * 3 == 15` as in PyCuTe's test, but
+//! `Layout(8, F2(3))` maps 3 to `3 ^ 6 == 5`.
+//!
+//! Text form: a stride leaf `F2(v)` with `v >= 0`, or `0` (the zero stride, which every kind of
+//! stride shares; it prints as `0`). A nonzero plain integer stride beside F2 strides is refused:
+//! XOR and integer addition do not mix (PyCuTe raises `TypeError` when it evaluates one).
+//!
+//! ```
+//! use cute_layout::{F2, Layout};
+//! let l: Layout<F2> = "(4,8):(F2(1),F2(8))".parse()?;
+//! assert_eq!(l.to_string(), "(4,8):(F2(1),F2(8))");
+//! assert_eq!(l.value(&"(3,5)".parse()?)?, 3 ^ 40);
+//! let sw: Layout<F2> = "(8,8):(F2(1),F2(9))".parse()?;
+//! assert_eq!(sw.to_swizzle()?.to_string(), "Sw<3,0,3> o 0 o (8,8):(1,8)");
+//! assert_eq!(sw.right_inverse().to_string(), "(8,8):(F2(1),F2(9))"); // its own inverse
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! A basis stride may carry an F2 value, PyCuTe's `ScaledBasis(F2(v), (i,))`: written
+//! `F2(v)@i` ([`F2Basis`]), it steps along coordinate mode `i` by XOR, so
+//! `(8,8):(F2(1)@0,F2(9)@0)` maps to a coordinate whose mode 0 is swizzled. Only mode paths of
+//! one level, and no plain F2 stride beside them.
+//!
+//! The operations follow PyCuTe (NVlabs/CuTe `pycute/swizzle.py`, `stride.py`, `algebra.py`):
+//! coalesce merges two modes only where that keeps every value (the left extent a power of two,
+//! or both strides 0), `right_inverse` follows the chain of strides and lets a stride carry a
+//! component the covered modes already span (so swizzles invert), `left_inverse` needs every gap
+//! of the chain to be 1, and `layout_add` XORs the strides on a common refinement whose
+//! sub-modes start at power-of-two positions.
+
+use alloc::vec::Vec;
+use core::fmt;
+use core::str::FromStr;
+
+use crate::basis::ScaledBasis;
+use crate::composed::composed_layout::ComposedLayout;
+use crate::composed::swizzle::Swizzle;
+use crate::layout::error::{LayoutError, ParseError, ParseErrorKind};
+use crate::layout::int_tuple::IntTuple;
+use crate::layout::parse::Parser;
+use crate::layout::tree::{Leaves, Tok, Toks};
+use crate::layout::{Layout, StrideValue};
+
+/// Most points the F2 predicates ([`Layout::<F2>::is_injective`] and friends) enumerate when
+/// an extent is not a power of two (`2^22`); with power-of-two extents they decide by linear
+/// algebra over GF(2), for any size.
+pub const MAX_F2_POINTS: i64 = 1 << 22;
+
+/// NVlabs PyCuTe's `F2` stride scalar: a bit pattern whose sum is XOR and whose product with a
+/// coordinate is carry-less. Printed `F2(v)` (PyCuTe's constructor), `0` for zero.
+///
+/// # Laws
+/// * `a.xor(a) == F2::ZERO`; `a.xor(F2::ZERO) == a`; XOR is associative and commutative.
+/// * `a.times(c)` is the carry-less product; `a.times(2^k) == a << k`; it distributes over XOR.
+///
+/// # Examples
+/// ```
+/// # use cute_layout::F2;
+/// assert_eq!(F2::new(0b1010).xor(F2::new(0b1100)), F2::new(0b0110));
+/// assert_eq!(F2::new(5).times(3), Some(F2::new(15)));
+/// assert_eq!(F2::new(3).times(3), Some(F2::new(5))); // 3 ^ 6
+/// assert_eq!(F2::new(9).to_string(), "F2(9)");
+/// ```
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default, PartialOrd, Ord)]
+pub struct F2(u64);
+
+/// The carry-less product of `a` and `b` (exact: at most 127 bits).
+pub(crate) fn clmul(a: u64, b: u64) -> u128 {
+    let (mut r, mut a, mut b) = (0u128, u128::from(a), b);
+    while b != 0 {
+        if b & 1 == 1 {
+            r ^= a;
+        }
+        a <<= 1;
+        b >>= 1;
+    }
+    r
+}
+
+impl F2 {
+    /// The zero stride.
+    pub const ZERO: F2 = F2(0);
+
+    /// The F2 value with bit pattern `v`.
+    pub const fn new(v: u64) -> Self {
+        F2(v)
+    }
+
+    /// The bit pattern.
+    pub const fn value(self) -> u64 {
+        self.0
+    }
+
+    /// The F2 sum: bitwise XOR.
+    pub const fn xor(self, other: F2) -> F2 {
+        F2(self.0 ^ other.0)
+    }
+
+    /// The carry-less product with the integer (bit pattern) `k`; `None` past 64 bits.
+    pub fn times(self, k: u64) -> Option<F2> {
+        u64::try_from(clmul(self.0, k)).ok().map(F2)
+    }
+}
+
+impl StrideValue for F2 {
+    fn magnitude(&self) -> Option<i64> {
+        i64::try_from(self.0).ok()
+    }
+    fn write(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.0 == 0 {
+            f.write_str("0")
+        } else {
+            write!(f, "F2({})", self.0)
+        }
+    }
+}
+
+impl fmt::Display for F2 {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        StrideValue::write(self, f)
+    }
+}
+
+/// NVlabs PyCuTe's `ScaledBasis(F2(v), (i,))`: the F2 value `v` along top-level coordinate
+/// mode `i`, printed `F2(v)@i` (`0` for zero).
+///
+/// # Examples
+/// ```
+/// # use cute_layout::{F2Basis, Layout};
+/// let l: Layout<F2Basis> = "(8,8):(F2(1)@0,F2(9)@0)".parse()?;
+/// assert_eq!(l.to_string(), "(8,8):(F2(1)@0,F2(9)@0)");
+/// assert_eq!(l.value(&"(1,1)".parse()?)?.to_string(), "(8)");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub struct F2Basis {
+    value: F2,
+    axis: ScaledBasis,
+}
+
+impl F2Basis {
+    /// The F2 value.
+    pub fn value(&self) -> F2 {
+        self.value
+    }
+
+    /// The coordinate mode it steps along (`None` for the zero stride).
+    pub fn axis(&self) -> Option<usize> {
+        self.axis.path().next()
+    }
+}
+
+impl StrideValue for F2Basis {
+    fn magnitude(&self) -> Option<i64> {
+        self.value.magnitude()
+    }
+    fn write(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.value.write(f)?;
+        match self.axis() {
+            Some(i) if self.value != F2::ZERO => write!(f, "@{i}"),
+            _ => Ok(()),
+        }
+    }
+}
+
+impl Parser<'_> {
+    /// One F2 stride leaf: `F2(v)` with `v >= 0`, or `0`.
+    fn f2(&mut self) -> Result<F2, ParseError> {
+        self.skip_ws();
+        let start = self.pos;
+        if self.s[self.pos..].starts_with(b"F2") {
+            self.pos += 2;
+            self.eat(b'(', "'(' after F2")?;
+            let at = {
+                self.skip_ws();
+                self.pos
+            };
+            let v = self.int()?;
+            self.eat(b')', "')'")?;
+            return u64::try_from(v).map(F2).map_err(|_| ParseError {
+                offset: at,
+                kind: ParseErrorKind::Invalid(LayoutError::InvalidArgument {
+                    op: "parse",
+                    what: alloc::format!(
+                        "F2({v}): an F2 stride is a bit pattern, so it is not negative"
+                    ),
+                }),
+            });
+        }
+        let v = self.int()?;
+        if v != 0 {
+            return Err(ParseError {
+                offset: start,
+                kind: ParseErrorKind::Invalid(LayoutError::InvalidArgument {
+                    op: "parse",
+                    what: alloc::format!(
+                        "the plain stride {v} beside F2 strides: XOR and integer addition do not mix (only 0 is both)"
+                    ),
+                }),
+            });
+        }
+        Ok(F2::ZERO)
+    }
+}
+
+impl Parser<'_> {
+    /// One F2 basis leaf: `F2(v)@i` or `0`.
+    fn f2_basis(&mut self) -> Result<F2Basis, ParseError> {
+        self.skip_ws();
+        let start = self.pos;
+        let value = self.f2()?;
+        let mut path: Leaves<usize> = Leaves::new();
+        while self.peek() == Some(b'@') {
+            self.pos += 1;
+            let i = self.int()?;
+            path.push(usize::try_from(i).map_err(|_| self.error("a mode index >= 0"))?);
+        }
+        path.reverse();
+        let bad = |what: alloc::string::String| ParseError {
+            offset: start,
+            kind: ParseErrorKind::Invalid(LayoutError::InvalidArgument { op: "parse", what }),
+        };
+        if path.len() > 1 {
+            return Err(bad(alloc::format!(
+                "{value}: an F2 basis stride steps along a top-level coordinate mode (one @ index)"
+            )));
+        }
+        if path.is_empty() && value != F2::ZERO {
+            return Err(bad(alloc::format!(
+                "{value} beside F2 basis strides: every nonzero stride steps along a coordinate mode"
+            )));
+        }
+        // The zero stride is one value whatever mode it names (`F2(0)@1` prints as `0`).
+        if value == F2::ZERO {
+            path.clear();
+        }
+        let axis = ScaledBasis::new(1, &path).map_err(|e| ParseError {
+            offset: start,
+            kind: ParseErrorKind::Invalid(e),
+        })?;
+        Ok(F2Basis { value, axis })
+    }
+}
+
+impl FromStr for Layout<F2Basis> {
+    type Err = ParseError;
+    /// Parse `shape:stride` with F2 basis strides, e.g. `(8,8):(F2(1)@0,F2(1)@1)`.
+    fn from_str(s: &str) -> Result<Self, ParseError> {
+        crate::basis::scaled_basis::parse_layout_with(s, "F2 basis", |p| p.f2_basis())
+    }
+}
+
+impl FromStr for Layout<F2> {
+    type Err = ParseError;
+    /// Parse `shape:stride` with F2 strides, e.g. `(4,8):(F2(1),F2(8))` or `(4,8):(F2(1),0)`.
+    fn from_str(s: &str) -> Result<Self, ParseError> {
+        crate::basis::scaled_basis::parse_layout_with(s, "F2", |p| p.f2())
+    }
+}
+
+/// Whether an F2 text names a layout with F2 strides (it holds `F2(`): how front ends pick the
+/// parser.
+pub fn is_f2_text(s: &str) -> bool {
+    s.contains("F2(")
+}
+
+fn to_i64(op: &'static str, v: u128) -> Result<i64, LayoutError> {
+    i64::try_from(v).map_err(|_| LayoutError::overflow(op))
+}
+
+fn pow2(s: i64) -> bool {
+    s > 0 && (s & (s - 1)) == 0
+}
+
+fn log2(s: i64) -> u32 {
+    63 - s.leading_zeros()
+}
+
+/// A flat F2 layout of `modes` (`1:0` for none, an integer shape for one).
+fn flat(op: &'static str, modes: &[(i64, F2)]) -> Result<Layout<F2>, LayoutError> {
+    let mut toks = Toks::new();
+    let mut shape = Leaves::new();
+    let mut stride = Leaves::new();
+    if modes.len() != 1 {
+        toks.push(Tok::Open);
+    }
+    for &(s, d) in modes {
+        toks.push(Tok::Leaf);
+        shape.push(s);
+        stride.push(d);
+    }
+    if modes.is_empty() {
+        toks = Toks::from_slice(&[Tok::Leaf]);
+        shape.push(1);
+        stride.push(F2::ZERO);
+    } else if modes.len() != 1 {
+        toks.push(Tok::Close);
+    }
+    Layout::checked(op, toks, shape, stride)
+}
+
+/// PyCuTe's merge test for `s_a:d_a` followed by `d_b`: `s_a * d_a == d_b` and
+/// `(s_a - 1) * d_a + d_b == (2 s_a - 1) * d_a` (carry-less), which holds exactly where the
+/// merged mode has the same values (`s_a` a power of two, or both strides 0).
+fn merges(sa: i64, da: F2, db: F2) -> bool {
+    let (sa, d) = (sa as u64, da.0);
+    clmul(d, sa) == u128::from(db.0)
+        && (clmul(d, sa - 1) ^ u128::from(db.0)) == clmul(d, 2 * sa - 1)
+}
+
+impl Layout<F2> {
+    /// The F2 layout with the shape of `l` and all strides 0 (the zero layout every stride kind
+    /// shares; PyCuTe's universal additive identity `Layout(n, 0)`).
+    ///
+    /// # Errors
+    /// [`LayoutError::InvalidArgument`] if a stride of `l` is not 0.
+    ///
+    /// # Examples
+    /// ```
+    /// # use cute_layout::{F2, Layout};
+    /// let z = Layout::<F2>::from_zero_layout(&"(4,2):(0,0)".parse()?)?;
+    /// assert_eq!(z.to_string(), "(4,2):(0,0)");
+    /// assert!(Layout::<F2>::from_zero_layout(&"4:1".parse()?).is_err());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn from_zero_layout(l: &Layout) -> Result<Self, LayoutError> {
+        if l.stride_leaves().iter().any(|&d| d != 0) {
+            return Err(LayoutError::InvalidArgument {
+                op: "f2",
+                what: alloc::format!(
+                    "{l} has a nonzero integer stride: XOR and integer addition do not mix"
+                ),
+            });
+        }
+        let stride = l.stride_leaves().iter().map(|_| F2::ZERO).collect();
+        Layout::checked("f2", l.toks.clone(), l.shape.clone(), stride)
+    }
+
+    fn xor_of(&self, op: &'static str, c: &[i64]) -> Result<i64, LayoutError> {
+        let mut acc = 0u128;
+        for (&ck, d) in c.iter().zip(self.stride.iter()) {
+            let ck = u64::try_from(ck).map_err(|_| LayoutError::InvalidArgument {
+                op,
+                what: alloc::format!(
+                    "coordinate {ck}: F2 strides act through a coordinate's bits, and a negative one has no finite bits"
+                ),
+            })?;
+            acc ^= clmul(d.0, ck);
+        }
+        to_i64(op, acc)
+    }
+
+    /// The value at a 1-D, R-D or natural coordinate: the XOR over the leaves of the carry-less
+    /// product of each leaf's coordinate and stride.
+    ///
+    /// # Laws
+    /// * `value(c) == XOR_k clmul(d_k, c_k)` for the natural coordinate `c` of the input.
+    /// * `value(a) ^ value(b) == value(a ^ b)` leaf by leaf (linear over GF(2)).
+    ///
+    /// # Errors
+    /// As [`IntTuple::idx2crd`]; [`LayoutError::InvalidArgument`] for a negative coordinate;
+    /// [`LayoutError::Overflow`] past `i64`.
+    ///
+    /// # Examples
+    /// ```
+    /// # use cute_layout::{F2, Layout};
+    /// let l: Layout<F2> = "(2,2):(F2(10),F2(12))".parse()?;
+    /// assert_eq!(l.value(&"(1,1)".parse()?)?, 6); // F2(10) + F2(12)
+    /// assert_eq!(l.value(&"3".parse()?)?, 6);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn value(&self, coord: &IntTuple) -> Result<i64, LayoutError> {
+        let natural = self.shape().idx2crd(coord)?;
+        self.xor_of("crd2idx", &natural.leaves)
+    }
+
+    /// PyCuTe's bound on the codomain of an F2 layout: the smallest power of two above every
+    /// mode's largest contribution `clmul(d, s - 1)` (XOR cancels bits, so the values are
+    /// bounded by their bit span, not by a sum); 1 when every stride is 0.
+    ///
+    /// # Laws
+    /// * `0 <= L(i) < cosize` for every `i < size`.
+    ///
+    /// # Errors
+    /// [`LayoutError::Overflow`] past `i64`.
+    ///
+    /// # Examples
+    /// ```
+    /// # use cute_layout::{F2, Layout};
+    /// assert_eq!("4:F2(3)".parse::<Layout<F2>>()?.cosize()?, 8); // reaches 6
+    /// assert_eq!("(8,8):(F2(1),F2(9))".parse::<Layout<F2>>()?.cosize()?, 64);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn cosize(&self) -> Result<i64, LayoutError> {
+        let bits = self
+            .stride
+            .iter()
+            .zip(self.shape.iter())
+            .map(|(d, &s)| 128 - clmul(d.0, (s - 1) as u64).leading_zeros())
+            .max()
+            .unwrap_or(0);
+        1i64.checked_shl(bits)
+            .filter(|&v| v > 0)
+            .ok_or_else(|| LayoutError::overflow("cosize"))
+    }
+
+    /// The 1-D function on the domain: `Some(L(i))` for `0 <= i < size`, else `None` (and `None`
+    /// past `i64`).
+    ///
+    /// # Examples
+    /// ```
+    /// # use cute_layout::{F2, Layout};
+    /// let l: Layout<F2> = "8:F2(3)".parse()?;
+    /// let v: Vec<i64> = (0..8).filter_map(|i| l.index_1d(i)).collect();
+    /// assert_eq!(v, [0, 3, 6, 5, 12, 15, 10, 9]);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn index_1d(&self, i: i64) -> Option<i64> {
+        if i < 0 || i >= self.size() {
+            return None;
+        }
+        self.index_any(i).ok()
+    }
+
+    /// The 1-D function at any index `i >= 0`: past the end the last mode's coordinate runs on
+    /// (as [`Layout::index_any`] for integer strides).
+    ///
+    /// # Errors
+    /// [`LayoutError::InvalidArgument`] for `i < 0` (PyCuTe refuses a negative F2 factor);
+    /// [`LayoutError::Overflow`] past `i64`.
+    ///
+    /// # Examples
+    /// ```
+    /// # use cute_layout::{F2, Layout};
+    /// let l: Layout<F2> = "(4,2):(F2(1),F2(4))".parse()?;
+    /// assert_eq!(l.index_any(9)?, 9); // (1, 2): the last mode runs on, 1 ^ 4*2
+    /// assert!(l.index_any(-1).is_err());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn index_any(&self, i: i64) -> Result<i64, LayoutError> {
+        if i < 0 {
+            return self.xor_of("crd2idx", &[i]);
+        }
+        let mut c: Leaves<i64> = Leaves::new();
+        let mut rest = i;
+        let n = self.shape.len();
+        for (k, &s) in self.shape.iter().enumerate() {
+            if k + 1 == n {
+                c.push(rest);
+            } else {
+                c.push(rest % s);
+                rest /= s;
+            }
+        }
+        self.xor_of("crd2idx", &c)
+    }
+
+    /// The values at `0..size`, or [`LayoutError::TooLarge`] past `limit` points.
+    pub(crate) fn values(&self, op: &'static str, limit: i64) -> Result<Vec<i64>, LayoutError> {
+        let n = self.size();
+        if n > limit {
+            return Err(LayoutError::TooLarge {
+                op,
+                what: alloc::format!("{self} has {n} points to enumerate"),
+                limit,
+            });
+        }
+        (0..n)
+            .map(|i| self.index_any(i))
+            .collect::<Result<Vec<_>, _>>()
+    }
+
+    fn merged_modes(&self) -> Vec<(i64, F2)> {
+        let mut out: Vec<(i64, F2)> = Vec::new();
+        for (&s, &d) in self.shape.iter().zip(self.stride.iter()) {
+            while out.last().is_some_and(|m| m.0 == 1) {
+                out.pop();
+            }
+            if let Some(last) = out.last_mut() {
+                if merges(last.0, last.1, d) {
+                    // A product of extents of a valid layout: it fits.
+                    last.0 *= s;
+                    continue;
+                }
+            }
+            out.push((s, d));
+        }
+        out
+    }
+
+    /// PyCuTe's `coalesce_z` of an F2 layout: walk the leaves; before each one drop the extent-1
+    /// modes at the end; merge leaf `s_b:d_b` into the last mode `s_a:d_a` when
+    /// `clmul(d_a, s_a) == d_b` and `clmul(d_a, s_a - 1) ^ d_b == clmul(d_a, 2 s_a - 1)`
+    /// (exactly: `s_a` is a power of two, or both strides are 0), else append it.
+    ///
+    /// # Laws
+    /// * `R.index_any(i) == self.index_any(i)` for every `i >= 0`; same size; depth <= 1;
+    ///   idempotent.
+    ///
+    /// # Errors
+    /// None in practice (the result's checks are those its input passed).
+    ///
+    /// # Examples
+    /// ```
+    /// # use cute_layout::{F2, Layout};
+    /// let l: Layout<F2> = "(2,2,3,1):(F2(1),F2(2),F2(4),F2(7))".parse()?;
+    /// assert_eq!(l.coalesce_z()?.to_string(), "(12,1):(F2(1),F2(7))");
+    /// let l: Layout<F2> = "(3,2):(F2(1),F2(3))".parse()?;
+    /// assert_eq!(l.coalesce_z()?.to_string(), "(3,2):(F2(1),F2(3))"); // 3 is no power of two
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn coalesce_z(&self) -> Result<Layout<F2>, LayoutError> {
+        flat("coalesce_z", &self.merged_modes())
+    }
+
+    /// PyCuTe's (and CuTe's) `coalesce` of an F2 layout: [`Layout::<F2>::coalesce_z`], then an
+    /// extent-1 last mode dropped; `1:0` if nothing is left.
+    ///
+    /// # Laws
+    /// * `R.index_1d(i) == self.index_1d(i)` for `0 <= i < size`; same size; depth <= 1.
+    ///
+    /// # Errors
+    /// None in practice.
+    ///
+    /// # Examples
+    /// ```
+    /// # use cute_layout::{F2, Layout};
+    /// let l: Layout<F2> = "(2,2,2,2):(F2(1),F2(2),F2(4),F2(8))".parse()?;
+    /// assert_eq!(l.coalesce()?.to_string(), "16:F2(1)");
+    /// let l: Layout<F2> = "(4,4):(F2(3),F2(12))".parse()?;
+    /// assert_eq!(l.coalesce()?.to_string(), "16:F2(3)");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn coalesce(&self) -> Result<Layout<F2>, LayoutError> {
+        let mut modes = self.merged_modes();
+        while modes.last().is_some_and(|m| m.0 == 1) {
+            modes.pop();
+        }
+        flat("coalesce", &modes)
+    }
+
+    /// PyCuTe's largest right inverse of an F2 layout: `R` with `L(R(i)) == i` for every
+    /// `i < size(R)`, where `R`'s value is an index of `L`'s domain (F2 strides: the indices'
+    /// bit fields are XORed).
+    ///
+    /// Definition: follow the chain of strides in increasing order from `n = 1`. A leaf `s:d`
+    /// continues it when `n` is a power of two, `d = n ^ r` with `r < n` (the carried component
+    /// lies in what the covered modes span), `clmul(r, c) < n` for every `c < s` (the carried
+    /// component does not leak out of the covered range across the mode's extent), and the
+    /// leaf's position in the domain is a power of two; then `n *= s`. `R` maps the new digit
+    /// `c` to the leaf's coordinate `c` XOR the covered modes' inverse of `clmul(r, c)`.
+    /// The result is coalesced; `1:0` when no leaf has stride 1.
+    ///
+    /// # Laws
+    /// * `L.index_any(R(i)) == i` for `0 <= i < size(R)`.
+    /// * Not always the largest such `R` (PyCuTe's chain rule): `(4,2):(F2(2),F2(5))` is a
+    ///   bijection, but no stride is 1, so `R` is `1:0`; where the chain covers every mode of a
+    ///   bijection, `R` has the full size.
+    ///
+    /// # Errors
+    /// None: total (where a chain cannot continue, it stops and `R` is smaller).
+    ///
+    /// # Examples
+    /// ```
+    /// # use cute_layout::{F2, Layout};
+    /// let l: Layout<F2> = "(8,8):(F2(9),F2(1))".parse()?;
+    /// assert_eq!(l.right_inverse().to_string(), "(8,8):(F2(8),F2(9))");
+    /// let l: Layout<F2> = "(8,8):(F2(1),F2(13))".parse()?; // 4 * F2(5) leaks past 8
+    /// assert_eq!(l.right_inverse().to_string(), "8:F2(1)");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn right_inverse(&self) -> Layout<F2> {
+        // Each leaf: (stride, extent, position in the domain).
+        let mut pos = 1i64;
+        let mut leaves: Vec<(u64, i64, Option<i64>)> = Vec::new();
+        for (&s, &d) in self.shape.iter().zip(self.stride.iter()) {
+            leaves.push((d.0, s, pow2(pos).then_some(pos)));
+            pos = pos.saturating_mul(s);
+        }
+        leaves.retain(|l| l.1 > 1 && l.0 != 0);
+        leaves.sort_by_key(|l| l.0);
+        let mut used = alloc::vec![false; leaves.len()];
+        // The inverse built so far, as (extent, stride) modes of power-of-two extents while
+        // n is a power of two.
+        let mut modes: Vec<(i64, F2)> = Vec::new();
+        let mut n: u64 = 1;
+        loop {
+            if !n.is_power_of_two() {
+                break;
+            }
+            let Some(k) = (0..leaves.len()).find(|&k| !used[k] && (leaves[k].0 ^ n) < n) else {
+                break;
+            };
+            let (d, s, p) = leaves[k];
+            let Some(p) = p else { break };
+            let r = d ^ n;
+            let (top, pu) = ((s - 1) as u64, p as u64);
+            // The leak test over the whole extent: the carry-less product's leading bit is the
+            // sum of its factors' leading bits, so clmul(r, c) < n for every c < s exactly
+            // when it holds at c = s - 1.
+            if clmul(r, top) >= u128::from(n) {
+                break;
+            }
+            // Inverse of the covered part at a value v < n (a GF(2)-linear map: the covered
+            // extents are powers of two).
+            let inv = |v: u64| -> u64 {
+                let mut acc = 0u64;
+                let mut rest = v;
+                for &(e, f) in &modes {
+                    let digit = rest % e as u64;
+                    rest /= e as u64;
+                    acc ^= u64::try_from(clmul(f.0, digit)).unwrap_or(u64::MAX);
+                }
+                acc
+            };
+            let shift_ok = (0..64 - top.leading_zeros())
+                .all(|j| (r << j) < n && inv(r << j) == inv(r).checked_shl(j).unwrap_or(u64::MAX));
+            let Some(next) = n.checked_mul(s as u64) else {
+                break;
+            };
+            if r == 0 || shift_ok {
+                let f = pu ^ inv(r);
+                modes.push((s, F2(f)));
+            } else if pow2(s) {
+                let bits: Vec<u64> = (0..log2(s)).map(|j| (pu << j) ^ inv(r << j)).collect();
+                modes.extend(bits.into_iter().map(|f| (2, F2(f))));
+            } else {
+                break;
+            }
+            used[k] = true;
+            n = next;
+        }
+        let merged = {
+            let l = flat("right_inverse", &modes);
+            l.and_then(|l| l.coalesce())
+        };
+        // The modes are a chain of the input's extents with strides below its size: valid.
+        merged.unwrap_or_else(|_| Layout {
+            toks: Toks::from_slice(&[Tok::Leaf]),
+            shape: Leaves::from_slice(&[1]),
+            stride: Leaves::from_slice(&[F2::ZERO]),
+        })
+    }
+
+    /// PyCuTe's left inverse of an F2 layout: the integer layout `R` with `R(L(i)) == i` for
+    /// every `i < size` where `L` is injective (and `L(R(L(i))) == L(i)` always).
+    ///
+    /// Definition: drop the stride-0 and extent-1 leaves and sort the rest by stride; every gap
+    /// of the chain must be 1 (PyCuTe raises otherwise: F2's stride quotient is carry-less, no
+    /// extent): the first stride is 1 and each next stride is the previous one times its extent,
+    /// which must be a power of two. Then `R` has the sorted extents as its shape and the
+    /// leaves' domain positions as its strides.
+    ///
+    /// # Laws
+    /// * `L.index_1d(R(L(i))) == L(i)` for `0 <= i < size`.
+    ///
+    /// # Errors
+    /// [`LayoutError::NotRepresentable`] where a gap is not 1 (`8:F2(2)`, or a swizzle such as
+    /// `(8,8):(F2(1),F2(9))`) or an extent below the top of the chain is no power of two.
+    ///
+    /// # Examples
+    /// ```
+    /// # use cute_layout::{F2, Layout};
+    /// let l: Layout<F2> = "(4,8):(F2(8),F2(1))".parse()?;
+    /// assert_eq!(l.left_inverse()?.to_string(), "(8,4):(4,1)");
+    /// let sw: Layout<F2> = "(8,8):(F2(1),F2(9))".parse()?;
+    /// assert_eq!(sw.left_inverse().unwrap_err().kind(), "NotRepresentable");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn left_inverse(&self) -> Result<Layout, LayoutError> {
+        let mut pos = 1i64;
+        let mut leaves: Vec<(u64, i64, i64)> = Vec::new();
+        for (&s, &d) in self.shape.iter().zip(self.stride.iter()) {
+            if s > 1 && d.0 != 0 {
+                leaves.push((d.0, s, pos));
+            }
+            pos = pos.saturating_mul(s);
+        }
+        leaves.sort_by_key(|l| l.0);
+        let mut want: u64 = 1;
+        for (k, &(d, s, _)) in leaves.iter().enumerate() {
+            if d != want {
+                return Err(LayoutError::NotRepresentable {
+                    op: "left_inverse",
+                    what: alloc::format!(
+                        "{self}: stride F2({d}) leaves a gap after F2({want}); F2's stride quotient is carry-less, so a gap is no extent"
+                    ),
+                });
+            }
+            if k + 1 < leaves.len() {
+                if !pow2(s) {
+                    return Err(LayoutError::NotRepresentable {
+                        op: "left_inverse",
+                        what: alloc::format!(
+                            "{self}: extent {s} below the top of the chain is no power of two, so the F2 and integer digits differ"
+                        ),
+                    });
+                }
+                want = d << log2(s);
+            }
+        }
+        let shape: Vec<i64> = leaves.iter().map(|l| l.1).collect();
+        let stride: Vec<i64> = leaves.iter().map(|l| l.2).collect();
+        if shape.is_empty() {
+            return Layout::new(IntTuple::int(1), IntTuple::int(0));
+        }
+        let l = Layout::new(IntTuple::flat(shape), IntTuple::flat(stride))?;
+        Ok(l.coalesce())
+    }
+
+    /// Whether every extent is a power of two: then the layout is linear over GF(2) in the bits
+    /// of the 1-D index, and [`Layout::<F2>::f2_matrix`] describes it.
+    pub fn is_f2_linear(&self) -> bool {
+        self.shape.iter().all(|&s| pow2(s))
+    }
+
+    /// The layout as a matrix over GF(2): column `j` is the value at index `2^j`, for the
+    /// `log2(size)` bits of the index; `L(i)` is the XOR of the columns of `i`'s set bits.
+    ///
+    /// # Errors
+    /// [`LayoutError::NotRepresentable`] if an extent is not a power of two (the layout is not
+    /// linear in the index bits).
+    ///
+    /// # Examples
+    /// ```
+    /// # use cute_layout::{F2, Layout};
+    /// let l: Layout<F2> = "(4,4):(F2(1),F2(5))".parse()?;
+    /// assert_eq!(l.f2_matrix()?, [1, 2, 5, 10]);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn f2_matrix(&self) -> Result<Vec<i64>, LayoutError> {
+        if !self.is_f2_linear() {
+            return Err(LayoutError::NotRepresentable {
+                op: "f2_matrix",
+                what: alloc::format!(
+                    "{self} has an extent that is no power of two, so it is not linear over GF(2) in the index bits"
+                ),
+            });
+        }
+        (0..log2(self.size()))
+            .map(|j| self.index_any(1i64 << j))
+            .collect()
+    }
+
+    /// Whether no two points of the domain share a value: by the rank over GF(2) with
+    /// power-of-two extents, else by enumeration (up to [`MAX_F2_POINTS`]).
+    ///
+    /// # Errors
+    /// [`LayoutError::TooLarge`] past [`MAX_F2_POINTS`] points with an extent that is no power
+    /// of two; [`LayoutError::Overflow`].
+    ///
+    /// # Examples
+    /// ```
+    /// # use cute_layout::{F2, Layout};
+    /// assert!("(8,8):(F2(1),F2(9))".parse::<Layout<F2>>()?.is_injective()?);
+    /// assert!(!"(4,4):(F2(1),F2(1))".parse::<Layout<F2>>()?.is_injective()?);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn is_injective(&self) -> Result<bool, LayoutError> {
+        if self.is_f2_linear() {
+            let cols = self.f2_matrix()?;
+            return Ok(gf2_rank(&cols) == cols.len());
+        }
+        let mut v = self.values("injective", MAX_F2_POINTS)?;
+        v.sort_unstable();
+        Ok(v.windows(2).all(|w| w[0] != w[1]))
+    }
+
+    /// Whether the layout is a bijection onto `[0, size)`.
+    ///
+    /// # Errors
+    /// As [`Layout::<F2>::is_injective`].
+    ///
+    /// # Examples
+    /// ```
+    /// # use cute_layout::{F2, Layout};
+    /// assert!("(4,(4,3)):(F2(1),(F2(5),F2(16)))".parse::<Layout<F2>>()?.is_bijective()?);
+    /// assert!(!"8:F2(3)".parse::<Layout<F2>>()?.is_bijective()?);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn is_bijective(&self) -> Result<bool, LayoutError> {
+        let n = self.size();
+        if self.is_f2_linear() {
+            let cols = self.f2_matrix()?;
+            return Ok(gf2_rank(&cols) == cols.len() && cols.iter().all(|&c| c < n));
+        }
+        let mut v = self.values("bijective", MAX_F2_POINTS)?;
+        v.sort_unstable();
+        Ok(v.iter().enumerate().all(|(i, &x)| x == i as i64))
+    }
+
+    /// Whether both layouts have the same size and the same value at every index of it.
+    ///
+    /// # Errors
+    /// As [`Layout::<F2>::is_injective`].
+    ///
+    /// # Examples
+    /// ```
+    /// # use cute_layout::{F2, Layout};
+    /// let a: Layout<F2> = "(4,4):(F2(3),F2(12))".parse()?;
+    /// assert!(a.same_function(&"16:F2(3)".parse()?)?);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn same_function(&self, other: &Layout<F2>) -> Result<bool, LayoutError> {
+        if self.size() != other.size() {
+            return Ok(false);
+        }
+        if self.is_f2_linear() && other.is_f2_linear() {
+            return Ok(self.f2_matrix()? == other.f2_matrix()?);
+        }
+        Ok(self.values("equal", MAX_F2_POINTS)? == other.values("equal", MAX_F2_POINTS)?)
+    }
+
+    /// The same function as a swizzle composed with an integer layout, CuTe C++'s form:
+    /// `Sw<B,M,S> o 0 o I` with `I` the integer layout of the same shape, where one exists (the
+    /// smallest `B`, then `M`, then `S`; `Sw<0,0,0>` when the layout is an integer layout
+    /// already, its strides' bit fields disjoint).
+    ///
+    /// # Laws
+    /// * `R.index_1d(i) == self.index_1d(i)` for every `i < size`.
+    ///
+    /// # Errors
+    /// [`LayoutError::NotRepresentable`] if an extent is not a power of two or no swizzle does.
+    ///
+    /// # Examples
+    /// ```
+    /// # use cute_layout::{F2, Layout};
+    /// let l: Layout<F2> = "(8,8):(F2(1),F2(9))".parse()?;
+    /// assert_eq!(l.to_swizzle()?.to_string(), "Sw<3,0,3> o 0 o (8,8):(1,8)");
+    /// let l: Layout<F2> = "(4,8):(F2(1),F2(8))".parse()?;
+    /// assert_eq!(l.to_swizzle()?.to_string(), "Sw<0,0,0> o 0 o (4,8):(1,8)");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn to_swizzle(&self) -> Result<ComposedLayout, LayoutError> {
+        let none = || LayoutError::NotRepresentable {
+            op: "to_swizzle",
+            what: alloc::format!("no swizzle composed with an integer layout is {self}"),
+        };
+        if !self.is_f2_linear() {
+            return Err(none());
+        }
+        let width = self
+            .stride
+            .iter()
+            .zip(self.shape.iter())
+            .map(|(d, &s)| 128 - clmul(d.0, (s - 1) as u64).leading_zeros())
+            .max()
+            .unwrap_or(0) as i64;
+        let try_sw = |sw: &Swizzle| -> Option<Layout> {
+            let mut taken = 0u64;
+            let mut stride: Leaves<i64> = Leaves::new();
+            for (&s, d) in self.shape.iter().zip(self.stride.iter()) {
+                let e = sw.apply(i64::try_from(d.0).ok()?);
+                for j in 0..log2(s) {
+                    let col = sw.apply(i64::try_from(d.0.checked_shl(j)?).ok()?);
+                    if col != e.checked_shl(j)? || col < 0 || (taken & col as u64) != 0 {
+                        return None;
+                    }
+                    taken |= col as u64;
+                }
+                stride.push(if s == 1 { 0 } else { e });
+            }
+            Layout::checked("to_swizzle", self.toks.clone(), self.shape.clone(), stride).ok()
+        };
+        if let Some(l) = try_sw(&Swizzle::IDENTITY) {
+            return ComposedLayout::new(Swizzle::IDENTITY, 0, l);
+        }
+        for b in 1..=width {
+            for m in 0..=width - b {
+                for abs_s in b..=(width - m - b) {
+                    for s in [abs_s, -abs_s] {
+                        let Ok(sw) = Swizzle::new(b, m, s) else {
+                            continue;
+                        };
+                        if let Some(l) = try_sw(&sw) {
+                            return ComposedLayout::new(sw, 0, l);
+                        }
+                    }
+                }
+            }
+        }
+        Err(none())
+    }
+}
+
+impl Layout<F2Basis> {
+    /// The layout of the strides along coordinate mode `axis` (the others 0), as F2 strides.
+    fn along(&self, axis: usize) -> Layout<F2> {
+        let stride = self
+            .stride
+            .iter()
+            .map(|d| {
+                if d.axis() == Some(axis) {
+                    d.value
+                } else {
+                    F2::ZERO
+                }
+            })
+            .collect();
+        Layout {
+            toks: self.toks.clone(),
+            shape: self.shape.clone(),
+            stride,
+        }
+    }
+
+    /// The number of coordinate modes the strides reach (one past the largest mode index).
+    fn axes(&self) -> usize {
+        self.stride
+            .iter()
+            .filter(|d| d.value != F2::ZERO)
+            .filter_map(|d| d.axis())
+            .max()
+            .map_or(0, |m| m + 1)
+    }
+
+    /// The coordinate at a 1-D, R-D or natural coordinate of the domain: mode `i` of the result
+    /// is the XOR over the leaves along `i` of `clmul(d, c)` (a tuple as wide as the largest
+    /// mode index used).
+    ///
+    /// # Errors
+    /// As [`Layout::<F2>::value`].
+    ///
+    /// # Examples
+    /// ```
+    /// # use cute_layout::{F2Basis, Layout};
+    /// let l: Layout<F2Basis> = "(8,8):(F2(1)@0,F2(1)@1)".parse()?;
+    /// assert_eq!(l.value(&"13".parse()?)?.to_string(), "(5,1)");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn value(&self, coord: &IntTuple) -> Result<IntTuple, LayoutError> {
+        let mut modes = Vec::with_capacity(self.axes());
+        for k in 0..self.axes() {
+            modes.push(IntTuple::int(self.along(k).value(coord)?));
+        }
+        IntTuple::tuple(modes)
+    }
+
+    /// PyCuTe's right inverse of a layout with F2 basis strides: each coordinate mode `k` is
+    /// inverted on its own ([`Layout::<F2>::right_inverse`] of the strides along `k`), and `R`
+    /// is the tuple of those inverses, `R((x_0, x_1, ...)) = R_0(x_0) ^ R_1(x_1) ^ ...`, an
+    /// index of the domain.
+    ///
+    /// # Laws
+    /// * `R(L(R(i))) == R(i)` for every `i < size(R)`, `L(R(i))` a coordinate (PyCuTe's law for a
+    ///   coordinate codomain); `rank(R)` is the number of coordinate modes.
+    ///
+    /// # Errors
+    /// [`LayoutError::TooDeep`] or [`LayoutError::Overflow`] as [`Layout::from_modes`].
+    ///
+    /// # Examples
+    /// ```
+    /// # use cute_layout::{F2Basis, Layout};
+    /// let l: Layout<F2Basis> = "(8,8):(F2(1)@0,F2(1)@1)".parse()?;
+    /// assert_eq!(l.right_inverse()?.to_string(), "(8,8):(F2(1),F2(8))");
+    /// let l: Layout<F2Basis> = "4:F2(1)@0".parse()?;
+    /// assert_eq!(l.right_inverse()?.to_string(), "(4):(F2(1))");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn right_inverse(&self) -> Result<Layout<F2>, LayoutError> {
+        Layout::from_modes((0..self.axes()).map(|k| self.along(k).right_inverse()))
+    }
+}
+
+/// The rank over GF(2) of the columns (bit patterns).
+fn gf2_rank(cols: &[i64]) -> usize {
+    let mut basis: Vec<i64> = Vec::new();
+    for &c in cols {
+        let mut v = c;
+        for &b in &basis {
+            v = v.min(v ^ b);
+        }
+        if v != 0 {
+            basis.push(v);
+            basis.sort_unstable_by(|a, b| b.cmp(a));
+        }
+    }
+    basis.len()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use alloc::string::ToString;
+    use proptest::prelude::*;
+
+    fn f2(s: &str) -> Layout<F2> {
+        s.parse().unwrap()
+    }
+
+    /// Every F2 layout of shapes up to rank 2 with extents 1..=8 and strides 0..32.
+    fn small() -> impl Iterator<Item = Layout<F2>> {
+        let mut out = Vec::new();
+        for s0 in 1..=8i64 {
+            for s1 in [1i64, 2, 3, 4] {
+                for d0 in [0u64, 1, 2, 3, 5, 8, 9] {
+                    for d1 in [0u64, 1, 4, 5, 8, 9, 12, 13, 16] {
+                        let t = alloc::format!("({s0},{s1}):(F2({d0}),F2({d1}))");
+                        out.push(f2(&t));
+                    }
+                }
+            }
+        }
+        out.into_iter()
+    }
+
+    fn vals(l: &Layout<F2>) -> Vec<i64> {
+        (0..l.size()).map(|i| l.index_any(i).unwrap()).collect()
+    }
+
+    #[test]
+    fn text_round_trip_and_refusals() {
+        for t in [
+            "(4,8):(F2(1),F2(8))",
+            "8:F2(3)",
+            "(4,8):(F2(1),0)",
+            "((2,2),3):((F2(1),F2(2)),F2(4))",
+        ] {
+            assert_eq!(f2(t).to_string(), t);
+        }
+        assert_eq!(f2("(2,2):(F2(0),0)").to_string(), "(2,2):(0,0)");
+        assert!("8:1".parse::<Layout<F2>>().is_err());
+        assert!("8:F2(-1)".parse::<Layout<F2>>().is_err());
+        assert!("(2,2):F2(1)".parse::<Layout<F2>>().is_err());
+        assert!("F2(5)".parse::<IntTuple>().is_err());
+        assert_eq!(
+            f2("8:F2(1)").index_any(-1).unwrap_err().kind(),
+            "InvalidArgument"
+        );
+    }
+
+    #[test]
+    fn evaluation_is_xor_of_carry_less_products() {
+        let l = f2("(4,8):(F2(1),F2(8))");
+        for c0 in 0..4 {
+            for c1 in 0..8 {
+                let c: IntTuple = alloc::format!("({c0},{c1})").parse().unwrap();
+                assert_eq!(l.value(&c).unwrap(), c0 ^ (8 * c1));
+            }
+        }
+        assert_eq!(f2("(2,2):(F2(10),F2(12))").index_any(3).unwrap(), 6);
+        assert_eq!(f2("(2,2):(F2(7),F2(7))").index_any(3).unwrap(), 0);
+        assert_eq!(f2("2:F2(5)").index_any(1).unwrap() * 3, 15);
+        assert_eq!(f2("4:F2(5)").index_any(3).unwrap(), 15); // clmul(5, 3)
+        assert_eq!(f2("8:F2(13)").index_any(4).unwrap(), 0b110100);
+    }
+
+    #[test]
+    fn coalesce_laws_on_the_small_domain() {
+        for l in small() {
+            let (c, z) = (l.coalesce().unwrap(), l.coalesce_z().unwrap());
+            assert_eq!(vals(&c), vals(&l), "{l} -> {c}");
+            assert_eq!(c.size(), l.size());
+            assert!(c.depth() <= 1 && z.depth() <= 1);
+            for i in 0..l.size() + 10 {
+                assert_eq!(
+                    z.index_any(i).unwrap(),
+                    l.index_any(i).unwrap(),
+                    "{l} -> {z} at {i}"
+                );
+            }
+            assert_eq!(z.coalesce_z().unwrap(), z);
+        }
+    }
+
+    #[test]
+    fn right_inverse_laws_on_the_small_domain() {
+        for l in small() {
+            let r = l.right_inverse();
+            for i in 0..r.size() {
+                let j = r.index_any(i).unwrap();
+                assert!(j >= 0 && j < l.size(), "{l}: R({i}) = {j}");
+                assert_eq!(l.index_any(j).unwrap(), i, "{l} with R = {r} at {i}");
+            }
+        }
+        // PyCuTe's is-largest and residue cases: bijections the chain covers in full, and one
+        // whose carried component leaks (a bijection too, but the chain stops at mode 0).
+        for t in [
+            "(8,8):(F2(1),F2(9))",
+            "(8,8):(F2(9),F2(1))",
+            "(4,4):(F2(1),F2(5))",
+        ] {
+            assert_eq!(f2(t).right_inverse().size(), 64.min(f2(t).size()), "{t}");
+        }
+        assert_eq!(f2("(8,8):(F2(1),F2(13))").right_inverse().size(), 8);
+        assert_eq!(
+            f2("(4,(4,3)):(F2(1),(F2(5),F2(16)))")
+                .right_inverse()
+                .size(),
+            48
+        );
+    }
+
+    #[test]
+    fn left_inverse_laws_on_the_small_domain() {
+        for l in small() {
+            let Ok(r) = l.left_inverse() else { continue };
+            for i in 0..l.size() {
+                let y = l.index_any(i).unwrap();
+                let back = r.index_any(y).unwrap();
+                assert_eq!(l.index_any(back).unwrap(), y, "{l} with {r} at {i}");
+            }
+        }
+        for t in ["8:F2(2)", "(8,8):(F2(1),F2(9))", "(4,4):(F2(1),F2(5))"] {
+            assert_eq!(f2(t).left_inverse().unwrap_err().kind(), "NotRepresentable");
+        }
+    }
+
+    #[test]
+    fn layout_add_laws() {
+        let list = [
+            "16:0",
+            "16:F2(1)",
+            "16:F2(8)",
+            "16:F2(9)",
+            "16:F2(64)",
+            "(4,4):(F2(1),F2(4))",
+            "(4,4):(F2(1),F2(8))",
+            "(4,4):(F2(2),F2(8))",
+        ];
+        for a in list {
+            for b in list {
+                let (la, lb) = (f2(a), f2(b));
+                let r = la.layout_add(&lb).unwrap();
+                assert_eq!(r, lb.layout_add(&la).unwrap());
+                let want: Vec<i64> = vals(&la)
+                    .iter()
+                    .zip(vals(&lb))
+                    .map(|(x, y)| x ^ y)
+                    .collect();
+                assert_eq!(vals(&r), want, "{a} + {b} = {r}");
+            }
+            assert!(vals(&f2(a).layout_add(&f2(a)).unwrap())
+                .iter()
+                .all(|&v| v == 0));
+        }
+        assert_eq!(
+            f2("12:F2(1)")
+                .layout_add(&f2("(3,4):(F2(1),F2(3))"))
+                .unwrap_err()
+                .kind(),
+            "NotRepresentable"
+        );
+    }
+
+    #[test]
+    fn predicates_and_swizzle_agree_with_the_values() {
+        for l in small() {
+            let v = vals(&l);
+            let mut s = v.clone();
+            s.sort_unstable();
+            let inj = s.windows(2).all(|w| w[0] != w[1]);
+            assert_eq!(l.is_injective().unwrap(), inj, "{l}");
+            let bij = s.iter().enumerate().all(|(i, &x)| x == i as i64);
+            assert_eq!(l.is_bijective().unwrap(), bij, "{l}");
+            if let Ok(c) = l.to_swizzle() {
+                let got: Vec<i64> = (0..l.size()).map(|i| c.index_1d(i).unwrap()).collect();
+                assert_eq!(got, v, "{l} as {c}");
+            }
+            assert!(l.same_function(&l.coalesce().unwrap()).unwrap());
+        }
+        assert!(f2("(4,4):(F2(1),F2(5))").to_swizzle().is_ok());
+    }
+
+    #[test]
+    fn f2_basis_right_inverse_laws() {
+        for t in [
+            "4:F2(1)@0",
+            "(8,8):(F2(1)@0,F2(9)@0)",
+            "(8,8):(F2(1)@0,F2(1)@1)",
+            "(4,2):(F2(1)@1,F2(3)@0)",
+        ] {
+            let l: Layout<F2Basis> = t.parse().unwrap();
+            assert_eq!(l.to_string(), t);
+            let r = l.right_inverse().unwrap();
+            assert_eq!(r.rank(), l.axes(), "{t}: {r}");
+            for i in 0..r.size() {
+                let y = r.index_any(i).unwrap();
+                let c = l.value(&IntTuple::int(y)).unwrap();
+                assert_eq!(r.value(&c).unwrap(), y, "{t}: {r} at {i}");
+            }
+        }
+        assert!("(2,2):(F2(1)@0,F2(1))".parse::<Layout<F2Basis>>().is_err());
+        assert!("2:F2(1)@0@1".parse::<Layout<F2Basis>>().is_err());
+    }
+
+    proptest! {
+        #[test]
+        fn prop_coalesce_and_inverse(
+            s in proptest::collection::vec(1i64..9, 1..4),
+            d in proptest::collection::vec(0u64..300, 3),
+        ) {
+            let shape = s.iter().map(|x| x.to_string()).collect::<Vec<_>>().join(",");
+            let stride = (0..s.len()).map(|k| alloc::format!("F2({})", d[k])).collect::<Vec<_>>().join(",");
+            let l = f2(&alloc::format!("({shape}):({stride})"));
+            let c = l.coalesce().unwrap();
+            prop_assert_eq!(vals(&c), vals(&l));
+            let r = l.right_inverse();
+            for i in 0..r.size() {
+                prop_assert_eq!(l.index_any(r.index_any(i).unwrap()).unwrap(), i);
+            }
+            let a = l.layout_add(&l.coalesce().unwrap());
+            if let Ok(a) = a {
+                prop_assert!(vals(&a).iter().all(|&v| v == 0));
+            }
+        }
+    }
+}

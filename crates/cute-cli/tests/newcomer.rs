@@ -106,19 +106,37 @@ fn readme_picture_is_what_its_command_draws() {
         .find_map(|l| l.strip_prefix("![").and_then(|l| l.split_once("](")))
         .map(|(_, rest)| rest.trim_end_matches(')'))
         .expect("README.md shows a picture");
-    let start = README.find("`cute svg ").expect("README.md says how its picture is made") + 1;
+    let start = README
+        .find("`cute svg ")
+        .expect("README.md says how its picture is made")
+        + 1;
     let command = &README[start..start + README[start..].find('`').expect("closing backtick")];
-    let words = shell_words(command.replace('\n', " ").strip_prefix("cute ").unwrap_or(""));
+    let words = shell_words(
+        command
+            .replace('\n', " ")
+            .strip_prefix("cute ")
+            .unwrap_or(""),
+    );
     let at = words.iter().position(|w| w == "-o").expect("-o") + 1;
-    assert_eq!(words[at], image, "the command writes the picture README.md shows");
+    assert_eq!(
+        words[at], image,
+        "the command writes the picture README.md shows"
+    );
     let mut args: Vec<&str> = words.iter().map(String::as_str).collect();
     args[at] = "-";
     let o = cute(&args);
     assert!(o.status.success(), "{}", stderr(&o));
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
     let committed = std::fs::read(root.join(image)).expect("the picture is committed");
-    assert!(committed.len() < 100 * 1024, "{image} is {} bytes", committed.len());
-    assert!(o.stdout == committed, "{image} differs from what `{command}` draws");
+    assert!(
+        committed.len() < 100 * 1024,
+        "{image} is {} bytes",
+        committed.len()
+    );
+    assert!(
+        o.stdout == committed,
+        "{image} differs from what `{command}` draws"
+    );
 }
 
 #[test]

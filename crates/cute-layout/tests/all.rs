@@ -10,6 +10,7 @@ mod common;
 
 mod alloc;
 mod analysis;
+mod atoms_lint;
 mod atoms_mma;
 mod basis;
 mod chain_algebra;
@@ -22,6 +23,7 @@ mod examples;
 mod fused;
 mod kernels;
 mod laws;
+mod layering;
 mod layout_tensor;
 mod offset_analysis;
 mod offsets;

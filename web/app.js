@@ -137,8 +137,9 @@ function textArg(s) {
   return s;
 }
 
-function usageNames(spec) {
-  return spec.usage.split(/\s+/).filter(Boolean).map((u) => u.replace(/[[\]]/g, ''));
+// The label of each parameter, as the operation's declaration gives it (`cute_wasm::ops`).
+function paramLabels(spec) {
+  return spec.params.map((p) => p.label);
 }
 
 function buildTabs() {
@@ -249,14 +250,14 @@ function buildForm() {
     const list = tab === 'atoms' ? atomOps : OPS.filter((o) => !atomOps.includes(o));
     form.appendChild(opChooser(list, state.op));
     const spec = OPS.find((o) => o.name === state.op);
-    const names = spec ? usageNames(spec) : [];
+    const names = spec ? paramLabels(spec) : [];
     const n = Math.max(state.args.length, spec ? spec.min : 0);
     for (let k = 0; k < n; k++) {
       const name = names[Math.min(k, names.length - 1)] || `argument ${k + 1}`;
-      form.appendChild(field(`${k + 1}. ${name.replace(/\.\.\.$/, '')}`, k < state.args.length ? argText(state.args[k]) : ''));
+      form.appendChild(field(`${k + 1}. ${name}`, k < state.args.length ? argText(state.args[k]) : ''));
     }
     if (spec) {
-      about = `${spec.name} ${spec.usage}: ${spec.about}`;
+      about = `${spec.name} ${spec.usage}: ${spec.summary}`;
       const row = document.createElement('div');
       row.className = 'row';
       if (n < spec.max) {

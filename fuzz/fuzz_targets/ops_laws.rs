@@ -4,8 +4,9 @@
 #![no_main]
 
 use cute_fuzz::gen::{self, Bytes};
-use cute_fuzz::laws::check_result;
+use cute_fuzz::laws::{check_refusal, check_result};
 use cute_fuzz::ops::run_op;
+use cute_fuzz::ops::table::Arity;
 use cute_layout::Layout;
 use libfuzzer_sys::fuzz_target;
 
@@ -13,31 +14,30 @@ fuzz_target!(|data: &[u8]| {
     let mut b = Bytes::new(data);
     let ops: Vec<&cute_fuzz::ops::OpSpec> = cute_fuzz::ops::all().collect();
     let spec = ops[b.below(ops.len())];
-    let (words, _) = gen::usage_words(spec.usage);
-    let hi = spec.max.min(spec.min + 3).min(6);
+    // One of the operation's signatures, as its declaration gives them.
+    let sigs: Vec<_> = spec.signatures().collect();
+    let sig = sigs[b.below(sigs.len())];
+    let min = sig.iter().filter(|p| matches!(p.arity, Arity::One | Arity::OneOrMore)).count();
+    let max = if sig.iter().any(|p| matches!(p.arity, Arity::Many | Arity::OneOrMore)) {
+        min + 3
+    } else {
+        sig.len()
+    };
+    let hi = max.min(min + 3).min(6).max(min);
     // Rarely a wrong number of arguments.
     let n = if b.below(32) == 0 {
         b.below(5)
     } else {
-        spec.min + b.below(hi - spec.min + 1)
+        min + b.below(hi - min + 1)
     };
     let special = if b.below(4) == 0 {
         None // the generic words, whatever the operation
     } else {
         gen::special_args(&mut b, spec.name)
     };
-    let args: Vec<_> = if let Some(args) = special {
-        args
-    } else {
-        (0..n)
-            .map(|k| {
-                let w = words
-                    .get(k)
-                    .or(words.last())
-                    .map_or("LAYOUT", String::as_str);
-                gen::arg(&mut b, w)
-            })
-            .collect()
+    let args: Vec<_> = match special {
+        Some(args) => args,
+        None => gen::signature_args(&mut b, sig, n),
     };
     if std::env::var_os("CUTE_FUZZ_SHOW").is_some() {
         eprintln!("{} {args:?}", spec.name); // for triage: the call an artifact makes
@@ -49,9 +49,16 @@ fuzz_target!(|data: &[u8]| {
             Err(e) => eprintln!("  ! {}: {}", e.kind, e.message),
         }
     }
-    if let Ok(ours) = &result {
-        if let Err(e) = check_result(spec.name, &args, ours) {
-            panic!("law broken: {e}");
+    match &result {
+        Ok(ours) => {
+            if let Err(e) = check_result(spec.name, &args, ours) {
+                panic!("law broken: {e}");
+            }
+        }
+        Err(e) => {
+            if let Err(m) = check_refusal(spec.name, &args, e.kind) {
+                panic!("false refusal: {m}");
+            }
         }
     }
     if let Some(cute_fuzz::ops::Arg::Text(t)) = args.first() {

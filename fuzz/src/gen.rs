@@ -2,9 +2,9 @@
 //!
 //! Values are mostly small (so that results are often `Ok` and their laws can be checked by
 //! enumeration), with a steady share of extreme ones (0, negatives, powers of two near 2^31,
-//! 2^32, 2^62, `i64::MAX`, `i64::MIN`) to reach every overflow check. The argument kinds follow
-//! the usage string of each operation in the CLI's table, so operations added to the table are
-//! fuzzed without changes here.
+//! 2^32, 2^62, `i64::MAX`, `i64::MIN`) to reach every overflow check. The argument kinds come
+//! from each operation's declaration (`cute_ops::table::Param`: its role word or its kinds, and
+//! its arity), so operations added to the table are fuzzed without changes here.
 
 use std::fmt::Write as _;
 
@@ -236,7 +236,11 @@ pub fn valid_swizzle(b: &mut Bytes) -> String {
 
 /// A composed layout `Sw o 0 o L` (one or two layers, offset 0) over a layout with strides of
 /// both signs and zero ([`signed_layout`]), or a plain such layout; rarely a nonzero offset.
+/// One in four is a general composed layout ([`chain`]).
 pub fn composed(b: &mut Bytes) -> String {
+    if b.below(4) == 0 {
+        return chain(b);
+    }
     let inner = if b.below(4) == 0 {
         layout(b)
     } else {
@@ -252,6 +256,60 @@ pub fn composed(b: &mut Bytes) -> String {
         let off = if b.below(16) == 0 { small(b) } else { 0 };
         let _ = write!(s, "{} o {off} o ", valid_swizzle(b));
     }
+    s + &inner
+}
+
+/// A compact layout of rank 1 to 3 (extents 1, 2, 3, 4 or 8) with its strides in a random mode
+/// order, sometimes negated or doubled: often a bijection, so that inverses have answers.
+pub fn compact_layout(b: &mut Bytes) -> String {
+    let rank = 1 + b.below(3);
+    let extents: Vec<i64> = (0..rank).map(|_| [1, 2, 3, 4, 8][b.below(5)]).collect();
+    let mut order: Vec<usize> = (0..rank).collect();
+    for k in (1..rank).rev() {
+        order.swap(k, b.below(k + 1));
+    }
+    let scale = [1, 1, 1, 2, -1][b.below(5)];
+    let mut strides = vec![0i64; rank];
+    let mut acc = 1i64;
+    for &k in &order {
+        strides[k] = acc * scale;
+        acc *= extents[k];
+    }
+    let join = |v: &[i64]| v.iter().map(i64::to_string).collect::<Vec<_>>().join(",");
+    if rank == 1 {
+        format!("{}:{}", extents[0], strides[0])
+    } else {
+        format!("({}):({})", join(&extents), join(&strides))
+    }
+}
+
+/// A general composed layout (CuTe's `ComposedLayout` with layouts as outer functions): 1 to 3
+/// outer functions, at least one a layout ([`compact_layout`] or [`signed_layout`]), the others
+/// swizzles, each with an offset that is often 0 and else small of either sign, over a layout.
+pub fn chain(b: &mut Bytes) -> String {
+    let n = 1 + b.below(3);
+    let must = b.below(n);
+    let mut s = String::new();
+    for k in 0..n {
+        let f = if k != must && b.below(3) == 0 {
+            valid_swizzle(b)
+        } else if b.below(2) == 0 {
+            compact_layout(b)
+        } else {
+            signed_layout(b)
+        };
+        let off = match b.below(4) {
+            0 | 1 => 0,
+            2 => 1 + b.below(8) as i64,
+            _ => -1 - b.below(8) as i64,
+        };
+        let _ = write!(s, "{f} o {off} o ");
+    }
+    let inner = if b.below(2) == 0 {
+        compact_layout(b)
+    } else {
+        signed_layout(b)
+    };
     s + &inner
 }
 
@@ -517,7 +575,7 @@ pub fn picture_args(b: &mut Bytes, op: &str) -> Vec<Arg> {
     v
 }
 
-/// Whole argument lists for the operations whose usage words depend on each other (`smem_atom
+/// Whole argument lists for the operations whose parameters depend on each other (`smem_atom
 /// NAME TYPE` or `MAJOR SWIZZLE TYPE`, `subs` with a value for each symbol, `tma_gbasis` with
 /// tiles that fit the global layout, the pictures' options), or `None` for the generic words.
 pub fn special_args(b: &mut Bytes, op: &str) -> Option<Vec<Arg>> {
@@ -559,6 +617,26 @@ pub fn special_args(b: &mut Bytes, op: &str) -> Option<Vec<Arg>> {
                 if b.below(8) == 0 {
                     v.push(t(binding(b)));
                 }
+            }
+            v
+        }
+        // symbolic shapes and orders (and cotargets) now and then, checked under
+        // substitution against the integer operation
+        "make_ordered_layout" if b.below(4) == 0 => {
+            let n = 1 + b.below(3);
+            let shape: Vec<String> = (0..n).map(|_| sym(b, false)).collect();
+            let order: Vec<String> = (0..n).map(|_| sym(b, true)).collect();
+            vec![
+                t(format!("({})", shape.join(","))),
+                t(format!("({})", order.join(","))),
+            ]
+        }
+        "complement" if b.below(4) == 0 => {
+            let mut v = vec![t(symbolic_layout(b))];
+            if b.below(2) == 0 {
+                let n = 1 + b.below(3);
+                let c: Vec<String> = (0..n).map(|_| sym(b, false)).collect();
+                v.push(t(format!("({})", c.join(","))));
             }
             v
         }
@@ -608,7 +686,7 @@ pub fn any_layout(b: &mut Bytes) -> String {
     }
 }
 
-/// One argument of the kind named by a usage word (`LAYOUT`, `TILER`, `SHAPE`, `N`, ...).
+/// One argument of the kind named by a parameter's word (`LAYOUT`, `TILER`, `SHAPE`, `N`, ...).
 pub fn arg(b: &mut Bytes, word: &str) -> Arg {
     let alts: Vec<&str> = word.split('|').collect();
     let w = alts[b.below(alts.len())];
@@ -745,23 +823,36 @@ pub fn projection(b: &mut Bytes) -> String {
     }
 }
 
-/// The words of a usage string: `"LAYOUT [N]"` gives `["LAYOUT", "N"]`, and whether the last
-/// one repeats (`LAYOUT...`).
-pub fn usage_words(usage: &str) -> (Vec<String>, bool) {
-    let mut repeat = false;
-    let words = usage
-        .split_whitespace()
-        .map(|w| {
-            let w = w.trim_matches(|c| c == '[' || c == ']');
-            if let Some(x) = w.strip_suffix("...") {
-                repeat = true;
-                x.to_string()
+/// The words a parameter's argument is generated from (one is picked per argument): its role
+/// word's alternatives where the declaration names one (`TYPE|BITS`, `N`), else the words of
+/// the kinds it takes (`LAYOUT`, `COMPOSED`, `LayoutLeft`).
+pub fn param_words(p: &crate::ops::table::Param) -> Vec<&'static str> {
+    if p.name.is_empty() {
+        p.kinds.iter().map(|k| k.word()).collect()
+    } else {
+        p.name.split('|').collect()
+    }
+}
+
+/// Arguments for one signature of an operation, `n` of them (the fuzzer picks `n` around the
+/// signature's bounds): each from its parameter's words, a repeating last parameter for the
+/// rest, a plain layout past the end.
+pub fn signature_args(b: &mut Bytes, sig: &[crate::ops::table::Param], n: usize) -> Vec<Arg> {
+    (0..n)
+        .map(|k| {
+            let words = sig
+                .get(k)
+                .or(sig.last())
+                .map(param_words)
+                .unwrap_or_default();
+            let w = if words.is_empty() {
+                "LAYOUT"
             } else {
-                w.to_string()
-            }
+                words[b.below(words.len())]
+            };
+            arg(b, w)
         })
-        .collect();
-    (words, repeat)
+        .collect()
 }
 
 /// One text form for `parse_roundtrip`: a value of one of the stride kinds, pointers, tensors

@@ -15,7 +15,9 @@ mod conformance {
     }
 }
 
-use cute_layout::{is_f2_text, IntTuple, Layout, LayoutTensor, Sym, SymLayout, F2};
+use cute_layout::{
+    pycute::f2::is_f2_text, IntTuple, Layout, LayoutTensor, Sym, SymLayout, SymTuple, F2,
+};
 use serde_json::{json, Value};
 
 use crate::ops::Arg;
@@ -63,7 +65,7 @@ fn is_tensor(s: &str) -> bool {
 
 /// A pointer or zip tensor, or a bare pointer (`gmem_ptr[16b](0x1000) o L`, `zip(...)`).
 fn is_pointer_or_zip(s: &str) -> bool {
-    cute_layout::is_tensor_text(s) && !is_tensor(s)
+    cute_layout::tensor::is_tensor_text(s) && !is_tensor(s)
 }
 
 /// Text that may hold a symbol of a symbolic layout (the generator's `N`, `M`, `K`, `Q`; also
@@ -72,13 +74,32 @@ fn has_symbol(s: &str) -> bool {
     s.contains(['N', 'M', 'K', 'Q'])
 }
 
-/// Substitutions for the symbolic checks: every symbol at least 2 (PyCuTe's generic
-/// assumption: a symbol is never 1).
-const ENVS: [[(&str, i64); 3]; 3] = [
+/// Substitutions for the symbolic checks: positive integers, 1 included (a symbolic answer
+/// must hold at every substitution of positive integers).
+const ENVS: [[(&str, i64); 3]; 5] = [
     [("N", 2), ("M", 3), ("K", 4)],
     [("N", 4), ("M", 2), ("K", 3)],
     [("N", 3), ("M", 5), ("K", 2)],
+    [("N", 1), ("M", 2), ("K", 3)],
+    [("N", 2), ("M", 1), ("K", 1)],
 ];
+
+/// The integer operation `op` on the arguments `texts` with the substitution `env` put in;
+/// `None` where an argument does not substitute (or the operation is not judged here).
+fn integer_op(op: &str, texts: &[String], env: &[(&str, i64)]) -> Option<Result<Layout, String>> {
+    let lay = |k: usize| texts.get(k)?.parse::<SymLayout>().ok()?.subs(env).ok();
+    let tup = |k: usize| texts.get(k)?.parse::<SymTuple>().ok()?.subs(env).ok();
+    let r = match (op, texts.len()) {
+        ("right_inverse", 1) => Ok(lay(0)?.right_inverse()),
+        ("make_layout_like", 1) => lay(0)?.layout_like(),
+        ("complement", 1) => lay(0)?.complement_cosize(),
+        ("complement", 2) => lay(0)?.complement_shape(&tup(1)?),
+        ("composition", 2) => lay(0)?.compose(&lay(1)?),
+        ("make_ordered_layout", 2) => Layout::ordered(tup(0)?, tup(1)?),
+        _ => return None,
+    };
+    Some(r.map_err(|e| e.to_string()))
+}
 
 /// `R(i) == A(i)` for `0 <= i < n` through `index_any` (the last mode runs on past the end).
 fn same_values(
@@ -96,9 +117,18 @@ fn same_values(
 }
 
 /// Symbolic layouts: `subs(OP(L)) == OP(subs(L))` as functions for `coalesce` and
-/// `coalesce_z` (the same values at every index of the domain), and `subs(size(L)) ==
-/// size(subs(L))`, at several substitutions of values at least 2.
+/// `coalesce_z` (the same values at every index of the domain), `subs(size(L)) ==
+/// size(subs(L))`, and for `right_inverse`, `complement`, `make_layout_like`, `composition`
+/// and `make_ordered_layout` the integer operation's answer (the same size and values; an
+/// answer where the integer operation refuses breaks the law), at several substitutions of
+/// positive integers (1 included).
 fn check_symbolic(op: &str, texts: &[String], ours: &str) -> Result<(), String> {
+    if matches!(
+        op,
+        "right_inverse" | "complement" | "make_layout_like" | "composition" | "make_ordered_layout"
+    ) {
+        return check_symbolic_against_integers(op, texts, ours);
+    }
     let (Some(t), 1) = (texts.first(), texts.len()) else {
         return Ok(());
     };
@@ -153,6 +183,58 @@ fn check_symbolic(op: &str, texts: &[String], ours: &str) -> Result<(), String> 
     Ok(())
 }
 
+/// A symbolic answer `ours` of `op` against the integer operation at every substitution of
+/// [`ENVS`].
+fn check_symbolic_against_integers(op: &str, texts: &[String], ours: &str) -> Result<(), String> {
+    let Ok(r) = ours.parse::<SymLayout>() else {
+        return Ok(()); // a refusal, or an integer answer of an integer request
+    };
+    if r.to_string() != ours {
+        return Err(format!("result {ours:?} prints back as {r}"));
+    }
+    for env in &ENVS {
+        let Some(want) = integer_op(op, texts, env) else {
+            continue;
+        };
+        let Ok(got) = r.subs(env) else {
+            return Err(format!(
+                "{op} {texts:?} = {ours}: the result does not substitute at {env:?} where the arguments do"
+            ));
+        };
+        match want {
+            Ok(w) if w.size() <= CHECK_RESULT_SIZE => {
+                if got.size() != w.size() {
+                    return Err(format!(
+                        "{op} {texts:?} = {ours}: size {} at {env:?}, the integer answer {w} has {}",
+                        got.size(),
+                        w.size()
+                    ));
+                }
+                same_values(w.size(), |i| w.index_any(i).ok(), |i| got.index_any(i).ok()).map_err(
+                    |e| format!("{op} {texts:?} = {ours} at {env:?} (integer {w}): {e}"),
+                )?;
+            }
+            Ok(_) => {}
+            Err(e) => {
+                return Err(format!(
+                    "{op} {texts:?} = {ours}, but at {env:?} the integer operation refuses: {e}"
+                ))
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The largest `n` with every `i < n` a value of `l` (no right inverse is larger).
+fn prefix_bound(l: &Layout<F2>) -> Option<i64> {
+    let mut seen = (0..l.size())
+        .map(|i| l.index_any(i).ok())
+        .collect::<Option<Vec<i64>>>()?;
+    seen.sort_unstable();
+    seen.dedup();
+    Some(seen.iter().zip(0..).take_while(|(v, k)| **v == *k).count() as i64)
+}
+
 /// F2 layouts: the result prints back; `coalesce` and `coalesce_z` keep the function (and
 /// `coalesce` the size); `right_inverse`: `L(R(i)) == i` for `i < size(R)`.
 fn check_f2(op: &str, texts: &[String], ours: &str) -> Result<(), String> {
@@ -178,6 +260,18 @@ fn check_f2(op: &str, texts: &[String], ours: &str) -> Result<(), String> {
                 let back = r.index_any(i).ok().and_then(|x| l.index_any(x).ok());
                 if back != Some(i) {
                     return Err(format!("right_inverse {t} = {ours}: L(R({i})) = {back:?}"));
+                }
+            }
+            // with power-of-two extents, the largest: every value below the bound has a
+            // preimage, and R reaches the bound
+            if l.is_f2_linear() {
+                if let Some(bound) = prefix_bound(&l) {
+                    if r.size() != bound {
+                        return Err(format!(
+                            "right_inverse {t} = {ours}: size {}, but every i < {bound} is a value of L",
+                            r.size()
+                        ));
+                    }
                 }
             }
             Ok(())
@@ -383,6 +477,16 @@ pub fn check_result(op: &str, args: &[Arg], ours: &str) -> Result<(), String> {
     if op == "composition" && texts.len() == 2 && texts.iter().any(|t| t.contains(" o ")) {
         return check_composed_composition(&texts, ours);
     }
+    if matches!(op, "right_inverse" | "left_inverse")
+        && texts.len() == 1
+        && texts[0].contains(" o ")
+    {
+        return check_chain_inverse(op == "right_inverse", &texts[0], ours);
+    }
+    if texts.iter().any(|t| t.contains(" o ")) {
+        // Other operations on composed layouts: the conformance checkers read plain layouts.
+        return Ok(());
+    }
     if texts
         .iter()
         .any(|t| !ints_small(t, CHECK_INT) || t.contains('<'))
@@ -551,4 +655,158 @@ fn check_composed_composition(texts: &[String], ours: &str) -> Result<(), String
         }
     }
     Ok(())
+}
+
+/// A composed layout's value at `x` (its inner layout's last mode running on); `None` past i64.
+fn chain_at(c: &cute_layout::LayoutChain, x: i64) -> Option<i64> {
+    c.post(c.layout().index_any(x).ok()?).ok()
+}
+
+/// Whether `r` is a right inverse (`C(R(i)) == i` for `i < size(R)`) or a left inverse
+/// (`C(R(C(i))) == C(i)`, and `R(C(i)) == i` if `C` is injective) of `c`; `None` where the
+/// domain is too large to enumerate or a value leaves i64.
+fn chain_inverse_law(
+    right: bool,
+    c: &cute_layout::LayoutChain,
+    r: &cute_layout::LayoutChain,
+) -> Option<Result<(), String>> {
+    if c.size() > CHECK_RESULT_SIZE || r.size() > CHECK_RESULT_SIZE {
+        return None;
+    }
+    if right {
+        for i in 0..r.size() {
+            let v = chain_at(c, chain_at(r, i)?)?;
+            if v != i {
+                return Some(Err(format!("C(R({i})) = {v}")));
+            }
+        }
+        return Some(Ok(()));
+    }
+    let vals: Vec<i64> = (0..c.size())
+        .map(|i| chain_at(c, i))
+        .collect::<Option<_>>()?;
+    let mut sorted = vals.clone();
+    sorted.sort_unstable();
+    sorted.dedup();
+    let injective = sorted.len() == vals.len();
+    for (i, &y) in (0i64..).zip(&vals) {
+        let x = chain_at(r, y)?;
+        if injective && x != i {
+            return Some(Err(format!("R(C({i})) = {x}")));
+        }
+        let back = chain_at(c, x)?;
+        if back != y {
+            return Some(Err(format!("C(R(C({i}))) = {back}, not {y}")));
+        }
+    }
+    Some(Ok(()))
+}
+
+/// `right_inverse C` / `left_inverse C` of a composed layout: the answer obeys the inverse's law.
+fn check_chain_inverse(right: bool, c: &str, ours: &str) -> Result<(), String> {
+    use cute_layout::LayoutChain;
+    let op = if right {
+        "right_inverse"
+    } else {
+        "left_inverse"
+    };
+    let Ok(ch) = c.parse::<LayoutChain>() else {
+        return Ok(());
+    };
+    let r: LayoutChain = ours
+        .parse()
+        .map_err(|e| format!("{op} {c} = {ours:?} does not parse: {e}"))?;
+    match chain_inverse_law(right, &ch, &r) {
+        Some(Err(e)) => Err(format!("{op} {c} = {ours}: {e}")),
+        _ => Ok(()),
+    }
+}
+
+/// CuTe's construction of an inverse of a composed layout, every swizzle kept as a layer:
+/// `inv(L) o -ok o inv(Ak) o ... o -o0 o inv(A0)`; `None` where its innermost function is a
+/// swizzle (no domain) or a layout's inverse refuses.
+fn cute_chain_inverse(
+    right: bool,
+    c: &cute_layout::LayoutChain,
+) -> Option<cute_layout::LayoutChain> {
+    use cute_layout::{LayoutChain, OuterFn};
+    let inv = |l: &Layout| {
+        if right {
+            Some(l.right_inverse())
+        } else {
+            l.left_inverse().ok()
+        }
+    };
+    let mut layers = Vec::new();
+    let mut inner = OuterFn::Layout(inv(c.layout())?);
+    for (f, off) in c.layers().iter().rev() {
+        let next = match f {
+            OuterFn::Layout(a) => OuterFn::Layout(inv(a)?),
+            OuterFn::Swizzle(sw) => OuterFn::Swizzle(*sw),
+        };
+        layers.push((std::mem::replace(&mut inner, next), off.checked_neg()?));
+    }
+    match inner {
+        OuterFn::Layout(l) => Some(LayoutChain::from_layers(layers, l)),
+        OuterFn::Swizzle(_) => None,
+    }
+}
+
+/// Judges a refusal (`kind`) of `run_op(op, args)`: `Err` where a lawful answer is known.
+///
+/// * `composition A B` with `B` a composed layout (layers) and `A` a layout or composed
+///   layout: the chain `A o 0 o B` is always the function, so only an overflow or a domain too
+///   large may refuse.
+/// * `right_inverse C` / `left_inverse C` of a composed layout: where CuTe's construction
+///   ([`cute_chain_inverse`]) obeys the law, no refusal.
+pub fn check_refusal(op: &str, args: &[Arg], kind: &str) -> Result<(), String> {
+    use cute_layout::LayoutChain;
+    if matches!(kind, "Overflow" | "TooLarge") {
+        return Ok(());
+    }
+    let Some(texts) = args.iter().map(text).collect::<Option<Vec<String>>>() else {
+        return Ok(());
+    };
+    let plain = |t: &str| {
+        !is_tensor(t)
+            && !is_pointer_or_zip(t)
+            && !is_f2_text(t)
+            && !has_symbol(t)
+            && !t.contains('@')
+            && !t.contains('+')
+    };
+    if !texts.iter().all(|t| plain(t)) {
+        return Ok(());
+    }
+    match op {
+        "composition" if texts.len() == 2 && texts[1].contains(" o ") => {
+            let (Ok(_), Ok(b)) = (
+                texts[0].parse::<LayoutChain>(),
+                texts[1].parse::<LayoutChain>(),
+            ) else {
+                return Ok(());
+            };
+            if b.layers().is_empty() {
+                return Ok(());
+            }
+            Err(format!(
+                "composition {texts:?} refused ({kind}); the chain {} o 0 o {} is the function",
+                texts[0], texts[1]
+            ))
+        }
+        "right_inverse" | "left_inverse" if texts.len() == 1 && texts[0].contains(" o ") => {
+            let right = op == "right_inverse";
+            let Ok(c) = texts[0].parse::<LayoutChain>() else {
+                return Ok(());
+            };
+            match cute_chain_inverse(right, &c) {
+                Some(r) if chain_inverse_law(right, &c, &r) == Some(Ok(())) => Err(format!(
+                    "{op} {} refused ({kind}); CuTe's {r} obeys the law",
+                    texts[0]
+                )),
+                _ => Ok(()),
+            }
+        }
+        _ => Ok(()),
+    }
 }

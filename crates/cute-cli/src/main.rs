@@ -92,7 +92,7 @@ enum Command {
         #[arg(long)]
         header: Option<String>,
     },
-    /// Shared-memory layout of a tile with the fewest bank conflicts for its writes and reads.
+    /// Shared-memory layout of a tile whose writes and reads take the fewest wavefronts.
     SmemSearch {
         /// The tile's shape, e.g. '(32,32)'.
         #[arg(long)]
@@ -125,7 +125,11 @@ enum Command {
     /// Answer JSON requests read from stdin, one per line: {"op": NAME, "args": [...]}.
     Batch,
     /// List the operations that `cute OP` and `cute batch` run.
-    Ops,
+    Ops {
+        /// Print the reference docs/OPERATIONS.md instead (by topic: usage, summary, law, example).
+        #[arg(long)]
+        markdown: bool,
+    },
     /// The canonical layout whose 1-D function takes the given values: `cute find 0,2,4,7,9,11`.
     Find {
         /// The values v0,v1,... (comma-separated, one or several words).
@@ -275,17 +279,11 @@ fn main() -> ExitCode {
                 }
             }
         }
-        Command::Ops => {
-            let width = ops::all().map(|s| s.name.len() + s.usage.len()).max();
-            let width = width.unwrap_or(0) + 1;
-            let text: String = ops::all()
-                .map(|s| {
-                    let call = format!("{} {}", s.name, s.usage);
-                    format!("{call:<width$}  {}\n", s.about)
-                })
-                .collect();
-            emit(&text)
-        }
+        Command::Ops { markdown } => emit(&if markdown {
+            ops::help::markdown()
+        } else {
+            ops::help::list()
+        }),
         Command::Find { values, shape } => match analysis::find(&values, shape.as_deref()) {
             Ok(text) => emit(&(text + "\n")),
             Err(e) => fail(&e),
@@ -389,9 +387,9 @@ fn help(topic: Option<&str>) -> ExitCode {
 /// name (`show`, `explain`) if there is one.
 fn command_help(command: &str, e: &clap::Error) -> String {
     let mut text = e.render().to_string();
-    if let Some(h) = ops::help::help(command) {
+    if let Some(spec) = ops::find(command) {
         text += "\n";
-        text += &ops::help::render_law_and_example(h);
+        text += &ops::help::render_law_and_example(spec);
     }
     text
 }

@@ -6,7 +6,7 @@
 //! grow like M^1. Run with `cargo bench -p cute-layout --bench find_layout`;
 //! `scripts/find_layout_scaling.py` runs it and fits the growth exponent.
 
-use cute_layout::{find_layout, Layout};
+use cute_layout::{analysis::find_layout, Layout};
 
 fn main() {
     divan::main();

@@ -74,7 +74,7 @@
 //! | `print_layout`, `print_latex`, `print_latex_tv` | [`Layout::table`], [`render::latex()`], [`render::latex_tv`]; SVG: [`render::svg()`], [`render::svg_tv`], [`render::svg_banks`] |
 //!
 //! Beyond CuTe: NVlabs PyCuTe's F2 (XOR) strides ([`F2`], `Layout<F2>`; the module [`pycute::f2`]
-//! says what they are and which operations take them), [`find_layout`] (the layout with given values), [`Layout::image`], the
+//! says what they are and which operations take them), [`analysis::find_layout`] (the layout with given values), [`Layout::image`], the
 //! predicates [`Layout::is_injective`] and friends, and step-by-step explanations of the algebra
 //! ([`analysis::explain`]); from NVlabs PyCuTe, its symbolic layouts ([`SymLayout`]: extents and
 //! strides that are monomials over named symbols, `(N,M):(1,N)`, with PyCuTe's coalesce,
@@ -95,19 +95,19 @@
 
 extern crate alloc;
 
-// The folders, bottom layer first (ARCHITECTURE.md draws them; tests/layering.rs checks that
-// no file imports from a folder above its own).
+// The folders; ARCHITECTURE.md draws their layers, and tests/layering.rs checks that no file
+// imports from a folder above its own.
 mod algebra;
 pub mod analysis;
 pub mod atom;
 mod basis;
-mod composed;
+pub mod composed;
 pub mod gpu;
-mod layout;
+pub mod layout;
 mod literal;
 pub mod pycute;
 pub mod render;
-mod tensor;
+pub mod tensor;
 
 // Layouts, tuples, coordinates and their errors.
 pub use layout::coord::Offsets;
@@ -117,15 +117,15 @@ pub use layout::int_tuple::IntTuple;
 pub use layout::int_tuple_ops::{IntTupleBuilder, TupleToken};
 pub use layout::slice::{Slice, SliceCoord};
 pub use layout::tree::{MAX_DEPTH, MAX_NODES};
-pub use layout::tuple_algebra::{coord_less, safe_div, CoordOrder};
+pub use layout::tuple_algebra::CoordOrder;
 pub use layout::{Layout, Order, StrideValue};
 
 // The algebra.
-pub use algebra::construct::MAX_COORDINATES;
+pub use algebra::construct::{MAX_COORDINATES, MAX_COORDINATE_INTEGERS};
 pub use algebra::Tiler;
 
 // Swizzles and composed layouts.
-pub use composed::chain::{is_composed_text, LayoutChain, OuterFn};
+pub use composed::chain::{LayoutChain, OuterFn};
 pub use composed::composed_layout::ComposedLayout;
 pub use composed::swizzle::{Swizzle, MAX_SWIZZLE_BITS};
 
@@ -133,18 +133,10 @@ pub use composed::swizzle::{Swizzle, MAX_SWIZZLE_BITS};
 pub use basis::basis_tiler::StrideText;
 pub use basis::{ScaledBasis, MAX_BASIS_DEPTH};
 
-// Analysis: predicates, images, search, explanations.
-pub use analysis::{
-    explain_coalesce, explain_complement, explain_composition, explain_downcast,
-    explain_left_inverse, explain_logical_divide, explain_logical_product, explain_nullspace,
-    explain_rearranged, explain_right_inverse, explain_upcast, find_layout, find_layout_with_shape,
-    Explanation, Image,
-};
-
 // NVlabs PyCuTe's stride kinds.
 pub use pycute::basis_sum::{BasisSum, MAX_BASIS_TERMS};
 pub use pycute::extras::MAX_ADD_VALUES;
-pub use pycute::f2::{is_f2_text, F2Basis, F2, MAX_F2_POINTS};
+pub use pycute::f2::{F2Basis, F2, MAX_F2_POINTS};
 pub use pycute::symbolic::{Sym, SymLayout, SymTuple};
 
 // Pictures.
@@ -152,11 +144,9 @@ pub use render::{Table, VectorTable, MAX_TABLE_CELLS};
 
 // Tensors and pointers.
 pub use tensor::data::{IdentityTensor, Storage, StorageMut, Tensor};
-pub use tensor::layout_tensor::{is_tensor_text, LayoutTensor, TensorValue};
-pub use tensor::pointer::{
-    element_type_bits, is_pointer_text, MemSpace, Pointer, MAX_ELEMENT_BITS,
-};
-pub use tensor::pointer_tensor::{parse_smem_ptr_flag, SmemPtrFlagLayout};
+pub use tensor::layout_tensor::{LayoutTensor, TensorValue};
+pub use tensor::pointer::{MemSpace, Pointer, MAX_ELEMENT_BITS};
+pub use tensor::pointer_tensor::SmemPtrFlagLayout;
 
 #[doc(hidden)]
 pub use literal::literal_or_panic;

@@ -10,8 +10,8 @@ use std::path::Path;
 use common::flat;
 use cute_layout::analysis::{Condition, Step};
 use cute_layout::{
-    explain_complement, explain_composition, find_layout, find_layout_with_shape, IntTuple, Layout,
-    LayoutError,
+    analysis::explain_complement, analysis::explain_composition, analysis::find_layout,
+    analysis::find_layout_with_shape, IntTuple, Layout, LayoutError,
 };
 use proptest::prelude::*;
 
@@ -701,7 +701,10 @@ proptest! {
 #[test]
 fn explanations_never_panic() {
     use cute_layout::analysis::explain_composition_tiler;
-    use cute_layout::{explain_logical_divide, explain_logical_product, explain_rearranged, Tiler};
+    use cute_layout::{
+        analysis::explain_logical_divide, analysis::explain_logical_product,
+        analysis::explain_rearranged, Tiler,
+    };
     let mut rng = Rng(99);
     let ops = [
         "zipped_divide",

@@ -192,8 +192,17 @@ fn cute_answers() {
         chain("32:2 o 3 o (2,4):(0,4)").nullspace().to_string(),
         "1:0"
     );
-    // A swizzle with an offset: CuTe's inverse is a composed layout over a swizzle.
-    let e = chain("8:1 o 0 o Sw<1,0,1> o 2 o 8:1")
+    // A swizzle with an offset under a layout: CuTe's inverse is a composed layout over the
+    // swizzle, given its domain by the outer layout's inverse.
+    assert_eq!(
+        chain("8:1 o 0 o Sw<1,0,1> o 2 o 8:1")
+            .right_inverse()
+            .unwrap()
+            .to_string(),
+        "8:1 o -2 o Sw<1,0,1> o 0 o 8:1"
+    );
+    // Outermost, it leaves the answer without a domain.
+    let e = chain("Sw<1,0,1> o 2 o 8:1 o 0 o 8:1")
         .right_inverse()
         .unwrap_err();
     assert_eq!(e.kind(), "NotRepresentable");

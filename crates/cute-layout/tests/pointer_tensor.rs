@@ -165,6 +165,6 @@ proptest! {
             let _ = t.as_position_independent_swizzle_tensor();
             let _ = t.print_tensor();
         }
-        let _ = cute_layout::parse_smem_ptr_flag(&s);
+        let _ = cute_layout::tensor::parse_smem_ptr_flag(&s);
     }
 }

@@ -4,7 +4,7 @@
 
 use crate::common;
 
-use cute_layout::{find_layout, IntTuple, Layout};
+use cute_layout::{analysis::find_layout, IntTuple, Layout};
 use proptest::prelude::*;
 
 fn t(s: &str) -> IntTuple {

@@ -3,7 +3,7 @@
 
 use crate::common;
 
-use cute_layout::{coord_less, CoordOrder, IntTuple, Layout, LayoutChain, OuterFn, Tiler};
+use cute_layout::{layout::coord_less, CoordOrder, IntTuple, Layout, LayoutChain, OuterFn, Tiler};
 use proptest::prelude::*;
 
 fn modes(max_rank: usize) -> impl Strategy<Value = Vec<(i64, i64)>> {

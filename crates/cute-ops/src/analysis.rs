@@ -6,10 +6,11 @@ use cute_layout::analysis::explain::{
 };
 use cute_layout::analysis::explain_composition_tiler;
 use cute_layout::{
-    explain_coalesce, explain_complement, explain_downcast, explain_left_inverse,
-    explain_logical_divide, explain_logical_product, explain_nullspace, explain_rearranged,
-    explain_right_inverse, explain_upcast, find_layout, find_layout_with_shape, ComposedLayout,
-    IntTuple, Layout, Swizzle, Tiler,
+    analysis::explain_coalesce, analysis::explain_complement, analysis::explain_downcast,
+    analysis::explain_left_inverse, analysis::explain_logical_divide,
+    analysis::explain_logical_product, analysis::explain_nullspace, analysis::explain_rearranged,
+    analysis::explain_right_inverse, analysis::explain_upcast, analysis::find_layout,
+    analysis::find_layout_with_shape, ComposedLayout, IntTuple, Layout, Swizzle, Tiler,
 };
 
 use crate::{Args, OpError};

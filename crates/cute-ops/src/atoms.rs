@@ -4,6 +4,7 @@
 use cute_layout::atom::{self, AtomError, Operand, TiledMma};
 use cute_layout::Layout;
 
+use crate::table::{one, opt, Kind as K, Topic};
 use crate::{op, Args, OpError, OpSpec};
 
 impl From<AtomError> for OpError {
@@ -12,12 +13,27 @@ impl From<AtomError> for OpError {
     }
 }
 
-/// The atom operations (one line each, hence `rustfmt::skip`).
+/// The atom operations, one declaration each (hence `rustfmt::skip`).
 #[rustfmt::skip]
 pub static ATOM_OPS: &[OpSpec] = &[
-    op("mma_atom", "NAME FIELD", (2, 2), "an MMA atom's field: thr_id, shape_mnk, layout_a_tv, layout_b_tv, layout_c_tv (layout_sfa_tv, layout_sfb_tv)", mma_atom),
-    op("tiled_mma", "ATOM ATOM_LAYOUT|_ PERMUTATION|_ FIELD [GMEM_LAYOUT THREAD]", (4, 6), "make_tiled_mma's field: thr_layout_vmnk, permutation_mnk, layout_{a,b,c}_tv, tile_size_mnk, size; with a tensor layout and a thread: partition_{a,b,c}, offset_{a,b,c}, fragment_{a,b,c}; with a tensor (counting_iter/ArithTuple) and a thread: partition_{a,b,c} as a tensor", tiled_mma),
-    op("list_atoms", "[FILTER]", (0, 1), "the atom families (kind, arch, pattern), one per line; with FILTER only those containing it", list_atoms),
+    op("mma_atom", Topic::Atoms, "an MMA atom's field: thr_id, shape_mnk, layout_a_tv, layout_b_tv, layout_c_tv (layout_sfa_tv, layout_sfb_tv)")
+        .params(&[one("", &[K::Name]), one("", &[K::Field])])
+        .returns(&[K::Layout, K::Tuple, K::Tiler, K::Int, K::Tensor])
+        .law("each field is CuTe's MMA_Traits member: layout_{a,b,c}_tv map (thread, value) to the index of the element in the atom's (M,K), (N,K), (M,N) tile")
+        .example(&["SM80_16x8x16_F16F16F16F16_TN", "layout_c_tv"], "((4,8),(2,2)):((32,1),(16,8))")
+        .run(mma_atom),
+    op("tiled_mma", Topic::Atoms, "make_tiled_mma's field: thr_layout_vmnk, permutation_mnk, layout_{a,b,c}_tv, tile_size_mnk, size; with a tensor layout and a thread: partition_{a,b,c}, offset_{a,b,c}, fragment_{a,b,c}; with a tensor (counting_iter/ArithTuple) and a thread: partition_{a,b,c} as a tensor")
+        .params(&[one("", &[K::Atom]), one("ATOM_LAYOUT|_", &[K::Layout, K::Underscore]), one("PERMUTATION|_", &[K::Tiler, K::Underscore]), one("", &[K::Field]), opt("GMEM_LAYOUT", &[K::Layout, K::Tensor]), opt("THREAD", &[K::Int])])
+        .returns(&[K::Tuple, K::Layout, K::Tiler, K::Int, K::Tensor])
+        .law("each field is the accessor of CuTe's make_tiled_mma(ATOM, ATOM_LAYOUT, PERMUTATION) of the same name; the atom is repeated over ATOM_LAYOUT")
+        .example(&["SM80_16x8x16_F16F16F16F16_TN", "(2,2,1)", "_", "tile_size_mnk"], "(32,16,16)")
+        .run(tiled_mma),
+    op("list_atoms", Topic::Atoms, "the atom families (kind, arch, pattern), one per line; with FILTER only those containing it")
+        .params(&[opt("FILTER", &[K::Name])])
+        .returns(&[K::Text])
+        .law("one line per atom family: kind, architecture, name pattern, and what it computes")
+        .example(&["SM61"], "mma SM61 SM61_{DP4A|DP2A}  -- single-thread dot products (1x1x4 int8, 1x1x2 int16)")
+        .run(list_atoms),
 ];
 
 fn mma_atom(a: &Args<'_>) -> Result<String, OpError> {

@@ -4,7 +4,7 @@
 //! `max_common_vector` / `max_common_layout`, and slicing. Each entry of [`crate::OPS`] calls
 //! these first; a plain layout goes on to the layout's own code.
 
-use cute_layout::{analysis::MAX_ENUMERATED, is_composed_text, LayoutChain, SliceCoord};
+use cute_layout::{analysis::MAX_ENUMERATED, LayoutChain, SliceCoord};
 
 use crate::{bit, Arg, Args, OpError};
 
@@ -12,7 +12,7 @@ impl Args<'_> {
     /// Argument `k` as a composed layout, if it is one (text with ` o ` layers or `Sw<..> o`).
     pub(super) fn chain(&self, k: usize) -> Result<Option<LayoutChain>, OpError> {
         match &self.args[k] {
-            Arg::Text(t) if is_composed_text(t) && t.contains(':') => {
+            Arg::Text(t) if self.form(k).is_chain(&self.args[k]) => {
                 self.parse_text(k, t, "composed layout").map(Some)
             }
             _ => Ok(None),
@@ -63,7 +63,7 @@ pub(super) fn recast(a: &Args<'_>, up: bool) -> Result<Option<String>, OpError> 
         return Ok(Some(r));
     }
     if let Arg::Text(t) = &a.args[1] {
-        if t.trim_start().starts_with("Sw") && !t.contains(':') {
+        if a.form(1) == crate::value::Form::Swizzle {
             let sw: cute_layout::Swizzle = a.parse_text(1, t, "swizzle")?;
             let n = a.int(0)?;
             return Ok(Some(

@@ -3,8 +3,7 @@
 //! divides and products, dispatched by argument kind as CuTe overloads them.
 
 use cute_layout::{
-    is_composed_text, BasisSum, ComposedLayout, IntTuple, Layout, LayoutChain, OuterFn,
-    ScaledBasis, Swizzle, Tiler,
+    BasisSum, ComposedLayout, IntTuple, Layout, LayoutChain, OuterFn, ScaledBasis, Swizzle, Tiler,
 };
 
 use crate::{push_value, Arg, Args, OpError, MAX_TABLE_VALUES};
@@ -61,10 +60,11 @@ impl Args<'_> {
             Arg::Int(_) => return Ok(Func::Layout(self.layout(k)?)),
             Arg::Text(t) => t.trim(),
         };
-        if text.starts_with("Sw") && !text.contains(':') {
+        let form = self.form(k);
+        if form == crate::value::Form::Swizzle {
             return self.parse_text(k, text, "swizzle").map(Func::Swizzle);
         }
-        if is_composed_text(text) {
+        if form.is_layered(&self.args[k]) {
             let c: LayoutChain = self.parse_text(k, text, "composed layout")?;
             if c.layers().is_empty() {
                 return Ok(Func::Layout(c.layout().clone()));
@@ -79,16 +79,19 @@ impl Args<'_> {
 
     /// Whether argument `k` is a layout with basis strides (`1@0`).
     pub(super) fn is_basis(&self, k: usize) -> bool {
-        matches!(&self.args[k], Arg::Text(t) if t.contains('@'))
+        self.form(k).has_basis(&self.args[k])
     }
 
     /// Whether argument `k` is a layout with a stride that is a sum of bases (`1@0+1@1`).
     pub(super) fn is_sum(&self, k: usize) -> bool {
-        matches!(&self.args[k], Arg::Text(t) if t.contains('+'))
+        self.form(k).has_sum(&self.args[k])
     }
 
     /// Argument `k` as a layout whose strides are sums of bases (basis or integer strides too).
     pub(super) fn sum_layout(&self, k: usize) -> Result<Layout<BasisSum>, OpError> {
+        if let crate::value::Value::SumLayout(l) = self.value(k) {
+            return Ok((**l).clone());
+        }
         self.parsed(k, "layout with basis-sum strides")
     }
 
@@ -99,17 +102,16 @@ impl Args<'_> {
 
     /// Argument `k` as a layout with basis strides.
     pub(super) fn basis_layout(&self, k: usize) -> Result<Layout<ScaledBasis>, OpError> {
+        if let crate::value::Value::BasisLayout(l) = self.value(k) {
+            return Ok((**l).clone());
+        }
         self.parsed(k, "layout with basis strides")
     }
 
     /// Whether argument `k` is a swizzle or a composed layout (not a plain layout or tiler). A
     /// list is a swizzle `[B,M,S]` when it holds three integers, else a tuple.
     pub(super) fn is_swizzled(&self, k: usize) -> bool {
-        match &self.args[k] {
-            Arg::List(items) => items.len() == 3 && items.iter().all(|x| matches!(x, Arg::Int(_))),
-            Arg::Text(t) => is_composed_text(t),
-            Arg::Int(_) => false,
-        }
+        self.form(k).is_layered(&self.args[k])
     }
 }
 
@@ -179,16 +181,10 @@ pub(super) fn composition(a: &Args<'_>) -> Result<String, OpError> {
 }
 
 /// `composition A B` where a side is a general composed layout (a layout as an outer
-/// function): `A o 0 o B` as one chain (CuTe's `ComposedLayout<A, 0, B>`), or the tiler on the
-/// right re-indexing the domain.
+/// function): CuTe's `composition(A o O o L, B) = A o O o (L ∘ B)` with `L ∘ B` folded where
+/// that is the same function ([`Layout::compose_chain`]), `Sw o 0 o B` for a swizzle on the
+/// left, or the swizzle on the right moved into the inner layout.
 fn chain_composition(a: &Args<'_>, lhs: Func, rhs: Func) -> Result<String, OpError> {
-    // CuTe: composition(layout, ComposedLayout{A, 0, B}) = composition(composition(layout, A), B),
-    // a plain layout when every outer function is a layout with offset 0.
-    if let (Func::Layout(l), Func::Chain(c)) = (&lhs, &rhs) {
-        if let Some(r) = fold_layouts(l, c) {
-            return Ok(r.to_string());
-        }
-    }
     let inner = match rhs.into_chain() {
         Ok(inner) => inner,
         Err(sw) => {
@@ -200,35 +196,11 @@ fn chain_composition(a: &Args<'_>, lhs: Func, rhs: Func) -> Result<String, OpErr
             return Ok(c.compose_swizzle(&sw)?.to_string());
         }
     };
-    let outer: Vec<(OuterFn, i64)> = match lhs {
-        Func::Swizzle(s) => vec![(OuterFn::Swizzle(s), 0)],
-        Func::Layout(l) => vec![(OuterFn::Layout(l), 0)],
-        Func::Composed(c) => outer_layers(c.into()),
-        Func::Chain(c) => outer_layers(c),
-    };
-    let mut layers = outer;
-    layers.extend(inner.layers().iter().cloned());
-    Ok(LayoutChain::from_layers(layers, inner.layout().clone()).to_string())
-}
-
-/// The outer functions of `c` followed by its layout: `c` as the left side of a chain.
-fn outer_layers(c: LayoutChain) -> Vec<(OuterFn, i64)> {
-    let mut v = c.layers().to_vec();
-    v.push((OuterFn::Layout(c.layout().clone()), 0));
-    v
-}
-
-/// `l ∘ c` folded into one layout when every outer function of `c` is a layout with offset 0
-/// and every composition succeeds; `None` otherwise.
-fn fold_layouts(l: &Layout, c: &LayoutChain) -> Option<Layout> {
-    let mut cur = l.clone();
-    for (f, off) in c.layers() {
-        match (f, off) {
-            (OuterFn::Layout(a), 0) => cur = cur.compose(a).ok()?,
-            _ => return None,
-        }
+    Ok(match lhs.into_chain() {
+        Ok(outer) => outer.compose_chain(&inner)?,
+        Err(sw) => LayoutChain::over(OuterFn::Swizzle(sw), 0, &inner),
     }
-    cur.compose(c.layout()).ok()
+    .to_string())
 }
 
 /// The refusal of an operation that CuTe C++ does not define on basis strides: it complements

@@ -9,37 +9,73 @@
 use cute_layout::{IntTuple, Layout, LayoutChain};
 
 use crate::composed_ops::Func;
-use crate::help::{h, OpHelp};
-use crate::{op, run_op, Arg, Args, Either, OpError, OpSpec, MANY};
+use crate::table::{many, one, opt, Kind as K, Topic};
+use crate::{op, run_op, Arg, Args, Either, OpError, OpSpec};
 
-/// The construction and restructuring operations, one line each (hence `rustfmt::skip`).
+/// The construction and restructuring operations, one declaration each (hence `rustfmt::skip`).
 #[rustfmt::skip]
 pub static CONSTRUCT_OPS: &[OpSpec] = &[
-    op("domain_offset", "COORD LAYOUT|COMPOSED|TENSOR", (2, 2), "(layout, offset of COORD); composed: the offset moves into the outermost offset, 0; of a tensor, the tensor with its iterator moved to T(COORD) (a pointer tensor's pointer by the element offset, its swizzle kept)", |a| crate::tensor_restructure_ops::on_tensor(a, 1, crate::tensor_restructure_ops::domain_offset, || domain_offset(a))),
-    op("max_alignment", "LAYOUT|COMPOSED|SWIZZLE", (1, 1), "largest N for which upcast<N>(LAYOUT) is defined: gcd(size of right_inverse, the strides past it)", max_alignment),
-    op("zip", "LAYOUT|COMPOSED|TUPLE [LAYOUT|TUPLE...]", (1, MANY), "transpose ((a,b),(x,y)) -> ((a,x),(b,y)); of two layouts, their modes paired", zip),
-    op("tile_unzip", "LAYOUT|COMPOSED TILER", (2, 2), "the rank-2 modes at the tiler's leaves gathered: ((firsts...),(seconds...,rest...))", |a| { let t = a.tiler(1)?; inner(a, |l| l.tile_unzip(&t)) }),
-    op("hier_unzip", "logical_divide|logical_product LAYOUT TILER", (3, 3), "CuTe 3.x's hier_unzip(op, A, T): the zipped_divide / zipped_product", hier_unzip),
-    op("transform_layout", "OP LAYOUT [TUPLE]", (2, 3), "make_layout(OP(mode_i)...), or OP(mode_i, TUPLE_i) for the modes both have, then the rest of each", transform_layout),
-    op("bw_coalesce", "LAYOUT [INIT]", (1, 2), "CuTe's backward coalesce of LAYOUT's flat modes onto the flat layout INIT (default: its last mode)", |a| Ok(a.layout(0)?.bw_coalesce(if a.len() == 2 { Some(a.layout(1)?) } else { None }.as_ref())?.to_string())),
-    op("compact_order", "SHAPE ORDER|LayoutLeft|LayoutRight", (2, 2), "the compact stride laying out the modes of SHAPE in the order ORDER ranks them", compact_order),
-    op("make_coord_iterator", "SHAPE [START|_] [ORDER]", (1, 3), "the coordinates of SHAPE in CuTe's iteration order, as a tuple (at most 65536)", coordinates),
-    op("at_mode", "MODE OP LAYOUT|COMPOSED [ARGS...]", (3, MANY), "OP applied to the sub-layout of LAYOUT at the index path MODE, the rest unchanged (PyCuTe op[mode])", at_mode),
-];
-
-/// The help of [`CONSTRUCT_OPS`]: name, law, example arguments, example output.
-#[rustfmt::skip]
-pub static CONSTRUCT_HELP: &[OpHelp] = &[
-    h("domain_offset", "R = (L, L(COORD)); for a composed A o O o B, (A o (O + B(COORD)) o B, 0)", &["(1,2)", "(4,4):(4,1)"], "((4,4):(4,1),6)"),
-    h("max_alignment", "R = gcd(size(P<0>), stride(P<1>)) with P = logical_divide(coalesce(L), right_inverse(coalesce(L)))", &["(4,2):(1,8)"], "4"),
-    h("zip", "element j of element i of R is element i of element j of the argument (shape and stride alike)", &["((2,3),(4,5)):((1,2),(6,24))"], "((2,4),(3,5)):((1,6),(2,24))"),
-    h("tile_unzip", "zipped_divide(L, T) = tile_unzip(logical_divide(L, T), T): the rank-2 modes at T's leaves split into firsts and seconds", &["((2,4),(3,5)):((1,2),(8,24))", "(2,3)"], "((2,3),(4,5)):((1,8),(2,24))"),
-    h("hier_unzip", "hier_unzip(logical_divide, A, T) = zipped_divide(A, T) (logical_product: zipped_product)", &["logical_divide", "(8,6):(1,8)", "(2,3)"], "((2,3),(4,2)):((1,8),(2,24))"),
-    h("transform_layout", "mode i of R is OP(mode i of L[, TUPLE_i]); modes past the shorter are appended", &["logical_divide", "(8,6):(1,8)", "(2:1,_)"], "((2,4),6):((1,2),8)"),
-    h("bw_coalesce", "R(i) = (flatten(L)..., INIT...)(i) for every i of its domain, modes merged back to front", &["(2,4):(1,2)", "3:8"], "24:1"),
-    h("compact_order", "SHAPE:R is compact, each leaf of ORDER starting at the product of the extents ranked below it", &["(2,(3,4))", "(1,0)"], "(12,(1,3))"),
-    h("make_coord_iterator", "from START (default 0) the leaf ORDER ranks 0 moves fastest (default: left to right, the 1-D index order)", &["(2,3)"], "((0,0),(1,0),(0,1),(1,1),(0,2),(1,2))"),
-    h("at_mode", "R at MODE is OP(L at MODE, ARGS...); every other mode is L's (CuTe: a tiler with _ elsewhere)", &["1", "logical_divide", "((3,8),5):((1,3),24)", "5:1"], "((3,8),(5,1)):((1,3),(24,0))"),
+    op("domain_offset", Topic::Queries, "(layout, offset of COORD); composed: the offset moves into the outermost offset, 0; of a tensor, the tensor with its iterator moved to T(COORD) (a pointer tensor's pointer by the element offset, its swizzle kept)")
+        .params(&[one("", &[K::Coord]), one("", &[K::Layout, K::Composed, K::Tensor])])
+        .returns(&[K::Text])
+        .law("R = (L, L(COORD)); for a composed A o O o B, (A o (O + B(COORD)) o B, 0)")
+        .example(&["(1,2)", "(4,4):(4,1)"], "((4,4):(4,1),6)")
+        .run(|a| crate::tensor_restructure_ops::on_tensor(a, 1, crate::tensor_restructure_ops::domain_offset, || domain_offset(a))),
+    op("max_alignment", Topic::Queries, "largest N for which upcast<N>(LAYOUT) is defined: gcd(size of right_inverse, the strides past it)")
+        .params(&[one("", &[K::Layout, K::Composed, K::Swizzle])])
+        .returns(&[K::Int])
+        .law("R = gcd(size(P<0>), stride(P<1>)) with P = logical_divide(coalesce(L), right_inverse(coalesce(L)))")
+        .example(&["(4,2):(1,8)"], "4")
+        .run(max_alignment),
+    op("zip", Topic::Algebra, "transpose ((a,b),(x,y)) -> ((a,x),(b,y)); of two layouts, their modes paired")
+        .params(&[one("", &[K::Layout, K::Composed, K::Tuple]), many("", &[K::Layout, K::Tuple])])
+        .returns(&[K::Layout, K::Composed, K::Tuple])
+        .law("element j of element i of R is element i of element j of the argument (shape and stride alike)")
+        .example(&["((2,3),(4,5)):((1,2),(6,24))"], "((2,4),(3,5)):((1,6),(2,24))")
+        .run(zip),
+    op("tile_unzip", Topic::Algebra, "the rank-2 modes at the tiler's leaves gathered: ((firsts...),(seconds...,rest...))")
+        .params(&[one("", &[K::Layout, K::Composed]), one("", &[K::Tiler])])
+        .returns(&[K::Layout, K::Composed])
+        .law("zipped_divide(L, T) = tile_unzip(logical_divide(L, T), T): the rank-2 modes at T's leaves split into firsts and seconds")
+        .example(&["((2,4),(3,5)):((1,2),(8,24))", "(2,3)"], "((2,3),(4,5)):((1,8),(2,24))")
+        .run(|a| { let t = a.tiler(1)?; inner(a, |l| l.tile_unzip(&t)) }),
+    op("hier_unzip", Topic::Algebra, "CuTe 3.x's hier_unzip(op, A, T): the zipped_divide / zipped_product")
+        .params(&[one("", &[K::Tag("logical_divide"), K::Tag("logical_product")]), one("", &[K::Layout]), one("", &[K::Tiler])])
+        .returns(&[K::Layout])
+        .law("hier_unzip(logical_divide, A, T) = zipped_divide(A, T) (logical_product: zipped_product)")
+        .example(&["logical_divide", "(8,6):(1,8)", "(2,3)"], "((2,3),(4,2)):((1,8),(2,24))")
+        .run(hier_unzip),
+    op("transform_layout", Topic::Algebra, "make_layout(OP(mode_i)...), or OP(mode_i, TUPLE_i) for the modes both have, then the rest of each")
+        .params(&[one("", &[K::Op]), one("", &[K::Layout]), opt("", &[K::Tuple])])
+        .returns(&[K::Layout])
+        .law("mode i of R is OP(mode i of L[, TUPLE_i]); modes past the shorter are appended")
+        .example(&["logical_divide", "(8,6):(1,8)", "(2:1,_)"], "((2,4),6):((1,2),8)")
+        .run(transform_layout),
+    op("bw_coalesce", Topic::Algebra, "CuTe's backward coalesce of LAYOUT's flat modes onto the flat layout INIT (default: its last mode)")
+        .params(&[one("", &[K::Layout]), opt("INIT", &[K::Int])])
+        .returns(&[K::Layout])
+        .law("R(i) = (flatten(L)..., INIT...)(i) for every i of its domain, modes merged back to front")
+        .example(&["(2,4):(1,2)", "3:8"], "24:1")
+        .run(|a| Ok(a.layout(0)?.bw_coalesce(if a.len() == 2 { Some(a.layout(1)?) } else { None }.as_ref())?.to_string())),
+    op("compact_order", Topic::Tuples, "the compact stride laying out the modes of SHAPE in the order ORDER ranks them")
+        .params(&[one("", &[K::Shape]), one("ORDER|LayoutLeft|LayoutRight", &[K::Tuple, K::Tag("LayoutLeft"), K::Tag("LayoutRight")])])
+        .returns(&[K::Tuple])
+        .law("SHAPE:R is compact, each leaf of ORDER starting at the product of the extents ranked below it")
+        .example(&["(2,(3,4))", "(1,0)"], "(12,(1,3))")
+        .run(compact_order),
+    op("make_coord_iterator", Topic::Tuples, "the coordinates of SHAPE in CuTe's iteration order, as a tuple (at most 65536 coordinates and 262144 integers in all)")
+        .params(&[one("", &[K::Shape]), opt("START|_", &[K::Int, K::Underscore]), opt("ORDER", &[K::Tuple])])
+        .returns(&[K::Tuple])
+        .law("from START (default 0) the leaf ORDER ranks 0 moves fastest (default: left to right, the 1-D index order)")
+        .example(&["(2,3)"], "((0,0),(1,0),(0,1),(1,1),(0,2),(1,2))")
+        .limits("at most 65536 coordinates (MAX_COORDINATES) and 262144 integers in all (MAX_COORDINATE_INTEGERS)")
+        .run(coordinates),
+    op("at_mode", Topic::Algebra, "OP applied to the sub-layout of LAYOUT at the index path MODE, the rest unchanged (PyCuTe op[mode])")
+        .params(&[one("MODE", &[K::Int, K::Coord]), one("", &[K::Op]), one("", &[K::Layout, K::Composed]), many("ARGS", &[K::Text])])
+        .returns(&[K::Layout, K::Composed])
+        .law("R at MODE is OP(L at MODE, ARGS...); every other mode is L's (CuTe: a tiler with _ elsewhere)")
+        .example(&["1", "logical_divide", "((3,8),5):((1,3),24)", "5:1"], "((3,8),(5,1)):((1,3),(24,0))")
+        .run(at_mode),
 ];
 
 /// `domain_offset COORD LAYOUT|COMPOSED`.
@@ -266,7 +302,16 @@ fn coordinates(a: &Args<'_>) -> Result<String, OpError> {
         None
     };
     let cs = shape.coordinates(start.as_ref(), order.as_ref())?;
-    Ok(IntTuple::tuple(cs)?.to_string())
+    // Written out directly: the list may hold more integers than one parsed value may.
+    let mut out = String::from("(");
+    for (i, c) in cs.iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        out += &c.to_string();
+    }
+    out.push(')');
+    Ok(out)
 }
 
 /// `at_mode MODE OP LAYOUT [ARGS...]`.

@@ -7,19 +7,60 @@ use cute_layout::atom::copy::{self, TiledCopy};
 use cute_layout::atom::Operand;
 use cute_layout::{ComposedLayout, Layout};
 
+use crate::table::{one, opt, Kind as K, Topic};
 use crate::{op, Args, OpError, OpSpec};
 
-/// The copy-atom operations (one line each, hence `rustfmt::skip`).
+/// The copy-atom operations, one declaration each (hence `rustfmt::skip`).
 #[rustfmt::skip]
 pub static COPY_OPS: &[OpSpec] = &[
-    op("copy_atom", "NAME TYPE FIELD", (3, 3), "a copy atom's field for value type TYPE: thr_id, val_id, src_bits, dst_bits, ref_bits (bit layouts), src, dst, ref (recast to TYPE), num_val_src, num_val_dst", copy_atom),
-    op("make_tiled_copy", "ATOM TYPE THR_LAYOUT VAL_LAYOUT FIELD [TENSOR THREAD | FRAGMENT]", (5, 7), "make_tiled_copy(Copy_Atom<ATOM,TYPE>, thr, val) (VAL_LAYOUT `_`: 1:0); FIELD tiler_mn, tiled_layout_tv, layout_s_tv, layout_d_tv, size, partition_s|d / offset_s|d TENSOR THREAD (a tensor text: partition_s|d as a tensor), retile_s|d FRAGMENT", make_tiled_copy),
-    op("make_tiled_copy_A", "ATOM TYPE MMA_ATOM ATOM_LAYOUT PERMUTATION FIELD [...]", (6, 8), "make_tiled_copy_A(Copy_Atom<ATOM,TYPE>, make_tiled_mma(MMA_ATOM, ATOM_LAYOUT, PERMUTATION)) (`_`: CuTe's default); FIELD as make_tiled_copy", |a| mma_copy(a, Some(Operand::A))),
-    op("make_tiled_copy_B", "ATOM TYPE MMA_ATOM ATOM_LAYOUT PERMUTATION FIELD [...]", (6, 8), "make_tiled_copy_B of the tiled MMA; FIELD as make_tiled_copy", |a| mma_copy(a, Some(Operand::B))),
-    op("make_tiled_copy_C", "ATOM TYPE MMA_ATOM ATOM_LAYOUT PERMUTATION FIELD [...]", (6, 8), "make_tiled_copy_C of the tiled MMA; FIELD as make_tiled_copy", |a| mma_copy(a, Some(Operand::C))),
-    op("make_tiled_copy_C_atom", "ATOM TYPE MMA_ATOM ATOM_LAYOUT PERMUTATION FIELD [...]", (6, 8), "make_tiled_copy_C_atom: the smallest tiled copy retiling the MMA's C (the atom's values only); FIELD as make_tiled_copy", |a| mma_copy(a, None)),
-    op("make_cotiled_copy", "ATOM TYPE ATOM_TV_LAYOUT DATA_LAYOUT FIELD [...]", (5, 7), "make_cotiled_copy(Copy_Atom<ATOM,TYPE>, atom (thr,val) -> address, data coord -> address); FIELD as make_tiled_copy", make_cotiled_copy),
-    op("make_layout_tv", "THR_LAYOUT VAL_LAYOUT FIELD", (3, 3), "the CuTe DSL's make_layout_tv: FIELD layout_mn (raked_product), layout_tv (its right inverse), tiler_mn", make_layout_tv),
+    op("copy_atom", Topic::Atoms, "a copy atom's field for value type TYPE: thr_id, val_id, src_bits, dst_bits, ref_bits (bit layouts), src, dst, ref (recast to TYPE), num_val_src, num_val_dst")
+        .params(&[one("", &[K::Name]), one("", &[K::Type]), one("", &[K::Field])])
+        .returns(&[K::Layout, K::Tuple, K::Tiler, K::Int, K::Tensor])
+        .law("src, dst and ref are the atom's (thread, value) -> bit layouts recast to TYPE's width, as CuTe's Copy_Atom<ATOM,TYPE> holds them")
+        .example(&["SM75_U32x4_LDSM_N", "half_t", "src"], "(32,8):(8,1)")
+        .run(copy_atom),
+    op("make_tiled_copy", Topic::Atoms, "make_tiled_copy(Copy_Atom<ATOM,TYPE>, thr, val) (VAL_LAYOUT `_`: 1:0); FIELD tiler_mn, tiled_layout_tv, layout_s_tv, layout_d_tv, size, partition_s|d / offset_s|d TENSOR THREAD (a tensor text: partition_s|d as a tensor), retile_s|d FRAGMENT")
+        .params(&[one("", &[K::Atom]), one("", &[K::Type]), one("THR_LAYOUT", &[K::Layout]), one("VAL_LAYOUT", &[K::Layout, K::Underscore]), one("", &[K::Field]), opt("TENSOR|FRAGMENT", &[K::Tensor, K::Layout]), opt("THREAD", &[K::Int])])
+        .returns(&[K::Layout, K::Tuple, K::Tiler, K::Int, K::Tensor])
+        .law("tiled_layout_tv maps (thread, value) to the index in the tiler_mn tile, from the raked product of THR_LAYOUT and VAL_LAYOUT, as CuTe's make_tiled_copy")
+        .example(&["UniversalCopy<uint128_t>", "half_t", "(32,8):(8,1)", "(1,8):(0,1)", "tiled_layout_tv"], "((8,32),8):((256,1),32)")
+        .run(make_tiled_copy),
+    op("make_tiled_copy_A", Topic::Atoms, "make_tiled_copy_A(Copy_Atom<ATOM,TYPE>, make_tiled_mma(MMA_ATOM, ATOM_LAYOUT, PERMUTATION)) (`_`: CuTe's default); FIELD as make_tiled_copy")
+        .params(&[one("", &[K::Atom]), one("", &[K::Type]), one("MMA_ATOM", &[K::Atom]), one("ATOM_LAYOUT", &[K::Layout, K::Underscore]), one("PERMUTATION", &[K::Tiler, K::Underscore]), one("", &[K::Field]), opt("TENSOR|FRAGMENT", &[K::Tensor, K::Layout]), opt("THREAD", &[K::Int])])
+        .returns(&[K::Tuple, K::Layout, K::Tiler, K::Int, K::Tensor])
+        .law("the tiled copy whose threads and values partition the tile as the tiled MMA's A operand does")
+        .example(&["SM75_U32x4_LDSM_N", "half_t", "SM80_16x8x16_F16F16F16F16_TN", "(2,2,1)", "_", "tiler_mn"], "(32,16)")
+        .run(|a| mma_copy(a, Some(Operand::A))),
+    op("make_tiled_copy_B", Topic::Atoms, "make_tiled_copy_B of the tiled MMA; FIELD as make_tiled_copy")
+        .params(&[one("", &[K::Atom]), one("", &[K::Type]), one("MMA_ATOM", &[K::Atom]), one("ATOM_LAYOUT", &[K::Layout, K::Underscore]), one("PERMUTATION", &[K::Tiler, K::Underscore]), one("", &[K::Field]), opt("TENSOR|FRAGMENT", &[K::Tensor, K::Layout]), opt("THREAD", &[K::Int])])
+        .returns(&[K::Tuple, K::Layout, K::Tiler, K::Int, K::Tensor])
+        .law("the tiled copy whose threads and values partition the tile as the tiled MMA's B operand does")
+        .example(&["UniversalCopy<uint32_t>", "half_t", "SM80_16x8x16_F16F16F16F16_TN", "(2,2,1)", "_", "tiler_mn"], "(16,16)")
+        .run(|a| mma_copy(a, Some(Operand::B))),
+    op("make_tiled_copy_C", Topic::Atoms, "make_tiled_copy_C of the tiled MMA; FIELD as make_tiled_copy")
+        .params(&[one("", &[K::Atom]), one("", &[K::Type]), one("MMA_ATOM", &[K::Atom]), one("ATOM_LAYOUT", &[K::Layout, K::Underscore]), one("PERMUTATION", &[K::Tiler, K::Underscore]), one("", &[K::Field]), opt("TENSOR|FRAGMENT", &[K::Tensor, K::Layout]), opt("THREAD", &[K::Int])])
+        .returns(&[K::Tuple, K::Layout, K::Tiler, K::Int, K::Tensor])
+        .law("the tiled copy whose threads and values partition the tile as the tiled MMA's C operand does")
+        .example(&["UniversalCopy<uint32_t>", "half_t", "SM80_16x8x16_F16F16F16F16_TN", "(2,2,1)", "_", "tiler_mn"], "(32,16)")
+        .run(|a| mma_copy(a, Some(Operand::C))),
+    op("make_tiled_copy_C_atom", Topic::Atoms, "make_tiled_copy_C_atom: the smallest tiled copy retiling the MMA's C (the atom's values only); FIELD as make_tiled_copy")
+        .params(&[one("", &[K::Atom]), one("", &[K::Type]), one("MMA_ATOM", &[K::Atom]), one("ATOM_LAYOUT", &[K::Layout, K::Underscore]), one("PERMUTATION", &[K::Tiler, K::Underscore]), one("", &[K::Field]), opt("TENSOR|FRAGMENT", &[K::Tensor, K::Layout]), opt("THREAD", &[K::Int])])
+        .returns(&[K::Tiler, K::Layout, K::Tuple, K::Int, K::Tensor])
+        .law("the smallest tiled copy retiling the MMA's C: each thread copies only the values of its own MMA atom")
+        .example(&["UniversalCopy<uint32_t>", "half_t", "SM80_16x8x16_F16F16F16F16_TN", "(2,2,1)", "_", "tiler_mn"], "((8,2):(1,16),(8,2):(2,1))")
+        .run(|a| mma_copy(a, None)),
+    op("make_cotiled_copy", Topic::Atoms, "make_cotiled_copy(Copy_Atom<ATOM,TYPE>, atom (thr,val) -> address, data coord -> address); FIELD as make_tiled_copy")
+        .params(&[one("", &[K::Atom]), one("", &[K::Type]), one("ATOM_TV_LAYOUT", &[K::Layout]), one("DATA_LAYOUT", &[K::Layout]), one("", &[K::Field]), opt("TENSOR|FRAGMENT", &[K::Tensor, K::Layout]), opt("THREAD", &[K::Int])])
+        .returns(&[K::Tiler, K::Layout, K::Tuple, K::Int, K::Tensor])
+        .law("the tiled copy whose thread t's value v reaches data address ATOM_TV_LAYOUT(t, v) of the tensor DATA_LAYOUT; the tiler keeps only the coordinates it reaches")
+        .example(&["UniversalCopy<uint128_t>", "half_t", "((8,16),8):((8,64),1)", "(32,64):(64,1)", "tiler_mn"], "(16:1,(8,8):(8,1))")
+        .run(make_cotiled_copy),
+    op("make_layout_tv", Topic::Atoms, "the CuTe DSL's make_layout_tv: FIELD layout_mn (raked_product), layout_tv (its right inverse), tiler_mn")
+        .params(&[one("THR_LAYOUT", &[K::Layout]), one("VAL_LAYOUT", &[K::Layout]), one("", &[K::Field])])
+        .returns(&[K::Layout])
+        .law("layout_mn = raked_product(THR_LAYOUT, VAL_LAYOUT); layout_tv = its right inverse shaped (size(THR), size(VAL)): thread t's value v is at layout_tv(t, v)")
+        .example(&["(4,8):(8,1)", "(2,2):(2,1)", "layout_tv"], "((8,4),(2,2)):((16,2),(8,1))")
+        .run(make_layout_tv),
 ];
 
 fn copy_atom(a: &Args<'_>) -> Result<String, OpError> {

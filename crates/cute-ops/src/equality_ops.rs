@@ -5,19 +5,18 @@
 
 use cute_layout::{IntTuple, Layout, LayoutChain, ScaledBasis, Swizzle};
 
-use crate::help::{h, OpHelp};
-use crate::{bit, op, Arg, Args, OpError, OpSpec};
+use crate::table::{one, Kind as K, Topic};
+use crate::{bit, op, Args, OpError, OpSpec};
 
-/// The equality operations, one line each (hence `rustfmt::skip`).
+/// The equality operations, one declaration each (hence `rustfmt::skip`).
 #[rustfmt::skip]
 pub static EQUALITY_OPS: &[OpSpec] = &[
-    op("structural_equal", "LAYOUT|COMPOSED|SWIZZLE|TUPLE LAYOUT|COMPOSED|SWIZZLE|TUPLE", (2, 2), "CuTe's ==: the same shape and stride (the same tree: (4):(1) is not 4:1); equal compares functions", structural_equal),
-];
-
-/// The help of [`EQUALITY_OPS`].
-#[rustfmt::skip]
-pub static EQUALITY_HELP: &[OpHelp] = &[
-    h("structural_equal", "1 iff shape(A) == shape(B) and stride(A) == stride(B) as trees (composed: every layer too); equal(A, B) can be 1 where this is 0", &["((2,2),2):((1,4),2)", "(2,2,2):(1,4,2)"], "0"),
+    op("structural_equal", Topic::Analysis, "CuTe's ==: the same shape and stride (the same tree: (4):(1) is not 4:1); equal compares functions")
+        .params(&[one("", &[K::Layout, K::Composed, K::Swizzle, K::Tuple]), one("", &[K::Layout, K::Composed, K::Swizzle, K::Tuple])])
+        .returns(&[K::Bool])
+        .law("1 iff shape(A) == shape(B) and stride(A) == stride(B) as trees (composed: every layer too); equal(A, B) can be 1 where this is 0")
+        .example(&["((2,2),2):((1,4),2)", "(2,2,2):(1,4,2)"], "0")
+        .run(structural_equal),
 ];
 
 /// One argument of `structural_equal`, by kind (two values live at a time: no boxing).
@@ -34,7 +33,7 @@ fn value(a: &Args<'_>, k: usize) -> Result<Value, OpError> {
     if a.is_basis(k) {
         return Ok(Value::Basis(a.basis_layout(k)?));
     }
-    let layout_like = a.is_swizzled(k) || matches!(&a.args[k], Arg::Text(t) if t.contains(':'));
+    let layout_like = a.is_swizzled(k) || a.form(k).is_layout_form(&a.args[k]);
     if !layout_like {
         return Ok(Value::Tuple(a.tuple(k)?));
     }

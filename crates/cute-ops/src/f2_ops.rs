@@ -1,89 +1,94 @@
-//! Layouts with F2 (XOR) strides, NVlabs PyCuTe's `F2` stride scalar (not CuTe C++'s): the
-//! operations that take them. An argument whose text holds `F2(` is an F2 layout
-//! (`(8,8):(F2(1),F2(9))`); [`crate::run_op`] hands every request with one to [`run`], which
-//! answers the operations listed in [`F2_TAKERS`] and refuses the others with `BadRequest`.
-//! One operation exists for F2 layouts only ([`F2_OPS`]): `f2_swizzle`. The
-//! algebra is in `cute_layout` ([`cute_layout::F2`]).
+//! Layouts with F2 (XOR) strides, NVlabs PyCuTe's `F2` stride scalar (not CuTe C++'s): the F2
+//! overloads of the operations that take them. An argument of the F2 form
+//! ([`crate::value::Form::F2Layout`], `(8,8):(F2(1),F2(9))`) makes [`crate::run_op`] call the
+//! operation's declared F2 overload ([`crate::OpSpec::f2`], or [`crate::OpSpec::f2_basis`] for
+//! F2 basis strides); an operation without one refuses with `BadRequest` ([`dispatch`]). One
+//! operation exists for F2 layouts only ([`F2_OPS`]): `f2_swizzle`. The algebra is in
+//! `cute_layout` ([`cute_layout::F2`]).
 
 use cute_layout::{ComposedLayout, F2Basis, IntTuple, Layout, F2, MAX_F2_POINTS};
 
-use crate::help::{h, OpHelp};
+use crate::table::{one, Kind as K, Topic};
 use crate::{op, push_value, Arg, Args, OpError, OpSpec, MAX_TABLE_VALUES};
 
-/// The operation for F2 layouts only, one line each (hence `rustfmt::skip`).
+/// The operation for F2 layouts only (hence `rustfmt::skip`).
 #[rustfmt::skip]
 pub static F2_OPS: &[OpSpec] = &[
-    op("f2_swizzle", "F2LAYOUT", (1, 1), "the F2 layout as CuTe's swizzle composed with an integer layout, Sw<B,M,S> o 0 o LAYOUT, where one is (NVlabs PyCuTe's F2 strides)", |a| run(a.op, a.args)),
+    op("f2_swizzle", Topic::Pycute, "the F2 layout as CuTe's swizzle composed with an integer layout, Sw<B,M,S> o 0 o LAYOUT, where one is (NVlabs PyCuTe's F2 strides)")
+        .params(&[one("", &[K::F2Layout])])
+        .returns(&[K::Composed])
+        .law("R(i) = L(i) for every i < size; the smallest swizzle B, then M, then S")
+        .example(&["(8,8):(F2(1),F2(9))"], "Sw<3,0,3> o 0 o (8,8):(1,8)")
+        .f2(f2_swizzle)
+        .run(f2_swizzle),
 ];
 
-/// The help of [`F2_OPS`]: name, law, example arguments, example output.
-#[rustfmt::skip]
-pub static F2_HELP: &[OpHelp] = &[
-    h("f2_swizzle", "R(i) = L(i) for every i < size; the smallest swizzle B, then M, then S", &["(8,8):(F2(1),F2(9))"], "Sw<3,0,3> o 0 o (8,8):(1,8)"),
-];
-
-/// The operations that take F2 layouts (besides [`F2_OPS`]).
-pub const F2_TAKERS: &[&str] = &[
-    "size",
-    "cosize",
-    "rank",
-    "depth",
-    "shape",
-    "stride",
-    "crd2idx",
-    "coalesce",
-    "coalesce_z",
-    "right_inverse",
-    "left_inverse",
-    "layout_add",
-    "table",
-    "equal",
-    "injective",
-    "bijective",
-    "f2_matrix",
-    "f2_swizzle",
-];
-
-/// The operations that take F2 basis layouts (`(8,8):(F2(1)@0,F2(9)@0)`).
-pub const F2_BASIS_TAKERS: &[&str] =
-    &["size", "rank", "depth", "shape", "crd2idx", "right_inverse"];
-
-fn is_f2_basis_arg(arg: &Arg) -> bool {
-    matches!(arg, Arg::Text(s) if cute_layout::is_f2_text(s) && s.contains('@'))
+/// The operations that take F2 layouts: those whose declaration has an F2 overload
+/// ([`OpSpec::f2`]), in the table's order.
+pub fn f2_takers() -> Vec<&'static str> {
+    crate::all()
+        .filter(|s| s.f2.is_some())
+        .map(|s| s.name)
+        .collect()
 }
 
-/// Operation `op` where an argument is an F2 basis layout.
-fn run_basis(a: &Args<'_>) -> Result<String, OpError> {
-    let k = usize::from(a.op == "crd2idx");
+/// The operations that take F2 basis layouts (`(8,8):(F2(1)@0,F2(9)@0)`): those with an F2
+/// basis overload ([`OpSpec::f2_basis`]).
+pub fn f2_basis_takers() -> Vec<&'static str> {
+    crate::all()
+        .filter(|s| s.f2_basis.is_some())
+        .map(|s| s.name)
+        .collect()
+}
+
+fn is_f2_basis_arg(arg: &Arg) -> bool {
+    let form = crate::value::Form::of(arg);
+    form.has_f2(arg) && form.has_basis(arg)
+}
+
+/// Argument `k` as a layout with F2 basis strides.
+fn basis(a: &Args<'_>, k: usize) -> Result<Layout<F2Basis>, OpError> {
     let Arg::Text(s) = &a.args[k] else {
         return Err(a.arg_error("BadRequest", k, " must be a layout"));
     };
-    let l: Layout<F2Basis> = s
-        .parse()
-        .map_err(|e| a.arg_error("ParseError", k, format_args!(" (F2 basis layout): {e}")))?;
-    Ok(match a.op {
-        "size" => l.size().to_string(),
-        "rank" => l.rank().to_string(),
-        "depth" => l.depth().to_string(),
-        "shape" => l.shape().to_string(),
-        "crd2idx" => l.value(&a.tuple(0)?)?.to_string(),
-        "right_inverse" => l.right_inverse()?.to_string(),
-        _ => {
-            return Err(OpError::new(
-                "BadRequest",
-                format!(
-                    "{} does not take layouts with F2 basis strides (NVlabs PyCuTe's ScaledBasis(F2(v), (i,))); these do: {}",
-                    a.op,
-                    F2_BASIS_TAKERS.join(", ")
-                ),
-            ))
-        }
-    })
+    s.parse()
+        .map_err(|e| a.arg_error("ParseError", k, format_args!(" (F2 basis layout): {e}")))
+}
+
+/// `size` of an F2 basis layout.
+pub(crate) fn basis_size(a: &Args<'_>) -> Result<String, OpError> {
+    Ok(basis(a, 0)?.size().to_string())
+}
+
+/// `rank` of an F2 basis layout.
+pub(crate) fn basis_rank(a: &Args<'_>) -> Result<String, OpError> {
+    Ok(basis(a, 0)?.rank().to_string())
+}
+
+/// `depth` of an F2 basis layout.
+pub(crate) fn basis_depth(a: &Args<'_>) -> Result<String, OpError> {
+    Ok(basis(a, 0)?.depth().to_string())
+}
+
+/// `shape` of an F2 basis layout.
+pub(crate) fn basis_shape(a: &Args<'_>) -> Result<String, OpError> {
+    Ok(basis(a, 0)?.shape().to_string())
+}
+
+/// `crd2idx COORD L` of an F2 basis layout.
+pub(crate) fn basis_crd2idx(a: &Args<'_>) -> Result<String, OpError> {
+    let l = basis(a, 1)?;
+    Ok(l.value(&a.tuple(0)?)?.to_string())
+}
+
+/// `right_inverse` of an F2 basis layout.
+pub(crate) fn basis_right_inverse(a: &Args<'_>) -> Result<String, OpError> {
+    Ok(basis(a, 0)?.right_inverse()?.to_string())
 }
 
 /// Whether argument `arg` is an F2 layout's text.
 pub fn is_f2_arg(arg: &Arg) -> bool {
-    matches!(arg, Arg::Text(s) if cute_layout::is_f2_text(s))
+    crate::value::Form::of(arg).has_f2(arg)
 }
 
 fn f2(a: &Args<'_>, k: usize) -> Result<Layout<F2>, OpError> {
@@ -131,111 +136,201 @@ fn size_of(a: &Args<'_>, k: usize) -> Result<i64, OpError> {
     Ok(composed(a, k)?.size())
 }
 
-/// Answers operation `op` where an argument is an F2 layout (see the [module docs](self)).
+/// Answers operation `spec` where an argument has F2 strides: its declared F2 basis overload
+/// where an argument has F2 basis strides, else its F2 overload (see the [module docs](self)).
 ///
 /// # Errors
-/// `BadRequest` for an operation that does not take F2 layouts; `ParseError` for an argument
-/// that is no F2 layout where one is needed (a nonzero integer stride beside F2 strides among
-/// them: XOR and integer addition do not mix); the library's error kinds.
-pub fn run(op: &'static str, args: &[Arg]) -> Result<String, OpError> {
-    let a = Args { op, args };
-    if args.iter().any(is_f2_basis_arg) {
-        return run_basis(&a);
+/// `BadRequest` for an operation without the overload; `ParseError` for an argument that is no
+/// F2 layout where one is needed (a nonzero integer stride beside F2 strides among them: XOR and
+/// integer addition do not mix); the library's error kinds.
+pub(crate) fn dispatch(spec: &OpSpec, a: &Args<'_>) -> Result<String, OpError> {
+    if a.args.iter().any(is_f2_basis_arg) {
+        if let Some(f) = spec.f2_basis {
+            return f(a);
+        }
+        basis(a, 0)?;
+        return Err(OpError::new(
+            "BadRequest",
+            format!(
+                "{} does not take layouts with F2 basis strides (NVlabs PyCuTe's ScaledBasis(F2(v), (i,))); these do: {}",
+                a.op,
+                f2_basis_takers().join(", ")
+            ),
+        ));
     }
-    let one = || f2(&a, 0);
-    Ok(match op {
-        "size" => one()?.size().to_string(),
-        "cosize" => one()?.cosize()?.to_string(),
-        "rank" => one()?.rank().to_string(),
-        "depth" => one()?.depth().to_string(),
-        "shape" => one()?.shape().to_string(),
-        "stride" => {
-            let l = one()?;
-            let t = l.to_string();
-            t[t.find(':').map_or(0, |p| p + 1)..].to_string()
+    match spec.f2 {
+        Some(f) => f(a),
+        None => Err(OpError::new(
+            "BadRequest",
+            format!(
+                "{} does not take layouts with F2 strides (NVlabs PyCuTe's XOR strides); these do: {}",
+                a.op,
+                f2_takers().join(", ")
+            ),
+        )),
+    }
+}
+
+/// `size` of an F2 layout.
+pub(crate) fn size(a: &Args<'_>) -> Result<String, OpError> {
+    Ok(f2(a, 0)?.size().to_string())
+}
+
+/// `cosize` of an F2 layout.
+pub(crate) fn cosize(a: &Args<'_>) -> Result<String, OpError> {
+    Ok(f2(a, 0)?.cosize()?.to_string())
+}
+
+/// `rank` of an F2 layout.
+pub(crate) fn rank(a: &Args<'_>) -> Result<String, OpError> {
+    Ok(f2(a, 0)?.rank().to_string())
+}
+
+/// `depth` of an F2 layout.
+pub(crate) fn depth(a: &Args<'_>) -> Result<String, OpError> {
+    Ok(f2(a, 0)?.depth().to_string())
+}
+
+/// `shape` of an F2 layout.
+pub(crate) fn shape(a: &Args<'_>) -> Result<String, OpError> {
+    Ok(f2(a, 0)?.shape().to_string())
+}
+
+/// `stride` of an F2 layout.
+pub(crate) fn stride(a: &Args<'_>) -> Result<String, OpError> {
+    let t = f2(a, 0)?.to_string();
+    Ok(t[t.find(':').map_or(0, |p| p + 1)..].to_string())
+}
+
+/// `crd2idx COORD L` of an F2 layout.
+pub(crate) fn crd2idx(a: &Args<'_>) -> Result<String, OpError> {
+    let c: IntTuple = a.tuple(0)?;
+    Ok(f2(a, 1)?.value(&c)?.to_string())
+}
+
+/// The refusal of an overload the F2 form lacks (`coalesce` with a profile).
+fn refused(a: &Args<'_>) -> OpError {
+    OpError::new(
+        "BadRequest",
+        format!(
+            "{} does not take layouts with F2 strides (NVlabs PyCuTe's XOR strides); these do: {}",
+            a.op,
+            f2_takers().join(", ")
+        ),
+    )
+}
+
+/// `coalesce` of an F2 layout (no profile).
+pub(crate) fn coalesce(a: &Args<'_>) -> Result<String, OpError> {
+    if a.len() != 1 {
+        return Err(refused(a));
+    }
+    Ok(f2(a, 0)?.coalesce()?.to_string())
+}
+
+/// `coalesce_z` of an F2 layout (no profile).
+pub(crate) fn coalesce_z(a: &Args<'_>) -> Result<String, OpError> {
+    if a.len() != 1 {
+        return Err(refused(a));
+    }
+    Ok(f2(a, 0)?.coalesce_z()?.to_string())
+}
+
+/// `right_inverse` of an F2 layout.
+pub(crate) fn right_inverse(a: &Args<'_>) -> Result<String, OpError> {
+    Ok(f2(a, 0)?.right_inverse().to_string())
+}
+
+/// `left_inverse` of an F2 layout.
+pub(crate) fn left_inverse(a: &Args<'_>) -> Result<String, OpError> {
+    Ok(f2(a, 0)?.left_inverse()?.to_string())
+}
+
+/// `layout_add` with an F2 side (the integer zero layout is the identity of every stride kind).
+pub(crate) fn layout_add(a: &Args<'_>) -> Result<String, OpError> {
+    let side = |k: usize| -> Result<Layout<F2>, OpError> {
+        if is_f2_arg(&a.args[k]) {
+            return f2(a, k);
         }
-        "crd2idx" => {
-            let c: IntTuple = a.tuple(0)?;
-            f2(&a, 1)?.value(&c)?.to_string()
-        }
-        "coalesce" if a.len() == 1 => one()?.coalesce()?.to_string(),
-        "coalesce_z" if a.len() == 1 => one()?.coalesce_z()?.to_string(),
-        "right_inverse" => one()?.right_inverse().to_string(),
-        "left_inverse" => one()?.left_inverse()?.to_string(),
-        "layout_add" => {
-            // The integer zero layout is the identity of every stride kind.
-            let side = |k: usize| -> Result<Layout<F2>, OpError> {
-                if is_f2_arg(&a.args[k]) {
-                    return f2(&a, k);
-                }
-                let l = a.layout(k)?;
-                Layout::<F2>::from_zero_layout(&l).map_err(|_| {
-                    OpError::new(
-                        "BadRequest",
-                        format!(
-                            "layout_add: {l} has integer strides and the other layout F2 strides; XOR and integer addition do not mix (PyCuTe raises TypeError)"
-                        ),
-                    )
-                })
-            };
-            side(0)?.layout_add(&side(1)?)?.to_string()
-        }
-        "table" => {
-            let l = one()?;
-            let n = if a.len() == 2 { a.int(1)? } else { l.size() };
-            if !(0..=MAX_TABLE_VALUES).contains(&n) {
-                return Err(OpError::new(
-                    "InvalidArgument",
-                    format!("table: {n} values requested for {l}; between 0 and {MAX_TABLE_VALUES} allowed"),
-                ));
-            }
-            let mut out = String::new();
-            for i in 0..n {
-                push_value(&mut out, l.index_any(i)?);
-            }
-            out
-        }
-        "equal" => {
-            if is_f2_arg(&a.args[0]) && is_f2_arg(&a.args[1]) {
-                return Ok(bit(f2(&a, 0)?.same_function(&f2(&a, 1)?)?));
-            }
-            let n = size_of(&a, 0)?;
-            if n != size_of(&a, 1)? {
-                return Ok(bit(false));
-            }
-            if n > MAX_F2_POINTS {
-                return Err(OpError::new(
-                    "TooLarge",
-                    format!("equal: {n} points to compare; at most {MAX_F2_POINTS} where one side has F2 strides and the other not"),
-                ));
-            }
-            bit(values(&a, 0, n)? == values(&a, 1, n)?)
-        }
-        "injective" => bit(one()?.is_injective()?),
-        "bijective" => bit(one()?.is_bijective()?),
-        "f2_matrix" => {
-            // As for integer layouts: rows are the value bits (as many as the largest value
-            // needs, at least one), columns the index bits.
-            let cols = one()?.f2_matrix()?;
-            let all = cols.iter().fold(0i64, |acc, &c| acc | c);
-            let rows = (64 - all.leading_zeros()).max(1);
-            let row = |r: u32| {
-                let bits: Vec<String> = cols.iter().map(|c| ((c >> r) & 1).to_string()).collect();
-                format!("({})", bits.join(","))
-            };
-            format!("({})", (0..rows).map(row).collect::<Vec<_>>().join(","))
-        }
-        "f2_swizzle" => one()?.to_swizzle()?.to_string(),
-        _ => {
-            return Err(OpError::new(
+        let l = a.layout(k)?;
+        Layout::<F2>::from_zero_layout(&l).map_err(|_| {
+            OpError::new(
                 "BadRequest",
                 format!(
-                    "{op} does not take layouts with F2 strides (NVlabs PyCuTe's XOR strides); these do: {}",
-                    F2_TAKERS.join(", ")
+                    "layout_add: {l} has integer strides and the other layout F2 strides; XOR and integer addition do not mix (PyCuTe raises TypeError)"
                 ),
-            ))
-        }
-    })
+            )
+        })
+    };
+    Ok(side(0)?.layout_add(&side(1)?)?.to_string())
+}
+
+/// `table` of an F2 layout.
+pub(crate) fn table(a: &Args<'_>) -> Result<String, OpError> {
+    let l = f2(a, 0)?;
+    let n = if a.len() == 2 { a.int(1)? } else { l.size() };
+    if !(0..=MAX_TABLE_VALUES).contains(&n) {
+        return Err(OpError::new(
+            "InvalidArgument",
+            format!(
+                "table: {n} values requested for {l}; between 0 and {MAX_TABLE_VALUES} allowed"
+            ),
+        ));
+    }
+    let mut out = String::new();
+    for i in 0..n {
+        push_value(&mut out, l.index_any(i)?);
+    }
+    Ok(out)
+}
+
+/// `equal` with an F2 side.
+pub(crate) fn equal(a: &Args<'_>) -> Result<String, OpError> {
+    if is_f2_arg(&a.args[0]) && is_f2_arg(&a.args[1]) {
+        return Ok(bit(f2(a, 0)?.same_function(&f2(a, 1)?)?));
+    }
+    let n = size_of(a, 0)?;
+    if n != size_of(a, 1)? {
+        return Ok(bit(false));
+    }
+    if n > MAX_F2_POINTS {
+        return Err(OpError::new(
+            "TooLarge",
+            format!("equal: {n} points to compare; at most {MAX_F2_POINTS} where one side has F2 strides and the other not"),
+        ));
+    }
+    Ok(bit(values(a, 0, n)? == values(a, 1, n)?))
+}
+
+/// `injective` of an F2 layout.
+pub(crate) fn injective(a: &Args<'_>) -> Result<String, OpError> {
+    Ok(bit(f2(a, 0)?.is_injective()?))
+}
+
+/// `bijective` of an F2 layout.
+pub(crate) fn bijective(a: &Args<'_>) -> Result<String, OpError> {
+    Ok(bit(f2(a, 0)?.is_bijective()?))
+}
+
+/// `f2_matrix` of an F2 layout: rows are the value bits (as many as the largest value needs, at
+/// least one), columns the index bits, as for integer layouts.
+pub(crate) fn f2_matrix(a: &Args<'_>) -> Result<String, OpError> {
+    let cols = f2(a, 0)?.f2_matrix()?;
+    let all = cols.iter().fold(0i64, |acc, &c| acc | c);
+    let rows = (64 - all.leading_zeros()).max(1);
+    let row = |r: u32| {
+        let bits: Vec<String> = cols.iter().map(|c| ((c >> r) & 1).to_string()).collect();
+        format!("({})", bits.join(","))
+    };
+    Ok(format!(
+        "({})",
+        (0..rows).map(row).collect::<Vec<_>>().join(",")
+    ))
+}
+
+/// `f2_swizzle` of an F2 layout.
+pub(crate) fn f2_swizzle(a: &Args<'_>) -> Result<String, OpError> {
+    Ok(f2(a, 0)?.to_swizzle()?.to_string())
 }
 
 #[cfg(test)]
@@ -295,11 +390,52 @@ mod tests {
 
     #[test]
     fn help_names_f2_for_the_ops_that_take_it() {
-        for name in super::F2_TAKERS {
+        assert_eq!(
+            super::f2_takers(),
+            [
+                "size",
+                "cosize",
+                "rank",
+                "depth",
+                "shape",
+                "stride",
+                "crd2idx",
+                "coalesce",
+                "right_inverse",
+                "left_inverse",
+                "equal",
+                "injective",
+                "bijective",
+                "table",
+                "f2_matrix",
+                "layout_add",
+                "coalesce_z",
+                "f2_swizzle"
+            ]
+        );
+        assert_eq!(
+            super::f2_basis_takers(),
+            ["size", "rank", "depth", "shape", "crd2idx", "right_inverse"]
+        );
+        for name in super::f2_takers() {
             let spec = crate::find(name).unwrap_or_else(|| panic!("{name} is no op"));
             let text = crate::help::render(spec);
             assert!(text.contains("F2"), "{name}: {text}");
         }
         assert!(!crate::help::render(crate::find("composition").unwrap()).contains("F2"));
+    }
+
+    /// Issue 34: the F2 right inverse is the largest (a permutation of [0, 8) has one of size 8).
+    #[test]
+    fn f2_right_inverse_is_the_largest() {
+        assert_eq!(
+            ok("right_inverse", &["(4,2):(F2(2),F2(3))"]),
+            "(2,4):(F2(5),F2(1))"
+        );
+        assert_eq!(
+            ok("right_inverse", &["(4,2):(F2(2),F2(5))"]),
+            "(2,4):(F2(6),F2(1))"
+        );
+        assert_eq!(ok("size", &["(2,4):(F2(5),F2(1))"]), "8");
     }
 }

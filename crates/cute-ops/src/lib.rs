@@ -1,11 +1,15 @@
 //! The operations of the `cute` command, `cute batch`, the Python package and the web page, in
-//! one table ([`OPS`]), and the batch protocol's request form ([`request`]).
+//! one table ([`all`], the groups of [`GROUPS`]), and the batch protocol's request form
+//! ([`request`]).
 //!
 //! This crate holds no algebra: every entry converts its text arguments, calls
-//! [`cute_layout`], and writes the result in CuTe's text form. Each entry names the operation
-//! (CuTe's name), its argument usage, how many arguments it takes and the function. Adding an
-//! operation is one line in [`OPS`]; [`run_op`] does the lookup, the arity check and the error
-//! mapping for every front end.
+//! [`cute_layout`], and writes the result in CuTe's text form. Each operation is declared once
+//! ([`OpSpec`], see [`table`]): name, topic, typed parameters, result kinds, summary, law, CuTe
+//! example with its exact output, and the function; the usage line, the arity check, `cute help`,
+//! `cute ops`, docs/OPERATIONS.md, the web page's list and the fuzz generators come from it.
+//! Adding an operation is one declaration in a group's table; [`run_op`] does the lookup, the
+//! arity check and the error mapping for every front end. An argument's kind is read once from
+//! its text by the grammar ([`value::Form`]); the operations choose their overload by it.
 //!
 //! Results: layouts and tuples in the text form (`(2,(2,2)):(4,(2,1))`, `(1,(1,2))`), integers in
 //! decimal, booleans as `1` / `0` (as CuTe prints its static `true` / `false`).
@@ -25,6 +29,10 @@ use std::fmt;
 use std::str::FromStr;
 
 use cute_layout::{ComposedLayout, IntTuple, Layout, LayoutError, Order, ParseError, Tiler};
+
+use crate::table::{many, more, one, opt, Kind as K, Topic};
+pub(crate) use table::op;
+pub use table::OpSpec;
 
 pub mod analysis;
 mod analysis_ops;
@@ -47,6 +55,7 @@ pub mod request;
 pub mod show;
 mod smem_atom_ops;
 mod symbolic_ops;
+pub mod table;
 mod tensor_ops;
 mod tensor_restructure_ops;
 #[cfg(test)]
@@ -54,6 +63,9 @@ mod test_util;
 mod tma_ops;
 mod tuple_fn_ops;
 mod tuple_ops;
+#[cfg(test)]
+mod usage_audit;
+pub mod value;
 pub mod view;
 
 /// One argument of an operation: text in CuTe's form (the command line gives only these), an
@@ -122,40 +134,8 @@ impl From<LayoutError> for OpError {
     }
 }
 
-/// One operation: see the [module docs](self).
-pub struct OpSpec {
-    /// CuTe's name.
-    pub name: &'static str,
-    /// Argument usage, e.g. `LAYOUT [PROFILE]`.
-    pub usage: &'static str,
-    /// Fewest arguments.
-    pub min: usize,
-    /// Most arguments.
-    pub max: usize,
-    /// One-line description.
-    pub about: &'static str,
-    /// The operation; called with between `min` and `max` arguments.
-    pub run: fn(&Args<'_>) -> Result<String, OpError>,
-}
-
-const MANY: usize = 64;
-
-pub(crate) const fn op(
-    name: &'static str,
-    usage: &'static str,
-    (min, max): (usize, usize),
-    about: &'static str,
-    run: fn(&Args<'_>) -> Result<String, OpError>,
-) -> OpSpec {
-    OpSpec {
-        name,
-        usage,
-        min,
-        max,
-        about,
-        run,
-    }
-}
+/// The most arguments of an operation with a repeating parameter.
+pub const MANY: usize = 64;
 
 /// The groups of operations, in the order `cute ops` lists them. A family of operations with a
 /// file of its own (atoms, code generation, ...) adds its table here; [`all`] and [`find`] see
@@ -187,85 +167,456 @@ pub fn all() -> impl Iterator<Item = &'static OpSpec> {
     GROUPS.iter().flat_map(|g| g.iter())
 }
 
-/// The layout algebra's operations: name, usage, (min, max) arguments, what it computes, and
-/// the function. One line per operation (hence `rustfmt::skip`).
+/// The layout algebra's operations, one declaration each ([`table`]; laid out by hand, hence
+/// `rustfmt::skip`).
 #[rustfmt::skip]
 pub static OPS: &[OpSpec] = &[
     // construction
-    op("make_layout", "SHAPE [STRIDE|LayoutLeft|LayoutRight]", (1, 2), "layout from a shape and a stride or a stride order (default LayoutLeft)", make_layout),
-    op("make_ordered_layout", "SHAPE ORDER", (2, 2), "compact layout whose strides increase in ORDER", |a| first(symbolic_ops::symbolic(a, "make_ordered_layout"), || Ok(Layout::ordered(a.tuple(0)?, a.tuple(1)?)?.to_string()))),
-    op("make_identity_layout", "SHAPE", (1, 1), "the shape with unit basis strides: maps each coordinate to itself", composed_ops::make_identity_layout),
-    op("concat", "LAYOUT...", (1, MANY), "the layout whose modes are the arguments (make_layout(l0, l1, ...))", |a| Ok(Layout::from_modes(a.layouts()?)?.to_string())),
-    op("append", "LAYOUT|COMPOSED|TUPLE LAYOUT|TUPLE", (2, 2), "modes of the first, then the second as one more mode (elements of a tuple; of the inner layout if composed)", |a| first(if a.is_swizzled(0) { let x = a.layout(1)?; chain_ops::inner(a, 0, |l| l.append(&x)) } else { Ok(None) }, || Ok(match a.layout_or_tuple(0)? { Either::Layout(l) => l.append(&a.layout(1)?)?.to_string(), Either::Tuple(t) => t.append(&a.tuple(1)?)?.to_string() }))),
-    op("prepend", "LAYOUT|TUPLE LAYOUT|TUPLE", (2, 2), "the second as the first mode, then the modes of the first (elements of a tuple)", |a| Ok(match a.layout_or_tuple(0)? { Either::Layout(l) => l.prepend(&a.layout(1)?)?.to_string(), Either::Tuple(t) => t.prepend(&a.tuple(1)?)?.to_string() })),
-    op("replace", "LAYOUT|TUPLE I LAYOUT|TUPLE", (3, 3), "mode I replaced by the second layout (element I of a tuple)", |a| Ok(match a.layout_or_tuple(0)? { Either::Layout(l) => l.replace(a.index(1)?, &a.layout(2)?)?.to_string(), Either::Tuple(t) => t.replace(a.index(1)?, &a.tuple(2)?)?.to_string() })),
-    op("insert", "TUPLE I TUPLE", (3, 3), "CuTe insert<I>: the second tuple placed before element I of the first", |a| Ok(a.tuple(0)?.insert(a.index(1)?, &a.tuple(2)?)?.to_string())),
-    op("remove", "TUPLE I", (2, 2), "CuTe remove<I>: the tuple without element I", |a| Ok(a.tuple(0)?.remove(a.index(1)?)?.to_string())),
-    op("group", "LAYOUT|COMPOSED|TUPLE|TENSOR BEGIN END", (3, 3), "modes [BEGIN, END) grouped into one mode (of the inner layout if composed; elements of a tuple); of a tensor (counting, coordinate or pointer), CuTe's group_modes<B,E>(tensor)", |a| tensor_restructure_ops::on_tensor(a, 0, tensor_restructure_ops::group, || { let (b, e) = (a.index(1)?, a.index(2)?); first(chain_ops::inner(a, 0, |l| l.group_modes(b, e)), || Ok(match a.layout_or_tuple(0)? { Either::Layout(l) => l.group_modes(b, e)?.to_string(), Either::Tuple(t) => t.group(b, e)?.to_string() })) })),
-    op("take", "LAYOUT|COMPOSED|TUPLE|TENSOR BEGIN END", (3, 3), "the tuple of modes [BEGIN, END) (of the inner layout if composed; elements of a tuple); of a tensor (counting, coordinate or pointer), CuTe's take<B,E>(tensor)", |a| tensor_restructure_ops::on_tensor(a, 0, tensor_restructure_ops::take, || { let (b, e) = (a.index(1)?, a.index(2)?); first(chain_ops::inner(a, 0, |l| l.take_modes(b, e)), || Ok(match a.layout_or_tuple(0)? { Either::Layout(l) => l.take_modes(b, e)?.to_string(), Either::Tuple(t) => t.take(b, e)?.to_string() })) })),
-    op("select", "LAYOUT|TUPLE I...", (2, MANY), "the tuple of the listed modes (elements of a tuple)", |a| Ok(match a.layout_or_tuple(0)? { Either::Layout(l) => l.select_modes(&a.indices(1)?)?.to_string(), Either::Tuple(t) => t.select(&a.indices(1)?)?.to_string() })),
-    op("mode", "LAYOUT|COMPOSED|TUPLE I...", (1, MANY), "sub-layout at a hierarchical index (layout<I...>), or the element of a tuple", mode_any),
-    op("flatten", "LAYOUT|COMPOSED|TUPLE|TENSOR", (1, 1), "all leaves as one flat tuple; of a tensor (counting, coordinate or pointer), the tensor over the flattened layout", |a| tensor_restructure_ops::on_tensor(a, 0, tensor_restructure_ops::flatten, || first(chain_ops::query(a, |c| c.map(|l| Ok(l.flatten())).map_or_else(|e| e.to_string(), |c| c.to_string())), || flatten(a)))),
-    op("slice", "COORD LAYOUT|COMPOSED|TENSOR", (2, 2), "the sub-layout of the modes where COORD has _ (slice(coord, layout)); of a tensor, CuTe's tensor(coord)", |a| first(tensor_ops::slice(a), || chain_ops::slice(a))),
-    op("slice_and_offset", "COORD LAYOUT|COMPOSED", (2, 2), "(slice, offset of the fixed entries); composed: the offset moves inside, 0", chain_ops::slice_and_offset),
+    op("make_layout", Topic::Construction, "layout from a shape and a stride or a stride order (default LayoutLeft)")
+        .params(&[one("", &[K::Shape]), opt("", &[K::Stride, K::Tag("LayoutLeft"), K::Tag("LayoutRight")])])
+        .returns(&[K::Layout])
+        .law("L(c) = sum of c_i * d_i over the leaves; LayoutLeft strides are the shape's prefix products (column-major), LayoutRight its suffix products")
+        .example(&["(2,4)", "LayoutRight"], "(2,4):(4,1)")
+        .run(make_layout),
+    op("make_ordered_layout", Topic::Construction, "compact layout whose strides increase in ORDER")
+        .params(&[one("", &[K::Shape]), one("ORDER", &[K::Tuple])])
+        .returns(&[K::Layout])
+        .law("compact (a bijection onto [0, size)) with the stride of mode i ranked ORDER[i] from the smallest")
+        .example(&["(2,3,4)", "(1,0,2)"], "(2,3,4):(3,1,6)")
+        .run(|a| first(symbolic_ops::symbolic(a, "make_ordered_layout"), || Ok(Layout::ordered(a.tuple(0)?, a.tuple(1)?)?.to_string()))),
+    op("make_identity_layout", Topic::Construction, "the shape with unit basis strides: maps each coordinate to itself")
+        .params(&[one("", &[K::Shape])])
+        .returns(&[K::Layout])
+        .law("L(c) = c for every coordinate c of SHAPE (strides are unit basis vectors)")
+        .example(&["(4,8)"], "(4,8):(1@0,1@1)")
+        .run(composed_ops::make_identity_layout),
+    op("concat", Topic::Construction, "the layout whose modes are the arguments (make_layout(l0, l1, ...))")
+        .params(&[more("", &[K::Layout])])
+        .returns(&[K::Layout])
+        .law("mode i of the result is argument i, so R(c_0, c_1, ...) = A_0(c_0) + A_1(c_1) + ...")
+        .example(&["4:1", "8:4"], "(4,8):(1,4)")
+        .run(|a| Ok(Layout::from_modes(a.layouts()?)?.to_string())),
+    op("append", Topic::Construction, "modes of the first, then the second as one more mode (elements of a tuple; of the inner layout if composed)")
+        .params(&[one("", &[K::Layout, K::Composed, K::Tuple]), one("", &[K::Layout, K::Tuple])])
+        .returns(&[K::Layout, K::Composed, K::Tuple])
+        .law("rank(R) = rank(A) + 1, mode i of R is mode i of A, and its last mode is B")
+        .example(&["(2,3):(1,2)", "4:6"], "(2,3,4):(1,2,6)")
+        .run(|a| first(if a.is_swizzled(0) { let x = a.layout(1)?; chain_ops::inner(a, 0, |l| l.append(&x)) } else { Ok(None) }, || Ok(match a.layout_or_tuple(0)? { Either::Layout(l) => l.append(&a.layout(1)?)?.to_string(), Either::Tuple(t) => t.append(&a.tuple(1)?)?.to_string() }))),
+    op("prepend", Topic::Construction, "the second as the first mode, then the modes of the first (elements of a tuple)")
+        .params(&[one("", &[K::Layout, K::Tuple]), one("", &[K::Layout, K::Tuple])])
+        .returns(&[K::Layout, K::Tuple])
+        .law("rank(R) = rank(A) + 1, mode 0 of R is B, and mode i + 1 of R is mode i of A")
+        .example(&["(2,3):(1,2)", "4:6"], "(4,2,3):(6,1,2)")
+        .run(|a| Ok(match a.layout_or_tuple(0)? { Either::Layout(l) => l.prepend(&a.layout(1)?)?.to_string(), Either::Tuple(t) => t.prepend(&a.tuple(1)?)?.to_string() })),
+    op("replace", Topic::Construction, "mode I replaced by the second layout (element I of a tuple)")
+        .params(&[one("", &[K::Layout, K::Tuple]), one("I", &[K::Int]), one("", &[K::Layout, K::Tuple])])
+        .returns(&[K::Layout, K::Tuple])
+        .law("R is A with mode I replaced by B; every other mode is unchanged")
+        .example(&["(2,3,4):(1,2,6)", "1", "5:10"], "(2,5,4):(1,10,6)")
+        .run(|a| Ok(match a.layout_or_tuple(0)? { Either::Layout(l) => l.replace(a.index(1)?, &a.layout(2)?)?.to_string(), Either::Tuple(t) => t.replace(a.index(1)?, &a.tuple(2)?)?.to_string() })),
+    op("insert", Topic::Construction, "CuTe insert<I>: the second tuple placed before element I of the first")
+        .params(&[one("", &[K::Tuple]), one("I", &[K::Int]), one("", &[K::Tuple])])
+        .returns(&[K::Tuple])
+        .law("rank(R) = rank(T) + 1, get<I>(R) = X, the other elements T's in order")
+        .example(&["(2,3,4)", "1", "7"], "(2,7,3,4)")
+        .run(|a| Ok(a.tuple(0)?.insert(a.index(1)?, &a.tuple(2)?)?.to_string())),
+    op("remove", Topic::Construction, "CuTe remove<I>: the tuple without element I")
+        .params(&[one("", &[K::Tuple]), one("I", &[K::Int])])
+        .returns(&[K::Tuple])
+        .law("rank(R) = rank(T) - 1: T's elements in order, element I left out")
+        .example(&["(2,3,4)", "1"], "(2,4)")
+        .run(|a| Ok(a.tuple(0)?.remove(a.index(1)?)?.to_string())),
+    op("group", Topic::Construction, "modes [BEGIN, END) grouped into one mode (of the inner layout if composed; elements of a tuple); of a tensor (counting, coordinate or pointer), CuTe's group_modes<B,E>(tensor)")
+        .params(&[one("", &[K::Layout, K::Composed, K::Tuple, K::Tensor]), one("BEGIN", &[K::Int]), one("END", &[K::Int])])
+        .returns(&[K::Layout, K::Composed, K::Tuple, K::Tensor])
+        .law("R(c) = A(c) for the same 1-D index, with modes [BEGIN, END) of A as one mode of R")
+        .example(&["(2,3,4):(1,2,6)", "0", "2"], "((2,3),4):((1,2),6)")
+        .run(|a| tensor_restructure_ops::on_tensor(a, 0, tensor_restructure_ops::group, || { let (b, e) = (a.index(1)?, a.index(2)?); first(chain_ops::inner(a, 0, |l| l.group_modes(b, e)), || Ok(match a.layout_or_tuple(0)? { Either::Layout(l) => l.group_modes(b, e)?.to_string(), Either::Tuple(t) => t.group(b, e)?.to_string() })) })),
+    op("take", Topic::Construction, "the tuple of modes [BEGIN, END) (of the inner layout if composed; elements of a tuple); of a tensor (counting, coordinate or pointer), CuTe's take<B,E>(tensor)")
+        .params(&[one("", &[K::Layout, K::Composed, K::Tuple, K::Tensor]), one("BEGIN", &[K::Int]), one("END", &[K::Int])])
+        .returns(&[K::Layout, K::Composed, K::Tuple, K::Tensor])
+        .law("mode i of R is mode BEGIN + i of A, for BEGIN <= BEGIN + i < END")
+        .example(&["(2,3,4):(1,2,6)", "1", "3"], "(3,4):(2,6)")
+        .run(|a| tensor_restructure_ops::on_tensor(a, 0, tensor_restructure_ops::take, || { let (b, e) = (a.index(1)?, a.index(2)?); first(chain_ops::inner(a, 0, |l| l.take_modes(b, e)), || Ok(match a.layout_or_tuple(0)? { Either::Layout(l) => l.take_modes(b, e)?.to_string(), Either::Tuple(t) => t.take(b, e)?.to_string() })) })),
+    op("select", Topic::Construction, "the tuple of the listed modes (elements of a tuple)")
+        .params(&[one("", &[K::Layout, K::Tuple]), more("I", &[K::Int])])
+        .returns(&[K::Layout, K::Tuple])
+        .law("mode k of R is mode I_k of A")
+        .example(&["(2,3,4):(1,2,6)", "2", "0"], "(4,2):(6,1)")
+        .run(|a| Ok(match a.layout_or_tuple(0)? { Either::Layout(l) => l.select_modes(&a.indices(1)?)?.to_string(), Either::Tuple(t) => t.select(&a.indices(1)?)?.to_string() })),
+    op("mode", Topic::Construction, "sub-layout at a hierarchical index (layout<I...>), or the element of a tuple")
+        .params(&[one("", &[K::Layout, K::Composed, K::Tuple]), many("I", &[K::Int])])
+        .returns(&[K::Layout, K::Composed, K::Tuple])
+        .law("R is the sub-layout of A at the hierarchical index I...: shape and stride of that node")
+        .example(&["(4,(3,6)):(1,(4,12))", "1", "0"], "3:4")
+        .run(mode_any),
+    op("flatten", Topic::Construction, "all leaves as one flat tuple; of a tensor (counting, coordinate or pointer), the tensor over the flattened layout")
+        .params(&[one("", &[K::Layout, K::Composed, K::Tuple, K::Tensor])])
+        .returns(&[K::Layout, K::Composed, K::Tuple, K::Tensor])
+        .law("the same function of the 1-D index, with one mode per leaf")
+        .example(&["((2,3),(4,5)):((1,2),(6,24))"], "(2,3,4,5):(1,2,6,24)")
+        .run(|a| tensor_restructure_ops::on_tensor(a, 0, tensor_restructure_ops::flatten, || first(chain_ops::query(a, |c| c.map(|l| Ok(l.flatten())).map_or_else(|e| e.to_string(), |c| c.to_string())), || flatten(a)))),
+    op("slice", Topic::Construction, "the sub-layout of the modes where COORD has _ (slice(coord, layout)); of a tensor, CuTe's tensor(coord)")
+        .params(&[one("", &[K::Coord]), one("", &[K::Layout, K::Composed, K::Tensor])])
+        .returns(&[K::Layout, K::Composed, K::Tensor, K::Tuple])
+        .law("R is the sub-layout of the modes where COORD has _: L(c with _ replaced by d) = offset + R(d)")
+        .example(&["(_,1,_)", "(2,3,4):(1,2,6)"], "(2,4):(1,6)")
+        .run(|a| first(tensor_ops::slice(a), || chain_ops::slice(a))),
+    op("slice_and_offset", Topic::Construction, "(slice, offset of the fixed entries); composed: the offset moves inside, 0")
+        .params(&[one("", &[K::Coord]), one("", &[K::Layout, K::Composed])])
+        .returns(&[K::Text])
+        .law("L(c with _ replaced by d) = OFFSET + R(d); for a composed layout the offset moves into its innermost offset and 0 is returned")
+        .example(&["(_,1,_)", "(2,3,4):(1,2,6)"], "((2,4):(1,6),2)")
+        .run(chain_ops::slice_and_offset),
     // queries
-    op("size", "LAYOUT|COMPOSED|TUPLE", (1, 1), "number of points (product of the shape)", |a| first(symbolic_ops::symbolic(a, "size"), || first(chain_ops::query(a, |c| c.size().to_string()), || Ok(a.shape(0)?.size()?.to_string())))),
-    op("cosize", "LAYOUT|COMPOSED", (1, 1), "CuTe's cosize: one past the last offset (of the inner layout if composed)", |a| first(chain_ops::query(a, |c| c.cosize().to_string()), || Ok(if a.is_basis(0) { a.basis_layout(0)?.cosize()? } else { a.layout(0)?.cosize() }.to_string()))),
-    op("rank", "LAYOUT|COMPOSED|TUPLE", (1, 1), "number of top-level modes", |a| first(chain_ops::query(a, |c| c.rank().to_string()), || Ok(a.shape(0)?.rank().to_string()))),
-    op("depth", "LAYOUT|COMPOSED|TUPLE", (1, 1), "nesting depth (0 for an integer)", |a| first(chain_ops::query(a, |c| c.depth().to_string()), || Ok(a.shape(0)?.depth().to_string()))),
-    op("shape", "LAYOUT|COMPOSED", (1, 1), "the shape", |a| first(chain_ops::query(a, |c| c.shape().to_string()), || Ok(a.layout(0)?.shape().to_string()))),
-    op("stride", "LAYOUT", (1, 1), "the stride", |a| Ok(a.layout(0)?.stride().to_string())),
-    op("crd2idx", "COORD LAYOUT|COMPOSED|SHAPE [STRIDE]", (2, 3), "index of a 1-D, R-D or natural coordinate (colexicographic for a shape; a coordinate for basis strides)", |a| first(chain_ops::crd2idx(a), || crd2idx(a))),
-    op("idx2crd", "INDEX SHAPE|LAYOUT [STRIDE]", (2, 3), "natural coordinate: idx2crd(i, shape), or (i / d) % s per leaf of a layout", idx2crd),
-    op("get_hier_coord", "LAYOUT INDEX", (2, 2), "CuTe Layout::get_hier_coord: the natural coordinate of the index, idx2crd(i, shape, stride)", |a| Ok(a.layout(0)?.coord(a.int(1)?)?.to_string())),
-    op("get_flat_coord", "LAYOUT INDEX", (2, 2), "CuTe Layout::get_flat_coord: get_hier_coord with each top-level mode as its 1-D index (one integer for rank 1)", |a| Ok(a.layout(0)?.flat_coord(a.int(1)?)?.to_string())),
-    op("get_1d_coord", "LAYOUT INDEX", (2, 2), "CuTe Layout::get_1d_coord: the colexicographic 1-D index of get_hier_coord", |a| Ok(a.layout(0)?.coord_1d(a.int(1)?)?.to_string())),
-    op("crd2crd", "COORD SHAPE SHAPE", (3, 3), "a coordinate of one shape as a coordinate of another", |a| Ok(a.tuple(1)?.crd2crd(&a.tuple(0)?, &a.tuple(2)?)?.to_string())),
-    op("congruent", "TUPLE TUPLE", (2, 2), "same tree", |a| Ok(bit(a.shape(0)?.congruent(&a.shape(1)?)))),
-    op("weakly_congruent", "TUPLE TUPLE", (2, 2), "every tuple of the first matched by one of the second", |a| Ok(bit(a.shape(0)?.weakly_congruent(&a.shape(1)?)))),
-    op("compatible", "TUPLE TUPLE", (2, 2), "sizes agree and coordinates of the first fit the second", |a| Ok(bit(a.shape(0)?.compatible(&a.shape(1)?)))),
+    op("size", Topic::Queries, "number of points (product of the shape)")
+        .params(&[one("", &[K::Layout, K::Composed, K::Tuple])])
+        .returns(&[K::Int])
+        .law("size = product of the extents; the domain is [0, size)")
+        .example(&["(2,(2,2)):(4,(2,1))"], "8")
+        .f2(f2_ops::size)
+        .f2_basis(f2_ops::basis_size)
+        .run(|a| first(symbolic_ops::symbolic(a, "size"), || first(chain_ops::query(a, |c| c.size().to_string()), || Ok(a.shape(0)?.size()?.to_string())))),
+    op("cosize", Topic::Queries, "CuTe's cosize: one past the last offset (of the inner layout if composed)")
+        .params(&[one("", &[K::Layout, K::Composed])])
+        .returns(&[K::Int])
+        .law("cosize = 1 + sum of (s_i - 1) * |d_i| over the leaves; for non-negative strides, L(size - 1) + 1")
+        .example(&["(2,(2,2)):(4,(2,1))"], "8")
+        .f2(f2_ops::cosize)
+        .run(|a| first(chain_ops::query(a, |c| c.cosize().to_string()), || Ok(if a.is_basis(0) { a.basis_layout(0)?.cosize()? } else { a.layout(0)?.cosize() }.to_string()))),
+    op("rank", Topic::Queries, "number of top-level modes")
+        .params(&[one("", &[K::Layout, K::Composed, K::Tuple])])
+        .returns(&[K::Int])
+        .law("number of top-level modes (1 for an integer)")
+        .example(&["(2,(2,2)):(4,(2,1))"], "2")
+        .f2(f2_ops::rank)
+        .f2_basis(f2_ops::basis_rank)
+        .run(|a| first(chain_ops::query(a, |c| c.rank().to_string()), || Ok(a.shape(0)?.rank().to_string()))),
+    op("depth", Topic::Queries, "nesting depth (0 for an integer)")
+        .params(&[one("", &[K::Layout, K::Composed, K::Tuple])])
+        .returns(&[K::Int])
+        .law("0 for an integer, else 1 + the largest depth of a mode")
+        .example(&["(2,(2,2)):(4,(2,1))"], "2")
+        .f2(f2_ops::depth)
+        .f2_basis(f2_ops::basis_depth)
+        .run(|a| first(chain_ops::query(a, |c| c.depth().to_string()), || Ok(a.shape(0)?.depth().to_string()))),
+    op("shape", Topic::Queries, "the shape")
+        .params(&[one("", &[K::Layout, K::Composed])])
+        .returns(&[K::Tuple])
+        .law("the shape of SHAPE:STRIDE")
+        .example(&["(2,(2,2)):(4,(2,1))"], "(2,(2,2))")
+        .f2(f2_ops::shape)
+        .f2_basis(f2_ops::basis_shape)
+        .run(|a| first(chain_ops::query(a, |c| c.shape().to_string()), || Ok(a.layout(0)?.shape().to_string()))),
+    op("stride", Topic::Queries, "the stride")
+        .params(&[one("", &[K::Layout])])
+        .returns(&[K::Tuple, K::Stride])
+        .law("the stride of SHAPE:STRIDE")
+        .example(&["(2,(2,2)):(4,(2,1))"], "(4,(2,1))")
+        .f2(f2_ops::stride)
+        .run(|a| Ok(a.layout(0)?.stride().to_string())),
+    op("crd2idx", Topic::Queries, "index of a 1-D, R-D or natural coordinate (colexicographic for a shape; a coordinate for basis strides)")
+        .params(&[one("", &[K::Coord]), one("", &[K::Layout, K::Composed, K::Shape]), opt("", &[K::Stride])])
+        .returns(&[K::Int, K::Tuple])
+        .law("crd2idx(c, L) = L(c) = sum of c_i * d_i, with a 1-D or R-D c first unfolded to the natural coordinate of L's shape")
+        .example(&["(1,5)", "(3,(2,3)):(3,(12,1))"], "17")
+        .f2(f2_ops::crd2idx)
+        .f2_basis(f2_ops::basis_crd2idx)
+        .run(|a| first(chain_ops::crd2idx(a), || crd2idx(a))),
+    op("idx2crd", Topic::Queries, "natural coordinate: idx2crd(i, shape), or (i / d) % s per leaf of a layout")
+        .params(&[one("INDEX", &[K::Int]), one("", &[K::Shape, K::Layout]), opt("", &[K::Stride])])
+        .returns(&[K::Tuple])
+        .law("crd2idx(idx2crd(i, S), S) = i for 0 <= i < size(S): the colexicographic coordinate of i")
+        .example(&["16", "(3,(2,3))"], "(1,(1,2))")
+        .run(idx2crd),
+    op("get_hier_coord", Topic::Queries, "CuTe Layout::get_hier_coord: the natural coordinate of the index, idx2crd(i, shape, stride)")
+        .params(&[one("", &[K::Layout]), one("INDEX", &[K::Int])])
+        .returns(&[K::Tuple])
+        .law("R = idx2crd(INDEX, shape, stride): each leaf (INDEX / d) % s; for a compact injective layout L(R) = INDEX")
+        .example(&["(8,12,2):(1,8,96)", "143"], "(7,5,1)")
+        .run(|a| Ok(a.layout(0)?.coord(a.int(1)?)?.to_string())),
+    op("get_flat_coord", Topic::Queries, "CuTe Layout::get_flat_coord: get_hier_coord with each top-level mode as its 1-D index (one integer for rank 1)")
+        .params(&[one("", &[K::Layout]), one("INDEX", &[K::Int])])
+        .returns(&[K::Tuple])
+        .law("R_m = crd2idx(get<m>(get_hier_coord(INDEX)), shape<m>) for each top-level mode m")
+        .example(&["((2,2),3):((1,6),2)", "9"], "(3,1)")
+        .run(|a| Ok(a.layout(0)?.flat_coord(a.int(1)?)?.to_string())),
+    op("get_1d_coord", Topic::Queries, "CuTe Layout::get_1d_coord: the colexicographic 1-D index of get_hier_coord")
+        .params(&[one("", &[K::Layout]), one("INDEX", &[K::Int])])
+        .returns(&[K::Int])
+        .law("R = crd2idx(get_hier_coord(INDEX), shape); for a compact injective layout L(R) = INDEX")
+        .example(&["(4,8):(8,1)", "13"], "21")
+        .run(|a| Ok(a.layout(0)?.coord_1d(a.int(1)?)?.to_string())),
+    op("crd2crd", Topic::Queries, "a coordinate of one shape as a coordinate of another")
+        .params(&[one("", &[K::Coord]), one("", &[K::Shape]), one("", &[K::Shape])])
+        .returns(&[K::Tuple])
+        .law("crd2idx(crd2crd(c, S1, S2), S2) = crd2idx(c, S1) (both colexicographic)")
+        .example(&["(1,5)", "(3,6)", "(3,(2,3))"], "(1,(1,2))")
+        .run(|a| Ok(a.tuple(1)?.crd2crd(&a.tuple(0)?, &a.tuple(2)?)?.to_string())),
+    op("congruent", Topic::Queries, "same tree")
+        .params(&[one("", &[K::Tuple]), one("", &[K::Tuple])])
+        .returns(&[K::Bool])
+        .law("1 exactly when both have the same tree: the same nesting and the same number of leaves")
+        .example(&["(2,(3,4))", "(5,(6,7))"], "1")
+        .run(|a| Ok(bit(a.shape(0)?.congruent(&a.shape(1)?)))),
+    op("weakly_congruent", Topic::Queries, "every tuple of the first matched by one of the second")
+        .params(&[one("", &[K::Tuple]), one("", &[K::Tuple])])
+        .returns(&[K::Bool])
+        .law("1 exactly when every integer of the first is matched by an integer or a tuple of the second, position for position")
+        .example(&["(2,3)", "((2,2),(3,1))"], "1")
+        .run(|a| Ok(bit(a.shape(0)?.weakly_congruent(&a.shape(1)?)))),
+    op("compatible", Topic::Queries, "sizes agree and coordinates of the first fit the second")
+        .params(&[one("", &[K::Tuple]), one("", &[K::Tuple])])
+        .returns(&[K::Bool])
+        .law("1 exactly when size(A) = size(B) and every coordinate of A's shape is a coordinate of B's")
+        .example(&["24", "(4,6)"], "1")
+        .run(|a| Ok(bit(a.shape(0)?.compatible(&a.shape(1)?)))),
     // algebra
-    op("coalesce", "LAYOUT|COMPOSED|SYMBOLIC|TENSOR [PROFILE]", (1, 2), "fewest modes with the same function (by profile if given); of a tensor (counting, coordinate or pointer), the tensor over the coalesced layout", |a| tensor_restructure_ops::on_tensor(a, 0, tensor_restructure_ops::coalesce, || first(symbolic_ops::symbolic(a, "coalesce"), || first(chain_ops::coalesce(a), || if a.is_basis(0) && a.len() == 1 { Ok(a.basis_layout(0)?.coalesce()?.to_string()) } else { Ok(if a.len() == 2 { a.layout(0)?.coalesce_by_mode(&a.profile(1)?)? } else { a.layout(0)?.coalesce() }.to_string()) })))),
-    op("filter", "LAYOUT|COMPOSED|TENSOR [PROFILE]", (1, 2), "coalesce without stride-0 and extent-1 modes (at the terminals of PROFILE; of the inner layout if composed); of a tensor (counting, coordinate or pointer), the tensor over the filtered layout", |a| if a.len() == 2 && a.is_tensor(0) { Err(OpError::new("BadRequest", "filter: a tensor takes no PROFILE (filter its layout with one, then make the tensor)".to_string())) } else { tensor_restructure_ops::on_tensor(a, 0, tensor_restructure_ops::filter, || filter(a)) }),
-    op("filter_zeros", "LAYOUT|TENSOR", (1, 1), "stride-0 modes get extent 1; of a tensor (counting, coordinate or pointer), the tensor over that layout", |a| tensor_restructure_ops::on_tensor(a, 0, tensor_restructure_ops::filter_zeros, || Ok(a.layout(0)?.filter_zeros().to_string()))),
-    op("complement", "LAYOUT|COMPOSED|SYMBOLIC [COTARGET]", (1, 2), "the layout filling the gaps of the image up to COTARGET (default cosize); of the inner layout if composed", |a| first(symbolic_ops::symbolic(a, "complement"), || first(chain_ops::complement(a), || if a.is_basis(0) { Err(composed_ops::basis_not_cutes(a, "the complement of a basis-strided layout")) } else { Ok(if a.len() == 2 { a.layout(0)?.complement_shape(&a.tuple(1)?)? } else { a.layout(0)?.complement_cosize()? }.to_string()) }))),
-    op("composition", "LAYOUT|SWIZZLE|COMPOSED|SYMBOLIC|TENSOR LAYOUT|TILER|SWIZZLE|COMPOSED|SYMBOLIC", (2, 2), "A o B: R(c) = A(B(c)); of a tensor (counting, coordinate or pointer) and a layout or tiler, the tensor over A o B", |a| tensor_restructure_ops::on_tensor(a, 0, tensor_restructure_ops::composition, || first(symbolic_ops::symbolic(a, "composition"), || composed_ops::composition(a)))),
-    op("with_shape", "LAYOUT SHAPE", (2, 2), "the layout re-indexed by a shape (A o col_major(shape))", |a| Ok(a.layout(0)?.with_shape(&a.tuple(1)?)?.to_string())),
-    op("right_inverse", "LAYOUT|COMPOSED|SYMBOLIC", (1, 1), "largest R with A(R(i)) = i", |a| first(symbolic_ops::symbolic(a, "right_inverse"), || composed_ops::inverse(a, true))),
-    op("left_inverse", "LAYOUT|COMPOSED", (1, 1), "R with R(A(i)) = i (quasi-inverse if not injective)", |a| composed_ops::inverse(a, false)),
-    op("nullspace", "LAYOUT|COMPOSED", (1, 1), "the coordinates A maps to 0 (1:0 for a composed layout, as CuTe)", |a| first(chain_ops::nullspace(a), || Ok(if a.is_basis(0) { a.basis_layout(0)?.nullspace() } else { a.layout(0)?.nullspace() }.to_string()))),
-    op("max_common_vector", "LAYOUT|COMPOSED LAYOUT|COMPOSED", (2, 2), "number of leading elements both layouts map alike", |a| first(chain_ops::max_common_vector(a), || Ok(a.layout(0)?.max_common_vector(&a.layout(1)?).to_string()))),
-    op("max_common_layout", "LAYOUT|COMPOSED LAYOUT|COMPOSED", (2, 2), "layout of the leading elements both layouts map alike", |a| first(chain_ops::max_common_layout(a), || Ok(a.layout(0)?.max_common_layout(&a.layout(1)?).to_string()))),
-    op("upcast", "N LAYOUT|SWIZZLE|COMPOSED", (2, 2), "the layout for elements N times wider", |a| first(chain_ops::recast(a, true), || Ok(a.layout(1)?.upcast(a.int(0)?)?.to_string()))),
-    op("downcast", "N LAYOUT|SWIZZLE|COMPOSED", (2, 2), "the layout for elements N times narrower", |a| first(chain_ops::recast(a, false), || Ok(a.layout(1)?.downcast(a.int(0)?)?.to_string()))),
-    op("recast", "OLD_BITS NEW_BITS LAYOUT|COMPOSED", (3, 3), "the layout for elements of NEW_BITS bits instead of OLD_BITS", recast),
-    op("recast_layout", "OLD_BITS NEW_BITS LAYOUT|COMPOSED", (3, 3), "CuTe's name for recast (recast_layout<Old,New>): the layout for elements of NEW_BITS bits instead of OLD_BITS", recast),
-    op("logical_divide", "LAYOUT|TENSOR TILER", (2, 2), "A o (T, complement(T))", |a| first(tensor_ops::divide(a, Layout::logical_divide, ComposedLayout::logical_divide), || composed_ops::by_tiler(a, Layout::logical_divide, ComposedLayout::logical_divide))),
-    op("zipped_divide", "LAYOUT|TENSOR TILER", (2, 2), "logical_divide as ((tile),(rest))", |a| first(tensor_ops::divide(a, Layout::zipped_divide, ComposedLayout::zipped_divide), || composed_ops::by_tiler(a, Layout::zipped_divide, ComposedLayout::zipped_divide))),
-    op("tiled_divide", "LAYOUT|TENSOR TILER", (2, 2), "logical_divide as ((tile),rest...)", |a| first(tensor_ops::divide(a, Layout::tiled_divide, ComposedLayout::tiled_divide), || composed_ops::by_tiler(a, Layout::tiled_divide, ComposedLayout::tiled_divide))),
-    op("flat_divide", "LAYOUT|TENSOR TILER", (2, 2), "logical_divide as (tile...,rest...)", |a| first(tensor_ops::divide(a, Layout::flat_divide, ComposedLayout::flat_divide), || composed_ops::by_tiler(a, Layout::flat_divide, ComposedLayout::flat_divide))),
-    op("logical_product", "LAYOUT TILER", (2, 2), "(A, complement(A) o B)", |a| composed_ops::by_tiler(a, Layout::logical_product, ComposedLayout::logical_product)),
-    op("zipped_product", "LAYOUT TILER", (2, 2), "logical_product as ((block),(rest))", |a| composed_ops::by_tiler(a, Layout::zipped_product, ComposedLayout::zipped_product)),
-    op("tiled_product", "LAYOUT TILER", (2, 2), "logical_product as ((block),rest...)", |a| composed_ops::by_tiler(a, Layout::tiled_product, ComposedLayout::tiled_product)),
-    op("flat_product", "LAYOUT TILER", (2, 2), "logical_product as (block...,rest...)", |a| composed_ops::by_tiler(a, Layout::flat_product, ComposedLayout::flat_product)),
-    op("blocked_product", "LAYOUT|COMPOSED LAYOUT", (2, 2), "copies of A placed block by block as B says (of the inner layout if composed)", |a| { let b = a.layout(1)?; first(chain_ops::inner(a, 0, |l| l.blocked_product(&b)), || Ok(a.layout(0)?.blocked_product(&b)?.to_string())) }),
-    op("raked_product", "LAYOUT|COMPOSED LAYOUT", (2, 2), "copies of A interleaved as B says (of the inner layout if composed)", |a| { let b = a.layout(1)?; first(chain_ops::inner(a, 0, |l| l.raked_product(&b)), || Ok(a.layout(0)?.raked_product(&b)?.to_string())) }),
-    op("tile_to_shape", "LAYOUT|COMPOSED SHAPE [ORDER]", (2, 3), "A repeated to fill SHAPE (the inner layout if composed: a swizzled smem layout from its atom)", |a| { let (shape, order) = (a.tuple(1)?, if a.len() == 3 { Some(a.tuple(2)?) } else { None }); first(chain_ops::inner(a, 0, |l| l.tile_to_shape(&shape, order.as_ref())), || Ok(a.layout(0)?.tile_to_shape(&shape, order.as_ref())?.to_string())) }),
-    op("evenly_divides", "SHAPE TILER", (2, 2), "whether TILER divides SHAPE without a partial tile", |a| Ok(bit(a.tuple(0)?.evenly_divides(&a.tiler(1)?)))),
+    op("coalesce", Topic::Algebra, "fewest modes with the same function (by profile if given); of a tensor (counting, coordinate or pointer), the tensor over the coalesced layout")
+        .params(&[one("", &[K::Layout, K::Composed, K::Symbolic, K::Tensor]), opt("", &[K::Profile])])
+        .returns(&[K::Layout, K::Composed, K::Symbolic, K::Tensor, K::F2Layout])
+        .law("R(i) = A(i) for every i in [0, size(A)), with the fewest modes (by profile: mode by mode)")
+        .example(&["(2,(1,6)):(1,(6,2))"], "12:1")
+        .f2(f2_ops::coalesce)
+        .run(|a| tensor_restructure_ops::on_tensor(a, 0, tensor_restructure_ops::coalesce, || first(symbolic_ops::symbolic(a, "coalesce"), || first(chain_ops::coalesce(a), || if a.is_basis(0) && a.len() == 1 { Ok(a.basis_layout(0)?.coalesce()?.to_string()) } else { Ok(if a.len() == 2 { a.layout(0)?.coalesce_by_mode(&a.profile(1)?)? } else { a.layout(0)?.coalesce() }.to_string()) })))),
+    op("filter", Topic::Algebra, "coalesce without stride-0 and extent-1 modes (at the terminals of PROFILE; of the inner layout if composed); of a tensor (counting, coordinate or pointer), the tensor over the filtered layout")
+        .params(&[one("", &[K::Layout, K::Composed, K::Tensor]), opt("", &[K::Profile])])
+        .returns(&[K::Layout, K::Composed, K::Tensor])
+        .law("R is coalesce(filter_zeros(A)): the distinct offsets of A in A's order")
+        .example(&["(2,(3,4)):(0,(1,3))"], "12:1")
+        .run(|a| if a.len() == 2 && a.is_tensor(0) { Err(OpError::new("BadRequest", "filter: a tensor takes no PROFILE (filter its layout with one, then make the tensor)".to_string())) } else { tensor_restructure_ops::on_tensor(a, 0, tensor_restructure_ops::filter, || filter(a)) }),
+    op("filter_zeros", Topic::Algebra, "stride-0 modes get extent 1; of a tensor (counting, coordinate or pointer), the tensor over that layout")
+        .params(&[one("", &[K::Layout, K::Tensor])])
+        .returns(&[K::Layout, K::Tensor])
+        .law("every stride-0 mode gets extent 1; the image is unchanged")
+        .example(&["(4,2):(0,1)"], "(1,2):(0,1)")
+        .run(|a| tensor_restructure_ops::on_tensor(a, 0, tensor_restructure_ops::filter_zeros, || Ok(a.layout(0)?.filter_zeros().to_string()))),
+    op("complement", Topic::Algebra, "the layout filling the gaps of the image up to COTARGET (default cosize); of the inner layout if composed")
+        .params(&[one("", &[K::Layout, K::Composed, K::Symbolic]), opt("COTARGET", &[K::Shape])])
+        .returns(&[K::Layout, K::Composed, K::Symbolic])
+        .law("(A, R) is injective, R's strides increase, and cosize((A, R)) >= size(COTARGET); of a composed layout, the inner layout's (CuTe)")
+        .example(&["4:2", "24"], "(2,3):(1,8)")
+        .run(|a| first(symbolic_ops::symbolic(a, "complement"), || first(chain_ops::complement(a), || if a.is_basis(0) { Err(composed_ops::basis_not_cutes(a, "the complement of a basis-strided layout")) } else { Ok(if a.len() == 2 { a.layout(0)?.complement_shape(&a.tuple(1)?)? } else { a.layout(0)?.complement_cosize()? }.to_string()) }))),
+    op("composition", Topic::Algebra, "A o B: R(c) = A(B(c)); of a tensor (counting, coordinate or pointer) and a layout or tiler, the tensor over A o B")
+        .params(&[one("", &[K::Layout, K::Swizzle, K::Composed, K::Symbolic, K::Tensor]), one("", &[K::Layout, K::Tiler, K::Swizzle, K::Composed, K::Symbolic])])
+        .returns(&[K::Layout, K::Composed, K::Symbolic, K::Tensor])
+        .law("R(c) = A(B(c)) for every coordinate c of B, and shape(R) is compatible with shape(B)")
+        .example(&["(6,2):(8,2)", "(4,3):(3,1)"], "((2,2),3):((24,2),8)")
+        .run(|a| tensor_restructure_ops::on_tensor(a, 0, tensor_restructure_ops::composition, || first(symbolic_ops::symbolic(a, "composition"), || composed_ops::composition(a)))),
+    op("with_shape", Topic::Algebra, "the layout re-indexed by a shape (A o col_major(shape))")
+        .params(&[one("", &[K::Layout]), one("", &[K::Shape])])
+        .returns(&[K::Layout])
+        .law("R = A o make_layout(SHAPE): R(c) = A(crd2idx(c, SHAPE))")
+        .example(&["12:1", "(3,4)"], "(3,4):(1,3)")
+        .run(|a| Ok(a.layout(0)?.with_shape(&a.tuple(1)?)?.to_string())),
+    op("right_inverse", Topic::Algebra, "CuTe's right inverse: R with A(R(i)) = i on R's domain")
+        .params(&[one("", &[K::Layout, K::Composed, K::Symbolic])])
+        .returns(&[K::Layout, K::Composed, K::Symbolic, K::F2Layout])
+        .law("A(R(i)) = i for 0 <= i < size(R); R is CuTe's construction (A's modes in stride order, each taken while its stride is the size so far), not always the largest such layout ((4,2,3):(1,2,4) gives 4:1, and (4,3):(1,8) obeys the law too); an F2 layout whose extents are powers of two gets the largest; composed A o O o B: CuTe's right_inverse(B) o -O o right_inverse(A), refused where it breaks the law")
+        .example(&["(4,8):(8,1)"], "(8,4):(4,1)")
+        .f2(f2_ops::right_inverse)
+        .f2_basis(f2_ops::basis_right_inverse)
+        .run(|a| first(symbolic_ops::symbolic(a, "right_inverse"), || composed_ops::inverse(a, true))),
+    op("left_inverse", Topic::Algebra, "R with R(A(i)) = i (quasi-inverse if not injective)")
+        .params(&[one("", &[K::Layout, K::Composed])])
+        .returns(&[K::Layout, K::Composed])
+        .law("R(A(i)) = i for 0 <= i < size(A) when A is injective (A(R(A(i))) = A(i) always); composed: CuTe's left_inverse(B) o -O o left_inverse(A); basis strides: slot by slot, R takes a coordinate")
+        .example(&["(4,8):(8,1)"], "(8,4):(4,1)")
+        .f2(f2_ops::left_inverse)
+        .run(|a| composed_ops::inverse(a, false)),
+    op("nullspace", Topic::Algebra, "the coordinates A maps to 0 (1:0 for a composed layout, as CuTe)")
+        .params(&[one("", &[K::Layout, K::Composed])])
+        .returns(&[K::Layout, K::Composed])
+        .law("A(R(i)) = 0 for every i, and R covers every coordinate A maps to 0 (the plain-0 strides; 1:0 for a composed layout, as CuTe)")
+        .example(&["(2,4):(0,1)"], "2:1")
+        .run(|a| first(chain_ops::nullspace(a), || Ok(if a.is_basis(0) { a.basis_layout(0)?.nullspace() } else { a.layout(0)?.nullspace() }.to_string()))),
+    op("max_common_vector", Topic::Algebra, "number of leading elements both layouts map alike")
+        .params(&[one("", &[K::Layout, K::Composed]), one("", &[K::Layout, K::Composed])])
+        .returns(&[K::Int])
+        .law("the largest n with A(i) = B(i) = i for every i < n (A and B contiguous alike there)")
+        .example(&["(4,8):(1,4)", "32:1"], "32")
+        .run(|a| first(chain_ops::max_common_vector(a), || Ok(a.layout(0)?.max_common_vector(&a.layout(1)?).to_string()))),
+    op("max_common_layout", Topic::Algebra, "layout of the leading elements both layouts map alike")
+        .params(&[one("", &[K::Layout, K::Composed]), one("", &[K::Layout, K::Composed])])
+        .returns(&[K::Layout, K::Composed])
+        .law("R = A o right_inverse(B) restricted to the points both map alike: A(R(i)) = B(R(i))")
+        .example(&["(4,8):(1,4)", "32:1"], "32:1")
+        .run(|a| first(chain_ops::max_common_layout(a), || Ok(a.layout(0)?.max_common_layout(&a.layout(1)?).to_string()))),
+    op("upcast", Topic::Algebra, "the layout for elements N times wider")
+        .params(&[one("N", &[K::Int]), one("", &[K::Layout, K::Swizzle, K::Composed])])
+        .returns(&[K::Layout, K::Composed, K::Swizzle])
+        .law("the layout of the same memory viewed as elements N times wider: strides divided by N, stride-1 extents shrunk by N")
+        .example(&["2", "(4,8):(8,1)"], "(4,4):(4,1)")
+        .run(|a| first(chain_ops::recast(a, true), || Ok(a.layout(1)?.upcast(a.int(0)?)?.to_string()))),
+    op("downcast", Topic::Algebra, "the layout for elements N times narrower")
+        .params(&[one("N", &[K::Int]), one("", &[K::Layout, K::Swizzle, K::Composed])])
+        .returns(&[K::Layout, K::Composed, K::Swizzle])
+        .law("the layout of the same memory viewed as elements N times narrower: strides times N, a stride-1 mode N times longer")
+        .example(&["2", "(4,8):(8,1)"], "(4,16):(16,1)")
+        .run(|a| first(chain_ops::recast(a, false), || Ok(a.layout(1)?.downcast(a.int(0)?)?.to_string()))),
+    op("recast", Topic::Algebra, "the layout for elements of NEW_BITS bits instead of OLD_BITS")
+        .params(&[one("OLD_BITS", &[K::Int]), one("NEW_BITS", &[K::Int]), one("", &[K::Layout, K::Composed])])
+        .returns(&[K::Layout, K::Composed])
+        .law("upcast or downcast by the ratio NEW_BITS / OLD_BITS")
+        .example(&["16", "32", "(4,8):(8,1)"], "(4,4):(4,1)")
+        .run(recast),
+    op("recast_layout", Topic::Algebra, "CuTe's name for recast (recast_layout<Old,New>): the layout for elements of NEW_BITS bits instead of OLD_BITS")
+        .params(&[one("OLD_BITS", &[K::Int]), one("NEW_BITS", &[K::Int]), one("", &[K::Layout, K::Composed])])
+        .returns(&[K::Layout, K::Composed])
+        .law("the same as recast: upcast or downcast by the ratio NEW_BITS / OLD_BITS")
+        .example(&["16", "32", "(4,8):(8,1)"], "(4,4):(4,1)")
+        .run(recast),
+    op("logical_divide", Topic::Algebra, "A o (T, complement(T))")
+        .params(&[one("", &[K::Layout, K::Tensor]), one("", &[K::Tiler])])
+        .returns(&[K::Layout, K::Composed, K::Tensor])
+        .law("R = A o (T, complement(T, size(A))): mode i holds tile i of T and its repetitions")
+        .example(&["(4,2,3):(2,1,8)", "4:2"], "((2,2),(2,3)):((4,1),(2,8))")
+        .run(|a| first(tensor_ops::divide(a, Layout::logical_divide, ComposedLayout::logical_divide), || composed_ops::by_tiler(a, Layout::logical_divide, ComposedLayout::logical_divide))),
+    op("zipped_divide", Topic::Algebra, "logical_divide as ((tile),(rest))")
+        .params(&[one("", &[K::Layout, K::Tensor]), one("", &[K::Tiler])])
+        .returns(&[K::Layout, K::Composed, K::Tensor])
+        .law("the modes of logical_divide regrouped as ((tile), (rest)); the same function")
+        .example(&["(8,8):(8,1)", "(2,4)"], "((2,4),(4,2)):((8,1),(16,4))")
+        .run(|a| first(tensor_ops::divide(a, Layout::zipped_divide, ComposedLayout::zipped_divide), || composed_ops::by_tiler(a, Layout::zipped_divide, ComposedLayout::zipped_divide))),
+    op("tiled_divide", Topic::Algebra, "logical_divide as ((tile),rest...)")
+        .params(&[one("", &[K::Layout, K::Tensor]), one("", &[K::Tiler])])
+        .returns(&[K::Layout, K::Composed, K::Tensor])
+        .law("the modes of logical_divide regrouped as ((tile), rest_0, rest_1, ...); the same function")
+        .example(&["(8,8):(8,1)", "(2,4)"], "((2,4),4,2):((8,1),16,4)")
+        .run(|a| first(tensor_ops::divide(a, Layout::tiled_divide, ComposedLayout::tiled_divide), || composed_ops::by_tiler(a, Layout::tiled_divide, ComposedLayout::tiled_divide))),
+    op("flat_divide", Topic::Algebra, "logical_divide as (tile...,rest...)")
+        .params(&[one("", &[K::Layout, K::Tensor]), one("", &[K::Tiler])])
+        .returns(&[K::Layout, K::Composed, K::Tensor])
+        .law("the modes of logical_divide regrouped as (tile_0, ..., rest_0, ...); the same function")
+        .example(&["(8,8):(8,1)", "(2,4)"], "(2,4,4,2):(8,1,16,4)")
+        .run(|a| first(tensor_ops::divide(a, Layout::flat_divide, ComposedLayout::flat_divide), || composed_ops::by_tiler(a, Layout::flat_divide, ComposedLayout::flat_divide))),
+    op("logical_product", Topic::Algebra, "(A, complement(A) o B)")
+        .params(&[one("", &[K::Layout]), one("", &[K::Tiler])])
+        .returns(&[K::Layout, K::Composed])
+        .law("R = (A, complement(A, size(A) * cosize(B)) o B): A repeated as B says")
+        .example(&["(2,2):(4,1)", "6:1"], "((2,2),(2,3)):((4,1),(2,8))")
+        .run(|a| composed_ops::by_tiler(a, Layout::logical_product, ComposedLayout::logical_product)),
+    op("zipped_product", Topic::Algebra, "logical_product as ((block),(rest))")
+        .params(&[one("", &[K::Layout]), one("", &[K::Tiler])])
+        .returns(&[K::Layout, K::Composed])
+        .law("the modes of logical_product regrouped as ((block), (rest)); the same function")
+        .example(&["(2,2):(4,1)", "(2,3)"], "((2,2),(2,3)):((4,1),(1,2))")
+        .run(|a| composed_ops::by_tiler(a, Layout::zipped_product, ComposedLayout::zipped_product)),
+    op("tiled_product", Topic::Algebra, "logical_product as ((block),rest...)")
+        .params(&[one("", &[K::Layout]), one("", &[K::Tiler])])
+        .returns(&[K::Layout, K::Composed])
+        .law("the modes of logical_product regrouped as ((block), rest_0, rest_1, ...); the same function")
+        .example(&["(2,2):(4,1)", "(2,3)"], "((2,2),2,3):((4,1),1,2)")
+        .run(|a| composed_ops::by_tiler(a, Layout::tiled_product, ComposedLayout::tiled_product)),
+    op("flat_product", Topic::Algebra, "logical_product as (block...,rest...)")
+        .params(&[one("", &[K::Layout]), one("", &[K::Tiler])])
+        .returns(&[K::Layout, K::Composed])
+        .law("the modes of logical_product regrouped as (block_0, ..., rest_0, ...); the same function")
+        .example(&["(2,2):(4,1)", "(2,3)"], "(2,2,2,3):(4,1,1,2)")
+        .run(|a| composed_ops::by_tiler(a, Layout::flat_product, ComposedLayout::flat_product)),
+    op("blocked_product", Topic::Algebra, "copies of A placed block by block as B says (of the inner layout if composed)")
+        .params(&[one("", &[K::Layout, K::Composed]), one("", &[K::Layout])])
+        .returns(&[K::Layout, K::Composed])
+        .law("mode i of R is (mode i of A, mode i of the repetition): copies of A placed block by block as B orders them")
+        .example(&["(2,5):(5,1)", "(3,4):(1,3)"], "((2,3),(5,4)):((5,10),(1,30))")
+        .run(|a| { let b = a.layout(1)?; first(chain_ops::inner(a, 0, |l| l.blocked_product(&b)), || Ok(a.layout(0)?.blocked_product(&b)?.to_string())) }),
+    op("raked_product", Topic::Algebra, "copies of A interleaved as B says (of the inner layout if composed)")
+        .params(&[one("", &[K::Layout, K::Composed]), one("", &[K::Layout])])
+        .returns(&[K::Layout, K::Composed])
+        .law("mode i of R is (mode i of the repetition, mode i of A): copies of A interleaved element by element as B orders them")
+        .example(&["(2,5):(5,1)", "(3,4):(1,3)"], "((3,2),(4,5)):((10,5),(30,1))")
+        .run(|a| { let b = a.layout(1)?; first(chain_ops::inner(a, 0, |l| l.raked_product(&b)), || Ok(a.layout(0)?.raked_product(&b)?.to_string())) }),
+    op("tile_to_shape", Topic::Algebra, "A repeated to fill SHAPE (the inner layout if composed: a swizzled smem layout from its atom)")
+        .params(&[one("", &[K::Layout, K::Composed]), one("", &[K::Shape]), opt("ORDER", &[K::Tuple])])
+        .returns(&[K::Layout, K::Composed])
+        .law("R repeats A (blocked_product) until shape(R) = SHAPE; mode i of SHAPE must be a multiple of mode i of A")
+        .example(&["(2,2):(1,2)", "(4,6)"], "((2,2),(2,3)):((1,4),(2,8))")
+        .run(|a| { let (shape, order) = (a.tuple(1)?, if a.len() == 3 { Some(a.tuple(2)?) } else { None }); first(chain_ops::inner(a, 0, |l| l.tile_to_shape(&shape, order.as_ref())), || Ok(a.layout(0)?.tile_to_shape(&shape, order.as_ref())?.to_string())) }),
+    op("evenly_divides", Topic::Algebra, "whether TILER divides SHAPE without a partial tile")
+        .params(&[one("", &[K::Shape]), one("", &[K::Tiler])])
+        .returns(&[K::Bool])
+        .law("1 exactly when every mode of SHAPE is a multiple of the matching tile size of TILER")
+        .example(&["(8,12)", "(4,3)"], "1")
+        .run(|a| Ok(bit(a.tuple(0)?.evenly_divides(&a.tiler(1)?)))),
     // analysis (crate::analysis)
-    op("show", "LAYOUT|SHAPE", (1, 1), "the layout, its size, cosize, rank and depth, and CuTe's print_layout table", show::show_op),
-    op("explain", "OP ARGS...", (2, MANY), "an algebra operation's derivation step by step, or why it refuses", crate::analysis::explain_op),
-    op("find_layout", "VALUES [SHAPE]", (1, 2), "the canonical layout whose values are v0,v1,... (of SHAPE if given)", crate::analysis::find_op),
-    op("equal", "LAYOUT|COMPOSED LAYOUT|COMPOSED", (2, 2), "whether both are the same function on the same domain", |a| first(chain_ops::equal(a), || crate::analysis::equal(a))),
-    op("injective", "LAYOUT|COMPOSED", (1, 1), "whether no two points share an offset", |a| first(chain_ops::injectivity(a, 0), || crate::analysis::injective(a))),
-    op("surjective", "LAYOUT|COMPOSED [N]", (1, 2), "whether every integer between the smallest and largest offset is reached (with N: whether the offsets are exactly 0..N-1)", |a| if a.len() == 2 { analysis_ops::surjective_onto(a) } else { first(chain_ops::injectivity(a, 1), || Ok(bit(a.layout(0)?.is_surjective()))) }),
-    op("bijective", "LAYOUT|COMPOSED", (1, 1), "whether it is a bijection onto its range of cosize offsets (onto its range, if composed)", |a| first(chain_ops::injectivity(a, 2), || Ok(bit(a.layout(0)?.is_bijective())))),
-    op("compact", "LAYOUT", (1, 1), "whether it is a bijection onto [0, size)", |a| Ok(bit(a.layout(0)?.is_compact()))),
-    op("image", "LAYOUT", (1, 1), "the set of offsets as an injective layout in increasing order (OFFSET + LAYOUT if it starts below 0)", image),
-    op("swizzle", "B M S", (3, 3), "CuTe's Swizzle<B,M,S>: x ^ ((x & yyy) >> S), printed Sw<B,M,S>", composed_ops::swizzle),
+    op("show", Topic::Analysis, "the layout, its size, cosize, rank and depth, and CuTe's print_layout table")
+        .params(&[one("", &[K::Layout, K::Shape])])
+        .returns(&[K::Text])
+        .law("the table's cell (r, c) is L(r, c); a shape is shown as its compact column-major layout")
+        .example(&["(2,2)"], "layout: (2,2):(1,2)\nsize:   4\ncosize: 4\nrank:   2\ndepth:  1\n(2,2):(1,2)\n      0   1 \n    +---+---+\n 0  | 0 | 2 |\n    +---+---+\n 1  | 1 | 3 |\n    +---+---+")
+        .run(show::show_op),
+    op("explain", Topic::Analysis, "an algebra operation's derivation step by step, or why it refuses")
+        .params(&[one("", &[K::Op]), more("ARGS", &[K::Text])])
+        .returns(&[K::Text])
+        .law("each step is one rule of the operation's definition; the last line is the operation's result (or the condition that failed)")
+        .example(&["complement", "4:2", "24"], "complement(4:2, 24)\n1. filter A (drop stride-0 and extent-1 modes, coalesce): filter(4:2) = 4:2\n2. sort the modes by stride: 4:2\n   - gap below 4:2: the modes below span 1, and 2/1 = 2, so the gap is 2:1\n   - repeat the whole span 8 to cover the cotarget 24: ceil(24/8) = 3 copies: 3:8\n3. collect the gaps and the repeat, and coalesce: (2,3):(1,8) = (2,3):(1,8)\n=> (2,3):(1,8)")
+        .run(crate::analysis::explain_op),
+    op("find_layout", Topic::Analysis, "the canonical layout whose values are v0,v1,... (of SHAPE if given)")
+        .params(&[one("", &[K::Values]), opt("", &[K::Shape])])
+        .returns(&[K::Layout])
+        .law("R(i) = v_i for every i: the canonical layout of the values (coalesced, strides by first appearance)")
+        .example(&["0,2,4,7,9,11"], "(3,2):(2,7)")
+        .run(crate::analysis::find_op),
+    op("equal", Topic::Analysis, "whether both are the same function on the same domain")
+        .params(&[one("", &[K::Layout, K::Composed]), one("", &[K::Layout, K::Composed])])
+        .returns(&[K::Bool])
+        .law("1 exactly when size(A) = size(B) and A(i) = B(i) for every i in [0, size)")
+        .example(&["(4,2):(1,4)", "8:1"], "1")
+        .f2(f2_ops::equal)
+        .run(|a| first(chain_ops::equal(a), || crate::analysis::equal(a))),
+    op("injective", Topic::Analysis, "whether no two points share an offset")
+        .params(&[one("", &[K::Layout, K::Composed])])
+        .returns(&[K::Bool])
+        .law("1 exactly when A(i) != A(j) for all i != j in [0, size)")
+        .example(&["(4,2):(2,8)"], "1")
+        .f2(f2_ops::injective)
+        .run(|a| first(chain_ops::injectivity(a, 0), || crate::analysis::injective(a))),
+    op("surjective", Topic::Analysis, "whether every integer between the smallest and largest offset is reached (with N: whether the offsets are exactly 0..N-1)")
+        .params(&[one("", &[K::Layout, K::Composed]), opt("N", &[K::Int])])
+        .returns(&[K::Bool])
+        .law("1 exactly when every integer from the smallest to the largest offset is some A(i) (with N: the offsets are exactly 0..N-1)")
+        .example(&["(4,2):(2,1)"], "1")
+        .run(|a| if a.len() == 2 { analysis_ops::surjective_onto(a) } else { first(chain_ops::injectivity(a, 1), || Ok(bit(a.layout(0)?.is_surjective()))) }),
+    op("bijective", Topic::Analysis, "whether it is a bijection onto its range of cosize offsets (onto its range, if composed)")
+        .params(&[one("", &[K::Layout, K::Composed])])
+        .returns(&[K::Bool])
+        .law("1 exactly when A is injective and surjective")
+        .example(&["(4,2):(2,1)"], "1")
+        .f2(f2_ops::bijective)
+        .run(|a| first(chain_ops::injectivity(a, 2), || Ok(bit(a.layout(0)?.is_bijective())))),
+    op("compact", Topic::Analysis, "whether it is a bijection onto [0, size)")
+        .params(&[one("", &[K::Layout])])
+        .returns(&[K::Bool])
+        .law("1 exactly when A is a bijection onto [0, size(A))")
+        .example(&["(4,2):(2,1)"], "1")
+        .run(|a| Ok(bit(a.layout(0)?.is_compact()))),
+    op("image", Topic::Analysis, "the set of offsets as an injective layout in increasing order (OFFSET + LAYOUT if it starts below 0)")
+        .params(&[one("", &[K::Layout])])
+        .returns(&[K::Layout, K::Text])
+        .law("the offsets of R, plus OFFSET, are the set {A(i)}: each once, in increasing order")
+        .example(&["(4,2):(2,16)"], "(4,2):(2,16)")
+        .run(image),
+    op("swizzle", Topic::Swizzles, "CuTe's Swizzle<B,M,S>: x ^ ((x & yyy) >> S), printed Sw<B,M,S>")
+        .params(&[one("B", &[K::Int]), one("M", &[K::Int]), one("S", &[K::Int])])
+        .returns(&[K::Swizzle])
+        .law("Sw<B,M,S>(x) = x ^ ((x & yyy) >> S), yyy the B bits starting at bit M + S; an involution")
+        .example(&["3", "4", "3"], "Sw<3,4,3>")
+        .run(composed_ops::swizzle),
     // rendering
-    op("table", "LAYOUT|COMPOSED|SWIZZLE [N]", (1, 2), "values v0,v1,... of the 1-D function (N of them if given)", composed_ops::table),
-    op("print_layout", "LAYOUT|COMPOSED", (1, 1), "CuTe's print_layout table (of a swizzled layout: its values)", show::print_layout_op),
+    op("table", Topic::Rendering, "values v0,v1,... of the 1-D function (N of them if given)")
+        .params(&[one("", &[K::Layout, K::Composed, K::Swizzle]), opt("N", &[K::Int])])
+        .returns(&[K::Values])
+        .law("value i of the output is A(i), for i in [0, N) (N = size(A) by default)")
+        .example(&["(2,2):(2,1)"], "0,2,1,3")
+        .limits("at most 1048576 values (MAX_TABLE_VALUES), given as N or as the size")
+        .f2(f2_ops::table)
+        .run(composed_ops::table),
+    op("print_layout", Topic::Rendering, "CuTe's print_layout table (of a swizzled layout Sw<B,M,S> o OFFSET o LAYOUT: its values)")
+        .params(&[one("", &[K::Layout])])
+        .returns(&[K::Text])
+        .law("cell (r, c) of the table is A(r, c), with modes 1.. grouped as the columns")
+        .example(&["(2,2):(2,1)"], "(2,2):(2,1)\n      0   1 \n    +---+---+\n 0  | 0 | 1 |\n    +---+---+\n 1  | 2 | 3 |\n    +---+---+")
+        .run(show::print_layout_op),
 ];
 
 /// `mode` / `get`: of a composed layout, a layout, or a tuple.
@@ -374,31 +725,30 @@ fn flatten(a: &Args<'_>) -> Result<String, OpError> {
 /// [`LayoutError`] kinds for inputs outside an operation's domain.
 pub fn run_op(op: &str, args: &[Arg]) -> Result<String, OpError> {
     let spec = find(op).ok_or_else(|| unknown_op(op))?;
-    if args.len() < spec.min || args.len() > spec.max {
-        let want = if spec.min == spec.max {
-            format!("{}", spec.min)
-        } else if spec.max == MANY {
-            format!("at least {}", spec.min)
+    let (min, max) = (spec.min(), spec.max());
+    if args.len() < min || args.len() > max {
+        let want = if min == max {
+            format!("{min}")
+        } else if max == MANY {
+            format!("at least {min}")
         } else {
-            format!("{} to {}", spec.min, spec.max)
+            format!("{min} to {max}")
         };
         return Err(OpError::new(
             "Arity",
             format!(
                 "{op}: expected {want} argument{} ({}), got {}",
                 if want == "1" { "" } else { "s" },
-                spec.usage,
+                spec.usage(),
                 args.len()
             ),
         ));
     }
+    let a = Args::new(spec.name, args);
     if args.iter().any(f2_ops::is_f2_arg) {
-        return f2_ops::run(spec.name, args);
+        return f2_ops::dispatch(spec, &a);
     }
-    (spec.run)(&Args {
-        op: spec.name,
-        args,
-    })
+    (spec.run)(&a)
 }
 
 /// The `UnknownOp` error for `name`, naming the nearest operation when one is close.
@@ -420,6 +770,7 @@ pub fn find(name: &str) -> Option<&'static OpSpec> {
 pub struct Args<'a> {
     op: &'static str,
     args: &'a [Arg],
+    values: Vec<std::cell::OnceCell<value::Value>>,
 }
 
 /// A layout or an integer tuple, told apart by the `:` of the layout form.
@@ -431,7 +782,7 @@ pub enum Either {
 }
 
 /// A JSON list of integers and lists as a tuple's text: `[1,[2,3]]` is `(1,(2,3))`.
-fn list_tuple(items: &[Arg]) -> Option<String> {
+pub(crate) fn list_tuple(items: &[Arg]) -> Option<String> {
     let mut out = String::from("(");
     for (k, a) in items.iter().enumerate() {
         if k > 0 {
@@ -463,6 +814,27 @@ fn bit(b: bool) -> String {
 }
 
 impl<'a> Args<'a> {
+    /// The arguments `args` of operation `op`.
+    pub fn new(op: &'static str, args: &'a [Arg]) -> Self {
+        Args {
+            op,
+            args,
+            values: (0..args.len())
+                .map(|_| std::cell::OnceCell::new())
+                .collect(),
+        }
+    }
+
+    /// Argument `k` parsed by its form, once per call ([`value::Value::parse`]).
+    pub fn value(&self, k: usize) -> &value::Value {
+        self.values[k].get_or_init(|| value::Value::parse(&self.args[k]))
+    }
+
+    /// The form of argument `k` ([`value::Form::of`]).
+    pub fn form(&self, k: usize) -> value::Form {
+        value::Form::of(&self.args[k])
+    }
+
     /// Number of arguments.
     pub fn len(&self) -> usize {
         self.args.len()
@@ -538,6 +910,9 @@ impl<'a> Args<'a> {
 
     /// Argument `k` as a layout.
     pub fn layout(&self, k: usize) -> Result<Layout, OpError> {
+        if let value::Value::Layout(l) = self.value(k) {
+            return Ok(l.clone());
+        }
         self.parsed(k, "layout")
     }
 
@@ -557,7 +932,9 @@ impl<'a> Args<'a> {
             });
         }
         let s = self.text(k, "tiler")?;
-        if s.trim_start().starts_with("Sw") {
+        if matches!(self.form(k), value::Form::Swizzle)
+            || (self.form(k) == value::Form::Composed && s.trim_start().starts_with("Sw"))
+        {
             return Err(self.arg_error(
                 "BadRequest",
                 k,
@@ -571,6 +948,9 @@ impl<'a> Args<'a> {
     pub fn tuple(&self, k: usize) -> Result<IntTuple, OpError> {
         if let Arg::Int(i) = self.args[k] {
             return Ok(IntTuple::int(i));
+        }
+        if let value::Value::Tuple(t) = self.value(k) {
+            return Ok(t.clone());
         }
         self.parsed(k, "tuple")
     }
@@ -618,8 +998,7 @@ impl<'a> Args<'a> {
 
     /// Argument `k` as a layout if it has the `shape:stride` form, else as a tuple.
     pub fn layout_or_tuple(&self, k: usize) -> Result<Either, OpError> {
-        let is_layout = matches!(&self.args[k], Arg::Text(s) if s.contains(':'));
-        Ok(if is_layout {
+        Ok(if self.form(k).is_layout_form(&self.args[k]) {
             Either::Layout(self.layout(k)?)
         } else {
             Either::Tuple(self.tuple(k)?)
@@ -728,7 +1107,39 @@ mod tests {
                 "{} twice",
                 a.name
             );
-            assert!(a.min <= a.max, "{}", a.name);
+            assert!(a.min() <= a.max(), "{}", a.name);
+        }
+    }
+
+    #[test]
+    fn stated_limits_hold() {
+        let declared: Vec<&str> = all()
+            .filter(|s| !s.limits.is_empty())
+            .map(|s| s.name)
+            .collect();
+        // make_coord_iterator's: usage_audit::make_coord_iterator_limits.
+        assert_eq!(
+            declared,
+            ["table", "make_coord_iterator"],
+            "a declared limit needs its check here"
+        );
+        // table: 1048576 values are written, one more is refused, by N or by the size.
+        assert_eq!(
+            ok("table", &[t("8:1"), Arg::Int(MAX_TABLE_VALUES)])
+                .split(',')
+                .count(),
+            1 << 20
+        );
+        for args in [
+            vec![t("8:1"), Arg::Int(MAX_TABLE_VALUES + 1)],
+            vec![t("2097152:1")],
+            vec![t("(8,8):(F2(1),F2(9))"), Arg::Int(MAX_TABLE_VALUES + 1)],
+        ] {
+            assert_eq!(
+                run_op("table", &args).unwrap_err().kind,
+                "InvalidArgument",
+                "{args:?}"
+            );
         }
     }
 

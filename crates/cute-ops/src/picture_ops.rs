@@ -32,24 +32,29 @@
 //! assert_eq!(run_op("svg", &[t("4:1"), t("--palette"), t("#12")]).unwrap_err().kind, "ParseError");
 //! ```
 
+use cute_layout::composed::is_composed_text;
 use cute_layout::render::{self, parse_palette, Banks, Op, Style};
-use cute_layout::{ComposedLayout, IntTuple, Layout, Tiler};
+use cute_layout::{IntTuple, Layout, LayoutChain, OuterFn, Tiler};
+use std::cell::Cell;
 
-use crate::help::{h, OpHelp};
-use crate::{op, Args, OpError, OpSpec, MANY};
+use crate::table::{many, one, opt, Kind as K, Topic};
+use crate::{op, Args, OpError, OpSpec};
 
 /// The picture operations.
 #[rustfmt::skip]
 pub static PICTURE_OPS: &[OpSpec] = &[
-    op("latex", "LAYOUT|mma|copy [ATOM [TYPE]] [--OPTION VALUE]...", (1, MANY), "CuTe's print_latex as TikZ text: a layout, a TV layout (--tv L --tile SHAPE), an MMA atom or tiled MMA (mma ATOM --layout --permutation), a tiled copy (copy ATOM TYPE --thr --val | --mma --operand); --palette C,C,... (`cute help latex`)", |a| picture_op(a, true)),
-    op("svg", "LAYOUT|OP|mma|copy [A|ATOM [B|TYPE]] [--OPTION VALUE]...", (1, MANY), "the pictures of latex as SVG, an operation's operands beside its result (OP A B), bank conflicts (--banks N); --palette, --color-by, --title, --highlight (`cute help svg`)", |a| picture_op(a, false)),
-];
-
-/// The help of the picture operations.
-#[rustfmt::skip]
-pub static PICTURE_HELP: &[OpHelp] = &[
-    h("latex", "CuTe's print_latex text: cell (m,n) of the layout's 2-D grid holds L(m + M*n), shaded by value mod 8 (TV layout, MMA, copy: T<t> V<v> by thread mod 8); --palette C,C,... paints value or thread k with colour k mod N", &["2:1"], "% Layout: (2,1):(1,0)\n\\documentclass[convert]{standalone}\n\\usepackage{tikz}\n\n\\begin{document}\n\\begin{tikzpicture}[x={(0cm,-1cm)},y={(1cm,0cm)},every node/.style={minimum size=1cm, outer sep=0pt}]\n\n\\node[fill=black!00] at (0,0) {0};\n\\node[fill=black!40] at (1,0) {1};\n\\draw[color=black,thick,shift={(-0.5,-0.5)}] (0,0) grid (2,1);\n\n\\node at (0,-1) {\\Large{\\texttt{0}}};\n\\node at (1,-1) {\\Large{\\texttt{1}}};\n\\node at (-1,0) {\\Large{\\texttt{0}}};\n\\end{tikzpicture}\n\\end{document}"),
-    h("svg", "the pictures of latex as SVG (cells coloured by value mod 8, TV cells by thread mod 32), plus operations drawn as operands beside the result and bank pictures; --palette C,C,... paints value or thread k with colour k mod N", &["2:1", "--palette", "lightblue,wheat"], "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"214\" height=\"97\" viewBox=\"0 0 214 97\" font-family=\"DejaVu Sans Mono, monospace\" font-size=\"12\">\n<style>\ntext{text-anchor:middle;fill:#000}\n.title{font-size:13px;font-weight:bold;text-anchor:start}\n.note{font-size:11px;fill:#444;text-anchor:start}\n.h{font-size:11px;fill:#555}\n.rn{font-size:11px;fill:#000;text-anchor:start}\n.gl{fill:none;stroke:#333;stroke-width:1}\n.g1{fill:none;stroke:#000;stroke-width:2}\n.g2{fill:none;stroke:#000;stroke-width:3}\n.g3{fill:none;stroke:#000;stroke-width:4}\n.o0{fill:#add8e6}\n.o1{fill:#f5deb3}\n</style>\n<rect width=\"214\" height=\"97\" fill=\"#fff\"/>\n<g class=\"panel\">\n<text class=\"title\" x=\"12\" y=\"26\">2:1</text>\n<text class=\"note\" x=\"12\" y=\"43\">rank 1: drawn as one row of 2</text>\n<g class=\"headers\">\n<text class=\"h\" x=\"42\" y=\"59\">0</text>\n<text class=\"h\" x=\"68\" y=\"59\">1</text>\n<text class=\"h\" x=\"20.5\" y=\"78\">0</text>\n</g>\n<g class=\"cells\">\n<rect class=\"o0\" x=\"29\" y=\"63\" width=\"26\" height=\"22\"/>\n<rect class=\"o1\" x=\"55\" y=\"63\" width=\"26\" height=\"22\"/>\n</g>\n<g class=\"labels\">\n<text x=\"42\" y=\"78\">0</text>\n<text x=\"68\" y=\"78\">1</text>\n</g>\n<path class=\"gl\" d=\"M29 63h52M29 85h52M29 63v22M55 63v22M81 63v22\"/>\n</g>\n</svg>"),
+    op("latex", Topic::Rendering, "CuTe's print_latex as TikZ text: a layout, a TV layout (--tv L --tile SHAPE), an MMA atom or tiled MMA (mma ATOM --layout --permutation), a tiled copy (copy ATOM TYPE --thr --val | --mma --operand); --palette C,C,... (`cute help latex`)")
+        .params(&[one("", &[K::Layout, K::Tag("mma"), K::Tag("copy")]), opt("", &[K::Atom]), opt("", &[K::Type]), many("", &[K::Option])])
+        .returns(&[K::Text])
+        .law("CuTe's print_latex text: cell (m,n) of the layout's 2-D grid holds L(m + M*n), shaded by value mod 8 (TV layout, MMA, copy: T<t> V<v> by thread mod 8); --palette C,C,... paints value or thread k with colour k mod N")
+        .example(&["2:1"], "% Layout: (2,1):(1,0)\n\\documentclass[convert]{standalone}\n\\usepackage{tikz}\n\n\\begin{document}\n\\begin{tikzpicture}[x={(0cm,-1cm)},y={(1cm,0cm)},every node/.style={minimum size=1cm, outer sep=0pt}]\n\n\\node[fill=black!00] at (0,0) {0};\n\\node[fill=black!40] at (1,0) {1};\n\\draw[color=black,thick,shift={(-0.5,-0.5)}] (0,0) grid (2,1);\n\n\\node at (0,-1) {\\Large{\\texttt{0}}};\n\\node at (1,-1) {\\Large{\\texttt{1}}};\n\\node at (-1,0) {\\Large{\\texttt{0}}};\n\\end{tikzpicture}\n\\end{document}")
+        .run(|a| picture_op(a, true)),
+    op("svg", Topic::Rendering, "the pictures of latex as SVG, an operation's operands beside its result (OP A B), bank conflicts (--banks N); --palette, --color-by, --title, --highlight (`cute help svg`)")
+        .params(&[one("", &[K::Layout, K::Op, K::Tag("mma"), K::Tag("copy")]), opt("A|ATOM", &[K::Layout, K::Atom]), opt("B|TYPE", &[K::Layout, K::Type]), many("", &[K::Option])])
+        .returns(&[K::Text])
+        .law("the pictures of latex as SVG (cells coloured by value mod 8, TV cells by thread mod 32), plus operations drawn as operands beside the result and bank pictures; --palette C,C,... paints value or thread k with colour k mod N")
+        .example(&["2:1", "--palette", "lightblue,wheat"], "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"214\" height=\"97\" viewBox=\"0 0 214 97\" font-family=\"DejaVu Sans Mono, monospace\" font-size=\"12\">\n<style>\ntext{text-anchor:middle;fill:#000}\n.title{font-size:13px;font-weight:bold;text-anchor:start}\n.note{font-size:11px;fill:#444;text-anchor:start}\n.h{font-size:11px;fill:#555}\n.rn{font-size:11px;fill:#000;text-anchor:start}\n.gl{fill:none;stroke:#333;stroke-width:1}\n.g1{fill:none;stroke:#000;stroke-width:2}\n.g2{fill:none;stroke:#000;stroke-width:3}\n.g3{fill:none;stroke:#000;stroke-width:4}\n.o0{fill:#add8e6}\n.o1{fill:#f5deb3}\n</style>\n<rect width=\"214\" height=\"97\" fill=\"#fff\"/>\n<g class=\"panel\">\n<text class=\"title\" x=\"12\" y=\"26\">2:1</text>\n<text class=\"note\" x=\"12\" y=\"43\">rank 1: drawn as one row of 2</text>\n<g class=\"headers\">\n<text class=\"h\" x=\"42\" y=\"59\">0</text>\n<text class=\"h\" x=\"68\" y=\"59\">1</text>\n<text class=\"h\" x=\"20.5\" y=\"78\">0</text>\n</g>\n<g class=\"cells\">\n<rect class=\"o0\" x=\"29\" y=\"63\" width=\"26\" height=\"22\"/>\n<rect class=\"o1\" x=\"55\" y=\"63\" width=\"26\" height=\"22\"/>\n</g>\n<g class=\"labels\">\n<text x=\"42\" y=\"78\">0</text>\n<text x=\"68\" y=\"78\">1</text>\n</g>\n<path class=\"gl\" d=\"M29 63h52M29 85h52M29 63v22M55 63v22M81 63v22\"/>\n</g>\n</svg>")
+        .run(|a| picture_op(a, false)),
 ];
 
 /// What to draw: the arguments of `cute svg` (and of `cute latex`, which takes fewer), one field
@@ -399,13 +404,28 @@ fn layout_picture(
     style: Style<'_>,
     latex: bool,
 ) -> Result<String, OpError> {
-    // A swizzled layout `Sw<B,M,S> o OFF o L` is drawn as L with its offsets sent through the
-    // swizzle layers (the render module's post-map hook).
-    let composed: ComposedLayout = crate::show::parse_showable("layout", layout)?;
-    let l = composed.layout().clone();
-    // The layers are checked not to overflow on the layout's offsets at construction.
-    let post = |x: i64| composed.post(x).unwrap_or(x);
-    let swizzled = composed.as_layout().is_none();
+    // A composed layout `F o OFF o L` (F a swizzle or a layout, any number of layers) is drawn
+    // as L with its offsets sent through the layers (the render module's post-map hook).
+    let chain: LayoutChain = match crate::show::parse_showable("layout", layout) {
+        Ok(c) => c.into(),
+        Err(e) if is_composed_text(layout) => layout.trim().parse().map_err(|_| e)?,
+        Err(e) => return Err(e),
+    };
+    let l = chain.layout().clone();
+    // A layer that fails on an offset (an outer layout's domain left, an overflow) is kept and
+    // refuses the picture once drawn.
+    let failed: Cell<Option<cute_layout::LayoutError>> = Cell::new(None);
+    let post = |x: i64| {
+        chain.post(x).unwrap_or_else(|e| {
+            failed.set(Some(e));
+            x
+        })
+    };
+    let swizzled = !chain.layers().is_empty();
+    let swizzle_base = match chain.layers() {
+        [(OuterFn::Swizzle(sw), _), ..] => sw.base(),
+        _ => 0,
+    };
     let mut style = if swizzled {
         style
             .post_map(&post)
@@ -420,7 +440,7 @@ fn layout_picture(
         _ => false,
     };
     let bits = match a.color_by.as_deref() {
-        None | Some("swizzle") if swizzled => composed.swizzle().base(),
+        None | Some("swizzle") if swizzled => swizzle_base,
         None | Some("value" | "swizzle" | "range") => 0,
         Some(n) => n.parse::<i64>().unwrap_or(0),
     };
@@ -432,24 +452,28 @@ fn layout_picture(
     if let Some(t) = a.highlight {
         style = style.highlight_thread(t);
     }
-    if a.tv {
+    let text = if a.tv {
         let tile_text = a.tile.as_deref().unwrap_or_default();
         let tile: IntTuple = tile_text
             .parse()
             .map_err(|e| OpError::new("ParseError", format!("--tile {tile_text:?}: {e}")))?;
-        Ok(if latex {
+        if latex {
             render::latex_tv(&l, &tile, &style)?
         } else {
             render::svg_tv(&l, &tile, &style)?
-        })
+        }
     } else if let Some(n) = a.banks {
         let banks = Banks::new(n, a.elem_bytes.unwrap_or(4))?;
         let access = crate::view::parse_access(a.access.as_deref().unwrap_or("rows"))?;
-        Ok(render::svg_banks(&l, banks, access, &style)?)
+        render::svg_banks(&l, banks, access, &style)?
     } else if latex {
-        Ok(render::latex(&l, &style)?)
+        render::latex(&l, &style)?
     } else {
-        Ok(render::svg(&l, &style)?)
+        render::svg(&l, &style)?
+    };
+    match failed.into_inner() {
+        Some(e) => Err(e.into()),
+        None => Ok(text),
     }
 }
 
@@ -673,5 +697,41 @@ mod tests {
         assert!(mma.contains(".t1{fill:#0000ff;"));
         assert!(!mma.contains(".t2{"));
         assert!(mma.contains("<rect class=\"t1\" data-op=\"C\""));
+    }
+
+    /// The cell labels of a picture, in the order drawn.
+    fn labels(svg: &str) -> Vec<String> {
+        let block = svg.split("<g class=\"labels\">").nth(1).unwrap();
+        let block = block.split("</g>").next().unwrap();
+        block
+            .split("</text>")
+            .filter_map(|t| t.rsplit('>').next())
+            .filter(|t| !t.trim().is_empty())
+            .map(String::from)
+            .collect()
+    }
+
+    #[test]
+    fn svg_draws_chains_with_layout_outer_functions() {
+        let t = |s: &str| Arg::Text(s.into());
+        // (4,2):(2,1) at x: 2 (x mod 4) + x div 4, over 8:1.
+        let chain = run_op("svg", &[t("(4,2):(2,1) o 0 o 8:1")]).unwrap();
+        assert_eq!(labels(&chain), ["0", "2", "4", "6", "1", "3", "5", "7"]);
+        // A layer that is the identity on the image draws the inner layout's picture.
+        let with = |l: &str| run_op("svg", &[t(l), t("--title"), t("T")]).unwrap();
+        assert_eq!(with("16:1 o 0 o (2,4):(4,1)"), with("(2,4):(4,1)"));
+        assert_eq!(
+            labels(&run_op("svg", &[t("16:1 o 0 o 8:1")]).unwrap()),
+            labels(&run_op("svg", &[t("8:1")]).unwrap())
+        );
+        // Swizzles under a layout: 8:1 o 0 o Sw<1,0,2> o 0 o 8:1 is Sw<1,0,2> on 0..8.
+        assert_eq!(
+            labels(&run_op("svg", &[t("8:1 o 0 o Sw<1,0,2> o 0 o 8:1")]).unwrap()),
+            ["0", "1", "2", "3", "5", "4", "7", "6"]
+        );
+        assert_eq!(
+            run_op("svg", &[t("16:1 o 0 o 8:1 o")]).unwrap_err().kind,
+            "ParseError"
+        );
     }
 }

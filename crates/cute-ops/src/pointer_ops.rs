@@ -7,39 +7,74 @@
 //! one. One table, [`POINTER_OPS`], listed in [`crate::GROUPS`]; the algebra is in
 //! `cute_layout`, these entries convert arguments.
 
-use cute_layout::{element_type_bits, is_pointer_text, MemSpace, Pointer, Swizzle};
+use cute_layout::{tensor::element_type_bits, tensor::is_pointer_text, MemSpace, Pointer, Swizzle};
 
-use crate::help::{h, OpHelp};
-use crate::{op, Args, OpError, OpSpec, MANY};
+use crate::table::{more, one, opt, Kind as K, Topic};
+use crate::{op, Args, OpError, OpSpec};
 
-/// The pointer operations, one line each (hence `rustfmt::skip`).
+/// The pointer operations, one declaration each (hence `rustfmt::skip`).
 #[rustfmt::skip]
 pub static POINTER_OPS: &[OpSpec] = &[
-    op("make_gmem_ptr", "TYPE ADDR", (2, 2), "CuTe make_gmem_ptr((TYPE*)ADDR): a global-memory pointer to TYPE (a CuTe type name such as half_t, or a width in bits) at byte address ADDR", |a| Ok(a.new_ptr(MemSpace::Gmem)?.to_string())),
-    op("make_smem_ptr", "TYPE ADDR [SWIZZLE]", (2, 3), "CuTe make_smem_ptr((TYPE*)ADDR[, Sw<B,M,S>]): a shared-memory pointer, swizzled when SWIZZLE is given", make_smem_ptr),
-    op("make_rmem_ptr", "TYPE ADDR", (2, 2), "CuTe make_rmem_ptr((TYPE*)ADDR): a register pointer, which CuTe keeps as the raw pointer ptr[Nb](ADDR)", |a| Ok(a.new_ptr(MemSpace::Generic)?.to_string())),
-    op("make_tmem_ptr", "TYPE [ADDR]", (1, 2), "CuTe make_tmem_ptr<TYPE>(ADDR): a tensor-memory pointer at the 32-bit (lane << 16 | column) address ADDR (default 0)", make_tmem_ptr),
-    op("make_swizzle_ptr", "PTR SWIZZLE", (2, 2), "CuTe make_swizzle_ptr(ptr, Sw<B,M,S>): the pointer whose elements are reached at swizzle(byte address); Sw<0,M,S> leaves it as it is", |a| Ok(a.pointer(0)?.with_swizzle(a.swizzle_arg(1)?)?.to_string())),
-    op("recast_ptr", "TYPE PTR", (2, 2), "CuTe recast_ptr<TYPE>(ptr): the same address as a pointer to TYPE (memory space and swizzle kept)", |a| Ok(a.pointer(1)?.recast(a.element_bits(0)?)?.to_string())),
-    op("recast_tensor", "TYPE TENSOR", (2, 2), "CuTe recast<TYPE>(tensor) of a pointer tensor: the layout recast by the ratio of the widths (upcast/downcast) and the pointer recast", |a| Ok(a.tensor(1)?.recast(a.element_bits(0)?)?.to_string())),
-    op("make_zip_tensor", "TENSOR TENSOR...", (2, MANY), "CuTe make_zip_tensor(t1, t2, ...) of tensors of one shape: its value at c is the tuple of their values; views act on every tensor (text zip(T1, T2, ...))", make_zip_tensor),
-    op("unzip_tensor", "ZIP [I]", (1, 2), "CuTe unzip_tensor: the tensors of a zip tensor, one a line, or tensor I", unzip_tensor),
-    op("as_position_independent_swizzle_tensor", "TENSOR", (1, 1), "CuTe as_position_independent_swizzle_tensor: a swizzled smem pointer tensor as a plain smem pointer over Sw' o 0 o LAYOUT, the swizzle recast from bytes to elements", |a| Ok(a.tensor(0)?.as_position_independent_swizzle_tensor()?.to_string())),
-];
-
-/// The help of [`POINTER_OPS`]: name, law, example arguments, example output.
-#[rustfmt::skip]
-pub static POINTER_HELP: &[OpHelp] = &[
-    h("make_gmem_ptr", "ptr + k is ADDR + k * bits / 8 (sub-byte types: k * bits bits on from bit 0)", &["half_t", "0x1000"], "gmem_ptr[16b](0x1000)"),
-    h("make_smem_ptr", "as make_gmem_ptr; with SWIZZLE, element k is at SWIZZLE(ADDR + k * bits / 8)", &["half_t", "0x1000", "Sw<3,4,3>"], "Sw<3,4,3>_smem_ptr[16b](0x1000)"),
-    h("make_rmem_ptr", "as make_gmem_ptr, printed as CuTe's raw pointer", &["float", "0x40"], "ptr[32b](0x40)"),
-    h("make_tmem_ptr", "ptr + k is ADDR + rotr(k, log2(32 / bits)) on 32 bits", &["float", "0x10002"], "tmem_[32b](0x0001.0002)"),
-    h("make_swizzle_ptr", "element k of the result is at SWIZZLE(address of element k of PTR)", &["smem_ptr[16b](0x1000)", "Sw<3,4,3>"], "Sw<3,4,3>_smem_ptr[16b](0x1000)"),
-    h("recast_ptr", "the same byte address (and bit, for sub-byte types) as a pointer to TYPE", &["float", "gmem_ptr[16b](0x1000)"], "gmem_ptr[32b](0x1000)"),
-    h("recast_tensor", "the new tensor reaches the same bytes: layout recast(bits(PTR), bits(TYPE)), pointer recast_ptr<TYPE>", &["float", "smem_ptr[16b](0x400) o (8,8):(8,1)"], "smem_ptr[32b](0x400) o (8,4):(4,1)"),
-    h("make_zip_tensor", "Z(c) = (T1(c), T2(c), ...) at every coordinate c; a view of Z is the zip of the views", &["counting_iter(0) o (4,4):(4,1)", "counting_iter(100) o (4,4):(1,4)"], "zip(counting_iter(0) o (4,4):(4,1), counting_iter(100) o (4,4):(1,4))"),
-    h("unzip_tensor", "unzip_tensor(make_zip_tensor(T1, T2, ...)) = (T1, T2, ...)", &["zip(counting_iter(1) o (4):(4), counting_iter(104) o (4):(1))", "1"], "counting_iter(104) o (4):(1)"),
-    h("as_position_independent_swizzle_tensor", "R(c) and T(c) are the same address at every coordinate c", &["Sw<3,4,3>_smem_ptr[16b](0x1000) o (8,64):(64,1)"], "smem_ptr[16b](0x1000) o Sw<3,3,3> o 0 o (8,64):(64,1)"),
+    op("make_gmem_ptr", Topic::Tensors, "CuTe make_gmem_ptr((TYPE*)ADDR): a global-memory pointer to TYPE (a CuTe type name such as half_t, or a width in bits) at byte address ADDR")
+        .params(&[one("", &[K::Type]), one("ADDR", &[K::Int])])
+        .returns(&[K::Pointer])
+        .law("ptr + k is ADDR + k * bits / 8 (sub-byte types: k * bits bits on from bit 0)")
+        .example(&["half_t", "0x1000"], "gmem_ptr[16b](0x1000)")
+        .run(|a| Ok(a.new_ptr(MemSpace::Gmem)?.to_string())),
+    op("make_smem_ptr", Topic::Tensors, "CuTe make_smem_ptr((TYPE*)ADDR[, Sw<B,M,S>]): a shared-memory pointer, swizzled when SWIZZLE is given")
+        .params(&[one("", &[K::Type]), one("ADDR", &[K::Int]), opt("", &[K::Swizzle])])
+        .returns(&[K::Pointer])
+        .law("as make_gmem_ptr; with SWIZZLE, element k is at SWIZZLE(ADDR + k * bits / 8)")
+        .example(&["half_t", "0x1000", "Sw<3,4,3>"], "Sw<3,4,3>_smem_ptr[16b](0x1000)")
+        .run(make_smem_ptr),
+    op("make_rmem_ptr", Topic::Tensors, "CuTe make_rmem_ptr((TYPE*)ADDR): a register pointer, which CuTe keeps as the raw pointer ptr[Nb](ADDR)")
+        .params(&[one("", &[K::Type]), one("ADDR", &[K::Int])])
+        .returns(&[K::Pointer])
+        .law("as make_gmem_ptr, printed as CuTe's raw pointer")
+        .example(&["float", "0x40"], "ptr[32b](0x40)")
+        .run(|a| Ok(a.new_ptr(MemSpace::Generic)?.to_string())),
+    op("make_tmem_ptr", Topic::Tensors, "CuTe make_tmem_ptr<TYPE>(ADDR): a tensor-memory pointer at the 32-bit (lane << 16 | column) address ADDR (default 0)")
+        .params(&[one("", &[K::Type]), opt("ADDR", &[K::Int])])
+        .returns(&[K::Pointer])
+        .law("ptr + k is ADDR + rotr(k, log2(32 / bits)) on 32 bits")
+        .example(&["float", "0x10002"], "tmem_[32b](0x0001.0002)")
+        .run(make_tmem_ptr),
+    op("make_swizzle_ptr", Topic::Tensors, "CuTe make_swizzle_ptr(ptr, Sw<B,M,S>): the pointer whose elements are reached at swizzle(byte address); Sw<0,M,S> leaves it as it is")
+        .params(&[one("", &[K::Pointer]), one("", &[K::Swizzle])])
+        .returns(&[K::Pointer])
+        .law("element k of the result is at SWIZZLE(address of element k of PTR)")
+        .example(&["smem_ptr[16b](0x1000)", "Sw<3,4,3>"], "Sw<3,4,3>_smem_ptr[16b](0x1000)")
+        .run(|a| Ok(a.pointer(0)?.with_swizzle(a.swizzle_arg(1)?)?.to_string())),
+    op("recast_ptr", Topic::Tensors, "CuTe recast_ptr<TYPE>(ptr): the same address as a pointer to TYPE (memory space and swizzle kept)")
+        .params(&[one("", &[K::Type]), one("", &[K::Pointer])])
+        .returns(&[K::Pointer])
+        .law("the same byte address (and bit, for sub-byte types) as a pointer to TYPE")
+        .example(&["float", "gmem_ptr[16b](0x1000)"], "gmem_ptr[32b](0x1000)")
+        .run(|a| Ok(a.pointer(1)?.recast(a.element_bits(0)?)?.to_string())),
+    op("recast_tensor", Topic::Tensors, "CuTe recast<TYPE>(tensor) of a pointer tensor: the layout recast by the ratio of the widths (upcast/downcast) and the pointer recast")
+        .params(&[one("", &[K::Type]), one("", &[K::Tensor])])
+        .returns(&[K::Tensor])
+        .law("the new tensor reaches the same bytes: layout recast(bits(PTR), bits(TYPE)), pointer recast_ptr<TYPE>")
+        .example(&["float", "smem_ptr[16b](0x400) o (8,8):(8,1)"], "smem_ptr[32b](0x400) o (8,4):(4,1)")
+        .run(|a| Ok(a.tensor(1)?.recast(a.element_bits(0)?)?.to_string())),
+    op("make_zip_tensor", Topic::Tensors, "CuTe make_zip_tensor(t1, t2, ...) of tensors of one shape: its value at c is the tuple of their values; views act on every tensor (text zip(T1, T2, ...))")
+        .params(&[one("", &[K::Tensor]), more("", &[K::Tensor])])
+        .returns(&[K::Tensor])
+        .law("Z(c) = (T1(c), T2(c), ...) at every coordinate c; a view of Z is the zip of the views")
+        .example(&["counting_iter(0) o (4,4):(4,1)", "counting_iter(100) o (4,4):(1,4)"], "zip(counting_iter(0) o (4,4):(4,1), counting_iter(100) o (4,4):(1,4))")
+        .run(make_zip_tensor),
+    op("unzip_tensor", Topic::Tensors, "CuTe unzip_tensor: the tensors of a zip tensor, one a line, or tensor I")
+        .params(&[one("ZIP", &[K::Tensor]), opt("I", &[K::Int])])
+        .returns(&[K::Tensor, K::Text])
+        .law("unzip_tensor(make_zip_tensor(T1, T2, ...)) = (T1, T2, ...)")
+        .example(&["zip(counting_iter(1) o (4):(4), counting_iter(104) o (4):(1))", "1"], "counting_iter(104) o (4):(1)")
+        .run(unzip_tensor),
+    op("as_position_independent_swizzle_tensor", Topic::Tensors, "CuTe as_position_independent_swizzle_tensor: a swizzled smem pointer tensor as a plain smem pointer over Sw' o 0 o LAYOUT, the swizzle recast from bytes to elements")
+        .params(&[one("", &[K::Tensor])])
+        .returns(&[K::Tensor])
+        .law("R(c) and T(c) are the same address at every coordinate c")
+        .example(&["Sw<3,4,3>_smem_ptr[16b](0x1000) o (8,64):(64,1)"], "smem_ptr[16b](0x1000) o Sw<3,3,3> o 0 o (8,64):(64,1)")
+        .run(|a| Ok(a.tensor(0)?.as_position_independent_swizzle_tensor()?.to_string())),
 ];
 
 impl Args<'_> {
@@ -148,7 +183,7 @@ fn unzip_tensor(a: &Args<'_>) -> Result<String, OpError> {
 /// `Sw<..> o smem_ptr[Nb](unset) o L`, or `None` for another argument.
 pub(crate) fn flag_cast(a: &Args<'_>, up: bool) -> Result<Option<String>, OpError> {
     let s = a.text(1, "layout")?;
-    let Some(flagged) = cute_layout::parse_smem_ptr_flag(&s) else {
+    let Some(flagged) = cute_layout::tensor::parse_smem_ptr_flag(&s) else {
         return Ok(None);
     };
     let f = flagged.map_err(|e| a.parse_error(1, "smem_ptr_flag layout", e))?;
@@ -179,7 +214,7 @@ pub(crate) fn make_tensor(a: &Args<'_>) -> Result<Option<String>, OpError> {
     }
     let ptr = a.pointer(0)?;
     let l = a.text(1, "layout")?;
-    if let Some(flagged) = cute_layout::parse_smem_ptr_flag(&l) {
+    if let Some(flagged) = cute_layout::tensor::parse_smem_ptr_flag(&l) {
         let f = flagged.map_err(|e| a.parse_error(1, "smem_ptr_flag layout", e))?;
         let t = cute_layout::LayoutTensor::from_pointer_flagged(ptr, f.swizzle, f.bits, f.layout)?;
         return Ok(Some(t.to_string()));

@@ -3,27 +3,44 @@
 //! [`PYCUTE_OPS`], listed in [`crate::GROUPS`]; the algebra is in `cute_layout`
 //! ([`cute_layout::Layout::layout_add`], [`cute_layout::IntTuple::greatest_common_domain`], ...).
 
-use crate::help::{h, OpHelp};
+use crate::table::{one, opt, Kind as K, Topic};
 use crate::{op, Args, OpError, OpSpec};
 
-/// PyCuTe's extras, one line each (hence `rustfmt::skip`).
+/// PyCuTe's extras, one declaration each (hence `rustfmt::skip`).
 #[rustfmt::skip]
 pub static PYCUTE_OPS: &[OpSpec] = &[
-    op("layout_add", "LAYOUT LAYOUT", (2, 2), "R(i) = A(i) + B(i) for i < size (NVlabs PyCuTe; not CuTe C++)", layout_add),
-    op("greatest_common_domain", "SHAPE|LAYOUT SHAPE|LAYOUT", (2, 2), "the sub-modes two shapes share in order, as index positions (NVlabs PyCuTe; not CuTe C++)", |a| Ok(a.shape(0)?.greatest_common_domain(&a.shape(1)?)?.to_string())),
-    op("coalesce_z", "LAYOUT|SYMBOLIC [PROFILE]", (1, 2), "coalesce keeping the function past the end: an extent-1 last mode stays (NVlabs PyCuTe; not CuTe C++)", coalesce_z),
-    op("common_refinement", "SHAPE|LAYOUT SHAPE|LAYOUT", (2, 2), "the least shape both are compatible with (NVlabs PyCuTe; not CuTe C++)", |a| Ok(a.shape(0)?.common_refinement(&a.shape(1)?)?.to_string())),
-    op("common_coarsening", "SHAPE|LAYOUT SHAPE|LAYOUT", (2, 2), "the greatest shape compatible with both (NVlabs PyCuTe; not CuTe C++)", |a| Ok(a.shape(0)?.common_coarsening(&a.shape(1)?)?.to_string())),
-];
-
-/// The help of [`PYCUTE_OPS`]: name, law, example arguments, example output.
-#[rustfmt::skip]
-pub static PYCUTE_HELP: &[OpHelp] = &[
-    h("layout_add", "size(R) = size(A) = size(B) and R(i) = A(i) + B(i) for every i < size; R is coalesced", &["(4,3):(1,4)", "(4,3):(3,1)"], "(4,3):(4,5)"),
-    h("greatest_common_domain", "each mode s_k:d_k of R is a sub-mode of one leaf of each shape at index position d_k; depth 1, symmetric, size(R) divides gcd(size(A), size(B))", &["(5,3,4)", "(10,6)"], "(5,2):(1,30)"),
-    h("coalesce_z", "R(i) = L(i) for every integer i (the last mode runs on past the end); coalesce(R) = coalesce(L)", &["(2,1,6,1):(1,7,8,0)"], "(2,6,1):(1,8,0)"),
-    h("common_refinement", "compatible(A, R) and compatible(B, R), and R is compatible with every such shape", &["(4,(3,5))", "((2,2),15)"], "((2,2),(3,5))"),
-    h("common_coarsening", "compatible(R, A) and compatible(R, B), and every such shape is compatible with R; exists iff size(A) = size(B)", &["(4,(3,5))", "((2,2),15)"], "(4,15)"),
+    op("layout_add", Topic::Pycute, "R(i) = A(i) + B(i) for i < size (NVlabs PyCuTe; not CuTe C++)")
+        .params(&[one("", &[K::Layout]), one("", &[K::Layout])])
+        .returns(&[K::Layout, K::F2Layout])
+        .law("size(R) = size(A) = size(B) and R(i) = A(i) + B(i) for every i < size; R is coalesced")
+        .example(&["(4,3):(1,4)", "(4,3):(3,1)"], "(4,3):(4,5)")
+        .f2(crate::f2_ops::layout_add)
+        .run(layout_add),
+    op("greatest_common_domain", Topic::Pycute, "the sub-modes two shapes share in order, as index positions (NVlabs PyCuTe; not CuTe C++)")
+        .params(&[one("", &[K::Shape, K::Layout]), one("", &[K::Shape, K::Layout])])
+        .returns(&[K::Layout])
+        .law("each mode s_k:d_k of R is a sub-mode of one leaf of each shape at index position d_k; depth 1, symmetric, size(R) divides gcd(size(A), size(B))")
+        .example(&["(5,3,4)", "(10,6)"], "(5,2):(1,30)")
+        .run(|a| Ok(a.shape(0)?.greatest_common_domain(&a.shape(1)?)?.to_string())),
+    op("coalesce_z", Topic::Pycute, "coalesce keeping the function past the end: an extent-1 last mode stays (NVlabs PyCuTe; not CuTe C++)")
+        .params(&[one("", &[K::Layout, K::Symbolic]), opt("", &[K::Profile])])
+        .returns(&[K::Layout, K::Symbolic, K::F2Layout])
+        .law("R(i) = L(i) for every integer i (the last mode runs on past the end); coalesce(R) = coalesce(L)")
+        .example(&["(2,1,6,1):(1,7,8,0)"], "(2,6,1):(1,8,0)")
+        .f2(crate::f2_ops::coalesce_z)
+        .run(coalesce_z),
+    op("common_refinement", Topic::Pycute, "the least shape both are compatible with (NVlabs PyCuTe; not CuTe C++)")
+        .params(&[one("", &[K::Shape, K::Layout]), one("", &[K::Shape, K::Layout])])
+        .returns(&[K::Tuple])
+        .law("compatible(A, R) and compatible(B, R), and R is compatible with every such shape")
+        .example(&["(4,(3,5))", "((2,2),15)"], "((2,2),(3,5))")
+        .run(|a| Ok(a.shape(0)?.common_refinement(&a.shape(1)?)?.to_string())),
+    op("common_coarsening", Topic::Pycute, "the greatest shape compatible with both (NVlabs PyCuTe; not CuTe C++)")
+        .params(&[one("", &[K::Shape, K::Layout]), one("", &[K::Shape, K::Layout])])
+        .returns(&[K::Tuple])
+        .law("compatible(R, A) and compatible(R, B), and every such shape is compatible with R; exists iff size(A) = size(B)")
+        .example(&["(4,(3,5))", "((2,2),15)"], "(4,15)")
+        .run(|a| Ok(a.shape(0)?.common_coarsening(&a.shape(1)?)?.to_string())),
 ];
 
 fn layout_add(a: &Args<'_>) -> Result<String, OpError> {

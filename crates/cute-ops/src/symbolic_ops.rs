@@ -8,28 +8,27 @@
 
 use cute_layout::{SymLayout, SymTuple};
 
-use crate::help::{h, OpHelp};
-use crate::{op, Args, OpError, OpSpec, MANY};
+use crate::table::{more, one, Kind as K, Topic};
+use crate::{op, Args, OpError, OpSpec};
 
-/// The operations on symbolic values that no integer operation has, one line each.
+/// The operations on symbolic values that no integer operation has, one declaration each.
 #[rustfmt::skip]
 pub static SYMBOLIC_OPS: &[OpSpec] = &[
-    op("subs", "SYMBOLIC NAME=VALUE...", (2, MANY), "the layout or tuple with integers put in for its symbols (NVlabs PyCuTe's sympy layouts; not CuTe C++)", subs),
-];
-
-/// The help of [`SYMBOLIC_OPS`].
-#[rustfmt::skip]
-pub static SYMBOLIC_HELP: &[OpHelp] = &[
-    h("subs", "each symbol replaced by its value (a positive integer); coalesce, coalesce_z, composition, complement, right_inverse, make_ordered_layout, make_layout_like and size also take symbolic layouts, and subs(OP(L), v) = OP(subs(L, v)) wherever PyCuTe's generic assumptions hold (a symbol is never 1)", &["(N,M):(1,N)", "N=3", "M=5"], "(3,5):(1,3)"),
+    op("subs", Topic::Pycute, "the layout or tuple with integers put in for its symbols (NVlabs PyCuTe's sympy layouts; not CuTe C++)")
+        .params(&[one("", &[K::Symbolic]), more("", &[K::Binding])])
+        .returns(&[K::Layout, K::Symbolic, K::Int, K::Tuple])
+        .law("each symbol replaced by its value (a positive integer); coalesce, coalesce_z, composition, complement, right_inverse, make_ordered_layout, make_layout_like and size also take symbolic layouts, and their answer R obeys subs(R, v) = OP(subs(L, v)) as a function at every substitution v of positive integers (1 included), else they refuse with Undecidable naming the condition that depends on v")
+        .example(&["(N,M):(1,N)", "N=3", "M=5"], "(3,5):(1,3)")
+        .run(subs),
 ];
 
 /// Argument `k` as a symbolic layout: `None` unless its text is `SHAPE:STRIDE` of monomials
 /// with at least one symbol.
 fn layout(a: &Args<'_>, k: usize) -> Option<SymLayout> {
-    let text = a.text(k, "layout").ok()?;
-    if !text.bytes().any(|c| c.is_ascii_alphabetic()) {
+    if a.form(k) != crate::value::Form::Symbolic {
         return None;
     }
+    let text = a.text(k, "layout").ok()?;
     let l: SymLayout = text.parse().ok()?;
     (!l.symbols().is_empty()).then_some(l)
 }
@@ -149,13 +148,13 @@ fn subs(a: &Args<'_>) -> Result<String, OpError> {
 
 #[cfg(test)]
 mod tests {
-    use crate::test_util::{kind, ok};
+    use crate::test_util::{err, kind, ok};
 
     #[test]
     fn symbolic_arguments_reach_the_symbolic_algebra() {
         assert_eq!(ok("coalesce", &["(N,M):(1,N)"]), "N*M:1");
         assert_eq!(ok("coalesce_z", &["(2,4):(X,2*X)"]), "8:X");
-        assert_eq!(ok("complement", &["N:X"]), "(X,1):(1,X*N)");
+        assert_eq!(ok("complement", &["2*N:X"]), "(X,1):(1,2*X*N)");
         assert_eq!(
             ok("complement", &["256:1", "(32,4,2,2,N)"]),
             "(2,N):(256,512)"
@@ -163,10 +162,10 @@ mod tests {
         assert_eq!(ok("right_inverse", &["(4,N):(1,4)"]), "(4,N):(1,4)");
         assert_eq!(ok("composition", &["(12,N):(X,Y)", "6:4"]), "(3,2):(4*X,Y)");
         assert_eq!(
-            ok("make_ordered_layout", &["(4,8)", "(P,Q)"]),
+            ok("make_ordered_layout", &["(4,8)", "(P,2*P)"]),
             "(4,8):(1,4)"
         );
-        assert_eq!(ok("make_layout_like", &["(N,M):(X,Y)"]), "(N,M):(1,N)");
+        assert_eq!(ok("make_layout_like", &["(N,M):(X,2*X)"]), "(N,M):(1,N)");
         assert_eq!(ok("size", &["(N,4):(1,N)"]), "4*N");
         assert_eq!(ok("subs", &["(N,M):(1,N)", "N=3,M=5"]), "(3,5):(1,3)");
         assert_eq!(ok("subs", &["(N,4*M)", "N=2", "M=2"]), "(2,8)");
@@ -182,5 +181,35 @@ mod tests {
         assert_eq!(kind("subs", &["N:1", "N=0"]), "InvalidArgument");
         assert_eq!(kind("subs", &["N:1", "N"]), "BadRequest");
         assert_eq!(kind("coalesce", &["(N,M):(1"]), "ParseError");
+    }
+
+    /// Issue 34's symbolic reproducers through the operation table, with their exact text.
+    #[test]
+    fn issue_34_symbolic_reproducers() {
+        // A(B(3,3)) = A(6) = 9 for every N; (4,4):(4,4) gave 24
+        assert_eq!(
+            err("composition", &["(4,N):(4,1)", "(4,4):(1,1)"]).to_string(),
+            "composition: leaves 0 and 1 of (4,4):(1,1) overlap in mode 0 of (4,N):(4,1): their largest digits add up to 6, past the extent 4 (a carry at every substitution), so A(B(i)) is not the sum of the leaves' compositions"
+        );
+        assert_eq!(
+            kind("composition", &["(6,N):(0,1)", "(4,4):(1,1)"]),
+            "NotRepresentable"
+        );
+        assert_eq!(ok("make_layout_like", &["(2,2):(2*N,N)"]), "(2,2):(2,1)");
+        assert_eq!(ok("make_layout_like", &["(N,N):(4*N,N)"]), "(N,N):(N,1)");
+        let r = ok("right_inverse", &["(P,P,P):(P*P,P,1)"]);
+        assert_eq!(r, "(P,P,P):(P*P,P,1)");
+        assert_eq!(ok("size", &[&r]), "P*P*P");
+        assert_eq!(ok("subs", &[&r, "P=3"]), "(3,3,3):(9,3,1)");
+        assert_eq!(ok("right_inverse", &["(3,3,3):(9,3,1)"]), "(3,3,3):(9,3,1)");
+        // an answer that some substitution contradicts is refused, naming the condition
+        assert_eq!(
+            err("right_inverse", &["N:X"]).to_string(),
+            "right_inverse: one answer for every X: N:1 at X = 1, 1:0 elsewhere cannot be decided for symbolic values (a symbol is any positive integer)"
+        );
+        assert_eq!(
+            err("make_ordered_layout", &["(4,8)", "(P,Q)"]).to_string(),
+            "make_ordered_layout: the order of P and Q in (P,Q) cannot be decided for symbolic values (a symbol is any positive integer)"
+        );
     }
 }

@@ -6,53 +6,88 @@
 //! algebra is in `cute_layout`; these entries convert arguments.
 
 use cute_layout::{
-    is_tensor_text, ComposedLayout, IntTuple, Layout, LayoutError, LayoutTensor, SliceCoord,
-    TensorValue, Tiler,
+    ComposedLayout, IntTuple, Layout, LayoutError, LayoutTensor, SliceCoord, TensorValue, Tiler,
 };
 
-use crate::help::{h, OpHelp};
-use crate::{op, Arg, Args, OpError, OpSpec};
+use crate::table::{one, opt, Kind as K, Topic};
+use crate::{op, Args, OpError, OpSpec};
 
-/// The tensor operations, one line each (hence `rustfmt::skip`).
+/// The tensor operations, one declaration each (hence `rustfmt::skip`).
 #[rustfmt::skip]
 pub static TENSOR_OPS: &[OpSpec] = &[
-    op("make_tensor", "LAYOUT|COMPOSED [BASE] | PTR LAYOUT", (1, 2), "the counting tensor counting_iter(BASE) o LAYOUT (CuTe make_tensor(counting_iterator(BASE), LAYOUT)): its values are BASE + LAYOUT(c); with a pointer (make_gmem_ptr ...), CuTe's make_tensor(ptr, LAYOUT): its values are element addresses", make_tensor),
-    op("make_identity_tensor", "SHAPE", (1, 1), "the coordinate tensor of SHAPE: its value at a coordinate is that coordinate (ArithTuple(0,...) o SHAPE:(1@0,...))", |a| Ok(LayoutTensor::identity(a.tuple(0)?)?.to_string())),
-    op("tensor_value", "TENSOR COORD", (2, 2), "CuTe tensor(c): the value at a 1-D, R-D or natural coordinate (an offset, or a coordinate)", |a| Ok(a.tensor(0)?.value(&a.tuple(1)?)?.to_string())),
-    op("local_tile", "TENSOR TILER COORD [PROJ]", (3, 4), "the tile at tile coordinate COORD: zipped_divide(T, TILER)((_,...), COORD); PROJ (Step<_1,X,_1> or (1,_,1)) dices TILER and COORD first", local_tile),
-    op("inner_partition", "TENSOR TILER COORD", (3, 3), "CuTe inner_partition: the tile at tile coordinate COORD, zipped_divide(T, TILER)((_,...), COORD) (local_tile without a projection)", local_tile),
-    op("local_partition", "TENSOR THR_LAYOUT INDEX [PROJ]", (3, 4), "what thread INDEX owns when T is tiled by THR_LAYOUT's shape and thread THR(c) takes element c of every tile; PROJ dices THR_LAYOUT first", local_partition),
-    op("partition_tv", "TENSOR TV_LAYOUT THREAD", (3, 3), "thread THREAD's values under a (thread, value) -> index layout: composition(T, TV)(THREAD, _)", |a| Ok(a.tensor(0)?.partition_tv(&a.layout(1)?, a.int(2)?)?.to_string())),
-    op("print_tensor", "TENSOR", (1, 1), "CuTe's print_tensor: the tensor, ':', then its values (%5d offsets, coordinates after two spaces) in a grid per rank", |a| Ok(a.tensor(0)?.print_tensor()?)),
-    op("batch_reduce", "TENSOR", (1, 1), "CuTe batch_reduce into a zero dst: for a rank-2 (RedMode, BatchMode) tensor, the sums of T(_, i), as a tuple", |a| values(&a.tensor(0)?.batch_reduce()?)),
-    op("logical_reduce", "TENSOR PROFILE", (2, 2), "CuTe logical_reduce into a zero dst: the sums over the modes where PROFILE has an integer, one per coordinate of its _ modes (dst = slice(PROFILE, shape), 1-D order), as a tuple", |a| values(&a.tensor(0)?.logical_reduce(&a.slice_coord(1)?)?)),
-];
-
-/// The help of [`TENSOR_OPS`]: name, law, example arguments, example output.
-#[rustfmt::skip]
-pub static TENSOR_HELP: &[OpHelp] = &[
-    h("make_tensor", "T(c) = BASE + LAYOUT(c) at every coordinate c (BASE defaults to 0)", &["(4,8):(8,1)", "5"], "counting_iter(5) o (4,8):(8,1)"),
-    h("make_identity_tensor", "T(c) = c, the natural coordinate, at every coordinate c of SHAPE", &["(4,8)"], "ArithTuple(0,0) o (4,8):(1@0,1@1)"),
-    h("tensor_value", "BASE + LAYOUT(c) for a counting tensor, BASE + the basis sum for a coordinate tensor", &["counting_iter(5) o (4,8):(8,1)", "(1,2)"], "15"),
-    h("local_tile", "R(c) = T(COORD * tile + c) per mode, for every coordinate c of the tile", &["counting_iter(0) o (4,6):(6,1)", "(2,3)", "(1,1)"], "counting_iter(15) o (2,3):(6,1)"),
-    h("inner_partition", "the same as local_tile: R(c) = T(COORD * tile + c) per mode, for every coordinate c of the tile", &["counting_iter(0) o (4,6):(6,1)", "(2,3)", "(1,1)"], "counting_iter(15) o (2,3):(6,1)"),
-    h("local_partition", "R(c) = T(c * shape(THR) + THR coordinate of INDEX) per mode; over all threads every element once", &["counting_iter(0) o (4,6):(6,1)", "(2,2):(2,1)", "1"], "counting_iter(1) o (2,3):(12,2)"),
-    h("partition_tv", "R(v) = T(TV(THREAD, v)) for every value index v", &["counting_iter(0) o (4,4):(4,1)", "(4,4):(4,1)", "2"], "counting_iter(2) o (4):(4)"),
-    h("print_tensor", "row m, column n of the grid is T(m, n); one line per value for rank 1; rank 3 and 4 print the grids of the last modes between rules", &["counting_iter(0) o (2,3):(3,1)"], "counting_iter(0) o (2,3):(3,1):\n    0    1    2\n    3    4    5"),
-    h("batch_reduce", "R_i = sum over m of T(m, i), for i < size<1>(T)", &["counting_iter(0) o ((2,2),(2,2)):((2,8),(1,4))"], "(20,24,36,40)"),
-    h("logical_reduce", "R_i = sum of T(c) over the c whose _ part is coordinate i of slice(PROFILE, shape)", &["counting_iter(0) o (2,2,2,2):(1,2,4,8)", "(_,1,_,1)"], "(20,24,36,40)"),
+    op("make_tensor", Topic::Tensors, "the counting tensor counting_iter(BASE) o LAYOUT (CuTe make_tensor(counting_iterator(BASE), LAYOUT); LAYOUT may be swizzled, Sw<B,M,S> o OFFSET o L): its values are BASE + LAYOUT(c); with a pointer (make_gmem_ptr ...), CuTe's make_tensor(ptr, LAYOUT): its values are element addresses")
+        .params(&[one("", &[K::Layout]), opt("BASE", &[K::Int])])
+        .overloads(&[&[one("", &[K::Pointer]), one("", &[K::Layout])]])
+        .returns(&[K::Tensor])
+        .law("T(c) = BASE + LAYOUT(c) at every coordinate c (BASE defaults to 0)")
+        .example(&["(4,8):(8,1)", "5"], "counting_iter(5) o (4,8):(8,1)")
+        .run(make_tensor),
+    op("make_identity_tensor", Topic::Tensors, "the coordinate tensor of SHAPE: its value at a coordinate is that coordinate (ArithTuple(0,...) o SHAPE:(1@0,...))")
+        .params(&[one("", &[K::Shape])])
+        .returns(&[K::Tensor])
+        .law("T(c) = c, the natural coordinate, at every coordinate c of SHAPE")
+        .example(&["(4,8)"], "ArithTuple(0,0) o (4,8):(1@0,1@1)")
+        .run(|a| Ok(LayoutTensor::identity(a.tuple(0)?)?.to_string())),
+    op("tensor_value", Topic::Tensors, "CuTe tensor(c): the value at a 1-D, R-D or natural coordinate (an offset, or a coordinate)")
+        .params(&[one("", &[K::Tensor]), one("", &[K::Coord])])
+        .returns(&[K::Int, K::Tuple, K::Pointer])
+        .law("BASE + LAYOUT(c) for a counting tensor, BASE + the basis sum for a coordinate tensor")
+        .example(&["counting_iter(5) o (4,8):(8,1)", "(1,2)"], "15")
+        .run(|a| Ok(a.tensor(0)?.value(&a.tuple(1)?)?.to_string())),
+    op("local_tile", Topic::Tensors, "the tile at tile coordinate COORD: zipped_divide(T, TILER)((_,...), COORD); PROJ (Step<_1,X,_1> or (1,_,1)) dices TILER and COORD first")
+        .params(&[one("", &[K::Tensor]), one("", &[K::Tiler]), one("", &[K::Coord]), opt("PROJ", &[K::Coord])])
+        .returns(&[K::Tensor])
+        .law("R(c) = T(COORD * tile + c) per mode, for every coordinate c of the tile")
+        .example(&["counting_iter(0) o (4,6):(6,1)", "(2,3)", "(1,1)"], "counting_iter(15) o (2,3):(6,1)")
+        .run(local_tile),
+    op("inner_partition", Topic::Tensors, "CuTe inner_partition: the tile at tile coordinate COORD, zipped_divide(T, TILER)((_,...), COORD) (local_tile without a projection)")
+        .params(&[one("", &[K::Tensor]), one("", &[K::Tiler]), one("", &[K::Coord])])
+        .returns(&[K::Tensor])
+        .law("the same as local_tile: R(c) = T(COORD * tile + c) per mode, for every coordinate c of the tile")
+        .example(&["counting_iter(0) o (4,6):(6,1)", "(2,3)", "(1,1)"], "counting_iter(15) o (2,3):(6,1)")
+        .run(local_tile),
+    op("local_partition", Topic::Tensors, "what thread INDEX owns when T is tiled by THR_LAYOUT's shape and thread THR(c) takes element c of every tile; PROJ dices THR_LAYOUT first")
+        .params(&[one("", &[K::Tensor]), one("THR_LAYOUT", &[K::Layout]), one("INDEX", &[K::Int]), opt("PROJ", &[K::Coord])])
+        .returns(&[K::Tensor])
+        .law("R(c) = T(c * shape(THR) + THR coordinate of INDEX) per mode; over all threads every element once")
+        .example(&["counting_iter(0) o (4,6):(6,1)", "(2,2):(2,1)", "1"], "counting_iter(1) o (2,3):(12,2)")
+        .run(local_partition),
+    op("partition_tv", Topic::Tensors, "thread THREAD's values under a (thread, value) -> index layout: composition(T, TV)(THREAD, _)")
+        .params(&[one("", &[K::Tensor]), one("TV_LAYOUT", &[K::Layout]), one("THREAD", &[K::Int])])
+        .returns(&[K::Tensor])
+        .law("R(v) = T(TV(THREAD, v)) for every value index v")
+        .example(&["counting_iter(0) o (4,4):(4,1)", "(4,4):(4,1)", "2"], "counting_iter(2) o (4):(4)")
+        .run(|a| Ok(a.tensor(0)?.partition_tv(&a.layout(1)?, a.int(2)?)?.to_string())),
+    op("print_tensor", Topic::Tensors, "CuTe's print_tensor: the tensor, ':', then its values (%5d offsets, coordinates after two spaces) in a grid per rank")
+        .params(&[one("", &[K::Tensor])])
+        .returns(&[K::Text])
+        .law("row m, column n of the grid is T(m, n); one line per value for rank 1; rank 3 and 4 print the grids of the last modes between rules")
+        .example(&["counting_iter(0) o (2,3):(3,1)"], "counting_iter(0) o (2,3):(3,1):\n    0    1    2\n    3    4    5")
+        .run(|a| Ok(a.tensor(0)?.print_tensor()?)),
+    op("batch_reduce", Topic::Tensors, "CuTe batch_reduce into a zero dst: for a rank-2 (RedMode, BatchMode) tensor, the sums of T(_, i), as a tuple")
+        .params(&[one("", &[K::Tensor])])
+        .returns(&[K::Tuple])
+        .law("R_i = sum over m of T(m, i), for i < size<1>(T)")
+        .example(&["counting_iter(0) o ((2,2),(2,2)):((2,8),(1,4))"], "(20,24,36,40)")
+        .run(|a| values(&a.tensor(0)?.batch_reduce()?)),
+    op("logical_reduce", Topic::Tensors, "CuTe logical_reduce into a zero dst: the sums over the modes where PROFILE has an integer, one per coordinate of its _ modes (dst = slice(PROFILE, shape), 1-D order), as a tuple")
+        .params(&[one("", &[K::Tensor]), one("", &[K::Profile])])
+        .returns(&[K::Tuple])
+        .law("R_i = sum of T(c) over the c whose _ part is coordinate i of slice(PROFILE, shape)")
+        .example(&["counting_iter(0) o (2,2,2,2):(1,2,4,8)", "(_,1,_,1)"], "(20,24,36,40)")
+        .run(|a| values(&a.tensor(0)?.logical_reduce(&a.slice_coord(1)?)?)),
 ];
 
 impl Args<'_> {
     /// Whether argument `k` is a tensor's text.
     pub(crate) fn is_tensor(&self, k: usize) -> bool {
-        matches!(&self.args[k], Arg::Text(t) if is_tensor_text(t))
+        self.form(k) == crate::value::Form::Tensor
     }
 
     /// Argument `k` as a tensor (`counting_iter(BASE) o LAYOUT` or `ArithTuple(BASE) o LAYOUT`).
     pub(crate) fn tensor(&self, k: usize) -> Result<LayoutTensor, OpError> {
         let s = self.text(k, "tensor")?;
-        if !is_tensor_text(&s) {
+        if self.form(k) != crate::value::Form::Tensor {
             return Err(self.arg_error(
                 "BadRequest",
                 k,
@@ -60,6 +95,9 @@ impl Args<'_> {
                     " must be a tensor, counting_iter(BASE) o LAYOUT, ArithTuple(BASE) o LAYOUT or PTR o LAYOUT (make_tensor LAYOUT makes one), got {s:?}"
                 ),
             ));
+        }
+        if let crate::value::Value::Tensor(t) = self.value(k) {
+            return Ok((**t).clone());
         }
         self.parse_text(k, &s, "tensor")
     }

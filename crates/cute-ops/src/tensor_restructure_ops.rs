@@ -11,21 +11,24 @@ use cute_layout::atom::copy::TiledCopy;
 use cute_layout::atom::{Operand, TiledMma};
 use cute_layout::{ComposedLayout, IntTuple, LayoutTensor};
 
-use crate::help::{h, OpHelp};
+use crate::table::{one, Kind as K, Topic};
 use crate::{op, Args, OpError, OpSpec};
 
-/// The tensor-only restructuring operations, one line each (hence `rustfmt::skip`).
+/// The tensor-only restructuring operations, one declaration each (hence `rustfmt::skip`).
 #[rustfmt::skip]
 pub static TENSOR_RESTRUCTURE_OPS: &[OpSpec] = &[
-    op("make_tensor_like", "TENSOR|LAYOUT", (1, 1), "CuTe make_tensor_like: a fresh compact tensor of the same shape, layout make_layout_like(L); its iterator is its own storage, written counting_iter(0) (for a pointer tensor too: CuTe prints the fresh array's address)", |a| Ok(tensor_or_layout(a, 0)?.tensor_like()?.to_string())),
-    op("outer_partition", "TENSOR TILER COORD", (3, 3), "CuTe outer_partition: element COORD of every tile, zipped_divide(T, TILER)((COORD,_...), (_...)) (an integer COORD indexes the tile 1-D); of a pointer tensor the pointer moves, of a zip tensor every tensor is partitioned", |a| Ok(a.tensor(0)?.outer_partition(&a.tiler(1)?, &a.tuple(2)?)?.to_string())),
-];
-
-/// The help of [`TENSOR_RESTRUCTURE_OPS`]: name, law, example arguments, example output.
-#[rustfmt::skip]
-pub static TENSOR_RESTRUCTURE_HELP: &[OpHelp] = &[
-    h("make_tensor_like", "R = counting_iter(0) o make_layout_like(L): same shape, compact, strides in L's order", &["counting_iter(7) o (4,8):(40,2)"], "counting_iter(0) o (4,8):(8,1)"),
-    h("outer_partition", "R(c) = T(c * tile + COORD) per mode, for every coordinate c of the grid of tiles", &["counting_iter(0) o (4,6):(6,1)", "(2,3)", "(1,2)"], "counting_iter(8) o (2,2):(12,3)"),
+    op("make_tensor_like", Topic::Tensors, "CuTe make_tensor_like: a fresh compact tensor of the same shape, layout make_layout_like(L); its iterator is its own storage, written counting_iter(0) (for a pointer tensor too: CuTe prints the fresh array's address)")
+        .params(&[one("", &[K::Tensor, K::Layout])])
+        .returns(&[K::Tensor])
+        .law("R = counting_iter(0) o make_layout_like(L): same shape, compact, strides in L's order")
+        .example(&["counting_iter(7) o (4,8):(40,2)"], "counting_iter(0) o (4,8):(8,1)")
+        .run(|a| Ok(tensor_or_layout(a, 0)?.tensor_like()?.to_string())),
+    op("outer_partition", Topic::Tensors, "CuTe outer_partition: element COORD of every tile, zipped_divide(T, TILER)((COORD,_...), (_...)) (an integer COORD indexes the tile 1-D); of a pointer tensor the pointer moves, of a zip tensor every tensor is partitioned")
+        .params(&[one("", &[K::Tensor]), one("", &[K::Tiler]), one("", &[K::Coord])])
+        .returns(&[K::Tensor])
+        .law("R(c) = T(c * tile + COORD) per mode, for every coordinate c of the grid of tiles")
+        .example(&["counting_iter(0) o (4,6):(6,1)", "(2,3)", "(1,2)"], "counting_iter(8) o (2,2):(12,3)")
+        .run(|a| Ok(a.tensor(0)?.outer_partition(&a.tiler(1)?, &a.tuple(2)?)?.to_string())),
 ];
 
 /// Argument `k` as a tensor, or a layout (plain or swizzled) as the tensor

@@ -5,19 +5,18 @@
 use cute_layout::{gpu::tma, IntTuple, Layout};
 
 use crate::composed_ops::Func;
-use crate::help::{h, OpHelp};
+use crate::table::{one, opt, Kind as K, Topic};
 use crate::{op, Args, OpError, OpSpec};
 
-/// The TMA operations, one line each (hence `rustfmt::skip`).
+/// The TMA operations, one declaration each (hence `rustfmt::skip`).
 #[rustfmt::skip]
 pub static TMA_OPS: &[OpSpec] = &[
-    op("tma_gbasis", "GMEM SMEM|COMPOSED [CTA_TILE|_] [gbasis|box|gmem_shape|gmem_stride]", (2, 4), "make_tma_copy's TMA modes (construct_tma_gbasis: box extent : gmem mode), their box, or the tensor map's global dims / strides in elements", tma_gbasis),
-];
-
-/// The help of [`TMA_OPS`].
-#[rustfmt::skip]
-pub static TMA_HELP: &[OpHelp] = &[
-    h("tma_gbasis", "R = coalesce(id(shape(GMEM)) o CTA_TILE o right_inverse(SMEM)) up to its first non-unit step, boxes merged to <= 256, uncovered gmem modes appended as 1, modes past 4 grouped", &["(256,512):(512,1)", "((8,16),(64,1)):((64,512),(1,0))"], "(64,128):(1@1,1@0)"),
+    op("tma_gbasis", Topic::Gpu, "make_tma_copy's TMA modes (construct_tma_gbasis: box extent : gmem mode), their box, or the tensor map's global dims / strides in elements")
+        .params(&[one("GMEM", &[K::Layout]), one("SMEM|COMPOSED", &[K::Layout, K::Composed]), opt("CTA_TILE|_", &[K::Tiler, K::Underscore]), opt("", &[K::Tag("gbasis"), K::Tag("box"), K::Tag("gmem_shape"), K::Tag("gmem_stride")])])
+        .returns(&[K::Layout, K::Tuple])
+        .law("R = coalesce(id(shape(GMEM)) o CTA_TILE o right_inverse(SMEM)) up to its first non-unit step, boxes merged to <= 256, uncovered gmem modes appended as 1, modes past 4 grouped")
+        .example(&["(256,512):(512,1)", "((8,16),(64,1)):((64,512),(1,0))"], "(64,128):(1@1,1@0)")
+        .run(tma_gbasis),
 ];
 
 fn tma_gbasis(a: &Args<'_>) -> Result<String, OpError> {

@@ -7,49 +7,108 @@
 
 use cute_layout::IntTuple;
 
-use crate::help::{h, OpHelp};
-use crate::{bit, op, run_op, Arg, Args, OpError, OpSpec, MANY};
+use crate::table::{many, one, Kind as K, Topic};
+use crate::{bit, op, run_op, Arg, Args, OpError, OpSpec};
 
-/// The tuple-algorithm operations, one line each (hence `rustfmt::skip`).
+/// The tuple-algorithm operations, one declaration each (hence `rustfmt::skip`).
 #[rustfmt::skip]
 pub static TUPLE_FN_OPS: &[OpSpec] = &[
-    op("repeat", "N X", (2, 2), "CuTe repeat<N>(x): the tuple of N copies of X (X itself for N = 1)", |a| Ok(IntTuple::repeat(&a.tuple(1)?, a.int(0)?)?.to_string())),
-    op("repeat_like", "TUPLE V", (2, 2), "TUPLE's tree with every leaf V", |a| Ok(IntTuple::repeat_like(&a.tuple(0)?, a.int(1)?).to_string())),
-    op("wrap", "TUPLE", (1, 1), "X if a tuple, else (X)", |a| Ok(a.tuple(0)?.wrap().to_string())),
-    op("unwrap", "TUPLE", (1, 1), "the element of a rank-1 tuple, repeatedly (((7)) is 7)", |a| Ok(a.tuple(0)?.unwrap_tuple().to_string())),
-    op("reverse", "TUPLE", (1, 1), "the top-level elements in reverse order", |a| Ok(a.tuple(0)?.reverse().to_string())),
-    op("front", "TUPLE", (1, 1), "the first leaf (front(get<0>(t)), recursively)", |a| Ok(a.tuple(0)?.front().to_string())),
-    op("back", "TUPLE", (1, 1), "the last leaf (back(get<R-1>(t)), recursively)", |a| Ok(a.tuple(0)?.back().to_string())),
-    op("transform", "OP TUPLE [ARGS...]", (2, MANY), "(OP(t0, ARGS...), OP(t1, ARGS...), ...) over the top-level elements (OP(t, ARGS...) for an integer)", transform),
-    op("fold", "OP TUPLE INIT", (3, 3), "OP(...OP(OP(INIT, t0), t1)..., t_last)", |a| scan(a, Scan::Fold)),
-    op("iscan", "OP TUPLE INIT", (3, 3), "inclusive scan: r_i = OP(r_{i-1}, t_i), r_{-1} = INIT", |a| scan(a, Scan::Inclusive)),
-    op("escan", "OP TUPLE INIT", (3, 3), "exclusive scan: r_0 = INIT, r_i = OP(r_{i-1}, t_{i-1})", |a| scan(a, Scan::Exclusive)),
-    op("any_of", "PRED TUPLE [ARGS...]", (2, MANY), "1 if PRED(t_i, ARGS...) is 1 for some top-level element", |a| quantify(a, Quant::Any)),
-    op("all_of", "PRED TUPLE [ARGS...]", (2, MANY), "1 if PRED(t_i, ARGS...) is 1 for every top-level element", |a| quantify(a, Quant::All)),
-    op("none_of", "PRED TUPLE [ARGS...]", (2, MANY), "1 if PRED(t_i, ARGS...) is 1 for no top-level element", |a| quantify(a, Quant::None)),
-    op("tuple_find", "TUPLE X", (2, 2), "the index of the first top-level element equal to X (the rank if none)", find),
-    op("find_if", "PRED TUPLE [ARGS...]", (2, MANY), "the index of the first top-level element with PRED(t_i, ARGS...) = 1 (the rank if none)", find_if),
-];
-
-/// The help of [`TUPLE_FN_OPS`].
-#[rustfmt::skip]
-pub static TUPLE_FN_HELP: &[OpHelp] = &[
-    h("repeat", "rank(R) = N and every element of R is X (R = X for N = 1)", &["3", "(2,4)"], "((2,4),(2,4),(2,4))"),
-    h("repeat_like", "R is congruent to TUPLE and every leaf is V", &["((2,3),4)", "0"], "((0,0),0)"),
-    h("wrap", "R is X for a tuple, (X) for an integer; unwrap(wrap(X)) = unwrap(X)", &["7"], "(7)"),
-    h("unwrap", "R = unwrap(get<0>(X)) while X is a rank-1 tuple", &["((7))"], "7"),
-    h("reverse", "get<i>(R) = get<rank-1-i>(X); reverse(reverse(X)) = X", &["((1,2),3,4)"], "(4,3,(1,2))"),
-    h("front", "R = the first leaf of flatten(X)", &["((1,2),3)"], "1"),
-    h("back", "R = the last leaf of flatten(X)", &["((1,2),(3,4))"], "4"),
-    h("transform", "get<i>(R) = OP(get<i>(TUPLE), ARGS...)", &["product", "((2,3),4,(5,6))"], "(6,4,30)"),
-    h("fold", "R = OP(fold(OP, init(TUPLE), INIT), back(TUPLE)); fold of () is INIT", &["shape_div", "(2,4)", "64"], "8"),
-    h("iscan", "get<i>(R) = fold(OP, take<0,i+1>(TUPLE), INIT)", &["elem_scale", "(2,3,4)", "1"], "(2,6,24)"),
-    h("escan", "get<i>(R) = fold(OP, take<0,i>(TUPLE), INIT)", &["elem_scale", "(2,3,4)", "1"], "(1,2,6)"),
-    h("any_of", "R = OR of PRED(t_i, ARGS...)", &["congruent", "((1,2),3)", "0"], "1"),
-    h("all_of", "R = AND of PRED(t_i, ARGS...)", &["congruent", "((1,2),3)", "0"], "0"),
-    h("none_of", "R = not any_of", &["congruent", "((1,2),(3,4))", "0"], "1"),
-    h("tuple_find", "get<R>(TUPLE) = X and no earlier element is; R = rank if none", &["(2,(3,4),5)", "5"], "2"),
-    h("find_if", "PRED(get<R>(TUPLE), ARGS...) = 1 and no earlier one is; R = rank if none", &["congruent", "((1,2),3,4)", "0"], "1"),
+    op("repeat", Topic::Tuples, "CuTe repeat<N>(x): the tuple of N copies of X (X itself for N = 1)")
+        .params(&[one("N", &[K::Int]), one("X", &[K::Tuple])])
+        .returns(&[K::Tuple])
+        .law("rank(R) = N and every element of R is X (R = X for N = 1)")
+        .example(&["3", "(2,4)"], "((2,4),(2,4),(2,4))")
+        .run(|a| Ok(IntTuple::repeat(&a.tuple(1)?, a.int(0)?)?.to_string())),
+    op("repeat_like", Topic::Tuples, "TUPLE's tree with every leaf V")
+        .params(&[one("", &[K::Tuple]), one("V", &[K::Tuple])])
+        .returns(&[K::Tuple])
+        .law("R is congruent to TUPLE and every leaf is V")
+        .example(&["((2,3),4)", "0"], "((0,0),0)")
+        .run(|a| Ok(IntTuple::repeat_like(&a.tuple(0)?, a.int(1)?).to_string())),
+    op("wrap", Topic::Tuples, "X if a tuple, else (X)")
+        .params(&[one("", &[K::Tuple])])
+        .returns(&[K::Tuple])
+        .law("R is X for a tuple, (X) for an integer; unwrap(wrap(X)) = unwrap(X)")
+        .example(&["7"], "(7)")
+        .run(|a| Ok(a.tuple(0)?.wrap().to_string())),
+    op("unwrap", Topic::Tuples, "the element of a rank-1 tuple, repeatedly (((7)) is 7)")
+        .params(&[one("", &[K::Tuple])])
+        .returns(&[K::Int, K::Tuple])
+        .law("R = unwrap(get<0>(X)) while X is a rank-1 tuple")
+        .example(&["((7))"], "7")
+        .run(|a| Ok(a.tuple(0)?.unwrap_tuple().to_string())),
+    op("reverse", Topic::Tuples, "the top-level elements in reverse order")
+        .params(&[one("", &[K::Tuple])])
+        .returns(&[K::Tuple])
+        .law("get<i>(R) = get<rank-1-i>(X); reverse(reverse(X)) = X")
+        .example(&["((1,2),3,4)"], "(4,3,(1,2))")
+        .run(|a| Ok(a.tuple(0)?.reverse().to_string())),
+    op("front", Topic::Tuples, "the first leaf (front(get<0>(t)), recursively)")
+        .params(&[one("", &[K::Tuple])])
+        .returns(&[K::Int, K::Tuple])
+        .law("R = the first leaf of flatten(X)")
+        .example(&["((1,2),3)"], "1")
+        .run(|a| Ok(a.tuple(0)?.front().to_string())),
+    op("back", Topic::Tuples, "the last leaf (back(get<R-1>(t)), recursively)")
+        .params(&[one("", &[K::Tuple])])
+        .returns(&[K::Int, K::Tuple])
+        .law("R = the last leaf of flatten(X)")
+        .example(&["((1,2),(3,4))"], "4")
+        .run(|a| Ok(a.tuple(0)?.back().to_string())),
+    op("transform", Topic::Tuples, "(OP(t0, ARGS...), OP(t1, ARGS...), ...) over the top-level elements (OP(t, ARGS...) for an integer)")
+        .params(&[one("", &[K::Op]), one("", &[K::Tuple]), many("ARGS", &[K::Text])])
+        .returns(&[K::Tuple])
+        .law("get<i>(R) = OP(get<i>(TUPLE), ARGS...)")
+        .example(&["product", "((2,3),4,(5,6))"], "(6,4,30)")
+        .run(transform),
+    op("fold", Topic::Tuples, "OP(...OP(OP(INIT, t0), t1)..., t_last)")
+        .params(&[one("", &[K::Op]), one("", &[K::Tuple]), one("INIT", &[K::Int])])
+        .returns(&[K::Int, K::Tuple])
+        .law("R = OP(fold(OP, init(TUPLE), INIT), back(TUPLE)); fold of () is INIT")
+        .example(&["shape_div", "(2,4)", "64"], "8")
+        .run(|a| scan(a, Scan::Fold)),
+    op("iscan", Topic::Tuples, "inclusive scan: r_i = OP(r_{i-1}, t_i), r_{-1} = INIT")
+        .params(&[one("", &[K::Op]), one("", &[K::Tuple]), one("INIT", &[K::Int])])
+        .returns(&[K::Tuple])
+        .law("get<i>(R) = fold(OP, take<0,i+1>(TUPLE), INIT)")
+        .example(&["elem_scale", "(2,3,4)", "1"], "(2,6,24)")
+        .run(|a| scan(a, Scan::Inclusive)),
+    op("escan", Topic::Tuples, "exclusive scan: r_0 = INIT, r_i = OP(r_{i-1}, t_{i-1})")
+        .params(&[one("", &[K::Op]), one("", &[K::Tuple]), one("INIT", &[K::Int])])
+        .returns(&[K::Tuple])
+        .law("get<i>(R) = fold(OP, take<0,i>(TUPLE), INIT)")
+        .example(&["elem_scale", "(2,3,4)", "1"], "(1,2,6)")
+        .run(|a| scan(a, Scan::Exclusive)),
+    op("any_of", Topic::Tuples, "1 if PRED(t_i, ARGS...) is 1 for some top-level element")
+        .params(&[one("PRED", &[K::Op]), one("", &[K::Tuple]), many("ARGS", &[K::Text])])
+        .returns(&[K::Bool])
+        .law("R = OR of PRED(t_i, ARGS...)")
+        .example(&["congruent", "((1,2),3)", "0"], "1")
+        .run(|a| quantify(a, Quant::Any)),
+    op("all_of", Topic::Tuples, "1 if PRED(t_i, ARGS...) is 1 for every top-level element")
+        .params(&[one("PRED", &[K::Op]), one("", &[K::Tuple]), many("ARGS", &[K::Text])])
+        .returns(&[K::Bool])
+        .law("R = AND of PRED(t_i, ARGS...)")
+        .example(&["congruent", "((1,2),3)", "0"], "0")
+        .run(|a| quantify(a, Quant::All)),
+    op("none_of", Topic::Tuples, "1 if PRED(t_i, ARGS...) is 1 for no top-level element")
+        .params(&[one("PRED", &[K::Op]), one("", &[K::Tuple]), many("ARGS", &[K::Text])])
+        .returns(&[K::Bool])
+        .law("R = not any_of")
+        .example(&["congruent", "((1,2),(3,4))", "0"], "1")
+        .run(|a| quantify(a, Quant::None)),
+    op("tuple_find", Topic::Tuples, "the index of the first top-level element equal to X (the rank if none)")
+        .params(&[one("", &[K::Tuple]), one("X", &[K::Tuple])])
+        .returns(&[K::Int])
+        .law("get<R>(TUPLE) = X and no earlier element is; R = rank if none")
+        .example(&["(2,(3,4),5)", "5"], "2")
+        .run(find),
+    op("find_if", Topic::Tuples, "the index of the first top-level element with PRED(t_i, ARGS...) = 1 (the rank if none)")
+        .params(&[one("PRED", &[K::Op]), one("", &[K::Tuple]), many("ARGS", &[K::Text])])
+        .returns(&[K::Int])
+        .law("PRED(get<R>(TUPLE), ARGS...) = 1 and no earlier one is; R = rank if none")
+        .example(&["congruent", "((1,2),3,4)", "0"], "1")
+        .run(find_if),
 ];
 
 /// The operation named by argument `k`, checked to exist.

@@ -131,10 +131,7 @@ pub fn plural(n: usize, thing: &str) -> String {
 /// The operation's own error where it refuses; `NoPicture` where neither the result nor the
 /// first argument is a layout; the library's `TooLarge` past its picture limit.
 pub fn picture(op: &str, args: &[Arg]) -> Result<String, OpError> {
-    let a = Args {
-        op: "picture",
-        args,
-    };
+    let a = Args::new("picture", args);
     let need = |lo: usize, hi: usize, usage: &str| {
         if args.len() < lo || args.len() > hi {
             Err(OpError::new(
@@ -217,10 +214,7 @@ pub fn picture(op: &str, args: &[Arg]) -> Result<String, OpError> {
 /// ([`render::svg_mma`]), whichever field was asked. `None` for other requests, or where the
 /// picture is refused (too large), so that the field's own picture is drawn instead.
 fn mma_picture(op: &str, args: &[Arg]) -> Option<String> {
-    let a = Args {
-        op: "picture",
-        args,
-    };
+    let a = Args::new("picture", args);
     let mma = match (op, args.len()) {
         ("mma_atom", 2) => crate::atoms::make_tiled_mma(&a.text_arg(0).ok()?, None, None),
         ("tiled_mma", 4) => crate::atoms::make_tiled_mma(
@@ -238,10 +232,7 @@ fn mma_picture(op: &str, args: &[Arg]) -> Option<String> {
 /// destination tiles ([`render::svg_copy`]). `None` for other requests (a per-thread partition
 /// with its tensor and thread is drawn as its result), or where the picture is refused.
 fn copy_picture(op: &str, args: &[Arg]) -> Option<String> {
-    let a = Args {
-        op: "picture",
-        args,
-    };
+    let a = Args::new("picture", args);
     let text: Vec<String> = (0..args.len())
         .map(|k| a.text_arg(k))
         .collect::<Result<_, _>>()
@@ -381,10 +372,7 @@ pub fn layout_svg(c: &ComposedLayout) -> Result<String, OpError> {
 /// # Errors
 /// As [`crate::analysis::explain`]; `BadRequest` for a list argument.
 pub fn explain(op: &str, args: &[Arg]) -> Result<String, OpError> {
-    let a = Args {
-        op: "explain",
-        args,
-    };
+    let a = Args::new("explain", args);
     let texts = (0..args.len())
         .map(|k| a.text_arg(k))
         .collect::<Result<Vec<_>, _>>()?;

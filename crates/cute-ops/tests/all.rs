@@ -8,6 +8,7 @@
 
 mod common;
 
+mod chain_soundness;
 mod latex_conformance;
 mod nvlabs_extras;
 mod nvlabs_rest;

@@ -258,7 +258,13 @@ fn judge(case: &Value) -> Result<&'static str, String> {
         "right_inverse" | "left_inverse" => {
             inverse_law(op, &args[0], &r, expect.get("full").is_some())?;
             if let Some(n) = expect.get("inverse_size") {
-                if size_of(&r) != n.as_i64().unwrap() {
+                let n = n.as_i64().unwrap();
+                // a lawful right inverse larger than PyCuTe's chain (F2 layouts with
+                // power-of-two extents get the largest by linear algebra over GF(2))
+                if op == "right_inverse" && size_of(&r) > n {
+                    return Ok("larger than PyCuTe's, lawful");
+                }
+                if size_of(&r) != n {
                     return Err(format!("{r} has size {}, not {n}", size_of(&r)));
                 }
             }
@@ -348,5 +354,6 @@ fn nvlabs_pycute_extras_agree() {
     // 194 + 62 cases: what has no form here (sympy symbols, an F2 basis stride beside an
     // integer one) is the only difference from PyCuTe.
     assert_eq!(count("unsupported"), 9 + 1);
+    assert_eq!(count("larger than PyCuTe's, lawful"), 1);
     assert_eq!(tally.values().sum::<usize>(), 194 + 62);
 }

@@ -302,6 +302,24 @@ fn composition_holds(a: &SymLayout, b: &Layout, r: &SymLayout) -> Result<(), Str
     Ok(())
 }
 
+/// PyCuTe's symbolic answers that some substitution of positive integers contradicts (its
+/// generic assumptions: a symbol is never 1, symbolic values rank after static ones and left to
+/// right): refused here (`Undecidable`). 0338: `complement(N:X)` at `N = 1` is `1:0`, not of
+/// size `X`; 0469 and 0470: at `X = 1` (`DM = 1`) the right inverse is `N:1` (`M:1`), not
+/// `1:0`; 0709 to 0712: at `P = 1` (0709, 0711) or `P > Q` the integer order differs; 0650 and
+/// 0651: at `X = 2` (`Y < X`) the integer `make_layout_like` differs.
+const CONTRADICTED: &[&str] = &[
+    "nvlabs-cute-0338",
+    "nvlabs-cute-0469",
+    "nvlabs-cute-0470",
+    "nvlabs-cute-0709",
+    "nvlabs-cute-0710",
+    "nvlabs-cute-0711",
+    "nvlabs-cute-0712",
+    "nvlabs-cute-0650",
+    "nvlabs-cute-0651",
+];
+
 /// Each case answered symbolically, compared with PyCuTe's symbolic answer: `pass` when our
 /// answer equals the peer's as polynomials (the order of factors aside), or, for composition,
 /// when it meets the peer's post-condition over the symbols; `refused` where PyCuTe raises
@@ -309,6 +327,7 @@ fn composition_holds(a: &SymLayout, b: &Layout, r: &SymLayout) -> Result<(), Str
 #[test]
 fn nvlabs_sympy_assertions_hold_symbolically() {
     let (mut pass, mut refused, mut failures) = (0, 0, Vec::new());
+    let mut contradicted = 0;
     for line in DATA.lines().skip(1) {
         let case: Value = serde_json::from_str(line).unwrap();
         let op = case["op"].as_str().unwrap();
@@ -319,6 +338,11 @@ fn nvlabs_sympy_assertions_hold_symbolically() {
             Ok(r) => r,
             Err(e) if peer_raises && e.starts_with("Undecidable") => {
                 refused += 1;
+                continue;
+            }
+            Err(e) if CONTRADICTED.contains(&case["ref"].as_str().unwrap()) => {
+                assert!(e.starts_with("Undecidable"), "{id}: {e}");
+                contradicted += 1;
                 continue;
             }
             Err(e) => {
@@ -353,8 +377,8 @@ fn nvlabs_sympy_assertions_hold_symbolically() {
         pass += 1;
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
-    println!("symbolic: pass {pass}, refused {refused}");
-    assert_eq!((pass, refused), (47, 1));
+    println!("symbolic: pass {pass}, refused {refused}, contradicted {contradicted}");
+    assert_eq!((pass, refused, contradicted), (38, 1, 9));
 }
 
 fn env(at: &str) -> BTreeMap<String, i64> {

@@ -17,6 +17,7 @@ use cute_layout::{
     ComposedLayout, IntTuple, IntTupleBuilder, Layout, LayoutError as RsLayoutError,
     ParseError as RsParseError, ScaledBasis, SliceCoord, Swizzle, Tiler, TupleToken,
 };
+use cute_ops::table::{Arity, Kind};
 use cute_ops::{Arg, OpError};
 use pyo3::exceptions::{PyIndexError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
@@ -544,34 +545,72 @@ fn composed_object(py: Python<'_>, c: ComposedLayout) -> PyResult<Py<PyAny>> {
     Ok(Py::new(py, PyComposed { inner: c })?.into_any())
 }
 
-/// An operation's text result as the Python value it denotes: a `Layout`, `ComposedLayout`,
-/// `Swizzle`, int or tuple; other text (tables, pictures, explanations) stays a string.
-fn from_text<'py>(py: Python<'py>, text: &str) -> PyResult<Bound<'py, PyAny>> {
+/// An operation's text result as a Python value of the first of its declared result kinds
+/// (`OpSpec::returns`) that the text has the form of: a `Layout` (or `BasisLayout` for basis
+/// strides), `ComposedLayout`, `Swizzle`, int, bool or (nested) tuple; the other kinds (tables,
+/// pictures, tensors, pointers, symbolic and F2 layouts) stay text.
+fn from_kinds<'py>(py: Python<'py>, kinds: &[Kind], text: &str) -> PyResult<Bound<'py, PyAny>> {
     let t = text.trim();
-    if t.starts_with("Sw") {
-        if t.contains(" o ") {
-            if let Ok(c) = t.parse::<ComposedLayout>() {
-                return Ok(Py::new(py, PyComposed { inner: c })?
-                    .into_bound(py)
-                    .into_any());
+    for kind in kinds {
+        match kind {
+            Kind::Layout | Kind::Tiler if t.contains(':') => {
+                if let Ok(l) = t.parse::<Layout>() {
+                    return Ok(new_layout(py, l)?.into_bound(py).into_any());
+                }
+                if let Ok(l) = t.parse::<Layout<ScaledBasis>>() {
+                    return Ok(Py::new(py, PyBasis { inner: l })?.into_bound(py).into_any());
+                }
             }
-        } else if let Ok(s) = t.parse::<Swizzle>() {
-            return Ok(Py::new(py, PySwizzle { inner: s })?
-                .into_bound(py)
-                .into_any());
-        }
-    } else if t.contains(':') && !t.contains('\n') {
-        if let Ok(l) = t.parse::<Layout>() {
-            return Ok(new_layout(py, l)?.into_bound(py).into_any());
-        }
-        if let Ok(l) = t.parse::<Layout<ScaledBasis>>() {
-            return Ok(Py::new(py, PyBasis { inner: l })?.into_bound(py).into_any());
-        }
-    } else if let Ok(v) = t.parse::<i64>() {
-        return v.into_bound_py_any(py);
-    } else if t.starts_with('(') {
-        if let Ok(tt) = t.parse::<IntTuple>() {
-            return tuple_to_py(py, &tt);
+            Kind::Tiler => {
+                if let Ok(tt) = t.parse::<IntTuple>() {
+                    return tuple_to_py(py, &tt);
+                }
+            }
+            Kind::Composed if t.contains(" o ") => {
+                if let Ok(c) = t.parse::<ComposedLayout>() {
+                    return Ok(Py::new(py, PyComposed { inner: c })?
+                        .into_bound(py)
+                        .into_any());
+                }
+            }
+            Kind::Swizzle => {
+                if let Ok(s) = t.parse::<Swizzle>() {
+                    return Ok(Py::new(py, PySwizzle { inner: s })?
+                        .into_bound(py)
+                        .into_any());
+                }
+            }
+            Kind::Int => {
+                if let Ok(v) = t.parse::<i64>() {
+                    return v.into_bound_py_any(py);
+                }
+            }
+            Kind::Bool => match t {
+                "1" => return true.into_bound_py_any(py),
+                "0" => return false.into_bound_py_any(py),
+                _ => {}
+            },
+            Kind::Tuple | Kind::Shape | Kind::Stride | Kind::Coord | Kind::Profile => {
+                if let Ok(tt) = t.parse::<IntTuple>() {
+                    return tuple_to_py(py, &tt);
+                }
+            }
+            Kind::Text if !t.contains('\n') => {
+                // Free text (an op applied to each element, a fixed word): the value its one
+                // line writes, as for the kinds above.
+                return from_kinds(
+                    py,
+                    &[
+                        Kind::Swizzle,
+                        Kind::Composed,
+                        Kind::Layout,
+                        Kind::Int,
+                        Kind::Tuple,
+                    ],
+                    text,
+                );
+            }
+            _ => {}
         }
     }
     text.into_bound_py_any(py)
@@ -653,14 +692,27 @@ fn is_other_kind(x: &Bound<'_, PyAny>) -> bool {
         || x.is_instance_of::<PyString>()
 }
 
-/// Runs `op` of the operation table on Python arguments, converting the result back.
+/// The declaration of `op`, by a map built once (the table's own lookup is a scan of its names).
+fn spec_of(op: &str) -> PyResult<&'static cute_ops::OpSpec> {
+    static SPECS: OnceLock<std::collections::HashMap<&'static str, &'static cute_ops::OpSpec>> =
+        OnceLock::new();
+    SPECS
+        .get_or_init(|| cute_ops::all().map(|s| (s.name, s)).collect())
+        .get(op)
+        .copied()
+        .ok_or_else(|| operr(cute_ops::unknown_op(op)))
+}
+
+/// Runs `op` of the operation table on Python arguments, converting the result by the op's
+/// declared result kinds.
 fn table_call<'py>(py: Python<'py>, op: &str, args: &[&Bound<'py, PyAny>]) -> PyResult<Py<PyAny>> {
+    let spec = spec_of(op)?;
     let args = args
         .iter()
         .map(|a| to_arg(a, 0))
         .collect::<PyResult<Vec<_>>>()?;
     let text = cute_ops::run_op(op, &args).map_err(operr)?;
-    Ok(from_text(py, &text)?.unbind())
+    Ok(from_kinds(py, spec.returns, &text)?.unbind())
 }
 
 /// `table_call` on `first` and, if given, `more`.
@@ -1251,6 +1303,8 @@ impl PyBasis {
 text_value("BasisLayout");
 }
 
+/// the shape with unit basis strides: maps each coordinate to itself
+///
 /// CuTe's `make_identity_layout(shape)`: the shape with unit basis strides.
 ///
 /// >>> str(make_identity_layout((4, 8)))
@@ -1320,6 +1374,8 @@ png;
 
 // ---- module functions --------------------------------------------------------------------------
 
+/// number of points (product of the shape)
+///
 /// Number of points: the product of the shape of a layout or of an int tuple.
 ///
 /// >>> size(Layout((4, 8), (8, 1))), size((2, (3, 4)))
@@ -1338,6 +1394,8 @@ fn size(x: &Bound<'_, PyAny>) -> PyResult<i64> {
     to_tuple(x)?.size().py()
 }
 
+/// CuTe's cosize: one past the last offset (of the inner layout if composed)
+///
 /// CuTe's cosize: `L(size(L) - 1) + 1` for a layout with non-negative strides.
 #[pyfunction]
 fn cosize(x: &Bound<'_, PyAny>) -> PyResult<i64> {
@@ -1347,6 +1405,8 @@ fn cosize(x: &Bound<'_, PyAny>) -> PyResult<i64> {
     Ok(to_layout(x)?.cosize())
 }
 
+/// number of top-level modes
+///
 /// Number of top-level modes (1 for an integer).
 #[pyfunction]
 fn rank(x: &Bound<'_, PyAny>) -> PyResult<usize> {
@@ -1359,6 +1419,8 @@ fn rank(x: &Bound<'_, PyAny>) -> PyResult<usize> {
     Ok(to_tuple(x)?.rank())
 }
 
+/// nesting depth (0 for an integer)
+///
 /// Nesting depth (0 for an integer).
 #[pyfunction]
 fn depth(x: &Bound<'_, PyAny>) -> PyResult<usize> {
@@ -1371,6 +1433,8 @@ fn depth(x: &Bound<'_, PyAny>) -> PyResult<usize> {
     Ok(to_tuple(x)?.depth())
 }
 
+/// all leaves as one flat tuple; of a tensor (counting, coordinate or pointer), the tensor over the flattened layout
+///
 /// All leaves as one flat tuple (of a layout: its flat layout).
 #[pyfunction]
 fn flatten(py: Python<'_>, x: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
@@ -1383,6 +1447,8 @@ fn flatten(py: Python<'_>, x: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
     ret_tuple(py, &to_tuple(x)?.flatten())
 }
 
+/// fewest modes with the same function (by profile if given); of a tensor (counting, coordinate or pointer), the tensor over the coalesced layout
+///
 /// Fewest modes with the same function: `coalesce(L)(i) == L(i)` for every `i < size(L)`; with
 /// a profile, mode by mode.
 ///
@@ -1405,6 +1471,8 @@ fn coalesce(
     }
 }
 
+/// coalesce without stride-0 and extent-1 modes (at the terminals of PROFILE; of the inner layout if composed); of a tensor (counting, coordinate or pointer), the tensor over the filtered layout
+///
 /// Coalesce without stride-0 and extent-1 modes (the layout of the distinct offsets).
 #[pyfunction]
 #[pyo3(signature = (layout, profile = None))]
@@ -1413,21 +1481,25 @@ fn filter(
     layout: &Bound<'_, PyAny>,
     profile: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Py<PyAny>> {
-    if given(profile).is_some() {
-        return Err(raise(
-            "NotImplemented",
-            "filter with a profile is not implemented; filter each mode".into(),
-        ));
+    if let Some(p) = given(profile) {
+        return table_call(py, "filter", &[layout, p]);
+    }
+    if is_other_kind(layout) {
+        return table_call(py, "filter", &[layout]);
     }
     layout_object(py, lref(layout)?.filter())
 }
 
+/// stride-0 modes get extent 1; of a tensor (counting, coordinate or pointer), the tensor over that layout
+///
 /// Stride-0 modes get extent 1.
 #[pyfunction]
 fn filter_zeros(py: Python<'_>, layout: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
     layout_object(py, lref(layout)?.filter_zeros())
 }
 
+/// A o B: R(c) = A(B(c)); of a tensor (counting, coordinate or pointer) and a layout or tiler, the tensor over A o B
+///
 /// `A o B`: `R(c) == A(B(c))` for every coordinate `c` of `B`. `B` may be a layout, an int, a
 /// tiler tuple (mode by mode, `None` keeps a mode), a swizzle or a composed layout.
 ///
@@ -1449,6 +1521,8 @@ fn composition(py: Python<'_>, a: &Bound<'_, PyAny>, b: &Bound<'_, PyAny>) -> Py
     layout_object(py, r)
 }
 
+/// the layout filling the gaps of the image up to COTARGET (default cosize); of the inner layout if composed
+///
 /// The layout filling the gaps of `L`'s image up to `cotarget` (default: `cosize(L)`):
 /// `(L, complement(L))` is injective and its image covers `[0, cotarget)` in order.
 ///
@@ -1490,6 +1564,8 @@ fn pycute_complement(
     complement(py, layout, m)
 }
 
+/// CuTe's right inverse: R with A(R(i)) = i on R's domain
+///
 /// The largest `R` with `L(R(i)) == i` for every `i < size(R)`.
 ///
 /// >>> str(right_inverse(Layout((4, 8), (8, 1))))
@@ -1505,6 +1581,8 @@ fn right_inverse(py: Python<'_>, layout: &Bound<'_, PyAny>) -> PyResult<Py<PyAny
     layout_object(py, lref(layout)?.right_inverse())
 }
 
+/// R with R(A(i)) = i (quasi-inverse if not injective)
+///
 /// `R` with `R(L(i)) == i` for every `i < size(L)` (L injective).
 ///
 /// >>> str(left_inverse(Layout((4, 8), (8, 1))))
@@ -1520,9 +1598,14 @@ fn left_inverse(py: Python<'_>, layout: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>
     layout_object(py, lref(layout)?.left_inverse().py()?)
 }
 
+/// the coordinates A maps to 0 (1:0 for a composed layout, as CuTe)
+///
 /// The coordinates `L` maps to 0, as a layout into `L`'s domain.
 #[pyfunction]
 fn nullspace(py: Python<'_>, layout: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+    if is_other_kind(layout) {
+        return table_call(py, "nullspace", &[layout]);
+    }
     layout_object(py, lref(layout)?.nullspace())
 }
 
@@ -1551,27 +1634,36 @@ macro_rules! tiler_op {
 
 tiler_op!(
     logical_divide,
-    "`A o (T, complement(T, size(A)))`: mode 0 is the tile, mode 1 the tiles.\n\n>>> str(logical_divide(Layout(16, 1), 4))\n'(4,4):(1,4)'"
+    "A o (T, complement(T))\n\n`A o (T, complement(T, size(A)))`: mode 0 is the tile, mode 1 the tiles.\n\n>>> str(logical_divide(Layout(16, 1), 4))\n'(4,4):(1,4)'"
 );
 tiler_op!(
     zipped_divide,
-    "`logical_divide` as `((tile), (rest))` for a tiler tuple.\n\n>>> str(zipped_divide(Layout((8, 8)), (2, 4)))\n'((2,4),(4,2)):((1,8),(2,32))'"
+    "logical_divide as ((tile),(rest))\n\n`logical_divide` as `((tile), (rest))` for a tiler tuple.\n\n>>> str(zipped_divide(Layout((8, 8)), (2, 4)))\n'((2,4),(4,2)):((1,8),(2,32))'"
 );
 tiler_op!(
     tiled_divide,
-    "`logical_divide` as `((tile), rest...)`.\n\n>>> str(tiled_divide(Layout((8, 8)), (2, 4)))\n'((2,4),4,2):((1,8),2,32)'"
+    "logical_divide as ((tile),rest...)\n\n`logical_divide` as `((tile), rest...)`.\n\n>>> str(tiled_divide(Layout((8, 8)), (2, 4)))\n'((2,4),4,2):((1,8),2,32)'"
 );
 tiler_op!(
     flat_divide,
-    "`logical_divide` as `(tile..., rest...)`.\n\n>>> str(flat_divide(Layout((8, 8)), (2, 4)))\n'(2,4,4,2):(1,8,2,32)'"
+    "logical_divide as (tile...,rest...)\n\n`logical_divide` as `(tile..., rest...)`.\n\n>>> str(flat_divide(Layout((8, 8)), (2, 4)))\n'(2,4,4,2):(1,8,2,32)'"
 );
 tiler_op!(
     logical_product,
-    "`(A, complement(A, size(A) * cosize(B)) o B)`: copies of A laid out by B.\n\n>>> str(logical_product(Layout(2, 1), Layout(3, 1)))\n'(2,3):(1,2)'"
+    "(A, complement(A) o B)\n\n`(A, complement(A, size(A) * cosize(B)) o B)`: copies of A laid out by B.\n\n>>> str(logical_product(Layout(2, 1), Layout(3, 1)))\n'(2,3):(1,2)'"
 );
-tiler_op!(zipped_product, "`logical_product` as `((block), (rest))`.");
-tiler_op!(tiled_product, "`logical_product` as `((block), rest...)`.");
-tiler_op!(flat_product, "`logical_product` as `(block..., rest...)`.");
+tiler_op!(
+    zipped_product,
+    "logical_product as ((block),(rest))\n\n`logical_product` as `((block), (rest))`."
+);
+tiler_op!(
+    tiled_product,
+    "logical_product as ((block),rest...)\n\n`logical_product` as `((block), rest...)`."
+);
+tiler_op!(
+    flat_product,
+    "logical_product as (block...,rest...)\n\n`logical_product` as `(block..., rest...)`."
+);
 
 /// A module function `NAME(a, b)` of two layout arguments: `Layout::NAME`, or `NAME` of the
 /// operation table where `via_table(a, b)` (arguments the fast path does not take).
@@ -1594,6 +1686,8 @@ macro_rules! layout_pair_fn {
 }
 
 layout_pair_fn! {
+    /// copies of A placed block by block as B says (of the inner layout if composed)
+    ///
     /// Copies of `A` placed block by block as `B` says (mode i is `(A_i, B_i)`).
     ///
     /// >>> str(blocked_product(Layout((2, 2)), Layout((2, 3))))
@@ -1602,10 +1696,14 @@ layout_pair_fn! {
 }
 
 layout_pair_fn! {
+    /// copies of A interleaved as B says (of the inner layout if composed)
+    ///
     /// Copies of `A` interleaved as `B` says (mode i is `(B_i, A_i)`).
     fn raked_product, via_table |a, _| is_other_kind(a)
 }
 
+/// A repeated to fill SHAPE (the inner layout if composed: a swizzled smem layout from its atom)
+///
 /// `A` repeated to fill `shape` (in `order` of the modes, if given).
 #[pyfunction]
 #[pyo3(signature = (layout, shape, order = None))]
@@ -1635,6 +1733,8 @@ fn layout_and_n(a: &Bound<'_, PyAny>, b: &Bound<'_, PyAny>) -> PyResult<(Layout,
     Ok((to_layout(a)?, n))
 }
 
+/// the layout for elements N times wider
+///
 /// The layout for elements `n` times wider: `upcast(layout, n)` (CuTe's `upcast<n>(layout)`;
 /// `upcast(n, layout)` is accepted too).
 #[pyfunction]
@@ -1643,6 +1743,8 @@ fn upcast(py: Python<'_>, a: &Bound<'_, PyAny>, b: &Bound<'_, PyAny>) -> PyResul
     layout_object(py, l.upcast(n).py()?)
 }
 
+/// the layout for elements N times narrower
+///
 /// The layout for elements `n` times narrower: `downcast(layout, n)`.
 #[pyfunction]
 fn downcast(py: Python<'_>, a: &Bound<'_, PyAny>, b: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
@@ -1650,6 +1752,8 @@ fn downcast(py: Python<'_>, a: &Bound<'_, PyAny>, b: &Bound<'_, PyAny>) -> PyRes
     layout_object(py, l.downcast(n).py()?)
 }
 
+/// the layout for elements of NEW_BITS bits instead of OLD_BITS
+///
 /// The layout for elements of `new_bits` bits instead of `old_bits`.
 #[pyfunction]
 fn recast(
@@ -1661,12 +1765,16 @@ fn recast(
     layout_object(py, lref(layout)?.recast(old_bits, new_bits).py()?)
 }
 
+/// number of leading elements both layouts map alike
+///
 /// Number of leading elements both layouts map alike.
 #[pyfunction]
 fn max_common_vector(a: &Bound<'_, PyAny>, b: &Bound<'_, PyAny>) -> PyResult<i64> {
     Ok(lref(a)?.max_common_vector(&*lref(b)?))
 }
 
+/// layout of the leading elements both layouts map alike
+///
 /// The layout of the leading elements both layouts map alike: `A(R(i)) == B(R(i)) == i`.
 #[pyfunction]
 fn max_common_layout(
@@ -1696,6 +1804,8 @@ fn layout_of(shape: &Bound<'_, PyAny>, stride: Option<&Bound<'_, PyAny>>) -> PyR
     }
 }
 
+/// index of a 1-D, R-D or natural coordinate (colexicographic for a shape; a coordinate for basis strides)
+///
 /// The index of a coordinate (1-D, R-D or natural): `crd2idx(crd, shape, stride=None)` as
 /// pycute (no stride: column-major), or `crd2idx(crd, layout)`. A `None` coordinate is 0.
 ///
@@ -1744,6 +1854,8 @@ fn crd2idx(
     }
 }
 
+/// natural coordinate: idx2crd(i, shape), or (i / d) % s per leaf of a layout
+///
 /// The natural coordinate of an index: `idx2crd(idx, shape)` (colexicographic), or with a
 /// stride `(idx // d) % s` per leaf, as pycute.
 ///
@@ -1775,6 +1887,8 @@ fn idx2crd(
     ret_tuple(py, &l.coord(i).py()?)
 }
 
+/// a coordinate of one shape as a coordinate of another
+///
 /// A coordinate of one shape as a coordinate of another: `crd2crd(crd, dst_shape, src_shape)`.
 #[pyfunction]
 #[pyo3(signature = (crd, dst_shape, src_shape = None))]
@@ -1807,6 +1921,8 @@ fn crd2crd(
     ret_tuple(py, &r)
 }
 
+/// the sub-layout of the modes where COORD has _ (slice(coord, layout)); of a tensor, CuTe's tensor(coord)
+///
 /// The sub-layout a coordinate with `None` (CuTe's `_`) keeps: `slice_(crd, layout)`; on an int
 /// tuple, the entries kept (as pycute's `slice_(crd, tuple)`).
 #[pyfunction]
@@ -1865,6 +1981,8 @@ fn slice_shape(
     }))
 }
 
+/// (slice, offset of the fixed entries); composed: the offset moves inside, 0
+///
 /// `slice_and_offset(crd, layout)`: the sub-layout and the offset of its origin.
 #[pyfunction]
 fn slice_and_offset(
@@ -1877,6 +1995,8 @@ fn slice_and_offset(
     Ok((new_layout(py, l)?.into_any(), off))
 }
 
+/// layout from a shape and a stride or a stride order (default LayoutLeft)
+///
 /// A layout: `make_layout(shape, stride=None)` as CuTe (`stride` may be `"LayoutLeft"` or
 /// `"LayoutRight"`), or `make_layout(L0, L1, ...)` / `make_layout(iterable of layouts)`: the
 /// layout whose modes are the given layouts, as pycute.
@@ -1941,6 +2061,8 @@ fn make_layout(py: Python<'_>, args: &Bound<'_, PyTuple>) -> PyResult<Py<PyAny>>
     layout_object(py, Layout::new(shape, to_tuple(&d)?).py()?)
 }
 
+/// CuTe shape_div: elementwise, or the integer divided out of the elements left to right (ceil)
+///
 /// CuTe's `shape_div(a, b)`: int tuple `a` with `b` elements divided out, mode by mode.
 ///
 /// >>> shape_div((3, 4), 6), shape_div(((3, 4), 6), 36)
@@ -1951,6 +2073,8 @@ fn shape_div(py: Python<'_>, a: &Bound<'_, PyAny>, b: &Bound<'_, PyAny>) -> PyRe
     ret_tuple(py, &r)
 }
 
+/// exclusive prefix product (the column-major stride)
+///
 /// The exclusive prefix products of the leaves of `a`, times `init` (pycute's `prefix_product`).
 ///
 /// >>> prefix_product(((2, 3), 4))
@@ -1962,6 +2086,8 @@ fn prefix_product(py: Python<'_>, a: &Bound<'_, PyAny>, init: i64) -> PyResult<P
     ret_tuple(py, &r)
 }
 
+/// sum of the products of congruent leaves
+///
 /// The sum of the products of corresponding leaves of two congruent int tuples.
 ///
 /// >>> inner_product(((2, 3), 4), ((2, 1), 2))
@@ -1980,6 +2106,8 @@ fn shape_of(x: &Bound<'_, PyAny>) -> PyResult<IntTuple> {
 }
 
 layout_pair_fn! {
+    /// R(i) = A(i) + B(i) for i < size (NVlabs PyCuTe; not CuTe C++)
+    ///
     /// NVlabs PyCuTe's `layout_add` (not CuTe C++): the layout `R` with `R(i) == A(i) + B(i)` for
     /// every `i < size`, coalesced. Raises `LayoutError` (`.kind` `SizeMismatch`, `NotALayout`,
     /// `NotRepresentable`) where no such layout exists.
@@ -1989,6 +2117,8 @@ layout_pair_fn! {
     fn layout_add, via_table |a, b| is_other_kind(a) || is_other_kind(b)
 }
 
+/// coalesce keeping the function past the end: an extent-1 last mode stays (NVlabs PyCuTe; not CuTe C++)
+///
 /// NVlabs PyCuTe's `coalesce_z` (not CuTe C++): coalesce that keeps `L(i)` for every integer
 /// `i`, past the end too, so an extent-1 last mode may stay.
 ///
@@ -2011,6 +2141,8 @@ fn coalesce_z(
     }
 }
 
+/// the sub-modes two shapes share in order, as index positions (NVlabs PyCuTe; not CuTe C++)
+///
 /// NVlabs PyCuTe's `greatest_common_domain` (not CuTe C++) of two shapes (or layouts' shapes):
 /// the sub-modes they share in order, as a flat layout of index positions.
 ///
@@ -2025,6 +2157,8 @@ fn greatest_common_domain(
     layout_object(py, shape_of(a)?.greatest_common_domain(&shape_of(b)?).py()?)
 }
 
+/// the least shape both are compatible with (NVlabs PyCuTe; not CuTe C++)
+///
 /// NVlabs PyCuTe's `common_refinement` (not CuTe C++): the least shape both shapes (or
 /// layouts' shapes) are compatible with.
 ///
@@ -2040,6 +2174,8 @@ fn common_refinement(
     ret_tuple(py, &r)
 }
 
+/// the greatest shape compatible with both (NVlabs PyCuTe; not CuTe C++)
+///
 /// NVlabs PyCuTe's `common_coarsening` (not CuTe C++): the greatest shape compatible with both
 /// shapes (or layouts' shapes); it exists exactly when their sizes agree.
 ///
@@ -2061,6 +2197,8 @@ fn make_layout_right(py: Python<'_>, shape: &Bound<'_, PyAny>) -> PyResult<Py<Py
     layout_object(py, Layout::row_major(to_tuple(shape)?).py()?)
 }
 
+/// the shape
+///
 /// The shape of a layout (a tuple or int).
 #[pyfunction]
 fn shape(py: Python<'_>, x: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
@@ -2073,6 +2211,8 @@ fn shape(py: Python<'_>, x: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
     }
 }
 
+/// the stride
+///
 /// The stride of a layout.
 #[pyfunction]
 fn stride(py: Python<'_>, x: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
@@ -2080,6 +2220,8 @@ fn stride(py: Python<'_>, x: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
     l.get().stride(py)
 }
 
+/// sub-layout at a hierarchical index (layout<I...>), or the element of a tuple
+///
 /// `mode(layout, i, ...)`: the sub-layout at a hierarchical index (CuTe's `layout<I...>`).
 #[pyfunction]
 #[pyo3(signature = (layout, *path))]
@@ -2123,6 +2265,80 @@ fn run_text(op: &str, args: &Bound<'_, PyTuple>) -> PyResult<String> {
         .map(|x| to_arg(&x, 0))
         .collect::<PyResult<Vec<_>>>()?;
     cute_ops::run_op(op, &a).map_err(operr)
+}
+
+/// The call behind each generated function of `cute_layout._ops`: runs `op` on `args` (the
+/// values of its parameters in order; trailing `None`s after the first `required` are parameters
+/// not given) followed by the items of `rest` (a repeating last parameter), and converts the
+/// result by the op's declared result kinds.
+#[pyfunction]
+#[pyo3(signature = (op, required, args, rest = None))]
+fn _call(
+    py: Python<'_>,
+    op: &str,
+    required: usize,
+    args: &Bound<'_, PyTuple>,
+    rest: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Py<PyAny>> {
+    let spec = spec_of(op)?;
+    let mut n = args.len();
+    while n > required && args.get_item(n - 1)?.is_none() {
+        n -= 1;
+    }
+    let mut a = Vec::with_capacity(n);
+    for k in 0..n {
+        a.push(to_arg(&args.get_item(k)?, 0)?);
+    }
+    if let Some(r) = rest {
+        if r.is_instance_of::<PyString>() {
+            return Err(type_error(
+                &format!("{op}: the repeating parameter takes a list or tuple"),
+                r,
+            ));
+        }
+        for x in r.try_iter()? {
+            a.push(to_arg(&x?, 0)?);
+        }
+    }
+    let text = cute_ops::run_op(op, &a).map_err(operr)?;
+    Ok(from_kinds(py, spec.returns, &text)?.unbind())
+}
+
+/// The declarations of the operation table, for the generator of `cute_layout._ops`: one dict
+/// per operation with `name`, `topic`, `usage`, `summary`, `law`, `example`, `output`, `limits`,
+/// `returns` (kind names) and `params` (a list of `(ident, label, arity, kinds)`; `arity` is
+/// `one`, `optional`, `many` or `more`).
+#[pyfunction]
+fn _specs(py: Python<'_>) -> PyResult<Py<PyList>> {
+    let out = PyList::empty(py);
+    for s in cute_ops::all() {
+        let d = PyDict::new(py);
+        d.set_item("name", s.name)?;
+        d.set_item("topic", s.topic.key())?;
+        d.set_item("usage", s.usage())?;
+        d.set_item("summary", s.summary)?;
+        d.set_item("law", s.law)?;
+        d.set_item("example", s.example.to_vec())?;
+        d.set_item("output", s.output)?;
+        d.set_item("limits", s.limits)?;
+        let returns: Vec<&str> = s.returns.iter().map(|k| k.name()).collect();
+        d.set_item("returns", returns)?;
+        let names = s.param_names();
+        let params = PyList::empty(py);
+        for (p, ident) in s.params.iter().zip(names) {
+            let arity = match p.arity {
+                Arity::One => "one",
+                Arity::Optional => "optional",
+                Arity::Many => "many",
+                Arity::OneOrMore => "more",
+            };
+            let kinds: Vec<&str> = p.kinds.iter().map(|k| k.name()).collect();
+            params.append((ident, p.label(), arity, kinds))?;
+        }
+        d.set_item("params", params)?;
+        out.append(d)?;
+    }
+    Ok(out.unbind())
 }
 
 fn err_object(py: Python<'_>, kind: &str, message: String) -> PyResult<Py<PyAny>> {
@@ -2192,12 +2408,14 @@ fn batch(py: Python<'_>, requests: &Bound<'_, PyAny>, raw: bool) -> PyResult<Py<
 
 /// The operation table: a list of `(name, usage, about)`.
 #[pyfunction]
-fn ops() -> Vec<(&'static str, &'static str, &'static str)> {
+fn ops() -> Vec<(&'static str, String, &'static str)> {
     cute_ops::all()
-        .map(|s| (s.name, s.usage, s.about))
+        .map(|s| (s.name, s.usage(), s.summary))
         .collect()
 }
 
+/// the pictures of latex as SVG, an operation's operands beside its result (OP A B), bank conflicts (--banks N); --palette, --color-by, --title, --highlight (`cute help svg`)
+///
 /// A layout's picture as SVG (`svg(layout)`: a layout, swizzled layout or swizzle), or a
 /// thread-value layout's over a tile (`svg(tv, tile_shape)`).
 #[pyfunction]
@@ -2312,6 +2530,8 @@ fn repr_png<'py>(
     to_png(py, svg().ok()?, None).ok()
 }
 
+/// CuTe's print_latex as TikZ text: a layout, a TV layout (--tv L --tile SHAPE), an MMA atom or tiled MMA (mma ATOM --layout --permutation), a tiled copy (copy ATOM TYPE --thr --val | --mma --operand); --palette C,C,... (`cute help latex`)
+///
 /// A layout's picture as LaTeX/TikZ (`latex(layout)` or `latex(tv, tile_shape)`).
 #[pyfunction]
 #[pyo3(signature = (layout, tile = None))]
@@ -2397,6 +2617,8 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyComposed>()?;
     m.add_class::<PyTV>()?;
     m.add_class::<PyBasis>()?;
+    m.add_function(wrap_pyfunction!(_call, m)?)?;
+    m.add_function(wrap_pyfunction!(_specs, m)?)?;
     m.add_function(wrap_pyfunction!(make_identity_layout, m)?)?;
     m.add_function(wrap_pyfunction!(size, m)?)?;
     m.add_function(wrap_pyfunction!(cosize, m)?)?;

@@ -52,19 +52,64 @@ fn view_result(what: &str, line: &str) -> Result<String, OpError> {
     }
 }
 
-/// The operation table as JSON: `[{"name", "usage", "min", "max", "about"}, ...]` in the order
-/// `cute ops` lists them.
+/// The operation table as JSON, in the order `cute ops` lists them: `[{"name", "topic",
+/// "usage", "min", "max", "summary", "params", "overloads", "returns", "f2", "f2_basis", "law"},
+/// ...]` (`f2`, `f2_basis`: whether it also takes layouts with F2 strides, F2 basis strides).
+/// A parameter is `{"name", "label", "kinds", "arity"}`: `name` an identifier (`layout`, `n`), `label` its
+/// word in the usage line, `kinds` the kinds it takes (`"Layout"`, `"Tag:LayoutLeft"`), `arity`
+/// one of `one`, `optional`, `many`, `one_or_more`.
 #[wasm_bindgen]
 pub fn ops() -> String {
     let items: Vec<String> = cute_ops::all()
         .map(|s| {
+            let sigs: Vec<String> = s.overloads.iter().map(|sig| params_json(sig, None)).collect();
+            let returns: Vec<String> = s.returns.iter().map(|&k| kind_json(k)).collect();
             format!(
-                "{{\"name\": {}, \"usage\": {}, \"min\": {}, \"max\": {}, \"about\": {}}}",
+                "{{\"name\": {}, \"topic\": {}, \"usage\": {}, \"min\": {}, \"max\": {}, \"summary\": {}, \"params\": {}, \"overloads\": [{}], \"returns\": [{}], \"f2\": {}, \"f2_basis\": {}, \"law\": {}}}",
                 json_string(s.name),
-                json_string(s.usage),
-                s.min,
-                s.max,
-                json_string(s.about)
+                json_string(s.topic.key()),
+                json_string(&s.usage()),
+                s.min(),
+                s.max(),
+                json_string(s.summary),
+                params_json(s.params, Some(&s.param_names())),
+                sigs.join(", "),
+                returns.join(", "),
+                s.f2.is_some(),
+                s.f2_basis.is_some(),
+                json_string(s.law)
+            )
+        })
+        .collect();
+    format!("[{}]", items.join(", "))
+}
+
+fn kind_json(k: cute_ops::table::Kind) -> String {
+    match k {
+        cute_ops::table::Kind::Tag(t) => json_string(&format!("Tag:{t}")),
+        _ => json_string(k.name()),
+    }
+}
+
+fn params_json(params: &[cute_ops::table::Param], names: Option<&[String]>) -> String {
+    use cute_ops::table::Arity;
+    let items: Vec<String> = params
+        .iter()
+        .enumerate()
+        .map(|(k, p)| {
+            let name = names.map_or_else(|| p.ident(), |n| n[k].clone());
+            let kinds: Vec<String> = p.kinds.iter().map(|&k| kind_json(k)).collect();
+            let arity = match p.arity {
+                Arity::One => "one",
+                Arity::Optional => "optional",
+                Arity::Many => "many",
+                Arity::OneOrMore => "one_or_more",
+            };
+            format!(
+                "{{\"name\": {}, \"label\": {}, \"kinds\": [{}], \"arity\": \"{arity}\"}}",
+                json_string(&name),
+                json_string(&p.label()),
+                kinds.join(", ")
             )
         })
         .collect();
@@ -89,6 +134,24 @@ mod tests {
             view("banks_report", r#"{"op":"b","args":["8:1",32,4,"rows"]}"#).contains("request 0")
         );
         let v: serde_json::Value = serde_json::from_str(&ops()).unwrap();
-        assert!(v.as_array().unwrap().len() > 40);
+        let all = v.as_array().unwrap();
+        assert_eq!(all.len(), cute_ops::all().count());
+        let make_layout = all.iter().find(|o| o["name"] == "make_layout").unwrap();
+        assert_eq!(make_layout["topic"], "construction");
+        assert_eq!(
+            make_layout["usage"],
+            "SHAPE [STRIDE|LayoutLeft|LayoutRight]"
+        );
+        assert_eq!(
+            make_layout["params"].to_string(),
+            r#"[{"arity":"one","kinds":["Shape"],"label":"SHAPE","name":"shape"},{"arity":"optional","kinds":["Stride","Tag:LayoutLeft","Tag:LayoutRight"],"label":"STRIDE|LayoutLeft|LayoutRight","name":"stride"}]"#
+        );
+        assert_eq!(make_layout["returns"].to_string(), r#"["Layout"]"#);
+        assert_eq!(make_layout["f2"], false);
+        let size = all.iter().find(|o| o["name"] == "size").unwrap();
+        assert_eq!(
+            (&size["f2"], &size["f2_basis"]),
+            (&true.into(), &true.into())
+        );
     }
 }

@@ -429,14 +429,16 @@ fn complement_modes_with<L: List<(i64, i64)>>(
     cover: bool,
     m_is_floor: bool,
 ) -> Result<(), Stop<L::Full>> {
+    // The cotarget's size in i128 (saturated): it only bounds the coverage checks, so a size
+    // past i64 is no overflow by itself (the result may still fit).
     let m = cotarget
         .iter()
-        .try_fold(1i64, |acc, &c| acc.checked_mul(c))
-        .ok_or_else(|| LayoutError::overflow("size"))?;
+        .fold(1i128, |acc, &c| acc.saturating_mul(i128::from(c)));
     // `f` as the layout filter() returns, for error messages only.
     let f_layout = || from_flat_unchecked(f);
     if f.is_empty() {
         // CuTe: make_layout(coalesce(cotarget)); a compact extent-1 mode has stride 0.
+        let m = i64::try_from(m).map_err(|_| LayoutError::overflow(OP))?;
         let d = if m == 1 { 0 } else { 1 };
         return result.add((m, d));
     }
@@ -512,11 +514,12 @@ fn complement_modes_with<L: List<(i64, i64)>>(
         Ok(span) => ceil_div_shape(cotarget, span)?,
         Err(_) => 1, // every extent of the cotarget is below S_k
     };
-    if i128::from(rest) * span - gap_sum < i128::from(m) {
+    if i128::from(rest) * span - gap_sum < m {
         // CuTe's element-wise ceil_div of a tuple cotarget can fall short of its size
         // (`complement(6:3, (5,3,5))` would be `(3,3):(1,18)`, cosize 54 < 75): take the
         // integer one, which reaches it (the coverage check below still applies).
-        rest = i64::try_from(span).map_or(1, |span| ceil_div(m, span));
+        let up = m / span + i128::from(m % span != 0);
+        rest = i64::try_from(up).map_err(|_| LayoutError::overflow(OP))?;
     }
     if !cover && first_gap.is_some() && rest == 1 {
         // The product's chain with a gap falls short of m, so b's offsets may pass its last
@@ -532,7 +535,7 @@ fn complement_modes_with<L: List<(i64, i64)>>(
             .and_then(|x| x.checked_mul(rest))
             .ok_or_else(|| LayoutError::overflow(OP))?;
         let cosize = i128::from(rest) * span - gap_sum;
-        if cosize < i128::from(m) || size_r < m / size_a {
+        if cosize < m || i128::from(size_r) < m / i128::from(size_a) {
             return Err(LayoutError::NotComplementable {
                 op: OP,
                 layout: f_layout().into(),

@@ -14,6 +14,10 @@ use crate::layout::Layout;
 /// Most coordinates [`IntTuple::coordinates`] lists.
 pub const MAX_COORDINATES: i64 = 1 << 16;
 
+/// Most integers in all the coordinates [`IntTuple::coordinates`] lists (coordinates times the
+/// shape's leaves).
+pub const MAX_COORDINATE_INTEGERS: i64 = 1 << 18;
+
 pub(crate) fn gcd(a: i64, b: i64) -> i64 {
     let (mut a, mut b) = (a.unsigned_abs(), b.unsigned_abs());
     while b != 0 {
@@ -481,7 +485,7 @@ impl IntTuple {
     /// [`LayoutError::CoordMismatch`] / [`LayoutError::CoordOutOfRange`] for a start that is not
     /// a coordinate inside `shape`; [`LayoutError::InvalidArgument`] for an `order` that is not
     /// a congruent permutation, or a shape without leaves; [`LayoutError::TooLarge`] past
-    /// [`MAX_COORDINATES`] coordinates.
+    /// [`MAX_COORDINATES`] coordinates or [`MAX_COORDINATE_INTEGERS`] integers in all.
     ///
     /// # Examples
     /// ```
@@ -569,6 +573,15 @@ impl IntTuple {
                 op: OP,
                 what: alloc::format!("{count} coordinates"),
                 limit: MAX_COORDINATES,
+            });
+        }
+        // n <= MAX_NODES and count <= MAX_COORDINATES: the product fits.
+        let integers = count * n as i64;
+        if integers > MAX_COORDINATE_INTEGERS {
+            return Err(LayoutError::TooLarge {
+                op: OP,
+                what: alloc::format!("{count} coordinates of {n} integers each"),
+                limit: MAX_COORDINATE_INTEGERS,
             });
         }
         let mut out = Vec::with_capacity(count as usize);
@@ -783,5 +796,15 @@ mod tests {
         assert!(t("(2,3)").coordinates(None, Some(&t("(0,0)"))).is_err());
         assert!(t("(256,257)").coordinates(None, None).is_err());
         assert_eq!(t("5").coordinates(Some(&t("3")), None).unwrap().len(), 2);
+        // The limits: 65,536 coordinates, 262,144 integers in all.
+        assert_eq!(t("65536").coordinates(None, None).unwrap().len(), 65536);
+        assert!(t("65537").coordinates(None, None).is_err());
+        let eight = t("(2,2,2,2,2,2,2,256)");
+        assert_eq!(eight.coordinates(None, None).unwrap().len(), 32768);
+        let nine = t("(2,2,2,2,2,2,2,2,128)");
+        assert!(matches!(
+            nine.coordinates(None, None),
+            Err(LayoutError::TooLarge { limit, .. }) if limit == MAX_COORDINATE_INTEGERS
+        ));
     }
 }

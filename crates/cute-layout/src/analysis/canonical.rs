@@ -131,7 +131,7 @@ impl Layout {
     /// `n_j >= 2`, so `C(1) = d_0`, `C(i) = i d_0` for `i < n_0`, and `C(n_0) = d_1 != n_0 d_0`
     /// (else the modes would have merged): `n_0` is the first `i` with `C(i) != i C(1)`. The values
     /// `C(q n_0)` are the function of `(n_1..n_k):(d_1..d_k)`, and by induction every mode is read
-    /// off the function. This is exactly what [`find_layout`](crate::find_layout) does, so
+    /// off the function. This is exactly what [`find_layout`](crate::analysis::find_layout) does, so
     /// `find_layout(offsets of l) == l.canonical()`. Size-1 modes carry no information (their
     /// coordinate is always 0) and are dropped; a stride-0 mode is an ordinary mode with `d = 0`
     /// (`(2,2):(0,0)` is `4:0`, `(2,2):(0,1)` stays).

@@ -62,7 +62,7 @@ const OP: &str = "find_layout";
 ///
 /// # Examples
 /// ```
-/// # use cute_layout::find_layout;
+/// # use cute_layout::analysis::find_layout;
 /// assert_eq!(find_layout(&[0, 2, 4, 7, 9, 11])?.to_string(), "(3,2):(2,7)");
 /// assert_eq!(find_layout(&[0, 1, 2, 3])?.to_string(), "4:1");
 /// assert_eq!(find_layout(&[0, 0, 1, 1])?.to_string(), "(2,2):(0,1)");
@@ -167,7 +167,7 @@ fn not_a_layout(
 ///
 /// # Examples
 /// ```
-/// # use cute_layout::find_layout_with_shape;
+/// # use cute_layout::analysis::find_layout_with_shape;
 /// let v = [0, 2, 4, 7, 9, 11];
 /// assert_eq!(find_layout_with_shape(&v, &"(3,(1,2))".parse()?)?.to_string(), "(3,(1,2)):(2,(0,7))");
 /// let w = [0, 1, 2, 3, 4, 5, 6, 7];

@@ -2,7 +2,7 @@
 //! of layout functions, predicates on the image, and step-by-step explanations of the algebra.
 //!
 //! ```
-//! use cute_layout::{find_layout, Layout};
+//! use cute_layout::{analysis::find_layout, Layout};
 //! let l = find_layout(&[0, 2, 4, 7, 9, 11])?;
 //! assert_eq!(l.to_string(), "(3,2):(2,7)");
 //! let m: Layout = "((3,1),2):((2,5),7)".parse()?;

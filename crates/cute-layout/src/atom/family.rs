@@ -11,7 +11,8 @@ use crate::layout::error::{LayoutError, ParseError};
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum AtomError {
-    /// No atom of that name (after [`normalize_name`]); `nearest` is the closest known name.
+    /// No atom of that name (after [`normalize_name`]); `nearest` is the closest known name
+    /// (none for a name over twice as long as every known one).
     UnknownAtom {
         /// The name asked for, normalised.
         name: String,
@@ -86,7 +87,7 @@ impl From<ParseError> for AtomError {
 /// Which kind of instruction an atom family is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum AtomKind {
-    /// A matrix multiply-accumulate ([`MmaAtom`]).
+    /// A matrix multiply-accumulate ([`MmaAtom`](super::MmaAtom)).
     Mma,
     /// A copy.
     Copy,
@@ -102,7 +103,7 @@ impl AtomKind {
     }
 }
 
-/// One family of atoms as [`families`] lists it.
+/// One family of atoms as [`families`](super::families) lists it.
 #[derive(Clone, Copy, Debug)]
 pub struct AtomFamily {
     /// MMA or copy.
@@ -141,6 +142,9 @@ pub fn normalize_name(name: &str) -> String {
     out
 }
 
+/// The deepest nesting of brackets an atom or type name may have, the outermost pair counted.
+pub const MAX_TEMPLATE_DEPTH: i32 = 16;
+
 /// A normalised name split at its outermost template brackets: `Base<a,b,...>` gives `Base` and
 /// the top-level arguments (`MMA_Traits<X, ...>` is unwrapped to `X` and the rest). A name
 /// without brackets has no arguments; `Base<>` has none either but `empty_brackets` is set.
@@ -155,7 +159,9 @@ pub struct TemplateName {
 }
 
 impl TemplateName {
-    /// Splits a name; `None` if the brackets do not balance or text follows the closing one.
+    /// Splits a name; `None` if the brackets do not balance, text follows the closing one, or
+    /// they nest deeper than [`MAX_TEMPLATE_DEPTH`] (no CuTe name does; the bound keeps the
+    /// unwrapping of `MMA_Traits<MMA_Traits<...>>` and `Copy_Traits<...>` shallow).
     pub fn parse(name: &str) -> Option<TemplateName> {
         let n = normalize_name(name);
         let Some(open) = n.find('<') else {
@@ -178,7 +184,12 @@ impl TemplateName {
         let mut start = 0;
         for (i, c) in inner.char_indices() {
             match c {
-                '<' | '(' => depth += 1,
+                '<' | '(' => {
+                    depth += 1;
+                    if depth >= MAX_TEMPLATE_DEPTH {
+                        return None;
+                    }
+                }
                 '>' | ')' => {
                     depth -= 1;
                     if depth < 0 {
@@ -274,10 +285,29 @@ pub(crate) fn edit_distance(a: &str, b: &str) -> usize {
     prev[b.len()]
 }
 
-/// The candidate closest to `name` by [`edit_distance`] (ties: the first).
-pub(crate) fn nearest<'a>(name: &str, candidates: impl Iterator<Item = &'a str>) -> Option<String> {
-    candidates
-        .map(|c| (edit_distance(name, c), c))
-        .min_by_key(|(d, _)| *d)
-        .map(|(_, c)| c.to_string())
+/// The candidate closest to `name` by [`edit_distance`] (ties: the first); none for a name more
+/// than twice as long as the longest candidate (it is not a misspelling of any).
+///
+/// The cost is bounded whatever `name`'s length: past that length nothing is measured, and a
+/// candidate whose length differs from `name`'s by at least the best distance so far (a lower
+/// bound of its own) is skipped.
+pub(crate) fn nearest<'a>(
+    name: &str,
+    candidates: impl Iterator<Item = &'a str> + Clone,
+) -> Option<String> {
+    let longest = candidates.clone().map(str::len).max()?;
+    if name.len() > 2 * longest {
+        return None;
+    }
+    let mut best: Option<(usize, &str)> = None;
+    for c in candidates {
+        if best.is_some_and(|(d, _)| name.len().abs_diff(c.len()) >= d) {
+            continue;
+        }
+        let d = edit_distance(name, c);
+        if best.is_none_or(|(b, _)| d < b) {
+            best = Some((d, c));
+        }
+    }
+    best.map(|(_, c)| c.to_string())
 }

@@ -22,7 +22,8 @@
 //! # Ok::<(), cute_layout::atom::AtomError>(())
 //! ```
 //!
-//! An unknown name is an [`AtomError::UnknownAtom`] that names the nearest known atom:
+//! An unknown name is an [`AtomError::UnknownAtom`] that names the nearest known atom (none
+//! for a name over twice as long as every known one):
 //!
 //! ```
 //! use cute_layout::atom::{mma_atom, AtomError};
@@ -44,7 +45,9 @@ pub(crate) mod tensor_partition;
 pub mod tiled_mma;
 
 pub(crate) use family::nearest;
-pub use family::{normalize_name, type_bits, AtomError, AtomFamily, AtomKind, TemplateName};
+pub use family::{
+    normalize_name, type_bits, AtomError, AtomFamily, AtomKind, TemplateName, MAX_TEMPLATE_DEPTH,
+};
 pub use mma::{for_each_mma_name, mma_atom, mma_names, MmaAtom, Operand};
 pub use tiled_mma::TiledMma;
 
@@ -87,5 +90,23 @@ mod tests {
         assert!(TemplateName::parse("A<b>>").is_none());
         assert_eq!(TemplateName::parse("A<>").unwrap().args.len(), 0);
         assert_eq!(edit_distance("kitten", "sitting"), 3);
+        let names = [
+            "SM80_16x8x8_F16F16F16F16_TN",
+            "SM80_16x8x16_F16F16F16F16_TN",
+            "DefaultCopy",
+        ];
+        let near = |n: &str| nearest(n, names.iter().copied());
+        assert_eq!(
+            near("SM80_16x8x16_F16F16F16F16_NT").as_deref(),
+            Some(names[1])
+        );
+        assert_eq!(near("Default").as_deref(), Some("DefaultCopy"));
+        assert_eq!(near(&"A".repeat(56)).as_deref(), Some(names[0]));
+        assert_eq!(near(&"A".repeat(57)), None);
+        assert_eq!(near(&"A".repeat(1 << 20)), None);
+        let nest = |k: usize| alloc::format!("{}X{}", "MMA_Traits<".repeat(k), ">".repeat(k));
+        assert_eq!(TemplateName::parse(&nest(16)).unwrap().base, "X");
+        assert!(TemplateName::parse(&nest(17)).is_none());
+        assert!(TemplateName::parse(&nest(100_000)).is_none());
     }
 }

@@ -539,40 +539,104 @@ impl LayoutChain {
         Ok(LayoutChain::from_layers(layers, inner.layout().clone()))
     }
 
+    /// CuTe `composition(self, rhs)` with a composed layout on the right: the outer functions
+    /// of `self` over `self.layout() ∘ rhs` ([`Layout::compose_chain`]; CuTe's
+    /// `composition(ComposedLayout, B)` recurses into the inner layout).
+    ///
+    /// # Laws
+    /// * `R(i) == self.index_any(rhs(i))` for `0 <= i < rhs.size()`, and `R`'s shape refines
+    ///   `rhs`'s.
+    ///
+    /// # Errors
+    /// As [`Layout::compose_chain`].
+    ///
+    /// # Examples
+    /// ```
+    /// # use cute_layout::LayoutChain;
+    /// let a: LayoutChain = "32:2 o 3 o (4,4):(1,16)".parse()?;
+    /// let b: LayoutChain = "4:1 o 0 o 8:1".parse()?;
+    /// assert_eq!(a.compose_chain(&b)?.to_string(), "32:2 o 3 o (4,2):(1,16)");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    #[doc(alias = "composition")]
+    pub fn compose_chain(&self, rhs: &LayoutChain) -> Result<Self, LayoutError> {
+        let inner = self.layout.compose_chain(rhs)?;
+        let mut layers = self.layers.clone();
+        layers.extend(inner.layers);
+        Ok(LayoutChain::from_layers(layers, inner.layout))
+    }
+
     /// CuTe's inverse of `A o O o B` (`layout_composed.hpp`): `inv(B) o -O o inv(A)`, a
-    /// composed layout whose domain is that of `inv(A)`; for a swizzle `A` with offset 0
-    /// (`swizzle_layout.hpp`) `inv(B) ∘ A`. The chain `A0 o o0 o ... o Ak o ok o L` is CuTe's
-    /// right-nested `ComposedLayout<A0, o0, ComposedLayout<..., L>>`, inverted from the inside.
-    fn inverse_cute(&self, which: Inverse) -> Result<Self, LayoutError> {
+    /// composed layout whose domain is that of `inv(A)` (for a swizzle `A`, `inv(A) = A`). The
+    /// chain `A0 o o0 o ... o Ak o ok o L` is CuTe's right-nested `ComposedLayout<A0, o0,
+    /// ComposedLayout<..., L>>`, inverted from the inside: `inv(L) o -ok o inv(Ak) o ... o -o0 o
+    /// inv(A0)`. With `move_swizzles`, a swizzle with offset 0 over a layout is moved through
+    /// it as CuTe's `swizzle_layout.hpp` does (`inv(B) ∘ Sw`, [`Layout::compose_swizzle`]),
+    /// where that answers; otherwise it stays a layer.
+    ///
+    /// # Errors
+    /// [`LayoutError::NotRepresentable`] if the innermost function of the answer is a swizzle
+    /// (the outermost function of `self` is a swizzle that does not move: a swizzle has no
+    /// domain); the errors of [`Layout::left_inverse`]; [`LayoutError::Overflow`].
+    fn inverse_cute(&self, which: Inverse, move_swizzles: bool) -> Result<Self, LayoutError> {
         let op = which.op();
-        let mut acc = LayoutChain::from(which.of(&self.layout)?);
+        let mut layers: Vec<(OuterFn, i64)> = Vec::with_capacity(self.layers.len());
+        let mut inner = OuterFn::Layout(which.of(&self.layout)?);
         for (f, off) in self.layers.iter().rev() {
-            acc = match f {
-                OuterFn::Swizzle(sw) if *off == 0 => acc.compose_swizzle(sw)?,
-                OuterFn::Swizzle(sw) => {
-                    return Err(LayoutError::NotRepresentable {
-                        op,
-                        what: alloc::format!(
-                            "{sw} has offset {off}: CuTe's {op} is then a composed layout over \
-                             the swizzle {sw}, which has no domain"
-                        ),
-                    })
+            if let (OuterFn::Swizzle(sw), OuterFn::Layout(l), true) = (f, &inner, move_swizzles) {
+                if *off == 0 {
+                    if let Ok(c) = l.compose_swizzle(sw) {
+                        layers.extend(c.layers().iter().map(|&(s, o)| (OuterFn::Swizzle(s), o)));
+                        inner = OuterFn::Layout(c.layout().clone());
+                        continue;
+                    }
                 }
-                OuterFn::Layout(a) => {
-                    let neg = off.checked_neg().ok_or(LayoutError::overflow(op))?;
-                    let LayoutChain { mut layers, layout } = acc;
-                    layers.push((OuterFn::Layout(layout), neg));
-                    LayoutChain::from_layers(layers, which.of(a)?)
-                }
+            }
+            let neg = off.checked_neg().ok_or(LayoutError::overflow(op))?;
+            let next = match f {
+                OuterFn::Layout(a) => OuterFn::Layout(which.of(a)?),
+                OuterFn::Swizzle(sw) => OuterFn::Swizzle(*sw),
             };
+            layers.push((core::mem::replace(&mut inner, next), neg));
         }
-        Ok(acc)
+        match inner {
+            OuterFn::Layout(l) => Ok(LayoutChain::from_layers(layers, l)),
+            OuterFn::Swizzle(sw) => Err(LayoutError::NotRepresentable {
+                op,
+                what: alloc::format!(
+                    "CuTe's {op} of {self} is a composed layout over the swizzle {sw} (its \
+                     outermost function, inverted), which has no domain"
+                ),
+            }),
+        }
+    }
+
+    /// The first of CuTe's answer (swizzles moved through layouts where they move) and the
+    /// answer that keeps every swizzle as a layer that passes `law`; the first one's error if
+    /// neither does.
+    fn lawful_inverse(
+        &self,
+        which: Inverse,
+        law: impl Fn(&LayoutChain) -> Result<(), LayoutError>,
+    ) -> Result<Self, LayoutError> {
+        let first = self.inverse_cute(which, true)?;
+        let err = match law(&first) {
+            Ok(()) => return Ok(first),
+            Err(e) => e,
+        };
+        match self.inverse_cute(which, false) {
+            Ok(kept) if kept != first && law(&kept).is_ok() => Ok(kept),
+            _ => Err(err),
+        }
     }
 
     /// CuTe `right_inverse` of a composed layout: for `A o O o B`, `right_inverse(B) o -O o
     /// right_inverse(A)` (CuTe `layout_composed.hpp`), and `right_inverse(B) ∘ Sw` for a swizzle
     /// `Sw` with offset 0 (`swizzle_layout.hpp`), applied level by level from the inner layout
-    /// out. The answer is CuTe's, and it is checked point by point before it is returned.
+    /// out; a swizzle with a non-zero offset stays a layer, and the outer layout's inverse gives
+    /// the answer its domain. The answer is CuTe's, checked point by point before it is
+    /// returned; where it breaks the law and moving a swizzle was the cause, the answer that
+    /// keeps the swizzles as layers is returned if it obeys the law.
     ///
     /// # Laws
     /// * `self.index_any(R.index_any(i)) == i` for `0 <= i < R.size()`.
@@ -580,9 +644,9 @@ impl LayoutChain {
     /// # Errors
     /// [`LayoutError::NotRepresentable`] if CuTe's answer breaks the law here (the inner inverse
     /// sees a value outside the domain it inverts: CuTe's composed inverse holds only where
-    /// `inv(A)(i) - O` stays in the domain of `inv(B)`), or a swizzle has a non-zero offset
-    /// (CuTe's answer is then a composed layout over a swizzle, with no domain); the errors of
-    /// [`Layout::compose_swizzle`]; [`LayoutError::TooLarge`] past
+    /// `inv(A)(i) - O` stays in the domain of `inv(B)`), or the outermost function is a swizzle
+    /// that does not move into a layout (CuTe's answer is then a composed layout over a
+    /// swizzle, with no domain); [`LayoutError::TooLarge`] past
     /// [`MAX_ENUMERATED`](crate::analysis::MAX_ENUMERATED) points to check.
     ///
     /// # Examples
@@ -594,24 +658,29 @@ impl LayoutChain {
     /// assert!((0..r.size()).all(|i| c.index_any(r.index_any(i).unwrap()) == Ok(i)));
     /// let c: LayoutChain = "32:2 o 3 o (2,4):(1,2)".parse()?;
     /// assert_eq!(c.right_inverse()?.to_string(), "8:1 o -3 o 1:0"); // CuTe 4.2
+    /// let c: LayoutChain = "10:1 o 0 o Sw<2,0,2> o 2 o (12,4):(4,1)".parse()?;
+    /// let r = c.right_inverse()?;
+    /// assert_eq!(r.to_string(), "(4,12):(12,1) o -2 o Sw<2,0,2> o 0 o 10:1"); // CuTe 4.2
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn right_inverse(&self) -> Result<Self, LayoutError> {
-        let r = self.inverse_cute(Inverse::Right)?;
-        r.check_limit("right_inverse", crate::layout::coord::MAX_ENUMERATED)?;
-        for i in 0..r.size() {
-            let v = self.index_any(r.index_any(i)?)?;
-            if v != i {
-                return Err(not_an_inverse("right_inverse", self, &r, i, v, i));
+        self.lawful_inverse(Inverse::Right, |r| {
+            r.check_limit("right_inverse", crate::layout::coord::MAX_ENUMERATED)?;
+            for i in 0..r.size() {
+                let v = self.index_any(r.index_any(i)?)?;
+                if v != i {
+                    return Err(not_an_inverse("right_inverse", self, r, i, v, i));
+                }
             }
-        }
-        Ok(r)
+            Ok(())
+        })
     }
 
     /// CuTe `left_inverse` of a composed layout: for `A o O o B`, `left_inverse(B) o -O o
     /// left_inverse(A)` (CuTe `layout_composed.hpp`), and `left_inverse(B) ∘ Sw` for a swizzle
-    /// `Sw` with offset 0, applied level by level from the inner layout out. The answer is
-    /// CuTe's, and it is checked point by point before it is returned.
+    /// `Sw` with offset 0, applied level by level from the inner layout out; a swizzle with a
+    /// non-zero offset stays a layer. The answer is CuTe's, checked point by point before it is
+    /// returned (with the same fallback as [`LayoutChain::right_inverse`]).
     ///
     /// # Laws
     /// * `self(R(self(i))) == self(i)` for `0 <= i < size` (a quasi-inverse), and
@@ -619,10 +688,10 @@ impl LayoutChain {
     ///   [`LayoutChain::index_any`]).
     ///
     /// # Errors
-    /// [`LayoutError::NotRepresentable`] if CuTe's answer breaks the law here or a swizzle has a
-    /// non-zero offset; the errors of [`Layout::left_inverse`] and [`Layout::compose_swizzle`];
-    /// [`LayoutError::TooLarge`] past [`MAX_ENUMERATED`](crate::analysis::MAX_ENUMERATED)
-    /// points.
+    /// [`LayoutError::NotRepresentable`] if CuTe's answer breaks the law here or the outermost
+    /// function is a swizzle that does not move into a layout; the errors of
+    /// [`Layout::left_inverse`]; [`LayoutError::TooLarge`] past
+    /// [`MAX_ENUMERATED`](crate::analysis::MAX_ENUMERATED) points.
     ///
     /// # Examples
     /// ```
@@ -631,23 +700,27 @@ impl LayoutChain {
     /// let r = c.left_inverse()?;
     /// assert_eq!(r.to_string(), "8:1 o -3 o (2,32):(0,1)"); // CuTe 4.2
     /// assert!((0..8).all(|i| r.index_any(c.index_any(i).unwrap()) == Ok(i)));
+    /// let c: LayoutChain = "12:1 o -4 o Sw<2,2,-2> o 8 o (4):(1)".parse()?;
+    /// let r = c.left_inverse()?;
+    /// assert_eq!(r.to_string(), "4:1 o -8 o Sw<2,2,-2> o 4 o 12:1"); // CuTe 4.2
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn left_inverse(&self) -> Result<Self, LayoutError> {
-        let r = self.inverse_cute(Inverse::Left)?;
         let injective = self.is_injective()?;
-        for i in 0..self.size() {
-            let y = self.index_any(i)?;
-            let x = r.index_any(y)?;
-            if injective && x != i {
-                return Err(not_an_inverse("left_inverse", self, &r, i, x, i));
+        self.lawful_inverse(Inverse::Left, |r| {
+            for i in 0..self.size() {
+                let y = self.index_any(i)?;
+                let x = r.index_any(y)?;
+                if injective && x != i {
+                    return Err(not_an_inverse("left_inverse", self, r, i, x, i));
+                }
+                let back = self.index_any(x)?;
+                if back != y {
+                    return Err(not_an_inverse("left_inverse", self, r, i, back, y));
+                }
             }
-            let back = self.index_any(x)?;
-            if back != y {
-                return Err(not_an_inverse("left_inverse", self, &r, i, back, y));
-            }
-        }
-        Ok(r)
+            Ok(())
+        })
     }
 
     /// CuTe `complement(self, cotarget)` of a composed layout: the complement of the inner
@@ -728,6 +801,141 @@ fn not_an_inverse(
             "CuTe's {op} of {c} is {r}, which breaks the law at i = {i}: {law} = {got}, not {want}"
         ),
     }
+}
+
+impl Layout {
+    /// CuTe `composition(self, rhs)` with a composed layout on the right, answered with a
+    /// function that equals `self(rhs(i))` at every point of `rhs`'s domain.
+    ///
+    /// CuTe folds `L ∘ (F o 0 o B)` into `(L ∘ F) ∘ B` (recursively, and moving swizzles
+    /// through `L ∘ F`). That is right only while the values `B` feeds `F` stay in `F`'s
+    /// domain: past `F`'s size `F` runs on, and `L ∘ F` (a layout of `F`'s size) runs on
+    /// differently from `L(F(x))`. So, in order:
+    /// 1. a chain of swizzles only: [`Layout::compose_composed`] (it checks its own law);
+    /// 2. CuTe's fold, when every offset is 0 and the fold provably equals `self ∘ rhs` on the
+    ///    domain: every layer's inputs (the image of the layers below it, folded) lie in
+    ///    `[0, size)` of that layer, or, failing that, the fold agrees with `self(rhs(i))` at
+    ///    every point (at most [`MAX_ENUMERATED`](crate::analysis::MAX_ENUMERATED));
+    /// 3. the fold from the inside, `self ∘ (A0 ∘ (A1 ∘ ... ∘ L))`, when every layer is a
+    ///    layout with offset 0 (each [`Layout::compose`] holds on the whole domain below it);
+    /// 4. otherwise the chain `self o 0 o rhs`, the same function.
+    ///
+    /// # Laws
+    /// * `R(i) == self.index_any(rhs.index_any(i))` for `0 <= i < rhs.size()`; `R`'s shape
+    ///   refines `rhs`'s.
+    ///
+    /// # Errors
+    /// The errors of [`Layout::compose`] for a chain without layers (with layers, the chain
+    /// `self o 0 o rhs` is always an answer).
+    ///
+    /// # Examples
+    /// ```
+    /// # use cute_layout::{Layout, LayoutChain};
+    /// let a: Layout = "(4,4):(1,16)".parse()?;
+    /// // CuTe's (a ∘ 4:1) ∘ 8:1 is 8:1; a(i) for i < 8 is 0,1,2,3,16,17,18,19.
+    /// let b: LayoutChain = "4:1 o 0 o 8:1".parse()?;
+    /// assert_eq!(a.compose_chain(&b)?.to_string(), "(4,2):(1,16)");
+    /// // The image of 4:2 stays in 8:1's domain: CuTe's fold.
+    /// let b: LayoutChain = "8:1 o 0 o 4:2".parse()?;
+    /// assert_eq!(a.compose_chain(&b)?.to_string(), "(2,2):(2,16)");
+    /// // An offset: kept as a chain.
+    /// let b: LayoutChain = "8:1 o 3 o 4:1".parse()?;
+    /// assert_eq!(a.compose_chain(&b)?.to_string(), "(4,4):(1,16) o 0 o 8:1 o 3 o 4:1");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    #[doc(alias = "composition")]
+    pub fn compose_chain(&self, rhs: &LayoutChain) -> Result<LayoutChain, LayoutError> {
+        if rhs.layers.is_empty() {
+            return Ok(self.compose(&rhs.layout)?.into());
+        }
+        if let Some(c) = rhs.to_composed() {
+            if let Ok(r) = self.compose_composed(&c) {
+                return Ok(r.into());
+            }
+        } else if let Some(r) = self.cute_fold(rhs) {
+            return Ok(r);
+        } else if let Some(r) = self.fold_inside_out(rhs) {
+            return Ok(r.into());
+        }
+        Ok(LayoutChain::over(OuterFn::Layout(self.clone()), 0, rhs))
+    }
+
+    /// CuTe's `composition(composition(self, A), B)` for `rhs = A o 0 o B`, recursively, if
+    /// every offset is 0, every step answers, and the answer is `self ∘ rhs` on the domain
+    /// (see [`Layout::compose_chain`]); `None` otherwise.
+    fn cute_fold(&self, rhs: &LayoutChain) -> Option<LayoutChain> {
+        if rhs.layers.iter().any(|(_, off)| *off != 0) {
+            return None;
+        }
+        let mut cur = LayoutChain::from(self.clone());
+        for (f, _) in &rhs.layers {
+            let next = match f {
+                OuterFn::Layout(a) => cur.map(|l| l.compose(a)),
+                OuterFn::Swizzle(sw) => cur.compose_swizzle(sw),
+            };
+            cur = next.ok()?;
+        }
+        let r = cur.map(|l| l.compose(&rhs.layout)).ok()?;
+        (inputs_in_domains(rhs) || agrees_with(self, rhs, &r)).then_some(r)
+    }
+
+    /// `self ∘ (A0 ∘ (A1 ∘ ... ∘ L))` when every layer of `rhs` is a layout with offset 0 and
+    /// every composition answers; `None` otherwise.
+    fn fold_inside_out(&self, rhs: &LayoutChain) -> Option<Layout> {
+        self.compose(&fold_layers(&rhs.layers, &rhs.layout)?).ok()
+    }
+}
+
+/// `A0 ∘ (A1 ∘ ... ∘ l)` for layers that are all layouts with offset 0 (by [`Layout::compose`]'s
+/// law, equal to `A0(A1(... l(i)))` for every `i` of `l`'s domain); `None` if a layer is not
+/// such a layout or a composition refuses.
+fn fold_layers(layers: &[(OuterFn, i64)], l: &Layout) -> Option<Layout> {
+    let mut cur = l.clone();
+    for (f, off) in layers.iter().rev() {
+        match (f, off) {
+            (OuterFn::Layout(a), 0) => cur = a.compose(&cur).ok()?,
+            _ => return None,
+        }
+    }
+    Some(cur)
+}
+
+/// Whether every layer of `rhs` (all layouts with offset 0) sees only inputs in `[0, size)` of
+/// its layout: the image of the layers below it, folded from the inside ([`fold_layers`]), lies
+/// there. Then CuTe's fold `((X ∘ A0) ∘ A1) ∘ ... ∘ L` equals `X(A0(A1(... L(i))))` on `L`'s
+/// domain: by induction, `X ∘ A0 ∘ ... ∘ Ak` is evaluated only inside its domain, where
+/// [`Layout::compose`]'s law holds.
+fn inputs_in_domains(rhs: &LayoutChain) -> bool {
+    let mut below = rhs.layout.clone();
+    for (f, off) in rhs.layers.iter().rev() {
+        let (OuterFn::Layout(a), 0) = (f, off) else {
+            return false;
+        };
+        let (lo, hi) = below.image_bounds();
+        if lo < 0 || hi >= a.size() {
+            return false;
+        }
+        below = match a.compose(&below) {
+            Ok(l) => l,
+            Err(_) => return false,
+        };
+    }
+    true
+}
+
+/// Whether `r(i) == x(rhs(i))` at every point of `rhs`'s domain (`false` past
+/// [`MAX_ENUMERATED`](crate::analysis::MAX_ENUMERATED) points or on overflow).
+fn agrees_with(x: &Layout, rhs: &LayoutChain, r: &LayoutChain) -> bool {
+    if rhs.size() > crate::layout::coord::MAX_ENUMERATED || r.size() != rhs.size() {
+        return false;
+    }
+    rhs.layout
+        .offsets()
+        .zip(r.layout.offsets())
+        .all(|(v, w)| match (rhs.post(v), r.post(w)) {
+            (Ok(v), Ok(w)) => x.index_any(v) == Ok(w),
+            _ => false,
+        })
 }
 
 impl fmt::Display for LayoutChain {

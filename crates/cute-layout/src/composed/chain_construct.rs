@@ -8,13 +8,13 @@ impl LayoutChain {
     /// CuTe `max_alignment` of a composed layout. For `Sw<B,M,S> o O o L` it is
     /// `gcd(2^M, O, max_alignment(L))` (an offset `O` counts as itself, `gcd(x, 0) = x`), applied
     /// layer by layer; a chain with a layout as an outer function gives 1 (CuTe: "Do not attempt
-    /// for general ComposedLayouts"); no layers: [`Layout::max_alignment`].
+    /// for general ComposedLayouts"); no layers: [`Layout::max_alignment`](crate::Layout::max_alignment).
     ///
     /// # Laws
     /// * `R` divides `max_alignment(L)`, every offset and every `2^M`.
     ///
     /// # Errors
-    /// The errors of [`Layout::max_alignment`] of the inner layout.
+    /// The errors of [`Layout::max_alignment`](crate::Layout::max_alignment) of the inner layout.
     ///
     /// # Examples
     /// ```

@@ -10,7 +10,7 @@ impl ComposedLayout {
     /// always 0.
     ///
     /// # Errors
-    /// As [`Layout::slice_and_offset`]; [`LayoutError::Overflow`].
+    /// As [`Layout::slice_and_offset`](crate::Layout::slice_and_offset); [`LayoutError::Overflow`].
     ///
     /// # Examples
     /// ```

@@ -8,3 +8,5 @@ pub(crate) mod composed_layout;
 pub(crate) mod composed_slice;
 pub(crate) mod swizzle;
 pub(crate) mod swizzle_slice;
+
+pub use chain::is_composed_text;

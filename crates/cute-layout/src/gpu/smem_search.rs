@@ -1,7 +1,7 @@
 //! Shared-memory layout search: given how the threads of a block write a tile and how they read
 //! it back (two thread-value layouts), the element size and the bank model, the layout of the tile
-//! in shared memory with the fewest bank conflicts on both sides that keeps the widest vector
-//! accesses.
+//! in shared memory whose accesses take the fewest wavefronts on both sides, then keep the widest
+//! vector accesses.
 //!
 //! # The model
 //!
@@ -33,8 +33,11 @@
 //! (`(M,N):(N+p,1)`, `(M,N):(1,M+p)`, `1 <= p <= 32`, any extents); and every swizzle
 //! `Sw<B,M,S> o 0 o L` over the row- and column-major layouts (`1 <= B <= 6`, `0 <= M <= 6`,
 //! `B <= |S| <= 10`, both signs of `S`) that permutes the tile's offsets among themselves. They
-//! are ranked by total conflicts (write + read), then by vector bytes (wider first), then by
-//! footprint (elements of shared memory), then in the order above (simplest first).
+//! are ranked by total wavefronts per tile (writes + reads: what the accesses cost, conflicts
+//! and vector width together), then by vector bytes (wider first), then by footprint (elements
+//! of shared memory), then in the order above (simplest first). Ranking by wavefronts rather than
+//! by conflicts alone matters: a layout without conflicts but with narrow accesses can take more
+//! wavefronts than one with a few conflicts and wide accesses.
 //!
 //! ```
 //! use cute_layout::{gpu::smem_search::{search, Problem}, render::Banks, Layout};
@@ -149,6 +152,11 @@ impl Evaluation {
     /// Bank conflicts per tile, writes and reads together.
     pub fn conflicts(&self) -> usize {
         self.write.conflicts() + self.read.conflicts()
+    }
+
+    /// Wavefronts per tile, writes and reads together: what [`search`] ranks by.
+    pub fn wavefronts(&self) -> usize {
+        self.write.wavefronts + self.read.wavefronts
     }
 }
 
@@ -459,12 +467,13 @@ impl Problem {
     }
 }
 
-/// Every candidate of the [module docs](self) evaluated and ranked, best first: fewest bank
-/// conflicts (writes + reads), then widest vectors, then smallest footprint, then simplest.
+/// Every candidate of the [module docs](self) evaluated and ranked, best first: fewest
+/// wavefronts (writes + reads), then widest vectors (write + read bytes), then smallest
+/// footprint, then simplest.
 ///
 /// # Laws
-/// * The first result has no more conflicts than the row-major, column-major and every padded
-///   tile, and among those with as few conflicts, vectors at least as wide.
+/// * The first result takes no more wavefronts than any other candidate (the row-major and
+///   column-major tiles among them), and among those with as few, vectors at least as wide.
 /// * Every result is a bijection from the tile onto its offsets (no two elements share one).
 ///
 /// # Errors
@@ -481,7 +490,7 @@ pub fn search(p: &Problem) -> Result<Vec<Evaluation>, LayoutError> {
     // Stable: ties keep the candidates' order (simplest first).
     ranked.sort_by_key(|e| {
         (
-            e.conflicts(),
+            e.wavefronts(),
             core::cmp::Reverse(e.write.vector_bytes + e.read.vector_bytes),
             e.footprint,
         )
@@ -492,6 +501,7 @@ pub fn search(p: &Problem) -> Result<Vec<Evaluation>, LayoutError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use alloc::string::ToString;
 
     fn problem(w: &str, r: &str, e: i64) -> Problem {
         Problem::new(
@@ -520,6 +530,32 @@ mod tests {
         assert_eq!(offs.len(), 1024);
     }
 
+    /// The ranking's law: the first result takes no more wavefronts than any candidate, the
+    /// row-major and column-major tiles included, and among those with as few, vectors at least
+    /// as wide.
+    fn check_best(p: &Problem) -> Evaluation {
+        let ranked = search(p).unwrap();
+        let best = ranked[0].clone();
+        let bytes = |e: &Evaluation| e.write.vector_bytes + e.read.vector_bytes;
+        for other in &ranked {
+            assert!(best.wavefronts() <= other.wavefronts(), "{best} vs {other}");
+            if best.wavefronts() == other.wavefronts() {
+                assert!(bytes(&best) >= bytes(other), "{best} vs {other}");
+            }
+        }
+        let (m, n) = (p.rows, p.cols);
+        for plain in [format!("({m},{n}):({n},1)"), format!("({m},{n}):(1,{m})")] {
+            let e = p.evaluate(&plain.parse().unwrap()).unwrap();
+            assert!(best.wavefronts() <= e.wavefronts(), "{best} vs {e}");
+        }
+        // The winner, evaluated on its own, costs what the search said.
+        assert_eq!(
+            p.evaluate(&best.layout).unwrap().wavefronts(),
+            best.wavefronts()
+        );
+        best
+    }
+
     #[test]
     fn best_beats_baselines() {
         for (w, r, e) in [
@@ -528,18 +564,61 @@ mod tests {
             ("((4,32),8):((256,1),32)", "((32,4),8):((1,256),32)", 2),
             ("((32,8),4):((32,1),8)", "((32,8),4):((32,1),8)", 8),
         ] {
-            let p = problem(w, r, e);
-            let ranked = search(&p).unwrap();
-            let best = &ranked[0];
-            for other in ranked.iter().filter(|x| x.kind != "swizzled") {
-                assert!(best.conflicts() <= other.conflicts());
-                if best.conflicts() == other.conflicts() {
-                    assert!(
-                        best.write.vector_bytes + best.read.vector_bytes
-                            >= other.write.vector_bytes + other.read.vector_bytes
-                    );
+            check_best(&problem(w, r, e));
+        }
+    }
+
+    #[test]
+    fn ranks_by_wavefronts_not_conflicts() {
+        // One-byte elements: the column-major tile reads with 16-byte vectors (16 + 64
+        // wavefronts); a conflict-free swizzle with 1-byte reads costs 64 + 64.
+        let p = Problem::new(
+            "(64,32)".parse().unwrap(),
+            "((4,8),(16,4)):((16,64),(1,512))".parse().unwrap(),
+            "((2,16),(32,2)):((32,128),(1,64))".parse().unwrap(),
+            Banks::new(32, 1).unwrap(),
+        )
+        .unwrap();
+        let cm = p.evaluate(&"(64,32):(1,64)".parse().unwrap()).unwrap();
+        assert_eq!((cm.write.wavefronts, cm.read.wavefronts), (16, 64));
+        let best = check_best(&p);
+        assert!(best.wavefronts() <= 80, "{best}");
+    }
+
+    #[test]
+    fn random_problems_rank_by_wavefronts() {
+        // Tiles of 2^a x 2^b points, TV layouts that send (thread, value) one-to-one onto the
+        // tile's indices through a random permutation of the index bits, random element sizes.
+        let mut rng = crate::algebra::testing::Rng(0x5eed_cafe_f00d_1234);
+        for _ in 0..24 {
+            let a = 1 + rng.next(5) as u32;
+            let b = 1 + rng.next(5) as u32;
+            let k = a + b;
+            let tv = |rng: &mut crate::algebra::testing::Rng| -> Layout {
+                let mut bits: Vec<u32> = (0..k).collect();
+                for i in (1..bits.len()).rev() {
+                    bits.swap(i, rng.next(i as u64 + 1) as usize);
                 }
-            }
+                let t = (rng.next(u64::from(k)) as usize + 1).min(k as usize);
+                let mode = |bs: &[u32]| {
+                    if bs.is_empty() {
+                        "1:0".to_string()
+                    } else {
+                        let sh = alloc::vec!["2"; bs.len()].join(",");
+                        let st: Vec<String> = bs.iter().map(|b| (1i64 << b).to_string()).collect();
+                        format!("({sh}):({})", st.join(","))
+                    }
+                };
+                let (tm, vm) = (mode(&bits[..t]), mode(&bits[t..]));
+                let (ts, td) = tm.split_once(':').unwrap();
+                let (vs, vd) = vm.split_once(':').unwrap();
+                format!("({ts},{vs}):({td},{vd})").parse().unwrap()
+            };
+            let (w, r) = (tv(&mut rng), tv(&mut rng));
+            let e = 1i64 << rng.next(4);
+            let tile: IntTuple = format!("({},{})", 1 << a, 1 << b).parse().unwrap();
+            let p = Problem::new(tile, w, r, Banks::new(32, e).unwrap()).unwrap();
+            check_best(&p);
         }
     }
 

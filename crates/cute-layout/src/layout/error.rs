@@ -438,7 +438,7 @@ impl fmt::Display for LayoutError {
             ),
             LayoutError::Undecidable { op, condition } => write!(
                 f,
-                "{op}: {condition} cannot be decided for symbolic values (a symbol is any integer >= 2)"
+                "{op}: {condition} cannot be decided for symbolic values (a symbol is any positive integer)"
             ),
         }
     }

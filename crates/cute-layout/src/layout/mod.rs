@@ -18,3 +18,5 @@ pub(crate) mod tuple_cat;
 pub(crate) mod tuple_fn;
 
 pub use layout_type::{Layout, Order, StrideValue};
+
+pub use tuple_algebra::{coord_less, safe_div};

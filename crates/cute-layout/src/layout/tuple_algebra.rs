@@ -519,7 +519,7 @@ pub enum CoordOrder {
 ///
 /// # Examples
 /// ```
-/// # use cute_layout::{coord_less, CoordOrder, IntTuple};
+/// # use cute_layout::{layout::coord_less, CoordOrder, IntTuple};
 /// let t = |s: &str| s.parse::<IntTuple>().unwrap();
 /// assert!(coord_less(CoordOrder::Lex, &t("(1,5)"), &t("(2,0)"))?);
 /// assert!(!coord_less(CoordOrder::Colex, &t("(1,5)"), &t("(2,0)"))?);
@@ -587,8 +587,8 @@ pub fn coord_less(order: CoordOrder, a: &IntTuple, b: &IntTuple) -> Result<bool,
 ///
 /// # Examples
 /// ```
-/// assert_eq!(cute_layout::safe_div(12, 4)?, 3);
-/// assert!(cute_layout::safe_div(12, 5).is_err());
+/// assert_eq!(cute_layout::layout::safe_div(12, 4)?, 3);
+/// assert!(cute_layout::layout::safe_div(12, 5).is_err());
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub fn safe_div(a: i64, b: i64) -> Result<i64, LayoutError> {

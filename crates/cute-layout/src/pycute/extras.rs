@@ -592,7 +592,7 @@ impl Layout {
     /// both layouts are linear on `G`'s modes, so `R = coalesce(shape(G) : (A(d_k) + B(d_k)))`
     /// (PyCuTe's construction). Where `G` is smaller than the size (PyCuTe raises), the sums
     /// are computed one by one (up to [`MAX_ADD_VALUES`]) and `R` is the layout that has them
-    /// ([`crate::find_layout`]), if one exists.
+    /// ([`crate::analysis::find_layout`]), if one exists.
     ///
     /// # Laws
     /// * `R.size() == A.size()` and `R.index_1d(i) == Some(A(i) + B(i))` for every `i`.

@@ -547,23 +547,28 @@ impl Layout<F2> {
         flat("coalesce", &modes)
     }
 
-    /// PyCuTe's largest right inverse of an F2 layout: `R` with `L(R(i)) == i` for every
+    /// The largest right inverse of an F2 layout: `R` with `L(R(i)) == i` for every
     /// `i < size(R)`, where `R`'s value is an index of `L`'s domain (F2 strides: the indices'
     /// bit fields are XORed).
     ///
-    /// Definition: follow the chain of strides in increasing order from `n = 1`. A leaf `s:d`
-    /// continues it when `n` is a power of two, `d = n ^ r` with `r < n` (the carried component
-    /// lies in what the covered modes span), `clmul(r, c) < n` for every `c < s` (the carried
-    /// component does not leak out of the covered range across the mode's extent), and the
-    /// leaf's position in the domain is a power of two; then `n *= s`. `R` maps the new digit
-    /// `c` to the leaf's coordinate `c` XOR the covered modes' inverse of `clmul(r, c)`.
-    /// The result is coalesced; `1:0` when no leaf has stride 1.
+    /// Definition: PyCuTe's chain, and, where every extent is a power of two, linear algebra
+    /// over GF(2), whichever is larger. The chain follows the strides in increasing order from
+    /// `n = 1`: a leaf `s:d` continues it when `n` is a power of two, `d = n ^ r` with `r < n`
+    /// (the carried component lies in what the covered modes span), `clmul(r, c) < n` for every
+    /// `c < s` (it does not leak out of the covered range) and the leaf's position in the
+    /// domain is a power of two; then `n *= s`. With power-of-two extents `L` is linear in the
+    /// bits of the index (column `j` is `L(2^j)`): `R` takes the largest `k` with
+    /// `1, 2, ..., 2^(k-1)` in the span of the columns, and maps bit `t` of `i` to an index
+    /// `x_t` with `L(x_t) = 2^t` (`R = (2,...,2):(F2(x_0),...)`, coalesced). Every `i < size(R)`
+    /// must be a value of `L`, and a linear `L`'s values are a subspace: if `2^k` is not in it
+    /// no index past `2^k - 1` has a preimage, so no right inverse is larger. The result is
+    /// coalesced; `1:0` when no index maps to 1.
     ///
     /// # Laws
     /// * `L.index_any(R(i)) == i` for `0 <= i < size(R)`.
-    /// * Not always the largest such `R` (PyCuTe's chain rule): `(4,2):(F2(2),F2(5))` is a
-    ///   bijection, but no stride is 1, so `R` is `1:0`; where the chain covers every mode of a
-    ///   bijection, `R` has the full size.
+    /// * Where every extent is a power of two, `size(R)` is the largest `n` with every
+    ///   `i < n` a value of `L` (no right inverse of any form is larger). Elsewhere the chain's,
+    ///   which may be smaller than that bound.
     ///
     /// # Errors
     /// None: total (where a chain cannot continue, it stops and `R` is smaller).
@@ -573,11 +578,70 @@ impl Layout<F2> {
     /// # use cute_layout::{F2, Layout};
     /// let l: Layout<F2> = "(8,8):(F2(9),F2(1))".parse()?;
     /// assert_eq!(l.right_inverse().to_string(), "(8,8):(F2(8),F2(9))");
-    /// let l: Layout<F2> = "(8,8):(F2(1),F2(13))".parse()?; // 4 * F2(5) leaks past 8
-    /// assert_eq!(l.right_inverse().to_string(), "8:F2(1)");
+    /// let l: Layout<F2> = "(8,8):(F2(1),F2(13))".parse()?; // the chain stops at 8
+    /// assert_eq!(l.right_inverse().to_string(), "(8,2,2,2):(F2(1),F2(13),F2(31),F2(59))");
+    /// let l: Layout<F2> = "(4,2):(F2(2),F2(3))".parse()?; // a permutation of [0, 8)
+    /// assert_eq!(l.right_inverse().to_string(), "(2,4):(F2(5),F2(1))");
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn right_inverse(&self) -> Layout<F2> {
+        let chain = self.chain_right_inverse();
+        if !self.is_f2_linear() {
+            return chain;
+        }
+        match self.linear_right_inverse() {
+            Some(lin) if lin.size() > chain.size() => lin,
+            _ => chain,
+        }
+    }
+
+    /// The largest right inverse of an F2 layout whose extents are powers of two (see
+    /// [`Layout::<F2>::right_inverse`]); `None` where a value is past `i64`.
+    fn linear_right_inverse(&self) -> Option<Layout<F2>> {
+        let bits = log2(self.size());
+        // A basis of the columns by leading bit: (value, index with that value).
+        let mut basis: [Option<(u64, u64)>; 64] = [None; 64];
+        for j in 0..bits {
+            let x = 1u64 << j;
+            let mut v = u64::try_from(self.index_any(i64::try_from(x).ok()?).ok()?).ok()?;
+            let mut idx = x;
+            while v != 0 {
+                let b = 63 - v.leading_zeros() as usize;
+                match basis[b] {
+                    Some((bv, bi)) => {
+                        v ^= bv;
+                        idx ^= bi;
+                    }
+                    None => {
+                        basis[b] = Some((v, idx));
+                        break;
+                    }
+                }
+            }
+        }
+        let solve = |mut t: u64| -> Option<u64> {
+            let mut idx = 0u64;
+            while t != 0 {
+                let b = 63 - t.leading_zeros() as usize;
+                let (bv, bi) = basis[b]?;
+                t ^= bv;
+                idx ^= bi;
+            }
+            Some(idx)
+        };
+        let modes: Vec<(i64, F2)> = (0..bits)
+            .map_while(|t| solve(1u64 << t).map(|x| (2, F2(x))))
+            .collect();
+        if modes.is_empty() {
+            return flat("right_inverse", &[(1, F2::ZERO)]).ok();
+        }
+        flat("right_inverse", &modes)
+            .and_then(|l| l.coalesce())
+            .ok()
+    }
+
+    /// PyCuTe's chain right inverse (see [`Layout::<F2>::right_inverse`]).
+    fn chain_right_inverse(&self) -> Layout<F2> {
         // Each leaf: (stride, extent, position in the domain).
         let mut pos = 1i64;
         let mut leaves: Vec<(u64, i64, Option<i64>)> = Vec::new();
@@ -1071,6 +1135,71 @@ mod tests {
         }
     }
 
+    /// The largest `n` with every `i < n` a value of `l` (no right inverse is larger).
+    fn prefix_bound(l: &Layout<F2>) -> i64 {
+        let mut seen: Vec<i64> = vals(l);
+        seen.sort_unstable();
+        seen.dedup();
+        seen.iter()
+            .enumerate()
+            .take_while(|&(k, &v)| v == k as i64)
+            .count() as i64
+    }
+
+    /// Seeded random F2 layouts (1 to 3 modes, extents 1..=8, strides below 64) against a
+    /// brute-force bound: every right inverse is lawful, and where every extent is a power of
+    /// two its size is the largest prefix of values (the largest any right inverse can have).
+    #[test]
+    fn right_inverse_is_the_largest_against_brute_force() {
+        let mut state = 0x5eed_0034_u64;
+        let mut next = move |m: u64| {
+            state = state
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (state >> 33) % m
+        };
+        let (mut linear, mut shorter, mut total) = (0, 0, 0);
+        for _ in 0..4000 {
+            let n = 1 + next(3) as usize;
+            let s: Vec<alloc::string::String> = (0..n).map(|_| (1 + next(8)).to_string()).collect();
+            let d: Vec<alloc::string::String> =
+                (0..n).map(|_| alloc::format!("F2({})", next(64))).collect();
+            let l = f2(&alloc::format!("({}):({})", s.join(","), d.join(",")));
+            let r = l.right_inverse();
+            for i in 0..r.size() {
+                let j = r.index_any(i).unwrap();
+                assert!(j >= 0 && j < l.size(), "{l}: R({i}) = {j}");
+                assert_eq!(l.index_any(j).unwrap(), i, "{l} with R = {r} at {i}");
+            }
+            let bound = prefix_bound(&l);
+            assert!(r.size() <= bound, "{l}: {r} past {bound}");
+            total += 1;
+            if l.is_f2_linear() {
+                linear += 1;
+                assert_eq!(
+                    r.size(),
+                    bound,
+                    "{l}: {r}, but {bound} values form a prefix"
+                );
+            } else if r.size() < bound {
+                shorter += 1;
+            }
+        }
+        assert!(linear > 1000, "{linear} of {total} linear");
+        // Non-power-of-two extents: the chain, below the bound for some layouts.
+        assert!(shorter < total, "{shorter}");
+        for (l, want) in [
+            (
+                "(8,8):(F2(1),F2(13))",
+                "(8,2,2,2):(F2(1),F2(13),F2(31),F2(59))",
+            ),
+            ("(4,2):(F2(2),F2(3))", "(2,4):(F2(5),F2(1))"),
+            ("(4,2):(F2(2),F2(5))", "(2,4):(F2(6),F2(1))"),
+        ] {
+            assert_eq!(f2(l).right_inverse().to_string(), want, "{l}");
+        }
+    }
+
     #[test]
     fn right_inverse_laws_on_the_small_domain() {
         for l in small() {
@@ -1090,7 +1219,8 @@ mod tests {
         ] {
             assert_eq!(f2(t).right_inverse().size(), 64.min(f2(t).size()), "{t}");
         }
-        assert_eq!(f2("(8,8):(F2(1),F2(13))").right_inverse().size(), 8);
+        // a bijection whose carried component leaks: the chain stops at 8, GF(2) gives 64
+        assert_eq!(f2("(8,8):(F2(1),F2(13))").right_inverse().size(), 64);
         assert_eq!(
             f2("(4,(4,3)):(F2(1),(F2(5),F2(16)))")
                 .right_inverse()

@@ -16,6 +16,7 @@
 use alloc::format;
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
+use core::cmp::Ordering;
 use core::fmt;
 use core::str::FromStr;
 
@@ -218,13 +219,121 @@ impl Sym {
         self.coef > 0
     }
 
-    /// PyCuTe's ordering key: static values by value, then every symbolic value (equal keys;
-    /// a stable sort keeps them left to right).
-    fn rank_key(&self) -> (u8, i64) {
-        match self.as_int() {
-            Some(v) => (0, v),
-            None => (1, 0),
+    /// The value with 1 put in for the symbols `ones`.
+    fn with_ones(&self, ones: &[String]) -> Sym {
+        let mut out = self.clone();
+        out.factors.retain(|(n, _)| !ones.contains(n));
+        out
+    }
+
+    /// The power of symbol `name` in the value.
+    fn power(&self, name: &str) -> u32 {
+        self.factors
+            .iter()
+            .find(|(n, _)| n == name)
+            .map_or(0, |&(_, p)| p)
+    }
+
+    /// Whether `self < other` at every substitution of integers >= 2, for positive values:
+    /// exactly when every power in `self` is at most `other`'s and the quotient is above 1
+    /// where every symbol is 2 (its smallest value there).
+    fn below_positive(&self, other: &Sym) -> bool {
+        let mut extra = 0u32;
+        for (n, p) in &self.factors {
+            let q = other.power(n);
+            if q < *p {
+                return false;
+            }
+            extra = extra.saturating_add(q - p);
         }
+        for (n, q) in &other.factors {
+            if self.power(n) == 0 {
+                extra = extra.saturating_add(*q);
+            }
+        }
+        // other.coef * 2^extra > self.coef
+        let scaled = if extra >= 64 {
+            u128::MAX
+        } else {
+            (other.coef as u128).saturating_mul(1u128 << extra)
+        };
+        scaled > self.coef as u128
+    }
+
+    /// The order of `self` and `other` at every substitution of integers >= 2 for the symbols
+    /// (the same order everywhere), or `None` where it depends on the substitution.
+    /// `Equal` only for equal monomials.
+    fn cmp2(&self, other: &Sym) -> Option<core::cmp::Ordering> {
+        use core::cmp::Ordering::{Equal, Greater, Less};
+        if self == other {
+            return Some(Equal);
+        }
+        let sign = |c: i64| c.signum();
+        match (sign(self.coef), sign(other.coef)) {
+            (a, b) if a != b => return Some(a.cmp(&b)),
+            _ => {}
+        }
+        if self.coef == 0 {
+            return Some(Equal);
+        }
+        let (a, b, flip) = if self.coef > 0 {
+            (self.clone(), other.clone(), false)
+        } else {
+            (
+                Sym {
+                    coef: self.coef.checked_neg()?,
+                    factors: self.factors.clone(),
+                },
+                Sym {
+                    coef: other.coef.checked_neg()?,
+                    factors: other.factors.clone(),
+                },
+                true,
+            )
+        };
+        let r = if a.below_positive(&b) {
+            Less
+        } else if b.below_positive(&a) {
+            Greater
+        } else {
+            return None;
+        };
+        Some(if flip { r.reverse() } else { r })
+    }
+
+    /// Floor division and remainder where they are the same at every substitution of
+    /// integers >= 2: [`Sym::divmod`], or a non-negative static `self` below a positive
+    /// `other` (quotient 0).
+    fn divmod2(&self, other: &Sym) -> Option<(Sym, Sym)> {
+        if let Some(qr) = self.divmod(other) {
+            return Some(qr);
+        }
+        if self.is_static()
+            && self.coef >= 0
+            && other.coef > 0
+            && self.cmp2(other) == Some(core::cmp::Ordering::Less)
+        {
+            return Some((Sym::int(0), self.clone()));
+        }
+        None
+    }
+
+    /// `ceil(self / other)` for positive values where it is the same at every substitution of
+    /// integers >= 2: [`Sym::ceil_div`], or a positive `self` at most `other` (quotient 1).
+    fn ceil_div2(&self, other: &Sym) -> Option<Sym> {
+        if let Some(q) = self.ceil_div(other) {
+            return Some(q);
+        }
+        if self.coef > 0
+            && other.coef > 0
+            && matches!(
+                self.cmp2(other),
+                Some(core::cmp::Ordering::Less | core::cmp::Ordering::Equal)
+            )
+        {
+            return Some(Sym::int(1));
+        }
+        None
     }
 }
 
@@ -319,6 +428,14 @@ impl SymTuple {
             }
         }
         out
+    }
+
+    /// The same tree with 1 put in for the symbols `ones`.
+    fn with_ones(&self, ones: &[String]) -> SymTuple {
+        match self {
+            SymTuple::Leaf(s) => SymTuple::Leaf(s.with_ones(ones)),
+            SymTuple::Tuple(v) => SymTuple::Tuple(v.iter().map(|t| t.with_ones(ones)).collect()),
+        }
     }
 
     /// The same tree with `next()` values for its leaves.
@@ -573,150 +690,350 @@ impl SymLayout {
         Ok(Self::flat(rs, rd))
     }
 
-    /// PyCuTe's complement (integer codomain): the modes sorted by stride (static strides by
-    /// value, then symbolic ones left to right); each mode `s:d` of stride `d != 0` and extent
-    /// `s != 1` adds the extent `d / r` (with `r` the running span, starting at 1) at stride `r`,
-    /// and the span becomes `d * s`; the last mode has extent 1 at the final span, and the
-    /// result is coalesced keeping it (`coalesce_z`). With `extend` (PyCuTe's
-    /// `_complement(extend=...)`, cute's shape cotarget) the last extent-1 mode is grown to
-    /// cover the shape: each leaf `e` of `extend` contributes `ceil(e / c)` with `c` the part of
-    /// the span not yet covered (`c` becomes `ceil(c / e)`), then the result is coalesced.
+    /// The layout with 1 put in for the symbols `ones`.
+    fn with_ones(&self, ones: &[String]) -> SymLayout {
+        SymLayout {
+            shape: self.shape.with_ones(ones),
+            stride: self.stride.with_ones(ones),
+        }
+    }
+
+    /// A normal form of the function on `[0, size)`: the leaves with the extent-1 ones dropped
+    /// and neighbours `s_a:d_a`, `s_b:d_b` with `s_a * d_a == d_b` merged. Layouts with equal
+    /// normal forms are the same function on `[0, size)` at every substitution.
+    fn normal(&self) -> Result<(Vec<Sym>, Vec<Sym>), LayoutError> {
+        let (rs, rd, _) = self.normal_parts()?;
+        Ok((rs, rd))
+    }
+
+    /// [`SymLayout::normal`] with the extents of the leaves merged into each mode.
+    #[allow(clippy::type_complexity)]
+    fn normal_parts(&self) -> Result<(Vec<Sym>, Vec<Sym>, Vec<Vec<Sym>>), LayoutError> {
+        let (shape, stride) = self.leaves();
+        let one = Sym::int(1);
+        let (mut rs, mut rd): (Vec<Sym>, Vec<Sym>) = (Vec::new(), Vec::new());
+        let mut parts: Vec<Vec<Sym>> = Vec::new();
+        for (s, d) in shape.into_iter().zip(stride) {
+            if s == one {
+                continue;
+            }
+            if let (Some(sa), Some(da), Some(p)) = (rs.last_mut(), rd.last(), parts.last_mut()) {
+                if sa.mul(da)? == d {
+                    *sa = sa.mul(&s)?;
+                    p.push(s);
+                    continue;
+                }
+            }
+            rs.push(s.clone());
+            rd.push(d);
+            parts.push(alloc::vec![s]);
+        }
+        Ok((rs, rd, parts))
+    }
+
+    /// [`SymLayout::fold`] that merges neighbours whatever their extents (static or symbolic):
+    /// the same function at every index `>= 0` (the last mode running on).
+    fn fold_all(&self) -> Result<(Vec<Sym>, Vec<Sym>), LayoutError> {
+        let one = Sym::int(1);
+        let (shape, stride) = self.leaves();
+        let (mut rs, mut rd): (Vec<Sym>, Vec<Sym>) = (Vec::new(), Vec::new());
+        for (sb, db) in shape.into_iter().zip(stride) {
+            while rs.last() == Some(&one) {
+                rs.pop();
+                rd.pop();
+            }
+            if let (Some(sa), Some(da)) = (rs.last_mut(), rd.last()) {
+                if sa.mul(da)? == db {
+                    *sa = sa.mul(&sb)?;
+                    continue;
+                }
+            }
+            rs.push(sb);
+            rd.push(db);
+        }
+        if rs.is_empty() {
+            return Ok((alloc::vec![one], alloc::vec![Sym::int(0)]));
+        }
+        Ok((rs, rd))
+    }
+
+    /// PyCuTe's complement (integer codomain), CuTe's algorithm: the modes of stride `d != 0`
+    /// and extent `s != 1`, sorted by stride; each adds the extent `d / r` (with `r` the running
+    /// span, starting at 1) at stride `r`, and the span becomes `d * s`; the last mode has
+    /// extent 1 at the final span, and the result is coalesced keeping it (`coalesce_z`). With
+    /// `extend` (PyCuTe's `_complement(extend=...)`, cute's shape cotarget) that last mode grows
+    /// to cover the shape: each leaf `e` of `extend` contributes `ceil(e / c)` with `c` the part
+    /// of the span not yet covered (`c` becomes `ceil(c / e)`), as CuTe's `ceil_div`; where
+    /// that falls short of the shape's size `m`, the last extent is `ceil(m / span)`.
     ///
-    /// Law: at every substitution where a symbolic stride exceeds every static stride, the
-    /// symbolic strides increase left to right and each running-span quotient is exact,
-    /// `subs(complement(L), v)` is the integer complement of `subs(L, v)` as a function.
+    /// Law: at every substitution `v` of positive integers, `subs(complement(L), v)` is the
+    /// integer complement of `subs(L, v)` (one argument: `complement(L, cosize(L))`) as a
+    /// function on its domain, of the same size. Every decision (the order of two strides, a
+    /// quotient, a ceiling, whether a symbol is 1) must be the same at every substitution, else
+    /// the answer is refused.
     ///
     /// # Errors
-    /// [`LayoutError::Undecidable`] where a quotient is not a monomial (`X / 2`) or a ceiling
-    /// cannot be decided; [`LayoutError::InvalidArgument`] for a negative stride or (static
-    /// strides) overlapping modes; [`LayoutError::Overflow`].
+    /// [`LayoutError::Undecidable`] where a decision depends on the substitution (the order
+    /// of `X` and `Y`, the quotient `X / 2`, whether `N = 1` changes the answer) or a stride
+    /// leaves a gap (no multiple of the span below it: the integer complement then checks
+    /// coverage, the symbolic one refuses); [`LayoutError::InvalidArgument`] for a negative
+    /// stride, an extent of `extend` below 1, or overlapping modes (at every substitution);
+    /// [`LayoutError::Overflow`].
     ///
     /// ```
     /// # use cute_layout::{SymLayout, SymTuple};
-    /// let l: SymLayout = "N:X".parse()?;
-    /// assert_eq!(l.complement(None)?.to_string(), "(X,1):(1,X*N)");
+    /// let l: SymLayout = "(N,4):(1,N)".parse()?;
+    /// assert_eq!(l.complement(None)?.to_string(), "1:4*N");
     /// let l: SymLayout = "256:1".parse()?;
     /// let extend: SymTuple = "(32,4,2,2,N)".parse()?;
     /// assert_eq!(l.complement(Some(&extend))?.to_string(), "(2,N):(256,512)");
+    /// let l: SymLayout = "(2,2):(X,Y)".parse()?; // X < Y or Y < X: no one answer
+    /// assert_eq!(l.complement(None).unwrap_err().kind(), "Undecidable");
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn complement(&self, extend: Option<&SymTuple>) -> Result<SymLayout, LayoutError> {
-        self.complement_raw(extend)?.representable()
+        let mut names = self.symbols();
+        if let Some(e) = extend {
+            for n in e.symbols() {
+                if !names.contains(&n) {
+                    names.push(n);
+                }
+            }
+        }
+        uniform("complement", &names, |ones| {
+            let extend = extend.map(|e| e.with_ones(ones));
+            self.with_ones(ones).complement2(extend.as_ref())
+        })?
+        .representable()
     }
 
-    fn complement_raw(&self, extend: Option<&SymTuple>) -> Result<SymLayout, LayoutError> {
+    /// [`SymLayout::complement`] where every symbol is at least 2.
+    fn complement2(&self, extend: Option<&SymTuple>) -> Result<SymLayout, LayoutError> {
         const C: &str = "complement";
+        let undecided = |condition: String| LayoutError::Undecidable { op: C, condition };
         let (shape, stride) = self.leaves();
-        let mut modes: Vec<(Sym, Sym)> = stride.into_iter().zip(shape).collect();
-        modes.sort_by_key(|(d, _)| d.rank_key());
-        let (mut rs, mut rd) = (Vec::new(), alloc::vec![Sym::int(1)]);
-        for (d, s) in modes {
+        // (stride, extent), stable-sorted by stride
+        let mut sorted: Vec<(Sym, Sym)> = Vec::new();
+        for (s, d) in shape.into_iter().zip(stride) {
             if d.coef() == 0 || s == Sym::int(1) {
                 continue;
             }
             if d.coef() < 0 {
                 return Err(LayoutError::InvalidArgument {
                     op: C,
-                    what: format!("stride {d} of {self} is negative"),
+                    what: format!(
+                        "stride {d} of {self} is negative; complement needs non-negative strides"
+                    ),
                 });
             }
-            let span = rd.last().cloned().unwrap_or_else(|| Sym::int(1));
-            if let (Some(dv), Some(sv)) = (d.as_int(), span.as_int()) {
-                if dv < sv {
-                    return Err(LayoutError::InvalidArgument {
-                        op: C,
-                        what: format!("stride {dv} of {self} is below the span {sv} of the modes with smaller strides (not injective)"),
-                    });
+            let mut k = sorted.len();
+            while k > 0 {
+                match sorted[k - 1].0.cmp2(&d) {
+                    Some(Ordering::Greater) => k -= 1,
+                    Some(_) => break,
+                    None => {
+                        return Err(undecided(format!(
+                            "the order of the strides {} and {d} of {self}",
+                            sorted[k - 1].0
+                        )))
+                    }
                 }
             }
-            let (q, _) = d.divmod(&span).ok_or_else(|| LayoutError::Undecidable {
-                op: C,
-                condition: format!("the quotient {d} / {span}"),
+            sorted.insert(k, (d, s));
+        }
+        let (mut rs, mut rd) = (Vec::new(), Vec::new());
+        let mut span = Sym::int(1);
+        for (d, s) in &sorted {
+            match d.cmp2(&span) {
+                Some(Ordering::Less) => {
+                    return Err(LayoutError::InvalidArgument {
+                        op: C,
+                        what: format!("stride {d} of {self} is below the span {span} of the modes with smaller strides (not injective)"),
+                    })
+                }
+                None => {
+                    return Err(undecided(format!(
+                        "whether the stride {d} of {self} reaches the span {span} of the modes with smaller strides"
+                    )))
+                }
+                Some(_) => {}
+            }
+            let q = d.div_exact(&span).ok_or_else(|| {
+                undecided(format!(
+                    "the quotient {d} / {span} as one monomial (a stride of {self} that is no multiple of the span below it leaves a gap)"
+                ))
             })?;
             rs.push(q);
-            rd.push(d.mul(&s)?);
+            rd.push(span.clone());
+            span = d.mul(s)?;
         }
-        rs.push(Sym::int(1));
-        let result = Self::flat(rs, rd).coalesce_z()?;
         let Some(extend) = extend else {
-            return Ok(result);
+            rs.push(Sym::int(1));
+            rd.push(span);
+            return Self::flat(rs, rd).coalesce_z_raw();
         };
-        let (cs, cd) = result.leaves();
-        let last_stride = cd.last().cloned().unwrap_or_else(|| Sym::int(1));
-        let mut uncovered = last_stride.clone();
         let mut grown = Vec::new();
+        let mut left = span.clone();
+        let mut total = Sym::int(1);
+        let mut m = Sym::int(1);
         for e in extend.leaves() {
-            let undecidable = |a: &Sym, b: &Sym| LayoutError::Undecidable {
-                op: C,
-                condition: format!("ceil({a} / {b})"),
-            };
+            if !e.positive() {
+                return Err(LayoutError::InvalidArgument {
+                    op: C,
+                    what: format!("cotarget {extend} has extent {e} below 1"),
+                });
+            }
             let r = e
-                .ceil_div(&uncovered)
-                .ok_or_else(|| undecidable(e, &uncovered))?;
-            uncovered = uncovered
-                .ceil_div(e)
-                .ok_or_else(|| undecidable(&uncovered, e))?;
+                .ceil_div2(&left)
+                .ok_or_else(|| undecided(format!("ceil({e} / {left})")))?;
+            left = left
+                .ceil_div2(e)
+                .ok_or_else(|| undecided(format!("ceil({left} / {e})")))?;
+            total = total.mul(&r)?;
+            m = m.mul(e)?;
             grown.push(r);
         }
-        // the leading modes keep their strides; the grown last mode runs from the last stride
-        let (mut ns, mut nd) = (Vec::new(), Vec::new());
-        for (s, d) in cs.iter().zip(&cd).take(cs.len().saturating_sub(1)) {
-            ns.push(s.clone());
-            nd.push(d.clone());
+        match total.mul(&span)?.cmp2(&m) {
+            Some(Ordering::Less) => {
+                let r = m
+                    .ceil_div2(&span)
+                    .ok_or_else(|| undecided(format!("ceil({m} / {span})")))?;
+                grown = alloc::vec![r];
+            }
+            None => {
+                return Err(undecided(format!(
+                    "whether {total}*{span} reaches the size {m} of the cotarget {extend}"
+                )))
+            }
+            Some(_) => {}
         }
-        let mut run = last_stride;
+        let mut run = span;
         for r in grown {
-            nd.push(run.clone());
+            rd.push(run.clone());
             run = run.mul(&r)?;
-            ns.push(r);
+            rs.push(r);
         }
-        Self::flat(ns, nd).coalesce()
+        Self::flat(rs, rd).coalesce_raw()
     }
 
-    /// PyCuTe's right inverse (integer codomain): the modes of `coalesce_z(L)` sorted by stride
-    /// (static strides by value, then symbolic ones left to right) are followed from stride 1;
-    /// a mode `s:d` continues the chain when `d` equals the running extent (as monomials), and
-    /// the inverse takes its extent `s` at the mode's position in `L`'s domain (the prefix
-    /// product of the extents before it). A symbolic stride is never 1, so a layout whose
-    /// strides are all symbolic has the trivial inverse `1:0`.
+    /// The right inverse (integer codomain), CuTe's algorithm: the modes of `coalesce(L)` in
+    /// stride order are followed from stride 1; a mode `s:d` continues the chain when `d`
+    /// equals the running extent, and the inverse takes its extent `s` at the mode's position
+    /// in `L`'s domain (the prefix product of the extents before it). Among modes of equal
+    /// stride the first in CuTe's stride order continues it.
     ///
-    /// Law: at every substitution `v`, `subs(L, v)(subs(R, v)(i)) == i` for `i < size(R)`;
-    /// where no symbolic stride equals a running extent it is the integer right inverse.
+    /// Law: at every substitution `v` of positive integers, `subs(R, v)` is the integer
+    /// `right_inverse(subs(L, v))` as a function (the same size and values), so
+    /// `subs(L, v)(subs(R, v)(i)) == i` for `i < size(R)` and `R` is as large as the integer
+    /// one. Every decision (whether a stride equals the running extent, whether two
+    /// neighbours merge, whether a symbol is 1) must be the same at every substitution, else
+    /// the answer is refused.
     ///
     /// # Errors
-    /// [`LayoutError::Overflow`].
+    /// [`LayoutError::Undecidable`] where a decision depends on the substitution (`N:X`: at
+    /// `X = 1` the inverse is `N:1`, elsewhere `1:0`); [`LayoutError::Overflow`].
     ///
     /// ```
     /// # use cute_layout::SymLayout;
     /// let l: SymLayout = "(N,4):(1,N)".parse()?;
     /// assert_eq!(l.right_inverse()?.to_string(), "(N,4):(1,N)");
-    /// let l: SymLayout = "N:X".parse()?;
+    /// let l: SymLayout = "(P,P,P):(P*P,P,1)".parse()?;
+    /// assert_eq!(l.right_inverse()?.to_string(), "(P,P,P):(P*P,P,1)");
+    /// let l: SymLayout = "N:2*X".parse()?;
     /// assert_eq!(l.right_inverse()?.to_string(), "1:0");
+    /// let l: SymLayout = "N:X".parse()?;
+    /// assert_eq!(l.right_inverse().unwrap_err().kind(), "Undecidable");
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn right_inverse(&self) -> Result<SymLayout, LayoutError> {
-        self.right_inverse_raw()?.representable()
+        uniform("right_inverse", &self.symbols(), |ones| {
+            self.with_ones(ones).right_inverse2()
+        })?
+        .representable()
     }
 
-    fn right_inverse_raw(&self) -> Result<SymLayout, LayoutError> {
-        let (fs, fd) = self.fold()?;
-        let mut chain = Vec::new();
-        let mut pp = Sym::int(1);
-        for (s, d) in fs.into_iter().zip(fd) {
-            let next = pp.mul(&s)?;
-            chain.push((d, s, pp));
-            pp = next;
+    /// [`SymLayout::right_inverse`] where every symbol is at least 2.
+    fn right_inverse2(&self) -> Result<SymLayout, LayoutError> {
+        const R: &str = "right_inverse";
+        let undecided = |condition: String| LayoutError::Undecidable { op: R, condition };
+        // coalesce(L): the merges the monomials show (a merge that only some substitutions
+        // make is checked below, where it could change the chain)
+        let (fs, fd, parts) = self.normal_parts()?;
+        let mut touched = alloc::vec![false; fs.len()];
+        let mut weights = Vec::with_capacity(fs.len());
+        let mut acc = Sym::int(1);
+        for s in &fs {
+            weights.push(acc.clone());
+            acc = acc.mul(s)?;
         }
-        chain.sort_by_key(|(d, _, _)| d.rank_key());
-        let (mut rs, mut rd) = (Vec::new(), Vec::new());
+        let mut used = alloc::vec![false; fs.len()];
+        let mut order: Option<Vec<usize>> = None;
+        let (mut rs, mut rw) = (Vec::new(), Vec::new());
         let mut curr = Sym::int(1);
-        for (d, s, p) in chain {
-            if d.coef() == 0 || s == Sym::int(1) || d != curr {
+        loop {
+            let mut hits = Vec::new();
+            for (k, d) in fd.iter().enumerate() {
+                if used[k] {
+                    continue;
+                }
+                match d.cmp2(&curr) {
+                    Some(Ordering::Equal) => {
+                        touched[k] = true;
+                        hits.push(k);
+                    }
+                    Some(_) => {}
+                    None => {
+                        return Err(undecided(format!(
+                            "whether the stride {d} of {self} equals the running extent {curr}"
+                        )))
+                    }
+                }
+            }
+            let pick = match hits.as_slice() {
+                [] => break,
+                [k] => *k,
+                _ => {
+                    if order.is_none() {
+                        order = Some(exchange_order(&fd, self)?);
+                    }
+                    let first = order
+                        .as_ref()
+                        .and_then(|o| o.iter().find(|k| hits.contains(k)).copied());
+                    match first {
+                        Some(k) => k,
+                        None => break,
+                    }
+                }
+            };
+            used[pick] = true;
+            curr = curr.mul(&fs[pick])?;
+            // the mode's leaves one by one (the same function; PyCuTe's coalesce then
+            // merges what it merges)
+            let mut w = weights[pick].clone();
+            for s in &parts[pick] {
+                rs.push(s.clone());
+                rw.push(w.clone());
+                w = w.mul(s)?;
+            }
+        }
+        // A merge of neighbours that only some substitutions make (the integer coalesce makes
+        // it there) changes the chain only where one of them met the running extent: a mode
+        // that never did keeps its stride apart from every running extent, merged or not.
+        for k in 1..fs.len() {
+            if !(touched[k - 1] || touched[k]) {
                 continue;
             }
-            curr = s.mul(&curr)?;
-            rs.push(s);
-            rd.push(p);
+            let span = fs[k - 1].mul(&fd[k - 1])?;
+            if span.cmp2(&fd[k]).is_none() {
+                return Err(undecided(format!(
+                    "whether {}:{} and {}:{} of {self} merge ({span} = {}?)",
+                    fs[k - 1],
+                    fd[k - 1],
+                    fs[k],
+                    fd[k],
+                    fd[k]
+                )));
+            }
         }
         if rs.is_empty() {
             return Ok(Self::flat(
@@ -724,27 +1041,32 @@ impl SymLayout {
                 alloc::vec![Sym::int(0)],
             ));
         }
-        Self::flat(rs, rd).coalesce()
+        Self::flat(rs, rw).coalesce_raw()
     }
 
-    /// `L(i)` for an integer index, where the symbolic extents allow the split of `i` into a
-    /// coordinate (every extent but the last divides or is decided against `i`).
-    fn value_at(&self, i: &Sym) -> Result<Sym, LayoutError> {
+    /// `L(i)` for an integer index and the digits it takes in `L`'s modes (`(mode, digit)`,
+    /// the last mode running on), where every split is the same at every substitution of
+    /// integers >= 2.
+    fn value_at(&self, i: &Sym) -> Result<(Sym, Vec<(usize, Sym)>), LayoutError> {
         let (shape, stride) = self.leaves();
         let mut rest = i.clone();
         let mut total: Option<Sym> = None;
+        let mut digits = Vec::new();
         let n = shape.len();
         for (k, (s, d)) in shape.iter().zip(&stride).enumerate() {
             let c = if k + 1 == n {
                 rest.clone()
             } else {
-                let (q, r) = rest.divmod(s).ok_or_else(|| LayoutError::Undecidable {
+                let (q, r) = rest.divmod2(s).ok_or_else(|| LayoutError::Undecidable {
                     op: "composition",
                     condition: format!("the coordinate of {i} in {self}"),
                 })?;
                 rest = q;
                 r
             };
+            if c.coef() != 0 {
+                digits.push((k, c.clone()));
+            }
             let term = c.mul(d)?;
             if term.coef() == 0 {
                 continue;
@@ -766,21 +1088,29 @@ impl SymLayout {
                 }
             });
         }
-        Ok(total.unwrap_or_else(|| Sym::int(0)))
+        Ok((total.unwrap_or_else(|| Sym::int(0)), digits))
     }
 
-    /// PyCuTe's composition `A o B` (integer codomain): `A` is coalesced (`coalesce_z`), a
-    /// tuple-shaped `B` distributes over its top-level modes, and each mode `s:d` of `B` takes
-    /// the first modes of `A` covering `d*s` (shape divisibility) and divides the stride `d`
-    /// out of them (stride divisibility); the result is coalesced.
+    /// PyCuTe's composition `A o B` (integer codomain), CuTe's algorithm: `A` is coalesced
+    /// (keeping the function past its end), a tuple-shaped `B` distributes over its leaves,
+    /// and each leaf `s:d` of `B` takes the first modes of `A` covering `d*s` (shape
+    /// divisibility) and divides the stride `d` out of them (stride divisibility); each leaf's
+    /// result is coalesced. The leaves' results add up to `A(B(i))` only where their digits in
+    /// each mode of `A` but the last add up without a carry; that is checked.
     ///
-    /// Law: `compatible(B, R)` and `R(i) == A(B(i))` for `i < size(B)` at every substitution of
-    /// integers >= 2 for the symbols (`A`'s last mode running on past its extent, as in CuTe).
+    /// Law: at every substitution `v` of positive integers, `subs(R, v)` is compatible with
+    /// `subs(B, v)` and `subs(R, v)(i) == subs(A, v)(subs(B, v)(i))` for `i < size(B)`
+    /// (`A`'s last mode running on past its extent, as in CuTe): the integer composition's
+    /// function. Every decision (a quotient, the order of two values, whether a symbol is 1)
+    /// must be the same at every substitution, else the answer is refused.
     ///
     /// # Errors
     /// [`LayoutError::Undecidable`] where a divisibility condition involves a symbol and cannot
-    /// be decided (`4 % N == 0`: PyCuTe raises ValueError); [`LayoutError::InvalidArgument`] where
-    /// a static divisibility condition fails; [`LayoutError::Overflow`].
+    /// be decided (`4 % N == 0`: PyCuTe raises ValueError), where it fails for static values
+    /// (the integer composition may still answer by CuTe's weak divisibility), or where the
+    /// leaves' digits cannot be shown to add without a carry; [`LayoutError::NotRepresentable`]
+    /// where they carry at every substitution (the integer composition: `ModesOverlap`);
+    /// [`LayoutError::Overflow`].
     ///
     /// ```
     /// # use cute_layout::SymLayout;
@@ -788,18 +1118,44 @@ impl SymLayout {
     /// assert_eq!(a.compose(&"6:4".parse()?)?.to_string(), "(3,2):(4*X,Y)");
     /// let a: SymLayout = "(N,8):(X,Y)".parse()?;
     /// assert!(a.compose(&"4:1".parse()?).is_err());
+    /// let a: SymLayout = "(4,N):(4,1)".parse()?; // A(B(3,3)) = A(6) = 9, not 24
+    /// assert_eq!(a.compose(&"(4,4):(1,1)".parse()?).unwrap_err().kind(), "NotRepresentable");
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn compose(&self, b: &SymLayout) -> Result<SymLayout, LayoutError> {
-        self.compose_raw(b)?.representable()
+        let mut names = self.symbols();
+        for n in b.symbols() {
+            if !names.contains(&n) {
+                names.push(n);
+            }
+        }
+        uniform("composition", &names, |ones| {
+            self.with_ones(ones).compose2(&b.with_ones(ones))
+        })?
+        .representable()
     }
 
-    fn compose_raw(&self, b: &SymLayout) -> Result<SymLayout, LayoutError> {
-        let a = self.coalesce_z()?;
-        a.compose_coalesced(b, 0)
+    /// [`SymLayout::compose`] where every symbol is at least 2.
+    fn compose2(&self, b: &SymLayout) -> Result<SymLayout, LayoutError> {
+        let (a_s, a_d) = self.fold_all()?;
+        let a = Self::flat(a_s, a_d);
+        let mut footprint: Vec<(usize, usize, Sym, Sym)> = Vec::new();
+        let mut leaf = 0usize;
+        let r = a.compose_tree(b, 0, &mut leaf, &mut footprint)?;
+        a.check_carries(self, b, &footprint)?;
+        Ok(r)
     }
 
-    fn compose_coalesced(&self, b: &SymLayout, depth: usize) -> Result<SymLayout, LayoutError> {
+    /// The composition with the tree `b`, leaf by leaf; each leaf's digits in the modes of
+    /// `self` (flat, coalesced) but the last go to `footprint` as `(leaf, mode, step, count)`:
+    /// the digits `0, step, ..., (count - 1) * step`.
+    fn compose_tree(
+        &self,
+        b: &SymLayout,
+        depth: usize,
+        leaf: &mut usize,
+        footprint: &mut Vec<(usize, usize, Sym, Sym)>,
+    ) -> Result<SymLayout, LayoutError> {
         const C: &str = "composition";
         if depth > MAX_DEPTH {
             return Err(LayoutError::TooDeep {
@@ -816,7 +1172,7 @@ impl SymLayout {
                         shape: s.clone(),
                         stride: d.clone(),
                     };
-                    let r = self.compose_coalesced(&m, depth + 1)?;
+                    let r = self.compose_tree(&m, depth + 1, leaf, footprint)?;
                     shape.push(r.shape);
                     stride.push(r.stride);
                 }
@@ -833,38 +1189,58 @@ impl SymLayout {
                 })
             }
         };
-        if d.coef() == 0 {
-            return Ok(Self::flat(alloc::vec![s], alloc::vec![Sym::int(0)]));
-        }
-        if s == Sym::int(1) {
-            let v = self.value_at(&d)?;
-            return Ok(Self::flat(alloc::vec![s], alloc::vec![v]));
-        }
+        let here = *leaf;
+        *leaf += 1;
+        self.compose_leaf(&s, &d, b, here, footprint)
+    }
+
+    fn compose_leaf(
+        &self,
+        s: &Sym,
+        d: &Sym,
+        b: &SymLayout,
+        here: usize,
+        footprint: &mut Vec<(usize, usize, Sym, Sym)>,
+    ) -> Result<SymLayout, LayoutError> {
+        const C: &str = "composition";
         let (mut rs, mut rd) = self.leaves();
         let n = rs.len();
-        let undecided = |what: &str, x: &Sym, y: &Sym| LayoutError::Undecidable {
-            op: C,
-            condition: format!("{what} ({x} divided by {y}) of {self} o {b}"),
-        };
+        if d.coef() == 0 {
+            return Ok(Self::flat(alloc::vec![s.clone()], alloc::vec![Sym::int(0)]));
+        }
+        if *s == Sym::int(1) {
+            let (v, digits) = self.value_at(d)?;
+            for (j, c) in digits {
+                if j + 1 < n {
+                    footprint.push((here, j, c, Sym::int(2)));
+                }
+            }
+            return Ok(Self::flat(alloc::vec![s.clone()], alloc::vec![v]));
+        }
+        let undecided = |condition: String| LayoutError::Undecidable { op: C, condition };
+        if d.coef() < 0 {
+            return Err(undecided(format!(
+                "the negative stride {d} of {b} (the symbolic composition takes non-negative strides)"
+            )));
+        }
         // keep the modes of A that cover d*s; the last one takes what is left
-        let mut last = d.mul(&s)?;
+        let mut last = d.mul(s)?;
         let mut keep = n;
         for (i, ext) in rs.iter_mut().enumerate().take(n.saturating_sub(1)) {
-            let (q, r) = last
-                .divmod(ext)
-                .ok_or_else(|| undecided("the shape divisibility condition", &last, ext))?;
+            let (q, r) = last.divmod2(ext).ok_or_else(|| {
+                undecided(format!(
+                    "the shape divisibility condition ({last} divided by {ext}) of {self} o {b}"
+                ))
+            })?;
             if q.coef() == 0 {
                 *ext = r;
                 keep = i + 1;
                 break;
             }
             if r.coef() != 0 {
-                return Err(LayoutError::InvalidArgument {
-                    op: C,
-                    what: format!(
-                        "shape divisibility: {last} is not a multiple of {ext} in {self} o {b}"
-                    ),
-                });
+                return Err(undecided(format!(
+                    "the shape divisibility condition of {self} o {b}: {last} is no multiple of {ext} (the symbolic composition needs it)"
+                )));
             }
             last = q;
         }
@@ -876,125 +1252,405 @@ impl SymLayout {
         rs.truncate(keep);
         rd.truncate(keep);
         // divide the stride d out of the leading modes
-        let mut stride = d;
-        let mut done = false;
+        let mut stride = d.clone();
+        let mut pivot = None;
         for i in 0..keep.saturating_sub(1) {
-            if let Some((q, r)) = rs[i].divmod(&stride) {
-                if r.coef() == 0 {
+            if let Some((q, r)) = rs[i].divmod2(&stride) {
+                if r.coef() == 0 && q.coef() != 0 {
                     rs[i] = q;
                     rd[i] = rd[i].mul(&stride)?;
-                    done = true;
+                    pivot = Some((i, stride.clone()));
                     break;
                 }
             }
-            let (q, r) = stride
-                .divmod(&rs[i])
-                .ok_or_else(|| undecided("the stride divisibility condition", &stride, &rs[i]))?;
+            let (q, r) = stride.divmod2(&rs[i]).ok_or_else(|| {
+                undecided(format!(
+                    "the stride divisibility condition ({stride} divided by {}) of {self} o {b}",
+                    rs[i]
+                ))
+            })?;
             if r.coef() != 0 {
-                return Err(LayoutError::InvalidArgument {
-                    op: C,
-                    what: format!(
-                        "stride divisibility: {stride} and {} divide neither way in {self} o {b}",
-                        rs[i]
-                    ),
-                });
+                return Err(undecided(format!(
+                    "the stride divisibility condition of {self} o {b}: {stride} and {} divide neither way (the symbolic composition needs one to)",
+                    rs[i]
+                )));
             }
             stride = q;
             rs[i] = Sym::int(1);
         }
-        if !done {
-            let k = keep - 1;
-            let (q, _) = rs[k]
-                .divmod(&stride)
-                .ok_or_else(|| undecided("the last extent", &rs[k], &stride))?;
-            rs[k] = q;
-            rd[k] = rd[k].mul(&stride)?;
+        let pivot = match pivot {
+            Some(p) => p,
+            None => {
+                let k = keep - 1;
+                let (q, r) = rs[k].divmod2(&stride).ok_or_else(|| {
+                    undecided(format!(
+                        "the last extent ({} divided by {stride}) of {self} o {b}",
+                        rs[k]
+                    ))
+                })?;
+                if r.coef() != 0 && k + 1 < n {
+                    return Err(undecided(format!(
+                        "the stride divisibility condition of {self} o {b}: {} is no multiple of {stride}",
+                        rs[k]
+                    )));
+                }
+                rs[k] = q;
+                rd[k] = rd[k].mul(&stride)?;
+                (k, stride.clone())
+            }
+        };
+        for (j, q) in rs.iter().enumerate() {
+            if j + 1 >= n || j < pivot.0 || *q == Sym::int(1) {
+                continue;
+            }
+            let step = if j == pivot.0 {
+                pivot.1.clone()
+            } else {
+                Sym::int(1)
+            };
+            footprint.push((here, j, step, q.clone()));
         }
-        Self::flat(rs, rd).coalesce()
+        Self::flat(rs, rd).coalesce_raw()
+    }
+
+    /// Checks that the leaves' digits (`footprint`) add up without a carry in every mode of
+    /// `self` (flat, coalesced) but the last: sorted by step, each step at least the span
+    /// (`count * step`) of the one before, and the last span at most the mode's extent; with
+    /// static values, the exact condition (the largest digits add up to at most `extent - 1`).
+    fn check_carries(
+        &self,
+        a: &SymLayout,
+        b: &SymLayout,
+        footprint: &[(usize, usize, Sym, Sym)],
+    ) -> Result<(), LayoutError> {
+        const C: &str = "composition";
+        let (shape, _) = self.leaves();
+        for (j, ext) in shape.iter().enumerate() {
+            let mut here: Vec<(usize, Sym, Sym)> = Vec::new();
+            for (leaf, mode, step, count) in footprint {
+                if *mode != j {
+                    continue;
+                }
+                let mut k = here.len();
+                while k > 0 {
+                    match here[k - 1].1.cmp2(step) {
+                        Some(Ordering::Greater) => k -= 1,
+                        Some(_) => break,
+                        None => {
+                            return Err(LayoutError::Undecidable {
+                                op: C,
+                                condition: format!(
+                                    "whether the leaves of {b} overlap in mode {j} of {a} (the order of the steps {} and {step})",
+                                    here[k - 1].1
+                                ),
+                            })
+                        }
+                    }
+                }
+                here.insert(k, (*leaf, step.clone(), count.clone()));
+            }
+            if here.len() < 2 {
+                continue;
+            }
+            let nested = here.windows(2).try_fold(true, |ok, w| {
+                let span = w[0].2.mul(&w[0].1)?;
+                Ok::<bool, LayoutError>(
+                    ok && matches!(
+                        w[1].1.cmp2(&span),
+                        Some(Ordering::Greater | Ordering::Equal)
+                    ),
+                )
+            })?;
+            let top = here
+                .last()
+                .map(|(_, g, q)| q.mul(g))
+                .transpose()?
+                .unwrap_or_else(|| Sym::int(0));
+            if nested && matches!(top.cmp2(ext), Some(Ordering::Less | Ordering::Equal)) {
+                continue;
+            }
+            let exact = here.iter().try_fold(Some(0i64), |acc, (_, g, q)| {
+                Ok::<Option<i64>, LayoutError>(match (acc, g.as_int(), q.as_int()) {
+                    (Some(a), Some(g), Some(q)) => Some(
+                        (q - 1)
+                            .checked_mul(g)
+                            .and_then(|x| x.checked_add(a))
+                            .ok_or(LayoutError::overflow(C))?,
+                    ),
+                    _ => None,
+                })
+            })?;
+            match (exact, ext.as_int()) {
+                (Some(sum), Some(e)) if sum < e => continue,
+                (Some(sum), Some(e)) if self.merges_nowhere()? => {
+                    return Err(LayoutError::NotRepresentable {
+                        op: C,
+                        what: format!(
+                            "leaves {} and {} of {b} overlap in mode {j} of {a}: their largest digits add up to {sum}, past the extent {e} (a carry at every substitution), so A(B(i)) is not the sum of the leaves' compositions",
+                            here[0].0, here[1].0
+                        ),
+                    })
+                }
+                _ => {
+                    return Err(LayoutError::Undecidable {
+                        op: C,
+                        condition: format!(
+                            "whether the leaves of {b} overlap in mode {j} (extent {ext}) of {a}"
+                        ),
+                    })
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Whether no two neighbours `s_a:d_a`, `s_b:d_b` (flat) have `s_a * d_a == d_b` at any
+    /// substitution of integers >= 2: the integer `coalesce` then keeps every mode.
+    fn merges_nowhere(&self) -> Result<bool, LayoutError> {
+        let (s, d) = self.leaves();
+        for k in 1..s.len() {
+            let span = s[k - 1].mul(&d[k - 1])?;
+            if !matches!(span.cmp2(&d[k]), Some(Ordering::Less | Ordering::Greater)) {
+                return Ok(false);
+            }
+        }
+        Ok(true)
     }
 
     /// PyCuTe's `make_ordered_layout`: the compact layout of `shape` whose strides increase in
-    /// the order of `order` (congruent to `shape`); static order values rank by value, symbolic
-    /// ones after every static one and among themselves left to right.
+    /// the order of `order` (congruent to `shape`), equal order values by position, as the
+    /// integer `make_ordered_layout`; an extent-1 leaf gets stride 0.
     ///
-    /// Law: at every substitution where the symbolic order values exceed the static ones and
-    /// increase left to right, `subs(R, v)` is the integer `make_ordered_layout`.
+    /// Law: at every substitution `v` of positive integers, `subs(R, v)` is the integer
+    /// `make_ordered_layout(subs(shape, v), subs(order, v))` as a function. The order of every
+    /// two leaves must be the same at every substitution, else the answer is refused.
     ///
     /// # Errors
     /// [`LayoutError::InvalidArgument`] when the trees differ or an extent is not positive;
-    /// [`LayoutError::Overflow`].
+    /// [`LayoutError::Undecidable`] where the order of two order values depends on the
+    /// substitution (`P` and `Q`); [`LayoutError::Overflow`].
     ///
     /// ```
     /// # use cute_layout::SymLayout;
-    /// let r = SymLayout::ordered(&"(2,3,4)".parse()?, &"(P,0,Q)".parse()?)?;
-    /// assert_eq!(r.to_string(), "(2,3,4):(3,1,6)");
+    /// let r = SymLayout::ordered(&"(2,3,4)".parse()?, &"(2*P,0,P)".parse()?)?;
+    /// assert_eq!(r.to_string(), "(2,3,4):(12,1,3)");
+    /// assert!(SymLayout::ordered(&"(2,3)".parse()?, &"(P,Q)".parse()?).is_err());
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn ordered(shape: &SymTuple, order: &SymTuple) -> Result<SymLayout, LayoutError> {
-        Self::ordered_raw(shape, order)?.representable()
+        let mut names = shape.symbols();
+        for n in order.symbols() {
+            if !names.contains(&n) {
+                names.push(n);
+            }
+        }
+        uniform("make_ordered_layout", &names, |ones| {
+            Self::ordered2(&shape.with_ones(ones), &order.with_ones(ones))
+        })?
+        .representable()
     }
 
-    fn ordered_raw(shape: &SymTuple, order: &SymTuple) -> Result<SymLayout, LayoutError> {
+    /// [`SymLayout::ordered`] where every symbol is at least 2.
+    fn ordered2(shape: &SymTuple, order: &SymTuple) -> Result<SymLayout, LayoutError> {
+        const O: &str = "make_ordered_layout";
         if !shape.congruent(order) {
             return Err(LayoutError::InvalidArgument {
-                op: "make_ordered_layout",
+                op: O,
                 what: format!("shape {shape} and order {order} are not congruent"),
             });
         }
-        let keys: Vec<(u8, i64)> = order.leaves().iter().map(|o| o.rank_key()).collect();
-        Self::compact_by(shape, &keys, &[])
+        let o = order.leaves();
+        // leaf j comes before leaf k (j < k) where o_j <= o_k
+        Self::compact_by(shape, &[], |j, k| {
+            let (first, second) = if j < k { (j, k) } else { (k, j) };
+            let before = match o[first].cmp2(o[second]) {
+                Some(Ordering::Greater) => false,
+                Some(_) => true,
+                None => {
+                    return Err(LayoutError::Undecidable {
+                        op: O,
+                        condition: format!(
+                            "the order of {} and {} in {order}",
+                            o[first], o[second]
+                        ),
+                    })
+                }
+            };
+            Ok(if j < k { before } else { !before })
+        })
     }
 
+    /// The compact layout of `shape` where leaf `k`'s stride is the product of the extents of
+    /// the leaves `j` with `below(j, k)`; extent-1 leaves and the leaves in `zero` get stride
+    /// 0 (and count for no other leaf).
     fn compact_by(
         shape: &SymTuple,
-        keys: &[(u8, i64)],
         zero: &[bool],
+        below: impl Fn(usize, usize) -> Result<bool, LayoutError>,
     ) -> Result<SymLayout, LayoutError> {
         let flat: Vec<&Sym> = shape.leaves();
-        let mut idx: Vec<usize> = (0..flat.len()).collect();
-        idx.sort_by_key(|&i| keys.get(i).copied().unwrap_or((0, 0)));
+        let skip: Vec<bool> = flat
+            .iter()
+            .enumerate()
+            .map(|(k, s)| **s == Sym::int(1) || zero.get(k).copied().unwrap_or(false))
+            .collect();
         let mut strides = alloc::vec![Sym::int(0); flat.len()];
-        let mut current = Sym::int(1);
-        for i in idx {
-            if zero.get(i).copied().unwrap_or(false) {
+        for k in 0..flat.len() {
+            if skip[k] {
                 continue;
             }
-            strides[i] = current.clone();
-            current = current.mul(flat[i])?;
+            let mut acc = Sym::int(1);
+            for j in 0..flat.len() {
+                if j != k && !skip[j] && below(j, k)? {
+                    acc = acc.mul(flat[j])?;
+                }
+            }
+            strides[k] = acc;
         }
         let stride = shape.unflatten(&mut strides.into_iter());
         SymLayout::new(shape.clone(), stride)
     }
 
-    /// PyCuTe's `make_layout_like`: the compact layout of `L`'s shape whose strides follow the
-    /// order of `L`'s strides (static strides by value, then symbolic ones left to right); a
-    /// static stride 0 stays 0, and an extent-1 mode takes the running product as PyCuTe gives
-    /// it (CuTe gives it stride 0: the same function). Unlike CuTe C++'s `make_layout_like` (cute's integer
-    /// operation), equal strides are not shared.
+    /// The integer `make_layout_like` (CuTe C++'s, cute's integer operation): the compact
+    /// layout of `L`'s shape whose strides follow the order of `L`'s strides; leaves of equal
+    /// stride start at the same stride (the product of the extents of smaller strides); a
+    /// stride-0 or extent-1 leaf gets stride 0.
     ///
-    /// Law: at every substitution where the symbolic strides exceed the static ones and
-    /// increase left to right, and the non-zero strides differ, `subs(R, v)` is the integer
-    /// `make_layout_like(subs(L, v))` as a function (the same shape and values).
+    /// Law: at every substitution `v` of positive integers, `subs(R, v)` is the integer
+    /// `make_layout_like(subs(L, v))` as a function (the same shape and values). The order of
+    /// every two strides must be the same at every substitution, else the answer is refused.
     ///
     /// # Errors
-    /// [`LayoutError::Overflow`].
+    /// [`LayoutError::Undecidable`] where the order of two strides depends on the substitution
+    /// (`X` and `Y`, or `N` and `2` where `N = 2` ties); [`LayoutError::Overflow`].
     ///
     /// ```
     /// # use cute_layout::SymLayout;
-    /// let l: SymLayout = "(2,N,4):(1,X,2)".parse()?;
+    /// let l: SymLayout = "(2,N,4):(1,4*X,2)".parse()?;
     /// assert_eq!(l.layout_like()?.to_string(), "(2,N,4):(1,8,2)");
+    /// let l: SymLayout = "(2,2):(2*N,N)".parse()?;
+    /// assert_eq!(l.layout_like()?.to_string(), "(2,2):(2,1)");
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn layout_like(&self) -> Result<SymLayout, LayoutError> {
-        self.layout_like_raw()?.representable()
+        uniform("make_layout_like", &self.symbols(), |ones| {
+            self.with_ones(ones).layout_like2()
+        })?
+        .representable()
     }
 
-    fn layout_like_raw(&self) -> Result<SymLayout, LayoutError> {
+    /// [`SymLayout::layout_like`] where every symbol is at least 2.
+    fn layout_like2(&self) -> Result<SymLayout, LayoutError> {
         let d = self.stride.leaves();
-        let keys: Vec<(u8, i64)> = d.iter().map(|x| x.rank_key()).collect();
         let zero: Vec<bool> = d.iter().map(|x| x.coef() == 0).collect();
-        Self::compact_by(&self.shape, &keys, &zero)
+        Self::compact_by(&self.shape, &zero, |j, k| match d[j].cmp2(d[k]) {
+            Some(o) => Ok(o == Ordering::Less),
+            None => Err(LayoutError::Undecidable {
+                op: "make_layout_like",
+                condition: format!("the order of the strides {} and {} of {self}", d[j], d[k]),
+            }),
+        })
     }
+}
+
+/// CuTe's exchange sort of the inverses (`for i, for j > i: if d_j < d_i swap`), as indices,
+/// where every comparison it makes is the same at every substitution.
+fn exchange_order(d: &[Sym], l: &SymLayout) -> Result<Vec<usize>, LayoutError> {
+    let mut v: Vec<usize> = (0..d.len()).collect();
+    for i in 0..v.len() {
+        for j in i + 1..v.len() {
+            match d[v[j]].cmp2(&d[v[i]]) {
+                Some(Ordering::Less) => v.swap(i, j),
+                Some(_) => {}
+                None => {
+                    return Err(LayoutError::Undecidable {
+                        op: "right_inverse",
+                        condition: format!(
+                            "the order of the strides {} and {} of {l}",
+                            d[v[j]], d[v[i]]
+                        ),
+                    })
+                }
+            }
+        }
+    }
+    Ok(v)
+}
+
+/// Most symbols a symbolic operation splits on (it evaluates once per subset of them).
+pub const MAX_SPLIT_SYMBOLS: usize = 10;
+
+/// The answer of `f` (computed where every symbol is at least 2) when it is the answer at
+/// every substitution of positive integers: `f` again with each subset of `names` put to 1
+/// must give the same function (equal normal forms), else [`LayoutError::Undecidable`].
+fn uniform(
+    op: &'static str,
+    names: &[String],
+    f: impl Fn(&[String]) -> Result<SymLayout, LayoutError>,
+) -> Result<SymLayout, LayoutError> {
+    let subsets = || {
+        (1u32..(1u32 << names.len().min(MAX_SPLIT_SYMBOLS))).map(|mask| {
+            names
+                .iter()
+                .enumerate()
+                .filter(|(k, _)| mask >> k & 1 == 1)
+                .map(|(_, n)| n.clone())
+                .collect::<Vec<String>>()
+        })
+    };
+    let main = match f(&[]) {
+        Ok(main) => main,
+        Err(e) if e.kind() == "Undecidable" => return Err(e),
+        Err(e) => {
+            // a refusal where every symbol is at least 2 holds only if it holds at 1 too
+            if names.len() <= MAX_SPLIT_SYMBOLS {
+                let answers = |ones: &Vec<String>| match f(ones) {
+                    Ok(_) => true,
+                    Err(e) => e.kind() == "Undecidable",
+                };
+                if let Some(ones) = subsets().find(answers) {
+                    return Err(LayoutError::Undecidable {
+                        op,
+                        condition: format!(
+                            "the answer at {} = 1, where the refusal elsewhere may not hold ({e})",
+                            ones.join(" = ")
+                        ),
+                    });
+                }
+            }
+            return Err(e);
+        }
+    };
+    if names.len() > MAX_SPLIT_SYMBOLS {
+        return Err(LayoutError::Undecidable {
+            op,
+            condition: format!(
+                "the answer where some of the {} symbols are 1 (at most {MAX_SPLIT_SYMBOLS} symbols are checked)",
+                names.len()
+            ),
+        });
+    }
+    for ones in subsets() {
+        let which = ones.join(" = ");
+        let there = f(&ones).map_err(|e| LayoutError::Undecidable {
+            op,
+            condition: match e {
+                LayoutError::Undecidable { condition, .. } => {
+                    format!("the answer at {which} = 1 (there, {condition})")
+                }
+                e => format!("the answer at {which} = 1 (there, {e})"),
+            },
+        })?;
+        if main.with_ones(&ones).normal()? != there.normal()? {
+            return Err(LayoutError::Undecidable {
+                op,
+                condition: format!(
+                    "one answer for every {which}: {there} at {which} = 1, {main} elsewhere"
+                ),
+            });
+        }
+    }
+    Ok(main)
 }
 
 impl fmt::Display for SymLayout {

@@ -10,3 +10,7 @@ pub(crate) mod pointer;
 pub(crate) mod pointer_tensor;
 pub(crate) mod tensor_restructure;
 pub(crate) mod tensor_text;
+
+pub use layout_tensor::is_tensor_text;
+pub use pointer::{element_type_bits, is_pointer_text};
+pub use pointer_tensor::parse_smem_ptr_flag;

@@ -323,7 +323,7 @@ impl Pointer {
 ///
 /// # Examples
 /// ```
-/// # use cute_layout::element_type_bits;
+/// # use cute_layout::tensor::element_type_bits;
 /// assert_eq!(element_type_bits("half_t"), Some(16));
 /// assert_eq!(element_type_bits("int4_t"), Some(4));
 /// assert_eq!(element_type_bits("64"), Some(64));

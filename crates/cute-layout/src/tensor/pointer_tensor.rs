@@ -61,7 +61,7 @@ impl SmemPtrFlagLayout {
     ///
     /// # Examples
     /// ```
-    /// # use cute_layout::parse_smem_ptr_flag;
+    /// # use cute_layout::tensor::parse_smem_ptr_flag;
     /// let f = parse_smem_ptr_flag("Sw<3,4,3> o smem_ptr[16b](unset) o (8,64):(64,1)").unwrap()?;
     /// assert_eq!(f.upcast(2)?.to_string(), "Sw<3,4,3> o smem_ptr[32b](unset) o (8,32):(32,1)");
     /// # Ok::<(), Box<dyn std::error::Error>>(())

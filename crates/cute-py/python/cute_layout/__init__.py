@@ -10,7 +10,9 @@ CuTe's names and argument orders; ``cute_layout.pycute`` is a drop-in for ``pycu
 >>> str(composition(A, Layout((4, 3), (3, 1))))
 '((2,2),3):((24,2),8)'
 
-``run(op, *args)`` reaches every operation of the project's operation table (``ops()`` lists
+Every operation of the table (``ops()``, the same as ``cute ops``) is a function of this module
+with the operation's parameters and its summary as the docstring (``_ops``, generated from the
+table's declarations by ``crates/cute-py/gen_ops.py``). ``run(op, *args)`` also reaches every operation of the project's operation table (``ops()`` lists
 them, the same as the ``cute`` command line), and ``batch(requests)`` runs many in one call.
 """
 
@@ -156,10 +158,21 @@ __all__ = [
     "zipped_product",
 ]
 
+from . import _ops  # noqa: E402  (one function per operation of the table)
+from ._ops import *  # noqa: E402,F401,F403
+
+__all__ += [n for n in _ops.__all__ if n not in __all__]
+
 from . import atoms  # noqa: E402  (MMAAtom, TiledMMA, CopyAtom, TiledCopy over the table)
 from .atoms import CopyAtom, MMAAtom, Picture, TiledCopy, TiledMMA, make_layout_tv, make_tiled_copy, make_tiled_mma  # noqa: E402
 
 __all__ += ["atoms", "CopyAtom", "MMAAtom", "Picture", "TiledCopy", "TiledMMA", "make_layout_tv", "make_tiled_copy", "make_tiled_mma"]
+# The atom functions return objects (TiledCopy, a TV layout): kept, with the table's docstring first.
+for _f in (make_layout_tv, make_tiled_copy):
+    if hasattr(_ops, _f.__name__):  # (absent only while gen_ops.py writes _ops.py)
+        _f.__doc__ = getattr(_ops, _f.__name__).__doc__ + "\n\nHere: " + (_f.__doc__ or "").strip()
+del _f
+
 from .tensor import Tensor  # noqa: E402
 
 __all__ += ["Tensor"]

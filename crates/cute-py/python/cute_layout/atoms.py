@@ -91,6 +91,19 @@ def _lay(x):
     return Layout(x) if isinstance(x, (int, tuple)) else x
 
 
+# The modes of (M,N,K) that operand a, b or c of an MMA covers.
+_OPERAND_MODES = {"a": (0, 2), "b": (1, 2), "c": (0, 1)}
+
+
+def _tv_picture(field, mnk_field, operand):
+    """The picture of `field(f"layout_{operand}_tv")` on the operand's tile of `field(mnk_field)`."""
+    if operand not in _OPERAND_MODES:
+        raise ValueError(f"tv_picture: operand is 'a', 'b' or 'c', not {operand!r}")
+    i, j = _OPERAND_MODES[operand]
+    mnk = field(mnk_field)
+    return Picture(picture("tv", field(f"layout_{operand}_tv"), (mnk[i], mnk[j])))
+
+
 def list_atoms(filter=""):
     """The atoms the library knows (`cute atoms [FILTER]`), one family per line."""
     return run_text("list_atoms", filter) if filter else run_text("list_atoms")
@@ -115,8 +128,9 @@ class MMAAtom(_Shown):
     layout_sfb_tv = property(lambda self: self._field("layout_sfb_tv"), doc="block-scaled atoms: scale factors of B")
 
     def tv_picture(self, operand="c"):
-        """The thread-value layout of operand `a`, `b` or `c` drawn on its tile."""
-        return Picture(picture("mma_atom", self.name, f"layout_{operand}_tv"))
+        """The thread-value layout of operand `a`, `b` or `c` drawn on its tile: `(M,K)`,
+        `(N,K)` or `(M,N)` of `shape_mnk`."""
+        return _tv_picture(self._field, "shape_mnk", operand)
 
     def svg(self):
         return mma_svg(self.name)
@@ -166,7 +180,9 @@ class TiledMMA(_Shown):
         return self._field(f"fragment_{operand}", _lay(gmem_layout), thread)
 
     def tv_picture(self, operand="c"):
-        return Picture(picture("tiled_mma", *self._args(), f"layout_{operand}_tv"))
+        """The thread-value layout of operand `a`, `b` or `c` drawn on its tile: `(M,K)`,
+        `(N,K)` or `(M,N)` of `tile_size_mnk`."""
+        return _tv_picture(self._field, "tile_size_mnk", operand)
 
     def svg(self):
         return mma_svg(self.atom, self.atom_layout, self.permutation)

@@ -12,7 +12,7 @@ use crate::layout::Layout;
 ///
 /// # Examples
 /// ```
-/// # use cute_layout::{Layout, explain_complement};
+/// # use cute_layout::{Layout, analysis::explain_complement};
 /// let a: Layout = "(2,2):(1,6)".parse()?;
 /// let e = explain_complement(&a, Some(&"24".parse()?));
 /// assert_eq!(e.outcome.as_ref().unwrap().to_string(), "(3,2):(2,12)");

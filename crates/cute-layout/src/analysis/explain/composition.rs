@@ -22,7 +22,7 @@ struct LeafWork {
 ///
 /// # Examples
 /// ```
-/// # use cute_layout::{Layout, explain_composition};
+/// # use cute_layout::{Layout, analysis::explain_composition};
 /// let a: Layout = "(6,2):(8,2)".parse()?;
 /// let b: Layout = "(4,3):(3,1)".parse()?;
 /// let e = explain_composition(&a, &b);

@@ -14,7 +14,7 @@
 //! tests check that they lead to the same layout).
 //!
 //! ```
-//! # use cute_layout::{Layout, explain_composition};
+//! # use cute_layout::{Layout, analysis::explain_composition};
 //! let a: Layout = "(10,2):(16,4)".parse()?;
 //! let b: Layout = "(4,5):(5,2)".parse()?;
 //! let e = explain_composition(&a, &b);

@@ -55,7 +55,7 @@ fn collect(e: &mut Explanation, modes: Vec<(i64, i64)>) {
 /// `d1 = s0 * d0`.
 ///
 /// ```
-/// # use cute_layout::{Layout, explain_coalesce};
+/// # use cute_layout::{Layout, analysis::explain_coalesce};
 /// let e = explain_coalesce(&"(2,(1,6)):(1,(6,2))".parse::<Layout>()?);
 /// assert_eq!(e.outcome.as_ref().unwrap().to_string(), "12:1");
 /// assert!(e.to_string().contains("2:1 and 6:2 merge into 12:1 (2 = 2 * 1)"));
@@ -138,7 +138,7 @@ fn sorted_modes(e: &mut Explanation, a: &Layout) -> Vec<(i64, i64, i64)> {
 /// order, each mapped back to its index step.
 ///
 /// ```
-/// # use cute_layout::{Layout, explain_right_inverse};
+/// # use cute_layout::{Layout, analysis::explain_right_inverse};
 /// let e = explain_right_inverse(&"(8,16,4):(64,1,16)".parse::<Layout>()?);
 /// assert_eq!(e.outcome.as_ref().unwrap().to_string(), "(64,8):(8,1)");
 /// assert!(e.to_string().contains("coalesce (16,4,8):(8,128,1): (64,8):(8,1)"));
@@ -176,7 +176,7 @@ pub fn explain_right_inverse(a: &Layout) -> Explanation {
 /// maps the rest back to the index steps.
 ///
 /// ```
-/// # use cute_layout::{Layout, explain_left_inverse};
+/// # use cute_layout::{Layout, analysis::explain_left_inverse};
 /// let e = explain_left_inverse(&"(8,(2,4)):(2,(1,32))".parse::<Layout>()?);
 /// assert_eq!(e.outcome.as_ref().unwrap().to_string(), "(2,64):(8,1)");
 /// assert!(e.to_string().contains("coalesce (2,16,4):(8,1,16): (2,64):(8,1)"));
@@ -234,7 +234,7 @@ pub fn explain_left_inverse(a: &Layout) -> Explanation {
 /// Explain `nullspace(a)`: the stride-0 leaves, each with its index step.
 ///
 /// ```
-/// # use cute_layout::{Layout, explain_nullspace};
+/// # use cute_layout::{Layout, analysis::explain_nullspace};
 /// let e = explain_nullspace(&"(2,3,4):(0,1,0)".parse::<Layout>()?);
 /// assert_eq!(e.outcome.as_ref().unwrap().to_string(), "(2,4):(1,6)");
 /// # Ok::<(), Box<dyn core::error::Error>>(())
@@ -261,7 +261,7 @@ pub fn explain_nullspace(a: &Layout) -> Explanation {
 /// Explain `upcast(n, a)`: each leaf seen in elements `n` times wider.
 ///
 /// ```
-/// # use cute_layout::{Layout, explain_upcast};
+/// # use cute_layout::{Layout, analysis::explain_upcast};
 /// let e = explain_upcast(2, &"(4,8):(8,1)".parse::<Layout>()?);
 /// assert_eq!(e.outcome.as_ref().unwrap().to_string(), "(4,4):(4,1)");
 /// # Ok::<(), Box<dyn core::error::Error>>(())
@@ -291,7 +291,7 @@ pub fn explain_upcast(n: i64, a: &Layout) -> Explanation {
 /// Explain `downcast(n, a)`: each leaf seen in elements `n` times narrower.
 ///
 /// ```
-/// # use cute_layout::{Layout, explain_downcast};
+/// # use cute_layout::{Layout, analysis::explain_downcast};
 /// let e = explain_downcast(2, &"(4,8):(8,1)".parse::<Layout>()?);
 /// assert_eq!(e.outcome.as_ref().unwrap().to_string(), "(4,16):(16,1)");
 /// # Ok::<(), Box<dyn core::error::Error>>(())

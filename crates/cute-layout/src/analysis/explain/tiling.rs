@@ -23,7 +23,7 @@ pub(super) fn tiler_layout(t: &Tiler) -> Option<Layout> {
 ///
 /// # Examples
 /// ```
-/// # use cute_layout::{Layout, explain_logical_divide};
+/// # use cute_layout::{Layout, analysis::explain_logical_divide};
 /// let a: Layout = "(4,2,3):(2,1,8)".parse()?;
 /// let e = explain_logical_divide(&a, &"4:2".parse()?);
 /// assert_eq!(e.outcome.as_ref().unwrap().to_string(), "((2,2),(2,3)):((4,1),(2,8))");
@@ -63,7 +63,7 @@ pub fn explain_logical_divide(a: &Layout, tiler: &Tiler) -> Explanation {
 ///
 /// # Examples
 /// ```
-/// # use cute_layout::{Layout, explain_logical_product};
+/// # use cute_layout::{Layout, analysis::explain_logical_product};
 /// let a: Layout = "(2,2):(4,1)".parse()?;
 /// let e = explain_logical_product(&a, &"6:1".parse()?);
 /// assert_eq!(e.outcome.as_ref().unwrap().to_string(), "((2,2),(2,3)):((4,1),(2,8))");

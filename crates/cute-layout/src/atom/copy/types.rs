@@ -95,22 +95,28 @@ pub(crate) static VALUE_TYPES: &[(&str, u32)] = &[
 
 fn strip_namespace(mut n: &str) -> &str {
     loop {
-        let before = n;
+        // Each pass only strips prefixes: an unchanged length is an unchanged name.
+        let len = n.len();
         for p in ["cute::", "cutlass::", "std::", "detail::"] {
             n = n.strip_prefix(p).unwrap_or(n);
         }
-        if n == before {
+        if n.len() == len {
             return n;
         }
     }
 }
 
+/// `sizeof_bits` of a value type's name: `complex<T>` is two `T`s, at any depth (unwrapped in a
+/// loop: a name may be long); `None` for an unknown name or more bits than a `u32` holds.
 fn bits_of(n: &str) -> Option<u32> {
-    let n = strip_namespace(n);
-    if let Some(inner) = n.strip_prefix("complex<").and_then(|r| r.strip_suffix('>')) {
-        return bits_of(inner).map(|b| 2 * b);
+    let mut n = strip_namespace(n);
+    let mut factor = 1u32;
+    while let Some(inner) = n.strip_prefix("complex<").and_then(|r| r.strip_suffix('>')) {
+        factor = factor.checked_mul(2)?;
+        n = strip_namespace(inner);
     }
-    VALUE_TYPES.iter().find(|(k, _)| *k == n).map(|&(_, b)| b)
+    let bits = VALUE_TYPES.iter().find(|(k, _)| *k == n).map(|&(_, b)| b)?;
+    bits.checked_mul(factor)
 }
 
 /// The value type of that name (`half_t`, `float`, `uint128_t`, `complex<float>`, `float_e4m3_t`,
@@ -147,4 +153,32 @@ pub fn value_type(name: &str) -> Result<ValueType, AtomError> {
 /// The names of the value types [`value_type`] knows (complex types as `complex<T>` of them).
 pub fn value_type_names() -> impl Iterator<Item = &'static str> {
     VALUE_TYPES.iter().map(|(k, _)| *k)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use alloc::string::String;
+
+    fn nested(k: usize, t: &str) -> String {
+        let mut s = String::new();
+        for _ in 0..k {
+            s += "complex<";
+        }
+        s += t;
+        for _ in 0..k {
+            s.push('>');
+        }
+        s
+    }
+
+    #[test]
+    fn complex_bits() {
+        assert_eq!(bits_of("cute::complex<cutlass::half_t>"), Some(32));
+        assert_eq!(bits_of(&nested(2, "float")), Some(128));
+        assert_eq!(bits_of(&nested(26, "float")), Some(1 << 31));
+        assert_eq!(bits_of(&nested(27, "float")), None);
+        assert_eq!(bits_of(&nested(100_000, "float")), None);
+        assert!(value_type(&nested(100_000, "X")).is_err());
+    }
 }

@@ -6,12 +6,13 @@
 # (fmt and clippy cover the crate with the rest of the workspace in .ci/run.)
 #
 # Alone, pip builds the release wheel that a user gets. In .ci/run (CUTE_GATE=1) the module is
-# built as the gate's test step built the library (the test profile, cute-layout's `serde` on),
-# so that the compiled crates are reused instead of built again in release.
+# built as the gate's test step built the library (the dev profile, whose settings the test
+# profile shares, and cute-layout's `serde` on), so that the compiled crates are reused instead
+# of built again in release.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 if [[ -n ${CUTE_GATE:-} ]]; then
-  export MATURIN_PEP517_ARGS="--profile test --features cute-layout/serde"
+  export MATURIN_PEP517_ARGS="--profile dev --features cute-layout/serde"
 fi
 
 venv="$(realpath -m "${CUTE_PY_VENV:-target/py-venv}")"

@@ -196,7 +196,7 @@ pub static TUPLE_OPS: &[OpSpec] = &[
         .returns(&[K::Tuple])
         .law("R_i = START * the product of the extents before leaf i (the column-major stride)")
         .example(&["(2,3,4)"], "(1,2,6)")
-        .run(|a| compact(a, false)),
+        .run(|a| Ok(a.tuple(0)?.prefix_products(if a.len() == 2 { a.int(1)? } else { 1 })?.to_string())),
     op("make_layout_like", Topic::Construction, "compact layout of the same shape, strides in the order of LAYOUT's (stride-0 modes kept); basis strides ordered by mode path, then scale (NVlabs PyCuTe's order)")
         .params(&[one("", &[K::Layout, K::Symbolic])])
         .returns(&[K::Layout, K::Symbolic])
@@ -294,6 +294,13 @@ mod tests {
 
     #[test]
     fn tuple_toolkit_answers() {
+        // CuTe's prefix_product: an extent-1 leaf still gets the product before it.
+        assert_eq!(ok("prefix_product", &["(4,1)"]), "(1,4)");
+        assert_eq!(
+            ok("prefix_product", &["(2,(1,3),4)", "5"]),
+            "(5,(10,10),30)"
+        );
+        assert_eq!(ok("prefix_product", &["(3,-2,4)"]), "(1,3,-6)");
         assert_eq!(ok("shape_div", &["(3,4)", "6"]), "(1,2)");
         assert_eq!(ok("shape_div", &["(4,5,6)", "40"]), "(1,1,3)");
         assert_eq!(ok("shape_mod", &["(6,2)", "2"]), "(2,1)");

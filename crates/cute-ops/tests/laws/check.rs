@@ -255,18 +255,7 @@ pub const UNDECLARED_RESULTS: &[(&str, Kind)] = &[
 /// Law breaks that are known and open: an operation, a part of the failure's message that
 /// identifies the failed condition, and the reason. [`check`] returns these as
 /// [`Verdict::KnownOpen`], not as failures; the seeded test counts and prints them.
-pub const KNOWN_OPEN: &[(&str, &str, &str)] = &[
-    (
-        "prefix_product",
-        "the reference gives",
-        "extent-1 leaves get stride 0 (compact_col_major's rule), not the prefix product",
-    ),
-    (
-        "prefix_product",
-        "refused: make_layout: shape extent",
-        "extents below 1 are refused (with make_layout's message); CuTe multiplies any integers",
-    ),
-];
+pub const KNOWN_OPEN: &[(&str, &str, &str)] = &[];
 
 /// The outcome of a judged call that did not pass.
 #[derive(Debug)]

@@ -1,8 +1,8 @@
 //! Layouts with F2 (XOR) strides, NVlabs PyCuTe's `F2` stride scalar (not CuTe C++'s): the F2
 //! overloads of the operations that take them. An argument of the F2 form
 //! ([`crate::value::Form::F2Layout`], `(8,8):(F2(1),F2(9))`) makes [`crate::run_op`] call the
-//! operation's declared F2 overload ([`crate::OpSpec::f2`], or [`crate::OpSpec::f2_basis`] for
-//! F2 basis strides); an operation without one refuses with `BadRequest` ([`dispatch`]). One
+//! operation's declared F2 overload (`crate::OpSpec::f2`, or `crate::OpSpec::f2_basis` for
+//! F2 basis strides); an operation without one refuses with `BadRequest` (`dispatch`). One
 //! operation exists for F2 layouts only ([`F2_OPS`]): `f2_swizzle`. The algebra is in
 //! `cute_layout` ([`cute_layout::F2`]).
 
@@ -24,7 +24,7 @@ pub static F2_OPS: &[OpSpec] = &[
 ];
 
 /// The operations that take F2 layouts: those whose declaration has an F2 overload
-/// ([`OpSpec::f2`]), in the table's order.
+/// (`OpSpec::f2`), in the table's order.
 pub fn f2_takers() -> Vec<&'static str> {
     crate::all()
         .filter(|s| s.f2.is_some())
@@ -33,7 +33,7 @@ pub fn f2_takers() -> Vec<&'static str> {
 }
 
 /// The operations that take F2 basis layouts (`(8,8):(F2(1)@0,F2(9)@0)`): those with an F2
-/// basis overload ([`OpSpec::f2_basis`]).
+/// basis overload (`OpSpec::f2_basis`).
 pub fn f2_basis_takers() -> Vec<&'static str> {
     crate::all()
         .filter(|s| s.f2_basis.is_some())

@@ -361,7 +361,7 @@ pub struct OpSpec {
     /// The operation; called with between [`OpSpec::min`] and [`OpSpec::max`] arguments.
     pub run: OpFn,
     /// Its overload for layouts with F2 (XOR) strides, NVlabs PyCuTe's: called instead of
-    /// [`OpSpec::run`] when an argument has F2 strides (see [`crate::f2_ops`]).
+    /// `OpSpec::run` when an argument has F2 strides (see [`crate::f2_ops`]).
     pub f2: Option<OpFn>,
     /// Its overload for layouts with F2 basis strides (`F2(1)@0`).
     pub f2_basis: Option<OpFn>,
@@ -463,7 +463,7 @@ impl OpSpec {
         self
     }
 
-    /// Every signature: [`OpSpec::params`], then the [`OpSpec::overloads`].
+    /// Every signature: `OpSpec::params`, then the `OpSpec::overloads`.
     pub fn signatures(&self) -> impl Iterator<Item = &'static [Param]> {
         std::iter::once(self.params).chain(self.overloads.iter().copied())
     }

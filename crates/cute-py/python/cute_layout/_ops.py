@@ -739,9 +739,9 @@ def table(layout, n=None):
 
 
 def print_layout(layout):
-    """CuTe's print_layout table (of a swizzled layout: its values)
+    """CuTe's print_layout table (of a swizzled layout Sw<B,M,S> o OFFSET o LAYOUT: its values)
 
-    Usage: print_layout LAYOUT|COMPOSED
+    Usage: print_layout LAYOUT
 
     Law: cell (r, c) of the table is A(r, c), with modes 1.. grouped as the columns
 
@@ -1300,7 +1300,7 @@ def compact_order(shape, order):
 
 
 def make_coord_iterator(shape, start=None, order=None):
-    """the coordinates of SHAPE in CuTe's iteration order, as a tuple (at most 65536)
+    """the coordinates of SHAPE in CuTe's iteration order, as a tuple (at most 65536 coordinates and 262144 integers in all)
 
     Usage: make_coord_iterator SHAPE [START|_ [ORDER]]
 
@@ -1308,6 +1308,8 @@ def make_coord_iterator(shape, start=None, order=None):
 
     Example: cute make_coord_iterator (2,3)
         ((0,0),(1,0),(0,1),(1,1),(0,2),(1,2))
+
+    Limits: at most 65536 coordinates (MAX_COORDINATES) and 262144 integers in all (MAX_COORDINATE_INTEGERS)
     """
     return _call('make_coord_iterator', 1, (shape, start, order))
 
@@ -1469,7 +1471,7 @@ def make_layout_tv(thr_layout, val_layout, field):
 
 
 def codegen(layout, name=None, namespace=None):
-    """C++ header: int64_t NAME(i) and NAME(c0, c1, ...) computing the layout (default name f)
+    """C++ header: int64_t NAME(i) and NAME(c0, c1, ...) computing the layout or swizzled layout Sw<B,M,S> o OFFSET o LAYOUT (default name f)
 
     Usage: codegen LAYOUT|COMPOSED [NAME [NAMESPACE]]
 
@@ -1527,7 +1529,7 @@ def codegen_check(layout, name=None, namespace=None):
 
 
 def smem_search(tile, write_tv, read_tv, elem_bytes=None, write_lanes=None, read_lanes=None):
-    """shared-memory layout of TILE with fewest bank conflicts for both TV layouts, widest vectors (default 4-byte elements; LANES: lanes per warp that supply addresses, default 32, 16 for ldmatrix.x2)
+    """shared-memory layout of TILE whose accesses take the fewest wavefronts (writes + reads), then the widest vectors, then the smallest footprint (default 4-byte elements; LANES: lanes per warp that supply addresses, default 32, 16 for ldmatrix.x2)
 
     Usage: smem_search TILE WRITE_TV READ_TV [ELEM_BYTES [WRITE_LANES [READ_LANES]]]
 
@@ -1543,7 +1545,7 @@ def smem_search(tile, write_tv, read_tv, elem_bytes=None, write_lanes=None, read
 
 
 def smem_evaluate(tile, write_tv, read_tv, elem_bytes, smem, write_lanes=None, read_lanes=None):
-    """wavefronts and bank conflicts per tile of both TV layouts with the tile stored as SMEM (LANES as smem_search)
+    """wavefronts and bank conflicts per tile of both TV layouts with the tile stored as SMEM, a layout or Sw<B,M,S> o OFFSET o LAYOUT from the tile's 1-D index (LANES as smem_search)
 
     Usage: smem_evaluate TILE WRITE_TV READ_TV ELEM_BYTES SMEM [WRITE_LANES [READ_LANES]]
 
@@ -1715,9 +1717,9 @@ def make_swizzle(y, z):
 
 
 def get_swizzle_portion(layout):
-    """CuTe get_swizzle_portion: the outermost swizzle of a swizzled layout (Sw<0,4,3> for a plain layout)
+    """CuTe get_swizzle_portion: the outermost swizzle of a swizzled layout Sw<B,M,S> o OFFSET o LAYOUT (Sw<0,4,3> for a plain layout)
 
-    Usage: get_swizzle_portion LAYOUT|COMPOSED
+    Usage: get_swizzle_portion LAYOUT
 
     Law: for Sw o O o L, R = Sw; for a plain layout R = Sw<0,4,3>, the identity
 
@@ -1728,9 +1730,9 @@ def get_swizzle_portion(layout):
 
 
 def get_nonswizzle_portion(layout):
-    """CuTe get_nonswizzle_portion: what the outermost swizzle applies to, without its offset (layout_b); a plain layout itself
+    """CuTe get_nonswizzle_portion: what the outermost swizzle of Sw<B,M,S> o OFFSET o LAYOUT applies to, without its offset (layout_b); a plain layout itself
 
-    Usage: get_nonswizzle_portion LAYOUT|COMPOSED
+    Usage: get_nonswizzle_portion LAYOUT
 
     Law: for Sw o O o L, R = L and Sw(O + R(c)) is the layout's value at c
 
@@ -1808,9 +1810,9 @@ def tiler_to_layout(tiler):
 
 
 def make_tensor(layout, base=None):
-    """the counting tensor counting_iter(BASE) o LAYOUT (CuTe make_tensor(counting_iterator(BASE), LAYOUT)): its values are BASE + LAYOUT(c); with a pointer (make_gmem_ptr ...), CuTe's make_tensor(ptr, LAYOUT): its values are element addresses
+    """the counting tensor counting_iter(BASE) o LAYOUT (CuTe make_tensor(counting_iterator(BASE), LAYOUT); LAYOUT may be swizzled, Sw<B,M,S> o OFFSET o L): its values are BASE + LAYOUT(c); with a pointer (make_gmem_ptr ...), CuTe's make_tensor(ptr, LAYOUT): its values are element addresses
 
-    Usage: make_tensor LAYOUT|COMPOSED [BASE] | PTR LAYOUT
+    Usage: make_tensor LAYOUT [BASE] | PTR LAYOUT
 
     Law: T(c) = BASE + LAYOUT(c) at every coordinate c (BASE defaults to 0)
 

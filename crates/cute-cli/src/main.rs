@@ -236,9 +236,18 @@ fn main() -> ExitCode {
             namespace,
             check,
             header,
-        } => match ops::show::parse_showable("codegen", &layout).and_then(|c| {
-            ops::codegen::codegen(&c, &name, namespace.as_deref(), check, header.as_deref())
-        }) {
+        } => match ops::show::parse_showable("codegen", &layout)
+            .or_else(|e| {
+                // A text the table reads as another kind (a chain with a layout as its outer
+                // function) gets the table's error, which names the condition.
+                match run_op("codegen", &[Arg::Text(layout.clone())]) {
+                    Err(t) if t.kind != "ParseError" => Err(t),
+                    _ => Err(e),
+                }
+            })
+            .and_then(|c| {
+                ops::codegen::codegen(&c, &name, namespace.as_deref(), check, header.as_deref())
+            }) {
             Ok(text) => emit(&text),
             Err(e) => fail(&e),
         },

@@ -304,3 +304,21 @@ fn smem_search_counts_only_the_address_lanes() {
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(stdout(&o).contains("read_wavefronts=2 "));
 }
+
+/// `cute codegen` of a chain with a layout as its outer function names the condition (as the
+/// table's `codegen` does in `cute batch`), not a parse error.
+#[test]
+fn codegen_of_a_layout_outer_chain_is_not_implemented() {
+    let o = cute(&["codegen", "16:1 o 0 o 8:1"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(
+        stderr(&o).trim_end(),
+        "cute: error[NotImplemented]: codegen: argument 1: 16:1 o 0 o 8:1 has a layout as its outer function; code is emitted for layouts and Sw<B,M,S> o OFFSET o LAYOUT"
+    );
+    let o = cute(&["codegen", "x o"]);
+    assert!(
+        stderr(&o).starts_with("cute: error[ParseError]: codegen:"),
+        "{}",
+        stderr(&o)
+    );
+}

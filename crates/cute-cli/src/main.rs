@@ -237,12 +237,12 @@ fn main() -> ExitCode {
             check,
             header,
         } => match ops::show::parse_showable("codegen", &layout)
-            .or_else(|e| {
+            .map_err(|e| {
                 // A text the table reads as another kind (a chain with a layout as its outer
                 // function) gets the table's error, which names the condition.
                 match run_op("codegen", &[Arg::Text(layout.clone())]) {
-                    Err(t) if t.kind != "ParseError" => Err(t),
-                    _ => Err(e),
+                    Err(t) if t.kind != "ParseError" => t,
+                    _ => e,
                 }
             })
             .and_then(|c| {

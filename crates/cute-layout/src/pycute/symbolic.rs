@@ -600,8 +600,16 @@ impl SymLayout {
         )
     }
 
-    /// PyCuTe's fold of adjacent modes, keeping a trailing extent-1 mode: the flat lists.
+    /// PyCuTe's fold of adjacent modes, keeping a trailing extent-1 mode: the flat lists. Two
+    /// neighbours merge where `s_a * d_a == d_b` and both extents are static or both symbolic.
     fn fold(&self) -> Result<(Vec<Sym>, Vec<Sym>), LayoutError> {
+        self.fold_by(true)
+    }
+
+    /// The fold of [`SymLayout::fold`] and [`SymLayout::fold_all`]: with `same_kind`, only
+    /// neighbours whose extents are both static or both symbolic merge (and a product that does
+    /// not fit merges nothing); without it every linear pair merges.
+    fn fold_by(&self, same_kind: bool) -> Result<(Vec<Sym>, Vec<Sym>), LayoutError> {
         let one = Sym::int(1);
         let (shape, stride) = self.leaves();
         let (mut rs, mut rd): (Vec<Sym>, Vec<Sym>) = (Vec::new(), Vec::new());
@@ -611,8 +619,12 @@ impl SymLayout {
                 rd.pop();
             }
             if let (Some(sa), Some(da)) = (rs.last_mut(), rd.last()) {
-                let linear = sa.mul(da).map(|x| x == db).unwrap_or(false);
-                if sa.is_static() == sb.is_static() && linear {
+                let merge = if same_kind {
+                    sa.is_static() == sb.is_static() && sa.mul(da).is_ok_and(|x| x == db)
+                } else {
+                    sa.mul(da)? == db
+                };
+                if merge {
                     *sa = sa.mul(&sb)?;
                     continue;
                 }
@@ -734,25 +746,9 @@ impl SymLayout {
     /// [`SymLayout::fold`] that merges neighbours whatever their extents (static or symbolic):
     /// the same function at every index `>= 0` (the last mode running on).
     fn fold_all(&self) -> Result<(Vec<Sym>, Vec<Sym>), LayoutError> {
-        let one = Sym::int(1);
-        let (shape, stride) = self.leaves();
-        let (mut rs, mut rd): (Vec<Sym>, Vec<Sym>) = (Vec::new(), Vec::new());
-        for (sb, db) in shape.into_iter().zip(stride) {
-            while rs.last() == Some(&one) {
-                rs.pop();
-                rd.pop();
-            }
-            if let (Some(sa), Some(da)) = (rs.last_mut(), rd.last()) {
-                if sa.mul(da)? == db {
-                    *sa = sa.mul(&sb)?;
-                    continue;
-                }
-            }
-            rs.push(sb);
-            rd.push(db);
-        }
+        let (rs, rd) = self.fold_by(false)?;
         if rs.is_empty() {
-            return Ok((alloc::vec![one], alloc::vec![Sym::int(0)]));
+            return Ok((alloc::vec![Sym::int(1)], alloc::vec![Sym::int(0)]));
         }
         Ok((rs, rd))
     }

@@ -54,8 +54,8 @@ impl Layout {
     /// * Congruent to `self`; every offset of `self` times `N` is an offset of the result.
     ///
     /// # Errors
-    /// [`LayoutError::InvalidArgument`] if `n < 1` or no leaf has stride `±1` (CuTe: "Downcast
-    /// requires adjacent elements"); [`LayoutError::Overflow`].
+    /// [`LayoutError::InvalidArgument`] if `n < 1`, or `n > 1` and no leaf has stride `±1` (CuTe:
+    /// "Downcast requires adjacent elements"); [`LayoutError::Overflow`]. `downcast(1)` is `self`.
     ///
     /// # Examples
     /// ```
@@ -66,6 +66,9 @@ impl Layout {
     /// ```
     pub fn downcast(&self, n: i64) -> Result<Layout, LayoutError> {
         check_factor("downcast", n)?;
+        if n == 1 {
+            return Ok(self.clone());
+        }
         if !self.stride.iter().any(|&d| d == 1 || d == -1) {
             return Err(LayoutError::InvalidArgument {
                 op: "downcast",

@@ -696,6 +696,8 @@ pub fn law_zip(args: &[Arg], r: &Out) -> Res {
         return Ok(());
     };
     match v {
+        // CuTe zips one or two layouts.
+        Lt2::L(ls) if ls.len() > 2 => Ok(()),
         Lt2::L(ls) => {
             let rows: Vec<Lay> = if ls.len() == 1 {
                 ls[0].modes()
@@ -1796,40 +1798,76 @@ fn cast_answer(l: &Lay, r: &Out, want: Option<Vec<i64>>) -> Res {
     Ok(())
 }
 
-/// upcast<N>: refused unless every nonzero stride and N divide one way; the offsets of R are
-/// the wide elements holding L's: floor(L(i) / N) for strides >= 0 (ceil for strides <= 0, the
-/// elements counted from the other end).
+/// upcast<N>: refused unless every nonzero stride and N divide one way. For an injective L with
+/// one leaf of stride below N (the vector), the offsets of R are the wide elements holding L's:
+/// floor(L(i) / N) for strides >= 0 (ceil for strides <= 0, counted from the other end). Else
+/// each leaf by CuTe's rule where its extent and N/|d| divide one way: s / (N/|d|) (1 where
+/// N/|d| is the larger) : d / N (sign(d) where |d| < N).
 fn upcast_law(l: &Lay, n: i64, r: &Out) -> Res {
-    let d = l.d.leaves();
-    if d.iter().any(|x| *x != 0 && x.abs() % n != 0 && n % x.abs() != 0) {
+    let leaves = l.leaves();
+    if leaves
+        .iter()
+        .any(|(_, d)| *d != 0 && d.abs() % n != 0 && n % d.abs() != 0)
+    {
         return expect(r, refuse("a stride and N divide neither way"));
     }
-    let v = l.values();
-    let want = match v {
-        Some(v) if d.iter().all(|x| *x >= 0) => Some(v.iter().map(|x| x.div_euclid(n)).collect::<Vec<_>>()),
-        Some(v) if d.iter().all(|x| *x <= 0) => Some(v.iter().map(|x| -(-x).div_euclid(n)).collect()),
-        _ => None,
-    };
-    let partial = l
-        .leaves()
+    let partial: Vec<(i64, i64)> = leaves
         .iter()
-        .any(|(s, d)| *d != 0 && d.abs() < n && s % (n / d.abs()) != 0 && (n / d.abs()) % s != 0);
-    cast_answer(
-        l,
-        r,
-        want.map(|mut w| {
-            w.sort_unstable();
-            w.dedup();
-            w
-        }),
-    )
-    .map_err(|e| {
-        if partial {
-            format!("{e} (an extent and N/|d| divide neither way)")
+        .copied()
+        .filter(|(_, d)| *d != 0 && d.abs() < n)
+        .collect();
+    let v = l.values();
+    let injective = v.is_some() && value_set(l).map(|s| s.len()) == v.as_ref().map(Vec::len);
+    let d: Vec<i64> = leaves.iter().map(|x| x.1).collect();
+    if injective && partial.len() <= 1 {
+        let v = v.unwrap_or_default();
+        let want = if d.iter().all(|x| *x >= 0) {
+            Some(v.iter().map(|x| x.div_euclid(n)).collect::<Vec<_>>())
+        } else if d.iter().all(|x| *x <= 0) {
+            Some(v.iter().map(|x| -(-x).div_euclid(n)).collect())
         } else {
-            e
+            None
+        };
+        let divides = partial.iter().all(|(s, d)| {
+            let q = n / d.abs();
+            s % q == 0 || q % s == 0
+        });
+        return cast_answer(
+            l,
+            r,
+            want.map(|mut w| {
+                w.sort_unstable();
+                w.dedup();
+                w
+            }),
+        )
+        .map_err(|e| {
+            if divides {
+                e
+            } else {
+                format!("{e} (an extent and N/|d| divide neither way)")
+            }
+        });
+    }
+    let mut s = Vec::new();
+    let mut dd = Vec::new();
+    for (x, y) in leaves {
+        if y == 0 || y.abs() >= n {
+            s.push(x);
+            dd.push(y / n);
+            continue;
         }
-    })
+        let q = n / y.abs();
+        if x % q != 0 && q % x != 0 {
+            return Ok(());
+        }
+        s.push(if x % q == 0 { x / q } else { 1 });
+        dd.push(y.signum());
+    }
+    match l.s.refill(&mut s.into_iter()).zip(l.d.refill(&mut dd.into_iter())) {
+        Some((s, d)) => expect(r, is(Lay { s, d })),
+        None => Ok(()),
+    }
 }
 
 /// downcast<N>: refused unless a leaf has stride +-1; for an injective L with strides of one

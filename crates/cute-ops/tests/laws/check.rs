@@ -1312,49 +1312,40 @@ fn leaves1(args: &[Arg]) -> Option<Vec<i64>> {
     }
 }
 
-fn law_sum(args: &[Arg], r: &Result<String, OpError>) -> Result<(), String> {
-    match leaves1(args) {
-        Some(v) => expect_int(r, v.iter().sum()),
+/// A law `R = f(leaves of X)` of a one-tuple query; no check where `f` has no value.
+fn by_leaves(
+    args: &[Arg],
+    r: &Result<String, OpError>,
+    f: impl Fn(Vec<i64>) -> Option<i64>,
+) -> Result<(), String> {
+    match leaves1(args).and_then(f) {
+        Some(m) => expect_int(r, m),
         None => Ok(()),
     }
+}
+
+fn law_sum(args: &[Arg], r: &Result<String, OpError>) -> Result<(), String> {
+    by_leaves(args, r, |v| Some(v.iter().sum()))
 }
 
 fn law_product(args: &[Arg], r: &Result<String, OpError>) -> Result<(), String> {
-    match leaves1(args) {
-        Some(v) => match v.iter().try_fold(1i64, |a, x| a.checked_mul(*x)) {
-            Some(p) => expect_int(r, p),
-            None => Ok(()),
-        },
-        None => Ok(()),
-    }
+    by_leaves(args, r, |v| v.iter().try_fold(1i64, |a, x| a.checked_mul(*x)))
 }
 
 fn law_tuple_max(args: &[Arg], r: &Result<String, OpError>) -> Result<(), String> {
-    match leaves1(args).and_then(|v| v.into_iter().max()) {
-        Some(m) => expect_int(r, m),
-        None => Ok(()),
-    }
+    by_leaves(args, r, |v| v.into_iter().max())
 }
 
 fn law_tuple_min(args: &[Arg], r: &Result<String, OpError>) -> Result<(), String> {
-    match leaves1(args).and_then(|v| v.into_iter().min()) {
-        Some(m) => expect_int(r, m),
-        None => Ok(()),
-    }
+    by_leaves(args, r, |v| v.into_iter().min())
 }
 
 fn law_front(args: &[Arg], r: &Result<String, OpError>) -> Result<(), String> {
-    match leaves1(args).and_then(|v| v.first().copied()) {
-        Some(m) => expect_int(r, m),
-        None => Ok(()),
-    }
+    by_leaves(args, r, |v| v.first().copied())
 }
 
 fn law_back(args: &[Arg], r: &Result<String, OpError>) -> Result<(), String> {
-    match leaves1(args).and_then(|v| v.last().copied()) {
-        Some(m) => expect_int(r, m),
-        None => Ok(()),
-    }
+    by_leaves(args, r, |v| v.last().copied())
 }
 
 fn law_reverse(args: &[Arg], r: &Result<String, OpError>) -> Result<(), String> {

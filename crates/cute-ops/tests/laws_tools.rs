@@ -133,7 +133,11 @@ fn every_tool_law_is_exercised() {
     }
     breaks.truncate(20);
     assert_eq!(breaks, Vec::<String>::new(), "law breaks");
-    assert_eq!(low, Vec::<String>::new(), "checkers judging fewer than {FLOOR} of {CALLS} calls");
+    assert_eq!(
+        low,
+        Vec::<String>::new(),
+        "checkers judging fewer than {FLOOR} of {CALLS} calls"
+    );
 }
 
 fn t(s: &str) -> Arg {
@@ -162,7 +166,10 @@ fn tool_checkers_reject_wrong_answers() {
         Err("answered where no answer exists".to_string())
     );
     assert_eq!(
-        law("slice")(&[t("(_,(1,_))"), t("(2,(3,4)):(1,(2,6))")], &ok("(2,(4)):(1,(6))")),
+        law("slice")(
+            &[t("(_,(1,_))"), t("(2,(3,4)):(1,(2,6))")],
+            &ok("(2,(4)):(1,(6))")
+        ),
         Err("the reference gives (2,4):(1,6)".to_string())
     );
     assert_eq!(
@@ -198,7 +205,10 @@ fn tool_checkers_reject_wrong_answers() {
         Err("the reference gives (12,(1,3))".to_string())
     );
     assert_eq!(
-        law("blocked_product")(&[t("(2,5):(5,1)"), t("(3,4):(1,3)")], &ok("((2,3),(5,4)):((5,10),(1,31))")),
+        law("blocked_product")(
+            &[t("(2,5):(5,1)"), t("(3,4):(1,3)")],
+            &ok("((2,3),(5,4)):((5,10),(1,31))")
+        ),
         Err("R(30) = Some(31), logical_product at ([0, 0], [0, 1]) = Some(30)".to_string())
     );
     assert_eq!(
@@ -219,13 +229,25 @@ fn tool_checkers_reject_wrong_answers() {
 /// stride-1 leaf grows, the other strides scale.
 #[test]
 fn downcast_keeps_the_same_memory() {
-    assert_eq!(run_op("downcast", &[t("1"), t("(8):(512)")]), ok("(8):(512)"));
+    assert_eq!(
+        run_op("downcast", &[t("1"), t("(8):(512)")]),
+        ok("(8):(512)")
+    );
     assert_eq!(run_op("downcast", &[t("1"), t("():()")]), ok("():()"));
     // One stride-1 leaf grows: the narrow elements of offsets 0..4 are 0..39 (CuTe's rule
     // stretched both stride-1 leaves: (8,40):(1,1), offsets 0..46).
-    assert_eq!(run_op("downcast", &[t("8"), t("(1,5):(1,1)")]), ok("(1,40):(8,1)"));
-    assert_eq!(run_op("downcast", &[t("2"), t("(2,2):(1,1)")]), ok("(4,2):(1,2)"));
-    assert_eq!(run_op("downcast", &[t("2"), t("(1,4):(1,2)")]), ok("(2,4):(1,4)"));
+    assert_eq!(
+        run_op("downcast", &[t("8"), t("(1,5):(1,1)")]),
+        ok("(1,40):(8,1)")
+    );
+    assert_eq!(
+        run_op("downcast", &[t("2"), t("(2,2):(1,1)")]),
+        ok("(4,2):(1,2)")
+    );
+    assert_eq!(
+        run_op("downcast", &[t("2"), t("(1,4):(1,2)")]),
+        ok("(2,4):(1,4)")
+    );
     let e = run_op("downcast", &[t("2"), t("(8):(512)")]).unwrap_err();
     assert_eq!(e.kind.to_string(), "InvalidArgument");
 }

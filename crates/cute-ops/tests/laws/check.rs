@@ -1329,7 +1329,9 @@ fn law_sum(args: &[Arg], r: &Result<String, OpError>) -> Result<(), String> {
 }
 
 fn law_product(args: &[Arg], r: &Result<String, OpError>) -> Result<(), String> {
-    by_leaves(args, r, |v| v.iter().try_fold(1i64, |a, x| a.checked_mul(*x)))
+    by_leaves(args, r, |v| {
+        v.iter().try_fold(1i64, |a, x| a.checked_mul(*x))
+    })
 }
 
 fn law_tuple_max(args: &[Arg], r: &Result<String, OpError>) -> Result<(), String> {

@@ -180,12 +180,16 @@ impl T {
 
     /// The product of the leaves, checked.
     pub fn size(&self) -> Option<i64> {
-        self.leaves().iter().try_fold(1i64, |a, x| a.checked_mul(*x))
+        self.leaves()
+            .iter()
+            .try_fold(1i64, |a, x| a.checked_mul(*x))
     }
 
     fn same_tree(&self, o: &T) -> bool {
         match (self, o) {
-            (T::Tup(a), T::Tup(b)) => a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.same_tree(y)),
+            (T::Tup(a), T::Tup(b)) => {
+                a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.same_tree(y))
+            }
             (T::Tup(_), _) | (_, T::Tup(_)) => false,
             _ => true,
         }
@@ -355,7 +359,10 @@ fn text(a: &Arg) -> Option<String> {
 }
 
 fn int(a: &Arg) -> Option<i64> {
-    text(a)?.parse().ok().filter(|x: &i64| x.unsigned_abs() <= BIG as u64)
+    text(a)?
+        .parse()
+        .ok()
+        .filter(|x: &i64| x.unsigned_abs() <= BIG as u64)
 }
 
 fn targ(a: &Arg) -> Option<T> {
@@ -416,7 +423,11 @@ fn expect_modes(r: &Out, want: Option<Vec<T>>) -> Res {
             if a.modes() == w {
                 Ok(())
             } else {
-                Err(format!("modes {:?}, the reference gives {}", a.to_string(), tup(w)))
+                Err(format!(
+                    "modes {:?}, the reference gives {}",
+                    a.to_string(),
+                    tup(w)
+                ))
             }
         }
         (Some(w), None) => Err(format!("refused, the reference gives modes {}", tup(w))),
@@ -433,10 +444,16 @@ fn expect_lmodes(r: &Out, want: Option<Vec<Lay>>) -> Res {
             if got.modes() == w {
                 Ok(())
             } else {
-                Err(format!("the reference gives the modes of {}", Lay::from_modes(w)))
+                Err(format!(
+                    "the reference gives the modes of {}",
+                    Lay::from_modes(w)
+                ))
             }
         }
-        (Some(w), Err(_)) => Err(format!("refused, the reference gives the modes of {}", Lay::from_modes(w))),
+        (Some(w), Err(_)) => Err(format!(
+            "refused, the reference gives the modes of {}",
+            Lay::from_modes(w)
+        )),
         (None, Ok(_)) => Err("answered where no answer exists".into()),
         (None, Err(_)) => Ok(()),
     }
@@ -608,7 +625,9 @@ pub fn law_take(args: &[Arg], r: &Out) -> Res {
     let Ok(rg) = range(b, e, rank) else {
         return Ok(());
     };
-    edit(std::slice::from_ref(a), r, 1, |_, ix| rg.map(|(b, e)| ix[b..e].to_vec()))
+    edit(std::slice::from_ref(a), r, 1, |_, ix| {
+        rg.map(|(b, e)| ix[b..e].to_vec())
+    })
 }
 
 pub fn law_group(args: &[Arg], r: &Out) -> Res {
@@ -655,7 +674,12 @@ pub fn law_select(args: &[Arg], r: &Out) -> Res {
     let Some(ix) = ix else { return Ok(()) };
     edit(&args[..1], r, 1, |rank, all| {
         ix.iter()
-            .map(|i| usize::try_from(*i).ok().filter(|i| *i < rank).map(|i| all[i]))
+            .map(|i| {
+                usize::try_from(*i)
+                    .ok()
+                    .filter(|i| *i < rank)
+                    .map(|i| all[i])
+            })
             .collect()
     })
 }
@@ -699,11 +723,7 @@ pub fn law_zip(args: &[Arg], r: &Out) -> Res {
         // CuTe zips one or two layouts.
         Lt2::L(ls) if ls.len() > 2 => Ok(()),
         Lt2::L(ls) => {
-            let rows: Vec<Lay> = if ls.len() == 1 {
-                ls[0].modes()
-            } else {
-                ls
-            };
+            let rows: Vec<Lay> = if ls.len() == 1 { ls[0].modes() } else { ls };
             let s: Vec<T> = rows.iter().map(|l| l.s.clone()).collect();
             let d: Vec<T> = rows.iter().map(|l| l.d.clone()).collect();
             let (Some(s), Some(d)) = (transpose(&s), transpose(&d)) else {
@@ -800,7 +820,9 @@ fn lift(c: &T, t: &T, keep_u: bool) -> Option<Vec<T>> {
 /// 1-D index inside the node's size).
 fn in_range(c: &T, s: &T) -> bool {
     match (c, s) {
-        (T::Tup(cv), T::Tup(sv)) => cv.len() == sv.len() && cv.iter().zip(sv).all(|(x, y)| in_range(x, y)),
+        (T::Tup(cv), T::Tup(sv)) => {
+            cv.len() == sv.len() && cv.iter().zip(sv).all(|(x, y)| in_range(x, y))
+        }
         (T::Tup(_), _) => false,
         (T::U, _) => true,
         (T::I(x), _) => s.size().is_some_and(|n| (0..n).contains(x)),
@@ -875,7 +897,10 @@ fn expect_layout_and_int(r: &Out, want: (Lay, i64)) -> Res {
                 _ => Err(format!("the reference gives ({},{})", want.0, want.1)),
             }
         }
-        Err(_) => Err(format!("refused, the reference gives ({},{})", want.0, want.1)),
+        Err(_) => Err(format!(
+            "refused, the reference gives ({},{})",
+            want.0, want.1
+        )),
     }
 }
 
@@ -1292,7 +1317,11 @@ fn shape_div(a: &T, b: &T) -> Option<T> {
             if x.len() != y.len() {
                 return None;
             }
-            Some(tup(x.iter().zip(y).map(|(p, q)| shape_div(p, q)).collect::<Option<_>>()?))
+            Some(tup(x
+                .iter()
+                .zip(y)
+                .map(|(p, q)| shape_div(p, q))
+                .collect::<Option<_>>()?))
         }
         (T::Tup(x), T::I(n)) => {
             let mut rest = *n;
@@ -1329,7 +1358,11 @@ fn shape_mod(a: &T, b: &T) -> Option<T> {
             if x.len() != y.len() {
                 return None;
             }
-            Some(tup(x.iter().zip(y).map(|(p, q)| shape_mod(p, q)).collect::<Option<_>>()?))
+            Some(tup(x
+                .iter()
+                .zip(y)
+                .map(|(p, q)| shape_mod(p, q))
+                .collect::<Option<_>>()?))
         }
         (T::Tup(x), T::I(n)) => {
             let mut rest = *n;
@@ -1367,11 +1400,9 @@ pub fn law_shape_mod(args: &[Arg], r: &Out) -> Res {
     match shape_mod(&a, &b) {
         Some(w) => {
             // size(R) * size(shape_div(A, B)) = size(A) where both are defined.
-            if let (Some(q), Some(n), Some(m)) = (
-                shape_div(&a, &b).and_then(|q| q.size()),
-                a.size(),
-                w.size(),
-            ) {
+            if let (Some(q), Some(n), Some(m)) =
+                (shape_div(&a, &b).and_then(|q| q.size()), a.size(), w.size())
+            {
                 if m.checked_mul(q) != Some(n) {
                     return Err(format!("reference {w}: size {m} * {q} != {n}"));
                 }
@@ -1588,7 +1619,11 @@ fn groups(o: &T, s: &T, out: &mut Vec<(i64, T)>) -> Option<()> {
 }
 
 /// The strides of SHAPE with each group's node column-major from `start(g)`.
-fn grouped_strides(o: &T, s: &T, start: &dyn Fn(usize, &[(i64, T)]) -> Option<i64>) -> Option<Option<T>> {
+fn grouped_strides(
+    o: &T,
+    s: &T,
+    start: &dyn Fn(usize, &[(i64, T)]) -> Option<i64>,
+) -> Option<Option<T>> {
     let mut g = Vec::new();
     groups(o, s, &mut g)?;
     let mut strides = Vec::new();
@@ -1691,7 +1726,9 @@ pub fn law_make_identity_layout(args: &[Arg], r: &Out) -> Res {
         .map(|x| x.trim().to_string())
         .collect();
     if got != strides {
-        return Err(format!("strides {got:?}, the unit basis of each leaf's path is {strides:?}"));
+        return Err(format!(
+            "strides {got:?}, the unit basis of each leaf's path is {strides:?}"
+        ));
     }
     Ok(())
 }
@@ -1864,7 +1901,11 @@ fn upcast_law(l: &Lay, n: i64, r: &Out) -> Res {
         s.push(if x % q == 0 { x / q } else { 1 });
         dd.push(y.signum());
     }
-    match l.s.refill(&mut s.into_iter()).zip(l.d.refill(&mut dd.into_iter())) {
+    match l
+        .s
+        .refill(&mut s.into_iter())
+        .zip(l.d.refill(&mut dd.into_iter()))
+    {
         Some((s, d)) => expect(r, is(Lay { s, d })),
         None => Ok(()),
     }
@@ -1979,12 +2020,18 @@ fn product_function(a: &Lay, b: &Lay, lp: &Lay, rl: &Lay, raked: bool) -> Res {
     };
     let rm = rl.modes();
     if rm.len() != rank {
-        return Err(format!("rank {} != max(rank(A), rank(B)) = {rank}", rm.len()));
+        return Err(format!(
+            "rank {} != max(rank(A), rank(B)) = {rank}",
+            rm.len()
+        ));
     }
     let rsz: Vec<i64> = rm.iter().map(|m| m.size().unwrap_or(0)).collect();
     for i in 0..rank {
         if rsz[i] != asz[i] * bsz[i] {
-            return Err(format!("mode {i} has size {}, A_i and B_i {} and {}", rsz[i], asz[i], bsz[i]));
+            return Err(format!(
+                "mode {i} has size {}, A_i and B_i {} and {}",
+                rsz[i], asz[i], bsz[i]
+            ));
         }
     }
     let (na, total) = (a.size().unwrap_or(0), rl.size().unwrap_or(0));
@@ -2006,7 +2053,9 @@ fn product_function(a: &Lay, b: &Lay, lp: &Lay, rl: &Lay, raked: bool) -> Res {
         let pidx = index_of(&xa, &asz) + na * index_of(&xb, &bsz);
         let (want, got) = (lp.at(pidx), rl.at(ridx));
         if want != got {
-            return Err(format!("R({ridx}) = {got:?}, logical_product at ({xa:?}, {xb:?}) = {want:?}"));
+            return Err(format!(
+                "R({ridx}) = {got:?}, logical_product at ({xa:?}, {xb:?}) = {want:?}"
+            ));
         }
     }
     Ok(())
@@ -2032,7 +2081,11 @@ fn law_product(args: &[Arg], r: &Out, raked: bool) -> Res {
             product_function(&la, &lb, &pl, &rl, raked)
         }
         // CuTe's zip of a tuple with an integer-shaped rank-1 operand: Mismatched Ranks.
-        (Err(e), Ok(_)) if e.kind == "RankMismatch" && la.modes().len() == 1 && lb.modes().len() == 1 => Ok(()),
+        (Err(e), Ok(_))
+            if e.kind == "RankMismatch" && la.modes().len() == 1 && lb.modes().len() == 1 =>
+        {
+            Ok(())
+        }
         (Err(_), Ok(p)) => Err(format!("refused where logical_product answers {p}")),
         _ => Ok(()),
     }
@@ -2062,7 +2115,10 @@ pub fn law_tile_to_shape(args: &[Arg], r: &Out) -> Res {
     }
     let mut reps = Vec::new();
     for (i, m) in sm.iter().enumerate() {
-        let (n, k) = (m.size().unwrap_or(0), am.get(i).map_or(Some(1), Lay::size).unwrap_or(0));
+        let (n, k) = (
+            m.size().unwrap_or(0),
+            am.get(i).map_or(Some(1), Lay::size).unwrap_or(0),
+        );
         if k == 0 || n % k != 0 {
             return expect(r, refuse("a block mode does not divide its target mode"));
         }
@@ -2090,7 +2146,10 @@ pub fn law_tile_to_shape(args: &[Arg], r: &Out) -> Res {
         s: tup(reps.iter().map(|x| T::I(*x)).collect()),
         d: tup(strides.into_iter().map(T::I).collect()),
     };
-    let lp = run_op("logical_product", &[args[0].clone(), Arg::Text(b.to_string())]);
+    let lp = run_op(
+        "logical_product",
+        &[args[0].clone(), Arg::Text(b.to_string())],
+    );
     match (r, &lp) {
         (Ok(x), Ok(p)) => {
             let (Some(rl), Some(pl)) = (lay(x), lay(p)) else {
@@ -2103,7 +2162,13 @@ pub fn law_tile_to_shape(args: &[Arg], r: &Out) -> Res {
             }
             // The same function as blocked_product(A, B) with each mode coalesced.
             let mut pa = am.clone();
-            pa.resize(sm.len(), Lay { s: T::I(1), d: T::I(0) });
+            pa.resize(
+                sm.len(),
+                Lay {
+                    s: T::I(1),
+                    d: T::I(0),
+                },
+            );
             product_function(&Lay::from_modes(pa), &b, &pl, &rl, false)
         }
         (Err(_), Ok(p)) => Err(format!("refused where logical_product(A, {b}) answers {p}")),
@@ -2150,7 +2215,9 @@ pub fn law_nullspace(args: &[Arg], r: &Out) -> Res {
     got.sort_unstable();
     want.sort_unstable();
     if got != want {
-        return Err(format!("R's values {got:?}, the zero-stride coordinates are {want:?}"));
+        return Err(format!(
+            "R's values {got:?}, the zero-stride coordinates are {want:?}"
+        ));
     }
     Ok(())
 }
@@ -2178,7 +2245,10 @@ pub fn law_max_common_vector(args: &[Arg], r: &Out) -> Res {
     let Ok(x) = r else {
         return Err("refused".into());
     };
-    let n: i64 = x.trim().parse().map_err(|_| format!("answer {x:?} is not an integer"))?;
+    let n: i64 = x
+        .trim()
+        .parse()
+        .map_err(|_| format!("answer {x:?} is not an integer"))?;
     mark();
     if n < 1 {
         return Err(format!("{n} < 1"));
@@ -2201,7 +2271,11 @@ pub fn law_max_common_layout(args: &[Arg], r: &Out) -> Res {
         for (i, c) in vals.iter().enumerate() {
             let i = i as i64;
             if !(0..m).contains(c) || a.at(*c) != Some(i) || b.at(*c) != Some(i) {
-                return Err(format!("R({i}) = {c}: A(R(i)) = {:?}, B(R(i)) = {:?}", a.at(*c), b.at(*c)));
+                return Err(format!(
+                    "R({i}) = {c}: A(R(i)) = {:?}, B(R(i)) = {:?}",
+                    a.at(*c),
+                    b.at(*c)
+                ));
             }
         }
     }
@@ -2219,7 +2293,12 @@ pub fn law_image(args: &[Arg], r: &Out) -> Res {
     };
     let Ok(a) = r else { return Ok(()) };
     let (off, body) = match a.split_once(" + ") {
-        Some((o, b)) => (o.trim().parse::<i64>().map_err(|_| format!("offset {o:?}"))?, b),
+        Some((o, b)) => (
+            o.trim()
+                .parse::<i64>()
+                .map_err(|_| format!("offset {o:?}"))?,
+            b,
+        ),
         None => (0, a.as_str()),
     };
     let rl = lay(body).ok_or_else(|| format!("answer {a:?} is not OFFSET + LAYOUT"))?;
@@ -2232,7 +2311,9 @@ pub fn law_image(args: &[Arg], r: &Out) -> Res {
         .collect();
     match got {
         Some(g) if g == want => Ok(()),
-        g => Err(format!("offsets {g:?}, the image in increasing order is {want:?}")),
+        g => Err(format!(
+            "offsets {g:?}, the image in increasing order is {want:?}"
+        )),
     }
 }
 
@@ -2243,7 +2324,10 @@ fn perm(l: &Lay) -> Option<Vec<i64>> {
     let p: Vec<i64> = v.iter().map(|x| x - min).collect();
     let mut s = p.clone();
     s.sort_unstable();
-    s.iter().enumerate().all(|(i, x)| *x == i as i64).then_some(p)
+    s.iter()
+        .enumerate()
+        .all(|(i, x)| *x == i as i64)
+        .then_some(p)
 }
 
 fn cycles(p: &[i64]) -> Vec<Vec<i64>> {
@@ -2275,7 +2359,10 @@ pub fn law_permutation(args: &[Arg], r: &Out) -> Res {
     };
     match perm(&l) {
         Some(p) => expect(r, is(ints(&p))),
-        None => expect(r, refuse("the image is not a dense interval hit once per point")),
+        None => expect(
+            r,
+            refuse("the image is not a dense interval hit once per point"),
+        ),
     }
 }
 
@@ -2295,9 +2382,9 @@ pub fn law_permutation_order(args: &[Arg], r: &Out) -> Res {
     };
     match perm(&l) {
         Some(p) => {
-            let k = cycles(&p)
-                .iter()
-                .fold(1i64, |acc, c| acc / gcd(acc, c.len() as i64) * c.len() as i64);
+            let k = cycles(&p).iter().fold(1i64, |acc, c| {
+                acc / gcd(acc, c.len() as i64) * c.len() as i64
+            });
             expect(r, is(k))
         }
         None => expect(r, refuse("not a permutation")),
@@ -2307,7 +2394,11 @@ pub fn law_permutation_order(args: &[Arg], r: &Out) -> Res {
 /// The largest `n <= size` with `L(i) = L(0) + i` for `i < n`.
 fn contiguity(l: &Lay) -> Option<i64> {
     let v = l.values()?;
-    let n = v.iter().enumerate().take_while(|(i, x)| **x == v[0] + *i as i64).count();
+    let n = v
+        .iter()
+        .enumerate()
+        .take_while(|(i, x)| **x == v[0] + *i as i64)
+        .count();
     Some(n.max(1) as i64)
 }
 
@@ -2370,10 +2461,9 @@ pub fn law_coshape(args: &[Arg], r: &Out) -> Res {
     let Some(l) = larg(a).filter(|l| l.s.positive()) else {
         return Ok(());
     };
-    let c = l
-        .leaves()
-        .iter()
-        .try_fold(1i64, |acc, (s, d)| acc.checked_add((s - 1).checked_mul(d.abs())?));
+    let c = l.leaves().iter().try_fold(1i64, |acc, (s, d)| {
+        acc.checked_add((s - 1).checked_mul(d.abs())?)
+    });
     match c {
         Some(c) => expect(r, is(c)),
         None => Ok(()),
@@ -2414,11 +2504,19 @@ fn same_function(want: &Lay, r: &Out) -> Res {
     let rl = lay(a).ok_or_else(|| format!("answer {a:?} is not a layout"))?;
     mark();
     if rl.size() != want.size() {
-        return Err(format!("size {:?}, the reference {want} has {:?}", rl.size(), want.size()));
+        return Err(format!(
+            "size {:?}, the reference {want} has {:?}",
+            rl.size(),
+            want.size()
+        ));
     }
     for i in 0..want.size().unwrap_or(0) {
         if rl.at(i) != want.at(i) {
-            return Err(format!("R({i}) = {:?}, the reference {want} gives {:?}", rl.at(i), want.at(i)));
+            return Err(format!(
+                "R({i}) = {:?}, the reference {want} gives {:?}",
+                rl.at(i),
+                want.at(i)
+            ));
         }
     }
     Ok(())
@@ -2438,7 +2536,10 @@ pub fn law_domain_distribute(args: &[Arg], r: &Out) -> Res {
     for x in s.leaves() {
         let g = gcd(x, rest);
         if g > 1 {
-            modes.push(Lay { s: T::I(g), d: T::I(stride) });
+            modes.push(Lay {
+                s: T::I(g),
+                d: T::I(stride),
+            });
         }
         rest /= g;
         stride *= x;
@@ -2447,7 +2548,10 @@ pub fn law_domain_distribute(args: &[Arg], r: &Out) -> Res {
         return Ok(());
     }
     let want = if modes.is_empty() {
-        Lay { s: T::I(1), d: T::I(0) }
+        Lay {
+            s: T::I(1),
+            d: T::I(0),
+        }
     } else {
         Lay::from_modes(modes)
     };
@@ -2503,7 +2607,10 @@ fn ordered_like(v: &[(i64, i64, i64)], start: i64) -> Result<(), String> {
     for a in &v {
         for b in &v {
             if a.1 < b.1 && a.2 >= b.2 || a.1 == b.1 && a.2 != b.2 {
-                return Err(format!("strides {} and {} become {} and {}", a.1, b.1, a.2, b.2));
+                return Err(format!(
+                    "strides {} and {} become {} and {}",
+                    a.1, b.1, a.2, b.2
+                ));
             }
         }
     }
@@ -2583,7 +2690,9 @@ pub fn law_make_fragment_like(args: &[Arg], r: &Out) -> Res {
         }
         let want = if *d == 0 { 0 } else { acc };
         if *r != want {
-            return Err(format!("mode 0 leaf {s}:{d} gets stride {r}, column-major gives {want}"));
+            return Err(format!(
+                "mode 0 leaf {s}:{d} gets stride {r}, column-major gives {want}"
+            ));
         }
         if *d != 0 {
             acc *= s;
@@ -2607,13 +2716,21 @@ pub fn law_bw_coalesce(args: &[Arg], r: &Out) -> Res {
             _ => return Ok(()),
         },
     }
-    if args.len() > 2 || leaves.iter().try_fold(1i64, |a, (s, _)| a.checked_mul(*s)).is_none_or(|n| n > ENUM) {
+    if args.len() > 2
+        || leaves
+            .iter()
+            .try_fold(1i64, |a, (s, _)| a.checked_mul(*s))
+            .is_none_or(|n| n > ENUM)
+    {
         return Ok(());
     }
     let want = Lay::from_modes(
         leaves
             .into_iter()
-            .map(|(s, d)| Lay { s: T::I(s), d: T::I(d) })
+            .map(|(s, d)| Lay {
+                s: T::I(s),
+                d: T::I(d),
+            })
             .collect(),
     );
     same_function(&want, r)
@@ -2639,7 +2756,11 @@ fn refinement(a: &T, b: &T) -> Option<T> {
             if x.len() != y.len() {
                 return None;
             }
-            Some(tup(x.iter().zip(y).map(|(p, q)| refinement(p, q)).collect::<Option<_>>()?))
+            Some(tup(x
+                .iter()
+                .zip(y)
+                .map(|(p, q)| refinement(p, q))
+                .collect::<Option<_>>()?))
         }
         (T::I(x), _) => (b.size()? == *x).then(|| b.clone()),
         (_, T::I(y)) => (a.size()? == *y).then(|| a.clone()),
@@ -2651,8 +2772,16 @@ fn refinement(a: &T, b: &T) -> Option<T> {
 /// sizes mode by mode, else one integer of the common size.
 fn coarsening(a: &T, b: &T) -> Option<T> {
     if let (T::Tup(x), T::Tup(y)) = (a, b) {
-        if x.len() == y.len() && x.iter().zip(y).all(|(p, q)| p.size().is_some() && p.size() == q.size()) {
-            return Some(tup(x.iter().zip(y).map(|(p, q)| coarsening(p, q)).collect::<Option<_>>()?));
+        if x.len() == y.len()
+            && x.iter()
+                .zip(y)
+                .all(|(p, q)| p.size().is_some() && p.size() == q.size())
+        {
+            return Some(tup(x
+                .iter()
+                .zip(y)
+                .map(|(p, q)| coarsening(p, q))
+                .collect::<Option<_>>()?));
         }
     }
     let n = a.size()?;
@@ -2722,7 +2851,10 @@ pub fn law_greatest_common_domain(args: &[Arg], r: &Out) -> Res {
     if n < 1 || gcd(na, nb) % n != 0 {
         return Err(format!("size {n} does not divide gcd({na}, {nb})"));
     }
-    let swapped = run_op("greatest_common_domain", &[args[1].clone(), args[0].clone()]);
+    let swapped = run_op(
+        "greatest_common_domain",
+        &[args[1].clone(), args[0].clone()],
+    );
     if swapped.as_ref().ok() != Some(x) {
         return Err(format!("not symmetric: the swapped call gives {swapped:?}"));
     }
@@ -2827,7 +2959,12 @@ pub fn law_transform_layout(args: &[Arg], r: &Out) -> Res {
         match inner_layout(&op, &call) {
             Ok(Some(x)) => want.push(x),
             Ok(None) => return Ok(()),
-            Err(e) => return expect(r, Want::Refuse(format!("{op} refuses mode {k}: {}", e.message))),
+            Err(e) => {
+                return expect(
+                    r,
+                    Want::Refuse(format!("{op} refuses mode {k}: {}", e.message)),
+                )
+            }
         }
     }
     expect_lmodes(r, Some(want))
@@ -2876,7 +3013,10 @@ pub fn law_at_mode(args: &[Arg], r: &Out) -> Res {
             None => Ok(()),
         },
         Ok(None) => Ok(()),
-        Err(e) => expect(r, Want::Refuse(format!("{op} refuses the mode: {}", e.message))),
+        Err(e) => expect(
+            r,
+            Want::Refuse(format!("{op} refuses the mode: {}", e.message)),
+        ),
     }
 }
 
@@ -2915,7 +3055,10 @@ pub fn law_transform(args: &[Arg], r: &Out) -> Res {
             (T::I(_), _) => expect(r, Want::Is(v[0].trim().to_string())),
             _ => Ok(()),
         },
-        Err(e) => expect(r, Want::Refuse(format!("{op} refuses an element: {}", e.message))),
+        Err(e) => expect(
+            r,
+            Want::Refuse(format!("{op} refuses an element: {}", e.message)),
+        ),
     }
 }
 
@@ -2946,7 +3089,10 @@ pub fn law_fold(args: &[Arg], r: &Out) -> Res {
     }
     match scan(&op, &t, &args[2]) {
         Ok(v) => expect(r, Want::Is(v.last().cloned().unwrap_or_default())),
-        Err(e) => expect(r, Want::Refuse(format!("{op} refuses a step: {}", e.message))),
+        Err(e) => expect(
+            r,
+            Want::Refuse(format!("{op} refuses a step: {}", e.message)),
+        ),
     }
 }
 
@@ -2966,7 +3112,10 @@ fn law_scan(args: &[Arg], r: &Out, inclusive: bool) -> Res {
                 None => Ok(()),
             }
         }
-        Err(e) => expect(r, Want::Refuse(format!("{op} refuses a step: {}", e.message))),
+        Err(e) => expect(
+            r,
+            Want::Refuse(format!("{op} refuses a step: {}", e.message)),
+        ),
     }
 }
 

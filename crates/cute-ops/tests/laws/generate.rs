@@ -831,7 +831,14 @@ pub fn tool_args(b: &mut Bytes, op: &str) -> Option<Vec<Arg>> {
         "at_mode" => {
             let (l, tr) = tool_layout(b);
             let r = tree_rank(&tr);
-            let ops = ["coalesce", "filter", "flatten", "logical_divide", "composition", "right_inverse"];
+            let ops = [
+                "coalesce",
+                "filter",
+                "flatten",
+                "logical_divide",
+                "composition",
+                "right_inverse",
+            ];
             let o = ops[b.below(ops.len())];
             let mode = if b.below(4) == 0 {
                 format!("({},0)", b.below(r.max(1)))
@@ -849,9 +856,7 @@ pub fn tool_args(b: &mut Bytes, op: &str) -> Option<Vec<Arg>> {
             let (sh, st) = paired_modes(b, k, m);
             match b.below(3) {
                 0 => vec![t(format!("({})", sh.join(",")))],
-                1 => (0..k)
-                    .map(|i| t(format!("{}:{}", sh[i], st[i])))
-                    .collect(),
+                1 => (0..k).map(|i| t(format!("{}:{}", sh[i], st[i]))).collect(),
                 _ => vec![t(format!("({}):({})", sh.join(","), st.join(",")))],
             }
         }
@@ -881,7 +886,11 @@ pub fn tool_args(b: &mut Bytes, op: &str) -> Option<Vec<Arg>> {
         "crd2crd" => {
             let s1 = tuple(b);
             let c = coord_in(b, &s1, false);
-            let s2 = if b.below(2) == 0 { tuple(b) } else { s1.clone() };
+            let s2 = if b.below(2) == 0 {
+                tuple(b)
+            } else {
+                s1.clone()
+            };
             vec![t(c), t(s1), t(s2)]
         }
         "downcast" | "upcast" => {
@@ -901,7 +910,10 @@ pub fn tool_args(b: &mut Bytes, op: &str) -> Option<Vec<Arg>> {
                     parts.push(if len == 1 || b.below(2) == 0 {
                         e.iter().product::<i64>().to_string()
                     } else {
-                        format!("({})", e.iter().map(i64::to_string).collect::<Vec<_>>().join(","))
+                        format!(
+                            "({})",
+                            e.iter().map(i64::to_string).collect::<Vec<_>>().join(",")
+                        )
                     });
                     k += len;
                 }

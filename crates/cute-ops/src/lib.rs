@@ -445,7 +445,7 @@ pub static OPS: &[OpSpec] = &[
     op("upcast", Topic::Algebra, "the layout for elements N times wider")
         .params(&[one("N", &[K::Int]), one("", &[K::Layout, K::Swizzle, K::Composed])])
         .returns(&[K::Layout, K::Composed, K::Swizzle])
-        .law("the layout of the same memory viewed as elements N times wider: strides divided by N, stride-1 extents shrunk by N")
+        .law("strides divided by N, a leaf of stride |d| < N shrunk by N/|d| (rounded up): the same memory viewed as elements N times wider where at most one leaf has a stride below N (else leaf by leaf, as CuTe)")
         .example(&["2", "(4,8):(8,1)"], "(4,4):(4,1)")
         .run(|a| first(chain_ops::recast(a, true), || Ok(a.layout(1)?.upcast(a.int(0)?)?.to_string()))),
     op("downcast", Topic::Algebra, "the layout for elements N times narrower")

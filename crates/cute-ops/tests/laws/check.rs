@@ -257,26 +257,7 @@ pub const UNDECLARED_RESULTS: &[(&str, Kind)] = &[
 /// Law breaks that are known and open: an operation, a part of the failure's message that
 /// identifies the failed condition, and the reason. [`check`] returns these as
 /// [`Verdict::KnownOpen`], not as failures; the seeded test counts and prints them.
-pub const KNOWN_OPEN: &[(&str, &str, &str)] = &[
-    (
-        "upcast",
-        "an extent and N/|d| divide neither way",
-        "upcast rounds a leaf whose extent and N/|d| divide neither way up (ceil), where CuTe's \
-         static shape_div refuses; with two such leaves the rounded layout misses wide elements \
-         of the same memory (upcast 12 of (6,7):(6,3) gives (3,2):(1,1), offsets 0..5 of 0..6). \
-         Refusing there (as CuTe) changes the documented ceil rule and its tests",
-    ),
-    (
-        "recast",
-        "an extent and N/|d| divide neither way",
-        "recast is upcast for an integer ratio: the upcast entry",
-    ),
-    (
-        "recast_layout",
-        "an extent and N/|d| divide neither way",
-        "recast_layout is upcast for an integer ratio: the upcast entry",
-    ),
-];
+pub const KNOWN_OPEN: &[(&str, &str, &str)] = &[];
 
 /// The outcome of a judged call that did not pass.
 #[derive(Debug)]

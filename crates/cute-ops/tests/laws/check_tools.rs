@@ -1838,8 +1838,7 @@ fn cast_answer(l: &Lay, r: &Out, want: Option<Vec<i64>>) -> Res {
 /// upcast<N>: refused unless every nonzero stride and N divide one way. For an injective L with
 /// one leaf of stride below N (the vector), the offsets of R are the wide elements holding L's:
 /// floor(L(i) / N) for strides >= 0 (ceil for strides <= 0, counted from the other end). Else
-/// each leaf by CuTe's rule where its extent and N/|d| divide one way: s / (N/|d|) (1 where
-/// N/|d| is the larger) : d / N (sign(d) where |d| < N).
+/// leaf by leaf: ceil(s / (N/|d|)) : sign(d) for |d| < N, s : d / N otherwise.
 fn upcast_law(l: &Lay, n: i64, r: &Out) -> Res {
     let leaves = l.leaves();
     if leaves
@@ -1865,10 +1864,6 @@ fn upcast_law(l: &Lay, n: i64, r: &Out) -> Res {
         } else {
             None
         };
-        let divides = partial.iter().all(|(s, d)| {
-            let q = n / d.abs();
-            s % q == 0 || q % s == 0
-        });
         return cast_answer(
             l,
             r,
@@ -1877,14 +1872,7 @@ fn upcast_law(l: &Lay, n: i64, r: &Out) -> Res {
                 w.dedup();
                 w
             }),
-        )
-        .map_err(|e| {
-            if divides {
-                e
-            } else {
-                format!("{e} (an extent and N/|d| divide neither way)")
-            }
-        });
+        );
     }
     let mut s = Vec::new();
     let mut dd = Vec::new();
@@ -1894,11 +1882,10 @@ fn upcast_law(l: &Lay, n: i64, r: &Out) -> Res {
             dd.push(y / n);
             continue;
         }
+        // CuTe's static shape_div needs one of extent and N/|d| to divide the other; the
+        // library rounds the others up (its help law).
         let q = n / y.abs();
-        if x % q != 0 && q % x != 0 {
-            return Ok(());
-        }
-        s.push(if x % q == 0 { x / q } else { 1 });
+        s.push(x.div_euclid(q) + i64::from(x % q != 0));
         dd.push(y.signum());
     }
     match l

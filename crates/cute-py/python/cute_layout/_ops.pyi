@@ -513,7 +513,7 @@ def upcast(a, b) -> Layout | BasisLayout | ComposedLayout | Swizzle:
 
     Usage: upcast N LAYOUT|SWIZZLE|COMPOSED
 
-    Law: the layout of the same memory viewed as elements N times wider: strides divided by N, stride-1 extents shrunk by N
+    Law: strides divided by N, a leaf of stride |d| < N shrunk by N/|d| (rounded up): the same memory viewed as elements N times wider where at most one leaf has a stride below N (else leaf by leaf, as CuTe)
 
     Example: cute upcast 2 (4,8):(8,1)
         (4,4):(4,1)

@@ -1618,12 +1618,11 @@ fn groups(o: &T, s: &T, out: &mut Vec<(i64, T)>) -> Option<()> {
     Some(())
 }
 
+/// The start of group `k` of the groups of an order (their ranks and nodes).
+type Start = dyn Fn(usize, &[(i64, T)]) -> Option<i64>;
+
 /// The strides of SHAPE with each group's node column-major from `start(g)`.
-fn grouped_strides(
-    o: &T,
-    s: &T,
-    start: &dyn Fn(usize, &[(i64, T)]) -> Option<i64>,
-) -> Option<Option<T>> {
+fn grouped_strides(o: &T, s: &T, start: &Start) -> Option<Option<T>> {
     let mut g = Vec::new();
     groups(o, s, &mut g)?;
     let mut strides = Vec::new();
@@ -1721,7 +1720,7 @@ pub fn law_make_identity_layout(args: &[Arg], r: &Out) -> Res {
         })
         .collect();
     let got: Vec<String> = st
-        .split(|c| c == '(' || c == ')' || c == ',')
+        .split(['(', ')', ','])
         .filter(|x| !x.trim().is_empty())
         .map(|x| x.trim().to_string())
         .collect();

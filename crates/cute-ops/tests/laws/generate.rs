@@ -901,7 +901,7 @@ pub fn tool_args(b: &mut Bytes, op: &str) -> Option<Vec<Arg>> {
             // Two groupings of one list of extents.
             let n = 1 + b.below(5);
             let ext: Vec<i64> = (0..n).map(|_| 1 + b.below(6) as i64).collect();
-            let mut group = |b: &mut Bytes| {
+            let group = |b: &mut Bytes| {
                 let mut parts = Vec::new();
                 let mut k = 0;
                 while k < n {

@@ -251,3 +251,22 @@ fn downcast_keeps_the_same_memory() {
     let e = run_op("downcast", &[t("2"), t("(8):(512)")]).unwrap_err();
     assert_eq!(e.kind.to_string(), "InvalidArgument");
 }
+
+/// max_common_layout stays inside both domains, as max_common_vector: `1:1` shares one element
+/// with `30:1` (it answered `30:1`, whose R(1) = 1 is no coordinate of `1:1`).
+#[test]
+fn max_common_layout_stays_in_both_domains() {
+    let a = [t("1:1"), t("30:1")];
+    assert_eq!(run_op("max_common_vector", &a), ok("1"));
+    assert_eq!(run_op("max_common_layout", &a), ok("1:0"));
+    let b = [t("(4,2):(2,1)"), t("8:1")];
+    assert_eq!(run_op("max_common_vector", &b), ok("1"));
+    let c = [t("8:1"), t("(4,8):(1,4)")];
+    assert_eq!(run_op("max_common_vector", &c), ok("8"));
+    assert_eq!(run_op("max_common_layout", &c), ok("8:1"));
+    for args in [&a[..], &b[..], &c[..]] {
+        for op in ["max_common_vector", "max_common_layout"] {
+            assert_eq!(check::check(op, args, &run_op(op, args)), Ok(()));
+        }
+    }
+}

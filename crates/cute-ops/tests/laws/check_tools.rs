@@ -2442,8 +2442,44 @@ pub fn law_offset_table(args: &[Arg], r: &Out) -> Res {
     Ok(())
 }
 
+/// A layout with basis strides `v@i` (one level, v >= 1) or 0: its extents and, per leaf, the
+/// scale and mode of its stride (`None` for 0).
+fn basis_leaves(t: &str) -> Option<(Vec<i64>, Vec<Option<(i64, usize)>>)> {
+    let (sh, st) = t.trim().split_once(':')?;
+    let s = tree(sh)?;
+    let d: Vec<&str> = st
+        .split(['(', ')', ','])
+        .map(str::trim)
+        .filter(|x| !x.is_empty())
+        .collect();
+    let d: Option<Vec<Option<(i64, usize)>>> = d
+        .iter()
+        .map(|x| match x.split_once('@') {
+            None => (*x == "0").then_some(None),
+            Some((v, i)) => {
+                let (v, i): (i64, usize) = (v.parse().ok()?, i.parse().ok()?);
+                (v >= 1 && v <= BIG && i < 8).then_some(Some((v, i)))
+            }
+        })
+        .collect();
+    let d = d?;
+    (s.positive() && s.leaves().len() == d.len() && d.iter().any(Option::is_some))
+        .then(|| (s.leaves(), d))
+}
+
 pub fn law_coshape(args: &[Arg], r: &Out) -> Res {
     let [a] = args else { return Ok(()) };
+    if let Some((s, d)) = text(a).and_then(|t| basis_leaves(&t)) {
+        // 1 + the inner product of (shape - 1) and the strides, mode by mode of the codomain.
+        let n = d.iter().flatten().map(|(_, i)| i + 1).max().unwrap_or(0);
+        let mut c = vec![1i64; n];
+        for (x, y) in s.iter().zip(&d) {
+            if let Some((v, i)) = y {
+                c[*i] += (x - 1) * v;
+            }
+        }
+        return expect(r, is(ints(&c)));
+    }
     let Some(l) = larg(a).filter(|l| l.s.positive()) else {
         return Ok(());
     };
@@ -2458,6 +2494,11 @@ pub fn law_coshape(args: &[Arg], r: &Out) -> Res {
 
 pub fn law_coprofile(args: &[Arg], r: &Out) -> Res {
     let [a] = args else { return Ok(()) };
+    if let Some((_, d)) = text(a).and_then(|t| basis_leaves(&t)) {
+        // The codomain's tree: one mode per basis index up to the largest, every entry 0.
+        let n = d.iter().flatten().map(|(_, i)| i + 1).max().unwrap_or(0);
+        return expect(r, is(ints(&vec![0; n])));
+    }
     match larg(a) {
         Some(_) => expect(r, is(0)),
         None => Ok(()),

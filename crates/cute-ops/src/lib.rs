@@ -535,7 +535,7 @@ pub static OPS: &[OpSpec] = &[
     op("evenly_divides", Topic::Algebra, "whether TILER divides SHAPE without a partial tile")
         .params(&[one("", &[K::Shape]), one("", &[K::Tiler])])
         .returns(&[K::Bool])
-        .law("a tuple TILER mode by mode (at most rank(SHAPE) modes); an integer T: T divided out of SHAPE's leaves left to right without remainder; a layout T: size(T) * size(complement(T, SHAPE)) = size(SHAPE)")
+        .law("a tuple TILER mode by mode (at most rank(SHAPE) modes); an integer T: size(SHAPE) = T * size(ceil_div(SHAPE, T)), T divided out of SHAPE's leaves left to right rounding up (CuTe); a layout T: size(T) * size(complement(T, SHAPE)) = size(SHAPE)")
         .example(&["(8,12)", "(4,3)"], "1")
         .run(|a| Ok(bit(a.tuple(0)?.evenly_divides(&a.tiler(1)?)))),
     // analysis (crate::analysis)

@@ -1234,30 +1234,24 @@ fn tiler_parts(t: &str) -> Option<Vec<String>> {
 }
 
 /// Whether a tiler divides a shape without a partial tile: a tuple tiler mode by mode (no more
-/// modes than the shape), an integer tile divided out of the leaves left to right. `None` for
-/// the tilers left to the contract (layouts).
+/// modes than the shape), an integer tile by CuTe's ceil_div. `None` for the tilers left to the
+/// contract (layouts).
 fn evenly(s: &T, t: &str) -> Option<bool> {
     match Form::of_text(t) {
         Form::Underscore => Some(true),
         Form::Int => {
-            let mut rest: i64 = t.parse().ok()?;
-            if rest < 1 {
+            // CuTe: size(S) = T * size(ceil_div(S, T)), the tile divided out of the leaves left
+            // to right, rounding up.
+            let n: i64 = t.parse().ok()?;
+            if n < 1 {
                 return None;
             }
+            let (mut rest, mut quot) = (n, 1i64);
             for a in s.leaves() {
-                if rest >= a {
-                    if rest % a != 0 {
-                        return Some(false);
-                    }
-                    rest /= a;
-                } else {
-                    if a % rest != 0 {
-                        return Some(false);
-                    }
-                    rest = 1;
-                }
+                quot = quot.checked_mul((a + rest - 1) / rest)?;
+                rest = (rest + a - 1) / a;
             }
-            Some(rest == 1)
+            Some(quot.checked_mul(n)? == s.size()?)
         }
         Form::Tuple => {
             if t.contains('<') || tree_u(t).is_some_and(|x| !x.positive()) {
@@ -3103,7 +3097,8 @@ fn scan(op: &str, t: &T, init: &Arg) -> Result<Vec<String>, OpError> {
 }
 
 fn scan_args(args: &[Arg]) -> Option<(String, T)> {
-    let [op, t, _] = args else { return None };
+    let [op, t, init] = args else { return None };
+    text(init)?;
     Some((text(op)?, targ(t).filter(|t| matches!(t, T::Tup(_)))?))
 }
 

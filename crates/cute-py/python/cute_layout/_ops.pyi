@@ -693,7 +693,7 @@ def evenly_divides(shape: object, tiler: object) -> bool:
 
     Usage: evenly_divides SHAPE TILER
 
-    Law: a tuple TILER mode by mode (at most rank(SHAPE) modes); an integer T: T divided out of SHAPE's leaves left to right without remainder; a layout T: size(T) * size(complement(T, SHAPE)) = size(SHAPE)
+    Law: a tuple TILER mode by mode (at most rank(SHAPE) modes); an integer T: size(SHAPE) = T * size(ceil_div(SHAPE, T)), T divided out of SHAPE's leaves left to right rounding up (CuTe); a layout T: size(T) * size(complement(T, SHAPE)) = size(SHAPE)
 
     Example: cute evenly_divides (8,12) (4,3)
         1

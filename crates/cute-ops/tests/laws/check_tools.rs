@@ -1243,7 +1243,7 @@ fn evenly(s: &T, t: &str) -> Option<bool> {
             // CuTe: size(S) = T * size(ceil_div(S, T)), the tile divided out of the leaves left
             // to right, rounding up.
             let n: i64 = t.parse().ok()?;
-            if n < 1 {
+            if !(1..=BIG).contains(&n) {
                 return None;
             }
             let (mut rest, mut quot) = (n, 1i64);

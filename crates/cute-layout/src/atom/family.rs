@@ -285,12 +285,31 @@ pub(crate) fn edit_distance(a: &str, b: &str) -> usize {
     prev[b.len()]
 }
 
-/// The candidate closest to `name` by [`edit_distance`] (ties: the first); none for a name more
-/// than twice as long as the longest candidate (it is not a misspelling of any).
+/// The smallest [`edit_distance`] between `a` and a prefix of `b` (the rest of `b` is free):
+/// how far `a` is from being the start of `b`.
+pub(crate) fn prefix_distance(a: &str, b: &str) -> usize {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    let mut cur = alloc::vec![0; b.len() + 1];
+    for (i, &ca) in a.iter().enumerate() {
+        cur[0] = i + 1;
+        for (j, &cb) in b.iter().enumerate() {
+            let sub = prev[j] + usize::from(ca != cb);
+            cur[j + 1] = sub.min(prev[j + 1] + 1).min(cur[j] + 1);
+        }
+        core::mem::swap(&mut prev, &mut cur);
+    }
+    prev.iter().copied().min().unwrap_or(a.len())
+}
+
+/// The candidate closest to `name`: first by how far `name` is from the start of the candidate
+/// ([`prefix_distance`], so that a name typed in part, `SM80_16x8x16_F16`, finds the names it
+/// begins), then by [`edit_distance`] (ties: the first); none for a name more than twice as
+/// long as the longest candidate (it is not a misspelling of any).
 ///
 /// The cost is bounded whatever `name`'s length: past that length nothing is measured, and a
-/// candidate whose length differs from `name`'s by at least the best distance so far (a lower
-/// bound of its own) is skipped.
+/// candidate shorter than `name` by at least the best prefix distance so far (a lower bound of
+/// its own) is skipped.
 pub(crate) fn nearest<'a>(
     name: &str,
     candidates: impl Iterator<Item = &'a str> + Clone,
@@ -299,14 +318,14 @@ pub(crate) fn nearest<'a>(
     if name.len() > 2 * longest {
         return None;
     }
-    let mut best: Option<(usize, &str)> = None;
+    let mut best: Option<((usize, usize), &str)> = None;
     for c in candidates {
-        if best.is_some_and(|(d, _)| name.len().abs_diff(c.len()) >= d) {
+        if best.is_some_and(|((p, _), _)| name.len().saturating_sub(c.len()) > p) {
             continue;
         }
-        let d = edit_distance(name, c);
-        if best.is_none_or(|(b, _)| d < b) {
-            best = Some((d, c));
+        let key = (prefix_distance(name, c), edit_distance(name, c));
+        if best.is_none_or(|(b, _)| key < b) {
+            best = Some((key, c));
         }
     }
     best.map(|(_, c)| c.to_string())

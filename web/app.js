@@ -249,7 +249,12 @@ function fillOps(sel, list, current, q) {
   sel.textContent = '';
   const found = searchOps(list, q);
   if (q.trim()) {
-    // Search results: best first.
+    // Search results, best first, under a line that counts them (chosen until one is picked).
+    const head = document.createElement('option');
+    head.value = '';
+    head.disabled = true;
+    head.textContent = `${found.length} operations match "${q.trim()}"`;
+    sel.appendChild(head);
     for (const o of found) {
       const e = document.createElement('option');
       e.value = o.name;
@@ -274,14 +279,19 @@ function fillOps(sel, list, current, q) {
       groups.get(o.topic).appendChild(e);
     }
   }
-  if (!found.some((o) => o.name === current)) {
-    const e = document.createElement('option');
-    e.value = current;
-    e.textContent = current;
-    sel.insertBefore(e, sel.firstChild);
+  if (q.trim()) {
+    sel.value = '';
+  } else {
+    if (!found.some((o) => o.name === current)) {
+      const e = document.createElement('option');
+      e.value = current;
+      e.textContent = current;
+      sel.insertBefore(e, sel.firstChild);
+    }
+    sel.value = current;
   }
-  sel.value = current;
-  $('op-count').textContent = q.trim() ? `${found.length} of ${list.length} operations match` : `${list.length} operations`;
+  $('op-count').textContent = q.trim() ? `${found.length} of ${list.length} operations match; Enter picks the first`
+    : `${list.length} operations, by topic`;
 }
 
 function opChooser(list, current) {
@@ -316,7 +326,9 @@ function opChooser(list, current) {
     const first = searchOps(list, search.value)[0];
     if (first) chooseOp(first.name);
   });
-  sel.addEventListener('change', () => chooseOp(sel.value));
+  sel.addEventListener('change', () => {
+    if (sel.value) chooseOp(sel.value);
+  });
   return box;
 }
 
@@ -404,9 +416,27 @@ function onEdit() {
 // The answer
 // ---------------------------------------------------------------------------------------------
 
+/** Past this many characters a result is shown cut (a 256x256 table is 1 MB of text, which
+ * would take the page's thread longer than a frame to lay out); `show all` shows the rest. */
+const RESULT_SHOWN = 60000;
+
 function setResult(r) {
   const ok = r.ok !== undefined;
-  $('result').textContent = ok ? r.ok : '';
+  const text = ok ? r.ok : '';
+  const more = $('result-more');
+  if (text.length > RESULT_SHOWN) {
+    const lines = text.slice(0, RESULT_SHOWN).split('\n').slice(0, -1);
+    $('result').textContent = lines.map((l) => (l.length > 600 ? `${l.slice(0, 600)} ...` : l)).join('\n');
+    more.hidden = false;
+    more.textContent = `show all (${Math.round(text.length / 1024)} KiB)`;
+    more.onclick = () => {
+      $('result').textContent = text;
+      more.hidden = true;
+    };
+  } else {
+    $('result').textContent = text;
+    more.hidden = true;
+  }
   $('error').textContent = ok ? '' : r.error;
   $('error-kind').textContent = ok ? '' : r.kind;
   $('error-box').hidden = ok;
@@ -446,7 +476,6 @@ function setChecks(checks) {
 }
 
 let seq = 0;
-let shown = 0;
 let progressTimer = 0;
 
 /** The progress line: what is being computed and for how long. */
@@ -476,19 +505,23 @@ async function render() {
     document.documentElement.dataset.busy = 'false';
     return;
   }
-  shown = my;
   $('request').textContent = line;
+  document.documentElement.dataset.shown = state.raw !== undefined ? state.raw : line;
   setResult(m.result);
   setProps(m.props);
   setChecks(m.checks);
+  // (the thread bar sits above the picture: shown or hidden before the picture is fitted)
+  $('tv-selection').textContent = '';
+  $('tv-bar').hidden = tvRequest() === null && !/copy/.test(state.op);
   await setPicture(m.picture);
   if (my !== seq) return;
+  if ($('tv-bar').hidden === isTvPicture()) {
+    $('tv-bar').hidden = !isTvPicture();
+    await layoutPictures();
+  }
   const box = $('explain-box');
   box.hidden = m.explain === null;
   $('explain').textContent = m.explain || '';
-  const tvReq = tvRequest();
-  $('tv-bar').hidden = !isTvPicture() && tvReq === null;
-  $('tv-selection').textContent = '';
   $('hover').textContent = 'hover a cell for its coordinates and value';
   progress(`answered in ${Math.round(performance.now() - t0)} ms${pictureInfo()}`);
   const t = Number($('tv-thread').value);
@@ -593,7 +626,8 @@ async function setPicture(p) {
 /** The room a picture has: the frame's width, and the viewport's height below its top. */
 function room() {
   const pic = $('picture');
-  const w = Math.max(120, pic.clientWidth - 4);
+  // (the frame's outer width: its scroll bars, present while zoomed in, do not count)
+  const w = Math.max(120, pic.offsetWidth - 8);
   const top = pic.getBoundingClientRect().top + window.scrollY;
   const h = Math.max(180, window.innerHeight - top - 56);
   return { w, h };

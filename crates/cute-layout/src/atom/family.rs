@@ -269,47 +269,52 @@ pub fn type_bits(name: &str) -> Option<u32> {
     })
 }
 
-/// The Levenshtein distance between two names (bytes), for "nearest known name" messages.
+/// The Levenshtein distance between two names (bytes).
+#[cfg(test)]
 pub(crate) fn edit_distance(a: &str, b: &str) -> usize {
-    let (a, b) = (a.as_bytes(), b.as_bytes());
-    let mut prev: Vec<usize> = (0..=b.len()).collect();
-    let mut cur = alloc::vec![0; b.len() + 1];
-    for (i, &ca) in a.iter().enumerate() {
-        cur[0] = i + 1;
-        for (j, &cb) in b.iter().enumerate() {
-            let sub = prev[j] + usize::from(ca != cb);
-            cur[j + 1] = sub.min(prev[j + 1] + 1).min(cur[j] + 1);
-        }
-        core::mem::swap(&mut prev, &mut cur);
-    }
-    prev[b.len()]
+    distances(a, b, usize::MAX).map_or(usize::MAX, |(_, e)| e)
 }
 
 /// The smallest [`edit_distance`] between `a` and a prefix of `b` (the rest of `b` is free):
 /// how far `a` is from being the start of `b`.
+#[cfg(test)]
 pub(crate) fn prefix_distance(a: &str, b: &str) -> usize {
+    distances(a, b, usize::MAX).map_or(usize::MAX, |(p, _)| p)
+}
+
+/// `(prefix distance, edit distance)` of `a` to `b` in one pass: the edit distance is the
+/// Levenshtein distance of the two names (bytes), the prefix distance the smallest edit distance
+/// between `a` and a prefix of `b` (how far `a` is from being the start of `b`); `None` as soon
+/// as the prefix distance must exceed `cutoff` (every later row of the table is at least its
+/// row's smallest entry), for "nearest known name" messages.
+fn distances(a: &str, b: &str, cutoff: usize) -> Option<(usize, usize)> {
     let (a, b) = (a.as_bytes(), b.as_bytes());
     let mut prev: Vec<usize> = (0..=b.len()).collect();
     let mut cur = alloc::vec![0; b.len() + 1];
     for (i, &ca) in a.iter().enumerate() {
         cur[0] = i + 1;
+        let mut low = cur[0];
         for (j, &cb) in b.iter().enumerate() {
             let sub = prev[j] + usize::from(ca != cb);
             cur[j + 1] = sub.min(prev[j + 1] + 1).min(cur[j] + 1);
+            low = low.min(cur[j + 1]);
+        }
+        if low > cutoff {
+            return None;
         }
         core::mem::swap(&mut prev, &mut cur);
     }
-    prev.iter().copied().min().unwrap_or(a.len())
+    Some((prev.iter().copied().min().unwrap_or(a.len()), prev[b.len()]))
 }
 
 /// The candidate closest to `name`: first by how far `name` is from the start of the candidate
-/// ([`prefix_distance`], so that a name typed in part, `SM80_16x8x16_F16`, finds the names it
-/// begins), then by [`edit_distance`] (ties: the first); none for a name more than twice as
-/// long as the longest candidate (it is not a misspelling of any).
+/// (the edit distance to its nearest prefix, so that a name typed in part, `SM80_16x8x16_F16`,
+/// finds the names it begins), then by the edit distance (ties: the first); none for a name
+/// more than twice as long as the longest candidate (it is not a misspelling of any).
 ///
-/// The cost is bounded whatever `name`'s length: past that length nothing is measured, and a
-/// candidate shorter than `name` by at least the best prefix distance so far (a lower bound of
-/// its own) is skipped.
+/// The cost is bounded whatever `name`'s length: past that length nothing is measured; a
+/// candidate shorter than `name` by more than the best prefix distance so far (a lower bound of
+/// its own) is skipped, and a comparison stops once its prefix distance must exceed the best.
 pub(crate) fn nearest<'a>(
     name: &str,
     candidates: impl Iterator<Item = &'a str> + Clone,
@@ -320,10 +325,13 @@ pub(crate) fn nearest<'a>(
     }
     let mut best: Option<((usize, usize), &str)> = None;
     for c in candidates {
-        if best.is_some_and(|((p, _), _)| name.len().saturating_sub(c.len()) > p) {
+        let cutoff = best.map_or(usize::MAX, |((p, _), _)| p);
+        if name.len().saturating_sub(c.len()) > cutoff {
             continue;
         }
-        let key = (prefix_distance(name, c), edit_distance(name, c));
+        let Some(key) = distances(name, c, cutoff) else {
+            continue;
+        };
         if best.is_none_or(|(b, _)| key < b) {
             best = Some((key, c));
         }

@@ -217,6 +217,9 @@ function field(label, value, opts, help) {
   return l;
 }
 
+/** How many search results are listed under the search box. */
+const OP_RESULTS = 8;
+
 /** The operations matching `q` (name first, then summary), best first. */
 function searchOps(list, q) {
   const s = q.trim().toLowerCase();
@@ -292,6 +295,22 @@ function fillOps(sel, list, current, q) {
   }
   $('op-count').textContent = q.trim() ? `${found.length} of ${list.length} operations match; Enter picks the first`
     : `${list.length} operations, by topic`;
+  // The best matches, each with its summary, a click away.
+  const ul = $('op-results');
+  ul.textContent = '';
+  if (q.trim()) {
+    for (const o of found.slice(0, OP_RESULTS)) {
+      const li = document.createElement('li');
+      const b = document.createElement('button');
+      b.type = 'button';
+      b.textContent = o.name;
+      b.addEventListener('click', () => chooseOp(o.name));
+      const span = document.createElement('span');
+      span.textContent = ` ${o.summary}`;
+      li.append(b, span);
+      ul.appendChild(li);
+    }
+  }
 }
 
 function opChooser(list, current) {
@@ -316,7 +335,12 @@ function opChooser(list, current) {
   const count = document.createElement('span');
   count.id = 'op-count';
   count.className = 'arg-help';
-  l.appendChild(count);
+  sl.appendChild(count);
+  const results = document.createElement('ul');
+  results.id = 'op-results';
+  results.className = 'op-results';
+  results.setAttribute('data-testid', 'op-results');
+  box.appendChild(results);
   box.appendChild(l);
   // (the count element must be in the document before fillOps writes it)
   queueMicrotask(() => fillOps(sel, list, current, ''));
@@ -530,9 +554,10 @@ async function render() {
 }
 
 function setRequest(req, tab, raw) {
-  state = { tab: tab || tabFor(req), op: req.op, args: Array.isArray(req.args) ? req.args : [], raw, mode: state.mode };
+  const to = tab || tabFor(req);
+  // (a display mode stays while the tab does)
+  state = { tab: to, op: req.op, args: Array.isArray(req.args) ? req.args : [], raw, mode: to === state.tab ? state.mode : undefined };
   buildForm();
-  buildModes();
   return render();
 }
 
@@ -593,7 +618,7 @@ function place(holder, r) {
     canvas.className = 'raster';
     canvas.setAttribute('data-cells', String(r.raster.cells));
     holder.appendChild(canvas);
-    items.push({ kind: 'raster', key: r.raster.key, w: r.raster.width, h: r.raster.height, canvas, x0: 0, y0: 0 });
+    items.push({ kind: 'raster', key: r.raster.key, w: r.raster.width, h: r.raster.height, canvas, x0: 0, y0: 0, legend: r.raster.legend });
   } else {
     holder.textContent = `no picture: ${r.error}`;
   }
@@ -618,6 +643,7 @@ async function setPicture(p) {
   }
   exportable = items.length ? items[items.length - 1] : null;
   $('picture-tools').hidden = items.length === 0;
+  buildModes();
   relabel();
   setLegend();
   await layoutPictures();
@@ -805,10 +831,12 @@ function wireZoom() {
 // Display modes, legend, export, theme
 // ---------------------------------------------------------------------------------------------
 
-/** The cell label modes a picture offers. */
+/** The cell label modes the picture on show offers (a big picture painted by the worker
+ * keeps the library's labels). */
 function modesFor() {
   if (state.tab === 'layout') return ['index', 'coordinate', 'bank'];
-  return ['thread/value', 'index', 'coordinate'];
+  if (items.some((it) => it.kind === 'raster')) return [isTvPicture() ? 'thread/value' : 'index'];
+  return isTvPicture() ? ['thread/value', 'index', 'coordinate'] : ['index', 'coordinate'];
 }
 
 function buildModes() {
@@ -866,9 +894,16 @@ function setLegend() {
   const box = $('legend');
   box.textContent = '';
   const it = exportable;
-  if (!it || it.kind !== 'svg') return;
-  const css = styles(it.el.querySelector('style') ? it.el.querySelector('style').textContent : '');
-  const used = new Set([...it.el.querySelectorAll('rect[class]')].map((r) => r.getAttribute('class')));
+  if (!it) return;
+  let css;
+  let used;
+  if (it.kind === 'svg') {
+    css = styles(it.el.querySelector('style') ? it.el.querySelector('style').textContent : '');
+    used = new Set([...it.el.querySelectorAll('rect[class]')].map((r) => r.getAttribute('class')));
+  } else {
+    css = Object.fromEntries(it.legend.map(([c, f]) => [c, { fill: f }]));
+    used = new Set(it.legend.map(([c]) => c));
+  }
   const meaning = (c) => {
     let m;
     if ((m = /^o(\d+)$/.exec(c))) return `value ≡ ${m[1]}`;
@@ -882,7 +917,7 @@ function setLegend() {
   const entries = [...used].map((c) => [c, meaning(c), css[c] && css[c].fill])
     .filter(([, m, f]) => m && f)
     .sort((a, b) => a[0].localeCompare(b[0], undefined, { numeric: true }));
-  const note = it.el.querySelector('text.note');
+  const note = it.kind === 'svg' ? it.el.querySelector('text.note') : null;
   const head = document.createElement('span');
   head.className = 'legend-head';
   const kinds = new Set(entries.map(([c]) => c.replace(/\d+$/, '')));
@@ -1023,7 +1058,9 @@ function describe(c) {
 function isTvPicture() {
   const l = $('picture').querySelector('g.labels text');
   const text = l ? (l.dataset.label !== undefined ? l.dataset.label : l.textContent) : '';
-  return state.tab === 'tv' || /^T\d+ V\d+/.test(text) || $('picture').querySelector('rect[data-t]') !== null;
+  // (a picture painted by the worker: coloured by thread)
+  const raster = items.some((it) => it.kind === 'raster' && it.legend.some(([c]) => /^t\d+$/.test(c)));
+  return state.tab === 'tv' || raster || /^T\d+ V\d+/.test(text) || $('picture').querySelector('rect[data-t]') !== null;
 }
 
 /** The request whose thread-value layouts list a thread's values (not a tiled copy's picture,

@@ -91,9 +91,21 @@ function picture(api, state, result) {
     }
     return { single: b, note: b.ok === undefined ? `no picture: ${b.error}` : '' };
   }
+  if (tab === 'checks') {
+    // The thread-value layout on its tile, and the banks of each request: the shared layout
+    // after the TV layout, (thread, value) -> element, one column (a value of every thread) a
+    // request.
+    const [tv, tile, bytes, smem] = [0, 1, 2, 3].map((k) => argText(args[k] ?? ''));
+    const figures = [{ caption: 'thread-value layout on the tile', r: api.viewOf('picture', 'tv', [tv, tile]) }];
+    const both = api.run('composition', [smem, tv]);
+    if (both.ok !== undefined) {
+      figures.push({ caption: `banks: ${smem} after the TV layout, a request per value (column)`,
+        r: api.viewOf('picture', 'banks', [both.ok, '32', bytes, 'columns']) });
+    }
+    return { figures, note: both.ok === undefined ? `no bank picture: ${both.error}` : '' };
+  }
   let r;
   if (tab === 'banks') r = api.viewOf('picture', 'banks', bankArgs(args));
-  else if (tab === 'checks') r = api.viewOf('picture', 'tv', [args[0], args[1]].map((a) => argText(a ?? '')));
   else r = api.viewOf('picture', op, args);
   return { single: r, note: r.ok === undefined ? `no picture: ${r.error}` : '' };
 }
@@ -200,7 +212,8 @@ function kernelChecks(api, args) {
   };
   if (tv && tile && bytes && smem) {
     add('shared-memory wavefronts (writes and reads by this TV layout)', 'smem_evaluate', [tile, tv, tv, bytes, smem]);
-    add('bank conflicts of the first warp', 'bank_conflicts', [tv, bytes]);
+    const both = api.run('composition', [smem, tv]);
+    if (both.ok !== undefined) add('bank_conflicts: the most distinct words one bank serves to the first 32 threads, all their values at once', 'bank_conflicts', [both.ok, bytes]);
   }
   if (smem) add('vector width of the shared layout (contiguous elements)', 'contiguity', [smem]);
   if (gmem) add('vector width of the global layout (contiguous elements)', 'contiguity', [gmem]);

@@ -26,7 +26,10 @@ function keep(r) {
   scene.svg = r.ok;
   const key = nextKey++;
   scenes.set(key, scene);
-  return { raster: { key, width: scene.width, height: scene.height, cells: scene.rects.length } };
+  // The colour classes the cells use, with their fills (the page's legend).
+  const used = new Set(scene.rects.map((x) => x.cls));
+  const legend = [...used].filter((c) => scene.css[c] && scene.css[c].fill).map((c) => [c, scene.css[c].fill]);
+  return { raster: { key, width: scene.width, height: scene.height, cells: scene.rects.length, legend } };
 }
 
 function handle(msg) {

@@ -437,6 +437,11 @@ test('the operation list: grouped by topic, searchable, arguments explained, an 
   // names with a word starting "divide" before names that only mention it in their summary
   const named = found.filter((n) => n.split('_').some((w) => w.startsWith('divide')));
   assert.deepEqual(found.slice(0, named.length), named);
+  // the best matches are listed with their summaries, a click away
+  const listed = await page.locator('[data-testid="op-results"] li').allTextContents();
+  assert.equal(listed.length, Math.min(8, found.length));
+  assert.ok(listed[0].startsWith(`${found[0]} `), listed[0]);
+  await shot(page, 'operations');
   await page.selectOption('[data-testid="op"]', 'logical_divide');
   await page.waitForFunction(() => window.cute.request.op === 'logical_divide');
   const labels = await page.locator('#form label').allTextContents();

@@ -54,11 +54,24 @@ impl AtomError {
     }
 }
 
+/// How many characters of an unknown atom's name its message shows (more than the longest
+/// known name).
+const NAME_SHOWN: usize = 160;
+
 impl fmt::Display for AtomError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             AtomError::UnknownAtom { name, nearest } => {
-                write!(f, "atom: unknown atom {name}")?;
+                // A name longer than any atom's is cut (it may be megabytes long).
+                match name.char_indices().nth(NAME_SHOWN) {
+                    Some((cut, _)) => write!(
+                        f,
+                        "atom: unknown atom {}... ({} bytes)",
+                        &name[..cut],
+                        name.len()
+                    )?,
+                    None => write!(f, "atom: unknown atom {name}")?,
+                }
                 if let Some(n) = nearest {
                     write!(f, " (nearest known: {n})")?;
                 }
@@ -292,12 +305,17 @@ fn distances(a: &str, b: &str, cutoff: usize) -> Option<(usize, usize)> {
     let mut prev: Vec<usize> = (0..=b.len()).collect();
     let mut cur = alloc::vec![0; b.len() + 1];
     for (i, &ca) in a.iter().enumerate() {
-        cur[0] = i + 1;
-        let mut low = cur[0];
-        for (j, &cb) in b.iter().enumerate() {
-            let sub = prev[j] + usize::from(ca != cb);
-            cur[j + 1] = sub.min(prev[j + 1] + 1).min(cur[j] + 1);
-            low = low.min(cur[j + 1]);
+        let mut left = i + 1;
+        cur[0] = left;
+        let mut low = left;
+        for ((&cb, w), (&diag, &up)) in b
+            .iter()
+            .zip(cur[1..].iter_mut())
+            .zip(prev.iter().zip(&prev[1..]))
+        {
+            left = (diag + usize::from(ca != cb)).min(up + 1).min(left + 1);
+            *w = left;
+            low = low.min(left);
         }
         if low > cutoff {
             return None;

@@ -126,6 +126,12 @@ mod tests {
             matches!(&e, AtomError::UnknownAtom { nearest: Some(n), .. } if n.starts_with("SM90_64x256x16_F32")),
             "{e}"
         );
+        // A name far longer than any known one is cut in the message and compared with none.
+        let e = mma::mma_atom(&"S".repeat(1 << 20)).unwrap_err();
+        assert_eq!(
+            alloc::format!("{e}"),
+            alloc::format!("atom: unknown atom {}... (1048576 bytes)", "S".repeat(160))
+        );
         // A misspelt whole name still finds its neighbour.
         let e = copy::copy_atom("SM75_U32x4_LDSM_T").unwrap_err();
         assert!(alloc::format!("{e}").contains("nearest known: SM75_U32x4_LDSM_N"), "{e}");

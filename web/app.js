@@ -447,6 +447,8 @@ const RESULT_SHOWN = 60000;
 function setResult(r) {
   const ok = r.ok !== undefined;
   const text = ok ? r.ok : '';
+  // (a bank report's summary line wraps; tables keep their lines)
+  $('result').classList.toggle('wrap', state.tab === 'banks');
   const more = $('result-more');
   if (text.length > RESULT_SHOWN) {
     const lines = text.slice(0, RESULT_SHOWN).split('\n').slice(0, -1);
@@ -874,14 +876,18 @@ function relabel() {
       const rows = rects.length / Math.max(cols, 1);
       const tv = labels.children[0] && /^T\d+ V\d+/.test(labels.children[0].dataset.label || labels.children[0].textContent);
       [...labels.children].forEach((t, k) => {
-        if (t.dataset.label === undefined) t.dataset.label = t.textContent;
+        // (the label's first line; a bank picture's second line, its bank, stays)
+        const line = t.firstChild && t.firstChild.nodeType === 3 ? t.firstChild : null;
+        const own = t.dataset.label !== undefined ? t.dataset.label : (line ? line.nodeValue : '');
         const m = Math.floor(k / cols);
         const n = k % cols;
-        let s = t.dataset.label;
+        let s = own;
         if (mode === 'coordinate') s = `(${m},${n})`;
         else if (mode === 'index' && tv) s = String(m + rows * n);
-        if (t.firstChild && t.firstChild.nodeType === 3) t.firstChild.nodeValue = s;
-        else if (!t.firstChild) t.textContent = s;
+        if (s === own && t.dataset.label === undefined) return;
+        t.dataset.label = own;
+        if (line) line.nodeValue = s;
+        else t.insertBefore(document.createTextNode(s), t.firstChild);
       });
     }
   }

@@ -436,13 +436,25 @@ mod tests {
         .unwrap();
         assert!(mma.contains("data-op=\"A\"") && mma.contains("data-op=\"C\""));
         // an operand's thread-value field: that operand alone, on its own tile (A: M x K)
-        let operand = |f: &str| {
-            picture("mma_atom", &[t("SM80_16x8x16_F32F16F16F32_TN"), t(f)]).unwrap()
-        };
-        let (a, b, c) = (operand("layout_a_tv"), operand("layout_b_tv"), operand("layout_c_tv"));
-        assert!(a.contains("mma_atom = ((4,8),(2,2,2)):((32,1),(16,8,128)) on tile (16,16)"), "{a}");
-        assert!(b.contains("mma_atom = ((4,8),(2,2)):((16,1),(8,64)) on tile (8,16)"), "{b}");
-        assert!(c.contains("mma_atom = ((4,8),(2,2)):((32,1),(16,8)) on tile (16,8)"), "{c}");
+        let operand =
+            |f: &str| picture("mma_atom", &[t("SM80_16x8x16_F32F16F16F32_TN"), t(f)]).unwrap();
+        let (a, b, c) = (
+            operand("layout_a_tv"),
+            operand("layout_b_tv"),
+            operand("layout_c_tv"),
+        );
+        assert!(
+            a.contains("mma_atom = ((4,8),(2,2,2)):((32,1),(16,8,128)) on tile (16,16)"),
+            "{a}"
+        );
+        assert!(
+            b.contains("mma_atom = ((4,8),(2,2)):((16,1),(8,64)) on tile (8,16)"),
+            "{b}"
+        );
+        assert!(
+            c.contains("mma_atom = ((4,8),(2,2)):((32,1),(16,8)) on tile (16,8)"),
+            "{c}"
+        );
         assert!(!a.contains("data-op=") && a != c && b != c);
         let tc = [
             "SM80_CP_ASYNC_CACHEALWAYS<uint128_t>",

@@ -169,7 +169,10 @@ mod tests {
         );
         assert_eq!(
             answer(&line),
-            format!("{{\"ok\": {}}}", serde_json::to_string(&divide["output"]).unwrap())
+            format!(
+                "{{\"ok\": {}}}",
+                serde_json::to_string(&divide["output"]).unwrap()
+            )
         );
         let size = all.iter().find(|o| o["name"] == "size").unwrap();
         assert_eq!(

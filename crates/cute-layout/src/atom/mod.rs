@@ -112,8 +112,14 @@ mod tests {
 
     #[test]
     fn suggestions_rank_by_what_was_typed() {
-        assert_eq!(prefix_distance("SM80_16x8", "SM80_16x8x16_F16F16F16F16_TN"), 0);
-        assert_eq!(prefix_distance("SM80_16y8", "SM80_16x8x16_F16F16F16F16_TN"), 1);
+        assert_eq!(
+            prefix_distance("SM80_16x8", "SM80_16x8x16_F16F16F16F16_TN"),
+            0
+        );
+        assert_eq!(
+            prefix_distance("SM80_16y8", "SM80_16x8x16_F16F16F16F16_TN"),
+            1
+        );
         assert_eq!(prefix_distance("abc", ""), 3);
         // A name typed in part finds the atoms it begins, not a short name of a similar length.
         let e = mma::mma_atom("SM80_16x8x16_F16").unwrap_err();
@@ -134,6 +140,9 @@ mod tests {
         );
         // A misspelt whole name still finds its neighbour.
         let e = copy::copy_atom("SM75_U32x4_LDSM_T").unwrap_err();
-        assert!(alloc::format!("{e}").contains("nearest known: SM75_U32x4_LDSM_N"), "{e}");
+        assert!(
+            alloc::format!("{e}").contains("nearest known: SM75_U32x4_LDSM_N"),
+            "{e}"
+        );
     }
 }

@@ -6,7 +6,7 @@
 // its thread-value layouts (core.js `threadValues`), not from a picture.
 import init, { answer, view, ops as opsJson } from './pkg/cute_wasm.js';
 import { makeApi, argText, tvParts } from './core.js';
-import { styles } from './raster.js';
+import { styles, MIN_LABEL_PX } from './raster.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -591,7 +591,7 @@ let items = [];
 let zoom = { fit: true, scale: 1 };
 /** The source of the picture for export: an SVG element or a raster key. */
 let exportable = null;
-/** A label below which (in CSS pixels of cell height) SVG labels are hidden. */
+/** The cell height (CSS pixels) below which an SVG picture's labels are hidden (level of detail). */
 const MIN_CELL_PX = 10;
 
 function figure(caption, r) {
@@ -732,7 +732,7 @@ async function paintRaster(it) {
 
 function pictureInfo() {
   const r = items.find((it) => it.kind === 'raster');
-  return r ? ` · picture of ${r.canvas.dataset.cells} cells drawn by the worker (labels below ${6} px left out)` : '';
+  return r ? ` · picture of ${r.canvas.dataset.cells} cells drawn by the worker (labels below ${MIN_LABEL_PX} px left out)` : '';
 }
 
 function setZoom(s, cx, cy) {
@@ -1246,7 +1246,17 @@ async function main() {
   } catch (_) {
     // storage unavailable
   }
-  await init({ module_or_path: new URL('./pkg/cute_wasm_bg.wasm', import.meta.url) });
+  // Compiled once, for the page and for the worker.
+  const url = new URL('./pkg/cute_wasm_bg.wasm', import.meta.url);
+  let module;
+  try {
+    module = await WebAssembly.compileStreaming(fetch(url));
+  } catch (_) {
+    // (a server that does not send application/wasm)
+    module = await WebAssembly.compile(await (await fetch(url)).arrayBuffer());
+  }
+  worker.postMessage({ type: 'init', module });
+  await init({ module_or_path: module });
   api = makeApi(answer, view);
   OPS = JSON.parse(opsJson());
   atomOps = OPS.filter((o) => o.topic === ATOM_TOPIC);

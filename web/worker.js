@@ -1,5 +1,6 @@
 // The page's worker: the WebAssembly module off the page's thread, so that a large request
 // (a 256x256 layout, a tiled MMA of 16x16 atoms) never blocks typing. Messages:
+//   {type: 'init', module}              the compiled module (first, from the page)
 //   {id, type: 'model', state}          -> {id, model}  (core.js `model`; big pictures become scenes)
 //   {id, type: 'thread', req, t}        -> {id, values} (core.js `threadValues`)
 //   {id, type: 'paint', key, view}      -> {id, bitmap} (raster.js `paint` of a kept scene)
@@ -12,7 +13,11 @@ import { parseSvg, countRects, paint, cellAt } from './raster.js';
 /** Pictures with more cells than this are painted here rather than put into the page as SVG. */
 export const RASTER_CELLS = 6000;
 
-const ready = init({ module_or_path: new URL('./pkg/cute_wasm_bg.wasm', import.meta.url) });
+// The page sends the module it compiled ({type: 'init', module}), so it is compiled once.
+let started;
+const ready = new Promise((resolve) => {
+  started = resolve;
+}).then((module) => init({ module_or_path: module }));
 const api = makeApi(answer, view);
 // The scenes of the latest model's big pictures, by key.
 let scenes = new Map();
@@ -83,8 +88,12 @@ function handle(msg) {
 }
 
 self.onmessage = async (e) => {
-  await ready;
   const msg = e.data;
+  if (msg.type === 'init') {
+    started(msg.module);
+    return;
+  }
+  await ready;
   let out;
   try {
     out = handle(msg);
@@ -96,5 +105,3 @@ self.onmessage = async (e) => {
   delete out.transfer;
   self.postMessage({ id: msg.id, ...out }, transfer);
 };
-self.postMessage({ id: 0, loading: true });
-ready.then(() => self.postMessage({ id: 0, ready: true }), (err) => self.postMessage({ id: 0, error: String(err) }));

@@ -16,27 +16,59 @@ let api = null;
 // The worker
 // ---------------------------------------------------------------------------------------------
 
-const worker = new Worker(new URL('./worker.js', import.meta.url), { type: 'module' });
+/** The compiled module, handed to every worker started. */
+let wasmModule = null;
+let worker = null;
 const pending = new Map();
 let nextId = 1;
-worker.onmessage = (e) => {
-  const m = e.data;
-  const p = pending.get(m.id);
-  if (!p) return;
-  pending.delete(m.id);
-  p(m);
-};
-worker.onerror = (e) => {
-  setResult({ error: `the worker failed: ${e.message || e}`, kind: 'Internal' });
-};
+/** When the request the worker is answering now was sent (null when it is idle). */
+let busySince = null;
 
-/** Sends `msg` to the worker; resolves with its answer. */
+/** Starts a worker (again, after one was stopped): the module compiled once is handed over. */
+function startWorker() {
+  worker = new Worker(new URL('./worker.js', import.meta.url), { type: 'module' });
+  worker.onmessage = (e) => {
+    const m = e.data;
+    const p = pending.get(m.id);
+    if (!p) return;
+    pending.delete(m.id);
+    if (pending.size === 0) busySince = null;
+    p(m);
+  };
+  worker.onerror = (e) => {
+    setResult({ error: `the worker failed: ${e.message || e}`, kind: 'Internal' });
+  };
+  if (wasmModule) worker.postMessage({ type: 'init', module: wasmModule });
+}
+startWorker();
+
+/** Sends `msg` to the worker; resolves with its answer ({stopped: true} if it was stopped). */
 function ask(msg, transfer) {
   const id = nextId++;
+  if (pending.size === 0) busySince = performance.now();
   return new Promise((resolve) => {
     pending.set(id, resolve);
     worker.postMessage({ ...msg, id }, transfer || []);
   });
+}
+
+/** A request that has kept the worker busy past this many milliseconds is given up when a
+ * newer one comes (the worker is stopped and started again), so a large layout typed
+ * keystroke by keystroke never queues its answers. */
+const STOP_AFTER_MS = 250;
+
+/** How many times a worker was stopped. */
+let stops = 0;
+
+function stopIfStale() {
+  if (busySince === null || performance.now() - busySince < STOP_AFTER_MS) return false;
+  stops += 1;
+  worker.terminate();
+  for (const resolve of pending.values()) resolve({ stopped: true });
+  pending.clear();
+  busySince = null;
+  startWorker();
+  return true;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -521,8 +553,10 @@ async function render() {
   progress('computing ...');
   progressTimer = setInterval(() => progress(`computing ... ${Math.round(performance.now() - t0)} ms`), 100);
   const snapshot = { ...state };
+  const stopped = stopIfStale();
+  if (stopped) progress('computing ... (the previous request was given up)');
   const answerMsg = await ask({ type: 'model', state: snapshot });
-  if (my !== seq) return; // a newer request was made meanwhile
+  if (my !== seq || answerMsg.stopped) return; // a newer request was made meanwhile
   clearInterval(progressTimer);
   const m = answerMsg.model;
   if (!m) {
@@ -1255,6 +1289,7 @@ async function main() {
     // (a server that does not send application/wasm)
     module = await WebAssembly.compile(await (await fetch(url)).arrayBuffer());
   }
+  wasmModule = module;
   worker.postMessage({ type: 'init', module });
   await init({ module_or_path: module });
   api = makeApi(answer, view);
@@ -1278,6 +1313,9 @@ async function main() {
     },
     get zoom() {
       return { ...zoom };
+    },
+    get stops() {
+      return stops;
     },
   };
   buildTabs();

@@ -389,6 +389,26 @@ test('typing a 256x256 layout: no long task over 100 ms, a progress line', async
   await page.close();
 });
 
+test('a slow request is given up for a newer one', async () => {
+  const { page, errors } = await open(hash('show', ['8:1']));
+  // a tiled MMA of 16x16 atoms: a picture of 38912 cells, seconds of work in the worker
+  const slow = JSON.stringify({ op: 'tiled_mma', args: [SM80, '(16,16,1):(1,16,0)', '_', 'thr_layout_vmnk'] });
+  await page.goto(`${base}#${encodeURIComponent(slow)}`);
+  await page.waitForTimeout(400);
+  assert.equal(await page.evaluate(() => document.documentElement.dataset.busy), 'true');
+  const quick = JSON.stringify({ op: 'show', args: ['(4,4):(4,1)'] });
+  await page.goto(`${base}#${encodeURIComponent(quick)}`);
+  await shownFor(page, quick);
+  assert.equal(await page.evaluate(() => window.cute.stops), 1);
+  assert.match(await text(page, 'result'), /^layout: \(4,4\):\(4,1\)\n/);
+  // the worker started again answers as before
+  await page.goto(`${base}${hash('show', ['(2,2):(1,2)'])}`);
+  await shownFor(page, JSON.stringify({ op: 'show', args: ['(2,2):(1,2)'] }));
+  assert.equal(await text(page, 'size'), '4');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
 test('thread 37 of a 2x2 tiled MMA: its A, B and C values, from the TV layouts', async () => {
   const args = [SM80, '(2,2,1):(1,2,0)', '_', 'thr_layout_vmnk'];
   const { page, errors } = await open(hash('tiled_mma', args));

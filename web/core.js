@@ -1,8 +1,8 @@
 // What the page shows for a request, computed without a document: the answer, the layout's
 // properties, the picture(s), the explanation, a thread's values. Every value comes from the
 // WebAssembly module (`cute batch`'s answers and views); this file only chooses which requests
-// to make. The worker (worker.js) runs it off the page's thread; the page runs it for small
-// requests of its own (hover).
+// to make. The worker (worker.js) runs it off the page's thread; the page calls the module
+// through `makeApi` for small requests of its own (hover).
 
 /** The calls into the module: `answer(line)` and `view(what, line)`, each an answer line. */
 export function makeApi(answer, view) {
@@ -55,9 +55,6 @@ function bankLine(api, layout) {
   const r = api.viewOf('banks_report', 'banks', [argText(layout), '32', '4', 'columns']);
   return r.ok !== undefined ? r.ok.split('\n')[1] : r.error;
 }
-
-/** The cell label modes the picture can be drawn in (see `pictureFor`). */
-export const MODES = ['index', 'coordinate', 'thread/value', 'bank'];
 
 function picture(api, state, result) {
   const { tab, op, args } = state;

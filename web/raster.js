@@ -144,9 +144,9 @@ export function countRects(svg) {
 export const MIN_LABEL_PX = 6;
 
 /**
- * Paints `scene` onto `canvas` (an OffscreenCanvas of `w` x `h` device pixels): picture units
- * from (`x0`, `y0`) at `scale` device pixels per unit. `dark` inverts the colours as the page's
- * dark theme does.
+ * Paints `scene` onto `canvas` (an OffscreenCanvas, made `w` x `h` device pixels): picture
+ * units from (`x0`, `y0`) at `scale` device pixels per unit; `dpr` device pixels make a CSS
+ * pixel (labels under `MIN_LABEL_PX` CSS pixels are left out, cell outlines under 4).
  */
 export function paint(canvas, scene, { x0, y0, scale, w, h, dpr }) {
   canvas.width = w;

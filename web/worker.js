@@ -6,6 +6,7 @@
 //   {id, type: 'paint', key, view}      -> {id, bitmap} (raster.js `paint` of a kept scene)
 //   {id, type: 'cell', key, x, y}       -> {id, cell}   (raster.js `cellAt`)
 //   {id, type: 'svg', key}              -> {id, svg}    (the SVG text of a kept scene, for export)
+//   {id, type: 'png', svg, dark}        -> {id, png}    (a PNG blob of an SVG picture, for export)
 import init, { answer, view } from './pkg/cute_wasm.js';
 import { makeApi, model, threadValues } from './core.js';
 import { parseSvg, countRects, paint, cellAt } from './raster.js';

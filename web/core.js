@@ -193,11 +193,12 @@ export function threadValues(api, req, t) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Kernel checks of a thread-value layout: bank conflicts, vector width, TMA
+// Kernel checks of a thread-value layout: bank conflicts, coalescing, vector width, TMA
 // ---------------------------------------------------------------------------------------------
 
 /**
- * The checks tab: `args` = [TV layout, tile, element bytes, shared layout, global layout].
+ * The checks tab: `args` = [TV layout, tile, element bytes, shared layout, global layout]
+ * (the global layout takes the tile's coordinates, as the TV layout's tile index).
  * Each check is one operation of the table, shown with its request so it can be reproduced.
  */
 function kernelChecks(api, args) {
@@ -211,6 +212,19 @@ function kernelChecks(api, args) {
     add('shared-memory wavefronts (writes and reads by this TV layout)', 'smem_evaluate', [tile, tv, tv, bytes, smem]);
     const both = api.run('composition', [smem, tv]);
     if (both.ok !== undefined) add('bank_conflicts: the most distinct words one bank serves to the first 32 threads, all their values at once', 'bank_conflicts', [both.ok, bytes]);
+  }
+  if (tv && bytes && gmem) {
+    // Global memory: the addresses of the first warp, (thread, value) -> GMEM(TV(thread, value)),
+    // counted in 32-byte sectors and 128-byte lines as one bank of that word size counts words.
+    const g = api.run('composition', [gmem, tv]);
+    const threads = api.run('size', [api.run('mode', [tv, '0']).ok ?? '']);
+    const values = api.run('size', [api.run('mode', [tv, '1']).ok ?? '']);
+    if (g.ok !== undefined && threads.ok !== undefined && values.ok !== undefined) {
+      const moved = Math.min(32, Number(threads.ok)) * Number(values.ok) * Number(bytes);
+      const at = (w) => `at least ${Math.ceil(moved / w)} for its ${moved} bytes`;
+      add(`global memory: 32-byte sectors the first warp's accesses touch (${at(32)})`, 'bank_conflicts', [g.ok, bytes, '32', '1', '32']);
+      add(`global memory: 128-byte lines (transactions) they touch (${at(128)})`, 'bank_conflicts', [g.ok, bytes, '32', '1', '128']);
+    }
   }
   if (smem) add('vector width of the shared layout (contiguous elements)', 'contiguity', [smem]);
   if (gmem) add('vector width of the global layout (contiguous elements)', 'contiguity', [gmem]);

@@ -519,8 +519,14 @@ test('kernel checks, display modes, legend, export, dark theme', async () => {
   const checks = await page.locator('[data-testid="checks"] pre').allTextContents();
   assert.equal(checks[0], cuteOk('smem_evaluate', [a[1], a[0], a[0], a[2], a[3]]));
   assert.match(checks[0], /write: .*wavefronts/);
-  assert.equal(checks[2], cuteOk('contiguity', [a[3]]));
-  assert.equal(checks[4], cuteOk('tma_gbasis', [a[4], a[3], '_', 'box']));
+  // coalescing: the first warp's addresses in 32-byte sectors and 128-byte lines
+  const addresses = cuteOk('composition', [a[4], a[0]]);
+  assert.equal(checks[2], cuteOk('bank_conflicts', [addresses, a[2], '32', '1', '32']));
+  assert.equal(checks[3], cuteOk('bank_conflicts', [addresses, a[2], '32', '1', '128']));
+  const titles = await page.locator('[data-testid="checks"] h3').allTextContents();
+  assert.match(titles[2], /^global memory: 32-byte sectors .*\(at least 8 for its 256 bytes\)$/);
+  assert.equal(checks[4], cuteOk('contiguity', [a[3]]));
+  assert.equal(checks[6], cuteOk('tma_gbasis', [a[4], a[3], '_', 'box']));
   await shot(page, 'checks');
   // display modes on a layout: coordinates, then the bank picture; the legend names the colours
   await page.click('[data-testid="tab-layout"]');

@@ -79,7 +79,7 @@ const TABS = [
   { id: 'layout', label: 'Layout', about: 'A layout, a composed layout Sw<B,M,S> o OFF o L, or a swizzle: its print_layout table and picture.' },
   { id: 'operation', label: 'Operations', about: '' },
   { id: 'tv', label: 'Thread-value', about: 'A thread-value layout (thread, value) -> tile index on a tile: click a thread to see its values.' },
-  { id: 'checks', label: 'Kernel checks', about: 'A thread-value layout against a shared and a global layout: wavefronts and bank conflicts of its accesses (the smem_evaluate model), vector widths, the TMA box and tensor-map arguments.' },
+  { id: 'checks', label: 'Kernel checks', about: 'A thread-value layout against a shared and a global layout: wavefronts and bank conflicts of its accesses (the smem_evaluate model), the sectors and lines its first warp touches, vector widths, the TMA box and tensor-map arguments.' },
   { id: 'banks', label: 'Bank conflicts', about: 'Shared-memory banks of a layout for an element size, request by request (wavefronts).' },
   { id: 'swizzle', label: 'Swizzle', about: 'A layout before and after a swizzle Sw<B,M,S> (composition(Sw, L)).' },
   { id: 'atoms', label: 'Atoms / tiled', about: 'MMA and copy atoms, TiledMMA and TiledCopy, from the library\'s operation table.' },

@@ -229,6 +229,7 @@ function kernelChecks(api, args) {
   if (smem) add('vector width of the shared layout (contiguous elements)', 'contiguity', [smem]);
   if (gmem) add('vector width of the global layout (contiguous elements)', 'contiguity', [gmem]);
   if (gmem && smem) {
+    add('TMA modes (box extent : global mode, construct_tma_gbasis)', 'tma_gbasis', [gmem, smem, '_', 'gbasis']);
     add('TMA box (make_tma_copy)', 'tma_gbasis', [gmem, smem, '_', 'box']);
     add('TMA tensor map: global dims', 'tma_gbasis', [gmem, smem, '_', 'gmem_shape']);
     add('TMA tensor map: global strides (elements)', 'tma_gbasis', [gmem, smem, '_', 'gmem_stride']);

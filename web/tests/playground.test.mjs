@@ -526,7 +526,8 @@ test('kernel checks, display modes, legend, export, dark theme', async () => {
   const titles = await page.locator('[data-testid="checks"] h3').allTextContents();
   assert.match(titles[2], /^global memory: 32-byte sectors .*\(at least 8 for its 256 bytes\)$/);
   assert.equal(checks[4], cuteOk('contiguity', [a[3]]));
-  assert.equal(checks[6], cuteOk('tma_gbasis', [a[4], a[3], '_', 'box']));
+  assert.equal(checks[6], cuteOk('tma_gbasis', [a[4], a[3], '_', 'gbasis']));
+  assert.equal(checks[7], cuteOk('tma_gbasis', [a[4], a[3], '_', 'box']));
   await shot(page, 'checks');
   // display modes on a layout: coordinates, then the bank picture; the legend names the colours
   await page.click('[data-testid="tab-layout"]');

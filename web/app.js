@@ -1131,7 +1131,23 @@ async function selectThread(t) {
   const total = parts.reduce((a, p) => a + p.values.length, 0);
   $('tv-selection').textContent = total === 0 ? `thread ${t} holds no cell of this tile`
     : `thread ${t}: ${parts.map((p) => `${p.name ? `${p.name}: ` : ''}${p.values.map(([v, c]) => `V${v} at ${c}`).join(', ')}`).join('; ')}`;
-  // Outline the thread's cells in an SVG picture.
+  // (the list sits above the picture: a fitted picture is fitted again below it)
+  if (zoom.fit) await layoutPictures();
+  // Outline the thread's cells: in a picture painted by the worker, then in an SVG picture.
+  const raster = items.find((it) => it.kind === 'raster');
+  if (raster) {
+    const cells = [];
+    for (const p of parts) {
+      for (const [, c] of p.values) {
+        const m = COORD2.exec(c);
+        if (m) cells.push([p.name, Number(m[1]), Number(m[2])]);
+      }
+    }
+    const h = await ask({ type: 'highlight', key: raster.key, cells });
+    raster.canvas.dataset.selected = String(h.count || 0);
+    await paintRaster(raster);
+    return;
+  }
   const svg = $('picture').querySelector('svg');
   if (!svg) return;
   for (const r0 of svg.querySelectorAll('rect.sel')) r0.classList.remove('sel');
@@ -1198,6 +1214,7 @@ function selectThreadFromPicture(t) {
   $('tv-selection').textContent = found.length
     ? `thread ${t}: ${found.map(([p, v, m, n]) => `${p}V${v} at (${m},${n})`).join(', ')}`
     : `thread ${t} holds no cell of this tile`;
+  if (zoom.fit) layoutPictures();
 }
 
 /** The cell of a raster picture under a pointer event, asked of the worker. */

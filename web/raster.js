@@ -197,6 +197,20 @@ export function paint(canvas, scene, { x0, y0, scale, w, h, dpr }) {
     g.stroke();
     g.globalAlpha = 1;
   }
+  // A selected thread's cells: the others dimmed, its own outlined.
+  if (scene.highlight && scene.highlight.size > 0) {
+    g.fillStyle = 'rgba(255,255,255,0.6)';
+    scene.rects.forEach((r, i) => {
+      if ((r.data || scene.panels.some((p) => p.cells.length && i >= p.cells[0] && i <= p.cells[p.cells.length - 1]))
+        && !scene.highlight.has(i)) g.fillRect(r.x, r.y, r.w, r.h);
+    });
+    g.strokeStyle = '#000';
+    g.lineWidth = Math.max(3, 2 / scale);
+    for (const i of scene.highlight) {
+      const r = scene.rects[i];
+      g.strokeRect(r.x, r.y, r.w, r.h);
+    }
+  }
   // Labels, where they are big enough to read.
   const base = css.text || {};
   for (const t of scene.texts) {

@@ -5,6 +5,7 @@
 //   {id, type: 'thread', req, t}        -> {id, values} (core.js `threadValues`)
 //   {id, type: 'paint', key, view}      -> {id, bitmap} (raster.js `paint` of a kept scene)
 //   {id, type: 'cell', key, x, y}       -> {id, cell}   (raster.js `cellAt`)
+//   {id, type: 'highlight', key, cells} -> {id, count}  (a thread's cells outlined in later paints)
 //   {id, type: 'svg', key}              -> {id, svg}    (the SVG text of a kept scene, for export)
 //   {id, type: 'png', svg, dark}        -> {id, png}    (a PNG blob of an SVG picture, for export)
 import init, { answer, view } from './pkg/cute_wasm.js';
@@ -78,6 +79,31 @@ function handle(msg) {
         return { later: out.convertToBlob({ type: 'image/png' }).then((png) => ({ png })) };
       }
       return { later: canvas.convertToBlob({ type: 'image/png' }).then((png) => ({ png })) };
+    }
+    case 'highlight': {
+      // Outlines the cells of a thread: `cells` are [operand, row, col] of an MMA picture's
+      // cells, or [panel, row, col] of a panel's grid (the first panel when the name is '').
+      const scene = scenes.get(msg.key);
+      if (!scene) return { ok: false };
+      scene.highlight = new Set();
+      if (!scene.byData) {
+        scene.byData = new Map();
+        scene.rects.forEach((r, i) => {
+          if (r.data) scene.byData.set(`${r.data.op} ${r.data.row} ${r.data.col}`, i);
+        });
+      }
+      for (const [name, row, col] of msg.cells) {
+        let i = scene.byData.get(`${name} ${row} ${col}`);
+        if (i === undefined && scene.panels.length > 0 && name === '') {
+          const p = scene.panels[0];
+          const y0 = scene.rects[p.cells[0]].y;
+          let cols = p.cells.findIndex((j) => scene.rects[j].y !== y0);
+          if (cols < 0) cols = p.cells.length;
+          i = p.cells[row * cols + col];
+        }
+        if (i !== undefined) scene.highlight.add(i);
+      }
+      return { ok: true, count: scene.highlight.size };
     }
     case 'svg': {
       const scene = scenes.get(msg.key);

@@ -328,6 +328,13 @@ test('big pictures fit the viewport at load; zoom and pan', async () => {
       const c = await page.locator('[data-testid="picture"] canvas').boundingBox();
       await page.mouse.move(c.x + c.width / 2, c.y + c.height / 2);
       await page.waitForFunction(() => /^C \(\d+,\d+\): T\d+ V\d+$/.test(document.querySelector('[data-testid="hover"]').textContent));
+      // a thread selected: its cells outlined in the painted picture, one per value listed
+      await page.fill('#tv-thread', '37');
+      await page.waitForFunction(() => document.querySelector('[data-testid="picture"] canvas').dataset.selected !== undefined);
+      const listed = ((await text(page, 'tv-selection')).match(/V\d+ at /g) || []).length;
+      assert.ok(listed >= 128, `${listed} values listed`);
+      assert.equal(await page.locator('[data-testid="picture"] canvas').getAttribute('data-selected'), String(listed));
+      await shot(page, 'gmma-thread-37');
     }
   }
   // Zoom in twice on the tiled MMA: the picture grows inside its frame, which scrolls; fit again.

@@ -2436,9 +2436,12 @@ pub fn law_offset_table(args: &[Arg], r: &Out) -> Res {
     Ok(())
 }
 
+/// A basis stride `v@i` as (v, i); `None` for the stride 0.
+type BasisStride = Option<(i64, usize)>;
+
 /// A layout with basis strides `v@i` (one level, v >= 1) or 0: its extents and, per leaf, the
 /// scale and mode of its stride (`None` for 0).
-fn basis_leaves(t: &str) -> Option<(Vec<i64>, Vec<Option<(i64, usize)>>)> {
+fn basis_leaves(t: &str) -> Option<(Vec<i64>, Vec<BasisStride>)> {
     let (sh, st) = t.trim().split_once(':')?;
     let s = tree(sh)?;
     let d: Vec<&str> = st
@@ -2446,13 +2449,13 @@ fn basis_leaves(t: &str) -> Option<(Vec<i64>, Vec<Option<(i64, usize)>>)> {
         .map(str::trim)
         .filter(|x| !x.is_empty())
         .collect();
-    let d: Option<Vec<Option<(i64, usize)>>> = d
+    let d: Option<Vec<BasisStride>> = d
         .iter()
         .map(|x| match x.split_once('@') {
             None => (*x == "0").then_some(None),
             Some((v, i)) => {
                 let (v, i): (i64, usize) = (v.parse().ok()?, i.parse().ok()?);
-                (v >= 1 && v <= BIG && i < 8).then_some(Some((v, i)))
+                ((1..=BIG).contains(&v) && i < 8).then_some(Some((v, i)))
             }
         })
         .collect();

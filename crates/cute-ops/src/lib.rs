@@ -52,6 +52,7 @@ pub mod png;
 mod pointer_ops;
 mod pycute_ops;
 pub mod request;
+mod rosetta_ops;
 pub mod show;
 mod smem_atom_ops;
 mod symbolic_ops;
@@ -160,6 +161,7 @@ pub static GROUPS: &[&[OpSpec]] = &[
     f2_ops::F2_OPS,
     symbolic_ops::SYMBOLIC_OPS,
     pointer_ops::POINTER_OPS,
+    rosetta_ops::ROSETTA_OPS,
 ];
 
 /// Every operation of every group, in the order `cute ops` lists them.

@@ -232,6 +232,9 @@ pub const CONTRACT_ONLY: &[&str] = &[
     "max_alignment",
     "zip",
     "tile_unzip",
+    "gluon_to_cute",
+    "cute_to_gluon",
+    "equal_function",
 ];
 
 /// Result kinds some operations give beyond their declaration (declaration gaps, reported):

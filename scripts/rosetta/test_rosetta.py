@@ -136,13 +136,19 @@ def gen_gluon(rng, kind):
                 f"warps_per_cta={split(rng, rng.randrange(3), rank)}, order={perm(rng, rank)})",
                 rand_shape(rng, rank))
     if kind == "linear":
+        # Triton takes a permutation of the shape's bits, zero bases (broadcast) aside.
         rank = rng.choice([1, 2, 3])
         shape = rand_shape(rng, rank, 10)
-        def basis():
-            return [rng.randrange(d) for d in shape]
-        return (f"DistributedLinearLayout(reg_bases={[basis() for _ in range(rng.randrange(4))]}, "
-                f"lane_bases={[basis() for _ in range(5)]}, warp_bases={[basis() for _ in range(rng.randrange(3))]}, "
-                f"block_bases=[], shape={shape})", shape)
+        units = [[(1 << k) if i == d else 0 for i in range(rank)] for d in range(rank) for k in range(shape[d].bit_length() - 1)]
+        rng.shuffle(units)
+        slots = {"reg": [], "lane": [], "warp": []}
+        for u in units:
+            slots[rng.choice(["reg", "lane", "lane", "warp"])].append(u)
+        for key in slots:
+            for _ in range(rng.randrange(2)):
+                slots[key].insert(rng.randrange(len(slots[key]) + 1), [0] * rank)
+        return (f"DistributedLinearLayout(reg_bases={slots['reg']}, lane_bases={slots['lane']}, "
+                f"warp_bases={slots['warp']}, block_bases=[], shape={shape})", shape)
     if kind == "mma":
         if rng.random() < 0.5:
             w = split(rng, rng.randrange(4), 2)
@@ -231,12 +237,17 @@ def test_gluon_to_cute(rng=None, cases=CASES):
     ours = batch([("gluon_to_cute", [shape_text(s), t]) for _, t, s in todo])
     tables = batch([("table", [r[1]]) if r[0] == "ok" else ("size", ["1"]) for r in ours])
     checked = 0
+    failures = []
     for (kind, text, shape), r, tab in zip(todo, ours, tables):
-        assert r[0] == "ok", f"{kind}: gluon_to_cute {shape} {text} refused: {r}"
+        if r[0] != "ok":
+            failures.append(f"{kind}: gluon_to_cute {shape} {text} refused: {r}")
+            continue
         want = oracle_values(text, shape)
         got = [int(x) for x in tab[1].split(",")]
-        assert got == want, f"{kind}: {text} at {shape}: ours {r[1]} differs from Triton's to_linear_layout"
+        if got != want:
+            failures.append(f"{kind}: {text} at {shape}: ours {r[1]} differs from Triton's to_linear_layout")
         checked += 1
+    assert not failures, f"{len(failures)} of {len(todo)} differ:\n" + "\n".join(failures[:8])
     # Padded: Triton defines it by its docstring (no linear layout); its own example first.
     doc = "PaddedSharedLayout([[8, 1]], [[0, 1], [0, 2], [2, 0], [4, 0], [1, 0]], [], [8, 4])"
     r = batch([("gluon_to_cute", ["(8,4)", doc])])[0]
@@ -255,14 +266,24 @@ def test_gluon_to_cute(rng=None, cases=CASES):
         rng.shuffle(bits)
         if not bits:
             continue
+        if rng.random() < 0.3:
+            mixed = []
+            for u in bits:
+                for b in mixed:
+                    if rng.random() < 0.3:
+                        u = [x ^ y for x, y in zip(u, b)]
+                mixed.append(u)
+            bits = mixed
         n = 1 << len(bits)
         pairs = []
         for i in rng.sample(pow2s(2, n), min(2, len(pow2s(2, n)))):
             pairs.append([i, rng.choice([1, 2, 4])])
         todo.append((f"PaddedSharedLayout({pairs}, {bits}, [], {shape})", shape, bits, pairs))
     ours = batch([("gluon_to_cute", [shape_text(s), t]) for t, s, _, _ in todo])
-    tables = batch([("table", [r[1]]) for r in ours])
+    tables = batch([("table", [r[1]]) if r[0] == "ok" else ("size", ["1"]) for r in ours])
     for (text, shape, bits, pairs), r, tab in zip(todo, ours, tables):
+        if r[0] != "ok" and "no swizzle" in r[2]:
+            continue  # a padding after an XOR that no swizzle expresses: named, not converted
         assert r[0] == "ok", (text, r)
         want = shared_values(bits, shape, [tuple(p) for p in pairs])
         assert [int(x) for x in tab[1].split(",")] == want, (text, r)
@@ -293,6 +314,12 @@ def linear_exists(vals, threads, shape_size):
     if any(v < 0 or v >= shape_size for v in vals):
         return False
     cols = [vals[1 << j] for j in range(n.bit_length() - 1)]
+    # Triton's distributed linear layouts: a permutation of the offset's bits, zeros aside.
+    nonzero = [c for c in cols if c]
+    if any(c & (c - 1) for c in nonzero) or len(set(nonzero)) != len(nonzero):
+        return False
+    if sum(nonzero) != shape_size - 1:
+        return False
     for i, v in enumerate(vals):
         x, j = 0, 0
         b = i

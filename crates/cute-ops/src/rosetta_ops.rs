@@ -19,14 +19,14 @@ pub static ROSETTA_OPS: &[OpSpec] = &[
         .params(&[one("SHAPE", &[K::Shape]), one("GLUON", &[K::Text])])
         .returns(&[K::Layout, K::Composed, K::F2Layout])
         .law("R(t + T*v) = x0 + d0*(x1 + d1*...) for the coordinate x Triton's to_linear_layout gives register v of thread t = lane + 32*warp (distributed); R(x) = the offset Triton places coordinate x at (shared); an integer layout where the bases' bits are disjoint, else Sw<B,M,S> o 0 o L, else F2 strides")
-        .example(&["(32,16)", "BlockedLayout([1,4],[8,4],[4,1],[1,0])"], "((4,8,4),4):((4,16,128),1)")
+        .example(&["(32,16)", "BlockedLayout([1,4],[8,4],[4,1],[1,0])"], "((4,32),4):((128,1),32)")
         .limits("at most 2^22 points (MAX_GLUON_POINTS); rank 2 for NVMMA and dot-operand layouts; no cga_layout (several CTAs) in named layouts; no SliceLayout, no fp4_padded")
         .run(gluon_to_cute),
     op("cute_to_gluon", Topic::Gpu, "a CuTe TV layout (thread, value) -> offset in SHAPE as Gluon's DistributedLinearLayout, or a layout from the coordinates of SHAPE to offsets as a SharedLinearLayout or PaddedSharedLayout; then the named Gluon layout with the same linear layout, where one of the candidates has it; refused, naming the condition, where no linear layout exists")
         .params(&[one("", &[K::Layout, K::Composed, K::F2Layout]), one("SHAPE", &[K::Shape]), opt("", &[K::Tag("distributed"), K::Tag("shared")])])
         .returns(&[K::Text])
         .law("gluon_to_cute(SHAPE, R) is the same function as LAYOUT; refused exactly when no linear layout has LAYOUT's values (an extent not a power of two, an offset outside SHAPE, values not linear over GF(2), a shared layout not injective or not a padding of [0, size))")
-        .example(&["((4,8,4),4):((4,16,128),1)", "(32,16)"], "DistributedLinearLayout(reg_bases=[[0, 1], [0, 2]], lane_bases=[[0, 4], [0, 8], [1, 0], [2, 0], [4, 0]], warp_bases=[[8, 0], [16, 0]], block_bases=[], shape=[32, 16])\nBlockedLayout(size_per_thread=[1, 4], threads_per_warp=[8, 4], warps_per_cta=[4, 1], order=[1, 0], cga_layout=[])")
+        .example(&["((4,32),4):((128,1),32)", "(32,16)"], "DistributedLinearLayout(reg_bases=[[0, 1], [0, 2]], lane_bases=[[0, 4], [0, 8], [1, 0], [2, 0], [4, 0]], warp_bases=[[8, 0], [16, 0]], block_bases=[], shape=[32, 16])\nBlockedLayout(size_per_thread=[1, 4], threads_per_warp=[8, 4], warps_per_cta=[4, 1], order=[1, 0], cga_layout=[])")
         .limits("at most 2^22 points (MAX_GLUON_POINTS); distributed unless the layout's modes have SHAPE's extents (then shared; the third argument chooses); thread = lane + 32*warp (the first five thread bits are lanes)")
         .f2(cute_to_gluon)
         .run(cute_to_gluon),
@@ -34,7 +34,7 @@ pub static ROSETTA_OPS: &[OpSpec] = &[
         .params(&[one("A", &[K::Layout, K::Composed, K::F2Layout, K::Text]), one("B", &[K::Layout, K::Composed, K::F2Layout, K::Text]), opt("SHAPE", &[K::Shape])])
         .returns(&[K::Bool, K::Text])
         .law("1 exactly when size(A) = size(B) and A(i) = B(i) for every i in [0, size); else 0 and the first such i with both values (a Gluon layout at SHAPE is its TV function or its coordinate-to-offset function)")
-        .example(&["(32,16)", "((4,8,4),4):((4,16,128),1)", "BlockedLayout([1,4],[8,4],[4,1],[1,0])"], "1")
+        .example(&["((4,32),4):((128,1),32)", "BlockedLayout([1,4],[8,4],[4,1],[1,0])", "(32,16)"], "1")
         .limits("at most 2^22 points (MAX_GLUON_POINTS); SHAPE is needed exactly when an argument is Gluon text")
         .f2(equal_function)
         .run(equal_function),
@@ -207,20 +207,20 @@ mod tests {
     #[test]
     fn gluon_to_cute_of_each_kind() {
         let g = |shape: &str, l: &str| run("gluon_to_cute", &[shape, l]).unwrap();
-        assert_eq!(g("(32,16)", "BlockedLayout([1,4],[8,4],[4,1],[1,0])"), "((4,8,4),4):((4,16,128),1)");
+        assert_eq!(g("(32,16)", "BlockedLayout([1,4],[8,4],[4,1],[1,0])"), "((4,32),4):((128,1),32)");
         assert_eq!(g("(64,64)", "NVMMASharedLayout(swizzle_byte_width=128, element_bitwidth=16, rank=2)"), "Sw<3,3,3> o 0 o (64,64):(64,1)");
         assert_eq!(g("(16,32)", "SwizzledSharedLayout(2, 2, 4, [1, 0])"), "Sw<2,1,5> o 0 o (16,32):(32,1)");
         assert_eq!(g("(4,32)", "PaddedSharedLayout([[32,4]], [[0,1],[0,2],[0,4],[0,8],[0,16],[1,0],[2,0]], [], [4,32])"), "(4,32):(36,1)");
-        assert_eq!(g("(16,8)", "NVMMADistributedLayout([2,0],[1,1],[16,8])"), "((4,8),(2,2)):((16,1),(8,64))");
+        assert_eq!(g("(16,8)", "NVMMADistributedLayout([2,0],[1,1],[16,8])"), "((4,8),(2,2)):((32,1),(16,8))");
         assert_eq!(g("(2,4)", "SharedLinearLayout([[0,1],[0,2],[1,0]])"), "(2,4):(4,1)");
-        assert_eq!(g("(4,4)", "DistributedLinearLayout([[1,1]],[[1,0],[2,0],[0,1],[0,2]],[],[],[4,4])"), "((2,2,2,2),2):((F2(1),F2(2),F2(4),F2(8)),F2(5))");
+        assert_eq!(g("(4,4)", "DistributedLinearLayout([[1,1]],[[1,0],[2,0],[0,1],[0,2]],[],[],[4,4])"), "((2,2,2,2),(2)):((F2(1),F2(2),F2(4),F2(8)),(F2(5)))");
     }
 
     #[test]
     fn refusals_name_the_condition() {
         let e = |op: &str, args: &[&str]| run(op, args).unwrap_err();
         assert_eq!(e("cute_to_gluon", &["(3,2):(1,3)", "(6)"]), "NotRepresentable: gluon: the shape's extent 6 is not a power of two (a linear layout has power-of-two extents)");
-        assert_eq!(e("cute_to_gluon", &["(4,2):(1,5)", "(8)", "distributed"]), "NotRepresentable: gluon: the offset 8 at index 5 is outside the shape [8] (offsets 0 to 7)");
+        assert_eq!(e("cute_to_gluon", &["(4,2):(1,5)", "(8)", "distributed"]), "NotRepresentable: gluon: the offset 8 at index 7 is outside the shape [8] (offsets 0 to 7)");
         assert_eq!(e("cute_to_gluon", &["(4,2):(3,1)", "(16)", "distributed"]), "NotRepresentable: gluon: the TV layout is not linear over GF(2): at index 3 it gives 9, the XOR of its values at the bits of 3 is 5 (a stride that is not a bit permutation, or an XOR no linear layout has)");
         assert_eq!(e("cute_to_gluon", &["(4,4):(1,2)", "(4,4)"]), "NotRepresentable: gluon: two coordinates have the offset 2 (a shared layout is injective)");
         assert_eq!(e("gluon_to_cute", &["(8,8)", "SliceLayout(0, BlockedLayout([1,1],[8,4],[1,1],[1,0]))"]), "NotRepresentable: gluon: SliceLayout is not converted; write the DistributedLinearLayout Triton gives for it");
@@ -233,7 +233,7 @@ mod tests {
         assert_eq!(out, "SharedLinearLayout(offset_bases=[[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0]], block_bases=[], alignment=16)\nNVMMASharedLayout(swizzle_byte_width=128, element_bitwidth=16, rank=2, transposed=False, fp4_padded=False, cga_layout=[])");
         let out = run("cute_to_gluon", &["(4,32):(36,1)", "(4,32)"]).unwrap();
         assert_eq!(out, "PaddedSharedLayout(interval_padding_pairs=[[32, 4]], offset_bases=[[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [1, 0], [2, 0]], cga_layout=[], shape=[4, 32])");
-        for (layout, shape) in [("((4,8),(2,2)):((16,1),(8,64))", "(16,8)"), ("(8,8):(F2(1),F2(9))", "(8,8)"), ("Sw<2,1,5> o 0 o (16,32):(32,1)", "(16,32)")] {
+        for (layout, shape) in [("((4,8),(2,2)):((32,1),(16,8))", "(16,8)"), ("(8,8):(F2(1),F2(9))", "(8,8)"), ("Sw<2,1,5> o 0 o (16,32):(32,1)", "(16,32)")] {
             let g = run("cute_to_gluon", &[layout, shape]).unwrap();
             let first = g.lines().next().unwrap();
             assert_eq!(run("equal_function", &[layout, first, shape]).unwrap(), "1", "{layout}");

@@ -11,8 +11,9 @@
 //!   from the natural coordinate to the offset, in the same three forms; a padding (after each
 //!   `interval` elements `padding` more) is an integer layout of the offset, composed after it.
 //! * Back: a CuTe function is a linear layout when every extent is a power of two and its value
-//!   at every point is the XOR of its values at the point's bits; a shared one must also be a
-//!   bijection onto `[0, size)`, or a padding of one.
+//!   at every point is the XOR of its values at the point's bits; a TV one must also be a
+//!   permutation of the offset's bits, zero bases aside (what Triton takes as a distributed
+//!   linear layout), a shared one a bijection onto `[0, size)` or a padding of one.
 
 use alloc::format;
 use alloc::string::{String, ToString};
@@ -113,10 +114,16 @@ fn group(strides: &[i64], f2: bool) -> (String, String) {
     (format!("({})", sh.join(",")), format!("({})", st.join(",")))
 }
 
-/// The CuTe function with modes `groups` (each a group of extent-2 bits) and the given strides.
+/// The CuTe function with modes `groups` (each a group of extent-2 bits) whose strides combine
+/// by XOR.
 fn build(groups: &[Vec<i64>]) -> Result<CuteFn, LayoutError> {
+    build_as(groups, false)
+}
+
+/// As [`build`]; with `sum`, the strides combine by integer addition whatever their bits.
+fn build_as(groups: &[Vec<i64>], sum: bool) -> Result<CuteFn, LayoutError> {
     let all: Vec<i64> = groups.iter().flatten().copied().filter(|&s| s != 0).collect();
-    let disjoint = {
+    let disjoint = sum || {
         let mut seen = 0i64;
         all.iter().all(|&s| {
             let ok = seen & s == 0;
@@ -177,7 +184,7 @@ impl DistLinear {
     /// ```
     /// use cute_layout::gpu::gluon::Gluon;
     /// let g: Gluon = "BlockedLayout([1,4],[8,4],[4,1],[1,0])".parse()?;
-    /// assert_eq!(g.distributed(&[32, 16])?.to_cute()?.to_string(), "((4,8,4),4):((4,16,128),1)");
+    /// assert_eq!(g.distributed(&[32, 16])?.to_cute()?.to_string(), "((4,32),4):((128,1),32)");
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn to_cute(&self) -> Result<CuteFn, LayoutError> {
@@ -315,12 +322,12 @@ impl Gluon {
                     k += n;
                 }
                 let _ = l;
-                build(&padded)
+                build_as(&padded, true)
             }
             CuteFn::Composed(c) => {
                 let n: i64 = shape.iter().product();
                 let steps: Vec<i64> = (0..log2(n)).map(|p| pad(1i64 << p, &pairs)).collect();
-                let CuteFn::Layout(p) = build(&[steps])? else {
+                let CuteFn::Layout(p) = build_as(&[steps], true)? else {
                     return Err(not_rep(String::from("padding")));
                 };
                 let text = format!("{} o 0 o {c}", p.coalesce());
@@ -397,7 +404,9 @@ fn linear_cols(values: &[i64], what: &str) -> Result<Vec<i64>, LayoutError> {
 /// # Errors
 /// [`LayoutError::NotRepresentable`] naming the condition: an extent (thread count, value count,
 /// shape) that is not a power of two, an offset outside the shape, a function not linear over
-/// GF(2); [`LayoutError::TooLarge`] past [`MAX_GLUON_POINTS`].
+/// GF(2), an index bit reaching more than one offset bit or one another index bit reaches, an
+/// offset bit no index bit reaches (Triton's distributed linear layouts are permutations of
+/// bits, zero bases aside); [`LayoutError::TooLarge`] past [`MAX_GLUON_POINTS`].
 ///
 /// # Examples
 /// ```
@@ -427,6 +436,30 @@ pub fn tv_to_gluon(values: &[i64], threads: i64, shape: &[i64]) -> Result<DistLi
         )));
     }
     let cols = linear_cols(values, "the TV layout")?;
+    let mut reached = 0i64;
+    for (j, &c) in cols.iter().enumerate() {
+        if c == 0 {
+            continue;
+        }
+        if !pow2(c) {
+            return Err(not_rep(format!(
+                "index bit {j} reaches offset {c}, not one bit of the offset (a distributed linear layout is a permutation of bits, zero bases aside)"
+            )));
+        }
+        if reached & c != 0 {
+            return Err(not_rep(format!(
+                "index bit {j} reaches offset {c}, as a lower index bit does (a distributed linear layout is a permutation of bits, zero bases aside)"
+            )));
+        }
+        reached |= c;
+    }
+    if reached != size - 1 {
+        let missing = (size - 1) & !reached;
+        return Err(not_rep(format!(
+            "no index bit reaches offset {} (a distributed linear layout covers the shape)",
+            1i64 << missing.trailing_zeros()
+        )));
+    }
     let tb = log2(threads) as usize;
     let lanes = tb.min(5);
     let c = |o: &i64| coord_of(*o, shape);

@@ -6,7 +6,8 @@
 //!   broadcasts (zero bases);
 //! * fitted to a shape, the tile is repeated where it is smaller (register bits, one dimension
 //!   after the other in the layout's order) and cut where it is larger (a basis's component past
-//!   the shape becomes 0, a register bit that then reaches nothing is dropped).
+//!   the shape becomes 0; a register bit that then reaches nothing is dropped from a blocked
+//!   layout, kept as a broadcast register by the others).
 
 use alloc::format;
 use alloc::string::String;
@@ -84,8 +85,10 @@ impl Tile {
         self.ins[i as usize].push(b);
     }
 
-    /// Repeats along `order` where smaller than `shape`, then cuts where larger.
-    fn fit(mut self, shape: &[i64], order: &[usize]) -> DistLinear {
+    /// Repeats along `order` where smaller than `shape`, then cuts where larger: a component
+    /// past the shape becomes 0; a register basis that then reaches nothing is dropped where
+    /// `drop` (Triton's blocked layouts), kept as a broadcast register elsewhere.
+    fn fit(mut self, shape: &[i64], order: &[usize], drop: bool) -> DistLinear {
         for &d in order {
             if self.size[d] < shape[d] {
                 let n = shape[d] / self.size[d];
@@ -102,7 +105,7 @@ impl Tile {
             before && b.iter().all(|&x| x == 0)
         };
         let [mut reg, mut lane, mut warp] = self.ins;
-        reg.retain_mut(|b| !cut(b));
+        reg.retain_mut(|b| !cut(b) || !drop);
         for b in lane.iter_mut().chain(warp.iter_mut()) {
             cut(b);
         }
@@ -278,11 +281,11 @@ impl Gluon {
         match self {
             Gluon::Blocked { .. } => {
                 let (t, order) = blocked_tile(self, rank)?;
-                Ok(t.fit(shape, &order))
+                Ok(t.fit(shape, &order, true))
             }
             Gluon::NvmmaDistributed { .. } => {
                 let (t, order) = mma_tile(self, rank)?;
-                Ok(t.fit(shape, &order))
+                Ok(t.fit(shape, &order, false))
             }
             Gluon::DotOperand {
                 operand_index,
@@ -301,7 +304,7 @@ impl Gluon {
                 t.ins = [d.reg.clone(), d.lane.clone(), d.warp.clone()];
                 t.size = d.shape.clone();
                 let order: Vec<usize> = (0..rank).collect();
-                let mut r = t.fit(shape, &order);
+                let mut r = t.fit(shape, &order, false);
                 r.block = d.block.clone();
                 for b in &mut r.block {
                     for (x, &s) in b.iter_mut().zip(shape) {
@@ -503,17 +506,18 @@ fn dot_operand(
     }
     let k = if op == 0 { 1 } else { 0 };
     let nk = 1 - k;
-    if let Gluon::Blocked { .. } = parent {
-        let (p, _) = blocked_tile(parent, 2)?;
+    if let Gluon::Blocked {
+        size_per_thread, ..
+    } = parent
+    {
+        // The parent with the whole of K in each thread's registers (in the parent's order)
+        // and its lanes and warps along K broadcast.
+        let (p, order) = blocked_tile(parent, 2)?;
         let mut t = Tile::new(2);
-        t.identity(In::Reg, shape[k], k);
-        let [reg, lane, warp] = p.ins;
-        for mut b in reg {
-            b[k] = 0;
-            if b.iter().any(|&x| x != 0) {
-                t.push(In::Reg, b);
-            }
+        for &d in &order {
+            t.identity(In::Reg, if d == k { shape[k] } else { size_per_thread[d] }, d);
         }
+        let [_, lane, warp] = p.ins;
         for (i, bs) in [(In::Lane, lane), (In::Warp, warp)] {
             for mut b in bs {
                 b[k] = 0;
@@ -521,7 +525,7 @@ fn dot_operand(
             }
         }
         t.size[nk] = p.size[nk];
-        return Ok(t.fit(shape, &[k, nk]));
+        return Ok(t.fit(shape, &[k, nk], true));
     }
     let (p, _) = mma_tile(parent, 2)?;
     if let Gluon::NvmmaDistributed { version, .. } = parent {
@@ -569,7 +573,7 @@ fn dot_operand(
         t.push(In::Warp, b);
     }
     t.size[nk] = covered;
-    Ok(t.fit(shape, &[k, nk]))
+    Ok(t.fit(shape, &[k, nk], false))
 }
 
 fn check_bases(what: &str, bases: &Bases, shape: &[i64]) -> Result<(), LayoutError> {

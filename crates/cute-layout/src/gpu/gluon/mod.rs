@@ -10,7 +10,7 @@
 //! ```
 //! use cute_layout::gpu::gluon::Gluon;
 //! let g: Gluon = "BlockedLayout(size_per_thread=[1,4], threads_per_warp=[8,4], warps_per_cta=[4,1], order=[1,0])".parse()?;
-//! assert_eq!(g.to_cute(&[32, 16])?.to_string(), "((4,8,4),4):((4,16,128),1)");
+//! assert_eq!(g.to_cute(&[32, 16])?.to_string(), "((4,32),4):((128,1),32)");
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 

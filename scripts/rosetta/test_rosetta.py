@@ -199,8 +199,6 @@ def gen_gluon(rng, kind):
                     u = [x ^ y for x, y in zip(u, b)]
             bases.append(u)
         if not bases:
-            bases = [[0] * rank]
-            shape = [1] * rank
             return None
         return f"SharedLinearLayout(offset_bases={bases})", shape
     raise ValueError(kind)
@@ -230,8 +228,8 @@ def test_gluon_to_cute(rng=None, cases=CASES):
         n = 0
         while n < cases:
             g = gen_gluon(rng, kind)
-            if g is None:
-                continue
+            if g is None or (kind in SHARED and max(g[1]) == 1):
+                continue  # Triton has no shared linear layout of one element
             todo.append((kind,) + g)
             n += 1
     ours = batch([("gluon_to_cute", [shape_text(s), t]) for _, t, s in todo])
@@ -343,6 +341,16 @@ def test_cute_to_gluon(rng=None, cases=CASES):
         shape = ((rng.choice([2, 4, 8, 16, 32, 64]),) if pow2 else (rng.choice([6, 8, 12, 16, 24, 48]),))
         if rng.random() < 0.5:
             shape = (shape[0], rng.choice([1, 2, 4]))
+        if k % 3 == 0:
+            # A permutation of the shape's offset bits over thread and value bits, with
+            # broadcast (stride-0) bits: these have linear layouts (unless a bit is dropped).
+            size = shape[0] * (shape[1] if len(shape) > 1 else 1)
+            bits = [(2, 1 << j) for j in range(size.bit_length() - 1)] + [(2, 0)] * rng.randrange(3)
+            if rng.random() < 0.2 and bits:
+                bits.pop(rng.randrange(len(bits)))
+            rng.shuffle(bits)
+            cut = rng.randrange(len(bits) + 1)
+            t, v = bits[:cut] or [(1, 0)], bits[cut:] or [(1, 0)]
         tshape = tuple(e for e, _ in t)
         vshape = tuple(e for e, _ in v)
         L = (tshape, vshape), (tuple(s for _, s in t), tuple(s for _, s in v))
@@ -399,9 +407,9 @@ def test_cute_to_gluon(rng=None, cases=CASES):
     vals_all = batch([("table", [t]) for t, _ in todo])
     for (text, shape), r, tv in zip(todo, ours, vals_all):
         vals = [int(x) for x in tv[1].split(",")]
-        injective = len(set(vals)) == len(vals)
+        exists = len(set(vals)) == len(vals) > 1
         if r[0] != "ok":
-            assert not injective, (text, shape, r)
+            assert not exists, (text, shape, r)
             refused += 1
             continue
         first = r[1].splitlines()[0]
@@ -460,7 +468,7 @@ def test_cute_dsl(rng=None, cases=CASES):
 
 def main():
     print(f"rosetta oracle tests: ROSETTA_SEED={SEED} ROSETTA_CASES={CASES} cute={CUTE}")
-    n = test_gluon_to_cute()
+    n = 0 if os.environ.get("ROSETTA_SKIP_GLUON") else test_gluon_to_cute()
     print(f"gluon_to_cute: {n} Gluon layouts equal Triton's to_linear_layout at every point")
     a, r = test_cute_to_gluon()
     print(f"cute_to_gluon: {a} answered and equal in Triton, {r} refused (exactly those with no linear layout)")

@@ -110,16 +110,26 @@ fn codegen_op(a: &Args<'_>, check: bool) -> Result<String, OpError> {
     if positional.len() > 2 {
         return Err(OpError::new(
             "Arity",
-            format!("{}: at most NAME and NAMESPACE besides the layout, got {}", a.op, positional.len()),
+            format!(
+                "{}: at most NAME and NAMESPACE besides the layout, got {}",
+                a.op,
+                positional.len()
+            ),
         ));
     }
-    let name = positional.first().cloned().unwrap_or_else(|| String::from("f"));
+    let name = positional
+        .first()
+        .cloned()
+        .unwrap_or_else(|| String::from("f"));
     let ns = positional.get(1).cloned();
     match lang.as_deref() {
         None => codegen(&c, &name, ns.as_deref(), check, None).map(|s| s.trim_end().to_string()),
         Some(l) => {
             if ns.is_some() {
-                return Err(OpError::new("BadRequest", format!("{}: --lang {l} takes no NAMESPACE", a.op)));
+                return Err(OpError::new(
+                    "BadRequest",
+                    format!("{}: --lang {l} takes no NAMESPACE", a.op),
+                ));
             }
             codegen_lang(&c, &name, l).map(|s| s.trim_end().to_string())
         }

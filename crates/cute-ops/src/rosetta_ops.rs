@@ -49,7 +49,11 @@ fn shape_of(a: &Args<'_>, k: usize) -> Result<Vec<i64>, OpError> {
         flat.elements().filter_map(|e| e.as_int()).collect()
     };
     if v.is_empty() || v.iter().any(|&x| x < 1) {
-        return Err(a.arg_error("InvalidArgument", k, format_args!(" ({t}): a shape of positive extents")));
+        return Err(a.arg_error(
+            "InvalidArgument",
+            k,
+            format_args!(" ({t}): a shape of positive extents"),
+        ));
     }
     Ok(v)
 }
@@ -88,7 +92,9 @@ fn cute_values(a: &Args<'_>, k: usize) -> Result<(Vec<i64>, i64), OpError> {
                 return Err(too_large(l.size()));
             }
             let first = l.mode_at(&[0]).map_or(l.size(), |m| m.size());
-            let v = (0..l.size()).map(|i| l.index_any(i)).collect::<Result<_, _>>()?;
+            let v = (0..l.size())
+                .map(|i| l.index_any(i))
+                .collect::<Result<_, _>>()?;
             Ok((v, first))
         }
         Value::Chain(c) => {
@@ -183,11 +189,7 @@ fn equal_function(a: &Args<'_>) -> Result<String, OpError> {
     };
     let (x, y) = (values(0)?, values(1)?);
     if x.len() != y.len() {
-        return Ok(format!(
-            "0: A has {} points, B has {}",
-            x.len(),
-            y.len()
-        ));
+        return Ok(format!("0: A has {} points, B has {}", x.len(), y.len()));
     }
     Ok(match (0..x.len()).find(|&i| x[i] != y[i]) {
         None => String::from("1"),
@@ -207,13 +209,37 @@ mod tests {
     #[test]
     fn gluon_to_cute_of_each_kind() {
         let g = |shape: &str, l: &str| run("gluon_to_cute", &[shape, l]).unwrap();
-        assert_eq!(g("(32,16)", "BlockedLayout([1,4],[8,4],[4,1],[1,0])"), "((4,32),4):((128,1),32)");
-        assert_eq!(g("(64,64)", "NVMMASharedLayout(swizzle_byte_width=128, element_bitwidth=16, rank=2)"), "Sw<3,3,3> o 0 o (64,64):(64,1)");
-        assert_eq!(g("(16,32)", "SwizzledSharedLayout(2, 2, 4, [1, 0])"), "Sw<2,1,5> o 0 o (16,32):(32,1)");
+        assert_eq!(
+            g("(32,16)", "BlockedLayout([1,4],[8,4],[4,1],[1,0])"),
+            "((4,32),4):((128,1),32)"
+        );
+        assert_eq!(
+            g(
+                "(64,64)",
+                "NVMMASharedLayout(swizzle_byte_width=128, element_bitwidth=16, rank=2)"
+            ),
+            "Sw<3,3,3> o 0 o (64,64):(64,1)"
+        );
+        assert_eq!(
+            g("(16,32)", "SwizzledSharedLayout(2, 2, 4, [1, 0])"),
+            "Sw<2,1,5> o 0 o (16,32):(32,1)"
+        );
         assert_eq!(g("(4,32)", "PaddedSharedLayout([[32,4]], [[0,1],[0,2],[0,4],[0,8],[0,16],[1,0],[2,0]], [], [4,32])"), "(4,32):(36,1)");
-        assert_eq!(g("(16,8)", "NVMMADistributedLayout([2,0],[1,1],[16,8])"), "((4,8),(2,2)):((32,1),(16,8))");
-        assert_eq!(g("(2,4)", "SharedLinearLayout([[0,1],[0,2],[1,0]])"), "(2,4):(4,1)");
-        assert_eq!(g("(4,4)", "DistributedLinearLayout([[1,1]],[[1,0],[2,0],[0,1],[0,2]],[],[],[4,4])"), "((2,2,2,2),(2)):((F2(1),F2(2),F2(4),F2(8)),(F2(5)))");
+        assert_eq!(
+            g("(16,8)", "NVMMADistributedLayout([2,0],[1,1],[16,8])"),
+            "((4,8),(2,2)):((32,1),(16,8))"
+        );
+        assert_eq!(
+            g("(2,4)", "SharedLinearLayout([[0,1],[0,2],[1,0]])"),
+            "(2,4):(4,1)"
+        );
+        assert_eq!(
+            g(
+                "(4,4)",
+                "DistributedLinearLayout([[1,1]],[[1,0],[2,0],[0,1],[0,2]],[],[],[4,4])"
+            ),
+            "((2,2,2,2),(2)):((F2(1),F2(2),F2(4),F2(8)),(F2(5)))"
+        );
     }
 
     #[test]
@@ -229,16 +255,34 @@ mod tests {
 
     #[test]
     fn cute_to_gluon_names_and_round_trips() {
-        let out = run("cute_to_gluon", &["Sw<3,3,3> o 0 o (64,64):(64,1)", "(64,64)"]).unwrap();
+        let out = run(
+            "cute_to_gluon",
+            &["Sw<3,3,3> o 0 o (64,64):(64,1)", "(64,64)"],
+        )
+        .unwrap();
         assert_eq!(out, "SharedLinearLayout(offset_bases=[[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [1, 8], [2, 16], [4, 32], [8, 0], [16, 0], [32, 0]], block_bases=[], alignment=16)\nNVMMASharedLayout(swizzle_byte_width=128, element_bitwidth=16, rank=2, transposed=False, fp4_padded=False, cga_layout=[])");
         let out = run("cute_to_gluon", &["(4,32):(36,1)", "(4,32)"]).unwrap();
         assert_eq!(out, "PaddedSharedLayout(interval_padding_pairs=[[32, 4]], offset_bases=[[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [1, 0], [2, 0]], cga_layout=[], shape=[4, 32])");
-        for (layout, shape) in [("((4,8),(2,2)):((32,1),(16,8))", "(16,8)"), ("(8,8):(F2(1),F2(9))", "(8,8)"), ("Sw<2,1,5> o 0 o (16,32):(32,1)", "(16,32)")] {
+        for (layout, shape) in [
+            ("((4,8),(2,2)):((32,1),(16,8))", "(16,8)"),
+            ("(8,8):(F2(1),F2(9))", "(8,8)"),
+            ("Sw<2,1,5> o 0 o (16,32):(32,1)", "(16,32)"),
+        ] {
             let g = run("cute_to_gluon", &[layout, shape]).unwrap();
             let first = g.lines().next().unwrap();
-            assert_eq!(run("equal_function", &[layout, first, shape]).unwrap(), "1", "{layout}");
+            assert_eq!(
+                run("equal_function", &[layout, first, shape]).unwrap(),
+                "1",
+                "{layout}"
+            );
         }
-        assert_eq!(run("equal_function", &["(4,8):(8,1)", "(4,8):(1,4)"]).unwrap(), "0: at index 1 A gives 8 and B gives 1");
-        assert_eq!(run("equal_function", &["8:1", "4:1"]).unwrap(), "0: A has 8 points, B has 4");
+        assert_eq!(
+            run("equal_function", &["(4,8):(8,1)", "(4,8):(1,4)"]).unwrap(),
+            "0: at index 1 A gives 8 and B gives 1"
+        );
+        assert_eq!(
+            run("equal_function", &["8:1", "4:1"]).unwrap(),
+            "0: A has 8 points, B has 4"
+        );
     }
 }

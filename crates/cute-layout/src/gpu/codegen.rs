@@ -40,8 +40,8 @@ use core::fmt::Write;
 
 use crate::composed::composed_layout::ComposedLayout;
 use crate::composed::swizzle::Swizzle;
-use crate::layout::int_tuple::IntTuple;
 use crate::layout::error::LayoutError;
+use crate::layout::int_tuple::IntTuple;
 use crate::layout::Layout;
 
 /// The most points [`emit_check`] writes into its table of expected values.
@@ -426,7 +426,6 @@ pub fn emit_check(c: &ComposedLayout, opts: &Options, header: &str) -> Result<St
     );
     Ok(out)
 }
-
 
 /// A tuple in Python's syntax (`(4, (2, 3))`, `(4,)` for one element).
 fn py_tuple(t: &IntTuple) -> String {

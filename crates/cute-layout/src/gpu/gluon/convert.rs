@@ -122,7 +122,12 @@ fn build(groups: &[Vec<i64>]) -> Result<CuteFn, LayoutError> {
 
 /// As [`build`]; with `sum`, the strides combine by integer addition whatever their bits.
 fn build_as(groups: &[Vec<i64>], sum: bool) -> Result<CuteFn, LayoutError> {
-    let all: Vec<i64> = groups.iter().flatten().copied().filter(|&s| s != 0).collect();
+    let all: Vec<i64> = groups
+        .iter()
+        .flatten()
+        .copied()
+        .filter(|&s| s != 0)
+        .collect();
     let disjoint = sum || {
         let mut seen = 0i64;
         all.iter().all(|&s| {
@@ -227,10 +232,7 @@ fn xor_table(cols: &[i64]) -> Vec<i64> {
 }
 
 fn pad(o: i64, pairs: &[(i64, i64)]) -> i64 {
-    o + pairs
-        .iter()
-        .map(|&(i, p)| (o >> log2(i)) * p)
-        .sum::<i64>()
+    o + pairs.iter().map(|&(i, p)| (o >> log2(i)) * p).sum::<i64>()
 }
 
 /// Offset bits (then block bits) as flat coordinate indices.
@@ -429,7 +431,11 @@ pub fn tv_to_gluon(values: &[i64], threads: i64, shape: &[i64]) -> Result<DistLi
             n as f64 / threads as f64
         )));
     }
-    if let Some((i, &v)) = values.iter().enumerate().find(|&(_, &v)| v < 0 || v >= size) {
+    if let Some((i, &v)) = values
+        .iter()
+        .enumerate()
+        .find(|&(_, &v)| v < 0 || v >= size)
+    {
         return Err(not_rep(format!(
             "the offset {v} at index {i} is outside the shape {shape:?} (offsets 0 to {})",
             size - 1
@@ -479,7 +485,7 @@ pub fn tv_to_gluon(values: &[i64], threads: i64, shape: &[i64]) -> Result<DistLi
 ///
 /// # Errors
 /// [`LayoutError::NotRepresentable`] naming the condition: an extent that is not a power of two,
-/// two coordinates with one offset, offsets that are no padding of `[0, size)`, a map not linear
+/// a shape of one element, two coordinates with one offset, offsets that are no padding of `[0, size)`, a map not linear
 /// over GF(2); [`LayoutError::TooLarge`] past [`MAX_GLUON_POINTS`].
 ///
 /// # Examples
@@ -495,6 +501,11 @@ pub fn smem_to_gluon(values: &[i64], shape: &[i64]) -> Result<Gluon, LayoutError
         return Err(bad(format!(
             "the layout has {} points, the shape {shape:?} has {n}",
             values.len()
+        )));
+    }
+    if n == 1 {
+        return Err(not_rep(String::from(
+            "a shape of one element has no offset bits, and a SharedLinearLayout needs at least one basis",
         )));
     }
     let mut sorted = values.to_vec();
@@ -697,7 +708,10 @@ pub fn name_shared(s: &SharedLinear, shape: &[i64]) -> Option<Gluon> {
     if rank > 3 || !s.block.is_empty() {
         return None;
     }
-    let same = |g: &Gluon| g.shared(shape).is_ok_and(|(x, p)| p.is_empty() && x.offset == s.offset);
+    let same = |g: &Gluon| {
+        g.shared(shape)
+            .is_ok_and(|(x, p)| p.is_empty() && x.offset == s.offset)
+    };
     let swz = |vec: i64, per_phase: i64, max_phase: i64, order: &Vec<i64>| Gluon::SwizzledShared {
         vec,
         per_phase,

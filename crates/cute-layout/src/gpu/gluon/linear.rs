@@ -374,7 +374,10 @@ impl Gluon {
                 cga_layout,
             } => {
                 no_cga(cga_layout, "SwizzledSharedLayout")?;
-                check_pow2("SwizzledSharedLayout: vec, per_phase, max_phase", &[*vec, *per_phase, *max_phase])?;
+                check_pow2(
+                    "SwizzledSharedLayout: vec, per_phase, max_phase",
+                    &[*vec, *per_phase, *max_phase],
+                )?;
                 let order = order_of(order, rank, "SwizzledSharedLayout")?;
                 let mut out = Vec::new();
                 if rank == 1 {
@@ -406,14 +409,20 @@ impl Gluon {
                 no_cga(cga_layout, "NVMMASharedLayout")?;
                 let what = "NVMMASharedLayout";
                 if !matches!(element_bitwidth, 8 | 16 | 32 | 64) {
-                    return Err(bad(format!("{what}: element_bitwidth {element_bitwidth} is not 8, 16, 32 or 64")));
+                    return Err(bad(format!(
+                        "{what}: element_bitwidth {element_bitwidth} is not 8, 16, 32 or 64"
+                    )));
                 }
                 let (per_phase, max_phase) = match swizzle_byte_width {
                     0 => (1, 1),
                     32 => (4, 2),
                     64 => (2, 4),
                     128 => (1, 8),
-                    w => return Err(bad(format!("{what}: swizzle_byte_width {w} is not 0, 32, 64 or 128"))),
+                    w => {
+                        return Err(bad(format!(
+                            "{what}: swizzle_byte_width {w} is not 0, 32, 64 or 128"
+                        )))
+                    }
                 };
                 if *fp4_padded {
                     return Err(unsupported(format!("{what}: fp4_padded leaves unused bytes in each 16 (not a bijection); not converted")));
@@ -455,7 +464,11 @@ impl Gluon {
                     identity(&mut out, d, 1, shape[d]);
                 }
                 identity(&mut out, col, tile_cols, shape[col]);
-                let alignment = if *swizzle_byte_width == 0 { 128 } else { swizzle_byte_width * 8 };
+                let alignment = if *swizzle_byte_width == 0 {
+                    128
+                } else {
+                    swizzle_byte_width * 8
+                };
                 Ok((lin(out, alignment), Vec::new()))
             }
             Gluon::PaddedShared {
@@ -467,7 +480,9 @@ impl Gluon {
                 no_cga(cga_layout, "PaddedSharedLayout")?;
                 let what = "PaddedSharedLayout";
                 if own.as_slice() != shape {
-                    return Err(bad(format!("{what}: its shape {own:?} is not the shape {shape:?}")));
+                    return Err(bad(format!(
+                        "{what}: its shape {own:?} is not the shape {shape:?}"
+                    )));
                 }
                 if interval_padding_pairs.is_empty() {
                     return Err(bad(format!("{what}: no [interval, padding] pair")));
@@ -486,7 +501,9 @@ impl Gluon {
                 s.check(shape)?;
                 Ok((s.clone(), Vec::new()))
             }
-            _ => Err(bad(format!("{self} is a distributed layout, not a shared one"))),
+            _ => Err(bad(format!(
+                "{self} is a distributed layout, not a shared one"
+            ))),
         }
     }
 }
@@ -515,7 +532,11 @@ fn dot_operand(
         let (p, order) = blocked_tile(parent, 2)?;
         let mut t = Tile::new(2);
         for &d in &order {
-            t.identity(In::Reg, if d == k { shape[k] } else { size_per_thread[d] }, d);
+            t.identity(
+                In::Reg,
+                if d == k { shape[k] } else { size_per_thread[d] },
+                d,
+            );
         }
         let [_, lane, warp] = p.ins;
         for (i, bs) in [(In::Lane, lane), (In::Warp, warp)] {
@@ -525,7 +546,7 @@ fn dot_operand(
             }
         }
         t.size[nk] = p.size[nk];
-        return Ok(t.fit(shape, &[k, nk], true));
+        return Ok(t.fit(shape, &[k, nk], false));
     }
     let (p, _) = mma_tile(parent, 2)?;
     if let Gluon::NvmmaDistributed { version, .. } = parent {
@@ -536,7 +557,9 @@ fn dot_operand(
         }
     }
     if !pow2(k_width) || k_width > 32 {
-        return Err(bad(format!("{what}: k_width {k_width} is not a power of two up to 32")));
+        return Err(bad(format!(
+            "{what}: k_width {k_width} is not a power of two up to 32"
+        )));
     }
     let mut t = Tile::new(2);
     let kv = |v: i64| {
@@ -587,7 +610,9 @@ fn check_bases(what: &str, bases: &Bases, shape: &[i64]) -> Result<(), LayoutErr
         }
         for (&x, &s) in b.iter().zip(shape) {
             if x < 0 || x >= s {
-                return Err(bad(format!("{what}: basis {b:?} is outside the shape {shape:?}")));
+                return Err(bad(format!(
+                    "{what}: basis {b:?} is outside the shape {shape:?}"
+                )));
             }
         }
     }
@@ -660,5 +685,62 @@ impl SharedLinear {
             )));
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Triton 3.9.0's own `to_linear_layout` answers (printed by scripts/rosetta/probe_rules.py).
+    #[test]
+    fn distributed_layouts_match_triton() {
+        let cases: &[(&str, &[i64], &str)] = &[
+            ("BlockedLayout([1,1],[8,4],[1,1],[1,0])", &[16, 8], "reg_bases=[[0, 4], [8, 0]], lane_bases=[[0, 1], [0, 2], [1, 0], [2, 0], [4, 0]], warp_bases=[]"),
+            ("BlockedLayout([1,1],[8,4],[1,1],[0,1])", &[16, 8], "reg_bases=[[8, 0], [0, 4]], lane_bases=[[1, 0], [2, 0], [4, 0], [0, 1], [0, 2]], warp_bases=[]"),
+            ("BlockedLayout([2,2],[8,4],[2,2],[1,0])", &[4, 4], "reg_bases=[[0, 1], [1, 0]], lane_bases=[[0, 2], [0, 0], [2, 0], [0, 0], [0, 0]], warp_bases=[[0, 0], [0, 0]]"),
+            ("BlockedLayout([8,2],[4,8],[2,1],[1,0])", &[4, 8], "reg_bases=[[0, 1], [1, 0], [2, 0]], lane_bases=[[0, 2], [0, 4], [0, 0], [0, 0], [0, 0]], warp_bases=[[0, 0]]"),
+            ("NVMMADistributedLayout([2,0],[2,2],[16,8])", &[64, 64], "reg_bases=[[0, 1], [8, 0], [0, 16], [0, 32], [32, 0]], lane_bases=[[0, 2], [0, 4], [1, 0], [2, 0], [4, 0]], warp_bases=[[0, 8], [16, 0]]"),
+            ("NVMMADistributedLayout([3,0],[8,2],[16,32,16])", &[128, 64], "reg_bases=[[0, 1], [8, 0], [0, 8], [0, 16]], lane_bases=[[0, 2], [0, 4], [1, 0], [2, 0], [4, 0]], warp_bases=[[16, 0], [32, 0], [64, 0], [0, 32]]"),
+            ("NVMMADistributedLayout([3,0],[8,2],[16,256,16])", &[64, 2], "reg_bases=[[0, 1], [8, 0], [0, 0], [0, 0], [0, 0], [0, 0], [0, 0]], lane_bases=[[0, 0], [0, 0], [1, 0], [2, 0], [4, 0]], warp_bases=[[16, 0], [32, 0], [0, 0], [0, 0]]"),
+            ("DotOperandLayout(0, NVMMADistributedLayout([2,0],[2,2],[16,8]), 1)", &[64, 64], "reg_bases=[[8, 0], [0, 4], [0, 8], [0, 16], [0, 32], [32, 0]], lane_bases=[[0, 1], [0, 2], [1, 0], [2, 0], [4, 0]], warp_bases=[[0, 0], [16, 0]]"),
+            ("DotOperandLayout(1, NVMMADistributedLayout([2,0],[2,2],[16,8]), 4)", &[64, 64], "reg_bases=[[1, 0], [2, 0], [16, 0], [32, 0], [0, 16], [0, 32]], lane_bases=[[4, 0], [8, 0], [0, 1], [0, 2], [0, 4]], warp_bases=[[0, 8], [0, 0]]"),
+            ("DotOperandLayout(0, BlockedLayout([2,1],[4,8],[2,2],[1,0]), 0)", &[32, 16], "reg_bases=[[0, 1], [0, 2], [0, 4], [0, 8], [1, 0], [16, 0]], lane_bases=[[0, 0], [0, 0], [0, 0], [2, 0], [4, 0]], warp_bases=[[0, 0], [8, 0]]"),
+            ("DotOperandLayout(1, BlockedLayout([1,2],[2,16],[1,2],[1,0]), 0)", &[8, 16], "reg_bases=[[0, 1], [1, 0], [2, 0], [4, 0]], lane_bases=[[0, 2], [0, 4], [0, 8], [0, 0], [0, 0]], warp_bases=[[0, 0]]"),
+        ];
+        for (text, shape, want) in cases {
+            let g: Gluon = text.parse().unwrap();
+            let d = g.distributed(shape).unwrap();
+            let got = d.to_string();
+            assert!(got.contains(want), "{text} at {shape:?}: {got}");
+        }
+    }
+
+    #[test]
+    fn shared_layouts_match_triton() {
+        let cases: &[(&str, &[i64], &str)] = &[
+            ("NVMMASharedLayout(32,16,2)", &[16, 128], "[[0, 1], [0, 2], [0, 4], [0, 8], [1, 0], [2, 0], [4, 8], [8, 0], [0, 16], [0, 32], [0, 64]]"),
+            ("NVMMASharedLayout(0,16,2)", &[16, 128], "[[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [0, 64], [1, 0], [2, 0], [4, 0], [8, 0]]"),
+            ("NVMMASharedLayout(128,16,2,True)", &[64, 64], "[[1, 0], [2, 0], [4, 0], [8, 0], [16, 0], [32, 0], [8, 1], [16, 2], [32, 4], [0, 8], [0, 16], [0, 32]]"),
+            ("NVMMASharedLayout(64,32,3)", &[2, 16, 32], "[[0, 0, 1], [0, 0, 2], [0, 0, 4], [0, 0, 8], [0, 1, 0], [0, 2, 4], [0, 4, 8], [0, 8, 0], [1, 0, 0], [0, 0, 16]]"),
+            ("SwizzledSharedLayout(2,1,4,[2,0,1])", &[4, 8, 16], "[[0, 0, 1], [0, 0, 2], [0, 0, 4], [0, 0, 8], [1, 0, 2], [2, 0, 4], [0, 1, 0], [0, 2, 0], [0, 4, 0]]"),
+            ("SwizzledSharedLayout(8,1,8,[1,0])", &[16, 16], "[[0, 1], [0, 2], [0, 4], [0, 8], [1, 8], [2, 0], [4, 0], [8, 0]]"),
+        ];
+        for (text, shape, want) in cases {
+            let g: Gluon = text.parse().unwrap();
+            let (s, pad) = g.shared(shape).unwrap();
+            assert!(pad.is_empty());
+            assert_eq!(alloc::format!("{:?}", s.offset), *want, "{text}");
+        }
+        let e = |t: &str, shape: &[i64]| {
+            t.parse::<Gluon>()
+                .unwrap()
+                .shared(shape)
+                .unwrap_err()
+                .to_string()
+        };
+        assert_eq!(e("NVMMASharedLayout(128,16,2)", &[4, 16]), "gluon: NVMMASharedLayout: a 128-byte swizzle of 16-bit elements needs at least 8 rows and 64 columns, the shape has 4 and 16");
+        assert_eq!(e("NVMMASharedLayout(128,8,2,fp4_padded=True)", &[16, 128]), "gluon: NVMMASharedLayout: fp4_padded leaves unused bytes in each 16 (not a bijection); not converted");
+        assert_eq!(e("BlockedLayout([1],[32],[1],[0])", &[32]), "gluon: BlockedLayout(size_per_thread=[1], threads_per_warp=[32], warps_per_cta=[1], order=[0], cga_layout=[]) is a distributed layout, not a shared one");
     }
 }

@@ -194,7 +194,10 @@ impl P<'_> {
                     expected: what,
                 },
             )),
-            None => Err(err(self.i, ParseErrorKind::UnexpectedEnd { expected: what })),
+            None => Err(err(
+                self.i,
+                ParseErrorKind::UnexpectedEnd { expected: what },
+            )),
         }
     }
 
@@ -225,7 +228,11 @@ impl P<'_> {
                 },
             )),
             Some(b'[') | Some(b'(') => {
-                let close = if self.peek() == Some(b'[') { b']' } else { b')' };
+                let close = if self.peek() == Some(b'[') {
+                    b']'
+                } else {
+                    b')'
+                };
                 self.nest()?;
                 self.i += 1;
                 let mut items = Vec::new();
@@ -415,9 +422,10 @@ impl Bound {
                 None => pos,
                 Some(k) => {
                     seen_kw = true;
-                    names.iter().position(|(n, _)| *n == k).ok_or_else(|| {
-                        invalid(at, format!("{class}: no parameter named {k}"))
-                    })?
+                    names
+                        .iter()
+                        .position(|(n, _)| *n == k)
+                        .ok_or_else(|| invalid(at, format!("{class}: no parameter named {k}")))?
                 }
             };
             if k >= names.len() {
@@ -427,10 +435,7 @@ impl Bound {
                 ));
             }
             if vals[k].is_some() {
-                return Err(invalid(
-                    at,
-                    format!("{class}: {} given twice", names[k].0),
-                ));
+                return Err(invalid(at, format!("{class}: {} given twice", names[k].0)));
             }
             vals[k] = Some((v, at));
         }
@@ -638,7 +643,10 @@ impl FromStr for Gluon {
         }
         match v {
             Py::Call(c) => Gluon::from_call(c),
-            _ => Err(invalid(at, String::from("gluon: expected a layout constructor such as BlockedLayout(...)"))),
+            _ => Err(invalid(
+                at,
+                String::from("gluon: expected a layout constructor such as BlockedLayout(...)"),
+            )),
         }
     }
 }
@@ -805,9 +813,10 @@ mod tests {
 
     #[test]
     fn parses_and_prints_the_repr() {
-        let g: Gluon = "gl.BlockedLayout([1,4], threads_per_warp=[8,4], warps_per_cta=(4,1), order=[1,0])"
-            .parse()
-            .unwrap();
+        let g: Gluon =
+            "gl.BlockedLayout([1,4], threads_per_warp=[8,4], warps_per_cta=(4,1), order=[1,0])"
+                .parse()
+                .unwrap();
         assert_eq!(
             g.to_string(),
             "BlockedLayout(size_per_thread=[1, 4], threads_per_warp=[8, 4], warps_per_cta=[4, 1], order=[1, 0], cga_layout=[])"
@@ -819,7 +828,9 @@ mod tests {
             g.to_string(),
             "DotOperandLayout(operand_index=0, parent=NVMMADistributedLayout(version=[2, 0], warps_per_cta=[4, 1], instr_shape=[16, 8], cga_layout=[]), k_width=2)"
         );
-        let g: Gluon = "NVMMASharedLayout(128, 16, transposed=True)".parse().unwrap();
+        let g: Gluon = "NVMMASharedLayout(128, 16, transposed=True)"
+            .parse()
+            .unwrap();
         assert_eq!(
             g.to_string(),
             "NVMMASharedLayout(swizzle_byte_width=128, element_bitwidth=16, rank=2, transposed=True, fp4_padded=False, cga_layout=[])"

@@ -253,6 +253,39 @@ mod tests {
         assert_eq!(e("equal_function", &["8:1", "BlockedLayout([1],[32],[1],[0])"]), "BadRequest: equal_function: argument 2 is a Gluon layout: give the tensor's SHAPE as the third argument");
     }
 
+    /// The stated limits: 2^22 points (`MAX_GLUON_POINTS`); the NVMMA rank, cga_layout and
+    /// fp4_padded refusals.
+    #[test]
+    fn stated_limits_hold() {
+        let e = |op: &str, args: &[&str]| run(op, args).unwrap_err();
+        assert_eq!(
+            run(
+                "gluon_to_cute",
+                &["(4194304)", "BlockedLayout([1],[32],[4],[0])"]
+            )
+            .unwrap(),
+            "(128,32768):(1,128)"
+        );
+        assert_eq!(
+            e(
+                "gluon_to_cute",
+                &["(8388608)", "BlockedLayout([1],[32],[4],[0])"]
+            ),
+            "TooLarge: gluon: DistributedLinearLayout of 2^23 points (the limit is 4194304)"
+        );
+        assert_eq!(e("cute_to_gluon", &["4194305:1", "(4194305)"]), "TooLarge: cute_to_gluon: argument 1 has 4194305 points; at most 4194304 are enumerated");
+        assert_eq!(e("equal_function", &["4194305:1", "4194305:1"]), "TooLarge: equal_function: argument 1 has 4194305 points; at most 4194304 are enumerated");
+        assert_eq!(
+            e(
+                "gluon_to_cute",
+                &["(2,16,8)", "NVMMADistributedLayout([2,0],[1,1],[16,8])"]
+            ),
+            "NotRepresentable: gluon: NVMMADistributedLayout: only rank 2 is converted"
+        );
+        assert_eq!(e("gluon_to_cute", &["(16,16)", "BlockedLayout([1,1],[8,4],[1,1],[1,0],[[0,8]])"]), "NotRepresentable: gluon: BlockedLayout with a cga_layout (several CTAs) is not converted; write its DistributedLinearLayout or SharedLinearLayout with block_bases");
+        assert_eq!(e("gluon_to_cute", &["(16,128)", "NVMMASharedLayout(128, 8, fp4_padded=True)"]), "NotRepresentable: gluon: NVMMASharedLayout: fp4_padded leaves unused bytes in each 16 (not a bijection); not converted");
+    }
+
     #[test]
     fn cute_to_gluon_names_and_round_trips() {
         let out = run(

@@ -164,7 +164,7 @@ fn build_as(groups: &[Vec<i64>], sum: bool) -> Result<CuteFn, LayoutError> {
 
 fn bits_needed(n: usize, what: &str) -> Result<(), LayoutError> {
     if n > 22 {
-        return Err(too_large(format!("{what} with {n} input bits")));
+        return Err(too_large(format!("{what} of 2^{n} points")));
     }
     Ok(())
 }

@@ -691,6 +691,7 @@ impl SharedLinear {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use alloc::string::ToString;
 
     /// Triton 3.9.0's own `to_linear_layout` answers (printed by scripts/rosetta/probe_rules.py).
     #[test]

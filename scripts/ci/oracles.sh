@@ -9,7 +9,8 @@
 # The peers live in a cached venv, ~/.cache/cute-layout/oracles (ORACLES to move it): created
 # and filled once per machine (triton==3.9.0 and nvidia-cutlass-dsl==4.8.1, about 1.3 GB; and
 # nvidia-cutlass for pycute), reused afterwards. ROSETTA_SEED fixes the seed (printed on every
-# run), ROSETTA_CASES the cases per kind (default 30: about 30 s with the venv present, under a minute on a loaded 2-core machine).
+# run), ROSETTA_CASES the cases per kind (default 30: about 30 s with the venv present, under a
+# minute on a loaded 2-core machine).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 

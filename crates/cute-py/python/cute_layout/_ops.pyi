@@ -2524,7 +2524,7 @@ def gluon_to_cute(shape: object, gluon: object) -> Layout | BasisLayout | Compos
 
     Usage: gluon_to_cute SHAPE GLUON
 
-    Law: R(t + T*v) = x0 + d0*(x1 + d1*...) for the coordinate x Triton's to_linear_layout gives register v of thread t = lane + 32*warp (distributed); R(x) = the offset Triton places coordinate x at (shared); an integer layout where the bases' bits are disjoint, else Sw<B,M,S> o 0 o L, else F2 strides
+    Law: R(t + T*v) = x0 + d0*(x1 + d1*...) for the coordinate x Triton's to_linear_layout gives register v of thread t = lane + 2^lanes*warp (32*warp with Triton's 5 lane bits) (distributed); R(x) = the offset Triton places coordinate x at, padding included (shared); an integer layout where the bases' bits are disjoint, else Sw<B,M,S> o 0 o L, else F2 strides
 
     Example: cute gluon_to_cute (32,16) BlockedLayout([1,4],[8,4],[4,1],[1,0])
         ((4,32),4):((128,1),32)
@@ -2538,7 +2538,7 @@ def cute_to_gluon(layout: object, shape: object, distributed: object | None = No
 
     Usage: cute_to_gluon LAYOUT|COMPOSED|F2LAYOUT SHAPE [distributed|shared]
 
-    Law: gluon_to_cute(SHAPE, R) is the same function as LAYOUT; refused exactly when no linear layout has LAYOUT's values (an extent not a power of two, an offset outside SHAPE, values not linear over GF(2), a shared layout not injective or not a padding of [0, size))
+    Law: gluon_to_cute(SHAPE, R) is the same function as LAYOUT; refused exactly when no linear layout has LAYOUT's values (an extent not a power of two, an offset outside SHAPE, values not linear over GF(2), a TV layout that is not a permutation of the offset's bits with zero strides aside, a shared layout of one element, not injective or not a padding of [0, size))
 
     Example: cute cute_to_gluon ((4,32),4):((128,1),32) (32,16)
         DistributedLinearLayout(reg_bases=[[0, 1], [0, 2]], lane_bases=[[0, 4], [0, 8], [1, 0], [2, 0], [4, 0]], warp_bases=[[8, 0], [16, 0]], block_bases=[], shape=[32, 16])

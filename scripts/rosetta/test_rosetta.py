@@ -466,6 +466,62 @@ def test_cute_dsl(rng=None, cases=CASES):
     return len(layouts)
 
 
+def cpp_includes():
+    """CuTe's headers (nvidia-cutlass), libcu++ (nvidia-cuda-cccl-cu12) and the CUDA runtime's
+    declarations (Triton's copy) in the venv, or None where one is missing."""
+    import sysconfig
+    sp = sysconfig.get_paths()["purelib"]
+    dirs = [os.path.join(sp, "cutlass_library", "source", "include"),
+            os.path.join(sp, "nvidia", "cuda_cccl", "include"),
+            os.path.join(sp, "triton", "backends", "nvidia", "include")]
+    return dirs if all(os.path.isdir(d) for d in dirs) else None
+
+
+def test_cute_cpp(rng=None, cases=CASES):
+    """Held-out layouts through `codegen --lang cpp`, compiled host-only with CuTe's headers and
+    printed by cute::print: the same function. Returns None where g++ or the headers are absent."""
+    import shutil
+    incs = cpp_includes()
+    cxx = shutil.which("g++")
+    if incs is None or cxx is None:
+        return None
+    rng = rng or random.Random(SEED + 3)
+    layouts = []
+    for k in range(cases):
+        r = rng.randrange(1, 4)
+        shape = [rng.choice([1, 2, 3, 4, 8]) for _ in range(r)]
+        stride = [rng.choice([0, 1, 2, 3, 8, 16, -1]) for _ in range(r)]
+        text = f"({','.join(map(str, shape))}):({','.join(map(str, stride))})"
+        if k % 3 == 0:
+            text = f"Sw<{rng.randrange(1, 4)},{rng.randrange(0, 4)},{rng.randrange(3, 6)}> o {rng.choice([0, 0, 8])} o ((4,2),64):((128,64),1)"
+        layouts.append(text)
+    codes = batch([("codegen", [t, f"layout_{k}", "--lang", "cpp"]) for k, t in enumerate(layouts)])
+    with tempfile.TemporaryDirectory() as tmp:
+        src = os.path.join(tmp, "cpp_run.cpp")
+        with open(src, "w") as f:
+            for c in codes:
+                assert c[0] == "ok", c
+                f.write(c[1] + "\n")
+            f.write("#include <cstdio>\nint main() {\n")
+            for k in range(len(layouts)):
+                f.write(f'  std::printf("L{k} "); cute::print(layout_{k}()); std::printf("\\n");\n')
+            f.write("}\n")
+        exe = os.path.join(tmp, "cpp_run")
+        cc = subprocess.run([cxx, "-std=c++17", "-w", *[f"-I{d}" for d in incs], src, "-o", exe],
+                            capture_output=True, text=True)
+        assert cc.returncode == 0, cc.stderr[-3000:]
+        out = subprocess.run([exe], capture_output=True, text=True, check=True).stdout
+    printed = {}
+    for line in out.splitlines():
+        k, _, text = line.partition(" ")
+        printed[int(k[1:])] = text.replace(" o _", " o ")
+    assert len(printed) == len(layouts), out
+    eq = batch([("equal", [layouts[k], printed[k]]) for k in range(len(layouts))])
+    for k, r in enumerate(eq):
+        assert r == ("ok", "1"), f"{layouts[k]}: CuTe printed {printed[k]} ({r})"
+    return len(layouts)
+
+
 def main():
     print(f"rosetta oracle tests: ROSETTA_SEED={SEED} ROSETTA_CASES={CASES} cute={CUTE}")
     n = 0 if os.environ.get("ROSETTA_SKIP_GLUON") else test_gluon_to_cute()
@@ -474,6 +530,11 @@ def main():
     print(f"cute_to_gluon: {a} answered and equal in Triton, {r} refused (exactly those with no linear layout)")
     n = test_cute_dsl()
     print(f"codegen --lang cute-dsl: {n} layouts built in the CuTe DSL print the same function")
+    n = test_cute_cpp()
+    if n is None:
+        print("codegen --lang cpp: SKIPPED (g++ or the headers of nvidia-cutlass / nvidia-cuda-cccl-cu12 missing)")
+    else:
+        print(f"codegen --lang cpp: {n} layouts compiled with CuTe's headers print the same function")
 
 
 if __name__ == "__main__":

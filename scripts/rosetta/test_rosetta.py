@@ -221,9 +221,28 @@ def shape_text(shape):
     return "(" + ",".join(map(str, shape)) + ")"
 
 
+# Fixed cases: layouts of the Gluon tutorials and Triton's NVIDIA MMA and shared encodings.
+FIXED = [
+    ("blocked", "BlockedLayout(size_per_thread=[1, 4], threads_per_warp=[8, 4], warps_per_cta=[4, 1], order=[1, 0])", [32, 16]),
+    ("blocked", "BlockedLayout([1, 1], [1, 32], [4, 1], [1, 0])", [128, 128]),
+    ("blocked", "BlockedLayout([1, 8], [4, 8], [4, 1], [1, 0])", [64, 64]),
+    ("mma", "NVMMADistributedLayout(version=[2, 0], warps_per_cta=[4, 1], instr_shape=[16, 8])", [128, 64]),
+    ("mma", "NVMMADistributedLayout(version=[3, 0], warps_per_cta=[4, 1], instr_shape=[16, 128, 16])", [128, 128]),
+    ("dot", "DotOperandLayout(0, NVMMADistributedLayout([2, 0], [4, 1], [16, 8]), 2)", [128, 64]),
+    ("dot", "DotOperandLayout(1, NVMMADistributedLayout([2, 0], [4, 1], [16, 8]), 2)", [64, 128]),
+    ("dot", "DotOperandLayout(0, NVMMADistributedLayout([3, 0], [4, 1], [16, 64, 16]), 2)", [64, 64]),
+    ("nvmma", "NVMMASharedLayout(swizzle_byte_width=128, element_bitwidth=16, rank=2)", [128, 64]),
+    ("nvmma", "NVMMASharedLayout(128, 16, transposed=True)", [64, 128]),
+    ("nvmma", "NVMMASharedLayout(64, 8)", [64, 64]),
+    ("nvmma", "NVMMASharedLayout(32, 32)", [64, 64]),
+    ("swizzled", "SwizzledSharedLayout(vec=8, per_phase=1, max_phase=8, order=[1, 0])", [64, 64]),
+    ("swizzled", "SwizzledSharedLayout(vec=4, per_phase=2, max_phase=4, order=[0, 1])", [64, 32]),
+]
+
+
 def test_gluon_to_cute(rng=None, cases=CASES):
     rng = rng or random.Random(SEED)
-    todo = []
+    todo = list(FIXED)
     for kind in DIST + SHARED:
         n = 0
         while n < cases:
@@ -246,6 +265,13 @@ def test_gluon_to_cute(rng=None, cases=CASES):
             failures.append(f"{kind}: {text} at {shape}: ours {r[1]} differs from Triton's to_linear_layout")
         checked += 1
     assert not failures, f"{len(failures)} of {len(todo)} differ:\n" + "\n".join(failures[:8])
+    # Round trip: our CuTe answer back through cute_to_gluon is, in Triton, the same function.
+    back = batch([("cute_to_gluon", [r[1], shape_text(sh), "shared" if k in SHARED else "distributed"])
+                  for (k, _, sh), r in zip(todo, ours)])
+    for (kind, text, shape), r, b in zip(todo, ours, back):
+        assert b[0] == "ok", f"{kind}: {text} at {shape}: {r[1]} did not come back: {b}"
+        first = b[1].splitlines()[0]
+        assert oracle_values(first, shape) == oracle_values(text, shape), f"{text}: back as {first}"
     # Padded: Triton defines it by its docstring (no linear layout); its own example first.
     doc = "PaddedSharedLayout([[8, 1]], [[0, 1], [0, 2], [2, 0], [4, 0], [1, 0]], [], [8, 4])"
     r = batch([("gluon_to_cute", ["(8,4)", doc])])[0]
@@ -525,7 +551,7 @@ def test_cute_cpp(rng=None, cases=CASES):
 def main():
     print(f"rosetta oracle tests: ROSETTA_SEED={SEED} ROSETTA_CASES={CASES} cute={CUTE}")
     n = 0 if os.environ.get("ROSETTA_SKIP_GLUON") else test_gluon_to_cute()
-    print(f"gluon_to_cute: {n} Gluon layouts equal Triton's to_linear_layout at every point")
+    print(f"gluon_to_cute: {n} Gluon layouts equal Triton's to_linear_layout at every point, and come back through cute_to_gluon")
     a, r = test_cute_to_gluon()
     print(f"cute_to_gluon: {a} answered and equal in Triton, {r} refused (exactly those with no linear layout)")
     n = test_cute_dsl()

@@ -171,6 +171,12 @@ def gen_gluon(rng, kind):
         parent = (f"BlockedLayout(size_per_thread={[rng.choice([1, 2]) for _ in range(2)]}, threads_per_warp={split(rng, 5, 2)}, "
                   f"warps_per_cta={split(rng, rng.randrange(3), 2)}, order={perm(rng, 2)})")
         return f"DotOperandLayout(operand_index={rng.randrange(2)}, parent={parent}, k_width=0)", rand_shape(rng, 2, 10)
+    if kind == "slice":
+        parent, pshape = gen_gluon(rng, rng.choice(["blocked", "mma"]))
+        if len(pshape) < 2:
+            return None
+        dim = rng.randrange(len(pshape))
+        return f"SliceLayout(dim={dim}, parent={parent})", pshape[:dim] + pshape[dim + 1:]
     if kind == "nvmma":
         rank = rng.choice([2, 2, 3])
         sw = rng.choice([0, 32, 64, 128])
@@ -204,7 +210,7 @@ def gen_gluon(rng, kind):
     raise ValueError(kind)
 
 
-DIST = ["blocked", "linear", "mma", "dot"]
+DIST = ["blocked", "linear", "mma", "dot", "slice"]
 SHARED = ["nvmma", "swizzled", "shared_linear"]
 
 

@@ -20,7 +20,7 @@ pub static ROSETTA_OPS: &[OpSpec] = &[
         .returns(&[K::Layout, K::Composed, K::F2Layout])
         .law("R(t + T*v) = x0 + d0*(x1 + d1*...) for the coordinate x Triton's to_linear_layout gives register v of thread t = lane + 2^lanes*warp (32*warp with Triton's 5 lane bits) (distributed); R(x) = the offset Triton places coordinate x at, padding included (shared); an integer layout where the bases' bits are disjoint, else Sw<B,M,S> o 0 o L, else F2 strides")
         .example(&["(32,16)", "BlockedLayout([1,4],[8,4],[4,1],[1,0])"], "((4,32),4):((128,1),32)")
-        .limits("at most 2^22 points (MAX_GLUON_POINTS); rank 2 for NVMMA and dot-operand layouts; no cga_layout (several CTAs) in named layouts; no SliceLayout, no fp4_padded")
+        .limits("at most 2^22 points (MAX_GLUON_POINTS); rank 2 for NVMMA and dot-operand layouts; no cga_layout (several CTAs) in named layouts; no fp4_padded")
         .run(gluon_to_cute),
     op("cute_to_gluon", Topic::Gpu, "a CuTe TV layout (thread, value) -> offset in SHAPE as Gluon's DistributedLinearLayout, or a layout from the coordinates of SHAPE to offsets as a SharedLinearLayout or PaddedSharedLayout; then the named Gluon layout with the same linear layout, where one of the candidates has it; refused, naming the condition, where no linear layout exists")
         .params(&[one("", &[K::Layout, K::Composed, K::F2Layout]), one("SHAPE", &[K::Shape]), opt("", &[K::Tag("distributed"), K::Tag("shared")])])
@@ -249,7 +249,16 @@ mod tests {
         assert_eq!(e("cute_to_gluon", &["(4,2):(1,5)", "(8)", "distributed"]), "NotRepresentable: gluon: the offset 8 at index 7 is outside the shape [8] (offsets 0 to 7)");
         assert_eq!(e("cute_to_gluon", &["(4,2):(3,1)", "(16)", "distributed"]), "NotRepresentable: gluon: the TV layout is not linear over GF(2): at index 3 it gives 9, the XOR of its values at the bits of 3 is 5 (a stride that is not a bit permutation, or an XOR no linear layout has)");
         assert_eq!(e("cute_to_gluon", &["(4,4):(1,2)", "(4,4)"]), "NotRepresentable: gluon: two coordinates have the offset 2 (a shared layout is injective)");
-        assert_eq!(e("gluon_to_cute", &["(8,8)", "SliceLayout(0, BlockedLayout([1,1],[8,4],[1,1],[1,0]))"]), "NotRepresentable: gluon: SliceLayout is not converted; write the DistributedLinearLayout Triton gives for it");
+        assert_eq!(
+            e(
+                "gluon_to_cute",
+                &[
+                    "(8)",
+                    "SliceLayout(2, BlockedLayout([1,1],[8,4],[1,1],[1,0]))"
+                ]
+            ),
+            "InvalidArgument: gluon: SliceLayout: dim 2 is not a dimension of a parent of rank 2"
+        );
         assert_eq!(e("equal_function", &["8:1", "BlockedLayout([1],[32],[1],[0])"]), "BadRequest: equal_function: argument 2 is a Gluon layout: give the tensor's SHAPE as the third argument");
     }
 

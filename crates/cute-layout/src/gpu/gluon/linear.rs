@@ -263,7 +263,7 @@ impl Gluon {
     /// [`LayoutError::InvalidArgument`] for parameters Triton rejects (a count that is not a
     /// power of two, an order that is not a permutation, ranks that differ);
     /// [`LayoutError::NotRepresentable`] for what is not converted (a shared layout, several
-    /// CTAs, a `SliceLayout`, an NVMMA layout of rank 3).
+    /// CTAs, an NVMMA layout of rank 3).
     ///
     /// # Examples
     /// ```
@@ -315,9 +315,41 @@ impl Gluon {
                 }
                 Ok(r)
             }
-            Gluon::Slice { .. } => Err(unsupported(String::from(
-                "SliceLayout is not converted; write the DistributedLinearLayout Triton gives for it",
-            ))),
+            Gluon::Slice { dim, parent } => {
+                // The parent at the shape with an extent-1 dimension inserted at `dim`, that
+                // dimension then removed from every basis, and the registers that reach nothing
+                // dropped.
+                let d = usize::try_from(*dim)
+                    .ok()
+                    .filter(|&d| d <= rank)
+                    .ok_or_else(|| {
+                        bad(format!(
+                            "SliceLayout: dim {dim} is not a dimension of a parent of rank {}",
+                            rank + 1
+                        ))
+                    })?;
+                let mut pshape = shape.to_vec();
+                pshape.insert(d, 1);
+                let p = parent.distributed(&pshape)?;
+                let cut = |bs: &Bases| -> Bases {
+                    bs.iter()
+                        .map(|b| {
+                            let mut b = b.clone();
+                            b.remove(d);
+                            b
+                        })
+                        .collect()
+                };
+                let mut reg = cut(&p.reg);
+                reg.retain(|b| b.iter().any(|&x| x != 0));
+                Ok(DistLinear {
+                    reg,
+                    lane: cut(&p.lane),
+                    warp: cut(&p.warp),
+                    block: cut(&p.block),
+                    shape: shape.to_vec(),
+                })
+            }
             _ => Err(bad(format!(
                 "{self} is a shared layout, not a distributed one"
             ))),
@@ -708,6 +740,10 @@ mod tests {
             ("DotOperandLayout(1, NVMMADistributedLayout([2,0],[2,2],[16,8]), 4)", &[64, 64], "reg_bases=[[1, 0], [2, 0], [16, 0], [32, 0], [0, 16], [0, 32]], lane_bases=[[4, 0], [8, 0], [0, 1], [0, 2], [0, 4]], warp_bases=[[0, 8], [0, 0]]"),
             ("DotOperandLayout(0, BlockedLayout([2,1],[4,8],[2,2],[1,0]), 0)", &[32, 16], "reg_bases=[[0, 1], [0, 2], [0, 4], [0, 8], [1, 0], [16, 0]], lane_bases=[[0, 0], [0, 0], [0, 0], [2, 0], [4, 0]], warp_bases=[[0, 0], [8, 0]]"),
             ("DotOperandLayout(1, BlockedLayout([1,2],[2,16],[1,2],[1,0]), 0)", &[8, 16], "reg_bases=[[0, 1], [1, 0], [2, 0], [4, 0]], lane_bases=[[0, 2], [0, 4], [0, 8], [0, 0], [0, 0]], warp_bases=[[0, 0]]"),
+            ("SliceLayout(0, BlockedLayout([2,2],[4,8],[2,2],[1,0]))", &[32], "reg_bases=[[1]], lane_bases=[[2], [4], [8], [0], [0]], warp_bases=[[16], [0]]"),
+            ("SliceLayout(1, BlockedLayout([2,2],[4,8],[2,2],[1,0]))", &[4], "reg_bases=[[1]], lane_bases=[[0], [0], [0], [2], [0]], warp_bases=[[0], [0]]"),
+            ("SliceLayout(0, NVMMADistributedLayout([2,0],[2,2],[16,8]))", &[64], "reg_bases=[[1], [16], [32]], lane_bases=[[2], [4], [0], [0], [0]], warp_bases=[[8], [0]]"),
+            ("SliceLayout(1, NVMMADistributedLayout([2,0],[2,2],[16,8]))", &[64], "reg_bases=[[8], [32]], lane_bases=[[0], [0], [1], [2], [4]], warp_bases=[[0], [16]]"),
         ];
         for (text, shape, want) in cases {
             let g: Gluon = text.parse().unwrap();

@@ -2402,7 +2402,7 @@ def gluon_to_cute(shape, gluon):
     Example: cute gluon_to_cute (32,16) BlockedLayout([1,4],[8,4],[4,1],[1,0])
         ((4,32),4):((128,1),32)
 
-    Limits: at most 2^22 points (MAX_GLUON_POINTS); rank 2 for NVMMA and dot-operand layouts; no cga_layout (several CTAs) in named layouts; no SliceLayout, no fp4_padded
+    Limits: at most 2^22 points (MAX_GLUON_POINTS); rank 2 for NVMMA and dot-operand layouts; no cga_layout (several CTAs) in named layouts; no fp4_padded
     """
     return _call('gluon_to_cute', 2, (shape, gluon))
 

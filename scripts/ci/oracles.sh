@@ -11,7 +11,7 @@
 # and filled once per machine (triton==3.9.0 and nvidia-cutlass-dsl==4.8.1, about 1.3 GB; and
 # nvidia-cutlass for pycute and CuTe's headers, nvidia-cuda-cccl-cu12 for libcu++'s), reused
 # afterwards. ROSETTA_SEED fixes the seed (printed on every
-# run), ROSETTA_CASES the cases per kind (default 30: about 30 s with the venv present, under a
+# run), ROSETTA_CASES the cases per kind (default 20: about 30 s with the venv present, under a
 # minute on a loaded 2-core machine).
 set -euo pipefail
 cd "$(dirname "$0")/../.."

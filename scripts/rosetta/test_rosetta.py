@@ -24,7 +24,7 @@ import tempfile
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 SEED = int(os.environ.get("ROSETTA_SEED", "0")) or random.randrange(1, 1 << 30)
-CASES = int(os.environ.get("ROSETTA_CASES", "30"))
+CASES = int(os.environ.get("ROSETTA_CASES", "20"))
 CUTE = os.environ.get("CUTE", os.path.join(ROOT, "target", "debug", "cute"))
 
 _builder = None

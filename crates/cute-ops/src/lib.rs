@@ -52,6 +52,7 @@ pub mod png;
 mod pointer_ops;
 mod pycute_ops;
 pub mod request;
+mod rosetta_ops;
 pub mod show;
 mod smem_atom_ops;
 mod symbolic_ops;
@@ -160,6 +161,7 @@ pub static GROUPS: &[&[OpSpec]] = &[
     f2_ops::F2_OPS,
     symbolic_ops::SYMBOLIC_OPS,
     pointer_ops::POINTER_OPS,
+    rosetta_ops::ROSETTA_OPS,
 ];
 
 /// Every operation of every group, in the order `cute ops` lists them.
@@ -1117,10 +1119,17 @@ mod tests {
             .filter(|s| !s.limits.is_empty())
             .map(|s| s.name)
             .collect();
-        // make_coord_iterator's: usage_audit::make_coord_iterator_limits.
+        // make_coord_iterator's: usage_audit::make_coord_iterator_limits; gluon_to_cute's,
+        // cute_to_gluon's and equal_function's: rosetta_ops::tests::stated_limits_hold.
         assert_eq!(
             declared,
-            ["table", "make_coord_iterator"],
+            [
+                "table",
+                "make_coord_iterator",
+                "gluon_to_cute",
+                "cute_to_gluon",
+                "equal_function"
+            ],
             "a declared limit needs its check here"
         );
         // table: 1048576 values are written, one more is refused, by N or by the size.

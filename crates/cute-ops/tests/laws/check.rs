@@ -30,6 +30,7 @@ const CHECK_SIZE: i64 = 1 << 12;
 /// The operations with a law checker.
 pub const LAWS: &[(&str, Law)] = &[
     ("size", law_size),
+    ("cute_to_gluon", law_cute_to_gluon),
     ("cosize", law_cosize),
     ("rank", law_rank),
     ("depth", law_depth),
@@ -234,6 +235,8 @@ pub const CONTRACT_ONLY: &[&str] = &[
     "make_zip_tensor",
     "unzip_tensor",
     "as_position_independent_swizzle_tensor",
+    "gluon_to_cute",
+    "equal_function",
 ];
 
 /// Result kinds some operations give beyond their declaration (declaration gaps, reported):
@@ -456,6 +459,86 @@ fn eval(l: &Layout, i: i64) -> Option<i64> {
 
 fn values(l: &Layout) -> Option<Vec<i64>> {
     (0..size_of(l)).map(|i| eval(l, i)).collect()
+}
+
+/// The XOR of `bases` over the set bits of `bits`, as the offset `x0 + d0*(x1 + ...)`.
+fn xor_offset(bases: &[Vec<i64>], bits: i64, dims: &[i64]) -> i64 {
+    let mut c = vec![0i64; dims.len()];
+    for (j, b) in bases.iter().enumerate() {
+        if bits >> j & 1 == 1 {
+            for (x, y) in c.iter_mut().zip(b) {
+                *x ^= y;
+            }
+        }
+    }
+    let (mut o, mut scale) = (0, 1);
+    for (x, d) in c.iter().zip(dims) {
+        o += x * scale;
+        scale *= d;
+    }
+    o
+}
+
+/// A shared layout's offset (padded) at each coordinate's 1-D index.
+fn shared_values(
+    bases: &[Vec<i64>],
+    pairs: &[(i64, i64)],
+    dims: &[i64],
+    n: usize,
+) -> Result<Vec<i64>, String> {
+    let mut out = vec![-1i64; n];
+    for o in 0..(1i64 << bases.len()) {
+        let c = xor_offset(bases, o, dims) as usize;
+        let slot = out.get_mut(c).ok_or("a basis leaves the shape")?;
+        *slot = o + pairs.iter().map(|&(i, p)| (o / i) * p).sum::<i64>();
+    }
+    Ok(out)
+}
+
+/// cute_to_gluon: the answer's linear layout, its bases XORed here (the padding added here),
+/// has the integer layout's values at every point (the TV index `t + T*v` for a distributed
+/// answer, the coordinate's 1-D index for a shared one).
+fn law_cute_to_gluon(args: &[Arg], r: &Result<String, OpError>) -> Result<(), String> {
+    use cute_layout::gpu::gluon::Gluon;
+    let (Some(l), Some(shape), Ok(text)) = (
+        args.first().and_then(small_layout),
+        args.get(1).and_then(tuple_arg),
+        r,
+    ) else {
+        return Ok(());
+    };
+    let dims: Vec<i64> = shape.leaves().to_vec();
+    let want = values(&l).ok_or("layout values overflow")?;
+    let first = text.lines().next().unwrap_or("");
+    let g: Gluon = first
+        .parse()
+        .map_err(|e| format!("answer {first:?} is no Gluon layout: {e}"))?;
+    let got: Vec<i64> = match &g {
+        Gluon::DistributedLinear(d) => {
+            let thread: Vec<Vec<i64>> = d
+                .lane
+                .iter()
+                .chain(&d.warp)
+                .chain(&d.block)
+                .cloned()
+                .collect();
+            let t = 1i64 << thread.len();
+            (0..want.len() as i64)
+                .map(|i| xor_offset(&thread, i % t, &dims) ^ xor_offset(&d.reg, i / t, &dims))
+                .collect()
+        }
+        Gluon::SharedLinear(s) => shared_values(&s.offset, &[], &dims, want.len())?,
+        Gluon::PaddedShared {
+            offset_bases,
+            interval_padding_pairs,
+            ..
+        } => shared_values(offset_bases, interval_padding_pairs, &dims, want.len())?,
+        other => return Err(format!("answer {other} is no linear layout")),
+    };
+    if got != want {
+        return Err(format!("{first} has values {got:?}, the layout {want:?}"));
+    }
+    Ok(())
 }
 
 fn tuple_arg(a: &Arg) -> Option<IntTuple> {

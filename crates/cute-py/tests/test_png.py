@@ -41,7 +41,7 @@ def test_module_functions_and_scale():
     w1, h1 = size(cl.png(Layout((4, 8), (8, 1)), scale=1))
     assert (w, h) == (4 * w1, 4 * h1)  # a small layout is drawn at 4x by default
     assert size(cl.png(Layout(((4, 8), 4), ((32, 1), 8)), (32, 4)))
-    assert cl.svg_to_png(cl.svg(Swizzle(2, 0, 3))) == Swizzle(2, 0, 3).png()
+    assert cl.svg_to_png(Swizzle(2, 0, 3).svg()) == Swizzle(2, 0, 3).png()
     assert size(cl.svg_to_png(cl.picture("logical_divide", "(8,8):(1,8)", "(2,4)"), 0.5)) is not None
     with pytest.raises(LayoutError) as e:
         Layout(8, 1).png(scale=0)

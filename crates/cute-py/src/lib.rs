@@ -789,6 +789,16 @@ macro_rules! py_methods {
         py_methods!(@with $ty [
             $($acc)*
 
+            /// The picture as SVG text, fitted into `width` x `height` pixels (both `None`:
+            /// 800 x 600, a notebook cell; one given: that side alone): its `viewBox` keeps the
+            /// drawing's units, its `width` and `height` are scaled down to fit, and the cells'
+            /// labels are left out where cells would show smaller than 10 pixels. `fit=False`:
+            /// the natural size (1 unit = 1 pixel) with every label.
+            #[pyo3(signature = (width = None, height = None, fit = true))]
+            fn svg(&self, width: Option<f64>, height: Option<f64>, fit: bool) -> PyResult<String> {
+                self.picture(fit_box(width, height, fit))
+            }
+
             $(#[$doc])*
             #[pyo3(signature = (scale = None))]
             fn png<'py>(
@@ -796,15 +806,34 @@ macro_rules! py_methods {
                 py: Python<'py>,
                 scale: Option<f32>,
             ) -> PyResult<Bound<'py, PyBytes>> {
-                to_png(py, self.svg()?, scale)
+                to_png(py, self.picture(None)?, scale)
             }
 
             fn _repr_svg_(&self) -> Option<String> {
-                repr_svg(|| self.svg())
+                repr_svg(|| self.picture(fit_box(None, None, true)))
             }
 
             fn _repr_png_<'py>(&self, py: Python<'py>) -> Option<Bound<'py, PyBytes>> {
-                repr_png(py, || self.svg())
+                repr_png(py, || self.picture(None))
+            }
+
+            /// Jupyter's display: the picture (SVG fitted to the cell, or PNG after
+            /// `set_jupyter_format("png")`) and `repr()` as text; no HTML, so that the picture
+            /// is what a notebook shows (`table()` is CuTe's `print_layout` text).
+            #[pyo3(signature = (include = None, exclude = None))]
+            fn _repr_mimebundle_<'py>(
+                slf: &Bound<'py, Self>,
+                include: Option<&Bound<'py, PyAny>>,
+                exclude: Option<&Bound<'py, PyAny>>,
+            ) -> PyResult<Bound<'py, PyDict>> {
+                let _ = (include, exclude); // IPython filters the formats itself.
+                let me = slf.get();
+                mimebundle(
+                    slf.py(),
+                    slf.repr()?.to_cow()?.as_ref(),
+                    || me.picture(fit_box(None, None, true)),
+                    || me.picture(None),
+                )
             }
         ] $($rest)*);
     };
@@ -1051,25 +1080,12 @@ impl PyLayout {
         Ok(self.inner.table().py()?.to_string())
     }
 
-    /// The layout as an SVG picture (each cell: coordinate and offset; coloured by value mod 8,
-    /// or past 256 points by where the value lies in its range).
-    fn svg(&self) -> PyResult<String> {
-        layout_svg(&ComposedLayout::from(self.inner.clone()))
-    }
 
     /// The layout as a LaTeX/TikZ picture.
     fn latex(&self) -> PyResult<String> {
         render::latex(&self.inner, &Style::new()).py()
     }
 
-    fn _repr_html_(&self) -> Option<String> {
-        let t = self.inner.table().ok()?.to_string();
-        Some(format!(
-            "<div><code>{}</code><pre>{}</pre></div>",
-            html_escape(&self.inner.to_string()),
-            html_escape(&t)
-        ))
-    }
 }
 /// Evaluates: `L(i)` (1-D index, CuTe's colexicographic order; past the end the last mode
 /// runs on), `L((i, j))` or `L(i, j)` (R-D or natural coordinates). A `None` anywhere slices
@@ -1081,10 +1097,12 @@ __call__(layout_object);
 png;
 }
 
-fn html_escape(s: &str) -> String {
-    s.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
+impl PyLayout {
+    /// The layout's picture (each cell: coordinate and offset; coloured by value mod 8, or past
+    /// 256 points by where the value lies in its range), fitted into `fit` if given.
+    fn picture(&self, fit: Option<(f64, f64)>) -> PyResult<String> {
+        layout_svg(&ComposedLayout::from(self.inner.clone()), fit)
+    }
 }
 
 // ---- Swizzle and ComposedLayout ----------------------------------------------------------------
@@ -1148,12 +1166,6 @@ impl PySwizzle {
         self.inner_size()
     }
 
-    /// The swizzle as an SVG picture: `Sw<B,M,S> o 0 o (2^B, 2^(T-B)):(2^(T-B), 1)` with `T`
-    /// its top bit (one row per value of the bits it reads), coloured by `offset / 2^M mod 8`.
-    fn svg(&self) -> PyResult<String> {
-        let c = cute_ops::show::parse_showable("svg", &self.inner.to_string()).map_err(operr)?;
-        layout_svg(&c)
-    }
 }
 /// The same picture as PNG bytes (see `Layout.png`).
 png;
@@ -1161,6 +1173,13 @@ text_value("Swizzle");
 }
 
 impl PySwizzle {
+    /// The swizzle's picture: `Sw<B,M,S> o 0 o (2^B, 2^(T-B)):(2^(T-B), 1)` with `T` its top bit
+    /// (one row per value of the bits it reads), coloured by `offset / 2^M mod 8`.
+    fn picture(&self, fit: Option<(f64, f64)>) -> PyResult<String> {
+        let c = cute_ops::show::parse_showable("svg", &self.inner.to_string()).map_err(operr)?;
+        layout_svg(&c, fit)
+    }
+
     fn inner_size(&self) -> PyResult<i64> {
         let (b, m, s) = (self.inner.bits(), self.inner.base(), self.inner.shift());
         let e = s
@@ -1274,16 +1293,19 @@ impl PyComposed {
         offsets_to_py(py, self.inner.size(), self.inner.offsets())
     }
 
-    /// The layout as an SVG picture, each cell showing the swizzled offset, coloured by
-    /// `offset / 2^M mod 8` for `Sw<B,M,S>` so that the swizzle shows.
-    fn svg(&self) -> PyResult<String> {
-        layout_svg(&self.inner)
-    }
 }
 /// The same picture as PNG bytes (see `Layout.png`).
 png;
 text_value("ComposedLayout");
 __call__(composed_object);
+}
+
+impl PyComposed {
+    /// The picture, each cell showing the swizzled offset, coloured by `offset / 2^M mod 8` for
+    /// `Sw<B,M,S>` so that the swizzle shows.
+    fn picture(&self, fit: Option<(f64, f64)>) -> PyResult<String> {
+        layout_svg(&self.inner, fit)
+    }
 }
 
 /// A layout with basis strides (CuTe's `ScaledBasis`, e.g. `make_identity_layout`'s
@@ -1382,11 +1404,6 @@ impl PyTV {
         ret_tuple(py, &self.tile)
     }
 
-    /// The picture: each cell of the tile shows the thread and value that own it.
-    fn svg(&self) -> PyResult<String> {
-        render::svg_tv(&self.tv, &self.tile, &Style::new()).py()
-    }
-
     /// The picture in LaTeX/TikZ.
     fn latex(&self) -> PyResult<String> {
         render::latex_tv(&self.tv, &self.tile, &Style::new()).py()
@@ -1406,6 +1423,13 @@ impl PyTV {
 }
 /// The picture as PNG bytes (see `Layout.png`).
 png;
+}
+
+impl PyTV {
+    /// The picture: each cell of the tile shows the thread and value that own it.
+    fn picture(&self, fit: Option<(f64, f64)>) -> PyResult<String> {
+        render::svg_tv(&self.tv, &self.tile, &fitted(Style::new(), fit)).py()
+    }
 }
 
 // ---- module functions --------------------------------------------------------------------------
@@ -2536,15 +2560,15 @@ fn layout_or_tv_svg(
     tile: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<String> {
     if let Ok(c) = layout.cast::<PyComposed>() {
-        return c.get().svg();
+        return c.get().picture(None);
     }
     if let Ok(c) = layout.cast::<PySwizzle>() {
-        return c.get().svg();
+        return c.get().picture(None);
     }
     let l = to_layout(layout)?;
     match given(tile) {
         Some(t) => render::svg_tv(&l, &to_tuple(t)?, &Style::new()).py(),
-        None => layout_svg(&ComposedLayout::from(l)),
+        None => layout_svg(&ComposedLayout::from(l), None),
     }
 }
 
@@ -2612,9 +2636,54 @@ fn jupyter_format() -> &'static str {
 /// Whether Jupyter is shown PNG (`set_jupyter_format("png")`) rather than SVG.
 static DISPLAY_PNG: AtomicBool = AtomicBool::new(false);
 
-/// A layout's or swizzled layout's picture with the front ends' default colours.
-fn layout_svg(c: &ComposedLayout) -> PyResult<String> {
-    cute_ops::view::layout_svg(c).map_err(operr)
+/// A layout's or swizzled layout's picture with the front ends' default colours, fitted into
+/// `fit` if given.
+fn layout_svg(c: &ComposedLayout, fit: Option<(f64, f64)>) -> PyResult<String> {
+    match fit {
+        Some((w, h)) => cute_ops::view::layout_svg_fit(c, w, h),
+        None => cute_ops::view::layout_svg(c),
+    }
+    .map_err(operr)
+}
+
+/// The box a picture fits in by default: about a notebook cell (pixels).
+const FIT_BOX: (f64, f64) = (800.0, 600.0);
+
+/// The box of `svg(width, height, fit)`: `None` without `fit`; a side not given is free when the
+/// other is given, and both default to [`FIT_BOX`].
+fn fit_box(width: Option<f64>, height: Option<f64>, fit: bool) -> Option<(f64, f64)> {
+    fit.then(|| match (width, height) {
+        (None, None) => FIT_BOX,
+        (w, h) => (w.unwrap_or(f64::MAX), h.unwrap_or(f64::MAX)),
+    })
+}
+
+/// `style` fitted into `fit` if given.
+fn fitted(style: Style<'_>, fit: Option<(f64, f64)>) -> Style<'_> {
+    match fit {
+        Some((w, h)) => style.fit(w, h),
+        None => style,
+    }
+}
+
+/// `_repr_mimebundle_`: `text/plain` and the picture, SVG (`fitted`) or, after
+/// `set_jupyter_format("png")`, PNG (of the `natural` SVG); a refused picture is left out.
+fn mimebundle<'py>(
+    py: Python<'py>,
+    text: &str,
+    fitted: impl FnOnce() -> PyResult<String>,
+    natural: impl FnOnce() -> PyResult<String>,
+) -> PyResult<Bound<'py, PyDict>> {
+    let d = PyDict::new(py);
+    if DISPLAY_PNG.load(Ordering::Relaxed) {
+        if let Some(png) = natural().ok().and_then(|svg| to_png(py, svg, None).ok()) {
+            d.set_item("image/png", png)?;
+        }
+    } else if let Ok(svg) = fitted() {
+        d.set_item("image/svg+xml", svg)?;
+    }
+    d.set_item("text/plain", text)?;
+    Ok(d)
 }
 
 /// `svg` as PNG bytes; the drawing runs without the GIL.
@@ -2676,16 +2745,20 @@ fn tiled_mma(
 }
 
 /// A tiled MMA's picture as CuTe's `print_latex` draws it (C, A and B panels), in SVG:
-/// `mma_svg(atom, atom_layout=None, permutation=None)`.
+/// `mma_svg(atom, atom_layout=None, permutation=None, width=None, height=None, fit=False)`;
+/// with `fit=True` fitted into `width` x `height` pixels as `Layout.svg` is.
 #[pyfunction]
-#[pyo3(signature = (atom, atom_layout = None, permutation = None))]
+#[pyo3(signature = (atom, atom_layout = None, permutation = None, width = None, height = None, fit = false))]
 fn mma_svg(
     atom: &str,
     atom_layout: Option<&Bound<'_, PyAny>>,
     permutation: Option<&Bound<'_, PyAny>>,
+    width: Option<f64>,
+    height: Option<f64>,
+    fit: bool,
 ) -> PyResult<String> {
     let mma = tiled_mma(atom, atom_layout, permutation)?;
-    render::svg_mma(&mma, &Style::new())
+    render::svg_mma(&mma, &fitted(Style::new(), fit_box(width, height, fit)))
         .map_err(OpError::from)
         .map_err(operr)
 }

@@ -563,11 +563,22 @@ fn composed_object(py: Python<'_>, c: ComposedLayout) -> PyResult<Py<PyAny>> {
 /// op's declared result kinds (`OpSpec::returns`) that it is: a `Layout` (or `BasisLayout` for
 /// basis strides), `ComposedLayout`, `Swizzle`, int, bool or (nested) tuple. The other kinds
 /// (tables, pictures, tensors, pointers, symbolic and F2 layouts) stay text.
-fn from_kinds<'py>(py: Python<'py>, kinds: &[Kind], text: &str) -> PyResult<Bound<'py, PyAny>> {
-    let value = Value::parse(&Arg::Text(text.to_owned()));
-    match from_value(py, kinds, value)? {
-        Some(o) => Ok(o),
-        None => text.into_bound_py_any(py),
+fn from_kinds<'py>(py: Python<'py>, kinds: &[Kind], text: String) -> PyResult<Bound<'py, PyAny>> {
+    // One declared kind: the text read as that kind; else (or where it is not that kind, e.g.
+    // basis strides for LAYOUT) by the table's grammar.
+    let direct = match kinds {
+        [Kind::Int | Kind::Bool] => text.trim().parse::<i64>().ok().map(Value::Int),
+        [Kind::Layout] => text.parse::<Layout>().ok().map(Value::Layout),
+        _ => None,
+    };
+    let arg = Arg::Text(text);
+    let value = direct.unwrap_or_else(|| Value::parse(&arg));
+    if let Some(o) = from_value(py, kinds, value)? {
+        return Ok(o);
+    }
+    match arg {
+        Arg::Text(text) => text.into_bound_py_any(py),
+        other => other.to_string().into_bound_py_any(py),
     }
 }
 
@@ -649,6 +660,12 @@ fn from_value<'py>(
 /// A Python value as an operation argument of the table: objects print in CuTe's text, ints stay
 /// ints, `None` is `_`, tuples are written in CuTe's tuple form, lists stay lists.
 fn to_arg(x: &Bound<'_, PyAny>, depth: usize) -> PyResult<Arg> {
+    if x.is_exact_instance_of::<PyInt>() {
+        return Ok(Arg::Int(x.extract::<i64>()?));
+    }
+    if x.is_exact_instance_of::<PyTuple>() || x.is_exact_instance_of::<PyLayout>() {
+        return Ok(Arg::Text(to_text(x, depth)?));
+    }
     if depth > MAX_PY_DEPTH {
         return Err(too_deep("argument"));
     }
@@ -669,40 +686,71 @@ fn to_arg(x: &Bound<'_, PyAny>, depth: usize) -> PyResult<Arg> {
 }
 
 fn to_text(x: &Bound<'_, PyAny>, depth: usize) -> PyResult<String> {
+    let mut out = String::new();
+    write_text(x, depth, &mut out)?;
+    Ok(out)
+}
+
+/// Writes `x` in CuTe's notation (see [`to_arg`]) into `out`: one buffer for a whole nested
+/// tuple, ints first (the common leaf).
+fn write_text(x: &Bound<'_, PyAny>, depth: usize, out: &mut String) -> PyResult<()> {
+    use std::fmt::Write as _;
+    if x.is_exact_instance_of::<PyInt>() {
+        let _ = write!(out, "{}", x.extract::<i64>()?);
+        return Ok(());
+    }
     if depth > MAX_PY_DEPTH {
         return Err(too_deep("argument"));
     }
+    if let Ok(t) = x.cast_exact::<PyTuple>() {
+        out.push('(');
+        for (k, e) in t.iter_borrowed().enumerate() {
+            if k > 0 {
+                out.push(',');
+            }
+            write_text(&e, depth + 1, out)?;
+        }
+        out.push(')');
+        return Ok(());
+    }
     if let Ok(l) = x.cast::<PyLayout>() {
-        return Ok(l.get().inner.to_string());
+        let _ = write!(out, "{}", l.get().inner);
+        return Ok(());
     }
     if let Ok(c) = x.cast::<PyComposed>() {
-        return Ok(c.get().inner.to_string());
+        let _ = write!(out, "{}", c.get().inner);
+        return Ok(());
     }
     if let Ok(s) = x.cast::<PySwizzle>() {
-        return Ok(s.get().inner.to_string());
+        let _ = write!(out, "{}", s.get().inner);
+        return Ok(());
     }
     if let Ok(b) = x.cast::<PyBasis>() {
-        return Ok(b.get().inner.to_string());
+        let _ = write!(out, "{}", b.get().inner);
+        return Ok(());
     }
     if x.is_none() {
-        return Ok("_".into());
+        out.push('_');
+        return Ok(());
     }
     if let Some(v) = as_int(x)? {
-        return Ok(v.to_string());
+        let _ = write!(out, "{v}");
+        return Ok(());
     }
     if let Ok(s) = x.cast::<PyString>() {
-        return Ok(s.to_cow()?.into_owned());
+        out.push_str(&s.to_cow()?);
+        return Ok(());
     }
     if x.is_instance_of::<PyTuple>() || x.is_instance_of::<PyList>() {
-        let mut out = String::from("(");
+        out.push('(');
         for (k, e) in x.try_iter()?.enumerate() {
             if k > 0 {
                 out.push(',');
             }
-            out.push_str(&to_text(&e?, depth + 1)?);
+            write_text(&e?, depth + 1, out)?;
         }
         out.push(')');
-        return Ok(out);
+        return Ok(());
     }
     Err(type_error(
         "cannot write this argument in CuTe's notation",
@@ -722,15 +770,9 @@ fn is_other_kind(x: &Bound<'_, PyAny>) -> bool {
         || x.is_instance_of::<PyString>()
 }
 
-/// The declaration of `op`, by a map built once (the table's own lookup is a scan of its names).
+/// The declaration of `op`.
 fn spec_of(op: &str) -> PyResult<&'static cute_ops::OpSpec> {
-    static SPECS: OnceLock<std::collections::HashMap<&'static str, &'static cute_ops::OpSpec>> =
-        OnceLock::new();
-    SPECS
-        .get_or_init(|| cute_ops::all().map(|s| (s.name, s)).collect())
-        .get(op)
-        .copied()
-        .ok_or_else(|| operr(cute_ops::unknown_op(op)))
+    cute_ops::find(op).ok_or_else(|| operr(cute_ops::unknown_op(op)))
 }
 
 /// Runs `op` of the operation table on Python arguments, converting the result by the op's
@@ -748,7 +790,7 @@ fn table_call<'py>(py: Python<'py>, op: &str, args: &[&Bound<'py, PyAny>]) -> Py
 fn run_table(py: Python<'_>, op: &str, args: &[Arg]) -> PyResult<Py<PyAny>> {
     let spec = spec_of(op)?;
     let text = cute_ops::run_op(op, args).map_err(operr)?;
-    Ok(from_kinds(py, spec.returns, &text)?.unbind())
+    Ok(from_kinds(py, spec.returns, text)?.unbind())
 }
 
 /// `table_call` on `first` and, if given, `more`.
@@ -2440,7 +2482,7 @@ fn _call(
         }
     }
     let text = cute_ops::run_op(op, &a).map_err(operr)?;
-    Ok(from_kinds(py, spec.returns, &text)?.unbind())
+    Ok(from_kinds(py, spec.returns, text)?.unbind())
 }
 
 /// The declarations of the operation table, for the generator of `cute_layout._ops`: one dict

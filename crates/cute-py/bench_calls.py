@@ -1,7 +1,7 @@
 """Per-call cost of cute_layout functions, for comparing two builds side by side.
 
     python crates/cute-py/bench_calls.py DIR_A DIR_B [ROUNDS]
-    python crates/cute-py/bench_calls.py --ir DIR_A DIR_B [CALLS]
+    python crates/cute-py/bench_calls.py --ir DIR_A DIR_B [CALLS [CASE,CASE,...]]
 
 DIR_A and DIR_B are folders holding a `cute_layout` package (e.g. two unpacked wheels). Each
 round times every case in each build, alternating, in fresh interpreters; the report is the
@@ -94,17 +94,20 @@ def instructions(d, expr, calls):
     return int(re.search(r"Collected : (\d+)", r.stderr).group(1))
 
 
-def main_ir(a, b, calls):
+def main_ir(a, b, calls, names=None):
     print(f"{'case':<18} {'A Ir':>9} {'B Ir':>9} {'B/A':>6}")
     base = {d: instructions(d, "0", 0) for d in (a, b)}
     for name, expr in CASES:
+        if names and name not in names:
+            continue
         x, y = ((instructions(d, expr, calls) - base[d]) / calls for d in (a, b))
         print(f"{name:<18} {x:9.0f} {y:9.0f} {y / x:6.3f}", flush=True)
 
 
 def main(argv):
     if argv[0] == "--ir":
-        return main_ir(argv[1], argv[2], int(argv[3]) if len(argv) > 3 else 2000)
+        calls = int(argv[3]) if len(argv) > 3 else 2000
+        return main_ir(argv[1], argv[2], calls, argv[4].split(",") if len(argv) > 4 else None)
     a, b = argv[0], argv[1]
     rounds = int(argv[2]) if len(argv) > 2 else 3
     best = {a: {}, b: {}}

@@ -573,21 +573,23 @@ fn from_kinds<'py>(py: Python<'py>, kinds: &[Kind], text: String) -> PyResult<Bo
     };
     let arg = Arg::Text(text);
     let value = direct.unwrap_or_else(|| Value::parse(&arg));
-    if let Some(o) = from_value(py, kinds, value)? {
+    let mut text = match arg {
+        Arg::Text(text) => Some(text),
+        _ => None,
+    };
+    if let Some(o) = from_value(py, kinds, value, &mut text)? {
         return Ok(o);
     }
-    match arg {
-        Arg::Text(text) => text.into_bound_py_any(py),
-        other => other.to_string().into_bound_py_any(py),
-    }
+    text.unwrap_or_default().into_bound_py_any(py)
 }
 
 /// The Python object of a parsed result whose kind is among `kinds` (see [`from_kinds`]), or
-/// `None` where it is none of them.
+/// `None` where it is none of them; a `Layout` takes the result's `text` as its own.
 fn from_value<'py>(
     py: Python<'py>,
     kinds: &[Kind],
     value: Value,
+    text: &mut Option<String>,
 ) -> PyResult<Option<Bound<'py, PyAny>>> {
     for kind in kinds {
         let accepted = match (kind, &value) {
@@ -627,6 +629,7 @@ fn from_value<'py>(
                         Kind::Tuple,
                     ],
                     value,
+                    text,
                 );
             }
             _ => false,
@@ -635,7 +638,12 @@ fn from_value<'py>(
             continue;
         }
         return Ok(Some(match value {
-            Value::Layout(l) => new_layout(py, l)?.into_bound(py).into_any(),
+            Value::Layout(l) => match text.take() {
+                Some(t) => Py::new(py, PyLayout::with_text(l, t))?
+                    .into_bound(py)
+                    .into_any(),
+                None => new_layout(py, l)?.into_bound(py).into_any(),
+            },
             Value::BasisLayout(l) => Py::new(py, PyBasis { inner: *l })?
                 .into_bound(py)
                 .into_any(),
@@ -663,7 +671,10 @@ fn to_arg(x: &Bound<'_, PyAny>, depth: usize) -> PyResult<Arg> {
     if x.is_exact_instance_of::<PyInt>() {
         return Ok(Arg::Int(x.extract::<i64>()?));
     }
-    if x.is_exact_instance_of::<PyTuple>() || x.is_exact_instance_of::<PyLayout>() {
+    if let Ok(l) = x.cast_exact::<PyLayout>() {
+        return Ok(Arg::Text(l.get().text().to_owned()));
+    }
+    if x.is_exact_instance_of::<PyTuple>() {
         return Ok(Arg::Text(to_text(x, depth)?));
     }
     if depth > MAX_PY_DEPTH {
@@ -714,7 +725,7 @@ fn write_text(x: &Bound<'_, PyAny>, depth: usize, out: &mut String) -> PyResult<
         return Ok(());
     }
     if let Ok(l) = x.cast::<PyLayout>() {
-        let _ = write!(out, "{}", l.get().inner);
+        out.push_str(l.get().text());
         return Ok(());
     }
     if let Ok(c) = x.cast::<PyComposed>() {
@@ -984,6 +995,9 @@ pub struct PyLayout {
     inner: Layout,
     shape: OnceLock<Py<PyAny>>,
     stride: OnceLock<Py<PyAny>>,
+    /// CuTe's text of `inner`, written once: `str()` and every call through the operation table
+    /// (whose arguments are text) read it.
+    text: OnceLock<String>,
 }
 
 impl PyLayout {
@@ -993,7 +1007,21 @@ impl PyLayout {
             inner,
             shape: OnceLock::new(),
             stride: OnceLock::new(),
+            text: OnceLock::new(),
         }
+    }
+
+    /// `inner` with its text already written (a result of the operation table).
+    fn with_text(inner: Layout, text: String) -> Self {
+        PyLayout {
+            text: OnceLock::from(text),
+            ..PyLayout::wrap(inner)
+        }
+    }
+
+    /// CuTe's text of the layout.
+    fn text(&self) -> &str {
+        self.text.get_or_init(|| self.inner.to_string())
     }
 }
 
@@ -1076,7 +1104,7 @@ impl PyLayout {
     }
 
     fn __str__(&self) -> String {
-        self.inner.to_string()
+        self.text().to_owned()
     }
 
     fn __repr__(&self, py: Python<'_>) -> PyResult<String> {

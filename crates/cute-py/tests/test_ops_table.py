@@ -177,3 +177,12 @@ def test_drift_fixed():
     pics = {o: str(atom.tv_picture(o)) for o in "abc"}
     assert len(set(pics.values())) == 3
     assert all(p.startswith("<svg") for p in pics.values())
+
+
+@pytest.mark.parametrize("spec", EXAMPLES, ids=[s["name"] for s in EXAMPLES])
+def test_layout_results_print_as_their_value(spec):
+    # A Layout result keeps the operation's text as its str(): that text is the one the value
+    # itself prints.
+    got = _call_example(spec)
+    if isinstance(got, cl.Layout):
+        assert str(got) == str(cl.Layout(got.shape, got.stride)) == str(cl.Layout.parse(str(got)))

@@ -702,12 +702,34 @@ fn to_text(x: &Bound<'_, PyAny>, depth: usize) -> PyResult<String> {
     Ok(out)
 }
 
+/// Appends the decimal digits of `v` (what `write!(out, "{v}")` writes, without the formatting
+/// machinery: most arguments are small tuples of ints).
+fn push_int(out: &mut String, v: i64) {
+    let mut digits = [0u8; 20];
+    let mut k = digits.len();
+    let mut u = v.unsigned_abs();
+    loop {
+        k -= 1;
+        digits[k] = b'0' + (u % 10) as u8;
+        u /= 10;
+        if u == 0 {
+            break;
+        }
+    }
+    if v < 0 {
+        out.push('-');
+    }
+    for &d in &digits[k..] {
+        out.push(char::from(d));
+    }
+}
+
 /// Writes `x` in CuTe's notation (see [`to_arg`]) into `out`: one buffer for a whole nested
 /// tuple, ints first (the common leaf).
 fn write_text(x: &Bound<'_, PyAny>, depth: usize, out: &mut String) -> PyResult<()> {
     use std::fmt::Write as _;
     if x.is_exact_instance_of::<PyInt>() {
-        let _ = write!(out, "{}", x.extract::<i64>()?);
+        push_int(out, x.extract::<i64>()?);
         return Ok(());
     }
     if depth > MAX_PY_DEPTH {

@@ -138,7 +138,7 @@ impl<'a> Style<'a> {
     /// # use cute_layout::{Layout, render::{self, Style}};
     /// let l: Layout = "(64,64):(64,1)".parse()?;
     /// let svg = render::svg(&l, &Style::new().fit(800.0, 600.0))?;
-    /// assert!(svg.contains("height=\"600\""));
+    /// assert!(svg.contains("width=\"800\"") && svg.contains("viewBox=\"0 0 2608 ")); // shown 800 px wide
     /// assert!(!svg.contains(">4095</text>")); // cells of 7 px: no labels
     /// let small: Layout = "(4,8):(8,1)".parse()?;
     /// let fitted = render::svg(&small, &Style::new().fit(800.0, 600.0))?;

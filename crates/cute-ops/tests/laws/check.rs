@@ -13,6 +13,7 @@
 //!
 //! The operations in [`CONTRACT_ONLY`] are judged by step 1 alone: they have no law checker yet.
 
+use super::check_tools as tools;
 use cute_layout::{IntTuple, Layout, SymLayout};
 use cute_ops::table::Kind;
 use cute_ops::value::Form;
@@ -88,69 +89,99 @@ pub const LAWS: &[(&str, Law)] = &[
     ("repeat", law_repeat),
     ("ceil_div", law_ceil_div),
     ("round_up", law_round_up),
+    // The layout and tuple tools (laws/check_tools.rs).
+    ("make_ordered_layout", tools::law_make_ordered_layout),
+    ("make_identity_layout", tools::law_make_identity_layout),
+    ("append", tools::law_append),
+    ("prepend", tools::law_prepend),
+    ("replace", tools::law_replace),
+    ("insert", tools::law_insert),
+    ("remove", tools::law_remove),
+    ("group", tools::law_group),
+    ("take", tools::law_take),
+    ("select", tools::law_select),
+    ("mode", tools::law_mode),
+    ("slice", tools::law_slice),
+    ("slice_and_offset", tools::law_slice_and_offset),
+    ("crd2idx", tools::law_crd2idx),
+    ("get_hier_coord", tools::law_get_hier_coord),
+    ("get_flat_coord", tools::law_get_flat_coord),
+    ("get_1d_coord", tools::law_get_1d_coord),
+    ("crd2crd", tools::law_crd2crd),
+    ("congruent", tools::law_congruent),
+    ("weakly_congruent", tools::law_weakly_congruent),
+    ("compatible", tools::law_compatible),
+    ("nullspace", tools::law_nullspace),
+    ("max_common_vector", tools::law_max_common_vector),
+    ("max_common_layout", tools::law_max_common_layout),
+    ("upcast", tools::law_upcast),
+    ("downcast", tools::law_downcast),
+    ("recast", tools::law_recast),
+    ("recast_layout", tools::law_recast),
+    ("blocked_product", tools::law_blocked_product),
+    ("raked_product", tools::law_raked_product),
+    ("tile_to_shape", tools::law_tile_to_shape),
+    ("evenly_divides", tools::law_evenly_divides),
+    ("image", tools::law_image),
+    ("shape_div", tools::law_shape_div),
+    ("shape_mod", tools::law_shape_mod),
+    ("elem_scale", tools::law_elem_scale),
+    ("product_each", tools::law_product_each),
+    ("product_like", tools::law_product_like),
+    ("unflatten", tools::law_unflatten),
+    ("get", tools::law_mode),
+    ("dice", tools::law_dice),
+    ("lex_less", tools::law_lex_less),
+    ("colex_less", tools::law_colex_less),
+    ("elem_less", tools::law_elem_less),
+    ("compact_col_major", tools::law_compact_col_major),
+    ("compact_row_major", tools::law_compact_row_major),
+    ("make_layout_like", tools::law_make_layout_like),
+    ("make_fragment_like", tools::law_make_fragment_like),
+    ("hier_unzip", tools::law_hier_unzip),
+    ("transform_layout", tools::law_transform_layout),
+    ("bw_coalesce", tools::law_bw_coalesce),
+    ("compact_order", tools::law_compact_order),
+    ("make_coord_iterator", tools::law_make_coord_iterator),
+    ("at_mode", tools::law_at_mode),
+    ("offset_table", tools::law_offset_table),
+    ("permutation", tools::law_permutation),
+    ("cycles", tools::law_cycles),
+    ("permutation_order", tools::law_permutation_order),
+    ("mode_contiguity", tools::law_mode_contiguity),
+    ("tuple_cat", tools::law_tuple_cat),
+    ("greatest_common_domain", tools::law_greatest_common_domain),
+    ("common_refinement", tools::law_common_refinement),
+    ("common_coarsening", tools::law_common_coarsening),
+    ("repeat_like", tools::law_repeat_like),
+    ("wrap", tools::law_wrap),
+    ("unwrap", tools::law_unwrap),
+    ("transform", tools::law_transform),
+    ("fold", tools::law_fold),
+    ("iscan", tools::law_iscan),
+    ("escan", tools::law_escan),
+    ("any_of", tools::law_any_of),
+    ("all_of", tools::law_all_of),
+    ("none_of", tools::law_none_of),
+    ("tuple_find", tools::law_tuple_find),
+    ("find_if", tools::law_find_if),
+    ("coshape", tools::law_coshape),
+    ("coprofile", tools::law_coprofile),
+    ("domain_distribute", tools::law_domain_distribute),
+    ("domain_offset", tools::law_domain_offset),
+    ("max_alignment", tools::law_max_alignment),
+    ("zip", tools::law_zip),
+    ("tile_unzip", tools::law_tile_unzip),
+    ("structural_equal", tools::law_structural_equal),
 ];
 
 /// The operations judged by the contract alone (no law checker yet).
 pub const CONTRACT_ONLY: &[&str] = &[
-    "make_ordered_layout",
-    "make_identity_layout",
-    "append",
-    "prepend",
-    "replace",
-    "insert",
-    "remove",
-    "group",
-    "take",
-    "select",
-    "mode",
-    "slice",
-    "slice_and_offset",
-    "crd2idx",
-    "get_hier_coord",
-    "get_flat_coord",
-    "get_1d_coord",
-    "crd2crd",
-    "congruent",
-    "weakly_congruent",
-    "compatible",
-    "nullspace",
-    "max_common_vector",
-    "max_common_layout",
-    "upcast",
-    "downcast",
-    "recast",
-    "recast_layout",
-    "blocked_product",
-    "raked_product",
-    "tile_to_shape",
-    "evenly_divides",
     "show",
     "explain",
     "find_layout",
-    "image",
     "swizzle",
     "print_layout",
-    "shape_div",
-    "shape_mod",
-    "elem_scale",
-    "product_each",
-    "product_like",
-    "unflatten",
-    "get",
-    "dice",
-    "lex_less",
-    "colex_less",
-    "elem_less",
-    "compact_col_major",
-    "compact_row_major",
-    "make_layout_like",
-    "make_fragment_like",
-    "hier_unzip",
-    "transform_layout",
-    "bw_coalesce",
-    "compact_order",
-    "make_coord_iterator",
-    "at_mode",
     "mma_atom",
     "tiled_mma",
     "list_atoms",
@@ -166,20 +197,11 @@ pub const CONTRACT_ONLY: &[&str] = &[
     "codegen_check",
     "smem_search",
     "smem_evaluate",
-    "offset_table",
-    "permutation",
-    "cycles",
-    "permutation_order",
-    "mode_contiguity",
     "bank_conflicts",
     "f2_matrix",
-    "tuple_cat",
     "make_swizzle",
     "get_swizzle_portion",
     "get_nonswizzle_portion",
-    "greatest_common_domain",
-    "common_refinement",
-    "common_coarsening",
     "make_basis_like",
     "basis_get",
     "basis_value",
@@ -200,20 +222,7 @@ pub const CONTRACT_ONLY: &[&str] = &[
     "svg",
     "smem_atom",
     "smem_atom_layout",
-    "structural_equal",
     "tma_gbasis",
-    "repeat_like",
-    "wrap",
-    "unwrap",
-    "transform",
-    "fold",
-    "iscan",
-    "escan",
-    "any_of",
-    "all_of",
-    "none_of",
-    "tuple_find",
-    "find_if",
     "f2_swizzle",
     "make_gmem_ptr",
     "make_smem_ptr",
@@ -225,13 +234,6 @@ pub const CONTRACT_ONLY: &[&str] = &[
     "make_zip_tensor",
     "unzip_tensor",
     "as_position_independent_swizzle_tensor",
-    "coshape",
-    "coprofile",
-    "domain_distribute",
-    "domain_offset",
-    "max_alignment",
-    "zip",
-    "tile_unzip",
 ];
 
 /// Result kinds some operations give beyond their declaration (declaration gaps, reported):
@@ -1291,49 +1293,42 @@ fn leaves1(args: &[Arg]) -> Option<Vec<i64>> {
     }
 }
 
-fn law_sum(args: &[Arg], r: &Result<String, OpError>) -> Result<(), String> {
-    match leaves1(args) {
-        Some(v) => expect_int(r, v.iter().sum()),
+/// A law `R = f(leaves of X)` of a one-tuple query; no check where `f` has no value.
+fn by_leaves(
+    args: &[Arg],
+    r: &Result<String, OpError>,
+    f: impl Fn(Vec<i64>) -> Option<i64>,
+) -> Result<(), String> {
+    match leaves1(args).and_then(f) {
+        Some(m) => expect_int(r, m),
         None => Ok(()),
     }
+}
+
+fn law_sum(args: &[Arg], r: &Result<String, OpError>) -> Result<(), String> {
+    by_leaves(args, r, |v| Some(v.iter().sum()))
 }
 
 fn law_product(args: &[Arg], r: &Result<String, OpError>) -> Result<(), String> {
-    match leaves1(args) {
-        Some(v) => match v.iter().try_fold(1i64, |a, x| a.checked_mul(*x)) {
-            Some(p) => expect_int(r, p),
-            None => Ok(()),
-        },
-        None => Ok(()),
-    }
+    by_leaves(args, r, |v| {
+        v.iter().try_fold(1i64, |a, x| a.checked_mul(*x))
+    })
 }
 
 fn law_tuple_max(args: &[Arg], r: &Result<String, OpError>) -> Result<(), String> {
-    match leaves1(args).and_then(|v| v.into_iter().max()) {
-        Some(m) => expect_int(r, m),
-        None => Ok(()),
-    }
+    by_leaves(args, r, |v| v.into_iter().max())
 }
 
 fn law_tuple_min(args: &[Arg], r: &Result<String, OpError>) -> Result<(), String> {
-    match leaves1(args).and_then(|v| v.into_iter().min()) {
-        Some(m) => expect_int(r, m),
-        None => Ok(()),
-    }
+    by_leaves(args, r, |v| v.into_iter().min())
 }
 
 fn law_front(args: &[Arg], r: &Result<String, OpError>) -> Result<(), String> {
-    match leaves1(args).and_then(|v| v.first().copied()) {
-        Some(m) => expect_int(r, m),
-        None => Ok(()),
-    }
+    by_leaves(args, r, |v| v.first().copied())
 }
 
 fn law_back(args: &[Arg], r: &Result<String, OpError>) -> Result<(), String> {
-    match leaves1(args).and_then(|v| v.last().copied()) {
-        Some(m) => expect_int(r, m),
-        None => Ok(()),
-    }
+    by_leaves(args, r, |v| v.last().copied())
 }
 
 fn law_reverse(args: &[Arg], r: &Result<String, OpError>) -> Result<(), String> {

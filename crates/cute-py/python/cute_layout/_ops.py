@@ -578,7 +578,7 @@ def evenly_divides(shape, tiler):
 
     Usage: evenly_divides SHAPE TILER
 
-    Law: 1 exactly when every mode of SHAPE is a multiple of the matching tile size of TILER
+    Law: a tuple TILER mode by mode (at most rank(SHAPE) modes); an integer T: size(SHAPE) = T * size(ceil_div(SHAPE, T)), T divided out of SHAPE's leaves left to right rounding up (CuTe); a layout T: size(T) * size(complement(T, SHAPE)) = size(SHAPE)
 
     Example: cute evenly_divides (8,12) (4,3)
         1
@@ -1158,7 +1158,7 @@ def make_fragment_like(layout):
 
     Usage: make_fragment_like LAYOUT|SHAPE|TENSOR
 
-    Law: same size; mode 0 column-major (its stride-0 leaves kept), the other modes ordered like LAYOUT's and placed after it
+    Law: same size; rank 1: compact column-major (as CuTe); else mode 0 column-major (its stride-0 leaves kept), the other modes ordered like LAYOUT's and placed after it
 
     Example: cute make_fragment_like ((2,2),4,2):((1,0),16,64)
         ((2,2),4,2):((1,0),2,8)
@@ -1219,7 +1219,7 @@ def domain_offset(coord, layout):
 
 
 def max_alignment(layout):
-    """largest N for which upcast<N>(LAYOUT) is defined: gcd(size of right_inverse, the strides past it)
+    """the widest aligned vector of contiguous elements: gcd(size of right_inverse, the strides past it)
 
     Usage: max_alignment LAYOUT|COMPOSED|SWIZZLE
 
@@ -1301,7 +1301,7 @@ def compact_order(shape, order):
 
     Usage: compact_order SHAPE ORDER|LayoutLeft|LayoutRight
 
-    Law: SHAPE:R is compact, each leaf of ORDER starting at the product of the extents ranked below it
+    Law: each leaf of ORDER lays out its node of SHAPE column-major from the product of the sizes of the nodes ranked strictly below it: compact when ORDER's leaves differ (equal ranks share a start, as CuTe)
 
     Example: cute compact_order (2,(3,4)) (1,0)
         (12,(1,3))
@@ -1314,7 +1314,7 @@ def make_coord_iterator(shape, start=None, order=None):
 
     Usage: make_coord_iterator SHAPE [START|_ [ORDER]]
 
-    Law: from START (default 0) the leaf ORDER ranks 0 moves fastest (default: left to right, the 1-D index order)
+    Law: from START (default 0) the leaf ORDER ranks 0 moves fastest; ORDER ranks the n leaves 0..n-1, each once (default: left to right, the 1-D index order)
 
     Example: cute make_coord_iterator (2,3)
         ((0,0),(1,0),(0,1),(1,1),(0,2),(1,2))

@@ -333,7 +333,7 @@ def crd2crd(coord: object, shape: object, shape2: object) -> int | tuple:
 
     Usage: crd2crd COORD SHAPE SHAPE
 
-    Law: crd2idx(crd2crd(c, S1, S2), S2) = crd2idx(c, S1) (both colexicographic)
+    Law: three tuples of one rank: element by element (CuTe); else R = idx2crd(crd2idx(c, S1), S2), so crd2idx(R, S2) = crd2idx(c, S1) (both colexicographic)
 
     Example: cute crd2crd (1,5) (3,6) (3,(2,3))
         (1,(1,2))
@@ -489,7 +489,7 @@ def max_common_vector(layout: object, layout2: object) -> int:
 
     Usage: max_common_vector LAYOUT|COMPOSED LAYOUT|COMPOSED
 
-    Law: the largest n with A(i) = B(i) = i for every i < n (A and B contiguous alike there)
+    Law: for every j < R some coordinate c has A(c) = B(c) = j: the run of right_inverse(B) that A shares, inside both domains (at least 1)
 
     Example: cute max_common_vector (4,8):(1,4) 32:1
         32
@@ -501,7 +501,7 @@ def max_common_layout(layout: object, layout2: object) -> Layout | BasisLayout |
 
     Usage: max_common_layout LAYOUT|COMPOSED LAYOUT|COMPOSED
 
-    Law: R = A o right_inverse(B) restricted to the points both map alike: A(R(i)) = B(R(i))
+    Law: R(i) is a coordinate both map to i: A(R(i)) = B(R(i)) = i for i < size(R), size(R) = max_common_vector(A, B) (1:0 when that is 1)
 
     Example: cute max_common_layout (4,8):(1,4) 32:1
         32:1
@@ -513,7 +513,7 @@ def upcast(n: object, layout: object) -> Layout | BasisLayout | ComposedLayout |
 
     Usage: upcast N LAYOUT|SWIZZLE|COMPOSED
 
-    Law: the layout of the same memory viewed as elements N times wider: strides divided by N, stride-1 extents shrunk by N
+    Law: strides divided by N, a leaf of stride |d| < N shrunk by N/|d| (rounded up): the same memory viewed as elements N times wider where at most one leaf has a stride below N (else leaf by leaf, as CuTe)
 
     Example: cute upcast 2 (4,8):(8,1)
         (4,4):(4,1)
@@ -693,7 +693,7 @@ def evenly_divides(shape: object, tiler: object) -> bool:
 
     Usage: evenly_divides SHAPE TILER
 
-    Law: 1 exactly when every mode of SHAPE is a multiple of the matching tile size of TILER
+    Law: a tuple TILER mode by mode (at most rank(SHAPE) modes); an integer T: size(SHAPE) = T * size(ceil_div(SHAPE, T)), T divided out of SHAPE's leaves left to right rounding up (CuTe); a layout T: size(T) * size(complement(T, SHAPE)) = size(SHAPE)
 
     Example: cute evenly_divides (8,12) (4,3)
         1
@@ -1258,7 +1258,7 @@ def make_fragment_like(layout: object) -> Layout | BasisLayout | str:
 
     Usage: make_fragment_like LAYOUT|SHAPE|TENSOR
 
-    Law: same size; mode 0 column-major (its stride-0 leaves kept), the other modes ordered like LAYOUT's and placed after it
+    Law: same size; rank 1: compact column-major (as CuTe); else mode 0 column-major (its stride-0 leaves kept), the other modes ordered like LAYOUT's and placed after it
 
     Example: cute make_fragment_like ((2,2),4,2):((1,0),16,64)
         ((2,2),4,2):((1,0),2,8)
@@ -1314,7 +1314,7 @@ def domain_offset(coord: object, layout: object) -> str:
     ...
 
 def max_alignment(layout: object) -> int:
-    """largest N for which upcast<N>(LAYOUT) is defined: gcd(size of right_inverse, the strides past it)
+    """the widest aligned vector of contiguous elements: gcd(size of right_inverse, the strides past it)
 
     Usage: max_alignment LAYOUT|COMPOSED|SWIZZLE
 
@@ -1390,7 +1390,7 @@ def compact_order(shape: object, order: object) -> int | tuple:
 
     Usage: compact_order SHAPE ORDER|LayoutLeft|LayoutRight
 
-    Law: SHAPE:R is compact, each leaf of ORDER starting at the product of the extents ranked below it
+    Law: each leaf of ORDER lays out its node of SHAPE column-major from the product of the sizes of the nodes ranked strictly below it: compact when ORDER's leaves differ (equal ranks share a start, as CuTe)
 
     Example: cute compact_order (2,(3,4)) (1,0)
         (12,(1,3))
@@ -1402,7 +1402,7 @@ def make_coord_iterator(shape: object, start: object | None = None, order: objec
 
     Usage: make_coord_iterator SHAPE [START|_ [ORDER]]
 
-    Law: from START (default 0) the leaf ORDER ranks 0 moves fastest (default: left to right, the 1-D index order)
+    Law: from START (default 0) the leaf ORDER ranks 0 moves fastest; ORDER ranks the n leaves 0..n-1, each once (default: left to right, the 1-D index order)
 
     Example: cute make_coord_iterator (2,3)
         ((0,0),(1,0),(0,1),(1,1),(0,2),(1,2))

@@ -428,7 +428,7 @@ def crd2crd(coord, shape, shape2):
 
     Usage: crd2crd COORD SHAPE SHAPE
 
-    Law: crd2idx(crd2crd(c, S1, S2), S2) = crd2idx(c, S1) (both colexicographic)
+    Law: three tuples of one rank: element by element (CuTe); else R = idx2crd(crd2idx(c, S1), S2), so crd2idx(R, S2) = crd2idx(c, S1) (both colexicographic)
 
     Example: cute crd2crd (1,5) (3,6) (3,(2,3))
         (1,(1,2))

@@ -762,9 +762,22 @@ pub fn unknown_op(name: &str) -> OpError {
     OpError::new("UnknownOp", format!("unknown operation {name:?}{hint}"))
 }
 
-/// The entry of [`OPS`] called `name`.
+/// The entry of [`OPS`] called `name` (by a map of the names, built on the first call: every
+/// call of an operation looks its name up).
 pub fn find(name: &str) -> Option<&'static OpSpec> {
-    all().find(|s| s.name == name)
+    static BY_NAME: std::sync::OnceLock<std::collections::HashMap<&'static str, &'static OpSpec>> =
+        std::sync::OnceLock::new();
+    BY_NAME
+        .get_or_init(|| {
+            let mut map = std::collections::HashMap::new();
+            for s in all() {
+                // The first entry of a name, as a scan of `all()` finds.
+                map.entry(s.name).or_insert(s);
+            }
+            map
+        })
+        .get(name)
+        .copied()
 }
 
 /// The arguments of one call, with typed accessors whose errors name the operation and the

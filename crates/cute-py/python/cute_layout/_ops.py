@@ -426,7 +426,17 @@ def get_1d_coord(layout, index):
     return _call('get_1d_coord', 2, (layout, index))
 
 
-crd2crd = _native.crd2crd  # native: crd2crd COORD SHAPE SHAPE
+def crd2crd(coord, shape, shape2):
+    """a coordinate of one shape as a coordinate of another
+
+    Usage: crd2crd COORD SHAPE SHAPE
+
+    Law: three tuples of one rank: element by element (CuTe); else R = idx2crd(crd2idx(c, S1), S2), so crd2idx(R, S2) = crd2idx(c, S1) (both colexicographic)
+
+    Example: cute crd2crd (1,5) (3,6) (3,(2,3))
+        (1,(1,2))
+    """
+    return _call('crd2crd', 3, (coord, shape, shape2))
 
 
 def congruent(tuple, tuple2):
@@ -1970,10 +1980,78 @@ def outer_partition(tensor, tiler, coord):
     return _call('outer_partition', 3, (tensor, tiler, coord))
 
 
-latex = _native.latex  # native: latex LAYOUT|mma|copy [ATOM [TYPE]] [--OPTION VALUE...]
+def latex(layout, atom=None, type=None, option_value=()):
+    """CuTe's print_latex as TikZ text: a layout, a TV layout (--tv L --tile SHAPE), an MMA atom or tiled MMA (mma ATOM --layout --permutation), a tiled copy (copy ATOM TYPE --thr --val | --mma --operand); --palette C,C,... (`cute help latex`)
+
+    Usage: latex LAYOUT|mma|copy [ATOM [TYPE]] [--OPTION VALUE...]
+
+    Law: CuTe's print_latex text: cell (m,n) of the layout's 2-D grid holds L(m + M*n), shaded by value mod 8 (TV layout, MMA, copy: T<t> V<v> by thread mod 8); --palette C,C,... paints value or thread k with colour k mod N
+
+    Example: cute latex 2:1
+        % Layout: (2,1):(1,0)
+        \\documentclass[convert]{standalone}
+        \\usepackage{tikz}
+        
+        \\begin{document}
+        \\begin{tikzpicture}[x={(0cm,-1cm)},y={(1cm,0cm)},every node/.style={minimum size=1cm, outer sep=0pt}]
+        
+        \\node[fill=black!00] at (0,0) {0};
+        \\node[fill=black!40] at (1,0) {1};
+        \\draw[color=black,thick,shift={(-0.5,-0.5)}] (0,0) grid (2,1);
+        
+        \\node at (0,-1) {\\Large{\\texttt{0}}};
+        \\node at (1,-1) {\\Large{\\texttt{1}}};
+        \\node at (-1,0) {\\Large{\\texttt{0}}};
+        \\end{tikzpicture}
+        \\end{document}
+    """
+    return _call('latex', 1, (layout, atom, type), option_value)
 
 
-svg = _native.svg  # native: svg LAYOUT|OP|mma|copy [A|ATOM [B|TYPE]] [--OPTION VALUE...]
+def svg(layout, a=None, b=None, option_value=()):
+    """the pictures of latex as SVG, an operation's operands beside its result (OP A B), bank conflicts (--banks N); --palette, --color-by, --title, --highlight (`cute help svg`)
+
+    Usage: svg LAYOUT|OP|mma|copy [A|ATOM [B|TYPE]] [--OPTION VALUE...]
+
+    Law: the pictures of latex as SVG (cells coloured by value mod 8, TV cells by thread mod 32), plus operations drawn as operands beside the result and bank pictures; --palette C,C,... paints value or thread k with colour k mod N
+
+    Example: cute svg 2:1 --palette lightblue,wheat
+        <svg xmlns="http://www.w3.org/2000/svg" width="214" height="97" viewBox="0 0 214 97" font-family="DejaVu Sans Mono, monospace" font-size="12">
+        <style>
+        text{text-anchor:middle;fill:#000}
+        .title{font-size:13px;font-weight:bold;text-anchor:start}
+        .note{font-size:11px;fill:#444;text-anchor:start}
+        .h{font-size:11px;fill:#555}
+        .rn{font-size:11px;fill:#000;text-anchor:start}
+        .gl{fill:none;stroke:#333;stroke-width:1}
+        .g1{fill:none;stroke:#000;stroke-width:2}
+        .g2{fill:none;stroke:#000;stroke-width:3}
+        .g3{fill:none;stroke:#000;stroke-width:4}
+        .o0{fill:#add8e6}
+        .o1{fill:#f5deb3}
+        </style>
+        <rect width="214" height="97" fill="#fff"/>
+        <g class="panel">
+        <text class="title" x="12" y="26">2:1</text>
+        <text class="note" x="12" y="43">rank 1: drawn as one row of 2</text>
+        <g class="headers">
+        <text class="h" x="42" y="59">0</text>
+        <text class="h" x="68" y="59">1</text>
+        <text class="h" x="20.5" y="78">0</text>
+        </g>
+        <g class="cells">
+        <rect class="o0" x="29" y="63" width="26" height="22"/>
+        <rect class="o1" x="55" y="63" width="26" height="22"/>
+        </g>
+        <g class="labels">
+        <text x="42" y="78">0</text>
+        <text x="68" y="78">1</text>
+        </g>
+        <path class="gl" d="M29 63h52M29 85h52M29 63v22M55 63v22M81 63v22"/>
+        </g>
+        </svg>
+    """
+    return _call('svg', 1, (layout, a, b), option_value)
 
 
 def smem_atom(name, type, shape=None, order=None):

@@ -2,7 +2,6 @@
 `png()` and `svg_to_png()`, the size limits, and the Jupyter format switch."""
 
 import struct
-import time
 
 import pytest
 
@@ -48,22 +47,20 @@ def test_module_functions_and_scale():
     assert e.value.kind == "Usage"
 
 
-def test_too_big_is_refused_at_once():
+def test_too_big_is_refused():
+    # Refused by the pixel limits before anything is drawn (how fast is measured in the
+    # benchmarks, not here).
     for make in (
         lambda: Layout(65536, 1).png(),
         lambda: Layout((256, 256), (1, 256)).png(scale=8),
         lambda: cl.png("(128,128):(1,128)", scale=100),
     ):
-        t = time.perf_counter()
         with pytest.raises(LayoutError) as e:
             make()
         assert e.value.kind == "TooLarge", e.value
-        assert time.perf_counter() - t < 1.0
-    # Within the limits: the largest default picture takes a few seconds at most.
-    t = time.perf_counter()
+    # Within the limits: the largest default picture.
     w, h = size(Layout((64, 64), (1, 64)).png())
     assert w <= 16384 and h <= 16384 and w * h <= 16_777_216
-    assert time.perf_counter() - t < 5.0
 
 
 def test_jupyter_shows_one_format():

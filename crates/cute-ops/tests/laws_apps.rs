@@ -137,3 +137,23 @@ fn app_checkers_reject_wrong_answers() {
         Err("pointer Ptr { space: \"gmem_\", sw: None, bits: 16, addr: 4098, bit: None }, the reference Ptr { space: \"gmem_\", sw: None, bits: 16, addr: 4096, bit: None }".to_string())
     );
 }
+
+/// A rank-1 tensor of integer shape tiled by a rank-1 tuple or an integer: the zipped divide's
+/// modes are plain integers, sliced with plain coordinates (they were refused: "slice:
+/// coordinate (_) does not fit shape").
+#[test]
+fn rank_one_tiles_of_integer_shapes() {
+    let r = |op: &str, a: &[&str]| run_op(op, &a.iter().map(|s| t(s)).collect::<Vec<_>>());
+    let x = "counting_iter(0) o 8:1";
+    assert_eq!(r("local_tile", &[x, "(2)", "(1)"]), Ok("counting_iter(2) o (2):(1)".into()));
+    assert_eq!(r("inner_partition", &[x, "(2)", "(1)"]), Ok("counting_iter(2) o (2):(1)".into()));
+    assert_eq!(r("local_tile", &[x, "1", "2"]), Ok("counting_iter(2) o (1):(0)".into()));
+    assert_eq!(
+        r("outer_partition", &["counting_iter(-1) o 6:6", "2", "1"]),
+        Ok("counting_iter(5) o (3):(12)".into())
+    );
+    assert_eq!(
+        r("outer_partition", &["smem_ptr[64b](0x1000) o 4:-2", "4", "0"]),
+        Ok("smem_ptr[64b](0x1000) o (1):(0)".into())
+    );
+}

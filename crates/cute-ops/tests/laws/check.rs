@@ -257,19 +257,7 @@ pub const UNDECLARED_RESULTS: &[(&str, Kind)] = &[
 /// Law breaks that are known and open: an operation, a part of the failure's message that
 /// identifies the failed condition, and the reason. [`check`] returns these as
 /// [`Verdict::KnownOpen`], not as failures; the seeded test counts and prints them.
-pub const KNOWN_OPEN: &[(&str, &str, &str)] = &[
-    (
-        "local_tile",
-        "slice: coordinate (_) does not fit shape",
-        "a rank-1 tensor tiled by the integer 1 or a rank-1 tuple tiler is refused in the slice \
-         of the zipped divide: local_tile 'counting_iter(0) o 8:1' '(2)' '(1)'",
-    ),
-    (
-        "inner_partition",
-        "slice: coordinate (_) does not fit shape",
-        "as local_tile: inner_partition 'counting_iter(0) o 8:1' '(2)' '(1)' is refused",
-    ),
-];
+pub const KNOWN_OPEN: &[(&str, &str, &str)] = &[];
 
 /// The outcome of a judged call that did not pass.
 #[derive(Debug)]

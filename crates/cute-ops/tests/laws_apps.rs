@@ -157,3 +157,26 @@ fn rank_one_tiles_of_integer_shapes() {
         Ok("smem_ptr[64b](0x1000) o (1):(0)".into())
     );
 }
+
+/// The algebra's checkers judge chains, symbolic and F2 layouts (`check_apps::general_*`):
+/// of 2,000 generated calls of each operation at least 20 such answers are judged, none broken.
+#[test]
+fn chains_symbolic_and_f2_layouts_are_judged() {
+    for op in ["composition", "logical_divide", "coalesce", "left_inverse", "complement"] {
+        let spec = cute_ops::find(op).unwrap();
+        let (mut n, mut breaks) = (0, Vec::new());
+        for i in 0..2000u64 {
+            let data = bytes(0xc4a1_u64 ^ (i << 8), 512);
+            let args = laws::call(&mut Bytes::new(&data), spec);
+            let result = run_op(op, &args);
+            let before = judged_count();
+            if let Err(e) = check::check(op, &args, &result) {
+                breaks.push(e);
+            }
+            n += u64::from(result.is_ok() && judged_count() > before);
+        }
+        eprintln!("laws_apps: {op} judged {n} chain, symbolic or F2 answers of 2000");
+        assert_eq!(breaks.iter().take(5).collect::<Vec<_>>(), Vec::<&String>::new(), "{op}");
+        assert!(n >= 20, "{op}: {n} judged");
+    }
+}

@@ -669,6 +669,9 @@ fn fewest_modes(l: &Layout) -> Result<(), String> {
 }
 
 fn law_coalesce(args: &[Arg], r: &Result<String, OpError>) -> Result<(), String> {
+    if let Some(v) = apps::general_coalesce(args, r) {
+        return v;
+    }
     if let (1, Some(Arg::Text(t))) = (args.len(), args.first()) {
         if Form::of_text(t) == Form::Symbolic {
             return symbolic_same_function(t, r);
@@ -787,6 +790,9 @@ fn law_filter_zeros(args: &[Arg], r: &Result<String, OpError>) -> Result<(), Str
 }
 
 fn law_composition(args: &[Arg], r: &Result<String, OpError>) -> Result<(), String> {
+    if let Some(v) = apps::general_composition(args, r) {
+        return v;
+    }
     if args.len() != 2 {
         return Ok(());
     }
@@ -828,6 +834,9 @@ fn law_with_shape(args: &[Arg], r: &Result<String, OpError>) -> Result<(), Strin
 }
 
 fn law_complement(args: &[Arg], r: &Result<String, OpError>) -> Result<(), String> {
+    if let Some(v) = apps::general_complement(args, r) {
+        return v;
+    }
     let Some(a) = args.first().and_then(small_layout) else {
         return Ok(());
     };
@@ -896,6 +905,9 @@ fn law_right_inverse(args: &[Arg], r: &Result<String, OpError>) -> Result<(), St
 }
 
 fn law_left_inverse(args: &[Arg], r: &Result<String, OpError>) -> Result<(), String> {
+    if let Some(v) = apps::general_left_inverse(args, r) {
+        return v;
+    }
     let Some(a) = first_layout(args, 1) else {
         return Ok(());
     };
@@ -984,6 +996,9 @@ fn law_concat(args: &[Arg], r: &Result<String, OpError>) -> Result<(), String> {
 }
 
 fn law_logical_divide(args: &[Arg], r: &Result<String, OpError>) -> Result<(), String> {
+    if let Some(v) = apps::general_logical_divide(args, r) {
+        return v;
+    }
     if args.len() != 2 {
         return Ok(());
     }

@@ -96,6 +96,10 @@ impl Tx {
                 .collect::<Option<Vec<_>>>()
                 .map(Tx::N),
             None => {
+                let f2 = s.strip_prefix("F2(").and_then(|x| x.strip_suffix(')'));
+                if f2.is_some_and(|x| x.chars().all(|c| c.is_ascii_digit())) {
+                    return Some(Tx::L(s.to_string()));
+                }
                 if s.contains(['(', ')', ',', ':']) {
                     return None;
                 }
@@ -3276,4 +3280,200 @@ pub fn law_explain(args: &[Arg], r: &Res) -> Out {
     }
     judged();
     Ok(())
+}
+
+// ---------------------------------------------------------------------------------------------
+// The algebra on chains, symbolic and F2 layouts, for the checkers of check.rs: each returns
+// `Some(verdict)` when the arguments are of these kinds, `None` to leave the call to the
+// integer checker.
+
+/// Substitutions of positive integers for the symbols, 1 included.
+const SUBS: &[&[(&str, i64)]] = &[
+    &[("N", 1), ("M", 1), ("K", 1)],
+    &[("N", 1), ("M", 2), ("K", 3)],
+    &[("N", 2), ("M", 3), ("K", 4)],
+    &[("N", 4), ("M", 1), ("K", 2)],
+    &[("N", 3), ("M", 5), ("K", 2)],
+];
+
+fn is_symbolic(a: &Arg) -> bool {
+    text(a).is_some_and(|s| cute_ops::value::Form::of_text(s) == cute_ops::value::Form::Symbolic)
+}
+
+fn is_f2(a: &Arg) -> bool {
+    text(a).is_some_and(|s| s.contains("F2(") && !s.contains('@'))
+}
+
+/// `text` with the symbols substituted, as an integer layout's text.
+fn subs_text(t: &str, env: &[(&str, i64)]) -> Option<String> {
+    let l: cute_layout::SymLayout = t.trim().parse().ok()?;
+    l.subs(env).ok().map(|l| l.to_string())
+}
+
+/// `subs(OP(L)) = OP(subs(L))`: the integer law of `op` judges the substituted answer at every
+/// substitution where the arguments become integer layouts.
+fn symbolic_law(op: &str, args: &[Arg], r: &Res) -> Out {
+    let Some(ans) = answer(r) else { return Ok(()) };
+    let law = super::check::law(op).ok_or("no law")?;
+    for env in SUBS {
+        let subs_args: Option<Vec<Arg>> = args
+            .iter()
+            .map(|a| {
+                if is_symbolic(a) {
+                    subs_text(text(a)?, env).map(Arg::Text)
+                } else {
+                    Some(a.clone())
+                }
+            })
+            .collect();
+        let Some(subs_args) = subs_args else { continue };
+        if subs_args.iter().any(is_symbolic) {
+            continue;
+        }
+        let subs_ans = if cute_ops::value::Form::of_text(ans) == cute_ops::value::Form::Symbolic {
+            match subs_text(ans, env) {
+                Some(s) => s,
+                // Both refuse: the answer's values leave i64 there, and so do the operation's
+                // on the substituted arguments.
+                None if run_op(op, &subs_args).is_err() => continue,
+                None => return Err(format!("at {env:?}: the answer {ans} does not substitute")),
+            }
+        } else {
+            ans.to_string()
+        };
+        law(&subs_args, &Ok(subs_ans)).map_err(|e| format!("at {env:?}: {e}"))?;
+    }
+    judged();
+    Ok(())
+}
+
+/// `R(i) = A(B(i))` for a chain A (swizzles or layouts as outer functions, offsets) and an
+/// integer layout B.
+fn chain_composition(a: &Fun, b: &Lay, r: &Res) -> Out {
+    let Some(ans) = answer(r) else { return Ok(()) };
+    let f = want_fun(ans)?;
+    if f.n() != b.n() {
+        return Err(format!("size {} != size(B) = {}", f.n(), b.n()));
+    }
+    for i in 0..b.n() {
+        let Some(bi) = b.at(i).filter(|x| *x >= 0) else { continue };
+        let Some(want) = a.at(bi) else { continue };
+        if f.at(i) != Some(want) {
+            return Err(format!("R({i}) = {:?}, A(B({i})) = A({bi}) = {want}", f.at(i)));
+        }
+    }
+    judged();
+    Ok(())
+}
+
+/// Chains and symbolic layouts in composition.
+pub fn general_composition(args: &[Arg], r: &Res) -> Option<Out> {
+    let [a, b] = args else { return None };
+    if is_symbolic(a) || is_symbolic(b) {
+        return Some(symbolic_law("composition", args, r));
+    }
+    let fa = text(a).and_then(Fun::parse).filter(|f| !f.layers.is_empty())?;
+    let lb = text(b).and_then(Lay::parse).filter(|l| l.ints().is_some())?;
+    Some(chain_composition(&fa, &lb, r))
+}
+
+/// Chains in logical_divide: mode 0 of the divided chain is A o T.
+pub fn general_logical_divide(args: &[Arg], r: &Res) -> Option<Out> {
+    let [a, t] = args else { return None };
+    let fa = text(a).and_then(Fun::parse).filter(|f| !f.layers.is_empty())?;
+    let lt = text(t).and_then(Lay::parse).filter(|l| l.ints().is_some())?;
+    let Some(ans) = answer(r) else { return Some(Ok(())) };
+    Some((|| {
+        let f = want_fun(ans)?;
+        if f.n() < fa.n() {
+            return Err(format!("size {} < size(A) = {}", f.n(), fa.n()));
+        }
+        if f.inner.mode_size(0) != lt.n() {
+            return Err(format!("mode 0 of size {}, T's {}", f.inner.mode_size(0), lt.n()));
+        }
+        for i in 0..lt.n() {
+            let Some(ti) = lt.at(i).filter(|x| *x >= 0) else { continue };
+            let Some(want) = fa.at(ti) else { continue };
+            if f.at(i) != Some(want) {
+                return Err(format!("mode 0 at {i} = {:?}, A(T({i})) = {want}", f.at(i)));
+            }
+        }
+        judged();
+        Ok(())
+    })())
+}
+
+/// Symbolic layouts in complement, under substitutions.
+pub fn general_complement(args: &[Arg], r: &Res) -> Option<Out> {
+    (args.iter().any(is_symbolic)).then(|| symbolic_law("complement", args, r))
+}
+
+/// Chains and F2 layouts in coalesce: the same function, on the whole domain.
+pub fn general_coalesce(args: &[Arg], r: &Res) -> Option<Out> {
+    let [a] = args else { return None };
+    let s = text(a)?;
+    let ans = answer(r);
+    if is_f2(a) {
+        let l = Lay::parse(s)?;
+        let ans = ans?;
+        return Some((|| {
+            let g = Lay::parse_with(ans, MAX_ANSWER).ok_or(format!("answer {ans:?} is not an F2 layout"))?;
+            if g.n() != l.n() {
+                return Err(format!("size {} != {}", g.n(), l.n()));
+            }
+            for i in 0..l.n() {
+                let (x, y) = (l.at_f2(i), g.at_f2(i));
+                if x.is_some() && x != y {
+                    return Err(format!("R({i}) = {y:?}, A({i}) = {x:?}"));
+                }
+            }
+            judged();
+            Ok(())
+        })());
+    }
+    let f = Fun::parse(s).filter(|f| !f.layers.is_empty())?;
+    let ans = ans?;
+    Some((|| {
+        let g = want_fun(ans)?;
+        if g.n() != f.n() {
+            return Err(format!("size {} != {}", g.n(), f.n()));
+        }
+        for i in 0..f.n() {
+            let x = f.at(i);
+            if x.is_some() && x != g.at(i) {
+                return Err(format!("R({i}) = {:?}, A({i}) = {x:?}", g.at(i)));
+            }
+        }
+        judged();
+        Ok(())
+    })())
+}
+
+/// F2 layouts in left_inverse: `R(A(i)) = i` where A is one-to-one.
+pub fn general_left_inverse(args: &[Arg], r: &Res) -> Option<Out> {
+    let [a] = args else { return None };
+    if !is_f2(a) {
+        return None;
+    }
+    let l = text(a).and_then(Lay::parse)?;
+    let ans = answer(r)?;
+    let vals: Option<Vec<u64>> = (0..l.n()).map(|i| l.at_f2(i)).collect();
+    let vals = vals?;
+    let mut d = vals.clone();
+    d.sort_unstable();
+    d.dedup();
+    if d.len() != vals.len() {
+        return Some(Ok(()));
+    }
+    Some((|| {
+        let g = Lay::parse_with(ans, MAX_ANSWER).ok_or(format!("answer {ans:?} is not a layout"))?;
+        for (i, v) in vals.iter().enumerate() {
+            let back = i64::try_from(*v).ok().and_then(|v| g.at_f2(v));
+            if back != Some(i as u64) {
+                return Err(format!("R(A({i})) = R({v}) = {back:?} != {i}"));
+            }
+        }
+        judged();
+        Ok(())
+    })())
 }

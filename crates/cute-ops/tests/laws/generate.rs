@@ -1518,6 +1518,22 @@ pub fn app_args(b: &mut Bytes, op: &str) -> Option<Vec<Arg>> {
             }
             v
         }
+        // Chains, symbolic and F2 layouts for the algebra's laws on them.
+        "composition" | "logical_divide" if b.below(3) == 0 => {
+            let a = if b.below(2) == 0 { chain(b) } else { layout_chain(b) };
+            vec![t(a), t(compact_layout(b))]
+        }
+        "composition" if b.below(3) == 0 => {
+            let a = symbolic_layout(b);
+            let c = if b.below(2) == 0 { symbolic_layout(b) } else { compact_layout(b) };
+            vec![t(a), t(c)]
+        }
+        "coalesce" if b.below(3) == 0 => vec![t(if b.below(2) == 0 { chain(b) } else { f2_layout(b) })],
+        "left_inverse" if b.below(3) == 0 => vec![t(if b.below(2) == 0 {
+            f2_bijection(b)
+        } else {
+            f2_layout(b)
+        })],
         "as_position_independent_swizzle_tensor" => {
             let (l, _, _) = small2(b);
             vec![t(format!(
@@ -1529,6 +1545,26 @@ pub fn app_args(b: &mut Bytes, op: &str) -> Option<Vec<Arg>> {
         }
         _ => return None,
     })
+}
+
+/// An F2 layout that is a bijection onto `[0, size)`: power-of-two extents, F2 strides the
+/// compact ones in a random leaf order.
+fn f2_bijection(b: &mut Bytes) -> String {
+    let rank = 1 + b.below(3);
+    let ext: Vec<i64> = (0..rank).map(|_| [2, 4, 8][b.below(3)]).collect();
+    let mut order: Vec<usize> = (0..rank).collect();
+    for k in (1..rank).rev() {
+        order.swap(k, b.below(k + 1));
+    }
+    let mut st = vec![0i64; rank];
+    let mut acc = 1;
+    for &k in &order {
+        st[k] = acc;
+        acc *= ext[k];
+    }
+    let e: Vec<String> = ext.iter().map(i64::to_string).collect();
+    let d: Vec<String> = st.iter().map(|x| format!("F2({x})")).collect();
+    format!("({}):({})", e.join(","), d.join(","))
 }
 
 /// `(M, N, K)` from an MMA atom's name (`SM80_16x8x16_...`).

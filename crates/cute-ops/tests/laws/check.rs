@@ -252,6 +252,7 @@ pub const UNDECLARED_RESULTS: &[(&str, Kind)] = &[
     ("subs", Kind::Tuple),
     ("slice", Kind::Tuple),
     ("left_inverse", Kind::Swizzle),
+    ("right_inverse", Kind::Swizzle),
 ];
 
 /// Law breaks that are known and open: an operation, a part of the failure's message that

@@ -1768,7 +1768,8 @@ impl SmemProblem {
         }
         for tv in [&write, &read] {
             let v = sorted_values(tv)?;
-            if v.first().is_some_and(|x| *x < 0) || v.last().is_some_and(|x| *x >= rows * cols) {
+            let n = rows.checked_mul(cols)?;
+            if v.first().is_some_and(|x| *x < 0) || v.last().is_some_and(|x| *x >= n) {
                 return None;
             }
         }
@@ -2533,6 +2534,46 @@ fn tile_law(t: &Ten, tiler: &[i64], coord: &[i64], r: &Res) -> Out {
     )
 }
 
+/// An integer tiler tiles the tensor's 1-D domain: `R(c) = T(COORD * tile + c)`.
+fn tile_law_1d(t: &Ten, tile: i64, coord: i64, r: &Res) -> Out {
+    let leaves = t.fun().map(|f| f.inner.ext.clone()).unwrap_or_default();
+    let mut rest = tile;
+    for e in &leaves {
+        if rest == 1 {
+            break;
+        }
+        if rest % e == 0 {
+            rest /= e;
+        } else if e % rest == 0 {
+            rest = 1;
+        } else {
+            return Ok(());
+        }
+    }
+    if tile < 1 || rest != 1 || t.n() % tile != 0 || !(0..t.n() / tile).contains(&coord) {
+        return Ok(());
+    }
+    let Some(ans) = answer(r) else {
+        // A coordinate tensor's 1-D tile may cross its coordinate modes: no basis layout.
+        if matches!(t, Ten::One(It::Arith(_), _)) {
+            return Ok(());
+        }
+        return Err("refused a dividing integer tiler".into());
+    };
+    let got = want_tensor(ans)?;
+    if got.n() != tile {
+        return Err(format!("{} values, the tile has {tile}", got.n()));
+    }
+    for c in 0..tile {
+        let (g, w) = (got.at(c), t.at(coord * tile + c));
+        if g != w {
+            return Err(format!("R({c}) = {g:?}, T({}) = {w:?}", coord * tile + c));
+        }
+    }
+    judged();
+    Ok(())
+}
+
 /// `Step<_1,X>` or `(1,X)`: which modes a projection keeps.
 fn projection(a: &Arg) -> Option<Vec<bool>> {
     let s = text(a)?;
@@ -2561,6 +2602,9 @@ pub fn law_local_tile(args: &[Arg], r: &Res) -> Out {
     ) else {
         return Ok(());
     };
+    if let (Some(a), Some(c), None) = (int(&args[1]), int(&args[2]), args.get(3)) {
+        return tile_law_1d(&t, a, c, r);
+    }
     if let Some(p) = args.get(3) {
         let Some(keep) = projection(p) else {
             return Ok(());
@@ -2584,6 +2628,12 @@ pub fn law_inner_partition(args: &[Arg], r: &Res) -> Out {
     let [t, tiler, coord] = args else {
         return Ok(());
     };
+    if let (Some(a), Some(c)) = (int(tiler), int(coord)) {
+        return match tensor_arg(Some(t)) {
+            Some(t) => tile_law_1d(&t, a, c, r),
+            None => Ok(()),
+        };
+    }
     let (Some(t), Some(tiler), Some(coord)) = (tensor_arg(Some(t)), flat_ints(tiler), flat_ints(coord)) else {
         return Ok(());
     };

@@ -68,7 +68,11 @@ fn every_app_law_judges_a_floor_of_answers() {
     }
     eprintln!("laws_apps: breaks per operation {shown:?}");
     assert_eq!(breaks.len(), 0, "law breaks");
-    assert_eq!(low, Vec::<(&str, u64)>::new(), "laws judging fewer than {FLOOR} answers");
+    assert_eq!(
+        low,
+        Vec::<(&str, u64)>::new(),
+        "laws judging fewer than {FLOOR} answers"
+    );
 }
 
 fn t(s: &str) -> Arg {
@@ -83,13 +87,31 @@ fn law(op: &str, args: &[Arg], answer: &str) -> Result<(), String> {
 fn app_checkers_reject_wrong_answers() {
     // The library's own answers pass.
     let calls: Vec<(&str, Vec<Arg>)> = vec![
-        ("mma_atom", vec![t("SM80_16x8x16_F16F16F16F16_TN"), t("layout_c_tv")]),
-        ("make_layout_tv", vec![t("(4,8):(8,1)"), t("(2,2):(2,1)"), t("layout_tv")]),
+        (
+            "mma_atom",
+            vec![t("SM80_16x8x16_F16F16F16F16_TN"), t("layout_c_tv")],
+        ),
+        (
+            "make_layout_tv",
+            vec![t("(4,8):(8,1)"), t("(2,2):(2,1)"), t("layout_tv")],
+        ),
         ("codegen", vec![t("Sw<1,1,1> o 0 o (4,2):(2,1)")]),
         ("bank_conflicts", vec![t("64:32"), Arg::Int(2)]),
-        ("local_tile", vec![t("counting_iter(0) o (4,6):(6,1)"), t("(2,3)"), t("(1,1)")]),
+        (
+            "local_tile",
+            vec![t("counting_iter(0) o (4,6):(6,1)"), t("(2,3)"), t("(1,1)")],
+        ),
         ("print_layout", vec![t("(2,2):(2,1)")]),
-        ("smem_evaluate", vec![t("(8,8)"), t("(8,8):(8,1)"), t("(8,8):(1,8)"), Arg::Int(4), t("(8,8):(8,1)")]),
+        (
+            "smem_evaluate",
+            vec![
+                t("(8,8)"),
+                t("(8,8):(8,1)"),
+                t("(8,8):(1,8)"),
+                Arg::Int(4),
+                t("(8,8):(8,1)"),
+            ],
+        ),
     ];
     for (op, args) in &calls {
         let r = run_op(op, args);
@@ -101,10 +123,16 @@ fn app_checkers_reject_wrong_answers() {
         Err("value 128 is outside the tile [0, 128)".to_string())
     );
     assert_eq!(
-        law("make_layout_tv", &calls[1].1, "((8,4),(2,2)):((16,2),(1,8))"),
+        law(
+            "make_layout_tv",
+            &calls[1].1,
+            "((8,4),(2,2)):((16,2),(1,8))"
+        ),
         Err("TV(0,1) = 1, where the raked product is Some(64)".to_string())
     );
-    let wrong = run_op("codegen", &calls[2].1).unwrap().replace("o ^= (o & 0x4) >> 1;", "o ^= (o & 0x4) >> 2;");
+    let wrong = run_op("codegen", &calls[2].1)
+        .unwrap()
+        .replace("o ^= (o & 0x4) >> 1;", "o ^= (o & 0x4) >> 2;");
     assert_eq!(
         law("codegen", &calls[2].1, &wrong),
         Err("f(2) = 5, the layout gives 6".to_string())
@@ -121,7 +149,9 @@ fn app_checkers_reject_wrong_answers() {
         law("print_layout", &calls[5].1, "(2,2):(2,1)\n      0   1\n    +---+---+\n 0  | 0 | 1 |\n    +---+---+\n 1  | 3 | 2 |\n    +---+---+"),
         Err("cell (1,0) shows 3, the layout has 2".to_string())
     );
-    let report = run_op("smem_evaluate", &calls[6].1).unwrap().replace("read_wavefronts=4", "read_wavefronts=2");
+    let report = run_op("smem_evaluate", &calls[6].1)
+        .unwrap()
+        .replace("read_wavefronts=4", "read_wavefronts=2");
     assert_eq!(
         law("smem_evaluate", &calls[6].1, &report),
         Err("read: reported Side { vector_bytes: 16, requests: 2, wavefronts: 2, conflicts: 2 }, the bank model gives Side { vector_bytes: 16, requests: 2, wavefronts: 4, conflicts: 2 }".to_string())
@@ -145,15 +175,27 @@ fn app_checkers_reject_wrong_answers() {
 fn rank_one_tiles_of_integer_shapes() {
     let r = |op: &str, a: &[&str]| run_op(op, &a.iter().map(|s| t(s)).collect::<Vec<_>>());
     let x = "counting_iter(0) o 8:1";
-    assert_eq!(r("local_tile", &[x, "(2)", "(1)"]), Ok("counting_iter(2) o (2):(1)".into()));
-    assert_eq!(r("inner_partition", &[x, "(2)", "(1)"]), Ok("counting_iter(2) o (2):(1)".into()));
-    assert_eq!(r("local_tile", &[x, "1", "2"]), Ok("counting_iter(2) o (1):(0)".into()));
+    assert_eq!(
+        r("local_tile", &[x, "(2)", "(1)"]),
+        Ok("counting_iter(2) o (2):(1)".into())
+    );
+    assert_eq!(
+        r("inner_partition", &[x, "(2)", "(1)"]),
+        Ok("counting_iter(2) o (2):(1)".into())
+    );
+    assert_eq!(
+        r("local_tile", &[x, "1", "2"]),
+        Ok("counting_iter(2) o (1):(0)".into())
+    );
     assert_eq!(
         r("outer_partition", &["counting_iter(-1) o 6:6", "2", "1"]),
         Ok("counting_iter(5) o (3):(12)".into())
     );
     assert_eq!(
-        r("outer_partition", &["smem_ptr[64b](0x1000) o 4:-2", "4", "0"]),
+        r(
+            "outer_partition",
+            &["smem_ptr[64b](0x1000) o 4:-2", "4", "0"]
+        ),
         Ok("smem_ptr[64b](0x1000) o (1):(0)".into())
     );
 }
@@ -162,7 +204,13 @@ fn rank_one_tiles_of_integer_shapes() {
 /// of 2,000 generated calls of each operation at least 20 such answers are judged, none broken.
 #[test]
 fn chains_symbolic_and_f2_layouts_are_judged() {
-    for op in ["composition", "logical_divide", "coalesce", "left_inverse", "complement"] {
+    for op in [
+        "composition",
+        "logical_divide",
+        "coalesce",
+        "left_inverse",
+        "complement",
+    ] {
         let spec = cute_ops::find(op).unwrap();
         let (mut n, mut breaks) = (0, Vec::new());
         for i in 0..2000u64 {
@@ -176,7 +224,11 @@ fn chains_symbolic_and_f2_layouts_are_judged() {
             n += u64::from(result.is_ok() && judged_count() > before);
         }
         eprintln!("laws_apps: {op} judged {n} chain, symbolic or F2 answers of 2000");
-        assert_eq!(breaks.iter().take(5).collect::<Vec<_>>(), Vec::<&String>::new(), "{op}");
+        assert_eq!(
+            breaks.iter().take(5).collect::<Vec<_>>(),
+            Vec::<&String>::new(),
+            "{op}"
+        );
         assert!(n >= 20, "{op}: {n} judged");
     }
 }

@@ -535,14 +535,20 @@ mod tests {
     /// (the element-level swizzle would drop those bits and the addresses would differ).
     #[test]
     fn position_independent_swizzle_refuses_sub_element_bits() {
-        let t: LayoutTensor = "Sw<2,0,3>_smem_ptr[32b](0x400) o (4,4):(4,1)".parse().unwrap();
+        let t: LayoutTensor = "Sw<2,0,3>_smem_ptr[32b](0x400) o (4,4):(4,1)"
+            .parse()
+            .unwrap();
         assert_eq!(
             t.as_position_independent_swizzle_tensor().unwrap_err().to_string(),
             "as_position_independent_swizzle_tensor: the swizzle Sw<2,0,3> toggles bits below the 32-bit elements (its base 0 < log2(4))"
         );
-        let ok: LayoutTensor = "Sw<2,2,3>_smem_ptr[32b](0x400) o (4,4):(4,1)".parse().unwrap();
+        let ok: LayoutTensor = "Sw<2,2,3>_smem_ptr[32b](0x400) o (4,4):(4,1)"
+            .parse()
+            .unwrap();
         assert_eq!(
-            ok.as_position_independent_swizzle_tensor().unwrap().to_string(),
+            ok.as_position_independent_swizzle_tensor()
+                .unwrap()
+                .to_string(),
             "smem_ptr[32b](0x400) o Sw<2,0,3> o 0 o (4,4):(4,1)"
         );
     }

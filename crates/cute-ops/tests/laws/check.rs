@@ -131,7 +131,10 @@ pub const LAWS: &[(&str, Law)] = &[
     ("recast_tensor", apps::law_recast_tensor),
     ("make_zip_tensor", apps::law_make_zip_tensor),
     ("unzip_tensor", apps::law_unzip_tensor),
-    ("as_position_independent_swizzle_tensor", apps::law_as_position_independent_swizzle_tensor),
+    (
+        "as_position_independent_swizzle_tensor",
+        apps::law_as_position_independent_swizzle_tensor,
+    ),
     ("make_gmem_ptr", apps::law_make_gmem_ptr),
     ("make_smem_ptr", apps::law_make_smem_ptr),
     ("make_rmem_ptr", apps::law_make_rmem_ptr),

@@ -122,10 +122,7 @@ impl Tx {
     fn text(&self) -> String {
         match self {
             Tx::L(s) => s.clone(),
-            Tx::N(v) => format!(
-                "({})",
-                v.iter().map(Tx::text).collect::<Vec<_>>().join(",")
-            ),
+            Tx::N(v) => format!("({})", v.iter().map(Tx::text).collect::<Vec<_>>().join(",")),
         }
     }
 
@@ -150,7 +147,9 @@ impl Tx {
     fn congruent(&self, o: &Tx) -> bool {
         match (self, o) {
             (Tx::L(_), Tx::L(_)) => true,
-            (Tx::N(a), Tx::N(b)) => a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.congruent(y)),
+            (Tx::N(a), Tx::N(b)) => {
+                a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.congruent(y))
+            }
             _ => false,
         }
     }
@@ -242,10 +241,9 @@ impl Lay {
         };
         // Integer strides whose values overflow make no layout.
         if let Some(d) = l.ints() {
-            l.ext
-                .iter()
-                .zip(&d)
-                .try_fold(1i64, |acc, (e, d)| acc.checked_add((e - 1).checked_mul(d.checked_abs()?)?))?;
+            l.ext.iter().zip(&d).try_fold(1i64, |acc, (e, d)| {
+                acc.checked_add((e - 1).checked_mul(d.checked_abs()?)?)
+            })?;
         }
         (l.size()? <= limit).then_some(l)
     }
@@ -984,7 +982,10 @@ pub fn law_tiled_mma(args: &[Arg], r: &Res) -> Out {
         .cloned()
         .chain([Arg::Text(format!("layout_{x}_tv"))])
         .collect();
-    let Some(tv) = run_op("tiled_mma", &tv_args).ok().and_then(|s| Lay::parse(&s)) else {
+    let Some(tv) = run_op("tiled_mma", &tv_args)
+        .ok()
+        .and_then(|s| Lay::parse(&s))
+    else {
         return Ok(());
     };
     let vals = tv.n() / threads;
@@ -1000,9 +1001,18 @@ pub fn law_tiled_mma(args: &[Arg], r: &Res) -> Out {
                 .iter()
                 .cloned()
                 .enumerate()
-                .map(|(k, a)| if k == 3 { Arg::Text(format!("offset_{x}")) } else { a })
+                .map(|(k, a)| {
+                    if k == 3 {
+                        Arg::Text(format!("offset_{x}"))
+                    } else {
+                        a
+                    }
+                })
                 .collect();
-            let Some(off) = run_op("tiled_mma", &off_args).ok().and_then(|s| s.trim().parse::<i64>().ok()) else {
+            let Some(off) = run_op("tiled_mma", &off_args)
+                .ok()
+                .and_then(|s| s.trim().parse::<i64>().ok())
+            else {
                 return Ok(());
             };
             let got: Option<Vec<i64>> = (0..p.n()).map(|i| Some(off + p.at(i)?)).collect();
@@ -1070,11 +1080,7 @@ pub fn law_copy_atom(args: &[Arg], r: &Res) -> Out {
         return Ok(());
     }
     let bits_of = |side: &str| -> Option<Lay> {
-        let a = [
-            name.clone(),
-            ty.clone(),
-            Arg::Text(format!("{side}_bits")),
-        ];
+        let a = [name.clone(), ty.clone(), Arg::Text(format!("{side}_bits"))];
         run_op("copy_atom", &a).ok().and_then(|s| Lay::parse(&s))
     };
     match f {
@@ -1108,7 +1114,9 @@ pub fn law_copy_atom(args: &[Arg], r: &Res) -> Out {
             Ok(())
         }
         "num_val_src" | "num_val_dst" => {
-            let Some(bl) = bits_of(&f[8..]) else { return Ok(()) };
+            let Some(bl) = bits_of(&f[8..]) else {
+                return Ok(());
+            };
             if bl.mode_size(1) % w != 0 {
                 return Ok(());
             }
@@ -1288,7 +1296,8 @@ fn tiled_copy_mma(args: &[Arg], r: &Res, x: &str) -> Out {
     let [_, _, mma, al, perm, field] = args else {
         return Ok(());
     };
-    let (Some(name), Some(alv), Some("_"), Some(f)) = (text(mma), atom_layout(al), text(perm), text(field))
+    let (Some(name), Some(alv), Some("_"), Some(f)) =
+        (text(mma), atom_layout(al), text(perm), text(field))
     else {
         return Ok(());
     };
@@ -1433,7 +1442,11 @@ pub fn law_make_cotiled_copy(args: &[Arg], r: &Res) -> Out {
         "tiled_layout_tv" => {
             let tv = want_layout(ans)?;
             if tv.mode_size(0) != nt || tv.n() != n {
-                return Err(format!("TV sizes {:?}, the atom's {nt} x {}", tv.mode_sizes(), n / nt));
+                return Err(format!(
+                    "TV sizes {:?}, the atom's {nt} x {}",
+                    tv.mode_sizes(),
+                    n / nt
+                ));
             }
             for i in 0..n {
                 let k = tv.at(i).ok_or("TV does not evaluate")?;
@@ -1516,7 +1529,10 @@ fn run_body(body: &[&str], params: &[&str], vals: &[i64]) -> Result<i64, String>
         } else {
             let (var, op, e) = ["+=", "-=", ">>=", "/="]
                 .iter()
-                .find_map(|op| st.split_once(&format!(" {op} ")).map(|(a, b)| (a.trim(), *op, b)))
+                .find_map(|op| {
+                    st.split_once(&format!(" {op} "))
+                        .map(|(a, b)| (a.trim(), *op, b))
+                })
                 .ok_or_else(bad)?;
             let cur = *vars.get(var).ok_or_else(bad)?;
             let v = match op {
@@ -1560,7 +1576,10 @@ fn codegen_name(args: &[Arg]) -> Option<String> {
 }
 
 pub fn law_codegen(args: &[Arg], r: &Res) -> Out {
-    let (Some(f), Some(name)) = (args.first().and_then(text).and_then(Fun::parse), codegen_name(args)) else {
+    let (Some(f), Some(name)) = (
+        args.first().and_then(text).and_then(Fun::parse),
+        codegen_name(args),
+    ) else {
         return Ok(());
     };
     if f.layers.iter().any(|(o, _)| matches!(o, Outer::L(_))) || args.len() > 3 {
@@ -1599,14 +1618,19 @@ pub fn law_codegen(args: &[Arg], r: &Res) -> Out {
 }
 
 pub fn law_codegen_check(args: &[Arg], r: &Res) -> Out {
-    let (Some(f), Some(name)) = (args.first().and_then(text).and_then(Fun::parse), codegen_name(args)) else {
+    let (Some(f), Some(name)) = (
+        args.first().and_then(text).and_then(Fun::parse),
+        codegen_name(args),
+    ) else {
         return Ok(());
     };
     if f.layers.iter().any(|(o, _)| matches!(o, Outer::L(_))) || args.len() > 3 {
         return Ok(());
     }
     let Some(src) = answer(r) else { return Ok(()) };
-    let Some(vals) = f.values() else { return Ok(()) };
+    let Some(vals) = f.values() else {
+        return Ok(());
+    };
     let start = src
         .find("expected[] = {")
         .ok_or("no table of expected values")?;
@@ -1631,7 +1655,9 @@ pub fn law_codegen_check(args: &[Arg], r: &Res) -> Out {
         return Err(format!("n is not {}", f.n()));
     }
     if !src.contains(&format!("#include \"{name}.hpp\"")) || !src.contains("(i) != expected[i]") {
-        return Err(format!("the program does not include {name}.hpp and compare {name}(i)"));
+        return Err(format!(
+            "the program does not include {name}.hpp and compare {name}(i)"
+        ));
     }
     judged();
     Ok(())
@@ -1656,7 +1682,10 @@ fn words(x: i64, e: i64, bank_bytes: i64) -> (i64, i64) {
 
 fn bank_side(tv: &Lay, smem: &[i64], e: i64, lanes: i64) -> Option<Side> {
     let (t_n, v_n) = (tv.mode_size(0), tv.n() / tv.mode_size(0).max(1));
-    let off = |t: i64, v: i64| -> Option<i64> { smem.get(usize::try_from(tv.at(t + t_n * v)?).ok()?).copied() };
+    let off = |t: i64, v: i64| -> Option<i64> {
+        smem.get(usize::try_from(tv.at(t + t_n * v)?).ok()?)
+            .copied()
+    };
     let mut w = 1i64;
     loop {
         let w2 = w * 2;
@@ -1806,7 +1835,9 @@ fn check_report(p: &SmemProblem, m: &BTreeMap<String, String>) -> Result<i64, St
     for (side, want) in [("write", &w), ("read", &r)] {
         let got = reported(m, side).ok_or("the report lacks a number")?;
         if &got != want {
-            return Err(format!("{side}: reported {got:?}, the bank model gives {want:?}"));
+            return Err(format!(
+                "{side}: reported {got:?}, the bank model gives {want:?}"
+            ));
         }
     }
     Ok(w.wavefronts + r.wavefronts)
@@ -1837,7 +1868,10 @@ pub fn law_smem_search(args: &[Arg], r: &Res) -> Out {
     let m = report_line(ans).ok_or("no `key=value` line")?;
     let best = check_report(&p, &m)?;
     let (rows, cols) = (p.rows, p.cols);
-    for base in [format!("({rows},{cols}):({cols},1)"), format!("({rows},{cols}):(1,{rows})")] {
+    for base in [
+        format!("({rows},{cols}):({cols},1)"),
+        format!("({rows},{cols}):(1,{rows})"),
+    ] {
         let f = Fun::parse(&base).ok_or("baseline")?;
         if let Some((w, r)) = p.evaluate(&f) {
             if w.wavefronts + r.wavefronts < best {
@@ -1857,10 +1891,16 @@ pub fn law_bank_conflicts(args: &[Arg], r: &Res) -> Out {
         return Ok(());
     };
     let get = |k: usize, d: i64| args.get(k).map_or(Some(d), int);
-    let (Some(e), Some(threads), Some(banks), Some(bb)) = (get(1, 0), get(2, 32), get(3, 32), get(4, 4)) else {
+    let (Some(e), Some(threads), Some(banks), Some(bb)) =
+        (get(1, 0), get(2, 32), get(3, 32), get(4, 4))
+    else {
         return Ok(());
     };
-    if !(1..=64).contains(&e) || !(1..=1024).contains(&threads) || !(1..=64).contains(&banks) || !(1..=16).contains(&bb) {
+    if !(1..=64).contains(&e)
+        || !(1..=1024).contains(&threads)
+        || !(1..=64).contains(&banks)
+        || !(1..=16).contains(&bb)
+    {
         return Ok(());
     }
     let t_n = f.inner.mode_size(0);
@@ -1868,7 +1908,9 @@ pub fn law_bank_conflicts(args: &[Arg], r: &Res) -> Out {
     let mut per: BTreeMap<i64, Vec<i64>> = BTreeMap::new();
     for t in 0..threads.min(t_n) {
         for v in 0..v_n {
-            let Some(x) = f.at(t + t_n * v) else { return Ok(()) };
+            let Some(x) = f.at(t + t_n * v) else {
+                return Ok(());
+            };
             let Some(hi) = x.checked_add(1).and_then(|y| y.checked_mul(e)) else {
                 return Ok(());
             };
@@ -1914,11 +1956,18 @@ fn smem_atom_bits(major: &str, sw: &str) -> Option<((i64, i64, i64), [i64; 2], [
 /// The atom's arguments: `(major, swizzle, bits, shape)`; `None` when ORDER is given.
 fn smem_atom_args(args: &[Arg]) -> Option<(String, String, i64, Option<[i64; 2]>)> {
     let first = text(args.first()?)?;
-    let (major, sw, rest) = if let Some(n) = first.strip_prefix("Layout_").and_then(|n| n.strip_suffix("_Atom")) {
+    let (major, sw, rest) = if let Some(n) = first
+        .strip_prefix("Layout_")
+        .and_then(|n| n.strip_suffix("_Atom"))
+    {
         let (m, s) = n.split_once('_')?;
         (m.to_string(), s.to_string(), &args[1..])
     } else {
-        (first.to_string(), text(args.get(1)?)?.to_string(), &args[2..])
+        (
+            first.to_string(),
+            text(args.get(1)?)?.to_string(),
+            &args[2..],
+        )
     };
     let bits = type_bits(rest.first()?)?;
     let shape = match rest.len() {
@@ -1973,7 +2022,10 @@ fn smem_atom_law(args: &[Arg], r: &Res, as_layout: bool) -> Out {
             return Err("not `Sw o smem_ptr o LAYOUT`".into());
         };
         if swz(swt) != Some(s) {
-            return Err(format!("swizzle {swt}, CuTe's atom has Sw<{},{},{}>", s.0, s.1, s.2));
+            return Err(format!(
+                "swizzle {swt}, CuTe's atom has Sw<{},{},{}>",
+                s.0, s.1, s.2
+            ));
         }
         if ptr != format!("smem_ptr[{bits}b](unset)") {
             return Err(format!("pointer {ptr}, not smem_ptr[{bits}b](unset)"));
@@ -1982,7 +2034,10 @@ fn smem_atom_law(args: &[Arg], r: &Res, as_layout: bool) -> Out {
     };
     let f = want_fun(inner_text)?;
     if two_modes(&f.inner) != Some(shape) {
-        return Err(format!("mode sizes {:?}, the shape {shape:?}", f.inner.mode_sizes()));
+        return Err(format!(
+            "mode sizes {:?}, the shape {shape:?}",
+            f.inner.mode_sizes()
+        ));
     }
     for c1 in 0..shape[1] {
         for c0 in 0..shape[0] {
@@ -2036,7 +2091,11 @@ pub fn law_tma_gbasis(args: &[Arg], r: &Res) -> Out {
         inv[s.at(j).unwrap_or(0) as usize] = j;
     }
     if rl.n() > s.n() {
-        return Err(format!("box of {} elements for a tile of {}", rl.n(), s.n()));
+        return Err(format!(
+            "box of {} elements for a tile of {}",
+            rl.n(),
+            s.n()
+        ));
     }
     for i in 0..rl.n() {
         let c = colex(inv[i as usize], &sizes);
@@ -2048,7 +2107,9 @@ pub fn law_tma_gbasis(args: &[Arg], r: &Res) -> Out {
         }
         let got = rl.at_basis(i).ok_or("the answer is not basis-strided")?;
         if got != want {
-            return Err(format!("R({i}) = {got:?}, smem offset {i} holds gmem coordinate {c:?}"));
+            return Err(format!(
+                "R({i}) = {got:?}, smem offset {i} holds gmem coordinate {c:?}"
+            ));
         }
     }
     judged();
@@ -2067,13 +2128,17 @@ fn bits_value(a: &str, i: i64) -> Option<u64> {
 }
 
 fn size_of_text(a: &str) -> Option<i64> {
-    Fun::parse(a).map(|f| f.n()).or_else(|| Lay::parse(a).map(|l| l.n()))
+    Fun::parse(a)
+        .map(|f| f.n())
+        .or_else(|| Lay::parse(a).map(|l| l.n()))
 }
 
 pub fn law_f2_matrix(args: &[Arg], r: &Res) -> Out {
     let [a] = args else { return Ok(()) };
     let Some(a) = text(a) else { return Ok(()) };
-    let Some(n) = size_of_text(a) else { return Ok(()) };
+    let Some(n) = size_of_text(a) else {
+        return Ok(());
+    };
     let Some(ans) = answer(r) else { return Ok(()) };
     let rows: Vec<Vec<i64>> = match Tx::parse(ans) {
         Some(Tx::N(rows)) => rows
@@ -2087,7 +2152,9 @@ pub fn law_f2_matrix(args: &[Arg], r: &Res) -> Out {
         _ => return Err(format!("answer {ans:?} is not a matrix")),
     };
     for i in 0..n {
-        let Some(want) = bits_value(a, i) else { return Ok(()) };
+        let Some(want) = bits_value(a, i) else {
+            return Ok(());
+        };
         let mut got = 0u64;
         for (rk, row) in rows.iter().enumerate() {
             let mut bit = 0;
@@ -2119,7 +2186,9 @@ pub fn law_f2_swizzle(args: &[Arg], r: &Res) -> Out {
         return Err(format!("size {} != {}", f.n(), l.n()));
     }
     for i in 0..l.n() {
-        let Some(want) = l.at_f2(i) else { return Ok(()) };
+        let Some(want) = l.at_f2(i) else {
+            return Ok(());
+        };
         let got = f.at(i).and_then(|x| u64::try_from(x).ok());
         if got != Some(want) {
             return Err(format!("R({i}) = {got:?}, L({i}) = {want}"));
@@ -2183,7 +2252,10 @@ pub fn law_swizzle(args: &[Arg], r: &Res) -> Out {
     for x in 0..top {
         let want_x = x ^ ((x & yyy((b, m, s))) >> s.max(0) << (-s).max(0));
         if sw_apply(w, x) != want_x {
-            return Err(format!("{a}({x}) = {}, Sw<B,M,S> gives {want_x}", sw_apply(w, x)));
+            return Err(format!(
+                "{a}({x}) = {}, Sw<B,M,S> gives {want_x}",
+                sw_apply(w, x)
+            ));
         }
     }
     expect_text(r, &want)
@@ -2237,7 +2309,9 @@ pub fn law_make_basis_like(args: &[Arg], r: &Res) -> Out {
     let Some(t) = text(s).and_then(Tx::parse) else {
         return Ok(());
     };
-    if t.ints().is_none_or(|v| v.iter().any(|x| *x < 1) || prod(&v).is_none()) {
+    if t.ints()
+        .is_none_or(|v| v.iter().any(|x| *x < 1) || prod(&v).is_none())
+    {
         return Ok(());
     }
     let paths = t.paths();
@@ -2337,7 +2411,10 @@ pub fn law_tiler_to_layout(args: &[Arg], r: &Res) -> Out {
     };
     let got = want_layout(ans)?;
     if got.mode_sizes() != sizes {
-        return Err(format!("mode sizes {:?}, the tiler's {sizes:?}", got.mode_sizes()));
+        return Err(format!(
+            "mode sizes {:?}, the tiler's {sizes:?}",
+            got.mode_sizes()
+        ));
     }
     for i in 0..got.n() {
         let c = colex(i, &sizes);
@@ -2392,7 +2469,9 @@ pub fn law_make_tensor(args: &[Arg], r: &Res) -> Out {
                 },
                 None => 0,
             };
-            text(l).and_then(Fun::parse).map(|f| Ten::One(It::Count(base), f))
+            text(l)
+                .and_then(Fun::parse)
+                .map(|f| Ten::One(It::Count(base), f))
         }
         [p, l] => match (text(p).and_then(Ptr::parse), text(l).and_then(Fun::parse)) {
             (Some(p), Some(f)) => Some(Ten::One(It::Ptr(p), f)),
@@ -2430,7 +2509,9 @@ pub fn law_make_identity_tensor(args: &[Arg], r: &Res) -> Out {
     let Some(shape) = text(s).and_then(Tx::parse) else {
         return Ok(());
     };
-    let Some(ext) = shape.ints() else { return Ok(()) };
+    let Some(ext) = shape.ints() else {
+        return Ok(());
+    };
     if ext.iter().any(|e| *e < 1) || prod(&ext).is_none_or(|p| p > MAX_N) {
         return Ok(());
     }
@@ -2440,7 +2521,10 @@ pub fn law_make_identity_tensor(args: &[Arg], r: &Res) -> Out {
     let got = want_tensor(ans)?;
     let sizes: Vec<i64> = match &shape {
         Tx::L(_) => vec![ext[0]],
-        Tx::N(v) => v.iter().map(|m| m.ints().and_then(|x| prod(&x)).unwrap_or(0)).collect(),
+        Tx::N(v) => v
+            .iter()
+            .map(|m| m.ints().and_then(|x| prod(&x)).unwrap_or(0))
+            .collect(),
     };
     same_tensor(&got, &|i| natural(&shape, i).map(Val::C), &sizes)
 }
@@ -2526,7 +2610,13 @@ fn tile_law(t: &Ten, tiler: &[i64], coord: &[i64], r: &Res) -> Out {
             let full: Vec<i64> = c
                 .iter()
                 .enumerate()
-                .map(|(k, x)| if k < tiler.len() { coord[k] * tiler[k] + x } else { *x })
+                .map(|(k, x)| {
+                    if k < tiler.len() {
+                        coord[k] * tiler[k] + x
+                    } else {
+                        *x
+                    }
+                })
                 .collect();
             t.at(lay.index_of(&full))
         },
@@ -2613,7 +2703,11 @@ pub fn law_local_tile(args: &[Arg], r: &Res) -> Out {
             return Ok(());
         }
         let dice = |v: &[i64]| -> Vec<i64> {
-            v.iter().zip(&keep).filter(|(_, k)| **k).map(|(x, _)| *x).collect()
+            v.iter()
+                .zip(&keep)
+                .filter(|(_, k)| **k)
+                .map(|(x, _)| *x)
+                .collect()
         };
         tiler = dice(&tiler);
         coord = dice(&coord);
@@ -2634,7 +2728,9 @@ pub fn law_inner_partition(args: &[Arg], r: &Res) -> Out {
             None => Ok(()),
         };
     }
-    let (Some(t), Some(tiler), Some(coord)) = (tensor_arg(Some(t)), flat_ints(tiler), flat_ints(coord)) else {
+    let (Some(t), Some(tiler), Some(coord)) =
+        (tensor_arg(Some(t)), flat_ints(tiler), flat_ints(coord))
+    else {
         return Ok(());
     };
     tile_law(&t, &tiler, &coord, r)
@@ -2649,13 +2745,21 @@ pub fn law_outer_partition(args: &[Arg], r: &Res) -> Out {
     };
     let ms = t.mode_sizes();
     if tiler.len() != ms.len()
-        || tiler.iter().zip(&ms).enumerate().any(|(k, (a, m))| *a < 1 || m % a != 0 || !divides_mode(&t, k, *a))
+        || tiler
+            .iter()
+            .zip(&ms)
+            .enumerate()
+            .any(|(k, (a, m))| *a < 1 || m % a != 0 || !divides_mode(&t, k, *a))
     {
         return Ok(());
     }
     let c = match (int(coord), flat_ints(coord)) {
         (Some(i), _) if (0..prod(&tiler).unwrap_or(0)).contains(&i) => colex(i, &tiler),
-        (None, Some(v)) if v.len() == tiler.len() && v.iter().zip(&tiler).all(|(x, a)| (0..*a).contains(x)) => v,
+        (None, Some(v))
+            if v.len() == tiler.len() && v.iter().zip(&tiler).all(|(x, a)| (0..*a).contains(x)) =>
+        {
+            v
+        }
         _ => return Ok(()),
     };
     let Some(ans) = answer(r) else {
@@ -2668,7 +2772,12 @@ pub fn law_outer_partition(args: &[Arg], r: &Res) -> Out {
         &got,
         &|i| {
             let g = colex(i, &sizes);
-            let full: Vec<i64> = g.iter().zip(&tiler).zip(&c).map(|((x, a), y)| x * a + y).collect();
+            let full: Vec<i64> = g
+                .iter()
+                .zip(&tiler)
+                .zip(&c)
+                .map(|((x, a), y)| x * a + y)
+                .collect();
             t.at(lay.index_of(&full))
         },
         &sizes,
@@ -2679,13 +2788,21 @@ pub fn law_local_partition(args: &[Arg], r: &Res) -> Out {
     let [t, thr, index] = args else {
         return Ok(());
     };
-    let (Some(t), Some(thr), Some(index)) = (tensor_arg(Some(t)), text(thr).and_then(Lay::parse), int(index)) else {
+    let (Some(t), Some(thr), Some(index)) = (
+        tensor_arg(Some(t)),
+        text(thr).and_then(Lay::parse),
+        int(index),
+    ) else {
         return Ok(());
     };
     let ms = t.mode_sizes();
     let ts = thr.mode_sizes();
     if ts.len() != ms.len()
-        || ts.iter().zip(&ms).enumerate().any(|(k, (a, m))| m % a != 0 || !divides_mode(&t, k, *a))
+        || ts
+            .iter()
+            .zip(&ms)
+            .enumerate()
+            .any(|(k, (a, m))| m % a != 0 || !divides_mode(&t, k, *a))
     {
         return Ok(());
     }
@@ -2702,7 +2819,12 @@ pub fn law_local_partition(args: &[Arg], r: &Res) -> Out {
         &got,
         &|i| {
             let g = colex(i, &sizes);
-            let full: Vec<i64> = g.iter().zip(&ts).zip(&c).map(|((x, a), y)| x * a + y).collect();
+            let full: Vec<i64> = g
+                .iter()
+                .zip(&ts)
+                .zip(&c)
+                .map(|((x, a), y)| x * a + y)
+                .collect();
             t.at(lay.index_of(&full))
         },
         &sizes,
@@ -2713,7 +2835,11 @@ pub fn law_partition_tv(args: &[Arg], r: &Res) -> Out {
     let [t, tv, thread] = args else {
         return Ok(());
     };
-    let (Some(t), Some(tv), Some(th)) = (tensor_arg(Some(t)), text(tv).and_then(Lay::parse), int(thread)) else {
+    let (Some(t), Some(tv), Some(th)) = (
+        tensor_arg(Some(t)),
+        text(tv).and_then(Lay::parse),
+        int(thread),
+    ) else {
         return Ok(());
     };
     let nt = tv.mode_size(0);
@@ -2721,7 +2847,9 @@ pub fn law_partition_tv(args: &[Arg], r: &Res) -> Out {
         return Ok(());
     }
     let nv = tv.n() / nt;
-    let idx: Option<Vec<i64>> = (0..nv).map(|v| tv.at(th + nt * v).filter(|x| (0..t.n()).contains(x))).collect();
+    let idx: Option<Vec<i64>> = (0..nv)
+        .map(|v| tv.at(th + nt * v).filter(|x| (0..t.n()).contains(x)))
+        .collect();
     let Some(idx) = idx else { return Ok(()) };
     // composition(T, TV) may fail CuTe's divisibility conditions: a refusal is not judged.
     let Some(ans) = answer(r) else { return Ok(()) };
@@ -2755,7 +2883,9 @@ pub fn law_print_tensor(args: &[Arg], r: &Res) -> Out {
     };
     // CuTe prints integers with %5d: wider ones run into their neighbours.
     let wide = (0..t.n()).any(|i| matches!(t.at(i), Some(Val::I(v)) if v.to_string().len() > 4));
-    let Some(ans) = answer(r).filter(|_| !wide) else { return Ok(()) };
+    let Some(ans) = answer(r).filter(|_| !wide) else {
+        return Ok(());
+    };
     let mut lines = ans.lines();
     let head = lines.next().unwrap_or("");
     if !head.ends_with(':') {
@@ -2774,7 +2904,10 @@ pub fn law_print_tensor(args: &[Arg], r: &Res) -> Out {
                 return Ok(());
             };
             if *cell != w.text() {
-                return Err(format!("cell ({m},{n}) is {cell}, T({m},{n}) = {}", w.text()));
+                return Err(format!(
+                    "cell ({m},{n}) is {cell}, T({m},{n}) = {}",
+                    w.text()
+                ));
             }
         }
     }
@@ -2788,11 +2921,21 @@ fn reduce(t: &Ten, keep: &[bool]) -> Option<Vec<i64>> {
     if keep.len() != ms.len() {
         return None;
     }
-    let kept: Vec<i64> = ms.iter().zip(keep).filter(|(_, k)| **k).map(|(m, _)| *m).collect();
+    let kept: Vec<i64> = ms
+        .iter()
+        .zip(keep)
+        .filter(|(_, k)| **k)
+        .map(|(m, _)| *m)
+        .collect();
     let mut out = vec![0i64; kept.iter().product::<i64>() as usize];
     for i in 0..t.n() {
         let c = colex(i, &ms);
-        let kc: Vec<i64> = c.iter().zip(keep).filter(|(_, k)| **k).map(|(x, _)| *x).collect();
+        let kc: Vec<i64> = c
+            .iter()
+            .zip(keep)
+            .filter(|(_, k)| **k)
+            .map(|(x, _)| *x)
+            .collect();
         let mut j = 0;
         let mut scale = 1;
         for (x, m) in kc.iter().zip(&kept) {
@@ -2833,7 +2976,9 @@ pub fn law_batch_reduce(args: &[Arg], r: &Res) -> Out {
 
 pub fn law_logical_reduce(args: &[Arg], r: &Res) -> Out {
     let [a, p] = args else { return Ok(()) };
-    let (Some(t @ Ten::One(It::Count(_), _)), Some(Tx::N(p))) = (tensor_arg(Some(a)), text(p).and_then(Tx::parse)) else {
+    let (Some(t @ Ten::One(It::Count(_), _)), Some(Tx::N(p))) =
+        (tensor_arg(Some(a)), text(p).and_then(Tx::parse))
+    else {
         return Ok(());
     };
     let keep: Option<Vec<bool>> = p
@@ -2845,7 +2990,9 @@ pub fn law_logical_reduce(args: &[Arg], r: &Res) -> Out {
         })
         .collect();
     let Some(keep) = keep else { return Ok(()) };
-    if keep.len() != t.mode_sizes().len() || matches!(t.fun().map(|f| &f.inner.shape), Some(Tx::L(_))) {
+    if keep.len() != t.mode_sizes().len()
+        || matches!(t.fun().map(|f| &f.inner.shape), Some(Tx::L(_)))
+    {
         return Ok(());
     }
     match reduce(&t, &keep) {
@@ -2877,7 +3024,11 @@ pub fn law_make_tensor_like(args: &[Arg], r: &Res) -> Out {
         return Err("the iterator is not counting_iter(0)".into());
     };
     if !f.layers.is_empty() || f.inner.shape != l.shape {
-        return Err(format!("layout {}, not of the shape {}", f.inner.shape.text(), l.shape.text()));
+        return Err(format!(
+            "layout {}, not of the shape {}",
+            f.inner.shape.text(),
+            l.shape.text()
+        ));
     }
     let rd = f.inner.ints().ok_or("not integer strides")?;
     // CuTe's compact_order by L's strides: a leaf's stride is the product of the extents of
@@ -2892,7 +3043,10 @@ pub fn law_make_tensor_like(args: &[Arg], r: &Res) -> Out {
                 .product()
         };
         if rd[k] != want {
-            return Err(format!("leaf {k}: stride {}, compact_order of L's strides {d:?} gives {want}", rd[k]));
+            return Err(format!(
+                "leaf {k}: stride {}, compact_order of L's strides {d:?} gives {want}",
+                rd[k]
+            ));
         }
     }
     judged();
@@ -2901,7 +3055,9 @@ pub fn law_make_tensor_like(args: &[Arg], r: &Res) -> Out {
 
 /// The bytes a pointer tensor of whole-byte elements reaches, sorted and deduplicated.
 fn bytes_of(t: &Ten) -> Option<Vec<i64>> {
-    let Ten::One(It::Ptr(p), f) = t else { return None };
+    let Ten::One(It::Ptr(p), f) = t else {
+        return None;
+    };
     if p.bits % 8 != 0 || p.sw.is_some() {
         return None;
     }
@@ -2920,10 +3076,21 @@ pub fn law_recast_tensor(args: &[Arg], r: &Res) -> Out {
     let (Some(bits), Some(t)) = (type_bits(ty), tensor_arg(Some(t))) else {
         return Ok(());
     };
-    let Some(want) = bytes_of(&t) else { return Ok(()) };
-    let Ten::One(It::Ptr(p0), f0) = &t else { return Ok(()) };
+    let Some(want) = bytes_of(&t) else {
+        return Ok(());
+    };
+    let Ten::One(It::Ptr(p0), f0) = &t else {
+        return Ok(());
+    };
     let d0 = f0.inner.ints().unwrap_or_default();
-    let unit: Vec<i64> = f0.inner.ext.iter().zip(&d0).filter(|(_, d)| d.abs() == 1).map(|(e, _)| *e).collect();
+    let unit: Vec<i64> = f0
+        .inner
+        .ext
+        .iter()
+        .zip(&d0)
+        .filter(|(_, d)| d.abs() == 1)
+        .map(|(e, _)| *e)
+        .collect();
     // The help's condition: the unit-stride modes span whole elements of both widths.
     let spans = !unit.is_empty() && unit.iter().all(|e| *e > 1 && (e * p0.bits) % bits == 0);
     if bits % 8 != 0 || !f0.layers.is_empty() || (bits != p0.bits && !spans) {
@@ -2935,7 +3102,9 @@ pub fn law_recast_tensor(args: &[Arg], r: &Res) -> Out {
         return Err("the answer is not a pointer tensor".into());
     };
     if q.bits != bits || q.addr != p.addr || q.space != p.space {
-        return Err(format!("pointer {q:?}, the argument's {p:?} recast to {bits} bits"));
+        return Err(format!(
+            "pointer {q:?}, the argument's {p:?} recast to {bits} bits"
+        ));
     }
     if bytes_of(&got).as_ref() != Some(&want) {
         return Err("the new tensor reaches other bytes".into());
@@ -2946,7 +3115,11 @@ pub fn law_recast_tensor(args: &[Arg], r: &Res) -> Out {
 
 fn same_parts(parts: &[Ten], got: &[Ten]) -> Out {
     if parts.len() != got.len() {
-        return Err(format!("{} tensors, the argument has {}", got.len(), parts.len()));
+        return Err(format!(
+            "{} tensors, the argument has {}",
+            got.len(),
+            parts.len()
+        ));
     }
     for (p, g) in parts.iter().zip(got) {
         same_tensor(g, &|i| p.at(i), &p.mode_sizes())?;
@@ -2957,7 +3130,11 @@ fn same_parts(parts: &[Ten], got: &[Ten]) -> Out {
 pub fn law_make_zip_tensor(args: &[Arg], r: &Res) -> Out {
     let parts: Option<Vec<Ten>> = args.iter().map(|a| tensor_arg(Some(a))).collect();
     let Some(parts) = parts else { return Ok(()) };
-    if parts.len() < 2 || parts.iter().any(|p| p.mode_sizes() != parts[0].mode_sizes() || matches!(p, Ten::Zip(_))) {
+    if parts.len() < 2
+        || parts
+            .iter()
+            .any(|p| p.mode_sizes() != parts[0].mode_sizes() || matches!(p, Ten::Zip(_)))
+    {
         return Ok(());
     }
     let Some(ans) = answer(r) else {
@@ -3005,7 +3182,9 @@ pub fn law_as_position_independent_swizzle_tensor(args: &[Arg], r: &Res) -> Out 
 fn ptr_answer(r: &Res) -> Result<Option<Ptr>, String> {
     match answer(r) {
         None => Ok(None),
-        Some(a) => Ptr::parse(a).map(Some).ok_or(format!("answer {a:?} is not a pointer")),
+        Some(a) => Ptr::parse(a)
+            .map(Some)
+            .ok_or(format!("answer {a:?} is not a pointer")),
     }
 }
 
@@ -3021,7 +3200,12 @@ fn make_ptr_law(args: &[Arg], r: &Res, space: &str) -> Out {
     if args.len() < 2 {
         return Ok(());
     }
-    let (Some(bits), Some(addr)) = (type_bits(&args[0]), text(&args[1]).and_then(parse_addr).or_else(|| int(&args[1]))) else {
+    let (Some(bits), Some(addr)) = (
+        type_bits(&args[0]),
+        text(&args[1])
+            .and_then(parse_addr)
+            .or_else(|| int(&args[1])),
+    ) else {
         return Ok(());
     };
     let sw = match args.get(2) {
@@ -3035,7 +3219,9 @@ fn make_ptr_law(args: &[Arg], r: &Res, space: &str) -> Out {
     if addr < 0 {
         return Ok(());
     }
-    let Some(got) = ptr_answer(r)? else { return Ok(()) };
+    let Some(got) = ptr_answer(r)? else {
+        return Ok(());
+    };
     let want = Ptr {
         space: space.into(),
         sw,
@@ -3071,7 +3257,9 @@ pub fn law_make_tmem_ptr(args: &[Arg], r: &Res) -> Out {
     if !(0..1 << 32).contains(&addr) {
         return Ok(());
     }
-    let Some(got) = ptr_answer(r)? else { return Ok(()) };
+    let Some(got) = ptr_answer(r)? else {
+        return Ok(());
+    };
     let want = Ptr {
         space: "tmem_".into(),
         sw: None,
@@ -3090,7 +3278,9 @@ pub fn law_make_swizzle_ptr(args: &[Arg], r: &Res) -> Out {
     if p.sw.is_some() || p.space == "tmem_" {
         return Ok(());
     }
-    let Some(got) = ptr_answer(r)? else { return Ok(()) };
+    let Some(got) = ptr_answer(r)? else {
+        return Ok(());
+    };
     let want = Ptr {
         sw: (w.0 > 0).then_some(w),
         ..p
@@ -3106,7 +3296,9 @@ pub fn law_recast_ptr(args: &[Arg], r: &Res) -> Out {
     if p.space == "tmem_" {
         return Ok(());
     }
-    let Some(got) = ptr_answer(r)? else { return Ok(()) };
+    let Some(got) = ptr_answer(r)? else {
+        return Ok(());
+    };
     let bit = p.bit.unwrap_or(0);
     let want = Ptr {
         bits,
@@ -3154,7 +3346,9 @@ fn check_cells(f: &Fun, cells: &[(i64, i64, String)], rank1_column: bool) -> Out
         if !(0..rows).contains(r) || !(0..cols).contains(c) {
             return Err(format!("cell ({r},{c}) is outside the table"));
         }
-        let Some(want) = f.at(r + rows * c) else { return Ok(()) };
+        let Some(want) = f.at(r + rows * c) else {
+            return Ok(());
+        };
         if *v != want.to_string() {
             return Err(format!("cell ({r},{c}) shows {v}, the layout has {want}"));
         }
@@ -3182,14 +3376,18 @@ fn table_cells(s: &str) -> Vec<(i64, i64, String)> {
 
 pub fn law_print_layout(args: &[Arg], r: &Res) -> Out {
     let [a] = args else { return Ok(()) };
-    let Some(f) = picture_fun(a) else { return Ok(()) };
+    let Some(f) = picture_fun(a) else {
+        return Ok(());
+    };
     let Some(ans) = answer(r) else { return Ok(()) };
     check_cells(&f, &table_cells(ans), false)
 }
 
 pub fn law_show(args: &[Arg], r: &Res) -> Out {
     let [a] = args else { return Ok(()) };
-    let Some(f) = picture_fun(a) else { return Ok(()) };
+    let Some(f) = picture_fun(a) else {
+        return Ok(());
+    };
     let Some(ans) = answer(r) else { return Ok(()) };
     let field = |k: &str| {
         ans.lines()
@@ -3203,7 +3401,10 @@ pub fn law_show(args: &[Arg], r: &Res) -> Out {
         if let Some(v) = f.values().filter(|v| v.iter().all(|x| *x >= 0)) {
             let cosize = v.iter().max().map_or(0, |m| m + 1);
             if field("cosize:") != Some(cosize.to_string()) {
-                return Err(format!("cosize line {:?}, cosize {cosize}", field("cosize:")));
+                return Err(format!(
+                    "cosize line {:?}, cosize {cosize}",
+                    field("cosize:")
+                ));
             }
         }
         if field("rank:") != Some(f.inner.rank().to_string()) {
@@ -3245,7 +3446,9 @@ fn svg_cells(s: &str) -> Option<Vec<(i64, i64, String)>> {
 
 pub fn law_svg(args: &[Arg], r: &Res) -> Out {
     let [a] = args else { return Ok(()) };
-    let Some(f) = picture_fun(a) else { return Ok(()) };
+    let Some(f) = picture_fun(a) else {
+        return Ok(());
+    };
     let Some(ans) = answer(r) else { return Ok(()) };
     let cells = svg_cells(ans).ok_or("no labels group")?;
     check_cells(&f, &cells, false)
@@ -3253,7 +3456,9 @@ pub fn law_svg(args: &[Arg], r: &Res) -> Out {
 
 pub fn law_latex(args: &[Arg], r: &Res) -> Out {
     let [a] = args else { return Ok(()) };
-    let Some(f) = picture_fun(a) else { return Ok(()) };
+    let Some(f) = picture_fun(a) else {
+        return Ok(());
+    };
     let Some(ans) = answer(r) else { return Ok(()) };
     let mut cells = Vec::new();
     for line in ans.lines().filter(|l| l.starts_with("\\node[fill")) {
@@ -3262,7 +3467,11 @@ pub fn law_latex(args: &[Arg], r: &Res) -> Out {
             let (rc, rest) = at.split_once(") {")?;
             let (r, c) = rc.split_once(',')?;
             let v = rest.strip_suffix("};")?;
-            Some((r.trim().parse().ok()?, c.trim().parse().ok()?, v.to_string()))
+            Some((
+                r.trim().parse().ok()?,
+                c.trim().parse().ok()?,
+                v.to_string(),
+            ))
         };
         cells.push(parse().ok_or(format!("node line {line:?} not understood"))?);
     }
@@ -3273,7 +3482,11 @@ pub fn law_find_layout(args: &[Arg], r: &Res) -> Out {
     let Some(vals) = args.first().and_then(text) else {
         return Ok(());
     };
-    let Some(v) = vals.split(',').map(|x| x.trim().parse::<i64>().ok()).collect::<Option<Vec<_>>>() else {
+    let Some(v) = vals
+        .split(',')
+        .map(|x| x.trim().parse::<i64>().ok())
+        .collect::<Option<Vec<_>>>()
+    else {
         return Ok(());
     };
     let shape = match args.get(1) {
@@ -3406,10 +3619,15 @@ fn chain_composition(a: &Fun, b: &Lay, r: &Res) -> Out {
         return Err(format!("size {} != size(B) = {}", f.n(), b.n()));
     }
     for i in 0..b.n() {
-        let Some(bi) = b.at(i).filter(|x| *x >= 0) else { continue };
+        let Some(bi) = b.at(i).filter(|x| *x >= 0) else {
+            continue;
+        };
         let Some(want) = a.at(bi) else { continue };
         if f.at(i) != Some(want) {
-            return Err(format!("R({i}) = {:?}, A(B({i})) = A({bi}) = {want}", f.at(i)));
+            return Err(format!(
+                "R({i}) = {:?}, A(B({i})) = A({bi}) = {want}",
+                f.at(i)
+            ));
         }
     }
     judged();
@@ -3422,27 +3640,43 @@ pub fn general_composition(args: &[Arg], r: &Res) -> Option<Out> {
     if is_symbolic(a) || is_symbolic(b) {
         return Some(symbolic_law("composition", args, r));
     }
-    let fa = text(a).and_then(Fun::parse).filter(|f| !f.layers.is_empty())?;
-    let lb = text(b).and_then(Lay::parse).filter(|l| l.ints().is_some())?;
+    let fa = text(a)
+        .and_then(Fun::parse)
+        .filter(|f| !f.layers.is_empty())?;
+    let lb = text(b)
+        .and_then(Lay::parse)
+        .filter(|l| l.ints().is_some())?;
     Some(chain_composition(&fa, &lb, r))
 }
 
 /// Chains in logical_divide: mode 0 of the divided chain is A o T.
 pub fn general_logical_divide(args: &[Arg], r: &Res) -> Option<Out> {
     let [a, t] = args else { return None };
-    let fa = text(a).and_then(Fun::parse).filter(|f| !f.layers.is_empty())?;
-    let lt = text(t).and_then(Lay::parse).filter(|l| l.ints().is_some())?;
-    let Some(ans) = answer(r) else { return Some(Ok(())) };
+    let fa = text(a)
+        .and_then(Fun::parse)
+        .filter(|f| !f.layers.is_empty())?;
+    let lt = text(t)
+        .and_then(Lay::parse)
+        .filter(|l| l.ints().is_some())?;
+    let Some(ans) = answer(r) else {
+        return Some(Ok(()));
+    };
     Some((|| {
         let f = want_fun(ans)?;
         if f.n() < fa.n() {
             return Err(format!("size {} < size(A) = {}", f.n(), fa.n()));
         }
         if f.inner.mode_size(0) != lt.n() {
-            return Err(format!("mode 0 of size {}, T's {}", f.inner.mode_size(0), lt.n()));
+            return Err(format!(
+                "mode 0 of size {}, T's {}",
+                f.inner.mode_size(0),
+                lt.n()
+            ));
         }
         for i in 0..lt.n() {
-            let Some(ti) = lt.at(i).filter(|x| *x >= 0) else { continue };
+            let Some(ti) = lt.at(i).filter(|x| *x >= 0) else {
+                continue;
+            };
             let Some(want) = fa.at(ti) else { continue };
             if f.at(i) != Some(want) {
                 return Err(format!("mode 0 at {i} = {:?}, A(T({i})) = {want}", f.at(i)));
@@ -3467,7 +3701,8 @@ pub fn general_coalesce(args: &[Arg], r: &Res) -> Option<Out> {
         let l = Lay::parse(s)?;
         let ans = ans?;
         return Some((|| {
-            let g = Lay::parse_with(ans, MAX_ANSWER).ok_or(format!("answer {ans:?} is not an F2 layout"))?;
+            let g = Lay::parse_with(ans, MAX_ANSWER)
+                .ok_or(format!("answer {ans:?} is not an F2 layout"))?;
             if g.n() != l.n() {
                 return Err(format!("size {} != {}", g.n(), l.n()));
             }
@@ -3516,7 +3751,8 @@ pub fn general_left_inverse(args: &[Arg], r: &Res) -> Option<Out> {
         return Some(Ok(()));
     }
     Some((|| {
-        let g = Lay::parse_with(ans, MAX_ANSWER).ok_or(format!("answer {ans:?} is not a layout"))?;
+        let g =
+            Lay::parse_with(ans, MAX_ANSWER).ok_or(format!("answer {ans:?} is not a layout"))?;
         for (i, v) in vals.iter().enumerate() {
             let back = i64::try_from(*v).ok().and_then(|v| g.at_f2(v));
             if back != Some(i as u64) {

@@ -1144,11 +1144,23 @@ pub fn small_tensor(b: &mut Bytes) -> (String, i64, i64) {
     let (l, m, n) = small2(b);
     let t = match b.below(8) {
         0 | 1 | 2 => format!("counting_iter({}) o {l}", b.below(16)),
-        3 => format!("counting_iter({}) o {} o 0 o {l}", b.below(4), valid_swizzle(b)),
-        4 => format!("gmem_ptr[{}b]({:#x}) o {l}", [8, 16, 32, 64][b.below(4)], 0x1000),
+        3 => format!(
+            "counting_iter({}) o {} o 0 o {l}",
+            b.below(4),
+            valid_swizzle(b)
+        ),
+        4 => format!(
+            "gmem_ptr[{}b]({:#x}) o {l}",
+            [8, 16, 32, 64][b.below(4)],
+            0x1000
+        ),
         5 => format!("smem_ptr[16b]({:#x}) o {l}", 0x400 * (1 + b.below(4))),
         6 => format!("Sw<{},4,3>_smem_ptr[16b](0x1000) o {l}", b.below(4)),
-        _ => format!("ArithTuple({},{}) o ({m},{n}):(1@0,1@1)", b.below(4), b.below(4)),
+        _ => format!(
+            "ArithTuple({},{}) o ({m},{n}):(1@0,1@1)",
+            b.below(4),
+            b.below(4)
+        ),
     };
     (t, m, n)
 }
@@ -1201,17 +1213,19 @@ pub fn app_args(b: &mut Bytes, op: &str) -> Option<Vec<Arg>> {
             t(pick(b, MMA_ATOMS)),
             t(pick(
                 b,
-                &["thr_id", "shape_mnk", "layout_a_tv", "layout_b_tv", "layout_c_tv"],
+                &[
+                    "thr_id",
+                    "shape_mnk",
+                    "layout_a_tv",
+                    "layout_b_tv",
+                    "layout_c_tv",
+                ],
             )),
         ],
         "tiled_mma" => {
             let atom = pick(b, MMA_ATOMS);
             let (am, an) = (1i64 << b.below(3), 1i64 << b.below(3));
-            let mut v = vec![
-                t(atom.clone()),
-                t(format!("({am},{an},1)")),
-                t("_".into()),
-            ];
+            let mut v = vec![t(atom.clone()), t(format!("({am},{an},1)")), t("_".into())];
             let op = ["a", "b", "c"][b.below(3)];
             if b.below(3) == 0 {
                 let mnk = name_mnk(&atom).unwrap_or([1, 1, 1]);
@@ -1251,8 +1265,15 @@ pub fn app_args(b: &mut Bytes, op: &str) -> Option<Vec<Arg>> {
             t(pick(
                 b,
                 &[
-                    "src", "dst", "ref", "src_bits", "dst_bits", "ref_bits", "thr_id",
-                    "num_val_src", "num_val_dst",
+                    "src",
+                    "dst",
+                    "ref",
+                    "src_bits",
+                    "dst_bits",
+                    "ref_bits",
+                    "thr_id",
+                    "num_val_src",
+                    "num_val_dst",
                 ],
             )),
         ],
@@ -1270,11 +1291,19 @@ pub fn app_args(b: &mut Bytes, op: &str) -> Option<Vec<Arg>> {
                 t(val),
                 t(pick(
                     b,
-                    &["tiler_mn", "tiled_layout_tv", "layout_s_tv", "layout_d_tv", "size"],
+                    &[
+                        "tiler_mn",
+                        "tiled_layout_tv",
+                        "layout_s_tv",
+                        "layout_d_tv",
+                        "size",
+                    ],
                 )),
             ]
         }
-        "make_tiled_copy_A" | "make_tiled_copy_B" | "make_tiled_copy_C"
+        "make_tiled_copy_A"
+        | "make_tiled_copy_B"
+        | "make_tiled_copy_C"
         | "make_tiled_copy_C_atom" => vec![
             t(pick(b, COPY_ATOMS)),
             t("half_t".into()),
@@ -1289,7 +1318,11 @@ pub fn app_args(b: &mut Bytes, op: &str) -> Option<Vec<Arg>> {
             vec![
                 t(pick(
                     b,
-                    &["UniversalCopy<uint32_t>", "UniversalCopy<uint64_t>", "UniversalCopy<uint128_t>"],
+                    &[
+                        "UniversalCopy<uint32_t>",
+                        "UniversalCopy<uint64_t>",
+                        "UniversalCopy<uint128_t>",
+                    ],
                 )),
                 t(pick(b, &["half_t", "float", "int8_t"])),
                 t(tv),
@@ -1412,7 +1445,9 @@ pub fn app_args(b: &mut Bytes, op: &str) -> Option<Vec<Arg>> {
         ],
         "basis_get" => {
             let tup = tuple(b);
-            let path: Vec<String> = (0..1 + b.below(2)).map(|_| b.below(3).to_string()).collect();
+            let path: Vec<String> = (0..1 + b.below(2))
+                .map(|_| b.below(3).to_string())
+                .collect();
             vec![t(format!("{}@{}", 1 + b.below(3), path.join("@"))), t(tup)]
         }
         "make_tensor" => {
@@ -1446,7 +1481,10 @@ pub fn app_args(b: &mut Bytes, op: &str) -> Option<Vec<Arg>> {
             } else {
                 v.push(t(format!("({cm},{cn})")));
                 if op == "local_tile" && b.below(3) == 0 {
-                    v.push(t(pick(b, &["Step<_1,X>", "Step<X,_1>", "(1,X)", "Step<_1,_1>"])));
+                    v.push(t(pick(
+                        b,
+                        &["Step<_1,X>", "Step<X,_1>", "(1,X)", "Step<_1,_1>"],
+                    )));
                 }
             }
             v
@@ -1520,15 +1558,27 @@ pub fn app_args(b: &mut Bytes, op: &str) -> Option<Vec<Arg>> {
         }
         // Chains, symbolic and F2 layouts for the algebra's laws on them.
         "composition" | "logical_divide" if b.below(3) == 0 => {
-            let a = if b.below(2) == 0 { chain(b) } else { layout_chain(b) };
+            let a = if b.below(2) == 0 {
+                chain(b)
+            } else {
+                layout_chain(b)
+            };
             vec![t(a), t(compact_layout(b))]
         }
         "composition" if b.below(3) == 0 => {
             let a = symbolic_layout(b);
-            let c = if b.below(2) == 0 { symbolic_layout(b) } else { compact_layout(b) };
+            let c = if b.below(2) == 0 {
+                symbolic_layout(b)
+            } else {
+                compact_layout(b)
+            };
             vec![t(a), t(c)]
         }
-        "coalesce" if b.below(3) == 0 => vec![t(if b.below(2) == 0 { chain(b) } else { f2_layout(b) })],
+        "coalesce" if b.below(3) == 0 => vec![t(if b.below(2) == 0 {
+            chain(b)
+        } else {
+            f2_layout(b)
+        })],
         "left_inverse" if b.below(3) == 0 => vec![t(if b.below(2) == 0 {
             f2_bijection(b)
         } else {

@@ -410,6 +410,9 @@ fn map_leaves(t: &Tx, f: &mut impl FnMut(&str) -> String) -> Tx {
     }
 }
 
+/// A swizzle's `(B, M, S)`.
+type Sw3 = (i64, i64, i64);
+
 /// A swizzle `Sw<B,M,S>` with `B, M >= 0` and `|S| >= B`.
 fn swz(s: &str) -> Option<(i64, i64, i64)> {
     let inner = s.trim().strip_prefix("Sw<")?.strip_suffix('>')?;
@@ -468,7 +471,7 @@ impl Fun {
 
     fn parse_with(s: &str, limit: i64) -> Option<Fun> {
         let parts: Vec<&str> = s.split(" o ").collect();
-        if parts.len() % 2 == 0 {
+        if parts.len().is_multiple_of(2) {
             return None;
         }
         let inner = Lay::parse_with(parts[parts.len() - 1], limit)?;
@@ -1937,7 +1940,7 @@ pub fn law_bank_conflicts(args: &[Arg], r: &Res) -> Out {
 
 /// The inner bit layout of CuTe's GMMA smem atoms: `(major, swizzle)` to the swizzle and the
 /// layout in bits.
-fn smem_atom_bits(major: &str, sw: &str) -> Option<((i64, i64, i64), [i64; 2], [i64; 2])> {
+fn smem_atom_bits(major: &str, sw: &str) -> Option<(Sw3, [i64; 2], [i64; 2])> {
     let (b, w) = match sw {
         "INTER" => (0, 128),
         "SW32" => (1, 256),

@@ -1143,7 +1143,7 @@ fn small2(b: &mut Bytes) -> (String, i64, i64) {
 pub fn small_tensor(b: &mut Bytes) -> (String, i64, i64) {
     let (l, m, n) = small2(b);
     let t = match b.below(8) {
-        0 | 1 | 2 => format!("counting_iter({}) o {l}", b.below(16)),
+        0..=2 => format!("counting_iter({}) o {l}", b.below(16)),
         3 => format!(
             "counting_iter({}) o {} o 0 o {l}",
             b.below(4),

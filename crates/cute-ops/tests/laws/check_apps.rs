@@ -349,6 +349,14 @@ impl Lay {
         Some(acc)
     }
 
+    /// `L(i)` of an F2 layout, or of an integer one by integer arithmetic.
+    fn at_any(&self, i: i64) -> Option<u64> {
+        match self.ints() {
+            Some(_) => u64::try_from(self.at(i)?).ok(),
+            None => self.at_f2(i),
+        }
+    }
+
     /// `L(i)` for basis strides: the value at each path.
     fn at_basis(&self, i: i64) -> Option<BTreeMap<Vec<usize>, i64>> {
         let mut out = BTreeMap::new();
@@ -655,6 +663,8 @@ impl Ten {
                 .into_iter()
                 .map(|t| Ten::parse_with(t, limit))
                 .collect::<Option<Vec<_>>>()
+                // A zip's tensors have the first one's mode sizes.
+                .filter(|v| v.iter().all(|t| t.mode_sizes() == v[0].mode_sizes()))
                 .map(Ten::Zip);
         }
         let (it, rest) = s.split_once(" o ")?;
@@ -2189,7 +2199,7 @@ pub fn law_f2_swizzle(args: &[Arg], r: &Res) -> Out {
         return Err(format!("size {} != {}", f.n(), l.n()));
     }
     for i in 0..l.n() {
-        let Some(want) = l.at_f2(i) else {
+        let Some(want) = l.at_any(i) else {
             return Ok(());
         };
         let got = f.at(i).and_then(|x| u64::try_from(x).ok());
@@ -3710,7 +3720,7 @@ pub fn general_coalesce(args: &[Arg], r: &Res) -> Option<Out> {
                 return Err(format!("size {} != {}", g.n(), l.n()));
             }
             for i in 0..l.n() {
-                let (x, y) = (l.at_f2(i), g.at_f2(i));
+                let (x, y) = (l.at_f2(i), g.at_any(i));
                 if x.is_some() && x != y {
                     return Err(format!("R({i}) = {y:?}, A({i}) = {x:?}"));
                 }
@@ -3757,7 +3767,7 @@ pub fn general_left_inverse(args: &[Arg], r: &Res) -> Option<Out> {
         let g =
             Lay::parse_with(ans, MAX_ANSWER).ok_or(format!("answer {ans:?} is not a layout"))?;
         for (i, v) in vals.iter().enumerate() {
-            let back = i64::try_from(*v).ok().and_then(|v| g.at_f2(v));
+            let back = i64::try_from(*v).ok().and_then(|v| g.at_any(v));
             if back != Some(i as u64) {
                 return Err(format!("R(A({i})) = R({v}) = {back:?} != {i}"));
             }

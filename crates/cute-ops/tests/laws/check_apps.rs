@@ -687,6 +687,10 @@ impl Ten {
         } else {
             Fun::parse_with(rest, limit)?
         };
+        // A pointer tensor's layout is a layout or a swizzled one (no layout outer functions).
+        if matches!(it, It::Ptr(_)) && f.layers.iter().any(|(o, _)| matches!(o, Outer::L(_))) {
+            return None;
+        }
         Some(Ten::One(it, f))
     }
 

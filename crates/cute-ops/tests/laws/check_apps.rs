@@ -596,8 +596,9 @@ impl Ptr {
         if self.bits % 8 != 0 || self.bit.is_some() || self.space == "tmem_" {
             return None;
         }
+        // A negative address is no address (the library refuses it).
         let a = self.addr.checked_add(k.checked_mul(self.bits / 8)?)?;
-        Some(self.sw.map_or(a, |w| sw_apply(w, a)))
+        (a >= 0).then(|| self.sw.map_or(a, |w| sw_apply(w, a)))
     }
 }
 
@@ -3607,7 +3608,12 @@ fn symbolic_law(op: &str, args: &[Arg], r: &Res) -> Out {
             })
             .collect();
         let Some(subs_args) = subs_args else { continue };
-        if subs_args.iter().any(is_symbolic) {
+        // Judged where the substituted layouts are small and their values moderate.
+        let small = subs_args
+            .iter()
+            .filter(|a| text(a).is_some_and(|s| s.contains(':')))
+            .all(|a| text(a).and_then(Lay::parse).is_some_and(|l| moderate(&l)));
+        if !small || subs_args.iter().any(is_symbolic) {
             continue;
         }
         let subs_ans = if cute_ops::value::Form::of_text(ans) == cute_ops::value::Form::Symbolic {

@@ -544,7 +544,7 @@ pub static OPS: &[OpSpec] = &[
     op("show", Topic::Analysis, "the layout, its size, cosize, rank and depth, and CuTe's print_layout table")
         .params(&[one("", &[K::Layout, K::Shape])])
         .returns(&[K::Text])
-        .law("the table's cell (r, c) is L(r, c); a shape is shown as its compact column-major layout")
+        .law("the table's cell (r, c) is L(r, c) (a rank-1 layout is one row); a shape is shown as its compact column-major layout")
         .example(&["(2,2)"], "layout: (2,2):(1,2)\nsize:   4\ncosize: 4\nrank:   2\ndepth:  1\n(2,2):(1,2)\n      0   1 \n    +---+---+\n 0  | 0 | 2 |\n    +---+---+\n 1  | 1 | 3 |\n    +---+---+")
         .run(show::show_op),
     op("explain", Topic::Analysis, "an algebra operation's derivation step by step, or why it refuses")
@@ -616,7 +616,7 @@ pub static OPS: &[OpSpec] = &[
     op("print_layout", Topic::Rendering, "CuTe's print_layout table (of a swizzled layout Sw<B,M,S> o OFFSET o LAYOUT: its values)")
         .params(&[one("", &[K::Layout])])
         .returns(&[K::Text])
-        .law("cell (r, c) of the table is A(r, c), with modes 1.. grouped as the columns")
+        .law("cell (r, c) of the table is A(r, c), with modes 1.. grouped as the columns (a rank-1 layout is one row)")
         .example(&["(2,2):(2,1)"], "(2,2):(2,1)\n      0   1 \n    +---+---+\n 0  | 0 | 1 |\n    +---+---+\n 1  | 2 | 3 |\n    +---+---+")
         .run(show::print_layout_op),
 ];

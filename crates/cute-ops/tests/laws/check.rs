@@ -14,6 +14,7 @@
 //! The operations in [`CONTRACT_ONLY`] are judged by step 1 alone: they have no law checker yet.
 
 use super::check_tools as tools;
+use super::check_apps as apps;
 use cute_layout::{IntTuple, Layout, SymLayout};
 use cute_ops::table::Kind;
 use cute_ops::value::Form;
@@ -174,67 +175,71 @@ pub const LAWS: &[(&str, Law)] = &[
     ("zip", tools::law_zip),
     ("tile_unzip", tools::law_tile_unzip),
     ("structural_equal", tools::law_structural_equal),
+    // Atoms, tensors, pointers, pictures, GPU, F2, bases and swizzles (check_apps.rs).
+    ("mma_atom", apps::law_mma_atom),
+    ("tiled_mma", apps::law_tiled_mma),
+    ("list_atoms", apps::law_list_atoms),
+    ("copy_atom", apps::law_copy_atom),
+    ("make_tiled_copy", apps::law_make_tiled_copy),
+    ("make_tiled_copy_A", apps::law_make_tiled_copy_a),
+    ("make_tiled_copy_B", apps::law_make_tiled_copy_b),
+    ("make_tiled_copy_C", apps::law_make_tiled_copy_c),
+    ("make_tiled_copy_C_atom", apps::law_make_tiled_copy_c_atom),
+    ("make_cotiled_copy", apps::law_make_cotiled_copy),
+    ("make_layout_tv", apps::law_make_layout_tv),
+    ("codegen", apps::law_codegen),
+    ("codegen_check", apps::law_codegen_check),
+    ("smem_search", apps::law_smem_search),
+    ("smem_evaluate", apps::law_smem_evaluate),
+    ("bank_conflicts", apps::law_bank_conflicts),
+    ("f2_matrix", apps::law_f2_matrix),
+    ("f2_swizzle", apps::law_f2_swizzle),
+    ("make_swizzle", apps::law_make_swizzle),
+    ("swizzle", apps::law_swizzle),
+    ("get_swizzle_portion", apps::law_get_swizzle_portion),
+    ("get_nonswizzle_portion", apps::law_get_nonswizzle_portion),
+    ("make_basis_like", apps::law_make_basis_like),
+    ("basis_get", apps::law_basis_get),
+    ("basis_value", apps::law_basis_value),
+    ("tiler_to_layout", apps::law_tiler_to_layout),
+    ("make_tensor", apps::law_make_tensor),
+    ("make_identity_tensor", apps::law_make_identity_tensor),
+    ("tensor_value", apps::law_tensor_value),
+    ("local_tile", apps::law_local_tile),
+    ("inner_partition", apps::law_inner_partition),
+    ("local_partition", apps::law_local_partition),
+    ("outer_partition", apps::law_outer_partition),
+    ("partition_tv", apps::law_partition_tv),
+    ("print_tensor", apps::law_print_tensor),
+    ("batch_reduce", apps::law_batch_reduce),
+    ("logical_reduce", apps::law_logical_reduce),
+    ("make_tensor_like", apps::law_make_tensor_like),
+    ("recast_tensor", apps::law_recast_tensor),
+    ("make_zip_tensor", apps::law_make_zip_tensor),
+    ("unzip_tensor", apps::law_unzip_tensor),
+    (
+        "as_position_independent_swizzle_tensor",
+        apps::law_as_position_independent_swizzle_tensor,
+    ),
+    ("make_gmem_ptr", apps::law_make_gmem_ptr),
+    ("make_smem_ptr", apps::law_make_smem_ptr),
+    ("make_rmem_ptr", apps::law_make_rmem_ptr),
+    ("make_tmem_ptr", apps::law_make_tmem_ptr),
+    ("make_swizzle_ptr", apps::law_make_swizzle_ptr),
+    ("recast_ptr", apps::law_recast_ptr),
+    ("show", apps::law_show),
+    ("explain", apps::law_explain),
+    ("find_layout", apps::law_find_layout),
+    ("print_layout", apps::law_print_layout),
+    ("latex", apps::law_latex),
+    ("svg", apps::law_svg),
+    ("smem_atom", apps::law_smem_atom),
+    ("smem_atom_layout", apps::law_smem_atom_layout),
+    ("tma_gbasis", apps::law_tma_gbasis),
 ];
 
 /// The operations judged by the contract alone (no law checker yet).
 pub const CONTRACT_ONLY: &[&str] = &[
-    "show",
-    "explain",
-    "find_layout",
-    "swizzle",
-    "print_layout",
-    "mma_atom",
-    "tiled_mma",
-    "list_atoms",
-    "copy_atom",
-    "make_tiled_copy",
-    "make_tiled_copy_A",
-    "make_tiled_copy_B",
-    "make_tiled_copy_C",
-    "make_tiled_copy_C_atom",
-    "make_cotiled_copy",
-    "make_layout_tv",
-    "codegen",
-    "codegen_check",
-    "smem_search",
-    "smem_evaluate",
-    "bank_conflicts",
-    "f2_matrix",
-    "make_swizzle",
-    "get_swizzle_portion",
-    "get_nonswizzle_portion",
-    "make_basis_like",
-    "basis_get",
-    "basis_value",
-    "tiler_to_layout",
-    "make_tensor",
-    "make_identity_tensor",
-    "tensor_value",
-    "local_tile",
-    "inner_partition",
-    "local_partition",
-    "partition_tv",
-    "print_tensor",
-    "batch_reduce",
-    "logical_reduce",
-    "make_tensor_like",
-    "outer_partition",
-    "latex",
-    "svg",
-    "smem_atom",
-    "smem_atom_layout",
-    "tma_gbasis",
-    "f2_swizzle",
-    "make_gmem_ptr",
-    "make_smem_ptr",
-    "make_rmem_ptr",
-    "make_tmem_ptr",
-    "make_swizzle_ptr",
-    "recast_ptr",
-    "recast_tensor",
-    "make_zip_tensor",
-    "unzip_tensor",
-    "as_position_independent_swizzle_tensor",
     "gluon_to_cute",
     "equal_function",
 ];
@@ -255,6 +260,7 @@ pub const UNDECLARED_RESULTS: &[(&str, Kind)] = &[
     ("subs", Kind::Tuple),
     ("slice", Kind::Tuple),
     ("left_inverse", Kind::Swizzle),
+    ("right_inverse", Kind::Swizzle),
 ];
 
 /// Law breaks that are known and open: an operation, a part of the failure's message that
@@ -752,6 +758,9 @@ fn fewest_modes(l: &Layout) -> Result<(), String> {
 }
 
 fn law_coalesce(args: &[Arg], r: &Result<String, OpError>) -> Result<(), String> {
+    if let Some(v) = apps::general_coalesce(args, r) {
+        return v;
+    }
     if let (1, Some(Arg::Text(t))) = (args.len(), args.first()) {
         if Form::of_text(t) == Form::Symbolic {
             return symbolic_same_function(t, r);
@@ -870,6 +879,9 @@ fn law_filter_zeros(args: &[Arg], r: &Result<String, OpError>) -> Result<(), Str
 }
 
 fn law_composition(args: &[Arg], r: &Result<String, OpError>) -> Result<(), String> {
+    if let Some(v) = apps::general_composition(args, r) {
+        return v;
+    }
     if args.len() != 2 {
         return Ok(());
     }
@@ -911,6 +923,9 @@ fn law_with_shape(args: &[Arg], r: &Result<String, OpError>) -> Result<(), Strin
 }
 
 fn law_complement(args: &[Arg], r: &Result<String, OpError>) -> Result<(), String> {
+    if let Some(v) = apps::general_complement(args, r) {
+        return v;
+    }
     let Some(a) = args.first().and_then(small_layout) else {
         return Ok(());
     };
@@ -979,6 +994,9 @@ fn law_right_inverse(args: &[Arg], r: &Result<String, OpError>) -> Result<(), St
 }
 
 fn law_left_inverse(args: &[Arg], r: &Result<String, OpError>) -> Result<(), String> {
+    if let Some(v) = apps::general_left_inverse(args, r) {
+        return v;
+    }
     let Some(a) = first_layout(args, 1) else {
         return Ok(());
     };
@@ -1067,6 +1085,9 @@ fn law_concat(args: &[Arg], r: &Result<String, OpError>) -> Result<(), String> {
 }
 
 fn law_logical_divide(args: &[Arg], r: &Result<String, OpError>) -> Result<(), String> {
+    if let Some(v) = apps::general_logical_divide(args, r) {
+        return v;
+    }
     if args.len() != 2 {
         return Ok(());
     }

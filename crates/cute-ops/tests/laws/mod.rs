@@ -4,6 +4,7 @@
 
 pub mod check;
 pub mod check_tools;
+pub mod check_apps;
 pub mod generate;
 
 use cute_ops::table::Arity;

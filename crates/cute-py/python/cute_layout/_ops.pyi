@@ -705,7 +705,7 @@ def show(layout: object) -> str:
 
     Usage: show LAYOUT|SHAPE
 
-    Law: the table's cell (r, c) is L(r, c); a shape is shown as its compact column-major layout
+    Law: the table's cell (r, c) is L(r, c) (a rank-1 layout is one row); a shape is shown as its compact column-major layout
 
     Example: cute show (2,2)
         layout: (2,2):(1,2)
@@ -856,7 +856,7 @@ def print_layout(layout: object) -> str:
 
     Usage: print_layout LAYOUT
 
-    Law: cell (r, c) of the table is A(r, c), with modes 1.. grouped as the columns
+    Law: cell (r, c) of the table is A(r, c), with modes 1.. grouped as the columns (a rank-1 layout is one row)
 
     Example: cute print_layout (2,2):(2,1)
         (2,2):(2,1)
@@ -1448,7 +1448,7 @@ def tiled_mma(atom: object, atom_layout: object, permutation: object, field: obj
     ...
 
 def list_atoms(filter: object | None = None) -> str:
-    """the atom families (kind, arch, pattern), one per line; with FILTER only those containing it
+    """the atom families (kind, arch, pattern), one per line; with FILTER only those whose pattern contains it or whose architecture or kind it is (ignoring case)
 
     Usage: list_atoms [FILTER]
 
@@ -2044,7 +2044,7 @@ def make_tensor_like(tensor: object) -> str:
 
     Usage: make_tensor_like TENSOR|LAYOUT
 
-    Law: R = counting_iter(0) o make_layout_like(L): same shape, compact, strides in L's order
+    Law: R = counting_iter(0) o make_layout_like(L): same shape; L's 0 strides stay 0, every other leaf's stride is the product of the extents of the leaves of smaller stride (CuTe's compact_order: compact when L's strides differ)
 
     Example: cute make_tensor_like counting_iter(7) o (4,8):(40,2)
         counting_iter(0) o (4,8):(8,1)
@@ -2476,7 +2476,7 @@ def recast_tensor(type: object, tensor: object) -> str:
 
     Usage: recast_tensor TYPE TENSOR
 
-    Law: the new tensor reaches the same bytes: layout recast(bits(PTR), bits(TYPE)), pointer recast_ptr<TYPE>
+    Law: layout recast(bits(PTR), bits(TYPE)) (CuTe's upcast/downcast), pointer recast_ptr<TYPE>: the same bytes when the unit-stride modes span whole elements of both widths (CuTe rounds a ragged one up, and widens an extent-1 unit-stride mode)
 
     Example: cute recast_tensor float smem_ptr[16b](0x400) o (8,8):(8,1)
         smem_ptr[32b](0x400) o (8,4):(4,1)

@@ -90,13 +90,13 @@ pub static ANALYSIS_OPS: &[OpSpec] = &[
         .example(&["24", "3"], "Sw<2,0,3>")
         .run(|a| Ok(Swizzle::from_masks(a.int(0)?, a.int(1)?)?.to_string())),
     op("get_swizzle_portion", Topic::Swizzles, "CuTe get_swizzle_portion: the outermost swizzle of a swizzled layout Sw<B,M,S> o OFFSET o LAYOUT (Sw<0,4,3> for a plain layout)")
-        .params(&[one("", &[K::Layout])])
+        .params(&[one("", &[K::Layout, K::Composed])])
         .returns(&[K::Swizzle])
         .law("for Sw o O o L, R = Sw; for a plain layout R = Sw<0,4,3>, the identity")
         .example(&["Sw<3,4,3> o 0 o (8,64):(64,1)"], "Sw<3,4,3>")
         .run(|a| Ok(swizzled(a)?.swizzle_portion().to_string())),
     op("get_nonswizzle_portion", Topic::Swizzles, "CuTe get_nonswizzle_portion: what the outermost swizzle of Sw<B,M,S> o OFFSET o LAYOUT applies to, without its offset (layout_b); a plain layout itself")
-        .params(&[one("", &[K::Layout])])
+        .params(&[one("", &[K::Layout, K::Composed])])
         .returns(&[K::Layout, K::Composed])
         .law("for Sw o O o L, R = L and Sw(O + R(c)) is the layout's value at c")
         .example(&["Sw<3,4,3> o 0 o (8,64):(64,1)"], "(8,64):(64,1)")
@@ -107,6 +107,17 @@ pub static ANALYSIS_OPS: &[OpSpec] = &[
 /// Argument 0 as a layout or a swizzled layout `Sw<B,M,S> o O o L` (CuTe's overloads of the
 /// swizzle-portion helpers).
 fn swizzled(a: &Args<'_>) -> Result<ComposedLayout, OpError> {
+    if let crate::value::Value::Chain(c) = a.value(0) {
+        return c.to_composed().ok_or_else(|| {
+            a.arg_error(
+                "NotImplemented",
+                0,
+                format_args!(
+                    " ({c}): the outer function is a layout; CuTe's portions split a swizzled layout Sw<B,M,S> o OFFSET o LAYOUT"
+                ),
+            )
+        });
+    }
     a.parsed(0, "layout or swizzled layout")
 }
 

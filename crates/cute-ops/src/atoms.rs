@@ -23,7 +23,7 @@ pub static ATOM_OPS: &[OpSpec] = &[
         .example(&["SM80_16x8x16_F16F16F16F16_TN", "layout_c_tv"], "((4,8),(2,2)):((32,1),(16,8))")
         .run(mma_atom),
     op("tiled_mma", Topic::Atoms, "make_tiled_mma's field: thr_layout_vmnk, permutation_mnk, layout_{a,b,c}_tv, tile_size_mnk, size; with a tensor layout and a thread: partition_{a,b,c}, offset_{a,b,c}, fragment_{a,b,c}; with a tensor (counting_iter/ArithTuple) and a thread: partition_{a,b,c} as a tensor")
-        .params(&[one("", &[K::Atom]), one("ATOM_LAYOUT|_", &[K::Layout, K::Underscore]), one("PERMUTATION|_", &[K::Tiler, K::Underscore]), one("", &[K::Field]), opt("GMEM_LAYOUT", &[K::Layout, K::Tensor]), opt("THREAD", &[K::Int])])
+        .params(&[one("", &[K::Atom]), one("ATOM_LAYOUT|_", &[K::Layout, K::Shape, K::Underscore]), one("PERMUTATION|_", &[K::Tiler, K::Underscore]), one("", &[K::Field]), opt("GMEM_LAYOUT", &[K::Layout, K::Tensor]), opt("THREAD", &[K::Int])])
         .returns(&[K::Tuple, K::Layout, K::Tiler, K::Int, K::Tensor])
         .law("each field is the accessor of CuTe's make_tiled_mma(ATOM, ATOM_LAYOUT, PERMUTATION) of the same name; the atom is repeated over ATOM_LAYOUT")
         .example(&["SM80_16x8x16_F16F16F16F16_TN", "(2,2,1)", "_", "tile_size_mnk"], "(32,16,16)")

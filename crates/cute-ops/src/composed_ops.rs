@@ -466,7 +466,7 @@ mod tests {
         );
         assert_eq!(
             kind("logical_divide", &[t("8:1"), t("Sw<1,0,1>")]),
-            "BadRequest"
+            "KindMismatch"
         );
         assert_eq!(
             kind("composition", &[t("Sw<1,0,1>"), t("Sw<1,0,2>")]),

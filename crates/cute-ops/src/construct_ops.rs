@@ -46,13 +46,13 @@ pub static CONSTRUCT_OPS: &[OpSpec] = &[
         .example(&["logical_divide", "(8,6):(1,8)", "(2,3)"], "((2,3),(4,2)):((1,8),(2,24))")
         .run(hier_unzip),
     op("transform_layout", Topic::Algebra, "make_layout(OP(mode_i)...), or OP(mode_i, TUPLE_i) for the modes both have, then the rest of each")
-        .params(&[one("", &[K::Op]), one("", &[K::Layout]), opt("", &[K::Tuple])])
-        .returns(&[K::Layout])
+        .params(&[one("", &[K::Op]), one("", &[K::Layout, K::Composed]), opt("", &[K::Tuple, K::Tiler])])
+        .returns(&[K::Layout, K::Composed])
         .law("mode i of R is OP(mode i of L[, TUPLE_i]); modes past the shorter are appended")
         .example(&["logical_divide", "(8,6):(1,8)", "(2:1,_)"], "((2,4),6):((1,2),8)")
         .run(transform_layout),
     op("bw_coalesce", Topic::Algebra, "CuTe's backward coalesce of LAYOUT's flat modes onto the flat layout INIT (default: its last mode)")
-        .params(&[one("", &[K::Layout]), opt("INIT", &[K::Int])])
+        .params(&[one("", &[K::Layout]), opt("INIT", &[K::Int, K::Layout])])
         .returns(&[K::Layout])
         .law("R(i) = (flatten(L)..., INIT...)(i) for every i of its domain, modes merged back to front")
         .example(&["(2,4):(1,2)", "3:8"], "24:1")

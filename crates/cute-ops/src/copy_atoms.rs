@@ -26,25 +26,25 @@ pub static COPY_OPS: &[OpSpec] = &[
         .example(&["UniversalCopy<uint128_t>", "half_t", "(32,8):(8,1)", "(1,8):(0,1)", "tiled_layout_tv"], "((8,32),8):((256,1),32)")
         .run(make_tiled_copy),
     op("make_tiled_copy_A", Topic::Atoms, "make_tiled_copy_A(Copy_Atom<ATOM,TYPE>, make_tiled_mma(MMA_ATOM, ATOM_LAYOUT, PERMUTATION)) (`_`: CuTe's default); FIELD as make_tiled_copy")
-        .params(&[one("", &[K::Atom]), one("", &[K::Type]), one("MMA_ATOM", &[K::Atom]), one("ATOM_LAYOUT", &[K::Layout, K::Underscore]), one("PERMUTATION", &[K::Tiler, K::Underscore]), one("", &[K::Field]), opt("TENSOR|FRAGMENT", &[K::Tensor, K::Layout]), opt("THREAD", &[K::Int])])
+        .params(&[one("", &[K::Atom]), one("", &[K::Type]), one("MMA_ATOM", &[K::Atom]), one("ATOM_LAYOUT", &[K::Layout, K::Shape, K::Underscore]), one("PERMUTATION", &[K::Tiler, K::Underscore]), one("", &[K::Field]), opt("TENSOR|FRAGMENT", &[K::Tensor, K::Layout]), opt("THREAD", &[K::Int])])
         .returns(&[K::Tuple, K::Layout, K::Tiler, K::Int, K::Tensor])
         .law("the tiled copy whose threads and values partition the tile as the tiled MMA's A operand does")
         .example(&["SM75_U32x4_LDSM_N", "half_t", "SM80_16x8x16_F16F16F16F16_TN", "(2,2,1)", "_", "tiler_mn"], "(32,16)")
         .run(|a| mma_copy(a, Some(Operand::A))),
     op("make_tiled_copy_B", Topic::Atoms, "make_tiled_copy_B of the tiled MMA; FIELD as make_tiled_copy")
-        .params(&[one("", &[K::Atom]), one("", &[K::Type]), one("MMA_ATOM", &[K::Atom]), one("ATOM_LAYOUT", &[K::Layout, K::Underscore]), one("PERMUTATION", &[K::Tiler, K::Underscore]), one("", &[K::Field]), opt("TENSOR|FRAGMENT", &[K::Tensor, K::Layout]), opt("THREAD", &[K::Int])])
+        .params(&[one("", &[K::Atom]), one("", &[K::Type]), one("MMA_ATOM", &[K::Atom]), one("ATOM_LAYOUT", &[K::Layout, K::Shape, K::Underscore]), one("PERMUTATION", &[K::Tiler, K::Underscore]), one("", &[K::Field]), opt("TENSOR|FRAGMENT", &[K::Tensor, K::Layout]), opt("THREAD", &[K::Int])])
         .returns(&[K::Tuple, K::Layout, K::Tiler, K::Int, K::Tensor])
         .law("the tiled copy whose threads and values partition the tile as the tiled MMA's B operand does")
         .example(&["UniversalCopy<uint32_t>", "half_t", "SM80_16x8x16_F16F16F16F16_TN", "(2,2,1)", "_", "tiler_mn"], "(16,16)")
         .run(|a| mma_copy(a, Some(Operand::B))),
     op("make_tiled_copy_C", Topic::Atoms, "make_tiled_copy_C of the tiled MMA; FIELD as make_tiled_copy")
-        .params(&[one("", &[K::Atom]), one("", &[K::Type]), one("MMA_ATOM", &[K::Atom]), one("ATOM_LAYOUT", &[K::Layout, K::Underscore]), one("PERMUTATION", &[K::Tiler, K::Underscore]), one("", &[K::Field]), opt("TENSOR|FRAGMENT", &[K::Tensor, K::Layout]), opt("THREAD", &[K::Int])])
+        .params(&[one("", &[K::Atom]), one("", &[K::Type]), one("MMA_ATOM", &[K::Atom]), one("ATOM_LAYOUT", &[K::Layout, K::Shape, K::Underscore]), one("PERMUTATION", &[K::Tiler, K::Underscore]), one("", &[K::Field]), opt("TENSOR|FRAGMENT", &[K::Tensor, K::Layout]), opt("THREAD", &[K::Int])])
         .returns(&[K::Tuple, K::Layout, K::Tiler, K::Int, K::Tensor])
         .law("the tiled copy whose threads and values partition the tile as the tiled MMA's C operand does")
         .example(&["UniversalCopy<uint32_t>", "half_t", "SM80_16x8x16_F16F16F16F16_TN", "(2,2,1)", "_", "tiler_mn"], "(32,16)")
         .run(|a| mma_copy(a, Some(Operand::C))),
     op("make_tiled_copy_C_atom", Topic::Atoms, "make_tiled_copy_C_atom: the smallest tiled copy retiling the MMA's C (the atom's values only); FIELD as make_tiled_copy")
-        .params(&[one("", &[K::Atom]), one("", &[K::Type]), one("MMA_ATOM", &[K::Atom]), one("ATOM_LAYOUT", &[K::Layout, K::Underscore]), one("PERMUTATION", &[K::Tiler, K::Underscore]), one("", &[K::Field]), opt("TENSOR|FRAGMENT", &[K::Tensor, K::Layout]), opt("THREAD", &[K::Int])])
+        .params(&[one("", &[K::Atom]), one("", &[K::Type]), one("MMA_ATOM", &[K::Atom]), one("ATOM_LAYOUT", &[K::Layout, K::Shape, K::Underscore]), one("PERMUTATION", &[K::Tiler, K::Underscore]), one("", &[K::Field]), opt("TENSOR|FRAGMENT", &[K::Tensor, K::Layout]), opt("THREAD", &[K::Int])])
         .returns(&[K::Tiler, K::Layout, K::Tuple, K::Int, K::Tensor])
         .law("the smallest tiled copy retiling the MMA's C: each thread copies only the values of its own MMA atom")
         .example(&["UniversalCopy<uint32_t>", "half_t", "SM80_16x8x16_F16F16F16F16_TN", "(2,2,1)", "_", "tiler_mn"], "((8,2):(1,16),(8,2):(2,1))")
@@ -57,7 +57,7 @@ pub static COPY_OPS: &[OpSpec] = &[
         .run(make_cotiled_copy),
     op("make_layout_tv", Topic::Atoms, "the CuTe DSL's make_layout_tv: FIELD layout_mn (raked_product), layout_tv (its right inverse), tiler_mn")
         .params(&[one("THR_LAYOUT", &[K::Layout]), one("VAL_LAYOUT", &[K::Layout]), one("", &[K::Field])])
-        .returns(&[K::Layout])
+        .returns(&[K::Layout, K::Tuple])
         .law("layout_mn = raked_product(THR_LAYOUT, VAL_LAYOUT); layout_tv = its right inverse shaped (size(THR), size(VAL)): thread t's value v is at layout_tv(t, v)")
         .example(&["(4,8):(8,1)", "(2,2):(2,1)", "layout_tv"], "((8,4),(2,2)):((16,2),(8,1))")
         .run(make_layout_tv),

@@ -104,7 +104,8 @@ impl fmt::Display for Arg {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct OpError {
     /// The variant: a [`LayoutError::kind`] name, or one of `ParseError`, `BadRequest`,
-    /// `UnknownOp`, `Arity`, `NotImplemented`.
+    /// `UnknownOp`, `Arity`, `KindMismatch` (an argument of a kind its parameter does not
+    /// take), `NotImplemented`.
     pub kind: &'static str,
     /// What went wrong, with the values involved.
     pub message: String,
@@ -257,7 +258,7 @@ pub static OPS: &[OpSpec] = &[
         .example(&["((2,3),(4,5)):((1,2),(6,24))"], "(2,3,4,5):(1,2,6,24)")
         .run(|a| tensor_restructure_ops::on_tensor(a, 0, tensor_restructure_ops::flatten, || first(chain_ops::query(a, |c| c.map(|l| Ok(l.flatten())).map_or_else(|e| e.to_string(), |c| c.to_string())), || flatten(a)))),
     op("slice", Topic::Construction, "the sub-layout of the modes where COORD has _ (slice(coord, layout)); of a tensor, CuTe's tensor(coord)")
-        .params(&[one("", &[K::Coord]), one("", &[K::Layout, K::Composed, K::Tensor])])
+        .params(&[one("", &[K::Coord]), one("", &[K::Layout, K::Composed, K::Tensor, K::Tuple])])
         .returns(&[K::Layout, K::Composed, K::Tensor, K::Tuple])
         .law("R is the sub-layout of the modes where COORD has _: L(c with _ replaced by d) = offset + R(d)")
         .example(&["(_,1,_)", "(2,3,4):(1,2,6)"], "(2,4):(1,6)")
@@ -270,7 +271,7 @@ pub static OPS: &[OpSpec] = &[
         .run(chain_ops::slice_and_offset),
     // queries
     op("size", Topic::Queries, "number of points (product of the shape)")
-        .params(&[one("", &[K::Layout, K::Composed, K::Tuple])])
+        .params(&[one("", &[K::Layout, K::Composed, K::Tuple, K::Symbolic])])
         .returns(&[K::Int])
         .law("size = product of the extents; the domain is [0, size)")
         .example(&["(2,(2,2)):(4,(2,1))"], "8")
@@ -398,8 +399,8 @@ pub static OPS: &[OpSpec] = &[
         .example(&["4:2", "24"], "(2,3):(1,8)")
         .run(|a| first(symbolic_ops::symbolic(a, "complement"), || first(chain_ops::complement(a), || if a.is_basis(0) { Err(composed_ops::basis_not_cutes(a, "the complement of a basis-strided layout")) } else { Ok(if a.len() == 2 { a.layout(0)?.complement_shape(&a.tuple(1)?)? } else { a.layout(0)?.complement_cosize()? }.to_string()) }))),
     op("composition", Topic::Algebra, "A o B: R(c) = A(B(c)); of a tensor (counting, coordinate or pointer) and a layout or tiler, the tensor over A o B")
-        .params(&[one("", &[K::Layout, K::Swizzle, K::Composed, K::Symbolic, K::Tensor]), one("", &[K::Layout, K::Tiler, K::Swizzle, K::Composed, K::Symbolic])])
-        .returns(&[K::Layout, K::Composed, K::Symbolic, K::Tensor])
+        .params(&[one("", &[K::Layout, K::Swizzle, K::Composed, K::Symbolic, K::Tensor, K::Shape]), one("", &[K::Layout, K::Tiler, K::Swizzle, K::Composed, K::Symbolic])])
+        .returns(&[K::Layout, K::Composed, K::Symbolic, K::Tensor, K::Swizzle])
         .law("R(c) = A(B(c)) for every coordinate c of B, and shape(R) is compatible with shape(B)")
         .example(&["(6,2):(8,2)", "(4,3):(3,1)"], "((2,2),3):((24,2),8)")
         .run(|a| tensor_restructure_ops::on_tensor(a, 0, tensor_restructure_ops::composition, || first(symbolic_ops::symbolic(a, "composition"), || composed_ops::composition(a)))),
@@ -419,7 +420,7 @@ pub static OPS: &[OpSpec] = &[
         .run(|a| first(symbolic_ops::symbolic(a, "right_inverse"), || composed_ops::inverse(a, true))),
     op("left_inverse", Topic::Algebra, "R with R(A(i)) = i (quasi-inverse if not injective)")
         .params(&[one("", &[K::Layout, K::Composed])])
-        .returns(&[K::Layout, K::Composed])
+        .returns(&[K::Layout, K::Composed, K::Swizzle])
         .law("R(A(i)) = i for 0 <= i < size(A) when A is injective (A(R(A(i))) = A(i) always); composed: CuTe's left_inverse(B) o -O o left_inverse(A); basis strides: slot by slot, R takes a coordinate")
         .example(&["(4,8):(8,1)"], "(8,4):(4,1)")
         .f2(f2_ops::left_inverse)
@@ -467,49 +468,49 @@ pub static OPS: &[OpSpec] = &[
         .example(&["16", "32", "(4,8):(8,1)"], "(4,4):(4,1)")
         .run(recast),
     op("logical_divide", Topic::Algebra, "A o (T, complement(T))")
-        .params(&[one("", &[K::Layout, K::Tensor]), one("", &[K::Tiler])])
+        .params(&[one("", &[K::Layout, K::Composed, K::Shape, K::Underscore, K::Tensor]), one("", &[K::Tiler])])
         .returns(&[K::Layout, K::Composed, K::Tensor])
         .law("R = A o (T, complement(T, size(A))): mode i holds tile i of T and its repetitions")
         .example(&["(4,2,3):(2,1,8)", "4:2"], "((2,2),(2,3)):((4,1),(2,8))")
         .run(|a| first(tensor_ops::divide(a, Layout::logical_divide, ComposedLayout::logical_divide), || composed_ops::by_tiler(a, Layout::logical_divide, ComposedLayout::logical_divide))),
     op("zipped_divide", Topic::Algebra, "logical_divide as ((tile),(rest))")
-        .params(&[one("", &[K::Layout, K::Tensor]), one("", &[K::Tiler])])
+        .params(&[one("", &[K::Layout, K::Composed, K::Shape, K::Underscore, K::Tensor]), one("", &[K::Tiler])])
         .returns(&[K::Layout, K::Composed, K::Tensor])
         .law("the modes of logical_divide regrouped as ((tile), (rest)); the same function")
         .example(&["(8,8):(8,1)", "(2,4)"], "((2,4),(4,2)):((8,1),(16,4))")
         .run(|a| first(tensor_ops::divide(a, Layout::zipped_divide, ComposedLayout::zipped_divide), || composed_ops::by_tiler(a, Layout::zipped_divide, ComposedLayout::zipped_divide))),
     op("tiled_divide", Topic::Algebra, "logical_divide as ((tile),rest...)")
-        .params(&[one("", &[K::Layout, K::Tensor]), one("", &[K::Tiler])])
+        .params(&[one("", &[K::Layout, K::Composed, K::Shape, K::Underscore, K::Tensor]), one("", &[K::Tiler])])
         .returns(&[K::Layout, K::Composed, K::Tensor])
         .law("the modes of logical_divide regrouped as ((tile), rest_0, rest_1, ...); the same function")
         .example(&["(8,8):(8,1)", "(2,4)"], "((2,4),4,2):((8,1),16,4)")
         .run(|a| first(tensor_ops::divide(a, Layout::tiled_divide, ComposedLayout::tiled_divide), || composed_ops::by_tiler(a, Layout::tiled_divide, ComposedLayout::tiled_divide))),
     op("flat_divide", Topic::Algebra, "logical_divide as (tile...,rest...)")
-        .params(&[one("", &[K::Layout, K::Tensor]), one("", &[K::Tiler])])
+        .params(&[one("", &[K::Layout, K::Composed, K::Shape, K::Underscore, K::Tensor]), one("", &[K::Tiler])])
         .returns(&[K::Layout, K::Composed, K::Tensor])
         .law("the modes of logical_divide regrouped as (tile_0, ..., rest_0, ...); the same function")
         .example(&["(8,8):(8,1)", "(2,4)"], "(2,4,4,2):(8,1,16,4)")
         .run(|a| first(tensor_ops::divide(a, Layout::flat_divide, ComposedLayout::flat_divide), || composed_ops::by_tiler(a, Layout::flat_divide, ComposedLayout::flat_divide))),
     op("logical_product", Topic::Algebra, "(A, complement(A) o B)")
-        .params(&[one("", &[K::Layout]), one("", &[K::Tiler])])
+        .params(&[one("", &[K::Layout, K::Composed, K::Shape]), one("", &[K::Tiler])])
         .returns(&[K::Layout, K::Composed])
         .law("R = (A, complement(A, size(A) * cosize(B)) o B): A repeated as B says")
         .example(&["(2,2):(4,1)", "6:1"], "((2,2),(2,3)):((4,1),(2,8))")
         .run(|a| composed_ops::by_tiler(a, Layout::logical_product, ComposedLayout::logical_product)),
     op("zipped_product", Topic::Algebra, "logical_product as ((block),(rest))")
-        .params(&[one("", &[K::Layout]), one("", &[K::Tiler])])
+        .params(&[one("", &[K::Layout, K::Composed, K::Shape]), one("", &[K::Tiler])])
         .returns(&[K::Layout, K::Composed])
         .law("the modes of logical_product regrouped as ((block), (rest)); the same function")
         .example(&["(2,2):(4,1)", "(2,3)"], "((2,2),(2,3)):((4,1),(1,2))")
         .run(|a| composed_ops::by_tiler(a, Layout::zipped_product, ComposedLayout::zipped_product)),
     op("tiled_product", Topic::Algebra, "logical_product as ((block),rest...)")
-        .params(&[one("", &[K::Layout]), one("", &[K::Tiler])])
+        .params(&[one("", &[K::Layout, K::Composed, K::Shape]), one("", &[K::Tiler])])
         .returns(&[K::Layout, K::Composed])
         .law("the modes of logical_product regrouped as ((block), rest_0, rest_1, ...); the same function")
         .example(&["(2,2):(4,1)", "(2,3)"], "((2,2),2,3):((4,1),1,2)")
         .run(|a| composed_ops::by_tiler(a, Layout::tiled_product, ComposedLayout::tiled_product)),
     op("flat_product", Topic::Algebra, "logical_product as (block...,rest...)")
-        .params(&[one("", &[K::Layout]), one("", &[K::Tiler])])
+        .params(&[one("", &[K::Layout, K::Composed, K::Shape]), one("", &[K::Tiler])])
         .returns(&[K::Layout, K::Composed])
         .law("the modes of logical_product regrouped as (block_0, ..., rest_0, ...); the same function")
         .example(&["(2,2):(4,1)", "(2,3)"], "(2,2,2,3):(4,1,1,2)")
@@ -612,7 +613,7 @@ pub static OPS: &[OpSpec] = &[
         .f2(f2_ops::table)
         .run(composed_ops::table),
     op("print_layout", Topic::Rendering, "CuTe's print_layout table (of a swizzled layout Sw<B,M,S> o OFFSET o LAYOUT: its values)")
-        .params(&[one("", &[K::Layout])])
+        .params(&[one("", &[K::Layout, K::Composed])])
         .returns(&[K::Text])
         .law("cell (r, c) of the table is A(r, c), with modes 1.. grouped as the columns")
         .example(&["(2,2):(2,1)"], "(2,2):(2,1)\n      0   1 \n    +---+---+\n 0  | 0 | 1 |\n    +---+---+\n 1  | 2 | 3 |\n    +---+---+")
@@ -745,9 +746,10 @@ pub fn run_op(op: &str, args: &[Arg]) -> Result<String, OpError> {
         ));
     }
     let a = Args::new(spec.name, args);
-    if args.iter().any(f2_ops::is_f2_arg) {
+    if (0..a.len()).any(|k| a.is_f2(k)) {
         return f2_ops::dispatch(spec, &a);
     }
+    spec.check_kinds(&a)?;
     (spec.run)(&a)
 }
 
@@ -771,6 +773,7 @@ pub struct Args<'a> {
     op: &'static str,
     args: &'a [Arg],
     values: Vec<std::cell::OnceCell<value::Value>>,
+    forms: Vec<std::cell::OnceCell<value::Form>>,
 }
 
 /// A layout or an integer tuple, told apart by the `:` of the layout form.
@@ -822,6 +825,9 @@ impl<'a> Args<'a> {
             values: (0..args.len())
                 .map(|_| std::cell::OnceCell::new())
                 .collect(),
+            forms: (0..args.len())
+                .map(|_| std::cell::OnceCell::new())
+                .collect(),
         }
     }
 
@@ -832,7 +838,12 @@ impl<'a> Args<'a> {
 
     /// The form of argument `k` ([`value::Form::of`]).
     pub fn form(&self, k: usize) -> value::Form {
-        value::Form::of(&self.args[k])
+        *self.forms[k].get_or_init(|| value::Form::of(&self.args[k]))
+    }
+
+    /// Whether argument `k` has F2 strides ([`value::Form::has_f2`]).
+    pub fn is_f2(&self, k: usize) -> bool {
+        self.form(k).has_f2(&self.args[k])
     }
 
     /// Number of arguments.
@@ -1275,8 +1286,40 @@ mod tests {
         let e = run_op("size", &[t("8:1"), t("8:1")]).unwrap_err();
         assert_eq!(
             e.message,
-            "size: expected 1 argument (LAYOUT|COMPOSED|TUPLE), got 2"
+            "size: expected 1 argument (LAYOUT|COMPOSED|TUPLE|SYMBOLIC), got 2"
         );
+        // The kind check names the parameter, the kinds it takes and the kind given.
+        assert_eq!(
+            run_op("size", &[t("LayoutLeft")]).unwrap_err(),
+            OpError::new(
+                "KindMismatch",
+                "size: argument 1 (LAYOUT|COMPOSED|TUPLE|SYMBOLIC) is NAME LayoutLeft; expected LAYOUT or COMPOSED or TUPLE or SYMBOLIC"
+            )
+        );
+        assert_eq!(
+            run_op("complement", &[t("4:2"), t("Sw<1,0,1>")]).unwrap_err(),
+            OpError::new(
+                "KindMismatch",
+                "complement: argument 2 (COTARGET) is SWIZZLE Sw<1,0,1>; expected SHAPE"
+            )
+        );
+        // An overload is chosen by the kinds: make_tensor PTR LAYOUT beside LAYOUT [BASE].
+        assert_eq!(
+            ok("make_tensor", &[t("gmem_ptr[16b](0x1000)"), t("4:1")]),
+            "gmem_ptr[16b](0x1000) o 4:1"
+        );
+        assert_eq!(
+            ok("make_tensor", &[t("4:1"), t("3")]),
+            "counting_iter(3) o 4:1"
+        );
+        // A JSON list of three integers is a swizzle or a tuple, as the parameter says.
+        let list = Arg::List(vec![Arg::Int(2), Arg::Int(3), Arg::Int(4)]);
+        assert_eq!(ok("size", std::slice::from_ref(&list)), "24");
+        // Sw<2,3,4>(128) = 128 ^ (128 >> 4)
+        assert!(ok("table", &[list, Arg::Int(129)]).ends_with(",127,136"));
+        // Symbolic tuples are tuples; a bare word is not.
+        assert_eq!(ok("size", &[t("(N,4*M)")]), "4*N*M");
+        assert_eq!(run_op("size", &[t("N")]).unwrap_err().kind, "KindMismatch");
         assert_eq!(
             run_op("idx2crd", &[t("1"), t("(2,2):(0,1)")])
                 .unwrap_err()

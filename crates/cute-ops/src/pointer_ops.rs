@@ -353,14 +353,14 @@ mod tests {
         assert_kinds(&[
             ("make_gmem_ptr", &["half_t", "0x1001"], "InvalidArgument"),
             ("make_gmem_ptr", &["quaternion", "0x1000"], "BadRequest"),
-            ("make_gmem_ptr", &["half_t", "0xzz"], "BadRequest"),
+            ("make_gmem_ptr", &["half_t", "0xzz"], "KindMismatch"),
             ("make_gmem_ptr", &["12", "0x1000"], "InvalidArgument"),
             (
                 "make_swizzle_ptr",
                 &["(4,4):(4,1)", "Sw<3,4,3>"],
-                "BadRequest",
+                "KindMismatch",
             ),
-            ("make_tensor", &["gmem_ptr[16b](0x1000)"], "BadRequest"),
+            ("make_tensor", &["gmem_ptr[16b](0x1000)"], "KindMismatch"),
             (
                 "make_tensor",
                 &[

@@ -41,7 +41,7 @@ pub enum Kind {
     Basis,
     /// A layout with F2 (XOR) strides, NVlabs PyCuTe's (`(8,8):(F2(1),F2(9))`).
     F2Layout,
-    /// A layout with symbolic extents or strides (`(4,N):(1,4)`).
+    /// A layout or tuple with symbolic extents or strides (`(4,N):(1,4)`, `(N,4*M)`).
     Symbolic,
     /// A swizzle `Sw<B,M,S>`.
     Swizzle,
@@ -500,6 +500,82 @@ impl OpSpec {
             names.push(name);
         }
         names
+    }
+}
+
+/// The parameter each of `n` arguments fills in `sig` (a run of optional parameters filled left
+/// to right, a repeating last parameter taking the rest), or `None` when `sig` does not take `n`.
+fn assign(sig: &'static [Param], n: usize) -> Option<Vec<&'static Param>> {
+    let (min, max) = bounds(sig);
+    if n < min || n > max {
+        return None;
+    }
+    let mut extra = n - min;
+    let mut out = Vec::with_capacity(n);
+    for p in sig {
+        match p.arity {
+            Arity::One => out.push(p),
+            Arity::Optional if extra > 0 => {
+                extra -= 1;
+                out.push(p);
+            }
+            Arity::Optional => {}
+            Arity::Many | Arity::OneOrMore => {
+                while out.len() < n {
+                    out.push(p);
+                }
+            }
+        }
+    }
+    (out.len() == n).then_some(out)
+}
+
+impl OpSpec {
+    /// The kind check: each argument's form ([`crate::value::Form`], read once from its text)
+    /// must be one of the kinds its parameter declares ([`crate::value::Form::fits`]), in some signature that takes this many
+    /// arguments. An operation whose parameters hold options (`--OPTION VALUE`, the pictures)
+    /// reads its arguments as a command line, word by word, and is not checked here.
+    ///
+    /// # Errors
+    /// `KindMismatch` naming the argument, its parameter, the kinds expected and the kind given
+    /// (from the signature whose first mismatch comes latest).
+    pub(crate) fn check_kinds(&self, a: &Args<'_>) -> Result<(), OpError> {
+        let options = |sig: &[Param]| sig.iter().any(|p| p.kinds.contains(&Kind::Option));
+        if self.signatures().any(options) {
+            // A command line of words and `--OPTION VALUE` pairs in any order: the operation
+            // reads it word by word.
+            return Ok(());
+        }
+        let mut worst: Option<(usize, &'static Param)> = None;
+        for sig in self.signatures() {
+            let Some(params) = assign(sig, a.len()) else {
+                continue;
+            };
+            let miss = params
+                .iter()
+                .enumerate()
+                .find(|(k, p)| !p.kinds.iter().any(|kind| a.form(*k).fits(*kind)));
+            match miss {
+                None => return Ok(()),
+                Some((k, p)) if worst.is_none_or(|(j, _)| k > j) => worst = Some((k, p)),
+                Some(_) => {}
+            }
+        }
+        let Some((k, p)) = worst else {
+            return Ok(());
+        };
+        let expected: Vec<&str> = p.kinds.iter().map(|kind| kind.word()).collect();
+        Err(a.arg_error(
+            "KindMismatch",
+            k,
+            format_args!(
+                " ({}) is {} {}; expected {}",
+                p.label(),
+                a.form(k).kind().word(),
+                a.args[k],
+                expected.join(" or ")
+            ),
+        ))
     }
 }
 

@@ -16,8 +16,8 @@ use crate::{op, Args, OpError, OpSpec};
 #[rustfmt::skip]
 pub static TENSOR_OPS: &[OpSpec] = &[
     op("make_tensor", Topic::Tensors, "the counting tensor counting_iter(BASE) o LAYOUT (CuTe make_tensor(counting_iterator(BASE), LAYOUT); LAYOUT may be swizzled, Sw<B,M,S> o OFFSET o L): its values are BASE + LAYOUT(c); with a pointer (make_gmem_ptr ...), CuTe's make_tensor(ptr, LAYOUT): its values are element addresses")
-        .params(&[one("", &[K::Layout]), opt("BASE", &[K::Int])])
-        .overloads(&[&[one("", &[K::Pointer]), one("", &[K::Layout])]])
+        .params(&[one("", &[K::Layout, K::Composed]), opt("BASE", &[K::Int])])
+        .overloads(&[&[one("", &[K::Pointer]), one("", &[K::Layout, K::Composed])]])
         .returns(&[K::Tensor])
         .law("T(c) = BASE + LAYOUT(c) at every coordinate c (BASE defaults to 0)")
         .example(&["(4,8):(8,1)", "5"], "counting_iter(5) o (4,8):(8,1)")
@@ -30,12 +30,12 @@ pub static TENSOR_OPS: &[OpSpec] = &[
         .run(|a| Ok(LayoutTensor::identity(a.tuple(0)?)?.to_string())),
     op("tensor_value", Topic::Tensors, "CuTe tensor(c): the value at a 1-D, R-D or natural coordinate (an offset, or a coordinate)")
         .params(&[one("", &[K::Tensor]), one("", &[K::Coord])])
-        .returns(&[K::Int, K::Tuple, K::Pointer])
+        .returns(&[K::Int, K::Tuple, K::Pointer, K::Text])
         .law("BASE + LAYOUT(c) for a counting tensor, BASE + the basis sum for a coordinate tensor")
         .example(&["counting_iter(5) o (4,8):(8,1)", "(1,2)"], "15")
         .run(|a| Ok(a.tensor(0)?.value(&a.tuple(1)?)?.to_string())),
     op("local_tile", Topic::Tensors, "the tile at tile coordinate COORD: zipped_divide(T, TILER)((_,...), COORD); PROJ (Step<_1,X,_1> or (1,_,1)) dices TILER and COORD first")
-        .params(&[one("", &[K::Tensor]), one("", &[K::Tiler]), one("", &[K::Coord]), opt("PROJ", &[K::Coord])])
+        .params(&[one("", &[K::Tensor]), one("", &[K::Tiler]), one("", &[K::Coord]), opt("PROJ", &[K::Coord, K::Text])])
         .returns(&[K::Tensor])
         .law("R(c) = T(COORD * tile + c) per mode, for every coordinate c of the tile")
         .example(&["counting_iter(0) o (4,6):(6,1)", "(2,3)", "(1,1)"], "counting_iter(15) o (2,3):(6,1)")
@@ -47,7 +47,7 @@ pub static TENSOR_OPS: &[OpSpec] = &[
         .example(&["counting_iter(0) o (4,6):(6,1)", "(2,3)", "(1,1)"], "counting_iter(15) o (2,3):(6,1)")
         .run(local_tile),
     op("local_partition", Topic::Tensors, "what thread INDEX owns when T is tiled by THR_LAYOUT's shape and thread THR(c) takes element c of every tile; PROJ dices THR_LAYOUT first")
-        .params(&[one("", &[K::Tensor]), one("THR_LAYOUT", &[K::Layout]), one("INDEX", &[K::Int]), opt("PROJ", &[K::Coord])])
+        .params(&[one("", &[K::Tensor]), one("THR_LAYOUT", &[K::Layout]), one("INDEX", &[K::Int]), opt("PROJ", &[K::Coord, K::Text])])
         .returns(&[K::Tensor])
         .law("R(c) = T(c * shape(THR) + THR coordinate of INDEX) per mode; over all threads every element once")
         .example(&["counting_iter(0) o (4,6):(6,1)", "(2,2):(2,1)", "1"], "counting_iter(1) o (2,3):(12,2)")
@@ -129,8 +129,17 @@ fn make_tensor(a: &Args<'_>) -> Result<String, OpError> {
     if let Some(t) = crate::pointer_ops::make_tensor(a)? {
         return Ok(t);
     }
-    let layout: ComposedLayout = a.parsed(0, "layout")?;
     let base = if a.len() == 2 { a.int(1)? } else { 0 };
+    if let crate::value::Value::Chain(c) = a.value(0) {
+        if c.to_composed().is_none() {
+            // A layout as an outer function: the tensor's text form reads the chain.
+            let text = format!("counting_iter({base}) o {c}");
+            return Ok(a
+                .parse_text::<LayoutTensor>(0, &text, "layout")?
+                .to_string());
+        }
+    }
+    let layout: ComposedLayout = a.parsed(0, "layout")?;
     Ok(LayoutTensor::counting(base, layout).to_string())
 }
 
@@ -280,17 +289,17 @@ mod tests {
     #[test]
     fn tensor_errors_are_typed() {
         assert_kinds(&[
-            ("print_tensor", &["(4,6):(6,1)"], "BadRequest"),
+            ("print_tensor", &["(4,6):(6,1)"], "KindMismatch"),
             ("print_tensor", &["counting_iter(0) o (4,6"], "ParseError"),
             (
                 "logical_product",
                 &["counting_iter(0) o 6:1", "2:1"],
-                "BadRequest",
+                "KindMismatch",
             ),
             (
                 "logical_divide",
                 &["(6,4):(4,1)", "counting_iter(0) o 2:1"],
-                "BadRequest",
+                "KindMismatch",
             ),
             (
                 "tensor_value",

@@ -339,7 +339,7 @@ mod tests {
             (
                 "outer_partition",
                 &["(4,6):(6,1)", "(2,3)", "(1,0)"],
-                "BadRequest",
+                "KindMismatch",
             ),
             (
                 "domain_offset",

@@ -57,25 +57,25 @@ pub static TUPLE_FN_OPS: &[OpSpec] = &[
         .run(|a| Ok(a.tuple(0)?.back().to_string())),
     op("transform", Topic::Tuples, "(OP(t0, ARGS...), OP(t1, ARGS...), ...) over the top-level elements (OP(t, ARGS...) for an integer)")
         .params(&[one("", &[K::Op]), one("", &[K::Tuple]), many("ARGS", &[K::Text])])
-        .returns(&[K::Tuple])
+        .returns(&[K::Tuple, K::Layout, K::Tiler])
         .law("get<i>(R) = OP(get<i>(TUPLE), ARGS...)")
         .example(&["product", "((2,3),4,(5,6))"], "(6,4,30)")
         .run(transform),
     op("fold", Topic::Tuples, "OP(...OP(OP(INIT, t0), t1)..., t_last)")
         .params(&[one("", &[K::Op]), one("", &[K::Tuple]), one("INIT", &[K::Int])])
-        .returns(&[K::Int, K::Tuple])
+        .returns(&[K::Int, K::Tuple, K::Layout, K::Tiler])
         .law("R = OP(fold(OP, init(TUPLE), INIT), back(TUPLE)); fold of () is INIT")
         .example(&["shape_div", "(2,4)", "64"], "8")
         .run(|a| scan(a, Scan::Fold)),
     op("iscan", Topic::Tuples, "inclusive scan: r_i = OP(r_{i-1}, t_i), r_{-1} = INIT")
         .params(&[one("", &[K::Op]), one("", &[K::Tuple]), one("INIT", &[K::Int])])
-        .returns(&[K::Tuple])
+        .returns(&[K::Tuple, K::Layout, K::Tiler])
         .law("get<i>(R) = fold(OP, take<0,i+1>(TUPLE), INIT)")
         .example(&["elem_scale", "(2,3,4)", "1"], "(2,6,24)")
         .run(|a| scan(a, Scan::Inclusive)),
     op("escan", Topic::Tuples, "exclusive scan: r_0 = INIT, r_i = OP(r_{i-1}, t_{i-1})")
         .params(&[one("", &[K::Op]), one("", &[K::Tuple]), one("INIT", &[K::Int])])
-        .returns(&[K::Tuple])
+        .returns(&[K::Tuple, K::Layout, K::Tiler])
         .law("get<i>(R) = fold(OP, take<0,i>(TUPLE), INIT)")
         .example(&["elem_scale", "(2,3,4)", "1"], "(1,2,6)")
         .run(|a| scan(a, Scan::Exclusive)),

@@ -91,7 +91,7 @@ pub static TUPLE_OPS: &[OpSpec] = &[
         .run(|a| extreme(a, false)),
     op("unflatten", Topic::Tuples, "the leaves of FLAT regrouped as PROFILE (tuples or layouts)")
         .params(&[one("FLAT", &[K::Tuple, K::Layout]), one("", &[K::Profile])])
-        .returns(&[K::Tuple])
+        .returns(&[K::Tuple, K::Layout])
         .law("flatten(R) = FLAT and R has PROFILE's tree")
         .example(&["(1,2,3,4,5)", "((0,0),(0,0,0))"], "((1,2),(3,4,5))")
         .run(unflatten),

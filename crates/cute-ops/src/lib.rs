@@ -749,8 +749,12 @@ pub fn run_op(op: &str, args: &[Arg]) -> Result<String, OpError> {
     if (0..a.len()).any(|k| a.is_f2(k)) {
         return f2_ops::dispatch(spec, &a);
     }
-    spec.check_kinds(&a)?;
-    (spec.run)(&a)
+    match spec.check_kinds(&a) {
+        Ok(()) => (spec.run)(&a),
+        // An argument of a kind no signature declares: the typed refusal, unless the operation
+        // answers anyway (a declaration narrower than what the operation reads).
+        Err(mismatch) => (spec.run)(&a).map_err(|_| mismatch),
+    }
 }
 
 /// The `UnknownOp` error for `name`, naming the nearest operation when one is close.

@@ -38,8 +38,12 @@ fn any_layout(a: &Args<'_>, k: usize) -> Option<SymLayout> {
     a.text(k, "layout").ok()?.parse().ok()
 }
 
-/// Argument `k` as a tuple of monomials, `Some` only when it has a symbol.
+/// Argument `k` as a tuple of monomials, `Some` only when it is one with a symbol
+/// ([`crate::value::Form::SymTuple`]; a bare word is a name, not a symbolic tuple).
 fn tuple(a: &Args<'_>, k: usize) -> Option<SymTuple> {
+    if a.form(k) != crate::value::Form::SymTuple {
+        return None;
+    }
     let t = any_tuple(a, k)?;
     (!t.symbols().is_empty()).then_some(t)
 }

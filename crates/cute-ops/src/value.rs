@@ -201,10 +201,12 @@ impl Form {
                 Form::BasisLayout
             } else if t.bytes().any(|c| c.is_ascii_alphabetic()) {
                 // A symbolic layout, or a name with colons (`GMMA::Layout_K_SW128_Atom`).
-                if t.starts_with('(') || t.parse::<SymLayout>().is_ok() {
-                    Form::Symbolic
-                } else {
+                if t.starts_with(|c: char| c.is_ascii_alphabetic())
+                    && t.parse::<SymLayout>().is_err()
+                {
                     Form::Word
+                } else {
+                    Form::Symbolic
                 }
             } else {
                 Form::Layout

@@ -175,7 +175,7 @@ def flatten(x) -> Layout | BasisLayout | ComposedLayout | int | tuple | str:
 def slice_(crd, target) -> Layout | BasisLayout | ComposedLayout | str | int | tuple:
     """the sub-layout of the modes where COORD has _ (slice(coord, layout)); of a tensor, CuTe's tensor(coord)
 
-    Usage: slice COORD LAYOUT|COMPOSED|TENSOR
+    Usage: slice COORD LAYOUT|COMPOSED|TENSOR|TUPLE
 
     Law: R is the sub-layout of the modes where COORD has _: L(c with _ replaced by d) = offset + R(d)
 
@@ -199,7 +199,7 @@ def slice_and_offset(crd, layout) -> str:
 def size(x) -> int:
     """number of points (product of the shape)
 
-    Usage: size LAYOUT|COMPOSED|TUPLE
+    Usage: size LAYOUT|COMPOSED|TUPLE|SYMBOLIC
 
     Law: size = product of the extents; the domain is [0, size)
 
@@ -424,10 +424,10 @@ def complement(layout, cotarget=None) -> Layout | BasisLayout | ComposedLayout |
     """
     ...
 
-def composition(a, b) -> Layout | BasisLayout | ComposedLayout | str:
+def composition(a, b) -> Layout | BasisLayout | ComposedLayout | str | Swizzle:
     """A o B: R(c) = A(B(c)); of a tensor (counting, coordinate or pointer) and a layout or tiler, the tensor over A o B
 
-    Usage: composition LAYOUT|SWIZZLE|COMPOSED|SYMBOLIC|TENSOR LAYOUT|TILER|SWIZZLE|COMPOSED|SYMBOLIC
+    Usage: composition LAYOUT|SWIZZLE|COMPOSED|SYMBOLIC|TENSOR|SHAPE LAYOUT|TILER|SWIZZLE|COMPOSED|SYMBOLIC
 
     Law: R(c) = A(B(c)) for every coordinate c of B, and shape(R) is compatible with shape(B)
 
@@ -460,7 +460,7 @@ def right_inverse(layout) -> Layout | BasisLayout | ComposedLayout | str:
     """
     ...
 
-def left_inverse(layout) -> Layout | BasisLayout | ComposedLayout:
+def left_inverse(layout) -> Layout | BasisLayout | ComposedLayout | Swizzle:
     """R with R(A(i)) = i (quasi-inverse if not injective)
 
     Usage: left_inverse LAYOUT|COMPOSED
@@ -559,7 +559,7 @@ def recast_layout(old_bits: object, new_bits: object, layout: object) -> Layout 
 def logical_divide(layout, tiler) -> Layout | BasisLayout | ComposedLayout | str:
     """A o (T, complement(T))
 
-    Usage: logical_divide LAYOUT|TENSOR TILER
+    Usage: logical_divide LAYOUT|COMPOSED|SHAPE|_|TENSOR TILER
 
     Law: R = A o (T, complement(T, size(A))): mode i holds tile i of T and its repetitions
 
@@ -571,7 +571,7 @@ def logical_divide(layout, tiler) -> Layout | BasisLayout | ComposedLayout | str
 def zipped_divide(layout, tiler) -> Layout | BasisLayout | ComposedLayout | str:
     """logical_divide as ((tile),(rest))
 
-    Usage: zipped_divide LAYOUT|TENSOR TILER
+    Usage: zipped_divide LAYOUT|COMPOSED|SHAPE|_|TENSOR TILER
 
     Law: the modes of logical_divide regrouped as ((tile), (rest)); the same function
 
@@ -583,7 +583,7 @@ def zipped_divide(layout, tiler) -> Layout | BasisLayout | ComposedLayout | str:
 def tiled_divide(layout, tiler) -> Layout | BasisLayout | ComposedLayout | str:
     """logical_divide as ((tile),rest...)
 
-    Usage: tiled_divide LAYOUT|TENSOR TILER
+    Usage: tiled_divide LAYOUT|COMPOSED|SHAPE|_|TENSOR TILER
 
     Law: the modes of logical_divide regrouped as ((tile), rest_0, rest_1, ...); the same function
 
@@ -595,7 +595,7 @@ def tiled_divide(layout, tiler) -> Layout | BasisLayout | ComposedLayout | str:
 def flat_divide(layout, tiler) -> Layout | BasisLayout | ComposedLayout | str:
     """logical_divide as (tile...,rest...)
 
-    Usage: flat_divide LAYOUT|TENSOR TILER
+    Usage: flat_divide LAYOUT|COMPOSED|SHAPE|_|TENSOR TILER
 
     Law: the modes of logical_divide regrouped as (tile_0, ..., rest_0, ...); the same function
 
@@ -607,7 +607,7 @@ def flat_divide(layout, tiler) -> Layout | BasisLayout | ComposedLayout | str:
 def logical_product(layout, tiler) -> Layout | BasisLayout | ComposedLayout:
     """(A, complement(A) o B)
 
-    Usage: logical_product LAYOUT TILER
+    Usage: logical_product LAYOUT|COMPOSED|SHAPE TILER
 
     Law: R = (A, complement(A, size(A) * cosize(B)) o B): A repeated as B says
 
@@ -619,7 +619,7 @@ def logical_product(layout, tiler) -> Layout | BasisLayout | ComposedLayout:
 def zipped_product(layout, tiler) -> Layout | BasisLayout | ComposedLayout:
     """logical_product as ((block),(rest))
 
-    Usage: zipped_product LAYOUT TILER
+    Usage: zipped_product LAYOUT|COMPOSED|SHAPE TILER
 
     Law: the modes of logical_product regrouped as ((block), (rest)); the same function
 
@@ -631,7 +631,7 @@ def zipped_product(layout, tiler) -> Layout | BasisLayout | ComposedLayout:
 def tiled_product(layout, tiler) -> Layout | BasisLayout | ComposedLayout:
     """logical_product as ((block),rest...)
 
-    Usage: tiled_product LAYOUT TILER
+    Usage: tiled_product LAYOUT|COMPOSED|SHAPE TILER
 
     Law: the modes of logical_product regrouped as ((block), rest_0, rest_1, ...); the same function
 
@@ -643,7 +643,7 @@ def tiled_product(layout, tiler) -> Layout | BasisLayout | ComposedLayout:
 def flat_product(layout, tiler) -> Layout | BasisLayout | ComposedLayout:
     """logical_product as (block...,rest...)
 
-    Usage: flat_product LAYOUT TILER
+    Usage: flat_product LAYOUT|COMPOSED|SHAPE TILER
 
     Law: the modes of logical_product regrouped as (block_0, ..., rest_0, ...); the same function
 
@@ -854,7 +854,7 @@ def table(layout: object, n: object | None = None) -> str:
 def print_layout(layout: object) -> str:
     """CuTe's print_layout table (of a swizzled layout Sw<B,M,S> o OFFSET o LAYOUT: its values)
 
-    Usage: print_layout LAYOUT
+    Usage: print_layout LAYOUT|COMPOSED
 
     Law: cell (r, c) of the table is A(r, c), with modes 1.. grouped as the columns
 
@@ -1025,7 +1025,7 @@ def tuple_min(tuple: object) -> int:
     """
     ...
 
-def unflatten(flat: object, profile: object) -> int | tuple:
+def unflatten(flat: object, profile: object) -> int | tuple | Layout | BasisLayout:
     """the leaves of FLAT regrouped as PROFILE (tuples or layouts)
 
     Usage: unflatten FLAT PROFILE
@@ -1361,10 +1361,10 @@ def hier_unzip(logical_divide: object, layout: object, tiler: object) -> Layout 
     """
     ...
 
-def transform_layout(op: object, layout: object, tuple: object | None = None) -> Layout | BasisLayout:
+def transform_layout(op: object, layout: object, tuple: object | None = None) -> Layout | BasisLayout | ComposedLayout:
     """make_layout(OP(mode_i)...), or OP(mode_i, TUPLE_i) for the modes both have, then the rest of each
 
-    Usage: transform_layout OP LAYOUT [TUPLE]
+    Usage: transform_layout OP LAYOUT|COMPOSED [TUPLE|TILER]
 
     Law: mode i of R is OP(mode i of L[, TUPLE_i]); modes past the shorter are appended
 
@@ -1543,7 +1543,7 @@ def make_cotiled_copy(atom: object, type: object, atom_tv_layout: object, data_l
     """
     ...
 
-def make_layout_tv(thr_layout: object, val_layout: object, field: object) -> Layout | BasisLayout:
+def make_layout_tv(thr_layout: object, val_layout: object, field: object) -> Layout | BasisLayout | int | tuple:
     """the CuTe DSL's make_layout_tv: FIELD layout_mn (raked_product), layout_tv (its right inverse), tiler_mn
 
     Usage: make_layout_tv THR_LAYOUT VAL_LAYOUT FIELD
@@ -1788,7 +1788,7 @@ def make_swizzle(y: object, z: object) -> Swizzle:
 def get_swizzle_portion(layout: object) -> Swizzle:
     """CuTe get_swizzle_portion: the outermost swizzle of a swizzled layout Sw<B,M,S> o OFFSET o LAYOUT (Sw<0,4,3> for a plain layout)
 
-    Usage: get_swizzle_portion LAYOUT
+    Usage: get_swizzle_portion LAYOUT|COMPOSED
 
     Law: for Sw o O o L, R = Sw; for a plain layout R = Sw<0,4,3>, the identity
 
@@ -1800,7 +1800,7 @@ def get_swizzle_portion(layout: object) -> Swizzle:
 def get_nonswizzle_portion(layout: object) -> Layout | BasisLayout | ComposedLayout:
     """CuTe get_nonswizzle_portion: what the outermost swizzle of Sw<B,M,S> o OFFSET o LAYOUT applies to, without its offset (layout_b); a plain layout itself
 
-    Usage: get_nonswizzle_portion LAYOUT
+    Usage: get_nonswizzle_portion LAYOUT|COMPOSED
 
     Law: for Sw o O o L, R = L and Sw(O + R(c)) is the layout's value at c
 
@@ -1920,7 +1920,7 @@ def tiler_to_layout(tiler: object) -> Layout | BasisLayout:
 def make_tensor(layout: object, base: object | None = None) -> str:
     """the counting tensor counting_iter(BASE) o LAYOUT (CuTe make_tensor(counting_iterator(BASE), LAYOUT); LAYOUT may be swizzled, Sw<B,M,S> o OFFSET o L): its values are BASE + LAYOUT(c); with a pointer (make_gmem_ptr ...), CuTe's make_tensor(ptr, LAYOUT): its values are element addresses
 
-    Usage: make_tensor LAYOUT [BASE] | PTR LAYOUT
+    Usage: make_tensor LAYOUT|COMPOSED [BASE] | PTR LAYOUT|COMPOSED
 
     Law: T(c) = BASE + LAYOUT(c) at every coordinate c (BASE defaults to 0)
 
@@ -2174,7 +2174,7 @@ def structural_equal(layout: object, layout2: object) -> bool:
 def tma_gbasis(gmem: object, smem: object, cta_tile: object | None = None, gbasis: object | None = None) -> Layout | BasisLayout | int | tuple:
     """make_tma_copy's TMA modes (construct_tma_gbasis: box extent : gmem mode), their box, or the tensor map's global dims / strides in elements
 
-    Usage: tma_gbasis GMEM SMEM|COMPOSED [CTA_TILE|_ [gbasis|box|gmem_shape|gmem_stride]]
+    Usage: tma_gbasis GMEM SMEM|COMPOSED [CTA_TILE|_ [gbasis|box|gmem_shape|gmem_stride]] | GMEM SMEM|COMPOSED gbasis|box|gmem_shape|gmem_stride
 
     Law: R = coalesce(id(shape(GMEM)) o CTA_TILE o right_inverse(SMEM)) up to its first non-unit step, boxes merged to <= 256, uncovered gmem modes appended as 1, modes past 4 grouped
 
@@ -2267,7 +2267,7 @@ def back(tuple: object) -> int | tuple:
     """
     ...
 
-def transform(op: object, tuple: object, args: Sequence[object] = ()) -> int | tuple:
+def transform(op: object, tuple: object, args: Sequence[object] = ()) -> int | tuple | Layout | BasisLayout:
     """(OP(t0, ARGS...), OP(t1, ARGS...), ...) over the top-level elements (OP(t, ARGS...) for an integer)
 
     Usage: transform OP TUPLE [ARGS...]
@@ -2279,7 +2279,7 @@ def transform(op: object, tuple: object, args: Sequence[object] = ()) -> int | t
     """
     ...
 
-def fold(op: object, tuple: object, init: object) -> int | tuple:
+def fold(op: object, tuple: object, init: object) -> int | tuple | Layout | BasisLayout:
     """OP(...OP(OP(INIT, t0), t1)..., t_last)
 
     Usage: fold OP TUPLE INIT
@@ -2291,7 +2291,7 @@ def fold(op: object, tuple: object, init: object) -> int | tuple:
     """
     ...
 
-def iscan(op: object, tuple: object, init: object) -> int | tuple:
+def iscan(op: object, tuple: object, init: object) -> int | tuple | Layout | BasisLayout:
     """inclusive scan: r_i = OP(r_{i-1}, t_i), r_{-1} = INIT
 
     Usage: iscan OP TUPLE INIT
@@ -2303,7 +2303,7 @@ def iscan(op: object, tuple: object, init: object) -> int | tuple:
     """
     ...
 
-def escan(op: object, tuple: object, init: object) -> int | tuple:
+def escan(op: object, tuple: object, init: object) -> int | tuple | Layout | BasisLayout:
     """exclusive scan: r_0 = INIT, r_i = OP(r_{i-1}, t_{i-1})
 
     Usage: escan OP TUPLE INIT

@@ -5,6 +5,7 @@ use cute_layout::atom::{self, AtomError, Operand, TiledMma};
 use cute_layout::Layout;
 
 use crate::table::{one, opt, Kind as K, Topic};
+use crate::value::Form;
 use crate::{op, Args, OpError, OpSpec};
 
 impl From<AtomError> for OpError {
@@ -83,9 +84,11 @@ pub fn make_tiled_mma(
     }
     let layout: Option<Layout> = match given(layout) {
         None => None,
-        Some(t) if t.contains(':') => Some(t.parse().map_err(|e| {
-            OpError::new("ParseError", format!("tiled_mma: atom layout {t:?}: {e}"))
-        })?),
+        Some(t) if !matches!(Form::of_text(t), Form::Int | Form::Tuple) => {
+            Some(t.parse().map_err(|e| {
+                OpError::new("ParseError", format!("tiled_mma: atom layout {t:?}: {e}"))
+            })?)
+        }
         Some(t) => {
             let shape: cute_layout::IntTuple = t.parse().map_err(|e| {
                 OpError::new("ParseError", format!("tiled_mma: atom layout {t:?}: {e}"))

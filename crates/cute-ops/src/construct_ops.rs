@@ -10,6 +10,7 @@ use cute_layout::{IntTuple, Layout, LayoutChain};
 
 use crate::composed_ops::Func;
 use crate::table::{many, one, opt, Kind as K, Topic};
+use crate::value::Form;
 use crate::{op, run_op, Arg, Args, Either, OpError, OpSpec};
 
 /// The construction and restructuring operations, one declaration each (hence `rustfmt::skip`).
@@ -355,7 +356,7 @@ fn at_mode(a: &Args<'_>) -> Result<String, OpError> {
 pub(crate) fn promoted_left(a: &Args<'_>) -> Result<Option<Vec<Arg>>, OpError> {
     let shape = match &a.args[0] {
         Arg::Int(n) => IntTuple::int(*n),
-        Arg::Text(t) if !t.contains([':', '@', '<', 'o', 'S']) => match t.parse::<IntTuple>() {
+        Arg::Text(_) if matches!(a.form(0), Form::Int | Form::Tuple) => match a.tuple(0) {
             Ok(s) => s,
             Err(_) => return Ok(None),
         },

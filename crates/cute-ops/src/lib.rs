@@ -184,7 +184,7 @@ pub static OPS: &[OpSpec] = &[
         .returns(&[K::Layout])
         .law("compact (a bijection onto [0, size)) with the stride of mode i ranked ORDER[i] from the smallest")
         .example(&["(2,3,4)", "(1,0,2)"], "(2,3,4):(3,1,6)")
-        .run(|a| first(symbolic_ops::symbolic(a, "make_ordered_layout"), || Ok(Layout::ordered(a.tuple(0)?, a.tuple(1)?)?.to_string()))),
+        .run(|a| first(symbolic_ops::make_ordered_layout(a), || Ok(Layout::ordered(a.tuple(0)?, a.tuple(1)?)?.to_string()))),
     op("make_identity_layout", Topic::Construction, "the shape with unit basis strides: maps each coordinate to itself")
         .params(&[one("", &[K::Shape])])
         .returns(&[K::Layout])
@@ -277,7 +277,7 @@ pub static OPS: &[OpSpec] = &[
         .example(&["(2,(2,2)):(4,(2,1))"], "8")
         .f2(f2_ops::size)
         .f2_basis(f2_ops::basis_size)
-        .run(|a| first(symbolic_ops::symbolic(a, "size"), || first(chain_ops::query(a, |c| c.size().to_string()), || Ok(a.shape(0)?.size()?.to_string())))),
+        .run(|a| first(symbolic_ops::size(a), || first(chain_ops::query(a, |c| c.size().to_string()), || Ok(a.shape(0)?.size()?.to_string())))),
     op("cosize", Topic::Queries, "CuTe's cosize: one past the last offset (of the inner layout if composed)")
         .params(&[one("", &[K::Layout, K::Composed])])
         .returns(&[K::Int])
@@ -379,7 +379,7 @@ pub static OPS: &[OpSpec] = &[
         .law("R(i) = A(i) for every i in [0, size(A)), with the fewest modes (by profile: mode by mode)")
         .example(&["(2,(1,6)):(1,(6,2))"], "12:1")
         .f2(f2_ops::coalesce)
-        .run(|a| tensor_restructure_ops::on_tensor(a, 0, tensor_restructure_ops::coalesce, || first(symbolic_ops::symbolic(a, "coalesce"), || first(chain_ops::coalesce(a), || if a.is_basis(0) && a.len() == 1 { Ok(a.basis_layout(0)?.coalesce()?.to_string()) } else { Ok(if a.len() == 2 { a.layout(0)?.coalesce_by_mode(&a.profile(1)?)? } else { a.layout(0)?.coalesce() }.to_string()) })))),
+        .run(|a| tensor_restructure_ops::on_tensor(a, 0, tensor_restructure_ops::coalesce, || first(symbolic_ops::coalesce(a), || first(chain_ops::coalesce(a), || if a.is_basis(0) && a.len() == 1 { Ok(a.basis_layout(0)?.coalesce()?.to_string()) } else { Ok(if a.len() == 2 { a.layout(0)?.coalesce_by_mode(&a.profile(1)?)? } else { a.layout(0)?.coalesce() }.to_string()) })))),
     op("filter", Topic::Algebra, "coalesce without stride-0 and extent-1 modes (at the terminals of PROFILE; of the inner layout if composed); of a tensor (counting, coordinate or pointer), the tensor over the filtered layout")
         .params(&[one("", &[K::Layout, K::Composed, K::Tensor]), opt("", &[K::Profile])])
         .returns(&[K::Layout, K::Composed, K::Tensor])
@@ -397,13 +397,13 @@ pub static OPS: &[OpSpec] = &[
         .returns(&[K::Layout, K::Composed, K::Symbolic])
         .law("(A, R) is injective, R's strides increase, and cosize((A, R)) >= size(COTARGET); of a composed layout, the inner layout's (CuTe)")
         .example(&["4:2", "24"], "(2,3):(1,8)")
-        .run(|a| first(symbolic_ops::symbolic(a, "complement"), || first(chain_ops::complement(a), || if a.is_basis(0) { Err(composed_ops::basis_not_cutes(a, "the complement of a basis-strided layout")) } else { Ok(if a.len() == 2 { a.layout(0)?.complement_shape(&a.tuple(1)?)? } else { a.layout(0)?.complement_cosize()? }.to_string()) }))),
+        .run(|a| first(symbolic_ops::complement(a), || first(chain_ops::complement(a), || if a.is_basis(0) { Err(composed_ops::basis_not_cutes(a, "the complement of a basis-strided layout")) } else { Ok(if a.len() == 2 { a.layout(0)?.complement_shape(&a.tuple(1)?)? } else { a.layout(0)?.complement_cosize()? }.to_string()) }))),
     op("composition", Topic::Algebra, "A o B: R(c) = A(B(c)); of a tensor (counting, coordinate or pointer) and a layout or tiler, the tensor over A o B")
         .params(&[one("", &[K::Layout, K::Swizzle, K::Composed, K::Symbolic, K::Tensor, K::Shape]), one("", &[K::Layout, K::Tiler, K::Swizzle, K::Composed, K::Symbolic])])
         .returns(&[K::Layout, K::Composed, K::Symbolic, K::Tensor, K::Swizzle])
         .law("R(c) = A(B(c)) for every coordinate c of B, and shape(R) is compatible with shape(B)")
         .example(&["(6,2):(8,2)", "(4,3):(3,1)"], "((2,2),3):((24,2),8)")
-        .run(|a| tensor_restructure_ops::on_tensor(a, 0, tensor_restructure_ops::composition, || first(symbolic_ops::symbolic(a, "composition"), || composed_ops::composition(a)))),
+        .run(|a| tensor_restructure_ops::on_tensor(a, 0, tensor_restructure_ops::composition, || first(symbolic_ops::composition(a), || composed_ops::composition(a)))),
     op("with_shape", Topic::Algebra, "the layout re-indexed by a shape (A o col_major(shape))")
         .params(&[one("", &[K::Layout]), one("", &[K::Shape])])
         .returns(&[K::Layout])
@@ -417,7 +417,7 @@ pub static OPS: &[OpSpec] = &[
         .example(&["(4,8):(8,1)"], "(8,4):(4,1)")
         .f2(f2_ops::right_inverse)
         .f2_basis(f2_ops::basis_right_inverse)
-        .run(|a| first(symbolic_ops::symbolic(a, "right_inverse"), || composed_ops::inverse(a, true))),
+        .run(|a| first(symbolic_ops::right_inverse(a), || composed_ops::inverse(a, true))),
     op("left_inverse", Topic::Algebra, "R with R(A(i)) = i (quasi-inverse if not injective)")
         .params(&[one("", &[K::Layout, K::Composed])])
         .returns(&[K::Layout, K::Composed, K::Swizzle])
@@ -472,49 +472,49 @@ pub static OPS: &[OpSpec] = &[
         .returns(&[K::Layout, K::Composed, K::Tensor])
         .law("R = A o (T, complement(T, size(A))): mode i holds tile i of T and its repetitions")
         .example(&["(4,2,3):(2,1,8)", "4:2"], "((2,2),(2,3)):((4,1),(2,8))")
-        .run(|a| first(tensor_ops::divide(a, Layout::logical_divide, ComposedLayout::logical_divide), || composed_ops::by_tiler(a, Layout::logical_divide, ComposedLayout::logical_divide))),
+        .run(|a| first(tensor_ops::divide(a, Layout::logical_divide, ComposedLayout::logical_divide), || composed_ops::by_tiler(a, true, Layout::logical_divide, ComposedLayout::logical_divide))),
     op("zipped_divide", Topic::Algebra, "logical_divide as ((tile),(rest))")
         .params(&[one("", &[K::Layout, K::Composed, K::Shape, K::Underscore, K::Tensor]), one("", &[K::Tiler])])
         .returns(&[K::Layout, K::Composed, K::Tensor])
         .law("the modes of logical_divide regrouped as ((tile), (rest)); the same function")
         .example(&["(8,8):(8,1)", "(2,4)"], "((2,4),(4,2)):((8,1),(16,4))")
-        .run(|a| first(tensor_ops::divide(a, Layout::zipped_divide, ComposedLayout::zipped_divide), || composed_ops::by_tiler(a, Layout::zipped_divide, ComposedLayout::zipped_divide))),
+        .run(|a| first(tensor_ops::divide(a, Layout::zipped_divide, ComposedLayout::zipped_divide), || composed_ops::by_tiler(a, true, Layout::zipped_divide, ComposedLayout::zipped_divide))),
     op("tiled_divide", Topic::Algebra, "logical_divide as ((tile),rest...)")
         .params(&[one("", &[K::Layout, K::Composed, K::Shape, K::Underscore, K::Tensor]), one("", &[K::Tiler])])
         .returns(&[K::Layout, K::Composed, K::Tensor])
         .law("the modes of logical_divide regrouped as ((tile), rest_0, rest_1, ...); the same function")
         .example(&["(8,8):(8,1)", "(2,4)"], "((2,4),4,2):((8,1),16,4)")
-        .run(|a| first(tensor_ops::divide(a, Layout::tiled_divide, ComposedLayout::tiled_divide), || composed_ops::by_tiler(a, Layout::tiled_divide, ComposedLayout::tiled_divide))),
+        .run(|a| first(tensor_ops::divide(a, Layout::tiled_divide, ComposedLayout::tiled_divide), || composed_ops::by_tiler(a, true, Layout::tiled_divide, ComposedLayout::tiled_divide))),
     op("flat_divide", Topic::Algebra, "logical_divide as (tile...,rest...)")
         .params(&[one("", &[K::Layout, K::Composed, K::Shape, K::Underscore, K::Tensor]), one("", &[K::Tiler])])
         .returns(&[K::Layout, K::Composed, K::Tensor])
         .law("the modes of logical_divide regrouped as (tile_0, ..., rest_0, ...); the same function")
         .example(&["(8,8):(8,1)", "(2,4)"], "(2,4,4,2):(8,1,16,4)")
-        .run(|a| first(tensor_ops::divide(a, Layout::flat_divide, ComposedLayout::flat_divide), || composed_ops::by_tiler(a, Layout::flat_divide, ComposedLayout::flat_divide))),
+        .run(|a| first(tensor_ops::divide(a, Layout::flat_divide, ComposedLayout::flat_divide), || composed_ops::by_tiler(a, true, Layout::flat_divide, ComposedLayout::flat_divide))),
     op("logical_product", Topic::Algebra, "(A, complement(A) o B)")
         .params(&[one("", &[K::Layout, K::Composed, K::Shape]), one("", &[K::Tiler])])
         .returns(&[K::Layout, K::Composed])
         .law("R = (A, complement(A, size(A) * cosize(B)) o B): A repeated as B says")
         .example(&["(2,2):(4,1)", "6:1"], "((2,2),(2,3)):((4,1),(2,8))")
-        .run(|a| composed_ops::by_tiler(a, Layout::logical_product, ComposedLayout::logical_product)),
+        .run(|a| composed_ops::by_tiler(a, false, Layout::logical_product, ComposedLayout::logical_product)),
     op("zipped_product", Topic::Algebra, "logical_product as ((block),(rest))")
         .params(&[one("", &[K::Layout, K::Composed, K::Shape]), one("", &[K::Tiler])])
         .returns(&[K::Layout, K::Composed])
         .law("the modes of logical_product regrouped as ((block), (rest)); the same function")
         .example(&["(2,2):(4,1)", "(2,3)"], "((2,2),(2,3)):((4,1),(1,2))")
-        .run(|a| composed_ops::by_tiler(a, Layout::zipped_product, ComposedLayout::zipped_product)),
+        .run(|a| composed_ops::by_tiler(a, false, Layout::zipped_product, ComposedLayout::zipped_product)),
     op("tiled_product", Topic::Algebra, "logical_product as ((block),rest...)")
         .params(&[one("", &[K::Layout, K::Composed, K::Shape]), one("", &[K::Tiler])])
         .returns(&[K::Layout, K::Composed])
         .law("the modes of logical_product regrouped as ((block), rest_0, rest_1, ...); the same function")
         .example(&["(2,2):(4,1)", "(2,3)"], "((2,2),2,3):((4,1),1,2)")
-        .run(|a| composed_ops::by_tiler(a, Layout::tiled_product, ComposedLayout::tiled_product)),
+        .run(|a| composed_ops::by_tiler(a, false, Layout::tiled_product, ComposedLayout::tiled_product)),
     op("flat_product", Topic::Algebra, "logical_product as (block...,rest...)")
         .params(&[one("", &[K::Layout, K::Composed, K::Shape]), one("", &[K::Tiler])])
         .returns(&[K::Layout, K::Composed])
         .law("the modes of logical_product regrouped as (block_0, ..., rest_0, ...); the same function")
         .example(&["(2,2):(4,1)", "(2,3)"], "(2,2,2,3):(4,1,1,2)")
-        .run(|a| composed_ops::by_tiler(a, Layout::flat_product, ComposedLayout::flat_product)),
+        .run(|a| composed_ops::by_tiler(a, false, Layout::flat_product, ComposedLayout::flat_product)),
     op("blocked_product", Topic::Algebra, "copies of A placed block by block as B says (of the inner layout if composed)")
         .params(&[one("", &[K::Layout, K::Composed]), one("", &[K::Layout])])
         .returns(&[K::Layout, K::Composed])
@@ -947,8 +947,8 @@ impl<'a> Args<'a> {
             });
         }
         let s = self.text(k, "tiler")?;
-        if matches!(self.form(k), value::Form::Swizzle)
-            || (self.form(k) == value::Form::Composed && s.trim_start().starts_with("Sw"))
+        if self.form(k) == value::Form::Swizzle
+            || (self.form(k) == value::Form::Composed && self.value(k).is_swizzle_outer())
         {
             return Err(self.arg_error(
                 "BadRequest",

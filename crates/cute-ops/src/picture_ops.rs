@@ -32,12 +32,12 @@
 //! assert_eq!(run_op("svg", &[t("4:1"), t("--palette"), t("#12")]).unwrap_err().kind, "ParseError");
 //! ```
 
-use cute_layout::composed::is_composed_text;
 use cute_layout::render::{self, parse_palette, Banks, Op, Style};
 use cute_layout::{IntTuple, Layout, LayoutChain, OuterFn, Tiler};
 use std::cell::Cell;
 
 use crate::table::{many, one, opt, Kind as K, Topic};
+use crate::value::Value;
 use crate::{op, Args, OpError, OpSpec};
 
 /// The picture operations.
@@ -408,8 +408,10 @@ fn layout_picture(
     // as L with its offsets sent through the layers (the render module's post-map hook).
     let chain: LayoutChain = match crate::show::parse_showable("layout", layout) {
         Ok(c) => c.into(),
-        Err(e) if is_composed_text(layout) => layout.trim().parse().map_err(|_| e)?,
-        Err(e) => return Err(e),
+        Err(e) => match Value::of_text(layout.trim()) {
+            Value::Chain(c) => *c,
+            _ => return Err(e),
+        },
     };
     let l = chain.layout().clone();
     // A layer that fails on an offset (an outer layout's domain left, an overflow) is kept and

@@ -7,9 +7,10 @@
 //! one. One table, [`POINTER_OPS`], listed in [`crate::GROUPS`]; the algebra is in
 //! `cute_layout`, these entries convert arguments.
 
-use cute_layout::{tensor::element_type_bits, tensor::is_pointer_text, MemSpace, Pointer, Swizzle};
+use cute_layout::{tensor::element_type_bits, MemSpace, Pointer, Swizzle};
 
 use crate::table::{more, one, opt, Kind as K, Topic};
+use crate::value::{Form, Value};
 use crate::{op, Args, OpError, OpSpec};
 
 /// The pointer operations, one declaration each (hence `rustfmt::skip`).
@@ -112,8 +113,11 @@ impl Args<'_> {
 
     /// Argument `k` as a pointer (CuTe's print of one).
     fn pointer(&self, k: usize) -> Result<Pointer, OpError> {
+        if let Value::Pointer(p) = self.value(k) {
+            return Ok(p.clone());
+        }
         let s = self.text(k, "pointer")?;
-        if !is_pointer_text(&s) {
+        if self.form(k) != Form::Tensor {
             return Err(self.arg_error(
                 "BadRequest",
                 k,
@@ -123,7 +127,7 @@ impl Args<'_> {
             ));
         }
         s.parse().map_err(|e| {
-            if s.contains(" o ") {
+            if let Value::Tensor(_) = self.value(k) {
                 self.parse_error(k, "pointer", e) // a tensor where a pointer belongs
             } else {
                 self.arg_error("ParseError", k, format_args!(" (pointer): {e}"))
@@ -202,8 +206,7 @@ fn make_tmem_ptr(a: &Args<'_>) -> Result<String, OpError> {
 /// layout `Sw<B,M,S> o smem_ptr[Nb](unset) o L` (CuTe's `smem_ptr_flag`) moves the swizzle
 /// onto the pointer.
 pub(crate) fn make_tensor(a: &Args<'_>) -> Result<Option<String>, OpError> {
-    let s = a.text(0, "layout or pointer")?;
-    if !is_pointer_text(&s) {
+    if !matches!(a.value(0), Value::Pointer(_)) {
         return Ok(None);
     }
     if a.len() != 2 {

@@ -52,7 +52,7 @@ fn layout_add(a: &Args<'_>) -> Result<String, OpError> {
 }
 
 fn coalesce_z(a: &Args<'_>) -> Result<String, OpError> {
-    if let Some(r) = crate::symbolic_ops::symbolic(a, "coalesce_z")? {
+    if let Some(r) = crate::symbolic_ops::coalesce_z(a)? {
         return Ok(r);
     }
     if a.is_basis(0) {

@@ -21,7 +21,8 @@ pub struct ShowOptions {
 /// column-major layout, as CuTe's `make_layout(shape)`); errors say what was expected.
 pub fn parse_showable(op: &str, text: &str) -> Result<ComposedLayout, OpError> {
     let t = text.trim();
-    if !t.contains(':') && !t.starts_with("Sw") {
+    let form = Form::of_text(t);
+    if matches!(form, Form::Int | Form::Tuple) {
         if let Ok(shape) = t.parse::<IntTuple>() {
             return Ok(ComposedLayout::from(Layout::col_major(shape)?));
         }
@@ -45,7 +46,7 @@ pub fn parse_showable(op: &str, text: &str) -> Result<ComposedLayout, OpError> {
         }
     }
     Err(err).map_err(|e| {
-        let hint = if t.starts_with("Sw") && t.matches(" o ").count() == 1 {
+        let hint = if matches!(form, Form::Composed | Form::Swizzle) {
             String::from(
                 "; a swizzled layout is Sw<B,M,S> o OFFSET o LAYOUT, e.g. Sw<3,4,3> o 0 o (8,64):(64,1)",
             )

@@ -2,7 +2,7 @@
 //! `coalesce`, `coalesce_z`, `composition`, `complement`, `right_inverse`,
 //! `make_ordered_layout`, `make_layout_like` and `size` take a layout or tuple whose extents,
 //! strides or order values are monomials over named symbols (`(N,M):(1,N)`, `(1,P)`): each
-//! tries [`symbolic`]'s dispatch first, which answers only when an argument has a symbol (an
+//! tries its symbolic overload here first (`coalesce`, `size`, ...), which answers only when an argument has a symbol (an
 //! integer argument never reaches it). `subs` ([`SYMBOLIC_OPS`]) puts integers in for the
 //! symbols. The algebra is [`cute_layout::SymLayout`].
 
@@ -62,63 +62,84 @@ fn no_profile(a: &Args<'_>, name: &str) -> Result<(), OpError> {
     Ok(())
 }
 
-/// The symbolic form of operation `name` when an argument is symbolic: `Ok(None)` lets the
-/// integer operation answer.
-pub(crate) fn symbolic(a: &Args<'_>, name: &str) -> Result<Option<String>, OpError> {
-    let out = match name {
-        "coalesce" | "coalesce_z" | "right_inverse" | "make_layout_like" => {
-            let Some(l) = layout(a, 0) else {
-                return Ok(None);
-            };
-            no_profile(a, name)?;
-            match name {
-                "coalesce" => l.coalesce()?,
-                "coalesce_z" => l.coalesce_z()?,
-                "right_inverse" => l.right_inverse()?,
-                _ => l.layout_like()?,
-            }
-            .to_string()
-        }
-        "size" => match (layout(a, 0), tuple(a, 0)) {
-            (Some(l), _) => l.size()?.to_string(),
-            (None, Some(t)) => t.size()?.to_string(),
-            _ => return Ok(None),
-        },
-        "composition" => {
-            if layout(a, 0).is_none() && layout(a, 1).is_none() {
-                return Ok(None);
-            }
-            let (Some(l), Some(r)) = (any_layout(a, 0), any_layout(a, 1)) else {
-                return Ok(None);
-            };
-            l.compose(&r)?.to_string()
-        }
-        "complement" => {
-            let extend = if a.len() > 1 { tuple(a, 1) } else { None };
-            if layout(a, 0).is_none() && extend.is_none() {
-                return Ok(None);
-            }
-            let Some(l) = any_layout(a, 0) else {
-                return Ok(None);
-            };
-            let extend = match (a.len() > 1, extend) {
-                (true, None) => any_tuple(a, 1),
-                (_, e) => e,
-            };
-            l.complement(extend.as_ref())?.to_string()
-        }
-        "make_ordered_layout" => {
-            if tuple(a, 0).is_none() && tuple(a, 1).is_none() {
-                return Ok(None);
-            }
-            let (Some(s), Some(o)) = (any_tuple(a, 0), any_tuple(a, 1)) else {
-                return Ok(None);
-            };
-            SymLayout::ordered(&s, &o)?.to_string()
-        }
-        _ => return Ok(None),
+/// The answer of `f` on argument 0 when it is a symbolic layout (`Ok(None)` otherwise: the
+/// integer operation answers); a profile is refused.
+fn unary<T: std::fmt::Display>(
+    a: &Args<'_>,
+    f: impl FnOnce(&SymLayout) -> Result<T, cute_layout::LayoutError>,
+) -> Result<Option<String>, OpError> {
+    let Some(l) = layout(a, 0) else {
+        return Ok(None);
     };
-    Ok(Some(out))
+    no_profile(a, a.op)?;
+    Ok(Some(f(&l)?.to_string()))
+}
+
+/// `coalesce` of a symbolic layout.
+pub(crate) fn coalesce(a: &Args<'_>) -> Result<Option<String>, OpError> {
+    unary(a, SymLayout::coalesce)
+}
+
+/// `coalesce_z` of a symbolic layout.
+pub(crate) fn coalesce_z(a: &Args<'_>) -> Result<Option<String>, OpError> {
+    unary(a, SymLayout::coalesce_z)
+}
+
+/// `right_inverse` of a symbolic layout.
+pub(crate) fn right_inverse(a: &Args<'_>) -> Result<Option<String>, OpError> {
+    unary(a, SymLayout::right_inverse)
+}
+
+/// `make_layout_like` of a symbolic layout.
+pub(crate) fn make_layout_like(a: &Args<'_>) -> Result<Option<String>, OpError> {
+    unary(a, SymLayout::layout_like)
+}
+
+/// `size` of a symbolic layout or tuple.
+pub(crate) fn size(a: &Args<'_>) -> Result<Option<String>, OpError> {
+    Ok(Some(match (layout(a, 0), tuple(a, 0)) {
+        (Some(l), _) => l.size()?.to_string(),
+        (None, Some(t)) => t.size()?.to_string(),
+        _ => return Ok(None),
+    }))
+}
+
+/// `composition A B` where A or B is symbolic (the other may be an integer layout).
+pub(crate) fn composition(a: &Args<'_>) -> Result<Option<String>, OpError> {
+    if layout(a, 0).is_none() && layout(a, 1).is_none() {
+        return Ok(None);
+    }
+    let (Some(l), Some(r)) = (any_layout(a, 0), any_layout(a, 1)) else {
+        return Ok(None);
+    };
+    Ok(Some(l.compose(&r)?.to_string()))
+}
+
+/// `complement A [COTARGET]` where A or the cotarget is symbolic.
+pub(crate) fn complement(a: &Args<'_>) -> Result<Option<String>, OpError> {
+    let extend = if a.len() > 1 { tuple(a, 1) } else { None };
+    if layout(a, 0).is_none() && extend.is_none() {
+        return Ok(None);
+    }
+    let Some(l) = any_layout(a, 0) else {
+        return Ok(None);
+    };
+    let extend = match (a.len() > 1, extend) {
+        (true, None) => any_tuple(a, 1),
+        (_, e) => e,
+    };
+    Ok(Some(l.complement(extend.as_ref())?.to_string()))
+}
+
+/// `make_ordered_layout SHAPE ORDER` where either is symbolic.
+pub(crate) fn make_ordered_layout(a: &Args<'_>) -> Result<Option<String>, OpError> {
+    if tuple(a, 0).is_none() && tuple(a, 1).is_none() {
+        return Ok(None);
+    }
+    let (Some(s), Some(o)) = (any_tuple(a, 0), any_tuple(a, 1)) else {
+        return Ok(None);
+    };
+    Ok(Some(SymLayout::ordered(&s, &o)?.to_string()))
 }
 
 fn subs(a: &Args<'_>) -> Result<String, OpError> {

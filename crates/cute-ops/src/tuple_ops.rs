@@ -202,7 +202,7 @@ pub static TUPLE_OPS: &[OpSpec] = &[
         .returns(&[K::Layout, K::Symbolic])
         .law("same shape, compact where LAYOUT's strides differ, strides increasing in their order (equal strides share one, as in CuTe); stride-0 modes keep stride 0")
         .example(&["(4,(2,3)):(6,(0,1))"], "(4,(2,3)):(3,(0,1))")
-        .run(|a| crate::first(crate::symbolic_ops::symbolic(a, "make_layout_like"), || Ok(if a.is_basis(0) { a.basis_layout(0)?.layout_like()? } else { a.layout(0)?.layout_like()? }.to_string()))),
+        .run(|a| crate::first(crate::symbolic_ops::make_layout_like(a), || Ok(if a.is_basis(0) { a.basis_layout(0)?.layout_like()? } else { a.layout(0)?.layout_like()? }.to_string()))),
     op("make_fragment_like", Topic::Construction, "register fragment for LAYOUT: mode 0 column-major, the rest ordered like LAYOUT; of a tensor (counting or pointer), the fresh tensor counting_iter(0) o that layout")
         .params(&[one("", &[K::Layout, K::Shape, K::Tensor])])
         .returns(&[K::Layout, K::Tensor])

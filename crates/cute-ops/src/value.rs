@@ -21,8 +21,8 @@ use cute_layout::composed::is_composed_text;
 use cute_layout::pycute::f2::is_f2_text;
 use cute_layout::tensor::is_tensor_text;
 use cute_layout::{
-    BasisSum, F2Basis, IntTuple, Layout, LayoutChain, LayoutTensor, ScaledBasis, Swizzle,
-    SymLayout, SymTuple, F2,
+    BasisSum, F2Basis, IntTuple, Layout, LayoutChain, LayoutTensor, OuterFn, Pointer, ScaledBasis,
+    Swizzle, SymLayout, SymTuple, F2,
 };
 
 use crate::table::Kind;
@@ -55,6 +55,8 @@ pub enum Value {
     Chain(Box<LayoutChain>),
     /// A tensor.
     Tensor(Box<LayoutTensor>),
+    /// A pointer (`gmem_ptr[16b](0x1000)`).
+    Pointer(Pointer),
     /// `_`.
     Underscore,
     /// A word (a name, a tag, an operation, `NAME=VALUE`, ...).
@@ -64,6 +66,21 @@ pub enum Value {
 }
 
 impl Value {
+    /// `text` parsed as the kind its form names.
+    pub fn of_text(text: &str) -> Value {
+        Value::parse(&Arg::Text(text.to_string()))
+    }
+
+    /// Whether the value is a swizzle, or a composed layout whose outermost function is one
+    /// (`Sw<B,M,S> o OFFSET o ...`).
+    pub fn is_swizzle_outer(&self) -> bool {
+        match self {
+            Value::Swizzle(_) => true,
+            Value::Chain(c) => matches!(c.layers().first(), Some((OuterFn::Swizzle(_), _))),
+            _ => false,
+        }
+    }
+
     /// `arg` parsed as the kind its form names.
     pub fn parse(arg: &Arg) -> Value {
         let form = Form::of(arg);
@@ -103,7 +120,8 @@ impl Value {
             Form::Symbolic => ok(text.parse().map(Box::new), Value::Symbolic),
             Form::Swizzle => ok(text.parse(), Value::Swizzle),
             Form::Composed => ok(text.parse().map(Box::new), Value::Chain),
-            Form::Tensor => ok(text.parse().map(Box::new), Value::Tensor),
+            Form::Tensor => ok(text.parse(), Value::Pointer)
+                .or_else(|| ok(text.parse().map(Box::new), Value::Tensor)),
             Form::Word => Some(Value::Word(text.to_string())),
             Form::SymTuple | Form::Basis | Form::SwizzleList => None,
         };

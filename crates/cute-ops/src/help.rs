@@ -61,6 +61,10 @@ pub fn render(spec: &OpSpec) -> String {
     }
     out += "\n";
     out += &render_law_and_example(spec);
+    out += "\nErrors:\n";
+    for (kind, when) in spec.error_conditions() {
+        let _ = writeln!(out, "  {kind}: {when}");
+    }
     out
 }
 

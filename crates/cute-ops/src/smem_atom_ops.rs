@@ -17,6 +17,7 @@ pub static SMEM_ATOM_OPS: &[OpSpec] = &[
         .params(&[one("", &[K::Name]), one("TYPE|BITS", &[K::Type, K::Int]), opt("", &[K::Shape]), opt("ORDER", &[K::Tuple])])
         .overloads(&[&[one("MAJOR", &[K::Name]), one("SWIZZLE", &[K::Name]), one("TYPE|BITS", &[K::Type, K::Int]), opt("", &[K::Shape]), opt("ORDER", &[K::Tuple])]])
         .returns(&[K::Composed])
+        .errors(&["InvalidArgument", "RankMismatch"])
         .law("R = upcast<bits>(Layout_{MAJOR}_{SWIZZLE}_Atom_Bits): the swizzle acts on byte addresses, the inner layout counts elements")
         .example(&["Layout_K_SW128_Atom", "half_t"], "Sw<3,4,3> o smem_ptr[16b](unset) o (8,64):(64,1)")
         .run(|a| atom_op(a, true)),
@@ -24,6 +25,7 @@ pub static SMEM_ATOM_OPS: &[OpSpec] = &[
         .params(&[one("", &[K::Name]), one("TYPE|BITS", &[K::Type, K::Int]), opt("", &[K::Shape]), opt("ORDER", &[K::Tuple])])
         .overloads(&[&[one("MAJOR", &[K::Name]), one("SWIZZLE", &[K::Name]), one("TYPE|BITS", &[K::Type, K::Int]), opt("", &[K::Shape]), opt("ORDER", &[K::Tuple])]])
         .returns(&[K::Composed])
+        .errors(&["InvalidArgument", "RankMismatch"])
         .law("R(c) = Sw_bits(L(c) * bits) / bits with L the atom's inner layout: the swizzle's base lowered by log2(bits / 8)")
         .example(&["K", "SW128", "bfloat16_t", "(128,64)"], "Sw<3,3,3> o 0 o ((8,16),(64,1)):((64,512),(1,0))")
         .run(|a| atom_op(a, false)),

@@ -9,6 +9,7 @@
 use cute_layout::{SymLayout, SymTuple};
 
 use crate::table::{more, one, Kind as K, Topic};
+use crate::value::{Form, Value};
 use crate::{op, Args, OpError, OpSpec};
 
 /// The operations on symbolic values that no integer operation has, one declaration each.
@@ -17,6 +18,7 @@ pub static SYMBOLIC_OPS: &[OpSpec] = &[
     op("subs", Topic::Pycute, "the layout or tuple with integers put in for its symbols (NVlabs PyCuTe's sympy layouts; not CuTe C++)")
         .params(&[one("", &[K::Symbolic]), more("", &[K::Binding])])
         .returns(&[K::Layout, K::Symbolic, K::Int, K::Tuple])
+        .errors(&["InvalidArgument", "Overflow"])
         .law("each symbol replaced by its value (a positive integer); coalesce, coalesce_z, composition, complement, right_inverse, make_ordered_layout, make_layout_like and size also take symbolic layouts, and their answer R obeys subs(R, v) = OP(subs(L, v)) as a function at every substitution v of positive integers (1 included), else they refuse with Undecidable naming the condition that depends on v")
         .example(&["(N,M):(1,N)", "N=3", "M=5"], "(3,5):(1,3)")
         .run(subs),
@@ -109,8 +111,23 @@ pub(crate) fn composition(a: &Args<'_>) -> Result<Option<String>, OpError> {
     if layout(a, 0).is_none() && layout(a, 1).is_none() {
         return Ok(None);
     }
-    let (Some(l), Some(r)) = (any_layout(a, 0), any_layout(a, 1)) else {
+    let Some(l) = any_layout(a, 0) else {
         return Ok(None);
+    };
+    let r = match (a.form(1), a.value(1)) {
+        // An integer tiler N is the layout N:1.
+        (_, Value::Int(n)) => a.parse_text(1, &format!("{n}:1"), "tiler")?,
+        (Form::Tuple | Form::SymTuple | Form::Underscore, _) => {
+            return Err(a.arg_error(
+                "NotImplemented",
+                1,
+                " is a tuple tiler: a symbolic layout is composed with a layout or an integer; a tuple tiler composes mode by mode, so compose each mode of A with its tile",
+            ));
+        }
+        _ => match any_layout(a, 1) {
+            Some(r) => r,
+            None => return Ok(None),
+        },
     };
     Ok(Some(l.compose(&r)?.to_string()))
 }
@@ -186,6 +203,12 @@ mod tests {
         );
         assert_eq!(ok("right_inverse", &["(4,N):(1,4)"]), "(4,N):(1,4)");
         assert_eq!(ok("composition", &["(12,N):(X,Y)", "6:4"]), "(3,2):(4*X,Y)");
+        // A symbolic layout and a tiler: an integer is N:1, a tuple is refused by name.
+        assert_eq!(ok("composition", &["(4,N):(1,4)", "2"]), "2:1");
+        assert_eq!(
+            err("composition", &["(4,N):(1,4)", "(2,2)"]).to_string(),
+            "composition: argument 2 is a tuple tiler: a symbolic layout is composed with a layout or an integer; a tuple tiler composes mode by mode, so compose each mode of A with its tile"
+        );
         assert_eq!(
             ok("make_ordered_layout", &["(4,8)", "(P,2*P)"]),
             "(4,8):(1,4)"

@@ -211,10 +211,16 @@ pub fn picture(op: &str, args: &[Arg]) -> Result<String, OpError> {
 
 /// CuTe's picture of the MMA atom or tiled MMA a request names (`mma_atom NAME FIELD`,
 /// `tiled_mma ATOM LAYOUT PERMUTATION FIELD`): the C, A and B thread-value layouts
-/// ([`render::svg_mma`]), whichever field was asked. `None` for other requests, or where the
-/// picture is refused (too large), so that the field's own picture is drawn instead.
+/// ([`render::svg_mma`]), for every field but an operand's thread-value layout. `None` for
+/// `layout_{a,b,c}_tv` (that operand's picture on its own tile is drawn instead, see
+/// [`tv_tile`]), for other requests, or where the picture is refused (too large), so that the
+/// field's own picture is drawn instead.
 fn mma_picture(op: &str, args: &[Arg]) -> Option<String> {
     let a = Args::new("picture", args);
+    let field = a.text_arg(args.len().checked_sub(1)?).ok()?;
+    if matches!(field.trim(), "layout_a_tv" | "layout_b_tv" | "layout_c_tv") {
+        return None;
+    }
     let mma = match (op, args.len()) {
         ("mma_atom", 2) => crate::atoms::make_tiled_mma(&a.text_arg(0).ok()?, None, None),
         ("tiled_mma", 4) => crate::atoms::make_tiled_mma(
@@ -429,6 +435,27 @@ mod tests {
         )
         .unwrap();
         assert!(mma.contains("data-op=\"A\"") && mma.contains("data-op=\"C\""));
+        // an operand's thread-value field: that operand alone, on its own tile (A: M x K)
+        let operand =
+            |f: &str| picture("mma_atom", &[t("SM80_16x8x16_F32F16F16F32_TN"), t(f)]).unwrap();
+        let (a, b, c) = (
+            operand("layout_a_tv"),
+            operand("layout_b_tv"),
+            operand("layout_c_tv"),
+        );
+        assert!(
+            a.contains("mma_atom = ((4,8),(2,2,2)):((32,1),(16,8,128)) on tile (16,16)"),
+            "{a}"
+        );
+        assert!(
+            b.contains("mma_atom = ((4,8),(2,2)):((16,1),(8,64)) on tile (8,16)"),
+            "{b}"
+        );
+        assert!(
+            c.contains("mma_atom = ((4,8),(2,2)):((32,1),(16,8)) on tile (16,8)"),
+            "{c}"
+        );
+        assert!(!a.contains("data-op=") && a != c && b != c);
         let tc = [
             "SM80_CP_ASYNC_CACHEALWAYS<uint128_t>",
             "half_t",

@@ -124,7 +124,7 @@ impl Args<'_> {
     /// Argument `k` as a pointer (CuTe's print of one).
     fn pointer(&self, k: usize) -> Result<Pointer, OpError> {
         if let Value::Pointer(p) = self.value(k) {
-            return Ok(p.clone());
+            return Ok(*p);
         }
         let s = self.text(k, "pointer")?;
         if self.form(k) != Form::Tensor {

@@ -2,9 +2,10 @@
 //! `coalesce`, `coalesce_z`, `composition`, `complement`, `right_inverse`,
 //! `make_ordered_layout`, `make_layout_like` and `size` take a layout or tuple whose extents,
 //! strides or order values are monomials over named symbols (`(N,M):(1,N)`, `(1,P)`): each
-//! tries its symbolic overload here first (`coalesce`, `size`, ...), which answers only when an argument has a symbol (an
-//! integer argument never reaches it). `subs` ([`SYMBOLIC_OPS`]) puts integers in for the
-//! symbols. The algebra is [`cute_layout::SymLayout`].
+//! tries its symbolic overload here first (one function per operation, `coalesce`, `size`,
+//! ...), which answers only when an argument has the symbolic form (an integer argument never
+//! reaches it). `subs` ([`SYMBOLIC_OPS`]) puts integers in for the symbols. The algebra is
+//! [`cute_layout::SymLayout`].
 
 use cute_layout::{SymLayout, SymTuple};
 

@@ -4,18 +4,26 @@
 //! `is_swizzled`, `is_basis`, ...) and parse the argument as the kind its form names.
 //!
 //! The grammar's alternatives, in the order they are told apart:
-//! - a JSON integer, or text that is an integer: [`Form::Int`]; `_`: [`Form::Underscore`];
+//! - a JSON integer, or text that is an integer (decimal, or `0x` hexadecimal for an address;
+//!   digits past `i64` keep this form and report the overflow): [`Form::Int`]; `_`:
+//!   [`Form::Underscore`];
 //! - a JSON list of three integers: [`Form::SwizzleList`] (`[B,M,S]`); another list: a tuple;
 //! - a tensor: `counting_iter(B) o L`, `ArithTuple(...) o L`, `zip(...)`, a pointer and
-//!   `PTR o L` ([`Form::Tensor`]);
+//!   `PTR o L` ([`Form::Tensor`]; a pointer alone parses as [`Value::Pointer`]);
 //! - a composed layout, `Sw<B,M,S>` or a chain with ` o ` outside parentheses ([`Form::Composed`],
 //!   [`Form::Swizzle`] for a swizzle alone);
 //! - `SHAPE:STRIDE`, by its strides: F2 (`F2(v)`, with `@` for F2 basis strides), basis sums
-//!   (`1@0+1@1`), basis (`1@0`), symbolic (a symbol's letter), else integer ([`Form::Layout`]);
-//! - a tuple `(...)` of integers (and `_`) ([`Form::Tuple`]), a basis element or a tuple of them
-//!   ([`Form::Basis`]);
+//!   (`1@0+1@1`), basis (`1@0`), symbolic (a symbol's letter; text that starts with a letter
+//!   and is no symbolic layout, `GMMA::Layout_K_SW128_Atom`, is a word), else integer
+//!   ([`Form::Layout`]);
+//! - a tuple `(...)` of integers (and `_`) ([`Form::Tuple`]), a tuple that parses with a symbol
+//!   among its leaves ([`Form::SymTuple`]), a basis element or a tuple of them ([`Form::Basis`]);
 //! - anything else is a word: a name, a tag, an operation, `NAME=VALUE`, or text no form
 //!   matches ([`Form::Word`]).
+//!
+//! [`Form::fits`] relates forms to the declared parameter kinds: the run-time kind check of
+//! [`crate::run_op`] uses it, and an ambiguous form (a JSON list of three integers: a swizzle or
+//! a tuple) is read as the kind the parameter declares.
 
 use cute_layout::composed::is_composed_text;
 use cute_layout::pycute::f2::is_f2_text;

@@ -340,7 +340,7 @@ pub const INPUT_ERRORS: &[(&str, &str)] = &[
     ("BadRequest", "an argument is of the right kind but not one the operation reads here (named in the message)"),
 ];
 
-/// When each error kind an operation declares ([`OpSpec::errors`]) is given.
+/// When each error kind an operation declares (the `errors` field of [`OpSpec`]) is given.
 pub const ERROR_CONDITIONS: &[(&str, &str)] = &[
     ("BadArgument", "an atom does not take the element type or layout given (CuTe's static assertion)"),
     ("CoordMismatch", "a coordinate does not fit the shape's tree"),

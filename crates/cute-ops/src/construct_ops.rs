@@ -23,7 +23,7 @@ pub static CONSTRUCT_OPS: &[OpSpec] = &[
         .law("R = (L, L(COORD)); for a composed A o O o B, (A o (O + B(COORD)) o B, 0)")
         .example(&["(1,2)", "(4,4):(4,1)"], "((4,4):(4,1),6)")
         .run(|a| crate::tensor_restructure_ops::on_tensor(a, 1, crate::tensor_restructure_ops::domain_offset, || domain_offset(a))),
-    op("max_alignment", Topic::Queries, "largest N for which upcast<N>(LAYOUT) is defined: gcd(size of right_inverse, the strides past it)")
+    op("max_alignment", Topic::Queries, "the widest aligned vector of contiguous elements: gcd(size of right_inverse, the strides past it)")
         .params(&[one("", &[K::Layout, K::Composed, K::Swizzle])])
         .returns(&[K::Int])
         .errors(&["InvalidSwizzle"])
@@ -69,21 +69,21 @@ pub static CONSTRUCT_OPS: &[OpSpec] = &[
         .params(&[one("", &[K::Shape]), one("ORDER|LayoutLeft|LayoutRight", &[K::Tuple, K::Tag("LayoutLeft"), K::Tag("LayoutRight")])])
         .returns(&[K::Tuple])
         .errors(&["InvalidArgument", "InvalidExtent", "Overflow"])
-        .law("SHAPE:R is compact, each leaf of ORDER starting at the product of the extents ranked below it")
+        .law("each leaf of ORDER lays out its node of SHAPE column-major from the product of the sizes of the nodes ranked strictly below it: compact when ORDER's leaves differ (equal ranks share a start, as CuTe)")
         .example(&["(2,(3,4))", "(1,0)"], "(12,(1,3))")
         .run(compact_order),
     op("make_coord_iterator", Topic::Tuples, "the coordinates of SHAPE in CuTe's iteration order, as a tuple (at most 65536 coordinates and 262144 integers in all)")
         .params(&[one("", &[K::Shape]), opt("START|_", &[K::Int, K::Underscore]), opt("ORDER", &[K::Tuple])])
         .returns(&[K::Tuple])
         .errors(&["CoordMismatch", "CoordOutOfRange", "InvalidArgument", "InvalidExtent", "Overflow", "TooLarge"])
-        .law("from START (default 0) the leaf ORDER ranks 0 moves fastest (default: left to right, the 1-D index order)")
+        .law("from START (default 0) the leaf ORDER ranks 0 moves fastest; ORDER ranks the n leaves 0..n-1, each once (default: left to right, the 1-D index order)")
         .example(&["(2,3)"], "((0,0),(1,0),(0,1),(1,1),(0,2),(1,2))")
         .limits("at most 65536 coordinates (MAX_COORDINATES) and 262144 integers in all (MAX_COORDINATE_INTEGERS)")
         .run(coordinates),
     op("at_mode", Topic::Algebra, "OP applied to the sub-layout of LAYOUT at the index path MODE, the rest unchanged (PyCuTe op[mode])")
         .params(&[one("MODE", &[K::Int, K::Coord]), one("", &[K::Op]), one("", &[K::Layout, K::Composed]), many("ARGS", &[K::Text])])
         .returns(&[K::Layout, K::Composed])
-        .errors(&["InvalidArgument", "InvalidExtent", "ModeOutOfRange", "RankMismatch", "StrideNotDivisible", "UnknownOp"])
+        .errors(&["InvalidArgument", "InvalidExtent", "ModeOutOfRange", "ModesOverlap", "RankMismatch", "ShapeNotDivisible", "StrideNotDivisible", "UnknownOp"])
         .law("R at MODE is OP(L at MODE, ARGS...); every other mode is L's (CuTe: a tiler with _ elsewhere)")
         .example(&["1", "logical_divide", "((3,8),5):((1,3),24)", "5:1"], "((3,8),(5,1)):((1,3),(24,0))")
         .run(at_mode),

@@ -13,6 +13,7 @@ mod declared_errors;
 mod latex_conformance;
 mod laws;
 mod laws_all;
+mod laws_tools;
 mod nvlabs_extras;
 mod nvlabs_rest;
 mod nvlabs_sympy;

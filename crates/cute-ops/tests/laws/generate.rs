@@ -672,6 +672,273 @@ pub fn special_args(b: &mut Bytes, op: &str) -> Option<Vec<Arg>> {
             }
             v
         }
+        _ => return tool_args(b, op),
+    })
+}
+
+// ---------------------------------------------------------------------------------------------
+// Arguments for the layout and tuple tools (laws/check_tools.rs): mode numbers inside the rank,
+// coordinates inside the shape, operands whose structure the law needs.
+
+/// A flat or nested integer layout of positive extents and its shape and stride leaves.
+fn tool_layout(b: &mut Bytes) -> (String, Tree) {
+    let t = some_tree(b);
+    let mut s = String::new();
+    write_tree(&mut s, &t, &mut || 1 + b.below(6) as i64);
+    s.push(':');
+    write_tree(&mut s, &t, &mut || match b.below(8) {
+        0 => 0,
+        1 => -1 - b.below(3) as i64,
+        _ => 1 << b.below(6),
+    });
+    (s, t)
+}
+
+/// The number of top-level modes of a tree.
+fn tree_rank(t: &Tree) -> usize {
+    match t {
+        Tree::Leaf => 1,
+        Tree::Tuple(v) => v.len(),
+    }
+}
+
+/// A coordinate of the shape `shape` (its text): natural, 1-D or a mix, inside the shape.
+fn coord_in(b: &mut Bytes, shape: &str, underscores: bool) -> String {
+    let Some(t) = parse_shape(shape) else {
+        return "0".into();
+    };
+    fn go(b: &mut Bytes, t: &Shape, under: bool, out: &mut String) {
+        match t {
+            _ if under && b.below(3) == 0 => out.push('_'),
+            Shape::Leaf(n) => {
+                let _ = write!(out, "{}", b.below((*n).clamp(1, 255) as usize));
+            }
+            Shape::Tuple(v) if b.below(4) == 0 => {
+                let n = v.iter().fold(1i64, |a, e| a.saturating_mul(e.size()));
+                let _ = write!(out, "{}", b.below(n.clamp(1, 255) as usize));
+            }
+            Shape::Tuple(v) => {
+                out.push('(');
+                for (k, e) in v.iter().enumerate() {
+                    if k > 0 {
+                        out.push(',');
+                    }
+                    go(b, e, under, out);
+                }
+                out.push(')');
+            }
+        }
+    }
+    let mut out = String::new();
+    go(b, &t, underscores, &mut out);
+    out
+}
+
+/// A shape read back from its text (positive extents).
+enum Shape {
+    Leaf(i64),
+    Tuple(Vec<Shape>),
+}
+
+impl Shape {
+    fn size(&self) -> i64 {
+        match self {
+            Shape::Leaf(n) => *n,
+            Shape::Tuple(v) => v.iter().fold(1i64, |a, e| a.saturating_mul(e.size())),
+        }
+    }
+}
+
+fn parse_shape(s: &str) -> Option<Shape> {
+    fn go(s: &[u8], pos: &mut usize) -> Option<Shape> {
+        if s.get(*pos) == Some(&b'(') {
+            *pos += 1;
+            let mut v = Vec::new();
+            if s.get(*pos) == Some(&b')') {
+                *pos += 1;
+                return Some(Shape::Tuple(v));
+            }
+            loop {
+                v.push(go(s, pos)?);
+                match s.get(*pos)? {
+                    b',' => *pos += 1,
+                    b')' => {
+                        *pos += 1;
+                        return Some(Shape::Tuple(v));
+                    }
+                    _ => return None,
+                }
+            }
+        }
+        let start = *pos;
+        while s.get(*pos).is_some_and(u8::is_ascii_digit) {
+            *pos += 1;
+        }
+        let n: i64 = std::str::from_utf8(&s[start..*pos]).ok()?.parse().ok()?;
+        (n >= 1).then_some(Shape::Leaf(n))
+    }
+    let mut pos = 0;
+    let t = go(s.as_bytes(), &mut pos)?;
+    (pos == s.len()).then_some(t)
+}
+
+/// The shape part of a layout text.
+fn shape_of(l: &str) -> &str {
+    l.split(':').next().unwrap_or(l)
+}
+
+/// Modes `k` of rank `m` each: `((s,s),(s,s)):((d,d),(d,d))`, for zip and tile_unzip.
+fn paired_modes(b: &mut Bytes, k: usize, m: usize) -> (Vec<String>, Vec<String>) {
+    let (mut sh, mut st) = (Vec::new(), Vec::new());
+    for _ in 0..k {
+        let s: Vec<String> = (0..m).map(|_| (1 + b.below(4)).to_string()).collect();
+        let d: Vec<String> = (0..m).map(|_| (1 << b.below(5)).to_string()).collect();
+        sh.push(format!("({})", s.join(",")));
+        st.push(format!("({})", d.join(",")));
+    }
+    (sh, st)
+}
+
+/// Arguments for the tools whose laws need related arguments, or `None` for the generic words.
+pub fn tool_args(b: &mut Bytes, op: &str) -> Option<Vec<Arg>> {
+    let t = |s: String| Arg::Text(s);
+    let int = |x: usize| Arg::Int(x as i64);
+    Some(match op {
+        "group" | "take" | "select" | "replace" => {
+            let (l, tr) = tool_layout(b);
+            let a = if b.below(3) == 0 {
+                shape_of(&l).to_string()
+            } else {
+                l.clone()
+            };
+            let r = tree_rank(&tr);
+            let lo = b.below(r + 1);
+            let hi = lo + b.below(r - lo + 1);
+            match op {
+                "select" => {
+                    let mut v = vec![t(a)];
+                    v.extend((0..1 + b.below(3)).map(|_| int(b.below(r + 1))));
+                    v
+                }
+                "replace" => {
+                    let x = tool_layout(b).0;
+                    let x = if l == a { x } else { shape_of(&x).to_string() };
+                    vec![t(a), int(b.below(r + 1)), t(x)]
+                }
+                _ => vec![t(a), int(lo), int(hi)],
+            }
+        }
+        "at_mode" => {
+            let (l, tr) = tool_layout(b);
+            let r = tree_rank(&tr);
+            let ops = [
+                "coalesce",
+                "filter",
+                "flatten",
+                "logical_divide",
+                "composition",
+                "right_inverse",
+            ];
+            let o = ops[b.below(ops.len())];
+            let mode = if b.below(4) == 0 {
+                format!("({},0)", b.below(r.max(1)))
+            } else {
+                b.below(r.max(1)).to_string()
+            };
+            let mut v = vec![t(mode), t(o.to_string()), t(l)];
+            if matches!(o, "logical_divide" | "composition") {
+                v.push(t(format!("{}:{}", 1 + b.below(4), 1 << b.below(2))));
+            }
+            v
+        }
+        "zip" => {
+            let (k, m) = (1 + b.below(3), 1 + b.below(3));
+            let (sh, st) = paired_modes(b, k, m);
+            match b.below(3) {
+                0 => vec![t(format!("({})", sh.join(",")))],
+                1 => (0..k).map(|i| t(format!("{}:{}", sh[i], st[i]))).collect(),
+                _ => vec![t(format!("({}):({})", sh.join(","), st.join(",")))],
+            }
+        }
+        "tile_unzip" => {
+            let r = 1 + b.below(3);
+            let (mut sh, mut st) = paired_modes(b, r, 2);
+            for _ in 0..b.below(2) {
+                sh.push((1 + b.below(4)).to_string());
+                st.push((1 << b.below(4)).to_string());
+            }
+            let tiler: Vec<String> = (0..r).map(|_| (1 + b.below(4)).to_string()).collect();
+            vec![
+                t(format!("({}):({})", sh.join(","), st.join(","))),
+                t(format!("({})", tiler.join(","))),
+            ]
+        }
+        "crd2idx" | "domain_offset" | "slice" | "dice" | "slice_and_offset" => {
+            let (l, _) = tool_layout(b);
+            let under = matches!(op, "slice" | "dice" | "slice_and_offset");
+            let c = coord_in(b, shape_of(&l), under);
+            if op == "crd2idx" && b.below(3) == 0 {
+                vec![t(c), t(shape_of(&l).to_string())]
+            } else {
+                vec![t(c), t(l)]
+            }
+        }
+        "crd2crd" => {
+            let s1 = tuple(b);
+            let c = coord_in(b, &s1, false);
+            let s2 = if b.below(2) == 0 {
+                tuple(b)
+            } else {
+                s1.clone()
+            };
+            vec![t(c), t(s1), t(s2)]
+        }
+        "downcast" | "upcast" => {
+            let (l, _) = tool_layout(b);
+            vec![int(1 << b.below(4)), t(l)]
+        }
+        "common_refinement" | "common_coarsening" => {
+            // Two groupings of one list of extents.
+            let n = 1 + b.below(5);
+            let ext: Vec<i64> = (0..n).map(|_| 1 + b.below(6) as i64).collect();
+            let group = |b: &mut Bytes| {
+                let mut parts = Vec::new();
+                let mut k = 0;
+                while k < n {
+                    let len = 1 + b.below(n - k);
+                    let e = &ext[k..k + len];
+                    parts.push(if len == 1 || b.below(2) == 0 {
+                        e.iter().product::<i64>().to_string()
+                    } else {
+                        format!(
+                            "({})",
+                            e.iter().map(i64::to_string).collect::<Vec<_>>().join(",")
+                        )
+                    });
+                    k += len;
+                }
+                format!("({})", parts.join(","))
+            };
+            vec![t(group(b)), t(group(b))]
+        }
+        "tile_to_shape" => {
+            let a = compact_layout(b);
+            let shape: Vec<String> = shape_of(&a)
+                .trim_matches(|c| c == '(' || c == ')')
+                .split(',')
+                .map(|x| (x.parse::<i64>().unwrap_or(1) * (1 + b.below(3) as i64)).to_string())
+                .collect();
+            let mut v = vec![t(a), t(format!("({})", shape.join(",")))];
+            if b.below(2) == 0 {
+                let mut order: Vec<usize> = (0..shape.len()).collect();
+                for k in (1..order.len()).rev() {
+                    order.swap(k, b.below(k + 1));
+                }
+                let o: Vec<String> = order.iter().map(usize::to_string).collect();
+                v.push(t(format!("({})", o.join(","))));
+            }
+            v
+        }
         _ => return None,
     })
 }

@@ -3,6 +3,7 @@
 #![allow(dead_code)]
 
 pub mod check;
+pub mod check_tools;
 pub mod generate;
 
 use cute_ops::table::Arity;

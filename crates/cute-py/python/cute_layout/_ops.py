@@ -208,6 +208,9 @@ __all__ = [
     'make_zip_tensor',
     'unzip_tensor',
     'as_position_independent_swizzle_tensor',
+    'gluon_to_cute',
+    'cute_to_gluon',
+    'equal_function',
 ]
 
 
@@ -568,7 +571,7 @@ def evenly_divides(shape, tiler):
 
     Usage: evenly_divides SHAPE TILER
 
-    Law: 1 exactly when every mode of SHAPE is a multiple of the matching tile size of TILER
+    Law: a tuple TILER mode by mode (at most rank(SHAPE) modes); an integer T: size(SHAPE) = T * size(ceil_div(SHAPE, T)), T divided out of SHAPE's leaves left to right rounding up (CuTe); a layout T: size(T) * size(complement(T, SHAPE)) = size(SHAPE)
 
     Example: cute evenly_divides (8,12) (4,3)
         1
@@ -1148,7 +1151,7 @@ def make_fragment_like(layout):
 
     Usage: make_fragment_like LAYOUT|SHAPE|TENSOR
 
-    Law: same size; mode 0 column-major (its stride-0 leaves kept), the other modes ordered like LAYOUT's and placed after it
+    Law: same size; rank 1: compact column-major (as CuTe); else mode 0 column-major (its stride-0 leaves kept), the other modes ordered like LAYOUT's and placed after it
 
     Example: cute make_fragment_like ((2,2),4,2):((1,0),16,64)
         ((2,2),4,2):((1,0),2,8)
@@ -1209,7 +1212,7 @@ def domain_offset(coord, layout):
 
 
 def max_alignment(layout):
-    """largest N for which upcast<N>(LAYOUT) is defined: gcd(size of right_inverse, the strides past it)
+    """the widest aligned vector of contiguous elements: gcd(size of right_inverse, the strides past it)
 
     Usage: max_alignment LAYOUT|COMPOSED|SWIZZLE
 
@@ -1291,7 +1294,7 @@ def compact_order(shape, order):
 
     Usage: compact_order SHAPE ORDER|LayoutLeft|LayoutRight
 
-    Law: SHAPE:R is compact, each leaf of ORDER starting at the product of the extents ranked below it
+    Law: each leaf of ORDER lays out its node of SHAPE column-major from the product of the sizes of the nodes ranked strictly below it: compact when ORDER's leaves differ (equal ranks share a start, as CuTe)
 
     Example: cute compact_order (2,(3,4)) (1,0)
         (12,(1,3))
@@ -1304,7 +1307,7 @@ def make_coord_iterator(shape, start=None, order=None):
 
     Usage: make_coord_iterator SHAPE [START|_ [ORDER]]
 
-    Law: from START (default 0) the leaf ORDER ranks 0 moves fastest (default: left to right, the 1-D index order)
+    Law: from START (default 0) the leaf ORDER ranks 0 moves fastest; ORDER ranks the n leaves 0..n-1, each once (default: left to right, the 1-D index order)
 
     Example: cute make_coord_iterator (2,3)
         ((0,0),(1,0),(0,1),(1,1),(0,2),(1,2))
@@ -1470,10 +1473,10 @@ def make_layout_tv(thr_layout, val_layout, field):
     return _call('make_layout_tv', 3, (thr_layout, val_layout, field))
 
 
-def codegen(layout, name=None, namespace=None):
-    """C++ header: int64_t NAME(i) and NAME(c0, c1, ...) computing the layout or swizzled layout Sw<B,M,S> o OFFSET o LAYOUT (default name f)
+def codegen(layout, name=None, namespace=None, option_value=()):
+    """C++ header: int64_t NAME(i) and NAME(c0, c1, ...) computing the layout or swizzled layout Sw<B,M,S> o OFFSET o LAYOUT (default name f); --lang cute-dsl: a Python function NAME() building it in the CuTe DSL; --lang cpp: its CuTe C++ type NAME_t and NAME()
 
-    Usage: codegen LAYOUT|COMPOSED [NAME [NAMESPACE]]
+    Usage: codegen LAYOUT|COMPOSED [NAME [NAMESPACE]] [--OPTION VALUE...]
 
     Law: the emitted NAME(i) and NAME(c0, c1, ...) equal the layout at every point of its domain (codegen_check's program tests it)
 
@@ -1499,7 +1502,7 @@ def codegen(layout, name=None, namespace=None):
           return o;
         }
     """
-    return _call('codegen', 1, (layout, name, namespace))
+    return _call('codegen', 1, (layout, name, namespace), option_value)
 
 
 def codegen_check(layout, name=None, namespace=None):
@@ -2387,3 +2390,49 @@ def as_position_independent_swizzle_tensor(tensor):
         smem_ptr[16b](0x1000) o Sw<3,3,3> o 0 o (8,64):(64,1)
     """
     return _call('as_position_independent_swizzle_tensor', 1, (tensor,))
+
+
+def gluon_to_cute(shape, gluon):
+    """a Triton Gluon layout (its Python constructor text) at SHAPE as the CuTe function with the same values: a TV layout (thread, value) -> offset for a distributed layout, the layout from the natural coordinate to the element offset for a shared one
+
+    Usage: gluon_to_cute SHAPE GLUON
+
+    Law: R(t + T*v) = x0 + d0*(x1 + d1*...) for the coordinate x Triton's to_linear_layout gives register v of thread t = lane + 2^lanes*warp (32*warp with Triton's 5 lane bits) (distributed); R(x) = the offset Triton places coordinate x at, padding included (shared); an integer layout where the bases' bits are disjoint, else Sw<B,M,S> o 0 o L, else F2 strides
+
+    Example: cute gluon_to_cute (32,16) BlockedLayout([1,4],[8,4],[4,1],[1,0])
+        ((4,32),4):((128,1),32)
+
+    Limits: at most 2^22 points (MAX_GLUON_POINTS); rank 2 for NVMMA and dot-operand layouts; no cga_layout (several CTAs) in named layouts; no fp4_padded
+    """
+    return _call('gluon_to_cute', 2, (shape, gluon))
+
+
+def cute_to_gluon(layout, shape, distributed=None):
+    """a CuTe TV layout (thread, value) -> offset in SHAPE as Gluon's DistributedLinearLayout, or a layout from the coordinates of SHAPE to offsets as a SharedLinearLayout or PaddedSharedLayout; then the named Gluon layout with the same linear layout, where one of the candidates has it; refused, naming the condition, where no linear layout exists
+
+    Usage: cute_to_gluon LAYOUT|COMPOSED|F2LAYOUT SHAPE [distributed|shared]
+
+    Law: gluon_to_cute(SHAPE, R) is the same function as LAYOUT; refused exactly when no linear layout has LAYOUT's values (an extent not a power of two, an offset outside SHAPE, values not linear over GF(2), a TV layout that is not a permutation of the offset's bits with zero strides aside, a shared layout of one element, not injective or not a padding of [0, size))
+
+    Example: cute cute_to_gluon ((4,32),4):((128,1),32) (32,16)
+        DistributedLinearLayout(reg_bases=[[0, 1], [0, 2]], lane_bases=[[0, 4], [0, 8], [1, 0], [2, 0], [4, 0]], warp_bases=[[8, 0], [16, 0]], block_bases=[], shape=[32, 16])
+        BlockedLayout(size_per_thread=[1, 4], threads_per_warp=[8, 4], warps_per_cta=[4, 1], order=[1, 0], cga_layout=[])
+
+    Limits: at most 2^22 points (MAX_GLUON_POINTS); distributed unless the layout's modes have SHAPE's extents (then shared; the third argument chooses); thread = lane + 32*warp (the first five thread bits are lanes)
+    """
+    return _call('cute_to_gluon', 2, (layout, shape, distributed))
+
+
+def equal_function(a, b, shape=None):
+    """whether two functions in any of the forms (layout, composed layout, F2 layout, TV layout, Gluon constructor text at SHAPE) have the same values at every point; else the first point where they differ
+
+    Usage: equal_function A B [SHAPE]
+
+    Law: 1 exactly when size(A) = size(B) and A(i) = B(i) for every i in [0, size); else 0 and the first such i with both values (a Gluon layout at SHAPE is its TV function or its coordinate-to-offset function)
+
+    Example: cute equal_function ((4,32),4):((128,1),32) BlockedLayout([1,4],[8,4],[4,1],[1,0]) (32,16)
+        1
+
+    Limits: at most 2^22 points (MAX_GLUON_POINTS); SHAPE is needed exactly when an argument is Gluon text
+    """
+    return _call('equal_function', 2, (a, b, shape))

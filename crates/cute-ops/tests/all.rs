@@ -9,6 +9,7 @@
 mod common;
 
 mod chain_soundness;
+mod declared_errors;
 mod latex_conformance;
 mod laws;
 mod laws_all;

@@ -241,25 +241,6 @@ pub const LAWS: &[(&str, Law)] = &[
 /// The operations judged by the contract alone (no law checker yet).
 pub const CONTRACT_ONLY: &[&str] = &["gluon_to_cute", "equal_function"];
 
-/// Result kinds some operations give beyond their declaration (declaration gaps, reported):
-/// the contract accepts these.
-pub const UNDECLARED_RESULTS: &[(&str, Kind)] = &[
-    ("composition", Kind::Swizzle),
-    ("unflatten", Kind::Layout),
-    ("zip", Kind::Tuple),
-    ("make_layout_tv", Kind::Tuple),
-    ("tensor_value", Kind::Pointer),
-    ("tensor_value", Kind::Text),
-    ("fold", Kind::Layout),
-    ("iscan", Kind::Layout),
-    ("escan", Kind::Layout),
-    ("transform", Kind::Layout),
-    ("subs", Kind::Tuple),
-    ("slice", Kind::Tuple),
-    ("left_inverse", Kind::Swizzle),
-    ("right_inverse", Kind::Swizzle),
-];
-
 /// Law breaks that are known and open: an operation, a part of the failure's message that
 /// identifies the failed condition, and the reason. [`check`] returns these as
 /// [`Verdict::KnownOpen`], not as failures; the seeded test counts and prints them.
@@ -354,17 +335,7 @@ fn contract(op: &str, args: &[Arg], result: &Result<String, OpError>) -> Result<
                 return Ok(());
             }
             let form = Form::of_text(r.trim());
-            let extra = UNDECLARED_RESULTS
-                .iter()
-                .filter(|(o, _)| *o == op)
-                .map(|(_, k)| *k);
-            if spec
-                .returns
-                .iter()
-                .copied()
-                .chain(extra)
-                .any(|k| form_fits(form, k, r.trim()))
-            {
+            if spec.returns.iter().any(|k| form_fits(form, *k, r.trim())) {
                 Ok(())
             } else {
                 Err(format!(

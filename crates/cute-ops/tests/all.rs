@@ -9,6 +9,7 @@
 mod common;
 
 mod chain_soundness;
+mod edge_i64;
 mod latex_conformance;
 mod laws;
 mod laws_all;

@@ -584,6 +584,10 @@ fn from_kinds<'py>(py: Python<'py>, kinds: &[Kind], text: &str) -> PyResult<Boun
                 if let Ok(v) = t.parse::<i64>() {
                     return v.into_bound_py_any(py);
                 }
+                // A cosize of 2^63 (a layout whose largest offset is i64::MAX) is past i64.
+                if let Ok(v) = t.parse::<u64>() {
+                    return v.into_bound_py_any(py);
+                }
             }
             Kind::Bool => match t {
                 "1" => return true.into_bound_py_any(py),
@@ -943,7 +947,7 @@ impl PyLayout {
     }
 
     /// CuTe's cosize: one past the largest offset (`L(size - 1) + 1` for non-negative strides).
-    fn cosize(&self) -> i64 {
+    fn cosize(&self) -> u64 {
         self.inner.cosize()
     }
 
@@ -1213,7 +1217,7 @@ impl PyComposed {
         self.inner.size()
     }
 
-    fn cosize(&self) -> i64 {
+    fn cosize(&self) -> u64 {
         self.inner.cosize()
     }
 
@@ -1398,7 +1402,7 @@ fn size(x: &Bound<'_, PyAny>) -> PyResult<i64> {
 ///
 /// CuTe's cosize: `L(size(L) - 1) + 1` for a layout with non-negative strides.
 #[pyfunction]
-fn cosize(x: &Bound<'_, PyAny>) -> PyResult<i64> {
+fn cosize(x: &Bound<'_, PyAny>) -> PyResult<u64> {
     if let Ok(c) = x.cast::<PyComposed>() {
         return Ok(c.get().inner.cosize());
     }

@@ -393,7 +393,7 @@ def filter(layout, profile=None) -> Layout | BasisLayout | ComposedLayout | str:
 
     Usage: filter LAYOUT|COMPOSED|TENSOR [PROFILE]
 
-    Law: R is coalesce(filter_zeros(A)): the distinct offsets of A in A's order
+    Law: R = coalesce(filter_zeros(A)), CuTe's filter: stride-0 and extent-1 modes dropped, the rest coalesced; R's offsets are A's in A's order without the repeats that stride-0 modes make (repeats that other modes make stay: (2,2):(1,1) gives itself, offsets 0,1,1,2)
 
     Example: cute filter (2,(3,4)):(0,(1,3))
         12:1
@@ -453,19 +453,19 @@ def right_inverse(layout) -> Layout | BasisLayout | ComposedLayout | str:
 
     Usage: right_inverse LAYOUT|COMPOSED|SYMBOLIC
 
-    Law: A(R(i)) = i for 0 <= i < size(R); R is CuTe's construction (A's modes in stride order, each taken while its stride is the size so far), not always the largest such layout ((4,2,3):(1,2,4) gives 4:1, and (4,3):(1,8) obeys the law too); an F2 layout whose extents are powers of two gets the largest; composed A o O o B: CuTe's right_inverse(B) o -O o right_inverse(A), refused where it breaks the law
+    Law: A(R(i)) = i for 0 <= i < size(R); R is CuTe's construction (A's modes in stride order, each taken while its stride is the size so far), not always the largest such layout ((4,2,3):(1,2,4) gives 4:1, and (4,3):(1,8) obeys the law too); an F2 layout gets the largest F2 layout R with 0 <= R(i) < size(A) (by GF(2) algebra where every extent is a power of two, else by a search of at most 2^22 points and 2^24 checks, TooLarge past them); composed A o O o B: CuTe's right_inverse(B) o -O o right_inverse(A), refused where it breaks the law
 
     Example: cute right_inverse (4,8):(8,1)
         (8,4):(4,1)
     """
     ...
 
-def left_inverse(layout) -> Layout | BasisLayout | ComposedLayout:
+def left_inverse(layout) -> Layout | BasisLayout | ComposedLayout | str:
     """R with R(A(i)) = i (quasi-inverse if not injective)
 
     Usage: left_inverse LAYOUT|COMPOSED
 
-    Law: R(A(i)) = i for 0 <= i < size(A) when A is injective (A(R(A(i))) = A(i) always); composed: CuTe's left_inverse(B) o -O o left_inverse(A); basis strides: slot by slot, R takes a coordinate
+    Law: R(A(i)) = i for 0 <= i < size(A) when A is injective (A(R(A(i))) = A(i) always); composed: CuTe's left_inverse(B) o -O o left_inverse(A); basis strides: slot by slot, R takes a coordinate; F2 strides: NotInjective where two indices share a value, else PyCuTe's chain, or CuTe's left inverse of the integer layout that is the same function, or a GF(2)-linear map of the value bits (an F2 layout; always one where every extent is a power of two), NotRepresentable where none is
 
     Example: cute left_inverse (4,8):(8,1)
         (8,4):(4,1)

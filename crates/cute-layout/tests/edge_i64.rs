@@ -26,7 +26,15 @@ const EDGE: &[&str] = &[
     "((2,2),2):((1,2),9223372036854775804)",
 ];
 
-const SMALL: &[&str] = &["1:0", "2:1", "4:2", "(2,2):(1,2)", "(2,3):(3,1)", "(2,2):(2,1)", "3:0"];
+const SMALL: &[&str] = &[
+    "1:0",
+    "2:1",
+    "4:2",
+    "(2,2):(1,2)",
+    "(2,3):(3,1)",
+    "(2,2):(2,1)",
+    "3:0",
+];
 
 /// `l` at the 1-D index `i` (colexicographic; past the size the last leaf's coordinate runs
 /// on, as `index_any`), in `i128`.
@@ -80,7 +88,10 @@ fn composition_law(a: &Layout, b: &Layout, r: &Layout) -> Result<(), String> {
             continue;
         };
         if eval(r, i.into()) != Some(want) {
-            return Err(format!("R({i}) = {:?}, A(B({i})) = {want}", eval(r, i.into())));
+            return Err(format!(
+                "R({i}) = {:?}, A(B({i})) = {want}",
+                eval(r, i.into())
+            ));
         }
     }
     Ok(())
@@ -89,7 +100,9 @@ fn composition_law(a: &Layout, b: &Layout, r: &Layout) -> Result<(), String> {
 /// Every offset of a valid layout fits in `i64` and its text prints back.
 fn valid(r: &Layout) -> Result<(), String> {
     let text = r.to_string();
-    let back: Layout = text.parse().map_err(|e| format!("{text} does not parse back: {e}"))?;
+    let back: Layout = text
+        .parse()
+        .map_err(|e| format!("{text} does not parse back: {e}"))?;
     if back.to_string() != text {
         return Err(format!("{text} prints back as {back}"));
     }
@@ -235,10 +248,14 @@ fn the_algebra_at_the_i64_edge_is_exact_or_refuses() {
                 }
                 // (A, m1) is injective where A is: no A-offset repeats across the copies
                 // (sampled: m1's offsets are not A's nonzero offsets).
-                if a.stride_leaves().iter().all(|&d| d > 0) && b.stride_leaves().iter().all(|&d| d > 0) {
+                if a.stride_leaves().iter().all(|&d| d > 0)
+                    && b.stride_leaves().iter().all(|&d| d > 0)
+                {
                     for i in samples(m1.size()).into_iter().skip(1) {
                         let y = eval(&m1, i.into()).unwrap();
-                        if (1..i128::from(a.size())).any(|j| eval(&a, j) == Some(y)) && a.size() < 64 {
+                        if (1..i128::from(a.size())).any(|j| eval(&a, j) == Some(y))
+                            && a.size() < 64
+                        {
                             return Err(format!("{r}: copy {i} lands on A"));
                         }
                     }
@@ -248,5 +265,8 @@ fn the_algebra_at_the_i64_edge_is_exact_or_refuses() {
         }
     }
     assert_eq!(findings, Vec::<String>::new());
-    assert!(answers > 300 && refusals > 20, "{answers} answers, {refusals} refusals");
+    assert!(
+        answers > 300 && refusals > 20,
+        "{answers} answers, {refusals} refusals"
+    );
 }

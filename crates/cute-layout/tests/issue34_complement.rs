@@ -66,11 +66,7 @@ fn layouts_of_cosize_2_pow_63_are_layouts() {
         "(3,2):(4611686018427387903,2)",
     ] {
         let e = text.parse::<Layout>().unwrap_err();
-        assert_eq!(
-            e.to_string(),
-            "make_layout: integer overflow",
-            "{text}"
-        );
+        assert_eq!(e.to_string(), "make_layout: integer overflow", "{text}");
     }
 }
 
@@ -78,7 +74,10 @@ fn layouts_of_cosize_2_pow_63_are_layouts() {
 #[test]
 fn complement_up_to_a_cosize_of_2_pow_63() {
     assert_eq!(
-        lay("2:9223372036854775807").complement_cosize().unwrap().to_string(),
+        lay("2:9223372036854775807")
+            .complement_cosize()
+            .unwrap()
+            .to_string(),
         "9223372036854775807:1"
     );
     assert_eq!(

@@ -376,7 +376,10 @@ mod tests {
         assert_eq!(kind("size", &["F2(5)"]), "ParseError");
         assert_eq!(kind("table", &["8:(F2(1)"]), "ParseError");
         assert_eq!(ok("left_inverse", &["8:F2(2)"]), "(2,8):(0,1)");
-        assert_eq!(ok("left_inverse", &["(8,8):(F2(1),F2(9))"]), "(8,8):(F2(1),F2(9))");
+        assert_eq!(
+            ok("left_inverse", &["(8,8):(F2(1),F2(9))"]),
+            "(8,8):(F2(1),F2(9))"
+        );
         assert_eq!(kind("left_inverse", &["(4,2):(F2(1),0)"]), "NotInjective");
         assert_eq!(
             ok("right_inverse", &["(8,8):(F2(1)@0,F2(1)@1)"]),

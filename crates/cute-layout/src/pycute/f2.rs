@@ -1030,7 +1030,9 @@ impl Layout<F2> {
                 limit: MAX_F2_POINTS,
             });
         }
-        let mut seen: Vec<(u128, u64)> = (0..n.unsigned_abs()).map(|i| (self.value_wide(i), i)).collect();
+        let mut seen: Vec<(u128, u64)> = (0..n.unsigned_abs())
+            .map(|i| (self.value_wide(i), i))
+            .collect();
         seen.sort_unstable();
         Ok(seen
             .windows(2)
@@ -1065,7 +1067,13 @@ impl Layout<F2> {
             .iter()
             .map(|d| i64::try_from(d.0).ok())
             .collect::<Option<Leaves<i64>>>()?;
-        Layout::checked("left_inverse", self.toks.clone(), self.shape.clone(), stride).ok()
+        Layout::checked(
+            "left_inverse",
+            self.toks.clone(),
+            self.shape.clone(),
+            stride,
+        )
+        .ok()
     }
 
     /// Case 3 of [`Layout::<F2>::left_inverse`]: the GF(2)-linear left inverse over the value
@@ -1110,7 +1118,10 @@ impl Layout<F2> {
             basis[b] = Some(e);
         }
         // Value bits: up to the highest bit any value has.
-        let width = (0..128).rev().find(|&b| basis[b].is_some()).map_or(0, |b| b + 1);
+        let width = (0..128)
+            .rev()
+            .find(|&b| basis[b].is_some())
+            .map_or(0, |b| b + 1);
         if width > 62 {
             return Err(LayoutError::overflow(op));
         }
@@ -1604,10 +1615,17 @@ mod tests {
             "(8,8):(F2(9),F2(1))",
             "(4,4):(F2(1),F2(5))",
         ] {
-            assert_eq!(f2(t).right_inverse().unwrap().size(), 64.min(f2(t).size()), "{t}");
+            assert_eq!(
+                f2(t).right_inverse().unwrap().size(),
+                64.min(f2(t).size()),
+                "{t}"
+            );
         }
         // a bijection whose carried component leaks: the chain stops at 8, GF(2) gives 64
-        assert_eq!(f2("(8,8):(F2(1),F2(13))").right_inverse().unwrap().size(), 64);
+        assert_eq!(
+            f2("(8,8):(F2(1),F2(13))").right_inverse().unwrap().size(),
+            64
+        );
         assert_eq!(
             f2("(4,(4,3)):(F2(1),(F2(5),F2(16)))")
                 .right_inverse()
@@ -1624,8 +1642,13 @@ mod tests {
             let r = match l.left_inverse() {
                 Ok(r) => r,
                 Err(e) => {
-                    assert_eq!(e.kind(), if injective { "NotRepresentable" } else { "NotInjective" }, "{l}");
-                    assert!(injective || !l.is_f2_linear(), "{l}: {e}");
+                    let want = if injective {
+                        "NotRepresentable"
+                    } else {
+                        "NotInjective"
+                    };
+                    assert_eq!(e.kind(), want, "{l}: {e}");
+                    assert!(!injective || !l.is_f2_linear(), "{l}: {e}");
                     continue;
                 }
             };
@@ -1642,7 +1665,10 @@ mod tests {
         ] {
             assert_eq!(f2(t).left_inverse().unwrap().to_string(), want, "{t}");
         }
-        assert_eq!(f2("(4,2):(F2(1),0)").left_inverse().unwrap_err().kind(), "NotInjective");
+        assert_eq!(
+            f2("(4,2):(F2(1),0)").left_inverse().unwrap_err().kind(),
+            "NotInjective"
+        );
     }
 
     #[test]

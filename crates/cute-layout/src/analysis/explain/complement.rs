@@ -24,11 +24,19 @@ pub fn explain_complement(a: &Layout, cotarget: Option<&IntTuple>) -> Explanatio
     // The default cotarget is the cosize, which may be 2^63, one past i64: then it is no shape
     // and the explanation names the one-argument complement (whose last span reaches past
     // i64, so no step below uses the cotarget).
-    let (cot, operands) = match cotarget.cloned().map(Ok).unwrap_or_else(|| {
-        i64::try_from(f.cosize()).map(IntTuple::int)
-    }) {
-        Ok(c) => (c.clone(), alloc::vec![Operand::Layout(a.clone()), Operand::Shape(c)]),
-        Err(_) => (IntTuple::int(i64::MAX), alloc::vec![Operand::Layout(a.clone())]),
+    let (cot, operands) = match cotarget
+        .cloned()
+        .map(Ok)
+        .unwrap_or_else(|| i64::try_from(f.cosize()).map(IntTuple::int))
+    {
+        Ok(c) => (
+            c.clone(),
+            alloc::vec![Operand::Layout(a.clone()), Operand::Shape(c)],
+        ),
+        Err(_) => (
+            IntTuple::int(i64::MAX),
+            alloc::vec![Operand::Layout(a.clone())],
+        ),
     };
     let one_argument = operands.len() == 1;
     let mut e = Explanation::new("complement", operands);
@@ -107,11 +115,13 @@ pub fn explain_complement(a: &Layout, cotarget: Option<&IntTuple>) -> Explanatio
                     let m = cot.size().unwrap_or(i64::MAX);
                     match collision(&both) {
                         Some(c) => e.steps.push(c),
-                        None if both.cosize() < m.unsigned_abs() => e.steps.push(Step::ShortCover {
-                            cosize: both.cosize(),
-                            layout: both,
-                            cotarget: m,
-                        }),
+                        None if both.cosize() < m.unsigned_abs() => {
+                            e.steps.push(Step::ShortCover {
+                                cosize: both.cosize(),
+                                layout: both,
+                                cotarget: m,
+                            })
+                        }
                         None => {}
                     }
                 }

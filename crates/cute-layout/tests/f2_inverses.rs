@@ -203,7 +203,7 @@ fn f2_left_inverse_against_brute_force() {
         }
     }
     assert!(
-        answered > 500 && not_injective > 100,
+        answered > 1000 && not_injective > 50,
         "{answered} {not_injective} {out_of_scope}"
     );
 }

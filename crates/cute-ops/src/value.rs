@@ -167,7 +167,8 @@ impl Form {
         if t == "_" {
             return Form::Underscore;
         }
-        if t.parse::<i64>().is_ok() {
+        // An integer of i64, or past it up to u64 (a cosize is up to 2^63, one past i64).
+        if t.parse::<i64>().is_ok() || t.parse::<u64>().is_ok() {
             return Form::Int;
         }
         if is_tensor_text(t) {

@@ -20,7 +20,7 @@
 //! assert_eq!(l.value(&"(3,5)".parse()?)?, 3 ^ 40);
 //! let sw: Layout<F2> = "(8,8):(F2(1),F2(9))".parse()?;
 //! assert_eq!(sw.to_swizzle()?.to_string(), "Sw<3,0,3> o 0 o (8,8):(1,8)");
-//! assert_eq!(sw.right_inverse().to_string(), "(8,8):(F2(1),F2(9))"); // its own inverse
+//! assert_eq!(sw.right_inverse()?.to_string(), "(8,8):(F2(1),F2(9))"); // its own inverse
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!

@@ -147,7 +147,7 @@ pub enum LayoutError {
         /// The layout, in its text form.
         layout: String,
         /// Two indices and their common value.
-        witness: (i64, i64, u128),
+        witness: Box<(i64, i64, u128)>,
     },
     /// Complement: after sorting the modes by stride, a stride is not a multiple of the span
     /// (`extent * stride`) of the mode before it, so no strictly increasing layout fills the gaps.
@@ -371,10 +371,11 @@ impl fmt::Display for LayoutError {
             LayoutError::NotInjectiveF2 {
                 op,
                 layout,
-                witness: (i, j, v),
+                witness,
             } => write!(
                 f,
-                "{op}: layout {layout} is not injective: L({i}) = L({j}) = {v}"
+                "{op}: layout {layout} is not injective: L({}) = L({}) = {}",
+                witness.0, witness.1, witness.2
             ),
             LayoutError::NotComplementable {
                 op,

@@ -36,6 +36,7 @@
 //! of the chain to be 1, and `layout_add` XORs the strides on a common refinement whose
 //! sub-modes start at power-of-two positions.
 
+use alloc::boxed::Box;
 use alloc::vec::Vec;
 use core::fmt;
 use core::str::FromStr;
@@ -995,7 +996,7 @@ impl Layout<F2> {
             return Err(LayoutError::NotInjectiveF2 {
                 op: OP,
                 layout: alloc::format!("{self}"),
-                witness: (i, j, value),
+                witness: Box::new((i, j, value)),
             });
         }
         if let Ok(r) = self.chain_left_inverse() {

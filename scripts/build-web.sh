@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds the web playground into web/dist/, a static folder any file server can serve (entry
 # index.html): crates/cute-wasm compiled to wasm32-unknown-unknown, its JavaScript bindings made by
-# wasm-bindgen, and the page (web/index.html, style.css, app.js).
+# wasm-bindgen, and the page (web/index.html, style.css and its modules: app.js, the page; worker.js,
+# the worker that runs the module; core.js, what a view requests; raster.js, big pictures as pixels).
 #
 # Installs what it needs on first use: the wasm32-unknown-unknown target (rustup) and
 # wasm-bindgen-cli at exactly the version of the wasm-bindgen crate in crates/cute-wasm/Cargo.toml,
@@ -31,5 +32,5 @@ rm -rf web/dist
 mkdir -p web/dist/pkg
 "$TOOLS/bin/wasm-bindgen" --target web --no-typescript --out-dir web/dist/pkg \
   target/wasm32-unknown-unknown/release/cute_wasm.wasm
-cp web/index.html web/style.css web/app.js web/dist/
+cp web/index.html web/style.css web/app.js web/worker.js web/core.js web/raster.js web/dist/
 echo "build-web: web/dist/ ($(du -sh web/dist | cut -f1)); serve it with: python3 -m http.server -d web/dist 8000"

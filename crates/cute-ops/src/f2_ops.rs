@@ -415,7 +415,9 @@ mod tests {
                 "f2_matrix",
                 "layout_add",
                 "coalesce_z",
-                "f2_swizzle"
+                "f2_swizzle",
+                "cute_to_gluon",
+                "equal_function"
             ]
         );
         assert_eq!(

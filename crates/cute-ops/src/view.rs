@@ -148,7 +148,7 @@ pub fn picture(op: &str, args: &[Arg]) -> Result<String, OpError> {
     match op {
         "show" => {
             need(1, 1, "LAYOUT")?;
-            draw(&composed(&a, 0)?, None)
+            draw(&composed(&a, 0)?, None, None)
         }
         "tv" => {
             need(2, 2, "TV_LAYOUT TILE")?;
@@ -193,13 +193,13 @@ pub fn picture(op: &str, args: &[Arg]) -> Result<String, OpError> {
             }
             if let Ok(c) = result.parse::<ComposedLayout>() {
                 let title = format!("{op} = {result}");
-                return draw(&c, Some(&title));
+                return draw(&c, Some(&title), None);
             }
             match args.first() {
                 Some(Arg::Text(x)) => match x.parse::<ComposedLayout>() {
                     Ok(c) => {
                         let title = format!("{x}   ({op} = {result})");
-                        draw(&c, Some(&title))
+                        draw(&c, Some(&title), None)
                     }
                     Err(_) => Err(no_picture(op)),
                 },
@@ -211,10 +211,16 @@ pub fn picture(op: &str, args: &[Arg]) -> Result<String, OpError> {
 
 /// CuTe's picture of the MMA atom or tiled MMA a request names (`mma_atom NAME FIELD`,
 /// `tiled_mma ATOM LAYOUT PERMUTATION FIELD`): the C, A and B thread-value layouts
-/// ([`render::svg_mma`]), whichever field was asked. `None` for other requests, or where the
-/// picture is refused (too large), so that the field's own picture is drawn instead.
+/// ([`render::svg_mma`]), for every field but an operand's thread-value layout. `None` for
+/// `layout_{a,b,c}_tv` (that operand's picture on its own tile is drawn instead, see
+/// [`tv_tile`]), for other requests, or where the picture is refused (too large), so that the
+/// field's own picture is drawn instead.
 fn mma_picture(op: &str, args: &[Arg]) -> Option<String> {
     let a = Args::new("picture", args);
+    let field = a.text_arg(args.len().checked_sub(1)?).ok()?;
+    if matches!(field.trim(), "layout_a_tv" | "layout_b_tv" | "layout_c_tv") {
+        return None;
+    }
     let mma = match (op, args.len()) {
         ("mma_atom", 2) => crate::atoms::make_tiled_mma(&a.text_arg(0).ok()?, None, None),
         ("tiled_mma", 4) => crate::atoms::make_tiled_mma(
@@ -330,8 +336,17 @@ fn with_style<T>(
     Ok(f(c.layout(), &style)?)
 }
 
-fn draw(c: &ComposedLayout, title: Option<&str>) -> Result<String, OpError> {
+fn draw(
+    c: &ComposedLayout,
+    title: Option<&str>,
+    fit: Option<(f64, f64)>,
+) -> Result<String, OpError> {
     with_style(c, title, |l, style| {
+        let style = match fit {
+            Some((w, h)) => style.fit(w, h),
+            None => *style,
+        };
+        let style = &style;
         let swizzled = c.as_layout().is_none();
         let base = u32::try_from(c.swizzle().base()).unwrap_or(0);
         let style = if swizzled && base > 0 {
@@ -363,7 +378,16 @@ pub const RANGE_COLOURS_PAST: i64 = 256;
 /// # Errors
 /// The library's `TooLarge` past its picture limit.
 pub fn layout_svg(c: &ComposedLayout) -> Result<String, OpError> {
-    draw(c, None)
+    draw(c, None, None)
+}
+
+/// [`layout_svg`] fitted into `width` x `height` pixels (`Style::fit`: the `width` and `height`
+/// attributes scaled down, labels left out where cells are too small to read).
+///
+/// # Errors
+/// As [`layout_svg`].
+pub fn layout_svg_fit(c: &ComposedLayout, width: f64, height: f64) -> Result<String, OpError> {
+    draw(c, None, Some((width, height)))
 }
 
 /// `explain OP ARGS...`: the step-by-step derivation of the operations
@@ -429,6 +453,27 @@ mod tests {
         )
         .unwrap();
         assert!(mma.contains("data-op=\"A\"") && mma.contains("data-op=\"C\""));
+        // an operand's thread-value field: that operand alone, on its own tile (A: M x K)
+        let operand =
+            |f: &str| picture("mma_atom", &[t("SM80_16x8x16_F32F16F16F32_TN"), t(f)]).unwrap();
+        let (a, b, c) = (
+            operand("layout_a_tv"),
+            operand("layout_b_tv"),
+            operand("layout_c_tv"),
+        );
+        assert!(
+            a.contains("mma_atom = ((4,8),(2,2,2)):((32,1),(16,8,128)) on tile (16,16)"),
+            "{a}"
+        );
+        assert!(
+            b.contains("mma_atom = ((4,8),(2,2)):((16,1),(8,64)) on tile (8,16)"),
+            "{b}"
+        );
+        assert!(
+            c.contains("mma_atom = ((4,8),(2,2)):((32,1),(16,8)) on tile (16,8)"),
+            "{c}"
+        );
+        assert!(!a.contains("data-op=") && a != c && b != c);
         let tc = [
             "SM80_CP_ASYNC_CACHEALWAYS<uint128_t>",
             "half_t",

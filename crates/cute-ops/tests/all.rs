@@ -13,6 +13,8 @@ mod edge_i64;
 mod latex_conformance;
 mod laws;
 mod laws_all;
+mod laws_tools;
+mod laws_apps;
 mod nvlabs_extras;
 mod nvlabs_rest;
 mod nvlabs_sympy;

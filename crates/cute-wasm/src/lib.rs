@@ -53,8 +53,10 @@ fn view_result(what: &str, line: &str) -> Result<String, OpError> {
 }
 
 /// The operation table as JSON, in the order `cute ops` lists them: `[{"name", "topic",
-/// "usage", "min", "max", "summary", "params", "overloads", "returns", "f2", "f2_basis", "law"},
-/// ...]` (`f2`, `f2_basis`: whether it also takes layouts with F2 strides, F2 basis strides).
+/// "topic_title", "usage", "min", "max", "summary", "params", "overloads", "returns", "f2",
+/// "f2_basis", "law", "example", "output", "limits"}, ...]` (`f2`, `f2_basis`: whether it also
+/// takes layouts with F2 strides, F2 basis strides; `example`: the declared example's arguments,
+/// `output` what the operation answers to them).
 /// A parameter is `{"name", "label", "kinds", "arity"}`: `name` an identifier (`layout`, `n`), `label` its
 /// word in the usage line, `kinds` the kinds it takes (`"Layout"`, `"Tag:LayoutLeft"`), `arity`
 /// one of `one`, `optional`, `many`, `one_or_more`.
@@ -64,10 +66,12 @@ pub fn ops() -> String {
         .map(|s| {
             let sigs: Vec<String> = s.overloads.iter().map(|sig| params_json(sig, None)).collect();
             let returns: Vec<String> = s.returns.iter().map(|&k| kind_json(k)).collect();
+            let example: Vec<String> = s.example.iter().map(|a| json_string(a)).collect();
             format!(
-                "{{\"name\": {}, \"topic\": {}, \"usage\": {}, \"min\": {}, \"max\": {}, \"summary\": {}, \"params\": {}, \"overloads\": [{}], \"returns\": [{}], \"f2\": {}, \"f2_basis\": {}, \"law\": {}}}",
+                "{{\"name\": {}, \"topic\": {}, \"topic_title\": {}, \"usage\": {}, \"min\": {}, \"max\": {}, \"summary\": {}, \"params\": {}, \"overloads\": [{}], \"returns\": [{}], \"f2\": {}, \"f2_basis\": {}, \"law\": {}, \"example\": [{}], \"output\": {}, \"limits\": {}}}",
                 json_string(s.name),
                 json_string(s.topic.key()),
+                json_string(s.topic.title()),
                 json_string(&s.usage()),
                 s.min(),
                 s.max(),
@@ -77,7 +81,10 @@ pub fn ops() -> String {
                 returns.join(", "),
                 s.f2.is_some(),
                 s.f2_basis.is_some(),
-                json_string(s.law)
+                json_string(s.law),
+                example.join(", "),
+                json_string(s.output),
+                json_string(s.limits)
             )
         })
         .collect();
@@ -148,6 +155,25 @@ mod tests {
         );
         assert_eq!(make_layout["returns"].to_string(), r#"["Layout"]"#);
         assert_eq!(make_layout["f2"], false);
+        assert_eq!(make_layout["topic_title"], "Construction");
+        let divide = all.iter().find(|o| o["name"] == "logical_divide").unwrap();
+        let example: Vec<String> = divide["example"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|a| a.as_str().unwrap().to_string())
+            .collect();
+        let line = format!(
+            "{{\"op\":\"logical_divide\",\"args\":{}}}",
+            serde_json::to_string(&example).unwrap()
+        );
+        assert_eq!(
+            answer(&line),
+            format!(
+                "{{\"ok\": {}}}",
+                serde_json::to_string(&divide["output"]).unwrap()
+            )
+        );
         let size = all.iter().find(|o| o["name"] == "size").unwrap();
         assert_eq!(
             (&size["f2"], &size["f2_basis"]),

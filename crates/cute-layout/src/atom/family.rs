@@ -54,11 +54,24 @@ impl AtomError {
     }
 }
 
+/// How many characters of an unknown atom's name its message shows (more than the longest
+/// known name).
+const NAME_SHOWN: usize = 160;
+
 impl fmt::Display for AtomError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             AtomError::UnknownAtom { name, nearest } => {
-                write!(f, "atom: unknown atom {name}")?;
+                // A name longer than any atom's is cut (it may be megabytes long).
+                match name.char_indices().nth(NAME_SHOWN) {
+                    Some((cut, _)) => write!(
+                        f,
+                        "atom: unknown atom {}... ({} bytes)",
+                        &name[..cut],
+                        name.len()
+                    )?,
+                    None => write!(f, "atom: unknown atom {name}")?,
+                }
                 if let Some(n) = nearest {
                     write!(f, " (nearest known: {n})")?;
                 }
@@ -269,28 +282,57 @@ pub fn type_bits(name: &str) -> Option<u32> {
     })
 }
 
-/// The Levenshtein distance between two names (bytes), for "nearest known name" messages.
+/// The Levenshtein distance between two names (bytes).
+#[cfg(test)]
 pub(crate) fn edit_distance(a: &str, b: &str) -> usize {
+    distances(a, b, usize::MAX).map_or(usize::MAX, |(_, e)| e)
+}
+
+/// The smallest [`edit_distance`] between `a` and a prefix of `b` (the rest of `b` is free):
+/// how far `a` is from being the start of `b`.
+#[cfg(test)]
+pub(crate) fn prefix_distance(a: &str, b: &str) -> usize {
+    distances(a, b, usize::MAX).map_or(usize::MAX, |(p, _)| p)
+}
+
+/// `(prefix distance, edit distance)` of `a` to `b` in one pass: the edit distance is the
+/// Levenshtein distance of the two names (bytes), the prefix distance the smallest edit distance
+/// between `a` and a prefix of `b` (how far `a` is from being the start of `b`); `None` as soon
+/// as the prefix distance must exceed `cutoff` (every later row of the table is at least its
+/// row's smallest entry), for "nearest known name" messages.
+fn distances(a: &str, b: &str, cutoff: usize) -> Option<(usize, usize)> {
     let (a, b) = (a.as_bytes(), b.as_bytes());
     let mut prev: Vec<usize> = (0..=b.len()).collect();
     let mut cur = alloc::vec![0; b.len() + 1];
     for (i, &ca) in a.iter().enumerate() {
-        cur[0] = i + 1;
-        for (j, &cb) in b.iter().enumerate() {
-            let sub = prev[j] + usize::from(ca != cb);
-            cur[j + 1] = sub.min(prev[j + 1] + 1).min(cur[j] + 1);
+        let mut left = i + 1;
+        cur[0] = left;
+        let mut low = left;
+        for ((&cb, w), (&diag, &up)) in b
+            .iter()
+            .zip(cur[1..].iter_mut())
+            .zip(prev.iter().zip(&prev[1..]))
+        {
+            left = (diag + usize::from(ca != cb)).min(up + 1).min(left + 1);
+            *w = left;
+            low = low.min(left);
+        }
+        if low > cutoff {
+            return None;
         }
         core::mem::swap(&mut prev, &mut cur);
     }
-    prev[b.len()]
+    Some((prev.iter().copied().min().unwrap_or(a.len()), prev[b.len()]))
 }
 
-/// The candidate closest to `name` by [`edit_distance`] (ties: the first); none for a name more
-/// than twice as long as the longest candidate (it is not a misspelling of any).
+/// The candidate closest to `name`: first by how far `name` is from the start of the candidate
+/// (the edit distance to its nearest prefix, so that a name typed in part, `SM80_16x8x16_F16`,
+/// finds the names it begins), then by the edit distance (ties: the first); none for a name
+/// more than twice as long as the longest candidate (it is not a misspelling of any).
 ///
-/// The cost is bounded whatever `name`'s length: past that length nothing is measured, and a
-/// candidate whose length differs from `name`'s by at least the best distance so far (a lower
-/// bound of its own) is skipped.
+/// The cost is bounded whatever `name`'s length: past that length nothing is measured; a
+/// candidate shorter than `name` by more than the best prefix distance so far (a lower bound of
+/// its own) is skipped, and a comparison stops once its prefix distance must exceed the best.
 pub(crate) fn nearest<'a>(
     name: &str,
     candidates: impl Iterator<Item = &'a str> + Clone,
@@ -299,14 +341,17 @@ pub(crate) fn nearest<'a>(
     if name.len() > 2 * longest {
         return None;
     }
-    let mut best: Option<(usize, &str)> = None;
+    let mut best: Option<((usize, usize), &str)> = None;
     for c in candidates {
-        if best.is_some_and(|(d, _)| name.len().abs_diff(c.len()) >= d) {
+        let cutoff = best.map_or(usize::MAX, |((p, _), _)| p);
+        if name.len().saturating_sub(c.len()) > cutoff {
             continue;
         }
-        let d = edit_distance(name, c);
-        if best.is_none_or(|(b, _)| d < b) {
-            best = Some((d, c));
+        let Some(key) = distances(name, c, cutoff) else {
+            continue;
+        };
+        if best.is_none_or(|(b, _)| key < b) {
+            best = Some((key, c));
         }
     }
     best.map(|(_, c)| c.to_string())

@@ -58,7 +58,7 @@ pub fn families() -> impl Iterator<Item = &'static AtomFamily> {
 
 #[cfg(test)]
 mod tests {
-    use super::family::edit_distance;
+    use super::family::{edit_distance, prefix_distance};
     use super::*;
 
     #[test]
@@ -108,5 +108,41 @@ mod tests {
         assert_eq!(TemplateName::parse(&nest(16)).unwrap().base, "X");
         assert!(TemplateName::parse(&nest(17)).is_none());
         assert!(TemplateName::parse(&nest(100_000)).is_none());
+    }
+
+    #[test]
+    fn suggestions_rank_by_what_was_typed() {
+        assert_eq!(
+            prefix_distance("SM80_16x8", "SM80_16x8x16_F16F16F16F16_TN"),
+            0
+        );
+        assert_eq!(
+            prefix_distance("SM80_16y8", "SM80_16x8x16_F16F16F16F16_TN"),
+            1
+        );
+        assert_eq!(prefix_distance("abc", ""), 3);
+        // A name typed in part finds the atoms it begins, not a short name of a similar length.
+        let e = mma::mma_atom("SM80_16x8x16_F16").unwrap_err();
+        assert!(
+            matches!(&e, AtomError::UnknownAtom { nearest: Some(n), .. } if n.starts_with("SM80_16x8x16_F16")),
+            "{e}"
+        );
+        let e = mma::mma_atom("SM90_64x256x16_F32").unwrap_err();
+        assert!(
+            matches!(&e, AtomError::UnknownAtom { nearest: Some(n), .. } if n.starts_with("SM90_64x256x16_F32")),
+            "{e}"
+        );
+        // A name far longer than any known one is cut in the message and compared with none.
+        let e = mma::mma_atom(&"S".repeat(1 << 20)).unwrap_err();
+        assert_eq!(
+            alloc::format!("{e}"),
+            alloc::format!("atom: unknown atom {}... (1048576 bytes)", "S".repeat(160))
+        );
+        // A misspelt whole name still finds its neighbour.
+        let e = copy::copy_atom("SM75_U32x4_LDSM_T").unwrap_err();
+        assert!(
+            alloc::format!("{e}").contains("nearest known: SM75_U32x4_LDSM_N"),
+            "{e}"
+        );
     }
 }

@@ -1000,7 +1000,7 @@ fn check(case: &Value, ours: &str) -> Check {
             let m = if op == "complement" {
                 tup(&a1()?)?.size().map_err(|e| e.to_string())?
             } else {
-                a.cosize()
+                i64::try_from(a.cosize()).map_err(|e| e.to_string())?
             };
             check_complement(&a, m, &lay(ours)?)
         }

@@ -552,7 +552,7 @@ fn explain_complement_agrees_with_complement() {
     let mut rng = Rng(5);
     for _ in 0..20_000 {
         let a = flat(&random_layout(&mut rng, 0, 12));
-        let m = a.filter().cosize() * rng.range(1, 3);
+        let m = i64::try_from(a.filter().cosize()).unwrap() * rng.range(1, 3);
         let e = explain_complement(&a, Some(&IntTuple::int(m)));
         assert_eq!(e.outcome, a.complement(m));
         let collected = e.steps.iter().find_map(|s| match s {

@@ -233,7 +233,7 @@ proptest! {
         if let Ok(r) = c.left_inverse() {
             prop_assert_eq!(left_law(&c, &r), None, "{} -> {}", c, r);
         }
-        let m = IntTuple::int(li.cosize() * k);
+        let m = IntTuple::int(i64::try_from(li.cosize()).unwrap() * k);
         prop_assert_eq!(c.complement(&m).ok(), li.complement_shape(&m).ok());
         prop_assert_eq!(c.nullspace().to_string(), "1:0");
         let sw = Swizzle::new(1, 0, 1).unwrap();

@@ -42,7 +42,7 @@ fn divide_def(a: &Layout, t: &Layout) -> Result<Layout, LayoutError> {
 }
 
 fn product_def(a: &Layout, b: &Layout) -> Result<Layout, LayoutError> {
-    let m = a.size() * b.cosize().max(1);
+    let m = a.size() * i64::try_from(b.cosize()).unwrap();
     let comp = match a.complement(m) {
         Err(LayoutError::NotComplementable { .. }) => common::product_chain_def(a, m)?,
         c => c?,

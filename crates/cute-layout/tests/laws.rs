@@ -160,7 +160,10 @@ fn check_product(a: &Layout, b: &Layout) {
         return;
     };
     assert_eq!(r.mode(0).unwrap(), *a);
-    let Some(m) = a.size().checked_mul(b.cosize()) else {
+    let Some(m) = i64::try_from(b.cosize())
+        .ok()
+        .and_then(|c| a.size().checked_mul(c))
+    else {
         return;
     };
     let comp = match a.complement(m) {
@@ -380,7 +383,7 @@ fn check_regroupings(a: &Layout, t: &Tiler, divide: bool) {
 /// ((b0,a0),(b1,a1))) is A(a0,a1) + C(B(b0,b1)), C the complement of A to size(A) cosize(B)
 /// (the products' chain where A has holes, see `common::product_chain_def`).
 fn check_blocked_raked(a: &Layout, b: &Layout) {
-    let m = a.size() * b.cosize();
+    let m = a.size() * i64::try_from(b.cosize()).unwrap();
     let c = match a.complement(m) {
         Err(LayoutError::NotComplementable { .. }) => common::product_chain_def(a, m),
         c => c,
@@ -699,7 +702,7 @@ fn laws_on_the_largest_random_layouts() {
         }
         if strides.iter().all(|&d| d >= 0) {
             for k in 1..4 {
-                check_complement(&a, a.filter().cosize() * k);
+                check_complement(&a, i64::try_from(a.filter().cosize()).unwrap() * k);
             }
             check_compose(&a, &a);
             check_divide(&a, &a);
@@ -740,7 +743,7 @@ proptest! {
 
     #[test]
     fn complement_is_ordered_and_disjoint(a in layout_strategy(false), k in 1i64..4) {
-        let m = a.filter().cosize() * k;
+        let m = i64::try_from(a.filter().cosize()).unwrap() * k;
         check_complement(&a, m);
     }
 

@@ -33,24 +33,30 @@ fn is_overflow(e: &LayoutError) -> bool {
 // Crashes found by fuzzing (fuzz/artifacts, replayed here as unit tests)
 // ------------------------------------------------------------------------------------------
 
-/// ops_laws: `cosize` of a layout whose span is `i64::MAX` overflowed (`1 + span`). Construction
-/// now refuses layouts whose cosize does not fit.
+/// ops_laws: `cosize` of a layout whose span is `i64::MAX` overflowed (`1 + span`). Such a
+/// layout is valid (every offset fits in `i64`) and its cosize, `2^63`, is a `u64`; a span past
+/// `i64::MAX` is refused.
 #[test]
 fn fuzz_cosize_of_span_i64_max() {
-    let e = invalid("2:9223372036854775807".parse::<Layout>().unwrap_err());
-    assert!(is_overflow(&e), "{e:?}");
+    let l = lay("2:9223372036854775807");
+    assert_eq!(l.cosize(), 1 << 63);
+    assert_eq!(l.image_bounds(), (0, i64::MAX));
+    let l = lay("2:-9223372036854775807");
+    assert_eq!(l.cosize(), 1 << 63);
+    assert_eq!(l.image_bounds(), (-i64::MAX, 0));
+    let l = lay("(2,2):(4611686018427387904,4611686018427387903)");
+    assert_eq!(l.cosize(), 1 << 63);
     let e = invalid(
-        "(2,2):(4611686018427387904,4611686018427387903)"
+        "(2,2):(4611686018427387904,4611686018427387904)"
             .parse::<Layout>()
             .unwrap_err(),
     );
     assert!(is_overflow(&e), "{e:?}");
-    // The largest span that still fits: cosize == i64::MAX.
+    let e = invalid("3:4611686018427387904".parse::<Layout>().unwrap_err());
+    assert!(is_overflow(&e), "{e:?}");
     let l = lay("2:9223372036854775806");
-    assert_eq!(l.cosize(), i64::MAX);
+    assert_eq!(l.cosize(), i64::MAX as u64);
     assert_eq!(l.image_bounds(), (0, i64::MAX - 1));
-    let l = lay("2:-9223372036854775806");
-    assert_eq!(l.cosize(), i64::MAX);
 }
 
 /// ops_laws: composing with the empty layout `():()` on the left indexed an empty mode list.

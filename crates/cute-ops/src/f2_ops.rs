@@ -239,7 +239,7 @@ pub(crate) fn coalesce_z(a: &Args<'_>) -> Result<String, OpError> {
 
 /// `right_inverse` of an F2 layout.
 pub(crate) fn right_inverse(a: &Args<'_>) -> Result<String, OpError> {
-    Ok(f2(a, 0)?.right_inverse().to_string())
+    Ok(f2(a, 0)?.right_inverse()?.to_string())
 }
 
 /// `left_inverse` of an F2 layout.
@@ -376,7 +376,12 @@ mod tests {
         assert_eq!(kind("composition", &["8:F2(1)", "2:1"]), "BadRequest");
         assert_eq!(kind("size", &["F2(5)"]), "ParseError");
         assert_eq!(kind("table", &["8:(F2(1)"]), "ParseError");
-        assert_eq!(kind("left_inverse", &["8:F2(2)"]), "NotRepresentable");
+        assert_eq!(ok("left_inverse", &["8:F2(2)"]), "(2,8):(0,1)");
+        assert_eq!(
+            ok("left_inverse", &["(8,8):(F2(1),F2(9))"]),
+            "(8,8):(F2(1),F2(9))"
+        );
+        assert_eq!(kind("left_inverse", &["(4,2):(F2(1),0)"]), "NotInjective");
         assert_eq!(
             ok("right_inverse", &["(8,8):(F2(1)@0,F2(1)@1)"]),
             "(8,8):(F2(1),F2(8))"
@@ -440,5 +445,7 @@ mod tests {
             "(2,4):(F2(6),F2(1))"
         );
         assert_eq!(ok("size", &["(2,4):(F2(5),F2(1))"]), "8");
+        // an extent that is no power of two: the search past PyCuTe's chain (which stops at 1)
+        assert_eq!(ok("right_inverse", &["(3,2):(F2(2),F2(1))"]), "2:F2(3)");
     }
 }

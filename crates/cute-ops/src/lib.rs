@@ -303,7 +303,7 @@ pub static OPS: &[OpSpec] = &[
         .law("cosize = 1 + sum of (s_i - 1) * |d_i| over the leaves; for non-negative strides, L(size - 1) + 1")
         .example(&["(2,(2,2)):(4,(2,1))"], "8")
         .f2(f2_ops::cosize)
-        .run(|a| first(chain_ops::query(a, |c| c.cosize().to_string()), || Ok(if a.is_basis(0) { a.basis_layout(0)?.cosize()? } else { a.layout(0)?.cosize() }.to_string()))),
+        .run(|a| first(chain_ops::query(a, |c| c.cosize().to_string()), || Ok(if a.is_basis(0) { a.basis_layout(0)?.cosize()?.to_string() } else { a.layout(0)?.cosize().to_string() }))),
     op("rank", Topic::Queries, "number of top-level modes")
         .params(&[one("", &[K::Layout, K::Composed, K::Tuple])])
         .returns(&[K::Int])
@@ -410,7 +410,7 @@ pub static OPS: &[OpSpec] = &[
         .params(&[one("", &[K::Layout, K::Composed, K::Tensor]), opt("", &[K::Profile])])
         .returns(&[K::Layout, K::Composed, K::Tensor])
         .errors(&["InvalidArgument", "RankMismatch"])
-        .law("R is coalesce(filter_zeros(A)): the distinct offsets of A in A's order")
+        .law("R = coalesce(filter_zeros(A)), CuTe's filter: stride-0 and extent-1 modes dropped, the rest coalesced; R's offsets are A's in A's order without the repeats that stride-0 modes make (repeats that other modes make stay: (2,2):(1,1) gives itself, offsets 0,1,1,2)")
         .example(&["(2,(3,4)):(0,(1,3))"], "12:1")
         .run(|a| if a.len() == 2 && a.is_tensor(0) { Err(OpError::new("BadRequest", "filter: a tensor takes no PROFILE (filter its layout with one, then make the tensor)".to_string())) } else { tensor_restructure_ops::on_tensor(a, 0, tensor_restructure_ops::filter, || filter(a)) }),
     op("filter_zeros", Topic::Algebra, "stride-0 modes get extent 1; of a tensor (counting, coordinate or pointer), the tensor over that layout")
@@ -444,17 +444,17 @@ pub static OPS: &[OpSpec] = &[
     op("right_inverse", Topic::Algebra, "CuTe's right inverse: R with A(R(i)) = i on R's domain")
         .params(&[one("", &[K::Layout, K::Composed, K::Symbolic])])
         .returns(&[K::Layout, K::Composed, K::Symbolic, K::F2Layout, K::Swizzle])
-        .errors(&["InvalidSwizzle", "NotImplemented", "NotRepresentable", "Overflow", "Undecidable"])
-        .law("A(R(i)) = i for 0 <= i < size(R); R is CuTe's construction (A's modes in stride order, each taken while its stride is the size so far), not always the largest such layout ((4,2,3):(1,2,4) gives 4:1, and (4,3):(1,8) obeys the law too); an F2 layout whose extents are powers of two gets the largest; composed A o O o B: CuTe's right_inverse(B) o -O o right_inverse(A), refused where it breaks the law")
+        .errors(&["InvalidSwizzle", "NotImplemented", "NotRepresentable", "Overflow", "TooLarge", "Undecidable"])
+        .law("A(R(i)) = i for 0 <= i < size(R); R is CuTe's construction (A's modes in stride order, each taken while its stride is the size so far), not always the largest such layout ((4,2,3):(1,2,4) gives 4:1, and (4,3):(1,8) obeys the law too); an F2 layout gets the largest F2 layout R with 0 <= R(i) < size(A) (by GF(2) algebra where every extent is a power of two, else by a search of at most 2^22 points and 2^24 checks, TooLarge past them); composed A o O o B: CuTe's right_inverse(B) o -O o right_inverse(A), refused where it breaks the law")
         .example(&["(4,8):(8,1)"], "(8,4):(4,1)")
         .f2(f2_ops::right_inverse)
         .f2_basis(f2_ops::basis_right_inverse)
         .run(|a| first(symbolic_ops::right_inverse(a), || composed_ops::inverse(a, true))),
     op("left_inverse", Topic::Algebra, "R with R(A(i)) = i (quasi-inverse if not injective)")
         .params(&[one("", &[K::Layout, K::Composed])])
-        .returns(&[K::Layout, K::Composed, K::Swizzle])
-        .errors(&["InvalidSwizzle", "NotRepresentable", "Overflow", "TooLarge"])
-        .law("R(A(i)) = i for 0 <= i < size(A) when A is injective (A(R(A(i))) = A(i) always); composed: CuTe's left_inverse(B) o -O o left_inverse(A); basis strides: slot by slot, R takes a coordinate")
+        .returns(&[K::Layout, K::Composed, K::Swizzle, K::F2Layout])
+        .errors(&["InvalidSwizzle", "NotInjective", "NotRepresentable", "Overflow", "TooLarge"])
+        .law("R(A(i)) = i for 0 <= i < size(A) when A is injective (A(R(A(i))) = A(i) always); composed: CuTe's left_inverse(B) o -O o left_inverse(A); basis strides: slot by slot, R takes a coordinate; F2 strides: NotInjective where two indices share a value, else PyCuTe's chain, or CuTe's left inverse of the integer layout that is the same function, or a GF(2)-linear map of the value bits (an F2 layout; always one where every extent is a power of two), NotRepresentable where none is")
         .example(&["(4,8):(8,1)"], "(8,4):(4,1)")
         .f2(f2_ops::left_inverse)
         .run(|a| composed_ops::inverse(a, false)),

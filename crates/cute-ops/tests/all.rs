@@ -10,6 +10,7 @@ mod common;
 
 mod chain_soundness;
 mod declared_errors;
+mod edge_i64;
 mod latex_conformance;
 mod laws;
 mod laws_all;

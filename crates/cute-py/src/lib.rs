@@ -1100,7 +1100,7 @@ impl PyLayout {
     }
 
     /// CuTe's cosize: one past the largest offset (`L(size - 1) + 1` for non-negative strides).
-    fn cosize(&self) -> i64 {
+    fn cosize(&self) -> u64 {
         self.inner.cosize()
     }
 
@@ -1360,7 +1360,7 @@ impl PyComposed {
         self.inner.size()
     }
 
-    fn cosize(&self) -> i64 {
+    fn cosize(&self) -> u64 {
         self.inner.cosize()
     }
 
@@ -1550,7 +1550,7 @@ fn size(layout: &Bound<'_, PyAny>) -> PyResult<i64> {
 ///
 /// CuTe's cosize: `L(size(L) - 1) + 1` for a layout with non-negative strides.
 #[pyfunction]
-fn cosize(layout: &Bound<'_, PyAny>) -> PyResult<i64> {
+fn cosize(layout: &Bound<'_, PyAny>) -> PyResult<u64> {
     if let Ok(c) = layout.cast::<PyComposed>() {
         return Ok(c.get().inner.cosize());
     }

@@ -24,8 +24,9 @@ def test_f2_refusals_are_typed():
         cl.run("layout_add", "8:F2(1)", "8:1")  # XOR and integer addition do not mix
     assert e.value.kind == "BadRequest"
     with pytest.raises(LayoutError) as e:
-        cl.run("left_inverse", "(8,8):(F2(1),F2(9))")
-    assert e.value.kind == "NotRepresentable"
+        cl.run("left_inverse", "(4,2):(F2(1),0)")  # L(0) = L(4): no left inverse
+    assert e.value.kind == "NotInjective"
+    assert cl.run_text("left_inverse", "(8,8):(F2(1),F2(9))") == "(8,8):(F2(1),F2(9))"
     with pytest.raises(LayoutError) as e:
         cl.run("size", "F2(5)")
     assert e.value.kind == "ParseError"

@@ -98,7 +98,8 @@ impl Layout {
         complement_filtered(&f, cotarget.leaves())
     }
 
-    /// `complement(self, cosize(filter(self)))`: CuTe's one-argument complement.
+    /// `complement(self, cosize(filter(self)))`: CuTe's one-argument complement. The cosize may
+    /// be `2^63`, one past `i64` (a span of `i64::MAX`); the complement is then taken up to it.
     ///
     /// # Errors
     /// As [`Layout::complement`].
@@ -108,6 +109,8 @@ impl Layout {
     /// # use cute_layout::Layout;
     /// let a: Layout = "(2,2):(1,6)".parse()?;
     /// assert_eq!(a.complement_cosize()?.to_string(), "3:2");
+    /// let b: Layout = "2:9223372036854775807".parse()?; // cosize 2^63
+    /// assert_eq!(b.complement_cosize()?.to_string(), "9223372036854775807:1");
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     #[doc(alias = "complement")]
@@ -116,7 +119,25 @@ impl Layout {
         filter_modes(self, &mut f);
         // cosize(filter(self)) is self's: filtering drops leaves that add nothing to the span
         // and merges `(s0,s1):(d0,s0 d0)` into `s0 s1:d0`, of the same span.
-        complement_filtered(&f, &[self.cosize().max(1)])
+        let cosize = self.cosize();
+        match i64::try_from(cosize) {
+            Ok(m) => complement_filtered(&f, &[m]),
+            Err(_) => {
+                // 2^63: the general path, which takes the cotarget's size in i128 (the last
+                // span is at least the cosize, so no rest mode follows and the extents of the
+                // stand-in cotarget `i64::MAX` are never used).
+                let mut r = Modes::new();
+                growable(complement_modes_with(
+                    &f,
+                    &[i64::MAX],
+                    i128::from(cosize),
+                    &mut r,
+                    true,
+                    false,
+                ))?;
+                from_flat(OP, &r)
+            }
+        }
     }
 }
 
@@ -356,7 +377,7 @@ pub(crate) fn product_complement_modes<L: List<(i64, i64)>>(
             return r;
         }
     }
-    complement_modes_with(f, &[m], result, false, m_is_floor)
+    complement_modes_with(f, &[m], i128::from(m), result, false, m_is_floor)
 }
 
 /// `complement(a, m)` as a layout, the product's chain ([`product_complement_modes`]).
@@ -414,26 +435,26 @@ fn complement_modes_general<L: List<(i64, i64)>>(
     cotarget: &[i64],
     result: &mut L,
 ) -> Result<(), Stop<L::Full>> {
-    complement_modes_with(f, cotarget, result, true, false)
+    let m = cotarget
+        .iter()
+        .fold(1i128, |acc, &c| acc.saturating_mul(i128::from(c)));
+    complement_modes_with(f, cotarget, m, result, true, false)
 }
 
 /// [`complement_modes_general`], with the coverage check (`cover`) or without (the products'
-/// chain, see [`product_complement_modes`]). The spans `S_i` are computed in `i128`: only the
-/// result has to fit in `i64`. A last span past `i64` needs no rest mode (`ceil(M / S_k) = 1`),
+/// chain, see [`product_complement_modes`]), for a cotarget of size `m` (in `i128`, saturated:
+/// it only bounds the coverage checks, so a size past `i64` is no overflow by itself). The
+/// spans `S_i` are computed in `i128`: only the result has to fit in `i64`. A last span past `i64` needs no rest mode (`ceil(M / S_k) = 1`),
 /// so `complement((9,7):(2,18), i64::MAX)` is `(2,73201365371863301):(1,126)` although
 /// `rest * S_k` is past `i64`.
 fn complement_modes_with<L: List<(i64, i64)>>(
     f: &[(i64, i64)],
     cotarget: &[i64],
+    m: i128,
     result: &mut L,
     cover: bool,
     m_is_floor: bool,
 ) -> Result<(), Stop<L::Full>> {
-    // The cotarget's size in i128 (saturated): it only bounds the coverage checks, so a size
-    // past i64 is no overflow by itself (the result may still fit).
-    let m = cotarget
-        .iter()
-        .fold(1i128, |acc, &c| acc.saturating_mul(i128::from(c)));
     // `f` as the layout filter() returns, for error messages only.
     let f_layout = || from_flat_unchecked(f);
     if f.is_empty() {

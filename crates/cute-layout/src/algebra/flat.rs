@@ -401,7 +401,7 @@ impl Buf {
 
     /// [`Buf::check_written`] for a layout known to have extents >= 1 and a size in `i64`
     /// (composition's fast path writes `size(rhs)` in extents >= 1): its span `Σ (s - 1) |d|`
-    /// must leave the cosize in `i64`. The same error as the full check where it fails.
+    /// must be in `i64`. The same error as the full check where it fails.
     #[inline(always)]
     pub fn check_span(&self, op: &'static str) -> Result<(), LayoutError> {
         let n = self.n.min(LEAVES_INLINE);
@@ -417,9 +417,6 @@ impl Buf {
                 .and_then(|a| a.checked_mul(s - 1))
                 .and_then(|r| span.checked_add(r))
                 .ok_or_else(|| LayoutError::overflow(op))?;
-        }
-        if span == i64::MAX {
-            return Err(LayoutError::overflow(op));
         }
         Ok(())
     }

@@ -301,10 +301,10 @@ pub(super) fn left_inverse_small(l: &Layout) -> Option<Layout> {
     // `sorted_small` gives at least one mode (`1:0` for a layout that coalesces to nothing).
     let last = if n > 0 { c.s[n - 1] } else { 1 };
     size.checked_mul(last)?;
-    span = span.checked_add((last - 1).checked_mul(prev_w)?)?;
+    span.checked_add((last - 1).checked_mul(prev_w)?)?;
     r.push_merged(last, prev_w)?;
-    debug_assert!(r.valid() == (span < i64::MAX));
-    (span < i64::MAX).then(|| r.layout())
+    debug_assert!(r.valid());
+    Some(r.layout())
 }
 
 /// [`Layout::right_inverse`] past its fast path on [`Few`]: on [`Flat`], then the general path

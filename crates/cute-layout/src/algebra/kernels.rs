@@ -399,9 +399,10 @@ fn product_complement<L: List<(i64, i64)>>(
     b: View<'_>,
     comp: &mut L,
 ) -> Result<(), Stop<L::Full>> {
-    let cosize_b = 1 + crate::layout::layout_type::span_of(b.shape, b.stride);
+    // `cosize(b) = 1 + span` is past i64 where the span is i64::MAX.
+    let cosize_b = crate::layout::layout_type::span_of(b.shape, b.stride).checked_add(1);
     // Only the result has to fit: an `m` past i64 is saturated (see `product_complement_modes`).
-    let (m, m_is_floor) = match a.size().checked_mul(cosize_b.max(1)) {
+    let (m, m_is_floor) = match cosize_b.and_then(|c| a.size().checked_mul(c)) {
         Some(m) => (m, false),
         None => (i64::MAX, true),
     };
@@ -747,7 +748,10 @@ pub(crate) fn divide_by_layout(a: &Layout, t: &Layout) -> Result<Layout, LayoutE
 pub(crate) fn product_by_layout(a: &Layout, b: &Layout) -> Result<Layout, LayoutError> {
     // The product's chain (no coverage check; an `m` past i64 saturated): see
     // `complement::product_complement_modes`.
-    let (m, m_is_floor) = match a.size().checked_mul(b.cosize().max(1)) {
+    let (m, m_is_floor) = match i64::try_from(b.cosize())
+        .ok()
+        .and_then(|c| a.size().checked_mul(c))
+    {
         Some(m) => (m, false),
         None => (i64::MAX, true),
     };

@@ -39,12 +39,12 @@ fn size_span(shape: &[i64], stride: &[i64]) -> (i64, i64) {
 fn scale(a: (&[i64], &[i64]), b: (&[i64], &[i64])) -> Option<i64> {
     let (size_a, span_a) = size_span(a.0, a.1);
     let (size_b, span_b) = size_span(b.0, b.1);
-    let m = size_a.checked_mul(span_b + 1)?;
+    let m = size_a.checked_mul(span_b.checked_add(1)?)?;
     let d = compact_complement(a.0, a.1, m)?.map_or(0, |(_, d)| d);
     // The result's size and span; every stride `b_k d` is at most `span_b d` in magnitude.
     size_a.checked_mul(size_b)?;
-    let span = span_a.checked_add(span_b.checked_mul(d)?)?;
-    (span < i64::MAX).then_some(d)
+    span_a.checked_add(span_b.checked_mul(d)?)?;
+    Some(d)
 }
 
 /// `a ⊗ b` (CuTe `logical_product` with a layout tiler) where the complement is one mode:

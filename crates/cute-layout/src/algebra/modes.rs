@@ -22,7 +22,7 @@ pub(crate) fn from_flat(op: &'static str, modes: &[(i64, i64)]) -> Result<Layout
     Ok(from_flat_unchecked(modes))
 }
 
-/// The checks of [`Layout::checked`] for flat modes: extents >= 1, size and cosize in `i64`.
+/// The checks of [`Layout::checked`] for flat modes: extents >= 1, size and span in `i64`.
 #[inline]
 pub(crate) fn check_flat(op: &'static str, modes: &[(i64, i64)]) -> Result<(), LayoutError> {
     flat_fault(modes.iter().copied()).map_err(|fault| match fault {
@@ -32,8 +32,8 @@ pub(crate) fn check_flat(op: &'static str, modes: &[(i64, i64)]) -> Result<(), L
 }
 
 /// What [`check_flat`] finds wrong with flat modes, as a plain value for the fast paths:
-/// `Err(Some(extent))` for an extent below 1, `Err(None)` when the size or the cosize (1 + the
-/// largest offset magnitude) leaves `i64`.
+/// `Err(Some(extent))` for an extent below 1, `Err(None)` when the size or the span
+/// `Σ (s - 1) |d|` (the cosize less 1) leaves `i64`.
 #[inline(always)]
 pub(crate) fn flat_fault(modes: impl Iterator<Item = (i64, i64)>) -> Result<(), Option<i64>> {
     let mut size = 1i64;
@@ -47,9 +47,6 @@ pub(crate) fn flat_fault(modes: impl Iterator<Item = (i64, i64)>) -> Result<(), 
             (Some(a), Some(b)) => (size, span) = (a, b),
             _ => return Err(None),
         }
-    }
-    if span == i64::MAX {
-        return Err(None);
     }
     Ok(())
 }

@@ -219,7 +219,7 @@ impl Layout {
     /// assert!(l("(4,8):(-1,4)").is_bijective()); // onto [-3, 29)
     /// ```
     pub fn is_bijective(&self) -> bool {
-        self.is_surjective() && self.size() == self.cosize()
+        self.is_surjective() && self.size().unsigned_abs() == self.cosize()
     }
 
     /// Whether `self` is compact: a bijection from `[0, size)` onto `[0, size)` (bijective with

@@ -402,7 +402,7 @@ impl TiledMma {
         thread: i64,
     ) -> Result<Tensor<Vec<T>>, AtomError> {
         let f = self.partition_fragment(op, layout, thread)?;
-        let n = usize::try_from(f.cosize().max(0)).unwrap_or(0);
+        let n = usize::try_from(f.cosize()).unwrap_or(0);
         Ok(Tensor::new(vec![T::default(); n], f)?)
     }
 }

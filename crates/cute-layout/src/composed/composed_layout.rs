@@ -61,7 +61,7 @@ macro_rules! inner_layout_queries {
         }
 
         $(#[$cosize_doc])*
-        pub fn cosize(&self) -> i64 {
+        pub fn cosize(&self) -> u64 {
             self.layout.cosize()
         }
 

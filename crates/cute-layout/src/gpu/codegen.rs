@@ -309,7 +309,19 @@ pub fn emit_cpp(c: &ComposedLayout, opts: &Options) -> Result<String, LayoutErro
         let _ = writeln!(out, "namespace {ns} {{");
     }
     let _ = writeln!(out, "constexpr int64_t {name}_size = {};", l.size());
-    let _ = writeln!(out, "constexpr int64_t {name}_cosize = {};", l.cosize());
+    match i64::try_from(l.cosize()) {
+        Ok(c) => {
+            let _ = writeln!(out, "constexpr int64_t {name}_cosize = {c};");
+        }
+        // 2^63: the largest offset is INT64_MAX, one less than the cosize.
+        Err(_) => {
+            let _ = writeln!(
+                out,
+                "constexpr uint64_t {name}_cosize = {}ull;  // past int64_t",
+                l.cosize()
+            );
+        }
+    }
     if l.rank() >= 2 {
         for (k, m) in l.modes().enumerate() {
             let _ = writeln!(

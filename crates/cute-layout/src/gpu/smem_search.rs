@@ -144,8 +144,9 @@ pub struct Evaluation {
     pub write: Side,
     /// The reads.
     pub read: Side,
-    /// Elements of shared memory the tile occupies (largest offset + 1).
-    pub footprint: i64,
+    /// Elements of shared memory the tile occupies (largest offset + 1: up to `2^63`, past
+    /// `i64`, where the largest offset is `i64::MAX`).
+    pub footprint: u64,
 }
 
 impl Evaluation {
@@ -342,7 +343,7 @@ impl Problem {
             kind,
             write: self.side(&self.write, &offs, self.lanes.0)?,
             read: self.side(&self.read, &offs, self.lanes.1)?,
-            footprint: hi + 1,
+            footprint: hi.unsigned_abs() + 1, // hi >= lo >= 0
         })
     }
 

@@ -139,6 +139,16 @@ pub enum LayoutError {
         /// The layout.
         layout: Box<Layout>,
     },
+    /// As [`LayoutError::NotInjective`], for a layout of another stride kind (F2 strides),
+    /// with two indices `i < j` it maps to one value: `witness = (i, j, value)`.
+    NotInjectiveF2 {
+        /// Operation that was attempted.
+        op: &'static str,
+        /// The layout, in its text form.
+        layout: String,
+        /// Two indices and their common value.
+        witness: Box<(i64, i64, u128)>,
+    },
     /// Complement: after sorting the modes by stride, a stride is not a multiple of the span
     /// (`extent * stride`) of the mode before it, so no strictly increasing layout fills the gaps.
     NotComplementable {
@@ -276,7 +286,7 @@ impl LayoutError {
             LayoutError::StrideNotDivisible { .. } => "StrideNotDivisible",
             LayoutError::ShapeNotDivisible { .. } => "ShapeNotDivisible",
             LayoutError::ModesOverlap { .. } => "ModesOverlap",
-            LayoutError::NotInjective { .. } => "NotInjective",
+            LayoutError::NotInjective { .. } | LayoutError::NotInjectiveF2 { .. } => "NotInjective",
             LayoutError::NotComplementable { .. } => "NotComplementable",
             LayoutError::NotRepresentable { .. } => "NotRepresentable",
             LayoutError::NotALayout { .. } => "NotALayout",
@@ -358,6 +368,15 @@ impl fmt::Display for LayoutError {
             LayoutError::NotInjective { op, layout } => {
                 write!(f, "{op}: layout {layout} is not injective")
             }
+            LayoutError::NotInjectiveF2 {
+                op,
+                layout,
+                witness,
+            } => write!(
+                f,
+                "{op}: layout {layout} is not injective: L({}) = L({}) = {}",
+                witness.0, witness.1, witness.2
+            ),
             LayoutError::NotComplementable {
                 op,
                 layout,

@@ -7,9 +7,10 @@
 //! Storage is inline for up to 16 leaves: building, copying, querying and evaluating such a layout
 //! never allocates. Past 16 leaves (or 32 tree tokens) the storage spills to the heap; everything
 //! keeps working. Every constructor validates its input once (extents >= 1, shape and stride
-//! congruent, nesting at most [`MAX_DEPTH`](crate::MAX_DEPTH), and `size` and the cosize (one
-//! past the largest `|offset|`) representable in `i64`), so evaluation inside the domain cannot
-//! overflow.
+//! congruent, nesting at most [`MAX_DEPTH`](crate::MAX_DEPTH), `size` representable in `i64`,
+//! and the span `Σ (s - 1) |d|` at most `i64::MAX`, so that every offset fits in `i64`; the
+//! cosize, one more than the span, is then at most `2^63` and is a `u64`), so evaluation inside
+//! the domain cannot overflow.
 
 use core::fmt;
 
@@ -255,7 +256,8 @@ impl<D: Copy> Layout<D> {
     }
 
     /// What every constructor checks: a well-formed tree no deeper than the limit, extents >= 1,
-    /// and size and the largest offset magnitude in `i64`.
+    /// the size in `i64` and the span `Σ (s - 1) |d|` at most `i64::MAX` (every offset, and
+    /// every partial sum of offsets, in `i64`; the cosize `1 + span` at most `2^63`).
     pub(crate) fn check(&self, op: &'static str) -> Result<(), LayoutError>
     where
         D: StrideValue,
@@ -292,10 +294,6 @@ impl<D: Copy> Layout<D> {
                 (Some(a), Some(b)) => (size, span) = (a, b),
                 _ => return Err(LayoutError::overflow(op)),
             }
-        }
-        // `cosize() == 1 + span` must fit too.
-        if span == i64::MAX {
-            return Err(LayoutError::overflow(op));
         }
         Ok(())
     }
@@ -630,15 +628,20 @@ impl Layout {
     /// `|d|`): the length of the range of offsets, which then runs from
     /// [`Layout::image_bounds`]`.0` (negative) to `.1`.
     ///
+    /// A `u64`: every offset of a layout fits in `i64`, so the cosize is at most `2^63`, one past
+    /// `i64::MAX` (`complement((5):(8), i64::MAX)` has that cosize).
+    ///
     /// # Examples
     /// ```
     /// # use cute_layout::Layout;
     /// assert_eq!("(2,3,2,4):(1,2,6,12)".parse::<Layout>()?.cosize(), 48);
+    /// assert_eq!("2:9223372036854775807".parse::<Layout>()?.cosize(), 1 << 63);
     /// assert_eq!("(4,8):(-1,4)".parse::<Layout>()?.cosize(), 32);
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
-    pub fn cosize(&self) -> i64 {
-        1 + span_of(&self.shape, &self.stride)
+    pub fn cosize(&self) -> u64 {
+        // The span of a valid layout is in [0, i64::MAX], so the sum is at most 2^63.
+        span_of(&self.shape, &self.stride).unsigned_abs() + 1
     }
 
     /// The smallest and largest offsets the layout produces on its domain.

@@ -20,7 +20,7 @@
 //! assert_eq!(l.value(&"(3,5)".parse()?)?, 3 ^ 40);
 //! let sw: Layout<F2> = "(8,8):(F2(1),F2(9))".parse()?;
 //! assert_eq!(sw.to_swizzle()?.to_string(), "Sw<3,0,3> o 0 o (8,8):(1,8)");
-//! assert_eq!(sw.right_inverse().to_string(), "(8,8):(F2(1),F2(9))"); // its own inverse
+//! assert_eq!(sw.right_inverse()?.to_string(), "(8,8):(F2(1),F2(9))"); // its own inverse
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
@@ -36,6 +36,7 @@
 //! of the chain to be 1, and `layout_add` XORs the strides on a common refinement whose
 //! sub-modes start at power-of-two positions.
 
+use alloc::boxed::Box;
 use alloc::vec::Vec;
 use core::fmt;
 use core::str::FromStr;
@@ -53,6 +54,144 @@ use crate::layout::{Layout, StrideValue};
 /// an extent is not a power of two (`2^22`); with power-of-two extents they decide by linear
 /// algebra over GF(2), for any size.
 pub const MAX_F2_POINTS: i64 = 1 << 22;
+
+/// Most point checks the search of [`Layout::<F2>::right_inverse`] makes (`2^24`), where an
+/// extent is no power of two and PyCuTe's chain falls short.
+pub const MAX_F2_SEARCH: i64 = 1 << 24;
+
+/// A value that is no index of the domain, in the inverses' tables of values.
+const NOT_AN_INDEX: u64 = u64::MAX;
+
+/// A left inverse of an F2 layout ([`Layout::<F2>::left_inverse`]): an integer layout, or an F2
+/// layout where a GF(2)-linear map of the value bits is the inverse. Printed as the layout.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum F2LeftInverse {
+    /// An integer layout.
+    Layout(Layout),
+    /// A layout with F2 strides.
+    F2(Layout<F2>),
+}
+
+impl F2LeftInverse {
+    /// The inverse at the 1-D index `x` of its domain; `None` outside it.
+    pub fn index_1d(&self, x: i64) -> Option<i64> {
+        match self {
+            F2LeftInverse::Layout(l) => l.index_1d(x),
+            F2LeftInverse::F2(l) => l.index_1d(x),
+        }
+    }
+}
+
+impl fmt::Display for F2LeftInverse {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            F2LeftInverse::Layout(l) => l.fmt(f),
+            F2LeftInverse::F2(l) => l.fmt(f),
+        }
+    }
+}
+
+/// `v` (standing for the index `idx`) reduced by a basis of `(value, index)` pairs keyed by the
+/// value's leading bit: the basis pair of each leading bit XORed out in turn. Gives what is left
+/// (0 where `v` is in the span) and the index XORed along.
+fn reduce(basis: &[Option<(u128, u64)>; 128], mut v: u128, mut idx: u64) -> (u128, u64) {
+    while v != 0 {
+        match basis[127 - v.leading_zeros() as usize] {
+            Some((bv, bi)) => {
+                v ^= bv;
+                idx ^= bi;
+            }
+            None => break,
+        }
+    }
+    (v, idx)
+}
+
+/// The search of [`Layout::<F2>::right_inverse`] for an F2 layout with an extent that is no
+/// power of two: prefixes `R` of `P` points (`R(i)` for `i < P`, all lawful), extended mode by
+/// mode.
+struct RightInverseSearch<'a> {
+    layout: &'a Layout<F2>,
+    /// `L(x)` for each index `x` of the domain (`NOT_AN_INDEX` where it is none).
+    values: &'a [u64],
+    /// The preimages of `t`: `pre[start[t]..start[t + 1]]`.
+    start: &'a [usize],
+    pre: &'a [u64],
+    /// The first integer that is no value: no right inverse is larger.
+    bound: usize,
+    /// Whether every `t < bound` has one preimage: then a prefix of `P` points is the same
+    /// function whichever way it was reached, and each `P` is explored once.
+    unique: bool,
+    explored: Vec<bool>,
+    checks: i64,
+    /// The largest size found, and its modes (`None`: the chain's).
+    best: (usize, Option<Vec<(i64, F2)>>),
+}
+
+impl RightInverseSearch<'_> {
+    /// Extends the prefix `r` (its modes `modes`) by every lawful next mode, recursively.
+    fn extend(&mut self, r: &mut Vec<u64>, modes: &mut Vec<(i64, F2)>) -> Result<(), LayoutError> {
+        let p = r.len();
+        if p > self.best.0 {
+            self.best = (p, Some(modes.clone()));
+        }
+        if self.best.0 >= self.bound || p >= self.bound {
+            return Ok(());
+        }
+        if self.unique {
+            if self.explored[p] {
+                return Ok(());
+            }
+            self.explored[p] = true;
+        }
+        let n = self.values.len() as u128;
+        for k in self.start[p]..self.start[p + 1] {
+            let d = self.pre[k];
+            // The largest extent whose every column c keeps the law: R(j + p c) = R(j) ^
+            // clmul(d, c) must be an index with that value.
+            let mut top = 1usize;
+            while p * (top + 1) <= self.bound {
+                let col = clmul(d, top as u64);
+                self.checks += p as i64;
+                if self.checks > MAX_F2_SEARCH {
+                    return Err(LayoutError::TooLarge {
+                        op: "right_inverse",
+                        what: alloc::format!(
+                            "the search for the largest right inverse of {} checks more points",
+                            self.layout
+                        ),
+                        limit: MAX_F2_SEARCH,
+                    });
+                }
+                let lawful = (0..p).all(|j| {
+                    let x = u128::from(r[j]) ^ col;
+                    x < n && self.values[x as usize] == (j + p * top) as u64
+                });
+                if !lawful {
+                    break;
+                }
+                top += 1;
+            }
+            for e in (2..=top).rev() {
+                for c in 1..e {
+                    // Below the domain's size (checked above), so in u64.
+                    let col = clmul(d, c as u64) as u64;
+                    for j in 0..p {
+                        r.push(r[j] ^ col);
+                    }
+                }
+                modes.push((e as i64, F2(d)));
+                self.extend(r, modes)?;
+                modes.pop();
+                r.truncate(p);
+                if self.best.0 >= self.bound {
+                    return Ok(());
+                }
+            }
+        }
+        Ok(())
+    }
+}
 
 /// NVlabs PyCuTe's `F2` stride scalar: a bit pattern whose sum is XOR and whose product with a
 /// coordinate is carry-less. Printed `F2(v)` (PyCuTe's constructor), `0` for zero.
@@ -548,98 +687,189 @@ impl Layout<F2> {
     }
 
     /// The largest right inverse of an F2 layout: `R` with `L(R(i)) == i` for every
-    /// `i < size(R)`, where `R`'s value is an index of `L`'s domain (F2 strides: the indices'
-    /// bit fields are XORed).
+    /// `i < size(R)`, where `R` is an F2 layout whose value is an index of `L`'s domain (F2
+    /// strides: the indices' bit fields are XORed), and no F2 layout obeying that law is larger.
     ///
-    /// Definition: PyCuTe's chain, and, where every extent is a power of two, linear algebra
-    /// over GF(2), whichever is larger. The chain follows the strides in increasing order from
-    /// `n = 1`: a leaf `s:d` continues it when `n` is a power of two, `d = n ^ r` with `r < n`
-    /// (the carried component lies in what the covered modes span), `clmul(r, c) < n` for every
-    /// `c < s` (it does not leak out of the covered range) and the leaf's position in the
-    /// domain is a power of two; then `n *= s`. With power-of-two extents `L` is linear in the
-    /// bits of the index (column `j` is `L(2^j)`): `R` takes the largest `k` with
-    /// `1, 2, ..., 2^(k-1)` in the span of the columns, and maps bit `t` of `i` to an index
-    /// `x_t` with `L(x_t) = 2^t` (`R = (2,...,2):(F2(x_0),...)`, coalesced). Every `i < size(R)`
-    /// must be a value of `L`, and a linear `L`'s values are a subspace: if `2^k` is not in it
-    /// no index past `2^k - 1` has a preimage, so no right inverse is larger. The result is
-    /// coalesced; `1:0` when no index maps to 1.
+    /// Definition: PyCuTe's chain where it is the largest, else the largest found as follows.
+    /// The chain follows the strides in increasing order from `n = 1`: a leaf `s:d` continues
+    /// it when `n` is a power of two, `d = n ^ r` with `r < n` (the carried component lies in
+    /// what the covered modes span), `clmul(r, c) < n` for every `c < s` (it does not leak out
+    /// of the covered range) and the leaf's position in the domain is a power of two; then
+    /// `n *= s`.
+    /// * Every extent a power of two: `L` is linear in the bits of the index (column `j` is
+    ///   `L(2^j)`), and `R` takes the largest `k` with `1, 2, ..., 2^(k-1)` in the span of the
+    ///   columns, mapping bit `t` of `i` to an index `x_t` with `L(x_t) = 2^t`
+    ///   (`R = (2,...,2):(F2(x_0),...)`, coalesced). A linear `L`'s values are a subspace: if
+    ///   `2^k` is not one, no index past `2^k - 1` has a preimage, so no right inverse is larger.
+    /// * Otherwise (unless the chain already covers the whole domain): a search over the
+    ///   domain's values (at most [`MAX_F2_POINTS`] points). A flat F2 layout `R` of modes
+    ///   `s_k:d_k` (extents >= 2) obeys the law exactly when each `d_k` is an index with
+    ///   `L(d_k) = P_k` (`P_k` the product of the extents before it) and every point checks; the
+    ///   search extends such prefixes mode by mode (each preimage of `P_k`, each extent that
+    ///   keeps the law), remembering the sizes already explored where every value has one
+    ///   preimage, and stops at the bound `n`, the first integer that is no value of `L`.
+    ///   It checks at most [`MAX_F2_SEARCH`] points.
+    ///
+    /// The result is coalesced; `1:0` when no index maps to 1.
     ///
     /// # Laws
-    /// * `L.index_any(R(i)) == i` for `0 <= i < size(R)`.
-    /// * Where every extent is a power of two, `size(R)` is the largest `n` with every
-    ///   `i < n` a value of `L` (no right inverse of any form is larger). Elsewhere the chain's,
-    ///   which may be smaller than that bound.
+    /// * `L.index_any(R(i)) == i` and `0 <= R(i) < size(L)` for `0 <= i < size(R)`.
+    /// * No F2 layout obeying that law has a larger size.
     ///
     /// # Errors
-    /// None: total (where a chain cannot continue, it stops and `R` is smaller).
+    /// [`LayoutError::TooLarge`] where an extent is no power of two, the chain falls short of
+    /// the domain, and the domain has more than [`MAX_F2_POINTS`] points or the search more
+    /// than [`MAX_F2_SEARCH`] point checks; [`LayoutError::Overflow`] where the largest right
+    /// inverse's strides leave the layout invariant (their sum times the extents past `i64`).
     ///
     /// # Examples
     /// ```
     /// # use cute_layout::{F2, Layout};
     /// let l: Layout<F2> = "(8,8):(F2(9),F2(1))".parse()?;
-    /// assert_eq!(l.right_inverse().to_string(), "(8,8):(F2(8),F2(9))");
+    /// assert_eq!(l.right_inverse()?.to_string(), "(8,8):(F2(8),F2(9))");
     /// let l: Layout<F2> = "(8,8):(F2(1),F2(13))".parse()?; // the chain stops at 8
-    /// assert_eq!(l.right_inverse().to_string(), "(8,2,2,2):(F2(1),F2(13),F2(31),F2(59))");
+    /// assert_eq!(l.right_inverse()?.to_string(), "(8,2,2,2):(F2(1),F2(13),F2(31),F2(59))");
     /// let l: Layout<F2> = "(4,2):(F2(2),F2(3))".parse()?; // a permutation of [0, 8)
-    /// assert_eq!(l.right_inverse().to_string(), "(2,4):(F2(5),F2(1))");
+    /// assert_eq!(l.right_inverse()?.to_string(), "(2,4):(F2(5),F2(1))");
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
-    pub fn right_inverse(&self) -> Layout<F2> {
+    pub fn right_inverse(&self) -> Result<Layout<F2>, LayoutError> {
         let chain = self.chain_right_inverse();
-        if !self.is_f2_linear() {
-            return chain;
+        if self.is_f2_linear() {
+            return self.linear_right_inverse(chain);
         }
-        match self.linear_right_inverse() {
-            Some(lin) if lin.size() > chain.size() => lin,
-            _ => chain,
+        if chain.size() == self.size() {
+            // No right inverse is larger than the domain.
+            return Ok(chain);
         }
+        self.searched_right_inverse(chain)
     }
 
-    /// The largest right inverse of an F2 layout whose extents are powers of two (see
-    /// [`Layout::<F2>::right_inverse`]); `None` where a value is past `i64`.
-    fn linear_right_inverse(&self) -> Option<Layout<F2>> {
-        let bits = log2(self.size());
-        // A basis of the columns by leading bit: (value, index with that value).
-        let mut basis: [Option<(u64, u64)>; 64] = [None; 64];
-        for j in 0..bits {
+    /// The value at the index `i` (past the size the last leaf's coordinate runs on), exact in
+    /// `u128` (a carry-less product of two 64-bit numbers has at most 127 bits).
+    fn value_wide(&self, i: u64) -> u128 {
+        let n = self.shape.len();
+        let mut rest = i;
+        let mut acc = 0u128;
+        for (k, (&s, d)) in self.shape.iter().zip(self.stride.iter()).enumerate() {
+            let c = if k + 1 == n {
+                rest
+            } else {
+                let s = s.unsigned_abs();
+                let c = rest % s;
+                rest /= s;
+                c
+            };
+            acc ^= clmul(d.0, c);
+        }
+        acc
+    }
+
+    /// The columns `L(2^j)` of a layout whose extents are powers of two, reduced to a basis by
+    /// leading bit: `(value, index with that value)`; a column that reduces to 0 gives a
+    /// nonzero index that `L` maps to 0.
+    fn column_basis(&self) -> ([Option<(u128, u64)>; 128], Option<u64>) {
+        let mut basis: [Option<(u128, u64)>; 128] = [None; 128];
+        let mut kernel = None;
+        for j in 0..log2(self.size()) {
             let x = 1u64 << j;
-            let mut v = u64::try_from(self.index_any(i64::try_from(x).ok()?).ok()?).ok()?;
-            let mut idx = x;
-            while v != 0 {
-                let b = 63 - v.leading_zeros() as usize;
-                match basis[b] {
-                    Some((bv, bi)) => {
-                        v ^= bv;
-                        idx ^= bi;
-                    }
-                    None => {
-                        basis[b] = Some((v, idx));
-                        break;
-                    }
-                }
+            let (v, idx) = reduce(&basis, self.value_wide(x), x);
+            if v == 0 {
+                kernel.get_or_insert(idx);
+            } else {
+                basis[127 - v.leading_zeros() as usize] = Some((v, idx));
             }
         }
-        let solve = |mut t: u64| -> Option<u64> {
-            let mut idx = 0u64;
-            while t != 0 {
-                let b = 63 - t.leading_zeros() as usize;
-                let (bv, bi) = basis[b]?;
-                t ^= bv;
-                idx ^= bi;
-            }
-            Some(idx)
-        };
-        let modes: Vec<(i64, F2)> = (0..bits)
-            .map_while(|t| solve(1u64 << t).map(|x| (2, F2(x))))
-            .collect();
-        if modes.is_empty() {
-            return flat("right_inverse", &[(1, F2::ZERO)]).ok();
-        }
-        flat("right_inverse", &modes)
-            .and_then(|l| l.coalesce())
-            .ok()
+        (basis, kernel)
     }
 
+    /// [`Layout::<F2>::right_inverse`] where every extent is a power of two: the chain, or the
+    /// larger linear one.
+    fn linear_right_inverse(&self, chain: Layout<F2>) -> Result<Layout<F2>, LayoutError> {
+        let (basis, _) = self.column_basis();
+        let solve = |t: u128| -> Option<u64> {
+            let (v, idx) = reduce(&basis, t, 0);
+            (v == 0).then_some(idx)
+        };
+        let modes: Vec<(i64, F2)> = (0..log2(self.size()))
+            .map_while(|t| solve(1u128 << t).map(|x| (2, F2(x))))
+            .collect();
+        if chain.size() >= 1i64 << modes.len() {
+            return Ok(chain);
+        }
+        flat("right_inverse", &modes)?.coalesce()
+    }
+
+    /// The values at `0..size` for the inverses' searches, each as an index when it is below
+    /// the size (the only values those searches look up) and `NOT_AN_INDEX` otherwise;
+    /// [`LayoutError::TooLarge`] past [`MAX_F2_POINTS`] points.
+    fn index_values(&self, op: &'static str) -> Result<Vec<u64>, LayoutError> {
+        let n = self.size();
+        if n > MAX_F2_POINTS {
+            return Err(LayoutError::TooLarge {
+                op,
+                what: alloc::format!("{self} has {n} points to enumerate"),
+                limit: MAX_F2_POINTS,
+            });
+        }
+        let n = n.unsigned_abs();
+        Ok((0..n)
+            .map(|i| {
+                let v = self.value_wide(i);
+                if v < u128::from(n) {
+                    v as u64
+                } else {
+                    NOT_AN_INDEX
+                }
+            })
+            .collect())
+    }
+
+    /// [`Layout::<F2>::right_inverse`] by search (see there), from the chain's answer.
+    fn searched_right_inverse(&self, chain: Layout<F2>) -> Result<Layout<F2>, LayoutError> {
+        const OP: &str = "right_inverse";
+        let values = self.index_values(OP)?;
+        let n = values.len();
+        // The preimages of each index t < n: pre[start[t]..start[t + 1]], ascending.
+        let mut start = alloc::vec![0usize; n + 1];
+        for &v in &values {
+            if v != NOT_AN_INDEX {
+                start[v as usize + 1] += 1;
+            }
+        }
+        for t in 0..n {
+            start[t + 1] += start[t];
+        }
+        let mut fill = start.clone();
+        let mut pre = alloc::vec![0u64; start[n]];
+        for (i, &v) in values.iter().enumerate() {
+            if v != NOT_AN_INDEX {
+                pre[fill[v as usize]] = i as u64;
+                fill[v as usize] += 1;
+            }
+        }
+        let bound = (0..n).find(|&t| start[t] == start[t + 1]).unwrap_or(n);
+        if chain.size().unsigned_abs() as usize >= bound {
+            return Ok(chain);
+        }
+        let mut search = RightInverseSearch {
+            layout: self,
+            values: &values,
+            start: &start,
+            pre: &pre,
+            bound,
+            unique: (0..bound).all(|t| start[t + 1] - start[t] == 1),
+            explored: alloc::vec![false; bound + 1],
+            checks: 0,
+            best: (chain.size().unsigned_abs() as usize, None),
+        };
+        let mut r = alloc::vec![0u64];
+        search.extend(&mut r, &mut Vec::new())?;
+        match search.best.1 {
+            Some(modes) => flat(OP, &modes)?.coalesce(),
+            None => Ok(chain),
+        }
+    }
     /// PyCuTe's chain right inverse (see [`Layout::<F2>::right_inverse`]).
     fn chain_right_inverse(&self) -> Layout<F2> {
         // Each leaf: (stride, extent, position in the domain).
@@ -714,32 +944,197 @@ impl Layout<F2> {
         })
     }
 
-    /// PyCuTe's left inverse of an F2 layout: the integer layout `R` with `R(L(i)) == i` for
-    /// every `i < size` where `L` is injective (and `L(R(L(i))) == L(i)` always).
+    /// A left inverse of an injective F2 layout: `R` with `R(L(i)) == i` for every `i < size`,
+    /// each `L(i)` inside `R`'s domain; an integer layout ([`F2LeftInverse::Layout`]) or an F2
+    /// layout ([`F2LeftInverse::F2`]).
     ///
-    /// Definition: drop the stride-0 and extent-1 leaves and sort the rest by stride; every gap
-    /// of the chain must be 1 (PyCuTe raises otherwise: F2's stride quotient is carry-less, no
-    /// extent): the first stride is 1 and each next stride is the previous one times its extent,
-    /// which must be a power of two. Then `R` has the sorted extents as its shape and the
-    /// leaves' domain positions as its strides.
+    /// Definition: the first of these that exists.
+    /// 1. PyCuTe's chain: drop the stride-0 and extent-1 leaves and sort the rest by stride;
+    ///    the first stride is 1 and each next stride is the previous one times its extent, a
+    ///    power of two. `R` has the sorted extents as its shape and the leaves' domain positions
+    ///    as its strides (an integer layout).
+    /// 2. Where `L` is, as a function, an integer layout `I` (every leaf's carry-less products
+    ///    are its integer products, and no two leaves reach a common bit; then `I` has `L`'s
+    ///    shape and strides): CuTe's left inverse of `I` (an integer layout).
+    /// 3. Where the map `L(i) -> i` is GF(2)-linear in the bits of the values (Gaussian
+    ///    elimination of the pairs `(L(i), i)` finds no combination of values that XORs to 0
+    ///    while the indices do not; always so for an injective `L` whose extents are powers of
+    ///    two): the F2 layout `(2,...,2):(F2(r_0),...)` over the value bits, `r_b` the index
+    ///    that value bit `b` stands for (0 for the free bits), coalesced.
+    ///
+    /// Every injective F2 layout whose extents are powers of two has one (case 3). With other
+    /// extents the three cases are what is searched: a layout that none fits is refused.
     ///
     /// # Laws
-    /// * `L.index_1d(R(L(i))) == L(i)` for `0 <= i < size`.
+    /// * `R.index_1d(L(i)) == i` for `0 <= i < size(L)`.
     ///
     /// # Errors
-    /// [`LayoutError::NotRepresentable`] where a gap is not 1 (`8:F2(2)`, or a swizzle such as
-    /// `(8,8):(F2(1),F2(9))`) or an extent below the top of the chain is no power of two.
+    /// * [`LayoutError::NotInjectiveF2`] where two indices have the same value (no left inverse
+    ///   exists), naming them.
+    /// * [`LayoutError::NotRepresentable`] where `L` is injective and none of the three cases
+    ///   applies.
+    /// * [`LayoutError::TooLarge`] where an extent is no power of two and the domain has more
+    ///   than [`MAX_F2_POINTS`] points (injectivity and case 3 enumerate it).
+    /// * [`LayoutError::Overflow`] where `R` would leave the layout invariant (values of 62 bits
+    ///   or more for case 3).
     ///
     /// # Examples
     /// ```
     /// # use cute_layout::{F2, Layout};
     /// let l: Layout<F2> = "(4,8):(F2(8),F2(1))".parse()?;
     /// assert_eq!(l.left_inverse()?.to_string(), "(8,4):(4,1)");
+    /// assert_eq!("8:F2(2)".parse::<Layout<F2>>()?.left_inverse()?.to_string(), "(2,8):(0,1)");
     /// let sw: Layout<F2> = "(8,8):(F2(1),F2(9))".parse()?;
-    /// assert_eq!(sw.left_inverse().unwrap_err().kind(), "NotRepresentable");
+    /// assert_eq!(sw.left_inverse()?.to_string(), "(8,8):(F2(1),F2(9))");
+    /// let e = "(4,2):(F2(1),F2(3))".parse::<Layout<F2>>()?.left_inverse().unwrap_err();
+    /// assert_eq!(e.to_string(), "left_inverse: layout (4,2):(F2(1),F2(3)) is not injective: L(0) = L(7) = 0");
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
-    pub fn left_inverse(&self) -> Result<Layout, LayoutError> {
+    pub fn left_inverse(&self) -> Result<F2LeftInverse, LayoutError> {
+        const OP: &str = "left_inverse";
+        if let Some((i, j, value)) = self.collision(OP)? {
+            return Err(LayoutError::NotInjectiveF2 {
+                op: OP,
+                layout: alloc::format!("{self}"),
+                witness: Box::new((i, j, value)),
+            });
+        }
+        if let Ok(r) = self.chain_left_inverse() {
+            return Ok(F2LeftInverse::Layout(r));
+        }
+        if let Some(r) = self.integer_form().and_then(|l| l.left_inverse().ok()) {
+            return Ok(F2LeftInverse::Layout(r));
+        }
+        match self.linear_left_inverse(OP)? {
+            Some(r) => Ok(F2LeftInverse::F2(r)),
+            None => Err(LayoutError::NotRepresentable {
+                op: OP,
+                what: alloc::format!(
+                    "{self} is injective, but neither PyCuTe's chain, nor the integer layout of the same function, nor a GF(2)-linear map of the value bits inverts it"
+                ),
+            }),
+        }
+    }
+
+    /// Two indices `i < j` with the same value, and that value: by the columns where every
+    /// extent is a power of two (a nonzero index the layout maps to 0, against index 0), else
+    /// by enumeration; `None` for an injective layout.
+    fn collision(&self, op: &'static str) -> Result<Option<(i64, i64, u128)>, LayoutError> {
+        if self.is_f2_linear() {
+            return Ok(self.column_basis().1.map(|j| (0, j as i64, 0)));
+        }
+        let n = self.size();
+        if n > MAX_F2_POINTS {
+            return Err(LayoutError::TooLarge {
+                op,
+                what: alloc::format!("{self} has {n} points to enumerate"),
+                limit: MAX_F2_POINTS,
+            });
+        }
+        let mut seen: Vec<(u128, u64)> = (0..n.unsigned_abs())
+            .map(|i| (self.value_wide(i), i))
+            .collect();
+        seen.sort_unstable();
+        Ok(seen
+            .windows(2)
+            .find(|w| w[0].0 == w[1].0)
+            .map(|w| (w[0].1 as i64, w[1].1 as i64, w[0].0)))
+    }
+
+    /// The integer layout with the same function, where there is one: every leaf `s:d` has
+    /// `clmul(d, c) == d * c` for `c < s` (no two of the shifts `d << j` that a `c < s` combines
+    /// overlap: `d & (d << k) == 0` for every `k >= 1` with `1 + 2^k <= s - 1`), and no two
+    /// leaves reach a common bit (a leaf reaches the bits of `d << j` for `2^j <= s - 1`). Both
+    /// conditions are also necessary, so `None` means no integer layout is this function.
+    fn integer_form(&self) -> Option<Layout> {
+        let mut taken = 0u128;
+        for (&s, d) in self.shape.iter().zip(self.stride.iter()) {
+            let (top, d) = ((s - 1).unsigned_abs(), u128::from(d.0));
+            if top == 0 || d == 0 {
+                continue;
+            }
+            let width = 64 - top.leading_zeros();
+            if (1..width).any(|k| (1u64 << k) < top && d & (d << k) != 0) {
+                return None;
+            }
+            let reach = (0..width).fold(0u128, |acc, j| acc | d << j);
+            if reach & taken != 0 {
+                return None;
+            }
+            taken |= reach;
+        }
+        let stride = self
+            .stride
+            .iter()
+            .map(|d| i64::try_from(d.0).ok())
+            .collect::<Option<Leaves<i64>>>()?;
+        Layout::checked(
+            "left_inverse",
+            self.toks.clone(),
+            self.shape.clone(),
+            stride,
+        )
+        .ok()
+    }
+
+    /// Case 3 of [`Layout::<F2>::left_inverse`]: the GF(2)-linear left inverse over the value
+    /// bits, `None` where the pairs `(L(i), i)` are not consistent with one.
+    fn linear_left_inverse(&self, op: &'static str) -> Result<Option<Layout<F2>>, LayoutError> {
+        // A basis of the pairs by the value's leading bit, then reduced so that no pair holds
+        // another's leading bit.
+        let mut basis: [Option<(u128, u64)>; 128] = [None; 128];
+        let mut add = |v: u128, i: u64| -> bool {
+            let (v, idx) = reduce(&basis, v, i);
+            if v == 0 {
+                return idx == 0;
+            }
+            basis[127 - v.leading_zeros() as usize] = Some((v, idx));
+            true
+        };
+        let consistent = if self.is_f2_linear() {
+            (0..log2(self.size())).all(|j| add(self.value_wide(1 << j), 1 << j))
+        } else {
+            let n = self.size();
+            if n > MAX_F2_POINTS {
+                return Err(LayoutError::TooLarge {
+                    op,
+                    what: alloc::format!("{self} has {n} points to enumerate"),
+                    limit: MAX_F2_POINTS,
+                });
+            }
+            (0..n.unsigned_abs()).all(|i| add(self.value_wide(i), i))
+        };
+        if !consistent {
+            return Ok(None);
+        }
+        for b in 0..128 {
+            let Some(mut e) = basis[b] else { continue };
+            for lower in (0..b).rev() {
+                if e.0 >> lower & 1 == 1 {
+                    if let Some(l) = basis[lower] {
+                        e = (e.0 ^ l.0, e.1 ^ l.1);
+                    }
+                }
+            }
+            basis[b] = Some(e);
+        }
+        // Value bits: up to the highest bit any value has.
+        let width = (0..128)
+            .rev()
+            .find(|&b| basis[b].is_some())
+            .map_or(0, |b| b + 1);
+        if width > 62 {
+            return Err(LayoutError::overflow(op));
+        }
+        let modes: Vec<(i64, F2)> = (0..width)
+            .map(|b| (2, basis[b].map_or(F2::ZERO, |(_, idx)| F2(idx))))
+            .collect();
+        flat(op, &modes)?.coalesce().map(Some)
+    }
+
+    /// Case 1 of [`Layout::<F2>::left_inverse`], PyCuTe's chain; `NotRepresentable` where a gap
+    /// is not 1 or an extent below the top of the chain is no power of two.
+    fn chain_left_inverse(&self) -> Result<Layout, LayoutError> {
         let mut pos = 1i64;
         let mut leaves: Vec<(u64, i64, i64)> = Vec::new();
         for (&s, &d) in self.shape.iter().zip(self.stride.iter()) {
@@ -1018,7 +1413,8 @@ impl Layout<F2Basis> {
     ///   coordinate codomain); `rank(R)` is the number of coordinate modes.
     ///
     /// # Errors
-    /// [`LayoutError::TooDeep`] or [`LayoutError::Overflow`] as [`Layout::from_modes`].
+    /// [`LayoutError::TooDeep`] or [`LayoutError::Overflow`] as [`Layout::from_modes`]; the errors of
+    /// [`Layout::<F2>::right_inverse`] along each mode.
     ///
     /// # Examples
     /// ```
@@ -1030,7 +1426,10 @@ impl Layout<F2Basis> {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn right_inverse(&self) -> Result<Layout<F2>, LayoutError> {
-        Layout::from_modes((0..self.axes()).map(|k| self.along(k).right_inverse()))
+        let modes = (0..self.axes())
+            .map(|k| self.along(k).right_inverse())
+            .collect::<Result<Vec<_>, _>>()?;
+        Layout::from_modes(modes)
     }
 }
 
@@ -1165,7 +1564,7 @@ mod tests {
             let d: Vec<alloc::string::String> =
                 (0..n).map(|_| alloc::format!("F2({})", next(64))).collect();
             let l = f2(&alloc::format!("({}):({})", s.join(","), d.join(",")));
-            let r = l.right_inverse();
+            let r = l.right_inverse().unwrap();
             for i in 0..r.size() {
                 let j = r.index_any(i).unwrap();
                 assert!(j >= 0 && j < l.size(), "{l}: R({i}) = {j}");
@@ -1196,14 +1595,14 @@ mod tests {
             ("(4,2):(F2(2),F2(3))", "(2,4):(F2(5),F2(1))"),
             ("(4,2):(F2(2),F2(5))", "(2,4):(F2(6),F2(1))"),
         ] {
-            assert_eq!(f2(l).right_inverse().to_string(), want, "{l}");
+            assert_eq!(f2(l).right_inverse().unwrap().to_string(), want, "{l}");
         }
     }
 
     #[test]
     fn right_inverse_laws_on_the_small_domain() {
         for l in small() {
-            let r = l.right_inverse();
+            let r = l.right_inverse().unwrap();
             for i in 0..r.size() {
                 let j = r.index_any(i).unwrap();
                 assert!(j >= 0 && j < l.size(), "{l}: R({i}) = {j}");
@@ -1217,13 +1616,21 @@ mod tests {
             "(8,8):(F2(9),F2(1))",
             "(4,4):(F2(1),F2(5))",
         ] {
-            assert_eq!(f2(t).right_inverse().size(), 64.min(f2(t).size()), "{t}");
+            assert_eq!(
+                f2(t).right_inverse().unwrap().size(),
+                64.min(f2(t).size()),
+                "{t}"
+            );
         }
         // a bijection whose carried component leaks: the chain stops at 8, GF(2) gives 64
-        assert_eq!(f2("(8,8):(F2(1),F2(13))").right_inverse().size(), 64);
+        assert_eq!(
+            f2("(8,8):(F2(1),F2(13))").right_inverse().unwrap().size(),
+            64
+        );
         assert_eq!(
             f2("(4,(4,3)):(F2(1),(F2(5),F2(16)))")
                 .right_inverse()
+                .unwrap()
                 .size(),
             48
         );
@@ -1232,16 +1639,37 @@ mod tests {
     #[test]
     fn left_inverse_laws_on_the_small_domain() {
         for l in small() {
-            let Ok(r) = l.left_inverse() else { continue };
+            let injective = l.is_injective().unwrap();
+            let r = match l.left_inverse() {
+                Ok(r) => r,
+                Err(e) => {
+                    let want = if injective {
+                        "NotRepresentable"
+                    } else {
+                        "NotInjective"
+                    };
+                    assert_eq!(e.kind(), want, "{l}: {e}");
+                    assert!(!injective || !l.is_f2_linear(), "{l}: {e}");
+                    continue;
+                }
+            };
+            assert!(injective, "{l}: {r}");
             for i in 0..l.size() {
                 let y = l.index_any(i).unwrap();
-                let back = r.index_any(y).unwrap();
-                assert_eq!(l.index_any(back).unwrap(), y, "{l} with {r} at {i}");
+                assert_eq!(r.index_1d(y), Some(i), "{l} with {r} at {i}");
             }
         }
-        for t in ["8:F2(2)", "(8,8):(F2(1),F2(9))", "(4,4):(F2(1),F2(5))"] {
-            assert_eq!(f2(t).left_inverse().unwrap_err().kind(), "NotRepresentable");
+        for (t, want) in [
+            ("8:F2(2)", "(2,8):(0,1)"),
+            ("(8,8):(F2(1),F2(9))", "(8,8):(F2(1),F2(9))"),
+            ("(4,4):(F2(1),F2(5))", "(4,4):(F2(1),F2(5))"),
+        ] {
+            assert_eq!(f2(t).left_inverse().unwrap().to_string(), want, "{t}");
         }
+        assert_eq!(
+            f2("(4,2):(F2(1),0)").left_inverse().unwrap_err().kind(),
+            "NotInjective"
+        );
     }
 
     #[test]
@@ -1333,7 +1761,7 @@ mod tests {
             let l = f2(&alloc::format!("({shape}):({stride})"));
             let c = l.coalesce().unwrap();
             prop_assert_eq!(vals(&c), vals(&l));
-            let r = l.right_inverse();
+            let r = l.right_inverse().unwrap();
             for i in 0..r.size() {
                 prop_assert_eq!(l.index_any(r.index_any(i).unwrap()).unwrap(), i);
             }

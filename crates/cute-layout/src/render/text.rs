@@ -39,14 +39,15 @@ use crate::layout::Layout;
 
 pub use crate::layout::fmt::MAX_TABLE_CELLS;
 
-/// CuTe's `num_digits`: the number of decimal digits of `x`, 1 for anything below 10 (negative
-/// numbers included).
-fn cute_num_digits(x: i64) -> usize {
-    if x < 10 {
-        1
-    } else {
-        text_width(x)
+/// CuTe's `num_digits`: the number of decimal digits of `x`, 1 for anything below 10.
+fn cute_num_digits(x: u64) -> usize {
+    let mut n = 1;
+    let mut v = x;
+    while v >= 10 {
+        v /= 10;
+        n += 1;
     }
+    n
 }
 
 /// The length of `x` written in decimal, with its sign.
@@ -126,7 +127,7 @@ impl<'a> Grid<'a> {
 
     /// The cosize CuTe's cell width is computed from: the layout's, or one past the largest
     /// mapped value.
-    fn cosize(&self) -> i64 {
+    fn cosize(&self) -> u64 {
         match self.post {
             None => self.layout.cosize(),
             Some(p) => self
@@ -134,6 +135,7 @@ impl<'a> Grid<'a> {
                 .offsets()
                 .map(|v| (p.f)(v))
                 .max()
+                .and_then(|m| u64::try_from(m).ok())
                 .map_or(0, |m| m + 1),
         }
     }

@@ -905,7 +905,10 @@ fn law_complement(args: &[Arg], r: &Result<String, OpError>) -> Result<(), Strin
             Some(t) => t.leaves().iter().product::<i64>(),
             None => return Ok(()),
         },
-        None => a.cosize(),
+        None => match i64::try_from(a.cosize()) {
+            Ok(c) => c,
+            Err(_) => return Ok(()),
+        },
     };
     let Ok(ans) = r else { return Ok(()) };
     let c = answer_layout(ans)?;

@@ -21,15 +21,30 @@ use crate::layout::Layout;
 /// ```
 pub fn explain_complement(a: &Layout, cotarget: Option<&IntTuple>) -> Explanation {
     let f = a.filter();
-    let cot = match cotarget {
-        Some(c) => c.clone(),
-        None => IntTuple::int(f.cosize().max(1)),
+    // The default cotarget is the cosize, which may be 2^63, one past i64: then it is no shape
+    // and the explanation names the one-argument complement (whose last span reaches past
+    // i64, so no step below uses the cotarget).
+    let (cot, operands) = match cotarget
+        .cloned()
+        .map(Ok)
+        .unwrap_or_else(|| i64::try_from(f.cosize()).map(IntTuple::int))
+    {
+        Ok(c) => (
+            c.clone(),
+            alloc::vec![Operand::Layout(a.clone()), Operand::Shape(c)],
+        ),
+        Err(_) => (
+            IntTuple::int(i64::MAX),
+            alloc::vec![Operand::Layout(a.clone())],
+        ),
     };
-    let mut e = Explanation::new(
-        "complement",
-        alloc::vec![Operand::Layout(a.clone()), Operand::Shape(cot.clone())],
-    );
-    e.outcome = a.complement_shape(&cot);
+    let one_argument = operands.len() == 1;
+    let mut e = Explanation::new("complement", operands);
+    e.outcome = if one_argument {
+        a.complement_cosize()
+    } else {
+        a.complement_shape(&cot)
+    };
     e.steps.push(Step::Filter {
         layout: a.clone(),
         result: f.clone(),
@@ -100,11 +115,13 @@ pub fn explain_complement(a: &Layout, cotarget: Option<&IntTuple>) -> Explanatio
                     let m = cot.size().unwrap_or(i64::MAX);
                     match collision(&both) {
                         Some(c) => e.steps.push(c),
-                        None if both.cosize() < m => e.steps.push(Step::ShortCover {
-                            cosize: both.cosize(),
-                            layout: both,
-                            cotarget: m,
-                        }),
+                        None if both.cosize() < m.unsigned_abs() => {
+                            e.steps.push(Step::ShortCover {
+                                cosize: both.cosize(),
+                                layout: both,
+                                cotarget: m,
+                            })
+                        }
                         None => {}
                     }
                 }

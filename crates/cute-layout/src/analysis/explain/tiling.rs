@@ -79,7 +79,10 @@ pub fn explain_logical_product(a: &Layout, tiler: &Tiler) -> Explanation {
         e.steps.push(Step::Definition {
             text: "A x B = (A, A* o B) with A* = complement(A, size(A) * cosize(B))",
         });
-        let Some(m) = a.size().checked_mul(b.cosize().max(1)) else {
+        let Some(m) = i64::try_from(b.cosize())
+            .ok()
+            .and_then(|c| a.size().checked_mul(c))
+        else {
             return e;
         };
         let comp = explain_complement(a, Some(&IntTuple::int(m)));

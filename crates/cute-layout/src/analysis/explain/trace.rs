@@ -378,7 +378,7 @@ pub enum Step {
         /// `(A, R)`.
         layout: Layout,
         /// Its cosize.
-        cosize: i64,
+        cosize: u64,
         /// The cotarget's size.
         cotarget: i64,
     },

@@ -36,6 +36,7 @@ mod regressions;
 mod render;
 mod roundtrip;
 mod seeds;
+mod smem_search_heldout;
 mod smem_search_laws;
 mod soundness;
 mod surface;

@@ -29,10 +29,15 @@
 //!
 //! # The search
 //!
-//! Candidates for an `M x N` tile: row- and column-major; padded rows or columns
-//! (`(M,N):(N+p,1)`, `(M,N):(1,M+p)`, `1 <= p <= 32`, any extents); and every swizzle
-//! `Sw<B,M,S> o 0 o L` over the row- and column-major layouts (`1 <= B <= 6`, `0 <= M <= 6`,
-//! `B <= |S| <= 10`, both signs of `S`) that permutes the tile's offsets among themselves. They
+//! Candidates for an `M x N` tile of any extents: row- and column-major; padded rows or columns
+//! (`(M,N):(N+p,1)`, `(M,N):(1,M+p)`, `1 <= p <=` [`MAX_PAD`]); every swizzle `Sw<B,M,S> o 0 o L`
+//! over the row- and column-major layouts (`1 <= B <= 6`, `0 <= M <= 6`, `B <= |S|`, both signs
+//! of `S`) whose bits all lie below the next power of two at or above the footprint (an offset's
+//! higher bits are zero); and the combinations `Sw<B,M,S> o 0 o P` of a swizzle (`B <= 3`,
+//! `M <= 4`, the same bound on its bits) with a padded layout `P` whose padding is 1, 2, 4, 8 or 16
+//! elements. A swizzle is a bijection of the offsets, so every candidate stores each element
+//! once; where the extents are not powers of two a swizzle can move offsets past the unswizzled
+//! footprint, which the ranking's footprint key sees. They
 //! are ranked by total wavefronts per tile (writes + reads: what the accesses cost, conflicts
 //! and vector width together), then by vector bytes (wider first), then by footprint (elements
 //! of shared memory), then in the order above (simplest first). Ranking by wavefronts rather than
@@ -138,7 +143,7 @@ impl fmt::Display for Side {
 pub struct Evaluation {
     /// The layout from the tile's 1-D index to the element offset in shared memory.
     pub layout: ComposedLayout,
-    /// `row-major`, `column-major`, `padded`, `swizzled` or `given`.
+    /// `row-major`, `column-major`, `padded`, `swizzled`, `swizzled-padded` or `given`.
     pub kind: &'static str,
     /// The writes.
     pub write: Side,
@@ -441,30 +446,60 @@ impl Problem {
             (row.clone().into(), "row-major"),
             (col.clone().into(), "column-major"),
         ];
-        for p in 1..=32 {
-            out.push((lay(n + p, 1)?.into(), "padded"));
-            out.push((lay(1, m + p)?.into(), "padded"));
+        let mut padded = Vec::new();
+        for p in 1..=MAX_PAD {
+            padded.push((p, lay(n + p, 1)?));
+            padded.push((p, lay(1, m + p)?));
         }
-        // Swizzles that permute [0, m n) among itself: all their bits below log2 of the largest
-        // power of two dividing m n.
-        let bits = i64::from((m * n).trailing_zeros());
+        out.extend(padded.iter().map(|(_, l)| (l.clone().into(), "padded")));
+        // Swizzles over the row- and column-major tiles: every `Sw<B,M,S>` whose bits all lie
+        // below the footprint's next power of two (higher bits of an offset are zero there).
         for base in [&row, &col] {
-            for b in 1..=6 {
-                for mb in 0..=6 {
-                    for abs_s in b..=10 {
-                        if b + mb + abs_s > bits {
-                            continue;
-                        }
-                        for s in [abs_s, -abs_s] {
-                            let sw = Swizzle::new(b, mb, s)?;
-                            out.push((ComposedLayout::new(sw, 0, base.clone())?, "swizzled"));
-                        }
-                    }
+            for sw in swizzles(footprint_bits(base), 6, 6) {
+                out.push((ComposedLayout::new(sw, 0, base.clone())?, "swizzled"));
+            }
+        }
+        // Swizzles over the padded tiles whose padding is a power of two of at most 16 elements:
+        // `Sw o pad o L`.
+        for (p, base) in &padded {
+            if p & (p - 1) == 0 && *p <= 16 {
+                for sw in swizzles(footprint_bits(base), 3, 4) {
+                    out.push((ComposedLayout::new(sw, 0, base.clone())?, "swizzled-padded"));
                 }
             }
         }
         Ok(out)
     }
+}
+
+/// The largest padding (elements per row or column) among the candidates.
+pub const MAX_PAD: i64 = 32;
+
+/// Bits of the next power of two at or above `l`'s footprint (its largest offset + 1).
+fn footprint_bits(l: &Layout) -> i64 {
+    let f = l.image_bounds().1.saturating_add(1).max(1);
+    i64::from(64 - (f - 1).leading_zeros())
+}
+
+/// Every `Sw<B,M,S>` (`1 <= B <= max_b`, `0 <= M <= max_m`, `B <= |S|`, both signs of `S`)
+/// whose bits all lie below bit `bits`.
+fn swizzles(bits: i64, max_b: i64, max_m: i64) -> Vec<Swizzle> {
+    let mut out = Vec::new();
+    for b in 1..=max_b {
+        for mb in 0..=max_m {
+            for abs_s in b..=bits {
+                if b + mb + abs_s > bits {
+                    break;
+                }
+                for s in [abs_s, -abs_s] {
+                    if let Ok(sw) = Swizzle::new(b, mb, s) {
+                        out.push(sw);
+                    }
+                }
+            }
+        }
+    }
+    out
 }
 
 /// Every candidate of the [module docs](self) evaluated and ranked, best first: fewest

@@ -3,8 +3,8 @@
 One function per operation of `cute ops`: positional parameters named after the declaration's
 parameters, `None` defaults for optional ones, a repeating last parameter as one list or tuple,
 and the op's summary as the first line of the docstring (then usage, law and example). Where
-`cute_layout._native` has a function of the same name it stays the implementation (the stub
-then gives its own parameters).
+`cute_layout._native` has a function of the same name it stays the implementation (a fast path
+with the same parameters).
 
 Regenerate (with the package built and installed, e.g. by scripts/ci/python.sh):
     python crates/cute-py/gen_ops.py          # writes the two files
@@ -12,7 +12,6 @@ Regenerate (with the package built and installed, e.g. by scripts/ci/python.sh):
 """
 
 import builtins
-import inspect
 import keyword
 import pathlib
 import sys
@@ -116,12 +115,8 @@ def generate(specs, native):
             tup = "(" + ", ".join(fixed) + ("," if len(fixed) == 1 else "") + ")"
             call = f"_call({spec['name']!r}, {required}, {tup}" + (f", {rest})" if rest else ")")
             py += ["", "", f"def {name}({', '.join(params)}):", doc, f"    return {call}"]
-        if name in native:
-            # The native function's own parameters (pyo3's text signature).
-            sig = str(inspect.signature(native[name]))
-            aparams = [sig[1:-1]] if sig != "()" else []
-        else:
-            aparams, _, _ = signature(spec, True)
+        # A native function takes the declared parameters too (tests/test_ops_table.py checks it).
+        aparams, _, _ = signature(spec, True)
         pyi += [
             "",
             f"def {name}({', '.join(aparams)}) -> {result_type(spec['returns'])}:",

@@ -91,6 +91,10 @@ enum Command {
         /// The header the test program includes (default NAME.hpp).
         #[arg(long)]
         header: Option<String>,
+        /// Build the layout in another language instead: cute-dsl (a Python function NAME() for
+        /// the CuTe DSL) or cpp (the CuTe C++ type NAME_t and NAME()).
+        #[arg(long)]
+        lang: Option<String>,
     },
     /// Shared-memory layout of a tile whose writes and reads take the fewest wavefronts.
     SmemSearch {
@@ -236,6 +240,7 @@ fn main() -> ExitCode {
             namespace,
             check,
             header,
+            lang,
         } => match ops::show::parse_showable("codegen", &layout)
             .map_err(|e| {
                 // A text the table reads as another kind (a chain with a layout as its outer
@@ -245,8 +250,17 @@ fn main() -> ExitCode {
                     _ => e,
                 }
             })
-            .and_then(|c| {
-                ops::codegen::codegen(&c, &name, namespace.as_deref(), check, header.as_deref())
+            .and_then(|c| match &lang {
+                Some(l) if !check && namespace.is_none() => {
+                    ops::codegen::codegen_lang(&c, &name, l)
+                }
+                Some(l) => Err(ops::OpError::new(
+                    "BadRequest",
+                    format!("codegen: --lang {l} goes with neither --check nor --namespace"),
+                )),
+                None => {
+                    ops::codegen::codegen(&c, &name, namespace.as_deref(), check, header.as_deref())
+                }
             }) {
             Ok(text) => emit(&text),
             Err(e) => fail(&e),

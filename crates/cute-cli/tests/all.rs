@@ -16,6 +16,7 @@ mod conformance;
 mod draw;
 mod hardening;
 mod newcomer;
+mod rosetta;
 mod soundness;
 mod surface;
 mod tensors;

@@ -28,7 +28,7 @@ pub static ATOM_OPS: &[OpSpec] = &[
         .law("each field is the accessor of CuTe's make_tiled_mma(ATOM, ATOM_LAYOUT, PERMUTATION) of the same name; the atom is repeated over ATOM_LAYOUT")
         .example(&["SM80_16x8x16_F16F16F16F16_TN", "(2,2,1)", "_", "tile_size_mnk"], "(32,16,16)")
         .run(tiled_mma),
-    op("list_atoms", Topic::Atoms, "the atom families (kind, arch, pattern), one per line; with FILTER only those containing it")
+    op("list_atoms", Topic::Atoms, "the atom families (kind, arch, pattern), one per line; with FILTER only those whose pattern contains it or whose architecture or kind it is (ignoring case)")
         .params(&[opt("FILTER", &[K::Name])])
         .returns(&[K::Text])
         .law("one line per atom family: kind, architecture, name pattern, and what it computes")

@@ -21,7 +21,7 @@ pub static CONSTRUCT_OPS: &[OpSpec] = &[
         .law("R = (L, L(COORD)); for a composed A o O o B, (A o (O + B(COORD)) o B, 0)")
         .example(&["(1,2)", "(4,4):(4,1)"], "((4,4):(4,1),6)")
         .run(|a| crate::tensor_restructure_ops::on_tensor(a, 1, crate::tensor_restructure_ops::domain_offset, || domain_offset(a))),
-    op("max_alignment", Topic::Queries, "largest N for which upcast<N>(LAYOUT) is defined: gcd(size of right_inverse, the strides past it)")
+    op("max_alignment", Topic::Queries, "the widest aligned vector of contiguous elements: gcd(size of right_inverse, the strides past it)")
         .params(&[one("", &[K::Layout, K::Composed, K::Swizzle])])
         .returns(&[K::Int])
         .law("R = gcd(size(P<0>), stride(P<1>)) with P = logical_divide(coalesce(L), right_inverse(coalesce(L)))")
@@ -60,13 +60,13 @@ pub static CONSTRUCT_OPS: &[OpSpec] = &[
     op("compact_order", Topic::Tuples, "the compact stride laying out the modes of SHAPE in the order ORDER ranks them")
         .params(&[one("", &[K::Shape]), one("ORDER|LayoutLeft|LayoutRight", &[K::Tuple, K::Tag("LayoutLeft"), K::Tag("LayoutRight")])])
         .returns(&[K::Tuple])
-        .law("SHAPE:R is compact, each leaf of ORDER starting at the product of the extents ranked below it")
+        .law("each leaf of ORDER lays out its node of SHAPE column-major from the product of the sizes of the nodes ranked strictly below it: compact when ORDER's leaves differ (equal ranks share a start, as CuTe)")
         .example(&["(2,(3,4))", "(1,0)"], "(12,(1,3))")
         .run(compact_order),
     op("make_coord_iterator", Topic::Tuples, "the coordinates of SHAPE in CuTe's iteration order, as a tuple (at most 65536 coordinates and 262144 integers in all)")
         .params(&[one("", &[K::Shape]), opt("START|_", &[K::Int, K::Underscore]), opt("ORDER", &[K::Tuple])])
         .returns(&[K::Tuple])
-        .law("from START (default 0) the leaf ORDER ranks 0 moves fastest (default: left to right, the 1-D index order)")
+        .law("from START (default 0) the leaf ORDER ranks 0 moves fastest; ORDER ranks the n leaves 0..n-1, each once (default: left to right, the 1-D index order)")
         .example(&["(2,3)"], "((0,0),(1,0),(0,1),(1,1),(0,2),(1,2))")
         .limits("at most 65536 coordinates (MAX_COORDINATES) and 262144 integers in all (MAX_COORDINATE_INTEGERS)")
         .run(coordinates),

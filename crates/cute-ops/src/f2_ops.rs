@@ -410,7 +410,9 @@ mod tests {
                 "f2_matrix",
                 "layout_add",
                 "coalesce_z",
-                "f2_swizzle"
+                "f2_swizzle",
+                "cute_to_gluon",
+                "equal_function"
             ]
         );
         assert_eq!(

@@ -52,6 +52,7 @@ pub mod png;
 mod pointer_ops;
 mod pycute_ops;
 pub mod request;
+mod rosetta_ops;
 pub mod show;
 mod smem_atom_ops;
 mod symbolic_ops;
@@ -160,6 +161,7 @@ pub static GROUPS: &[&[OpSpec]] = &[
     f2_ops::F2_OPS,
     symbolic_ops::SYMBOLIC_OPS,
     pointer_ops::POINTER_OPS,
+    rosetta_ops::ROSETTA_OPS,
 ];
 
 /// Every operation of every group, in the order `cute ops` lists them.
@@ -350,7 +352,7 @@ pub static OPS: &[OpSpec] = &[
     op("crd2crd", Topic::Queries, "a coordinate of one shape as a coordinate of another")
         .params(&[one("", &[K::Coord]), one("", &[K::Shape]), one("", &[K::Shape])])
         .returns(&[K::Tuple])
-        .law("crd2idx(crd2crd(c, S1, S2), S2) = crd2idx(c, S1) (both colexicographic)")
+        .law("three tuples of one rank: element by element (CuTe); else R = idx2crd(crd2idx(c, S1), S2), so crd2idx(R, S2) = crd2idx(c, S1) (both colexicographic)")
         .example(&["(1,5)", "(3,6)", "(3,(2,3))"], "(1,(1,2))")
         .run(|a| Ok(a.tuple(1)?.crd2crd(&a.tuple(0)?, &a.tuple(2)?)?.to_string())),
     op("congruent", Topic::Queries, "same tree")
@@ -433,19 +435,19 @@ pub static OPS: &[OpSpec] = &[
     op("max_common_vector", Topic::Algebra, "number of leading elements both layouts map alike")
         .params(&[one("", &[K::Layout, K::Composed]), one("", &[K::Layout, K::Composed])])
         .returns(&[K::Int])
-        .law("the largest n with A(i) = B(i) = i for every i < n (A and B contiguous alike there)")
+        .law("for every j < R some coordinate c has A(c) = B(c) = j: the run of right_inverse(B) that A shares, inside both domains (at least 1)")
         .example(&["(4,8):(1,4)", "32:1"], "32")
         .run(|a| first(chain_ops::max_common_vector(a), || Ok(a.layout(0)?.max_common_vector(&a.layout(1)?).to_string()))),
     op("max_common_layout", Topic::Algebra, "layout of the leading elements both layouts map alike")
         .params(&[one("", &[K::Layout, K::Composed]), one("", &[K::Layout, K::Composed])])
         .returns(&[K::Layout, K::Composed])
-        .law("R = A o right_inverse(B) restricted to the points both map alike: A(R(i)) = B(R(i))")
+        .law("R(i) is a coordinate both map to i: A(R(i)) = B(R(i)) = i for i < size(R), size(R) = max_common_vector(A, B) (1:0 when that is 1)")
         .example(&["(4,8):(1,4)", "32:1"], "32:1")
         .run(|a| first(chain_ops::max_common_layout(a), || Ok(a.layout(0)?.max_common_layout(&a.layout(1)?).to_string()))),
     op("upcast", Topic::Algebra, "the layout for elements N times wider")
         .params(&[one("N", &[K::Int]), one("", &[K::Layout, K::Swizzle, K::Composed])])
         .returns(&[K::Layout, K::Composed, K::Swizzle])
-        .law("the layout of the same memory viewed as elements N times wider: strides divided by N, stride-1 extents shrunk by N")
+        .law("strides divided by N, a leaf of stride |d| < N shrunk by N/|d| (rounded up): the same memory viewed as elements N times wider where at most one leaf has a stride below N (else leaf by leaf, as CuTe)")
         .example(&["2", "(4,8):(8,1)"], "(4,4):(4,1)")
         .run(|a| first(chain_ops::recast(a, true), || Ok(a.layout(1)?.upcast(a.int(0)?)?.to_string()))),
     op("downcast", Topic::Algebra, "the layout for elements N times narrower")
@@ -535,14 +537,14 @@ pub static OPS: &[OpSpec] = &[
     op("evenly_divides", Topic::Algebra, "whether TILER divides SHAPE without a partial tile")
         .params(&[one("", &[K::Shape]), one("", &[K::Tiler])])
         .returns(&[K::Bool])
-        .law("1 exactly when every mode of SHAPE is a multiple of the matching tile size of TILER")
+        .law("a tuple TILER mode by mode (at most rank(SHAPE) modes); an integer T: size(SHAPE) = T * size(ceil_div(SHAPE, T)), T divided out of SHAPE's leaves left to right rounding up (CuTe); a layout T: size(T) * size(complement(T, SHAPE)) = size(SHAPE)")
         .example(&["(8,12)", "(4,3)"], "1")
         .run(|a| Ok(bit(a.tuple(0)?.evenly_divides(&a.tiler(1)?)))),
     // analysis (crate::analysis)
     op("show", Topic::Analysis, "the layout, its size, cosize, rank and depth, and CuTe's print_layout table")
         .params(&[one("", &[K::Layout, K::Shape])])
         .returns(&[K::Text])
-        .law("the table's cell (r, c) is L(r, c); a shape is shown as its compact column-major layout")
+        .law("the table's cell (r, c) is L(r, c) (a rank-1 layout is one row); a shape is shown as its compact column-major layout")
         .example(&["(2,2)"], "layout: (2,2):(1,2)\nsize:   4\ncosize: 4\nrank:   2\ndepth:  1\n(2,2):(1,2)\n      0   1 \n    +---+---+\n 0  | 0 | 2 |\n    +---+---+\n 1  | 1 | 3 |\n    +---+---+")
         .run(show::show_op),
     op("explain", Topic::Analysis, "an algebra operation's derivation step by step, or why it refuses")
@@ -614,7 +616,7 @@ pub static OPS: &[OpSpec] = &[
     op("print_layout", Topic::Rendering, "CuTe's print_layout table (of a swizzled layout Sw<B,M,S> o OFFSET o LAYOUT: its values)")
         .params(&[one("", &[K::Layout])])
         .returns(&[K::Text])
-        .law("cell (r, c) of the table is A(r, c), with modes 1.. grouped as the columns")
+        .law("cell (r, c) of the table is A(r, c), with modes 1.. grouped as the columns (a rank-1 layout is one row)")
         .example(&["(2,2):(2,1)"], "(2,2):(2,1)\n      0   1 \n    +---+---+\n 0  | 0 | 1 |\n    +---+---+\n 1  | 2 | 3 |\n    +---+---+")
         .run(show::print_layout_op),
 ];
@@ -760,9 +762,22 @@ pub fn unknown_op(name: &str) -> OpError {
     OpError::new("UnknownOp", format!("unknown operation {name:?}{hint}"))
 }
 
-/// The entry of [`OPS`] called `name`.
+/// The entry of [`OPS`] called `name` (by a map of the names, built on the first call: every
+/// call of an operation looks its name up).
 pub fn find(name: &str) -> Option<&'static OpSpec> {
-    all().find(|s| s.name == name)
+    static BY_NAME: std::sync::OnceLock<std::collections::HashMap<&'static str, &'static OpSpec>> =
+        std::sync::OnceLock::new();
+    BY_NAME
+        .get_or_init(|| {
+            let mut map = std::collections::HashMap::new();
+            for s in all() {
+                // The first entry of a name, as a scan of `all()` finds.
+                map.entry(s.name).or_insert(s);
+            }
+            map
+        })
+        .get(name)
+        .copied()
 }
 
 /// The arguments of one call, with typed accessors whose errors name the operation and the
@@ -1117,10 +1132,17 @@ mod tests {
             .filter(|s| !s.limits.is_empty())
             .map(|s| s.name)
             .collect();
-        // make_coord_iterator's: usage_audit::make_coord_iterator_limits.
+        // make_coord_iterator's: usage_audit::make_coord_iterator_limits; gluon_to_cute's,
+        // cute_to_gluon's and equal_function's: rosetta_ops::tests::stated_limits_hold.
         assert_eq!(
             declared,
-            ["table", "make_coord_iterator"],
+            [
+                "table",
+                "make_coord_iterator",
+                "gluon_to_cute",
+                "cute_to_gluon",
+                "equal_function"
+            ],
             "a declared limit needs its check here"
         );
         // table: 1048576 values are written, one more is refused, by N or by the size.

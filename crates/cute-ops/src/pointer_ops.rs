@@ -54,7 +54,7 @@ pub static POINTER_OPS: &[OpSpec] = &[
     op("recast_tensor", Topic::Tensors, "CuTe recast<TYPE>(tensor) of a pointer tensor: the layout recast by the ratio of the widths (upcast/downcast) and the pointer recast")
         .params(&[one("", &[K::Type]), one("", &[K::Tensor])])
         .returns(&[K::Tensor])
-        .law("the new tensor reaches the same bytes: layout recast(bits(PTR), bits(TYPE)), pointer recast_ptr<TYPE>")
+        .law("layout recast(bits(PTR), bits(TYPE)) (CuTe's upcast/downcast), pointer recast_ptr<TYPE>: the same bytes when the unit-stride modes span whole elements of both widths (CuTe rounds a ragged one up, and widens an extent-1 unit-stride mode)")
         .example(&["float", "smem_ptr[16b](0x400) o (8,8):(8,1)"], "smem_ptr[32b](0x400) o (8,4):(4,1)")
         .run(|a| Ok(a.tensor(1)?.recast(a.element_bits(0)?)?.to_string())),
     op("make_zip_tensor", Topic::Tensors, "CuTe make_zip_tensor(t1, t2, ...) of tensors of one shape: its value at c is the tuple of their values; views act on every tensor (text zip(T1, T2, ...))")

@@ -20,7 +20,7 @@ pub static TUPLE_FN_OPS: &[OpSpec] = &[
         .example(&["3", "(2,4)"], "((2,4),(2,4),(2,4))")
         .run(|a| Ok(IntTuple::repeat(&a.tuple(1)?, a.int(0)?)?.to_string())),
     op("repeat_like", Topic::Tuples, "TUPLE's tree with every leaf V")
-        .params(&[one("", &[K::Tuple]), one("V", &[K::Tuple])])
+        .params(&[one("", &[K::Tuple]), one("V", &[K::Int])])
         .returns(&[K::Tuple])
         .law("R is congruent to TUPLE and every leaf is V")
         .example(&["((2,3),4)", "0"], "((0,0),0)")

@@ -206,7 +206,7 @@ pub static TUPLE_OPS: &[OpSpec] = &[
     op("make_fragment_like", Topic::Construction, "register fragment for LAYOUT: mode 0 column-major, the rest ordered like LAYOUT; of a tensor (counting or pointer), the fresh tensor counting_iter(0) o that layout")
         .params(&[one("", &[K::Layout, K::Shape, K::Tensor])])
         .returns(&[K::Layout, K::Tensor])
-        .law("same size; mode 0 column-major (its stride-0 leaves kept), the other modes ordered like LAYOUT's and placed after it")
+        .law("same size; rank 1: compact column-major (as CuTe); else mode 0 column-major (its stride-0 leaves kept), the other modes ordered like LAYOUT's and placed after it")
         .example(&["((2,2),4,2):((1,0),16,64)"], "((2,2),4,2):((1,0),2,8)")
         .run(|a| crate::tensor_restructure_ops::on_tensor(a, 0, crate::tensor_restructure_ops::fragment_like, || fragment_like(a))),
     op("coshape", Topic::Queries, "CuTe coshape: 1 + the inner product of (shape - 1) and |stride| (a coordinate for basis strides)")

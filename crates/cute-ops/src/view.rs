@@ -148,7 +148,7 @@ pub fn picture(op: &str, args: &[Arg]) -> Result<String, OpError> {
     match op {
         "show" => {
             need(1, 1, "LAYOUT")?;
-            draw(&composed(&a, 0)?, None)
+            draw(&composed(&a, 0)?, None, None)
         }
         "tv" => {
             need(2, 2, "TV_LAYOUT TILE")?;
@@ -193,13 +193,13 @@ pub fn picture(op: &str, args: &[Arg]) -> Result<String, OpError> {
             }
             if let Ok(c) = result.parse::<ComposedLayout>() {
                 let title = format!("{op} = {result}");
-                return draw(&c, Some(&title));
+                return draw(&c, Some(&title), None);
             }
             match args.first() {
                 Some(Arg::Text(x)) => match x.parse::<ComposedLayout>() {
                     Ok(c) => {
                         let title = format!("{x}   ({op} = {result})");
-                        draw(&c, Some(&title))
+                        draw(&c, Some(&title), None)
                     }
                     Err(_) => Err(no_picture(op)),
                 },
@@ -336,8 +336,17 @@ fn with_style<T>(
     Ok(f(c.layout(), &style)?)
 }
 
-fn draw(c: &ComposedLayout, title: Option<&str>) -> Result<String, OpError> {
+fn draw(
+    c: &ComposedLayout,
+    title: Option<&str>,
+    fit: Option<(f64, f64)>,
+) -> Result<String, OpError> {
     with_style(c, title, |l, style| {
+        let style = match fit {
+            Some((w, h)) => style.fit(w, h),
+            None => *style,
+        };
+        let style = &style;
         let swizzled = c.as_layout().is_none();
         let base = u32::try_from(c.swizzle().base()).unwrap_or(0);
         let style = if swizzled && base > 0 {
@@ -369,7 +378,16 @@ pub const RANGE_COLOURS_PAST: i64 = 256;
 /// # Errors
 /// The library's `TooLarge` past its picture limit.
 pub fn layout_svg(c: &ComposedLayout) -> Result<String, OpError> {
-    draw(c, None)
+    draw(c, None, None)
+}
+
+/// [`layout_svg`] fitted into `width` x `height` pixels (`Style::fit`: the `width` and `height`
+/// attributes scaled down, labels left out where cells are too small to read).
+///
+/// # Errors
+/// As [`layout_svg`].
+pub fn layout_svg_fit(c: &ComposedLayout, width: f64, height: f64) -> Result<String, OpError> {
+    draw(c, None, Some((width, height)))
 }
 
 /// `explain OP ARGS...`: the step-by-step derivation of the operations

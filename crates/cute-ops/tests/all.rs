@@ -12,6 +12,8 @@ mod chain_soundness;
 mod latex_conformance;
 mod laws;
 mod laws_all;
+mod laws_tools;
+mod laws_apps;
 mod nvlabs_extras;
 mod nvlabs_rest;
 mod nvlabs_sympy;

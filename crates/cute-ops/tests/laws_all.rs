@@ -13,7 +13,7 @@ use laws::check::{self, CONTRACT_ONLY, KNOWN_OPEN, LAWS};
 use laws::generate::{self, Bytes};
 
 /// A splitmix64 stream: the bytes of one call.
-fn bytes(seed: u64, n: usize) -> Vec<u8> {
+pub fn bytes(seed: u64, n: usize) -> Vec<u8> {
     let mut x = seed;
     let mut out = Vec::with_capacity(n);
     while out.len() < n {

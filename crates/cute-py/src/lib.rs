@@ -18,6 +18,7 @@ use cute_layout::{
     ParseError as RsParseError, ScaledBasis, SliceCoord, Swizzle, Tiler, TupleToken,
 };
 use cute_ops::table::{Arity, Kind};
+use cute_ops::value::Value;
 use cute_ops::{Arg, OpError};
 use pyo3::exceptions::{PyIndexError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
@@ -356,6 +357,18 @@ fn tuple_cached(x: &Bound<'_, PyAny>) -> PyResult<IntTuple> {
     Ok(t)
 }
 
+/// CuTe's text of a layout, or of a shape (its column-major layout), as the table's grammar
+/// reads it (`cute_ops::value::Value`).
+fn layout_from_text(text: &str) -> PyResult<Layout> {
+    match Value::parse(&Arg::Text(text.to_owned())) {
+        Value::Layout(l) => Ok(l),
+        Value::Int(n) => Layout::col_major(IntTuple::int(n)).py(),
+        Value::Tuple(t) => Layout::col_major(t).py(),
+        // Not a layout: the layout parser's error names what is wrong.
+        _ => text.parse::<Layout>().py(),
+    }
+}
+
 /// An optional argument that is given: present and not `None`.
 #[inline]
 fn given<'a, 'py>(x: Option<&'a Bound<'py, PyAny>>) -> Option<&'a Bound<'py, PyAny>> {
@@ -545,60 +558,68 @@ fn composed_object(py: Python<'_>, c: ComposedLayout) -> PyResult<Py<PyAny>> {
     Ok(Py::new(py, PyComposed { inner: c })?.into_any())
 }
 
-/// An operation's text result as a Python value of the first of its declared result kinds
-/// (`OpSpec::returns`) that the text has the form of: a `Layout` (or `BasisLayout` for basis
-/// strides), `ComposedLayout`, `Swizzle`, int, bool or (nested) tuple; the other kinds (tables,
-/// pictures, tensors, pointers, symbolic and F2 layouts) stay text.
-fn from_kinds<'py>(py: Python<'py>, kinds: &[Kind], text: &str) -> PyResult<Bound<'py, PyAny>> {
-    let t = text.trim();
+/// An operation's text result as a Python value: the text is parsed once by the table's grammar
+/// (`cute_ops::value::Value`), and the parsed value becomes a Python object of the first of the
+/// op's declared result kinds (`OpSpec::returns`) that it is: a `Layout` (or `BasisLayout` for
+/// basis strides), `ComposedLayout`, `Swizzle`, int, bool or (nested) tuple. The other kinds
+/// (tables, pictures, tensors, pointers, symbolic and F2 layouts) stay text.
+fn from_kinds<'py>(py: Python<'py>, kinds: &[Kind], text: String) -> PyResult<Bound<'py, PyAny>> {
+    // One declared kind: the text read as that kind; else (or where it is not that kind, e.g.
+    // basis strides for LAYOUT) by the table's grammar.
+    let direct = match kinds {
+        [Kind::Int | Kind::Bool] => text.trim().parse::<i64>().ok().map(Value::Int),
+        [Kind::Layout] => text.parse::<Layout>().ok().map(Value::Layout),
+        _ => None,
+    };
+    let arg = Arg::Text(text);
+    let value = direct.unwrap_or_else(|| Value::parse(&arg));
+    let mut text = match arg {
+        Arg::Text(text) => Some(text),
+        _ => None,
+    };
+    if let Some(o) = from_value(py, kinds, value, &mut text)? {
+        return Ok(o);
+    }
+    text.unwrap_or_default().into_bound_py_any(py)
+}
+
+/// The Python object of a parsed result whose kind is among `kinds` (see [`from_kinds`]), or
+/// `None` where it is none of them; a `Layout` takes the result's `text` as its own.
+fn from_value<'py>(
+    py: Python<'py>,
+    kinds: &[Kind],
+    value: Value,
+    text: &mut Option<String>,
+) -> PyResult<Option<Bound<'py, PyAny>>> {
     for kind in kinds {
-        match kind {
-            Kind::Layout | Kind::Tiler if t.contains(':') => {
-                if let Ok(l) = t.parse::<Layout>() {
-                    return Ok(new_layout(py, l)?.into_bound(py).into_any());
-                }
-                if let Ok(l) = t.parse::<Layout<ScaledBasis>>() {
-                    return Ok(Py::new(py, PyBasis { inner: l })?.into_bound(py).into_any());
-                }
-            }
-            Kind::Tiler => {
-                if let Ok(tt) = t.parse::<IntTuple>() {
-                    return tuple_to_py(py, &tt);
-                }
-            }
-            Kind::Composed if t.contains(" o ") => {
-                if let Ok(c) = t.parse::<ComposedLayout>() {
-                    return Ok(Py::new(py, PyComposed { inner: c })?
-                        .into_bound(py)
-                        .into_any());
-                }
-            }
-            Kind::Swizzle => {
-                if let Ok(s) = t.parse::<Swizzle>() {
-                    return Ok(Py::new(py, PySwizzle { inner: s })?
-                        .into_bound(py)
-                        .into_any());
-                }
-            }
-            Kind::Int => {
-                if let Ok(v) = t.parse::<i64>() {
-                    return v.into_bound_py_any(py);
-                }
-            }
-            Kind::Bool => match t {
-                "1" => return true.into_bound_py_any(py),
-                "0" => return false.into_bound_py_any(py),
-                _ => {}
-            },
-            Kind::Tuple | Kind::Shape | Kind::Stride | Kind::Coord | Kind::Profile => {
-                if let Ok(tt) = t.parse::<IntTuple>() {
-                    return tuple_to_py(py, &tt);
-                }
-            }
-            Kind::Text if !t.contains('\n') => {
-                // Free text (an op applied to each element, a fixed word): the value its one
-                // line writes, as for the kinds above.
-                return from_kinds(
+        let accepted = match (kind, &value) {
+            (Kind::Layout | Kind::Tiler, Value::Layout(_) | Value::BasisLayout(_)) => true,
+            (Kind::Composed, Value::Chain(c)) => c.to_composed().is_some(),
+            (Kind::Swizzle, Value::Swizzle(_)) => true,
+            (
+                Kind::Int
+                | Kind::Tuple
+                | Kind::Shape
+                | Kind::Stride
+                | Kind::Coord
+                | Kind::Profile
+                | Kind::Tiler,
+                Value::Int(_),
+            ) => true,
+            (Kind::Bool, Value::Int(0 | 1)) => true,
+            (
+                Kind::Tuple
+                | Kind::Shape
+                | Kind::Stride
+                | Kind::Coord
+                | Kind::Profile
+                | Kind::Tiler,
+                Value::Tuple(_),
+            ) => true,
+            // Free text (an op applied to each element, a fixed word): the value it writes,
+            // of the kinds a value of the table's grammar has.
+            (Kind::Text, _) => {
+                return from_value(
                     py,
                     &[
                         Kind::Swizzle,
@@ -607,18 +628,55 @@ fn from_kinds<'py>(py: Python<'py>, kinds: &[Kind], text: &str) -> PyResult<Boun
                         Kind::Int,
                         Kind::Tuple,
                     ],
+                    value,
                     text,
                 );
             }
-            _ => {}
+            _ => false,
+        };
+        if !accepted {
+            continue;
         }
+        return Ok(Some(match value {
+            Value::Layout(l) => match text.take() {
+                Some(t) => Py::new(py, PyLayout::with_text(l, t))?
+                    .into_bound(py)
+                    .into_any(),
+                None => new_layout(py, l)?.into_bound(py).into_any(),
+            },
+            Value::BasisLayout(l) => Py::new(py, PyBasis { inner: *l })?
+                .into_bound(py)
+                .into_any(),
+            Value::Chain(c) => match c.to_composed() {
+                Some(c) => Py::new(py, PyComposed { inner: c })?
+                    .into_bound(py)
+                    .into_any(),
+                None => return Ok(None),
+            },
+            Value::Swizzle(s) => Py::new(py, PySwizzle { inner: s })?
+                .into_bound(py)
+                .into_any(),
+            Value::Int(v) if *kind == Kind::Bool => (v == 1).into_bound_py_any(py)?,
+            Value::Int(v) => v.into_bound_py_any(py)?,
+            Value::Tuple(t) => tuple_to_py(py, &t)?,
+            _ => return Ok(None),
+        }));
     }
-    text.into_bound_py_any(py)
+    Ok(None)
 }
 
 /// A Python value as an operation argument of the table: objects print in CuTe's text, ints stay
 /// ints, `None` is `_`, tuples are written in CuTe's tuple form, lists stay lists.
 fn to_arg(x: &Bound<'_, PyAny>, depth: usize) -> PyResult<Arg> {
+    if x.is_exact_instance_of::<PyInt>() {
+        return Ok(Arg::Int(x.extract::<i64>()?));
+    }
+    if let Ok(l) = x.cast_exact::<PyLayout>() {
+        return Ok(Arg::Text(l.get().text().to_owned()));
+    }
+    if x.is_exact_instance_of::<PyTuple>() {
+        return Ok(Arg::Text(to_text(x, depth)?));
+    }
     if depth > MAX_PY_DEPTH {
         return Err(too_deep("argument"));
     }
@@ -639,40 +697,93 @@ fn to_arg(x: &Bound<'_, PyAny>, depth: usize) -> PyResult<Arg> {
 }
 
 fn to_text(x: &Bound<'_, PyAny>, depth: usize) -> PyResult<String> {
+    let mut out = String::new();
+    write_text(x, depth, &mut out)?;
+    Ok(out)
+}
+
+/// Appends the decimal digits of `v` (what `write!(out, "{v}")` writes, without the formatting
+/// machinery: most arguments are small tuples of ints).
+fn push_int(out: &mut String, v: i64) {
+    let mut digits = [0u8; 20];
+    let mut k = digits.len();
+    let mut u = v.unsigned_abs();
+    loop {
+        k -= 1;
+        digits[k] = b'0' + (u % 10) as u8;
+        u /= 10;
+        if u == 0 {
+            break;
+        }
+    }
+    if v < 0 {
+        out.push('-');
+    }
+    for &d in &digits[k..] {
+        out.push(char::from(d));
+    }
+}
+
+/// Writes `x` in CuTe's notation (see [`to_arg`]) into `out`: one buffer for a whole nested
+/// tuple, ints first (the common leaf).
+fn write_text(x: &Bound<'_, PyAny>, depth: usize, out: &mut String) -> PyResult<()> {
+    use std::fmt::Write as _;
+    if x.is_exact_instance_of::<PyInt>() {
+        push_int(out, x.extract::<i64>()?);
+        return Ok(());
+    }
     if depth > MAX_PY_DEPTH {
         return Err(too_deep("argument"));
     }
+    if let Ok(t) = x.cast_exact::<PyTuple>() {
+        out.push('(');
+        for (k, e) in t.iter_borrowed().enumerate() {
+            if k > 0 {
+                out.push(',');
+            }
+            write_text(&e, depth + 1, out)?;
+        }
+        out.push(')');
+        return Ok(());
+    }
     if let Ok(l) = x.cast::<PyLayout>() {
-        return Ok(l.get().inner.to_string());
+        out.push_str(l.get().text());
+        return Ok(());
     }
     if let Ok(c) = x.cast::<PyComposed>() {
-        return Ok(c.get().inner.to_string());
+        let _ = write!(out, "{}", c.get().inner);
+        return Ok(());
     }
     if let Ok(s) = x.cast::<PySwizzle>() {
-        return Ok(s.get().inner.to_string());
+        let _ = write!(out, "{}", s.get().inner);
+        return Ok(());
     }
     if let Ok(b) = x.cast::<PyBasis>() {
-        return Ok(b.get().inner.to_string());
+        let _ = write!(out, "{}", b.get().inner);
+        return Ok(());
     }
     if x.is_none() {
-        return Ok("_".into());
+        out.push('_');
+        return Ok(());
     }
     if let Some(v) = as_int(x)? {
-        return Ok(v.to_string());
+        let _ = write!(out, "{v}");
+        return Ok(());
     }
     if let Ok(s) = x.cast::<PyString>() {
-        return Ok(s.to_cow()?.into_owned());
+        out.push_str(&s.to_cow()?);
+        return Ok(());
     }
     if x.is_instance_of::<PyTuple>() || x.is_instance_of::<PyList>() {
-        let mut out = String::from("(");
+        out.push('(');
         for (k, e) in x.try_iter()?.enumerate() {
             if k > 0 {
                 out.push(',');
             }
-            out.push_str(&to_text(&e?, depth + 1)?);
+            write_text(&e?, depth + 1, out)?;
         }
         out.push(')');
-        return Ok(out);
+        return Ok(());
     }
     Err(type_error(
         "cannot write this argument in CuTe's notation",
@@ -692,27 +803,27 @@ fn is_other_kind(x: &Bound<'_, PyAny>) -> bool {
         || x.is_instance_of::<PyString>()
 }
 
-/// The declaration of `op`, by a map built once (the table's own lookup is a scan of its names).
+/// The declaration of `op`.
 fn spec_of(op: &str) -> PyResult<&'static cute_ops::OpSpec> {
-    static SPECS: OnceLock<std::collections::HashMap<&'static str, &'static cute_ops::OpSpec>> =
-        OnceLock::new();
-    SPECS
-        .get_or_init(|| cute_ops::all().map(|s| (s.name, s)).collect())
-        .get(op)
-        .copied()
-        .ok_or_else(|| operr(cute_ops::unknown_op(op)))
+    cute_ops::find(op).ok_or_else(|| operr(cute_ops::unknown_op(op)))
 }
 
 /// Runs `op` of the operation table on Python arguments, converting the result by the op's
 /// declared result kinds.
 fn table_call<'py>(py: Python<'py>, op: &str, args: &[&Bound<'py, PyAny>]) -> PyResult<Py<PyAny>> {
-    let spec = spec_of(op)?;
     let args = args
         .iter()
         .map(|a| to_arg(a, 0))
         .collect::<PyResult<Vec<_>>>()?;
-    let text = cute_ops::run_op(op, &args).map_err(operr)?;
-    Ok(from_kinds(py, spec.returns, &text)?.unbind())
+    run_table(py, op, &args)
+}
+
+/// Runs `op` of the operation table on `args`, converting the result by the op's declared
+/// result kinds.
+fn run_table(py: Python<'_>, op: &str, args: &[Arg]) -> PyResult<Py<PyAny>> {
+    let spec = spec_of(op)?;
+    let text = cute_ops::run_op(op, args).map_err(operr)?;
+    Ok(from_kinds(py, spec.returns, text)?.unbind())
 }
 
 /// `table_call` on `first` and, if given, `more`.
@@ -753,6 +864,16 @@ macro_rules! py_methods {
         py_methods!(@with $ty [
             $($acc)*
 
+            /// The picture as SVG text, fitted into `width` x `height` pixels (both `None`:
+            /// 800 x 600, a notebook cell; one given: that side alone): its `viewBox` keeps the
+            /// drawing's units, its `width` and `height` are scaled down to fit, and the cells'
+            /// labels are left out where cells would show smaller than 10 pixels. `fit=False`:
+            /// the natural size (1 unit = 1 pixel) with every label.
+            #[pyo3(signature = (width = None, height = None, fit = true))]
+            fn svg(&self, width: Option<f64>, height: Option<f64>, fit: bool) -> PyResult<String> {
+                self.picture(fit_box(width, height, fit))
+            }
+
             $(#[$doc])*
             #[pyo3(signature = (scale = None))]
             fn png<'py>(
@@ -760,15 +881,34 @@ macro_rules! py_methods {
                 py: Python<'py>,
                 scale: Option<f32>,
             ) -> PyResult<Bound<'py, PyBytes>> {
-                to_png(py, self.svg()?, scale)
+                to_png(py, self.picture(None)?, scale)
             }
 
             fn _repr_svg_(&self) -> Option<String> {
-                repr_svg(|| self.svg())
+                repr_svg(|| self.picture(fit_box(None, None, true)))
             }
 
             fn _repr_png_<'py>(&self, py: Python<'py>) -> Option<Bound<'py, PyBytes>> {
-                repr_png(py, || self.svg())
+                repr_png(py, || self.picture(None))
+            }
+
+            /// Jupyter's display: the picture (SVG fitted to the cell, or PNG after
+            /// `set_jupyter_format("png")`) and `repr()` as text; no HTML, so that the picture
+            /// is what a notebook shows (`table()` is CuTe's `print_layout` text).
+            #[pyo3(signature = (include = None, exclude = None))]
+            fn _repr_mimebundle_<'py>(
+                slf: &Bound<'py, Self>,
+                include: Option<&Bound<'py, PyAny>>,
+                exclude: Option<&Bound<'py, PyAny>>,
+            ) -> PyResult<Bound<'py, PyDict>> {
+                let _ = (include, exclude); // IPython filters the formats itself.
+                let me = slf.get();
+                mimebundle(
+                    slf.py(),
+                    slf.repr()?.to_cow()?.as_ref(),
+                    || me.picture(fit_box(None, None, true)),
+                    || me.picture(None),
+                )
             }
         ] $($rest)*);
     };
@@ -877,6 +1017,9 @@ pub struct PyLayout {
     inner: Layout,
     shape: OnceLock<Py<PyAny>>,
     stride: OnceLock<Py<PyAny>>,
+    /// CuTe's text of `inner`, written once: `str()` and every call through the operation table
+    /// (whose arguments are text) read it.
+    text: OnceLock<String>,
 }
 
 impl PyLayout {
@@ -886,7 +1029,21 @@ impl PyLayout {
             inner,
             shape: OnceLock::new(),
             stride: OnceLock::new(),
+            text: OnceLock::new(),
         }
+    }
+
+    /// `inner` with its text already written (a result of the operation table).
+    fn with_text(inner: Layout, text: String) -> Self {
+        PyLayout {
+            text: OnceLock::from(text),
+            ..PyLayout::wrap(inner)
+        }
+    }
+
+    /// CuTe's text of the layout.
+    fn text(&self) -> &str {
+        self.text.get_or_init(|| self.inner.to_string())
     }
 }
 
@@ -896,8 +1053,8 @@ impl PyLayout {
     #[pyo3(signature = (shape, stride = None))]
     fn py_new(shape: &Bound<'_, PyAny>, stride: Option<&Bound<'_, PyAny>>) -> PyResult<Self> {
         if let Ok(s) = shape.cast::<PyString>() {
-            if stride.is_none() && s.to_cow()?.contains(':') {
-                return Ok(Self::wrap(s.to_cow()?.parse::<Layout>().py()?));
+            if stride.is_none() {
+                return Ok(Self::wrap(layout_from_text(&s.to_cow()?)?));
             }
         }
         if let Ok(l) = shape.cast::<PyLayout>() {
@@ -969,7 +1126,7 @@ impl PyLayout {
     }
 
     fn __str__(&self) -> String {
-        self.inner.to_string()
+        self.text().to_owned()
     }
 
     fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
@@ -1015,25 +1172,12 @@ impl PyLayout {
         Ok(self.inner.table().py()?.to_string())
     }
 
-    /// The layout as an SVG picture (each cell: coordinate and offset; coloured by value mod 8,
-    /// or past 256 points by where the value lies in its range).
-    fn svg(&self) -> PyResult<String> {
-        layout_svg(&ComposedLayout::from(self.inner.clone()))
-    }
 
     /// The layout as a LaTeX/TikZ picture.
     fn latex(&self) -> PyResult<String> {
         render::latex(&self.inner, &Style::new()).py()
     }
 
-    fn _repr_html_(&self) -> Option<String> {
-        let t = self.inner.table().ok()?.to_string();
-        Some(format!(
-            "<div><code>{}</code><pre>{}</pre></div>",
-            html_escape(&self.inner.to_string()),
-            html_escape(&t)
-        ))
-    }
 }
 /// Evaluates: `L(i)` (1-D index, CuTe's colexicographic order; past the end the last mode
 /// runs on), `L((i, j))` or `L(i, j)` (R-D or natural coordinates). A `None` anywhere slices
@@ -1045,10 +1189,12 @@ __call__(layout_object);
 png;
 }
 
-fn html_escape(s: &str) -> String {
-    s.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
+impl PyLayout {
+    /// The layout's picture (each cell: coordinate and offset; coloured by value mod 8, or past
+    /// 256 points by where the value lies in its range), fitted into `fit` if given.
+    fn picture(&self, fit: Option<(f64, f64)>) -> PyResult<String> {
+        layout_svg(&ComposedLayout::from(self.inner.clone()), fit)
+    }
 }
 
 // ---- Swizzle and ComposedLayout ----------------------------------------------------------------
@@ -1112,12 +1258,6 @@ impl PySwizzle {
         self.inner_size()
     }
 
-    /// The swizzle as an SVG picture: `Sw<B,M,S> o 0 o (2^B, 2^(T-B)):(2^(T-B), 1)` with `T`
-    /// its top bit (one row per value of the bits it reads), coloured by `offset / 2^M mod 8`.
-    fn svg(&self) -> PyResult<String> {
-        let c = cute_ops::show::parse_showable("svg", &self.inner.to_string()).map_err(operr)?;
-        layout_svg(&c)
-    }
 }
 /// The same picture as PNG bytes (see `Layout.png`).
 png;
@@ -1125,6 +1265,13 @@ text_value("Swizzle");
 }
 
 impl PySwizzle {
+    /// The swizzle's picture: `Sw<B,M,S> o 0 o (2^B, 2^(T-B)):(2^(T-B), 1)` with `T` its top bit
+    /// (one row per value of the bits it reads), coloured by `offset / 2^M mod 8`.
+    fn picture(&self, fit: Option<(f64, f64)>) -> PyResult<String> {
+        let c = cute_ops::show::parse_showable("svg", &self.inner.to_string()).map_err(operr)?;
+        layout_svg(&c, fit)
+    }
+
     fn inner_size(&self) -> PyResult<i64> {
         let (b, m, s) = (self.inner.bits(), self.inner.base(), self.inner.shift());
         let e = s
@@ -1238,16 +1385,19 @@ impl PyComposed {
         offsets_to_py(py, self.inner.size(), self.inner.offsets())
     }
 
-    /// The layout as an SVG picture, each cell showing the swizzled offset, coloured by
-    /// `offset / 2^M mod 8` for `Sw<B,M,S>` so that the swizzle shows.
-    fn svg(&self) -> PyResult<String> {
-        layout_svg(&self.inner)
-    }
 }
 /// The same picture as PNG bytes (see `Layout.png`).
 png;
 text_value("ComposedLayout");
 __call__(composed_object);
+}
+
+impl PyComposed {
+    /// The picture, each cell showing the swizzled offset, coloured by `offset / 2^M mod 8` for
+    /// `Sw<B,M,S>` so that the swizzle shows.
+    fn picture(&self, fit: Option<(f64, f64)>) -> PyResult<String> {
+        layout_svg(&self.inner, fit)
+    }
 }
 
 /// A layout with basis strides (CuTe's `ScaledBasis`, e.g. `make_identity_layout`'s
@@ -1346,11 +1496,6 @@ impl PyTV {
         ret_tuple(py, &self.tile)
     }
 
-    /// The picture: each cell of the tile shows the thread and value that own it.
-    fn svg(&self) -> PyResult<String> {
-        render::svg_tv(&self.tv, &self.tile, &Style::new()).py()
-    }
-
     /// The picture in LaTeX/TikZ.
     fn latex(&self) -> PyResult<String> {
         render::latex_tv(&self.tv, &self.tile, &Style::new()).py()
@@ -1372,6 +1517,13 @@ impl PyTV {
 png;
 }
 
+impl PyTV {
+    /// The picture: each cell of the tile shows the thread and value that own it.
+    fn picture(&self, fit: Option<(f64, f64)>) -> PyResult<String> {
+        render::svg_tv(&self.tv, &self.tile, &fitted(Style::new(), fit)).py()
+    }
+}
+
 // ---- module functions --------------------------------------------------------------------------
 
 /// number of points (product of the shape)
@@ -1381,70 +1533,70 @@ png;
 /// >>> size(Layout((4, 8), (8, 1))), size((2, (3, 4)))
 /// (32, 24)
 #[pyfunction]
-fn size(x: &Bound<'_, PyAny>) -> PyResult<i64> {
-    if let Ok(l) = x.cast::<PyLayout>() {
+fn size(layout: &Bound<'_, PyAny>) -> PyResult<i64> {
+    if let Ok(l) = layout.cast::<PyLayout>() {
         return Ok(l.get().inner.size());
     }
-    if let Ok(c) = x.cast::<PyComposed>() {
+    if let Ok(c) = layout.cast::<PyComposed>() {
         return Ok(c.get().inner.size());
     }
-    if let Some(v) = as_int(x)? {
+    if let Some(v) = as_int(layout)? {
         return Ok(v);
     }
-    to_tuple(x)?.size().py()
+    to_tuple(layout)?.size().py()
 }
 
 /// CuTe's cosize: one past the last offset (of the inner layout if composed)
 ///
 /// CuTe's cosize: `L(size(L) - 1) + 1` for a layout with non-negative strides.
 #[pyfunction]
-fn cosize(x: &Bound<'_, PyAny>) -> PyResult<i64> {
-    if let Ok(c) = x.cast::<PyComposed>() {
+fn cosize(layout: &Bound<'_, PyAny>) -> PyResult<i64> {
+    if let Ok(c) = layout.cast::<PyComposed>() {
         return Ok(c.get().inner.cosize());
     }
-    Ok(to_layout(x)?.cosize())
+    Ok(to_layout(layout)?.cosize())
 }
 
 /// number of top-level modes
 ///
 /// Number of top-level modes (1 for an integer).
 #[pyfunction]
-fn rank(x: &Bound<'_, PyAny>) -> PyResult<usize> {
-    if let Ok(l) = x.cast::<PyLayout>() {
+fn rank(layout: &Bound<'_, PyAny>) -> PyResult<usize> {
+    if let Ok(l) = layout.cast::<PyLayout>() {
         return Ok(l.get().inner.rank());
     }
-    if let Ok(c) = x.cast::<PyComposed>() {
+    if let Ok(c) = layout.cast::<PyComposed>() {
         return Ok(c.get().inner.rank());
     }
-    Ok(to_tuple(x)?.rank())
+    Ok(to_tuple(layout)?.rank())
 }
 
 /// nesting depth (0 for an integer)
 ///
 /// Nesting depth (0 for an integer).
 #[pyfunction]
-fn depth(x: &Bound<'_, PyAny>) -> PyResult<usize> {
-    if let Ok(l) = x.cast::<PyLayout>() {
+fn depth(layout: &Bound<'_, PyAny>) -> PyResult<usize> {
+    if let Ok(l) = layout.cast::<PyLayout>() {
         return Ok(l.get().inner.depth());
     }
-    if let Ok(c) = x.cast::<PyComposed>() {
+    if let Ok(c) = layout.cast::<PyComposed>() {
         return Ok(c.get().inner.depth());
     }
-    Ok(to_tuple(x)?.depth())
+    Ok(to_tuple(layout)?.depth())
 }
 
 /// all leaves as one flat tuple; of a tensor (counting, coordinate or pointer), the tensor over the flattened layout
 ///
 /// All leaves as one flat tuple (of a layout: its flat layout).
 #[pyfunction]
-fn flatten(py: Python<'_>, x: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
-    if let Ok(l) = x.cast::<PyLayout>() {
+fn flatten(py: Python<'_>, layout: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+    if let Ok(l) = layout.cast::<PyLayout>() {
         return layout_object(py, l.get().inner.flatten());
     }
-    if let Ok(c) = x.cast::<PyComposed>() {
+    if let Ok(c) = layout.cast::<PyComposed>() {
         return composed_object(py, c.get().inner.flatten());
     }
-    ret_tuple(py, &to_tuple(x)?.flatten())
+    ret_tuple(py, &to_tuple(layout)?.flatten())
 }
 
 /// fewest modes with the same function (by profile if given); of a tensor (counting, coordinate or pointer), the tensor over the coalesced layout
@@ -1506,18 +1658,22 @@ fn filter_zeros(py: Python<'_>, layout: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>
 /// >>> str(composition(Layout((6, 2), (8, 2)), Layout((4, 3), (3, 1))))
 /// '((2,2),3):((24,2),8)'
 #[pyfunction]
-fn composition(py: Python<'_>, a: &Bound<'_, PyAny>, b: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
-    if let (Ok(la), Ok(lb)) = (a.cast::<PyLayout>(), b.cast::<PyLayout>()) {
+fn composition(
+    py: Python<'_>,
+    layout: &Bound<'_, PyAny>,
+    layout2: &Bound<'_, PyAny>,
+) -> PyResult<Py<PyAny>> {
+    if let (Ok(la), Ok(lb)) = (layout.cast::<PyLayout>(), layout2.cast::<PyLayout>()) {
         return layout_object(py, la.get().inner.compose(&lb.get().inner).py()?);
     }
-    if b.is_none() {
-        return Ok(a.clone().unbind());
+    if layout2.is_none() {
+        return Ok(layout.clone().unbind());
     }
-    if is_other_kind(a) || is_other_kind(b) {
-        return table_call(py, "composition", &[a, b]);
+    if is_other_kind(layout) || is_other_kind(layout2) {
+        return table_call(py, "composition", &[layout, layout2]);
     }
-    let la = lref(a)?;
-    let r = with_tiler(b, |t| la.compose_tiler(t))?.py()?;
+    let la = lref(layout)?;
+    let r = with_tiler(layout2, |t| la.compose_tiler(t))?.py()?;
     layout_object(py, r)
 }
 
@@ -1673,14 +1829,14 @@ macro_rules! layout_pair_fn {
         #[pyfunction]
         fn $name(
             py: Python<'_>,
-            a: &Bound<'_, PyAny>,
-            b: &Bound<'_, PyAny>,
+            layout: &Bound<'_, PyAny>,
+            layout2: &Bound<'_, PyAny>,
         ) -> PyResult<Py<PyAny>> {
             let via_table: fn(&Bound<'_, PyAny>, &Bound<'_, PyAny>) -> bool = $via;
-            if via_table(a, b) {
-                return table_call(py, stringify!($name), &[a, b]);
+            if via_table(layout, layout2) {
+                return table_call(py, stringify!($name), &[layout, layout2]);
             }
-            layout_object(py, lref(a)?.$name(&*lref(b)?).py()?)
+            layout_object(py, lref(layout)?.$name(&*lref(layout2)?).py()?)
         }
     };
 }
@@ -1738,8 +1894,8 @@ fn layout_and_n(a: &Bound<'_, PyAny>, b: &Bound<'_, PyAny>) -> PyResult<(Layout,
 /// The layout for elements `n` times wider: `upcast(layout, n)` (CuTe's `upcast<n>(layout)`;
 /// `upcast(n, layout)` is accepted too).
 #[pyfunction]
-fn upcast(py: Python<'_>, a: &Bound<'_, PyAny>, b: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
-    let (l, n) = layout_and_n(a, b)?;
+fn upcast(py: Python<'_>, n: &Bound<'_, PyAny>, layout: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+    let (l, n) = layout_and_n(n, layout)?;
     layout_object(py, l.upcast(n).py()?)
 }
 
@@ -1747,30 +1903,45 @@ fn upcast(py: Python<'_>, a: &Bound<'_, PyAny>, b: &Bound<'_, PyAny>) -> PyResul
 ///
 /// The layout for elements `n` times narrower: `downcast(layout, n)`.
 #[pyfunction]
-fn downcast(py: Python<'_>, a: &Bound<'_, PyAny>, b: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
-    let (l, n) = layout_and_n(a, b)?;
+fn downcast(
+    py: Python<'_>,
+    n: &Bound<'_, PyAny>,
+    layout: &Bound<'_, PyAny>,
+) -> PyResult<Py<PyAny>> {
+    let (l, n) = layout_and_n(n, layout)?;
     layout_object(py, l.downcast(n).py()?)
 }
 
 /// the layout for elements of NEW_BITS bits instead of OLD_BITS
 ///
-/// The layout for elements of `new_bits` bits instead of `old_bits`.
+/// The layout for elements of `new_bits` bits instead of `old_bits`: `recast(old_bits,
+/// new_bits, layout)`, CuTe's `recast_layout<Old, New>(layout)` (a composed layout through the
+/// operation table).
 #[pyfunction]
 fn recast(
     py: Python<'_>,
+    old_bits: &Bound<'_, PyAny>,
+    new_bits: &Bound<'_, PyAny>,
     layout: &Bound<'_, PyAny>,
-    old_bits: i64,
-    new_bits: i64,
 ) -> PyResult<Py<PyAny>> {
-    layout_object(py, lref(layout)?.recast(old_bits, new_bits).py()?)
+    if is_other_kind(layout) {
+        return table_call(py, "recast", &[old_bits, new_bits, layout]);
+    }
+    let (old, new) = (int_arg("recast", old_bits)?, int_arg("recast", new_bits)?);
+    layout_object(py, lref(layout)?.recast(old, new).py()?)
+}
+
+/// An integer argument of `op`.
+fn int_arg(op: &str, x: &Bound<'_, PyAny>) -> PyResult<i64> {
+    as_int(x)?.ok_or_else(|| type_error(&format!("{op}: expected an integer"), x))
 }
 
 /// number of leading elements both layouts map alike
 ///
 /// Number of leading elements both layouts map alike.
 #[pyfunction]
-fn max_common_vector(a: &Bound<'_, PyAny>, b: &Bound<'_, PyAny>) -> PyResult<i64> {
-    Ok(lref(a)?.max_common_vector(&*lref(b)?))
+fn max_common_vector(layout: &Bound<'_, PyAny>, layout2: &Bound<'_, PyAny>) -> PyResult<i64> {
+    Ok(lref(layout)?.max_common_vector(&*lref(layout2)?))
 }
 
 /// layout of the leading elements both layouts map alike
@@ -1779,10 +1950,10 @@ fn max_common_vector(a: &Bound<'_, PyAny>, b: &Bound<'_, PyAny>) -> PyResult<i64
 #[pyfunction]
 fn max_common_layout(
     py: Python<'_>,
-    a: &Bound<'_, PyAny>,
-    b: &Bound<'_, PyAny>,
+    layout: &Bound<'_, PyAny>,
+    layout2: &Bound<'_, PyAny>,
 ) -> PyResult<Py<PyAny>> {
-    layout_object(py, lref(a)?.max_common_layout(&*lref(b)?))
+    layout_object(py, lref(layout)?.max_common_layout(&*lref(layout2)?))
 }
 
 /// The layout that `shape[, stride]` describe: a layout, or a shape with an optional stride
@@ -1795,9 +1966,7 @@ fn layout_of(shape: &Bound<'_, PyAny>, stride: Option<&Bound<'_, PyAny>>) -> PyR
                 return Ok(l.get().inner.clone());
             }
             if let Ok(s) = shape.cast::<PyString>() {
-                if s.to_cow()?.contains(':') {
-                    return s.to_cow()?.parse::<Layout>().py();
-                }
+                return layout_from_text(&s.to_cow()?);
             }
             layout_from_values(shape, None)
         }
@@ -1812,42 +1981,42 @@ fn layout_of(shape: &Bound<'_, PyAny>, stride: Option<&Bound<'_, PyAny>>) -> PyR
 /// >>> crd2idx((1, 2), (4, 8), (8, 1)), crd2idx(5, Layout((4, 8)))
 /// (10, 5)
 #[pyfunction]
-#[pyo3(signature = (crd, shape, stride = None))]
+#[pyo3(signature = (coord, layout, stride = None))]
 fn crd2idx(
-    crd: &Bound<'_, PyAny>,
-    shape: &Bound<'_, PyAny>,
+    coord: &Bound<'_, PyAny>,
+    layout: &Bound<'_, PyAny>,
     stride: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<i64> {
-    if crd.is_none() {
+    if coord.is_none() {
         return Ok(0);
     }
     let eval = |l: &Layout| -> PyResult<i64> {
-        if let Some(i) = as_int(crd)? {
+        if let Some(i) = as_int(coord)? {
             return l.index_any(i).py();
         }
-        l.index(&to_tuple(crd)?).py()
+        l.index(&to_tuple(coord)?).py()
     };
     let stride = given(stride);
     if stride.is_none() {
-        if let Ok(l) = shape.cast::<PyLayout>() {
+        if let Ok(l) = layout.cast::<PyLayout>() {
             return eval(&l.get().inner);
         }
     }
-    // A repeated call on the same shape and stride objects: evaluate on the cached layout in
+    // A repeated call on the same layout and stride objects: evaluate on the cached layout in
     // place (the coordinate is converted first, so no Python code runs under the lock).
-    let c = match as_int(crd)? {
+    let c = match as_int(coord)? {
         Some(i) => Err(i),
-        None => Ok(to_tuple(crd)?),
+        None => Ok(to_tuple(coord)?),
     };
     if let Ok(cache) = LAYOUT_CACHE.lock() {
-        if let Some(l) = cache.find(shape, stride) {
+        if let Some(l) = cache.find(layout, stride) {
             return match &c {
                 Err(i) => l.index_any(*i).py(),
                 Ok(t) => l.index(t).py(),
             };
         }
     }
-    let l = layout_of(shape, stride)?;
+    let l = layout_of(layout, stride)?;
     match &c {
         Err(i) => l.index_any(*i).py(),
         Ok(t) => l.index(t).py(),
@@ -1862,16 +2031,16 @@ fn crd2idx(
 /// >>> idx2crd(5, (4, 8)), idx2crd(2741, ((4, 8), (2, 4, 16)))
 /// ((1, 1), ((1, 5), (1, 2, 10)))
 #[pyfunction]
-#[pyo3(signature = (idx, shape, stride = None))]
+#[pyo3(signature = (index, shape, stride = None))]
 fn idx2crd(
     py: Python<'_>,
-    idx: &Bound<'_, PyAny>,
+    index: &Bound<'_, PyAny>,
     shape: &Bound<'_, PyAny>,
     stride: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Py<PyAny>> {
     let stride = given(stride);
     if let (None, false) = (stride, shape.is_instance_of::<PyLayout>()) {
-        let i = to_tuple(idx)?;
+        let i = to_tuple(index)?;
         let hit = TUPLE_CACHE
             .lock()
             .ok()
@@ -1883,16 +2052,17 @@ fn idx2crd(
         return ret_tuple(py, &c);
     }
     let l = layout_of(shape, stride)?;
-    let i = as_int(idx)?.ok_or_else(|| type_error("idx2crd with a stride: an int index", idx))?;
+    let i =
+        as_int(index)?.ok_or_else(|| type_error("idx2crd with a stride: an int index", index))?;
     ret_tuple(py, &l.coord(i).py()?)
 }
 
-/// a coordinate of one shape as a coordinate of another
-///
-/// A coordinate of one shape as a coordinate of another: `crd2crd(crd, dst_shape, src_shape)`.
+/// pycute's `crd2crd(crd, dst_shape, src_shape=None)` (the drop-in's `crd2crd`): a coordinate
+/// of `src_shape` as a coordinate of `dst_shape`; without `src_shape`, an index or a coordinate
+/// of the same tree.
 #[pyfunction]
 #[pyo3(signature = (crd, dst_shape, src_shape = None))]
-fn crd2crd(
+fn pycute_crd2crd(
     py: Python<'_>,
     crd: &Bound<'_, PyAny>,
     dst_shape: &Bound<'_, PyAny>,
@@ -1928,21 +2098,21 @@ fn crd2crd(
 #[pyfunction]
 fn slice_(
     py: Python<'_>,
-    crd: &Bound<'_, PyAny>,
-    target: &Bound<'_, PyAny>,
+    coord: &Bound<'_, PyAny>,
+    layout: &Bound<'_, PyAny>,
 ) -> PyResult<Py<PyAny>> {
-    let c = to_slice(crd, 0)?;
-    if let Ok(l) = target.cast::<PyLayout>() {
+    let c = to_slice(coord, 0)?;
+    if let Ok(l) = layout.cast::<PyLayout>() {
         return layout_object(py, l.get().inner.slice(&c).py()?);
     }
-    if let Ok(cl) = target.cast::<PyComposed>() {
+    if let Ok(cl) = layout.cast::<PyComposed>() {
         return composed_object(py, cl.get().inner.slice(&c).py()?);
     }
     // An int tuple: slice the layout S:t, with S a shape that holds the coordinate (each fixed
     // entry's extent one past it, the rest 1), and keep its stride, so that entries of any value
     // (zeros, negatives) pass through.
-    let shape = slice_shape(crd, target, 0)?;
-    let l = Layout::new(shape, to_tuple(target)?).py()?;
+    let shape = slice_shape(coord, layout, 0)?;
+    let l = Layout::new(shape, to_tuple(layout)?).py()?;
     let r = l.slice(&c).py()?;
     ret_tuple(py, &r.stride())
 }
@@ -1987,78 +2157,83 @@ fn slice_shape(
 #[pyfunction]
 fn slice_and_offset(
     py: Python<'_>,
-    crd: &Bound<'_, PyAny>,
+    coord: &Bound<'_, PyAny>,
     layout: &Bound<'_, PyAny>,
 ) -> PyResult<(Py<PyAny>, i64)> {
-    let c = to_slice(crd, 0)?;
+    let c = to_slice(coord, 0)?;
     let (l, off) = lref(layout)?.slice_and_offset(&c).py()?;
     Ok((new_layout(py, l)?.into_any(), off))
 }
 
 /// layout from a shape and a stride or a stride order (default LayoutLeft)
 ///
-/// A layout: `make_layout(shape, stride=None)` as CuTe (`stride` may be `"LayoutLeft"` or
-/// `"LayoutRight"`), or `make_layout(L0, L1, ...)` / `make_layout(iterable of layouts)`: the
-/// layout whose modes are the given layouts, as pycute.
+/// CuTe's `make_layout(shape, stride=None)`: `stride` a stride (congruent to the shape),
+/// `"LayoutLeft"` (the default: column-major) or `"LayoutRight"` (row-major); `shape` may be
+/// CuTe's text of a shape or of a layout. Where `shape` is a `Layout`, or a tuple, list or other
+/// iterable holding `Layout`s, the result is CuTe's `make_layout(L0, L1, ...)`: the layout whose
+/// modes they are (an int or a shape among them stands for its column-major layout), as the
+/// `concat` operation.
 ///
-/// >>> str(make_layout((4, 8))), str(make_layout(Layout(4, 1), Layout(8, 4)))
+/// >>> str(make_layout((4, 8))), str(make_layout((Layout(4, 1), Layout(8, 4))))
 /// ('(4,8):(1,4)', '(4,8):(1,4)')
 #[pyfunction]
-#[pyo3(signature = (*args))]
-fn make_layout(py: Python<'_>, args: &Bound<'_, PyTuple>) -> PyResult<Py<PyAny>> {
-    let n = args.len();
-    if n == 0 {
-        return Err(raise("Arity", "make_layout: no arguments".into()));
-    }
-    let first = args.get_item(0)?;
-    if first.is_instance_of::<PyLayout>() {
-        let mut modes = Vec::with_capacity(n);
-        for a in args.iter() {
-            modes.push(to_layout(&a)?);
+#[pyo3(signature = (shape, stride = None))]
+fn make_layout(
+    py: Python<'_>,
+    shape: &Bound<'_, PyAny>,
+    stride: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Py<PyAny>> {
+    let stride = given(stride);
+    if let Some(modes) = layout_modes(shape)? {
+        if let Some(d) = stride {
+            return Err(type_error(
+                "make_layout: layouts as modes take no stride",
+                d,
+            ));
         }
         return layout_object(py, Layout::from_modes(modes).py()?);
     }
-    let is_shape = |x: &Bound<'_, PyAny>| -> PyResult<bool> {
-        if as_int(x)?.is_some() {
-            return Ok(true);
-        }
-        if let Ok(t) = x.cast::<PyTuple>() {
-            return Ok(!t.iter().any(|e| e.is_instance_of::<PyLayout>()));
-        }
-        Ok(x.is_instance_of::<PyString>())
-    };
-    if n == 1 && !is_shape(&first)? {
-        // An iterable of layouts (pycute's make_layout(generator)).
-        let mut modes = Vec::new();
-        for a in first.try_iter()? {
-            modes.push(to_layout(&a?)?);
-        }
-        return layout_object(py, Layout::from_modes(modes).py()?);
-    }
-    if n > 2 {
-        return Err(raise(
-            "Arity",
-            "make_layout: a shape and at most one stride, or layouts".into(),
-        ));
-    }
-    if let Ok(s) = first.cast::<PyString>() {
-        if s.to_cow()?.contains(':') {
-            return layout_object(py, s.to_cow()?.parse::<Layout>().py()?);
+    if let Some(d) = stride {
+        if let Ok(tag) = d.cast::<PyString>() {
+            match tag.to_cow()?.trim() {
+                "LayoutLeft" => {
+                    return layout_object(py, Layout::col_major(to_tuple(shape)?).py()?)
+                }
+                "LayoutRight" => {
+                    return layout_object(py, Layout::row_major(to_tuple(shape)?).py()?)
+                }
+                _ => {}
+            }
         }
     }
-    let shape = to_tuple(&first)?;
-    if n == 1 {
-        return layout_object(py, Layout::col_major(shape).py()?);
+    layout_object(py, layout_of(shape, stride)?)
+}
+
+/// The modes of `make_layout(L0, L1, ...)` where `x` holds layouts: a `Layout` (one mode), a
+/// tuple or list with a `Layout` among its elements, or an iterable that is not a shape (a
+/// generator of layouts); `None` where `x` is a shape (an int, a tuple or list of ints, text).
+fn layout_modes(x: &Bound<'_, PyAny>) -> PyResult<Option<Vec<Layout>>> {
+    if let Ok(l) = x.cast::<PyLayout>() {
+        return Ok(Some(vec![l.get().inner.clone()]));
     }
-    let d = args.get_item(1)?;
-    if let Ok(s) = d.cast::<PyString>() {
-        match s.to_cow()?.trim() {
-            "LayoutLeft" => return layout_object(py, Layout::col_major(shape).py()?),
-            "LayoutRight" => return layout_object(py, Layout::row_major(shape).py()?),
-            _ => {}
+    if x.is_instance_of::<PyString>() || as_int(x)?.is_some() {
+        return Ok(None);
+    }
+    let seq = x.is_instance_of::<PyTuple>() || x.is_instance_of::<PyList>();
+    if seq {
+        let has_layout = x
+            .try_iter()?
+            .map(|e| e.map(|e| e.is_instance_of::<PyLayout>()))
+            .collect::<PyResult<Vec<bool>>>()?;
+        if !has_layout.contains(&true) {
+            return Ok(None);
         }
     }
-    layout_object(py, Layout::new(shape, to_tuple(&d)?).py()?)
+    let modes = x
+        .try_iter()?
+        .map(|e| to_layout(&e?))
+        .collect::<PyResult<Vec<_>>>()?;
+    Ok(Some(modes))
 }
 
 /// CuTe shape_div: elementwise, or the integer divided out of the elements left to right (ceil)
@@ -2068,21 +2243,34 @@ fn make_layout(py: Python<'_>, args: &Bound<'_, PyTuple>) -> PyResult<Py<PyAny>>
 /// >>> shape_div((3, 4), 6), shape_div(((3, 4), 6), 36)
 /// ((1, 2), ((1, 1), 2))
 #[pyfunction]
-fn shape_div(py: Python<'_>, a: &Bound<'_, PyAny>, b: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
-    let r = to_tuple(a)?.shape_div(&to_tuple(b)?).py()?;
+fn shape_div(
+    py: Python<'_>,
+    tuple: &Bound<'_, PyAny>,
+    tuple2: &Bound<'_, PyAny>,
+) -> PyResult<Py<PyAny>> {
+    let r = to_tuple(tuple)?.shape_div(&to_tuple(tuple2)?).py()?;
     ret_tuple(py, &r)
 }
 
 /// exclusive prefix product (the column-major stride)
 ///
-/// The exclusive prefix products of the leaves of `a`, times `init` (pycute's `prefix_product`).
+/// The exclusive prefix products of the leaves of `tuple`, times `start` (default 1; pycute's
+/// `prefix_product(a, init=1)`).
 ///
 /// >>> prefix_product(((2, 3), 4))
 /// ((1, 2), 6)
 #[pyfunction]
-#[pyo3(signature = (a, init = 1))]
-fn prefix_product(py: Python<'_>, a: &Bound<'_, PyAny>, init: i64) -> PyResult<Py<PyAny>> {
-    let r = to_tuple(a)?.prefix_products(init).py()?;
+#[pyo3(signature = (tuple, start = None))]
+fn prefix_product(
+    py: Python<'_>,
+    tuple: &Bound<'_, PyAny>,
+    start: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Py<PyAny>> {
+    let init = match given(start) {
+        Some(s) => int_arg("prefix_product", s)?,
+        None => 1,
+    };
+    let r = to_tuple(tuple)?.prefix_products(init).py()?;
     ret_tuple(py, &r)
 }
 
@@ -2093,8 +2281,8 @@ fn prefix_product(py: Python<'_>, a: &Bound<'_, PyAny>, init: i64) -> PyResult<P
 /// >>> inner_product(((2, 3), 4), ((2, 1), 2))
 /// 15
 #[pyfunction]
-fn inner_product(a: &Bound<'_, PyAny>, b: &Bound<'_, PyAny>) -> PyResult<i64> {
-    to_tuple(a)?.inner_product(&to_tuple(b)?).py()
+fn inner_product(tuple: &Bound<'_, PyAny>, tuple2: &Bound<'_, PyAny>) -> PyResult<i64> {
+    to_tuple(tuple)?.inner_product(&to_tuple(tuple2)?).py()
 }
 
 /// The shape of a `Layout`, or an int tuple itself.
@@ -2151,10 +2339,15 @@ fn coalesce_z(
 #[pyfunction]
 fn greatest_common_domain(
     py: Python<'_>,
-    a: &Bound<'_, PyAny>,
-    b: &Bound<'_, PyAny>,
+    shape: &Bound<'_, PyAny>,
+    shape2: &Bound<'_, PyAny>,
 ) -> PyResult<Py<PyAny>> {
-    layout_object(py, shape_of(a)?.greatest_common_domain(&shape_of(b)?).py()?)
+    layout_object(
+        py,
+        shape_of(shape)?
+            .greatest_common_domain(&shape_of(shape2)?)
+            .py()?,
+    )
 }
 
 /// the least shape both are compatible with (NVlabs PyCuTe; not CuTe C++)
@@ -2167,10 +2360,12 @@ fn greatest_common_domain(
 #[pyfunction]
 fn common_refinement(
     py: Python<'_>,
-    a: &Bound<'_, PyAny>,
-    b: &Bound<'_, PyAny>,
+    shape: &Bound<'_, PyAny>,
+    shape2: &Bound<'_, PyAny>,
 ) -> PyResult<Py<PyAny>> {
-    let r = shape_of(a)?.common_refinement(&shape_of(b)?).py()?;
+    let r = shape_of(shape)?
+        .common_refinement(&shape_of(shape2)?)
+        .py()?;
     ret_tuple(py, &r)
 }
 
@@ -2184,10 +2379,12 @@ fn common_refinement(
 #[pyfunction]
 fn common_coarsening(
     py: Python<'_>,
-    a: &Bound<'_, PyAny>,
-    b: &Bound<'_, PyAny>,
+    shape: &Bound<'_, PyAny>,
+    shape2: &Bound<'_, PyAny>,
 ) -> PyResult<Py<PyAny>> {
-    let r = shape_of(a)?.common_coarsening(&shape_of(b)?).py()?;
+    let r = shape_of(shape)?
+        .common_coarsening(&shape_of(shape2)?)
+        .py()?;
     ret_tuple(py, &r)
 }
 
@@ -2201,13 +2398,13 @@ fn make_layout_right(py: Python<'_>, shape: &Bound<'_, PyAny>) -> PyResult<Py<Py
 ///
 /// The shape of a layout (a tuple or int).
 #[pyfunction]
-fn shape(py: Python<'_>, x: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
-    if let Ok(c) = x.cast::<PyComposed>() {
+fn shape(py: Python<'_>, layout: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+    if let Ok(c) = layout.cast::<PyComposed>() {
         return ret_tuple(py, &c.get().inner.shape());
     }
-    match x.cast::<PyLayout>() {
+    match layout.cast::<PyLayout>() {
         Ok(l) => l.get().shape(py),
-        Err(_) => Ok(x.clone().unbind()),
+        Err(_) => Ok(layout.clone().unbind()),
     }
 }
 
@@ -2215,21 +2412,38 @@ fn shape(py: Python<'_>, x: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
 ///
 /// The stride of a layout.
 #[pyfunction]
-fn stride(py: Python<'_>, x: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
-    let l = x.cast::<PyLayout>().map_err(|_| type_error("stride", x))?;
+fn stride(py: Python<'_>, layout: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+    let l = layout
+        .cast::<PyLayout>()
+        .map_err(|_| type_error("stride", layout))?;
     l.get().stride(py)
 }
 
 /// sub-layout at a hierarchical index (layout<I...>), or the element of a tuple
 ///
-/// `mode(layout, i, ...)`: the sub-layout at a hierarchical index (CuTe's `layout<I...>`).
+/// `mode(layout, i)`: the sub-layout at the hierarchical index `i` (an int or a sequence of
+/// ints; CuTe's `layout<I...>`, the DSL's `get(layout, mode=i)`); of a composed layout or an int
+/// tuple through the operation table.
+///
+/// >>> str(mode(Layout((4, (3, 6)), (1, (4, 12))), (1, 0)))
+/// '3:4'
 #[pyfunction]
-#[pyo3(signature = (layout, *path))]
-fn mode(py: Python<'_>, layout: &Bound<'_, PyAny>, path: Vec<i64>) -> PyResult<Py<PyAny>> {
-    let l = to_layout(layout)?;
+#[pyo3(signature = (layout, i = None), text_signature = "(layout, i=())")]
+fn mode(
+    py: Python<'_>,
+    layout: &Bound<'_, PyAny>,
+    i: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Py<PyAny>> {
+    let path = index_path("mode", i)?;
+    let Ok(l) = layout.cast::<PyLayout>() else {
+        let mut args = vec![to_arg(layout, 0)?];
+        args.extend(path.iter().map(|&k| Arg::Int(k)));
+        return run_table(py, "mode", &args);
+    };
+    let l = &l.get().inner;
     let found = path
         .iter()
-        .map(|&i| usize::try_from(i).ok())
+        .map(|&k| usize::try_from(k).ok())
         .collect::<Option<Vec<usize>>>()
         .and_then(|p| l.mode_at(&p));
     match found {
@@ -2239,6 +2453,23 @@ fn mode(py: Python<'_>, layout: &Bound<'_, PyAny>, path: Vec<i64>) -> PyResult<P
             format!("mode: no mode {path:?} in layout {l}"),
         )),
     }
+}
+
+/// A hierarchical index: an int, or a sequence of ints (`None`: the empty path).
+fn index_path(op: &str, i: Option<&Bound<'_, PyAny>>) -> PyResult<Vec<i64>> {
+    let Some(i) = i else {
+        return Ok(Vec::new());
+    };
+    if let Some(k) = as_int(i)? {
+        return Ok(vec![k]);
+    }
+    if i.is_instance_of::<PyString>() {
+        return Err(type_error(
+            &format!("{op}: an index is an int or a sequence of ints"),
+            i,
+        ));
+    }
+    i.try_iter()?.map(|k| int_arg(op, &k?)).collect()
 }
 
 /// Runs any operation of the operation table (`ops()` lists them) on Python arguments and
@@ -2301,7 +2532,7 @@ fn _call(
         }
     }
     let text = cute_ops::run_op(op, &a).map_err(operr)?;
-    Ok(from_kinds(py, spec.returns, &text)?.unbind())
+    Ok(from_kinds(py, spec.returns, text)?.unbind())
 }
 
 /// The declarations of the operation table, for the generator of `cute_layout._ops`: one dict
@@ -2414,23 +2645,22 @@ fn ops() -> Vec<(&'static str, String, &'static str)> {
         .collect()
 }
 
-/// the pictures of latex as SVG, an operation's operands beside its result (OP A B), bank conflicts (--banks N); --palette, --color-by, --title, --highlight (`cute help svg`)
-///
-/// A layout's picture as SVG (`svg(layout)`: a layout, swizzled layout or swizzle), or a
-/// thread-value layout's over a tile (`svg(tv, tile_shape)`).
-#[pyfunction]
-#[pyo3(signature = (layout, tile = None))]
-fn svg(layout: &Bound<'_, PyAny>, tile: Option<&Bound<'_, PyAny>>) -> PyResult<String> {
+/// The picture of `png(layout, tile)`: a layout, swizzled layout or swizzle, or a thread-value
+/// layout over a tile.
+fn layout_or_tv_svg(
+    layout: &Bound<'_, PyAny>,
+    tile: Option<&Bound<'_, PyAny>>,
+) -> PyResult<String> {
     if let Ok(c) = layout.cast::<PyComposed>() {
-        return c.get().svg();
+        return c.get().picture(None);
     }
     if let Ok(c) = layout.cast::<PySwizzle>() {
-        return c.get().svg();
+        return c.get().picture(None);
     }
     let l = to_layout(layout)?;
     match given(tile) {
         Some(t) => render::svg_tv(&l, &to_tuple(t)?, &Style::new()).py(),
-        None => layout_svg(&ComposedLayout::from(l)),
+        None => layout_svg(&ComposedLayout::from(l), None),
     }
 }
 
@@ -2448,7 +2678,7 @@ fn png<'py>(
     tile: Option<&Bound<'py, PyAny>>,
     scale: Option<f32>,
 ) -> PyResult<Bound<'py, PyBytes>> {
-    to_png(py, svg(layout, tile)?, scale)
+    to_png(py, layout_or_tv_svg(layout, tile)?, scale)
 }
 
 /// Any of this package's SVG pictures (`svg`, `picture`, `mma_svg`, `.svg()`) as PNG bytes,
@@ -2498,9 +2728,54 @@ fn jupyter_format() -> &'static str {
 /// Whether Jupyter is shown PNG (`set_jupyter_format("png")`) rather than SVG.
 static DISPLAY_PNG: AtomicBool = AtomicBool::new(false);
 
-/// A layout's or swizzled layout's picture with the front ends' default colours.
-fn layout_svg(c: &ComposedLayout) -> PyResult<String> {
-    cute_ops::view::layout_svg(c).map_err(operr)
+/// A layout's or swizzled layout's picture with the front ends' default colours, fitted into
+/// `fit` if given.
+fn layout_svg(c: &ComposedLayout, fit: Option<(f64, f64)>) -> PyResult<String> {
+    match fit {
+        Some((w, h)) => cute_ops::view::layout_svg_fit(c, w, h),
+        None => cute_ops::view::layout_svg(c),
+    }
+    .map_err(operr)
+}
+
+/// The box a picture fits in by default: about a notebook cell (pixels).
+const FIT_BOX: (f64, f64) = (800.0, 600.0);
+
+/// The box of `svg(width, height, fit)`: `None` without `fit`; a side not given is free when the
+/// other is given, and both default to [`FIT_BOX`].
+fn fit_box(width: Option<f64>, height: Option<f64>, fit: bool) -> Option<(f64, f64)> {
+    fit.then(|| match (width, height) {
+        (None, None) => FIT_BOX,
+        (w, h) => (w.unwrap_or(f64::MAX), h.unwrap_or(f64::MAX)),
+    })
+}
+
+/// `style` fitted into `fit` if given.
+fn fitted(style: Style<'_>, fit: Option<(f64, f64)>) -> Style<'_> {
+    match fit {
+        Some((w, h)) => style.fit(w, h),
+        None => style,
+    }
+}
+
+/// `_repr_mimebundle_`: `text/plain` and the picture, SVG (`fitted`) or, after
+/// `set_jupyter_format("png")`, PNG (of the `natural` SVG); a refused picture is left out.
+fn mimebundle<'py>(
+    py: Python<'py>,
+    text: &str,
+    fitted: impl FnOnce() -> PyResult<String>,
+    natural: impl FnOnce() -> PyResult<String>,
+) -> PyResult<Bound<'py, PyDict>> {
+    let d = PyDict::new(py);
+    if DISPLAY_PNG.load(Ordering::Relaxed) {
+        if let Some(png) = natural().ok().and_then(|svg| to_png(py, svg, None).ok()) {
+            d.set_item("image/png", png)?;
+        }
+    } else if let Ok(svg) = fitted() {
+        d.set_item("image/svg+xml", svg)?;
+    }
+    d.set_item("text/plain", text)?;
+    Ok(d)
 }
 
 /// `svg` as PNG bytes; the drawing runs without the GIL.
@@ -2528,19 +2803,6 @@ fn repr_png<'py>(
         return None;
     }
     to_png(py, svg().ok()?, None).ok()
-}
-
-/// CuTe's print_latex as TikZ text: a layout, a TV layout (--tv L --tile SHAPE), an MMA atom or tiled MMA (mma ATOM --layout --permutation), a tiled copy (copy ATOM TYPE --thr --val | --mma --operand); --palette C,C,... (`cute help latex`)
-///
-/// A layout's picture as LaTeX/TikZ (`latex(layout)` or `latex(tv, tile_shape)`).
-#[pyfunction]
-#[pyo3(signature = (layout, tile = None))]
-fn latex(layout: &Bound<'_, PyAny>, tile: Option<&Bound<'_, PyAny>>) -> PyResult<String> {
-    let l = to_layout(layout)?;
-    match given(tile) {
-        Some(t) => render::latex_tv(&l, &to_tuple(t)?, &Style::new()).py(),
-        None => render::latex(&l, &Style::new()).py(),
-    }
 }
 
 /// The picture (SVG) of any operation of the table, as the web page and `cute svg` draw it:
@@ -2575,16 +2837,20 @@ fn tiled_mma(
 }
 
 /// A tiled MMA's picture as CuTe's `print_latex` draws it (C, A and B panels), in SVG:
-/// `mma_svg(atom, atom_layout=None, permutation=None)`.
+/// `mma_svg(atom, atom_layout=None, permutation=None, width=None, height=None, fit=False)`;
+/// with `fit=True` fitted into `width` x `height` pixels as `Layout.svg` is.
 #[pyfunction]
-#[pyo3(signature = (atom, atom_layout = None, permutation = None))]
+#[pyo3(signature = (atom, atom_layout = None, permutation = None, width = None, height = None, fit = false))]
 fn mma_svg(
     atom: &str,
     atom_layout: Option<&Bound<'_, PyAny>>,
     permutation: Option<&Bound<'_, PyAny>>,
+    width: Option<f64>,
+    height: Option<f64>,
+    fit: bool,
 ) -> PyResult<String> {
     let mma = tiled_mma(atom, atom_layout, permutation)?;
-    render::svg_mma(&mma, &Style::new())
+    render::svg_mma(&mma, &fitted(Style::new(), fit_box(width, height, fit)))
         .map_err(OpError::from)
         .map_err(operr)
 }
@@ -2655,7 +2921,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(max_common_layout, m)?)?;
     m.add_function(wrap_pyfunction!(crd2idx, m)?)?;
     m.add_function(wrap_pyfunction!(idx2crd, m)?)?;
-    m.add_function(wrap_pyfunction!(crd2crd, m)?)?;
+    m.add_function(wrap_pyfunction!(pycute_crd2crd, m)?)?;
     m.add_function(wrap_pyfunction!(slice_, m)?)?;
     m.add_function(wrap_pyfunction!(slice_and_offset, m)?)?;
     m.add_function(wrap_pyfunction!(make_layout, m)?)?;
@@ -2672,12 +2938,10 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(run_text, m)?)?;
     m.add_function(wrap_pyfunction!(batch, m)?)?;
     m.add_function(wrap_pyfunction!(ops, m)?)?;
-    m.add_function(wrap_pyfunction!(svg, m)?)?;
     m.add_function(wrap_pyfunction!(png, m)?)?;
     m.add_function(wrap_pyfunction!(svg_to_png, m)?)?;
     m.add_function(wrap_pyfunction!(set_jupyter_format, m)?)?;
     m.add_function(wrap_pyfunction!(jupyter_format, m)?)?;
-    m.add_function(wrap_pyfunction!(latex, m)?)?;
     m.add_function(wrap_pyfunction!(picture, m)?)?;
     m.add_function(wrap_pyfunction!(mma_svg, m)?)?;
     m.add_function(wrap_pyfunction!(mma_latex, m)?)?;

@@ -21,7 +21,14 @@ def test_construct_and_print():
     assert Layout([2, [3, 4]], [1, [2, 6]]).shape == (2, (3, 4))  # lists as tuples
     assert Layout("(4,8):(8,1)") == L
     assert cl.make_layout((4, 8), "LayoutRight") == L
-    assert cl.make_layout(Layout(4, 8), Layout(8, 1)) == L
+    assert cl.make_layout((Layout(4, 8), Layout(8, 1))) == L  # CuTe's make_layout(L0, L1)
+    assert cl.make_layout([Layout(4, 8), 8]) == Layout((4, 8), (8, 1))  # an int is n:1
+    assert str(cl.make_layout(Layout(4, 8))) == "(4):(8)"
+    with pytest.raises(TypeError):
+        cl.make_layout(Layout(4, 8), Layout(8, 1))  # a layout is no stride
+    from cute_layout import pycute
+
+    assert pycute.make_layout(Layout(4, 8), Layout(8, 1)) == L  # pycute's make_layout(*layouts)
     assert cl.make_layout(m for m in (Layout(4, 8), Layout(8, 1))) == L
 
 
@@ -49,11 +56,16 @@ def test_evaluate():
         L[2]
     with pytest.raises(IndexError):
         L[-3]
-    assert cl.mode(L2, 1, 0) == Layout(2, 12)
+    assert cl.mode(L2, (1, 0)) == cl.mode(L2, [1, 0]) == Layout(2, 12)
+    assert cl.mode(L2, 1) == Layout((2, 3), (12, 1)) and cl.mode(L2) == L2
+    assert cl.mode("(3,(2,3)):(3,(12,1))", (1, 1)) == Layout(3, 1)  # text, through the table
+    assert cl.mode((2, (3, 4)), (1, 0)) == 3  # an int tuple's element
     for path in [(-1,), (2,), (1, 5)]:
         with pytest.raises(LayoutError) as e:
-            cl.mode(L2, *path)
+            cl.mode(L2, path)
         assert e.value.kind == "ModeOutOfRange"
+    with pytest.raises(TypeError):
+        cl.mode(L2, 1, 0)  # the path is one argument
     C = cl.ComposedLayout.parse("Sw<1,0,1> o 0 o (2,4):(4,1)")
     assert C[-1] == C[1] and str(C[0]) == "Sw<1,0,1> o 0 o 2:4"
     with pytest.raises(IndexError):
@@ -144,13 +156,15 @@ def test_pictures():
     root = ET.fromstring(L._repr_svg_())
     assert root.tag.endswith("svg")
     assert ET.fromstring(L.svg()).tag.endswith("svg")
-    assert "<pre>" in L._repr_html_() and "+----+" in L.table()
+    assert not hasattr(L, "_repr_html_") and "+----+" in L.table()
     assert "tikz" in L.latex()
     tv = cl.TVLayout(Layout(((4, 8), 4), ((32, 1), 8)), (32, 4))
     assert ET.fromstring(tv._repr_svg_()).tag.endswith("svg")
     sw = cl.composition(cl.Swizzle(2, 0, 3), Layout((8, 8), (8, 1)))
     assert ET.fromstring(sw._repr_svg_()).tag.endswith("svg")
-    assert ET.fromstring(cl.svg(Layout(((4, 8), 4), ((32, 1), 8)), (32, 4))).tag.endswith("svg")
+    assert cl.svg(L) == cl.run("svg", L)  # the table's svg, options as its words
+    assert ".o1{fill:#0000ff}" in cl.svg(L, option_value=["--palette", "red,#00f"])
+    assert cl.picture("tv", tv.layout, tv.tile) == tv.svg(fit=False)
 
 
 def test_offsets():
@@ -384,7 +398,8 @@ def test_pictures_through_run():
     assert tex + "\n" == L.latex()
     tv = cl.run_text("latex", "--tv", "((4,8),(2,2)):((16,1),(8,64))", "--tile", (16, 8))
     assert tv.count("\\shortstack") == 128
-    assert tv + "\n" == cl.latex(Layout.parse("((4,8),(2,2)):((16,1),(8,64))"), (16, 8))
+    assert tv + "\n" == cl.TVLayout(Layout.parse("((4,8),(2,2)):((16,1),(8,64))"), (16, 8)).latex()
+    assert tex == cl.latex(L)  # the table's latex
     mma = cl.run("latex", "mma", "SM80_16x8x8_F16F16F16F16_TN")
     assert mma + "\n" == cl.mma_latex("SM80_16x8x8_F16F16F16F16_TN")
     svg = cl.run("svg", "(4,4):(1,4)", "--palette", "red,#00f")

@@ -3,8 +3,11 @@ signature, the op's summary as the docstring's first line, and its example answe
 `cute OP EXAMPLE...` prints (the same text as `run_text`, the table the CLI and `cute batch` use).
 """
 
+import ast
+import builtins
 import importlib.util
 import inspect
+import keyword
 import pathlib
 
 import pytest
@@ -55,41 +58,68 @@ def test_docstring_starts_with_summary(spec):
     assert f.__doc__.split("\n")[0] == spec["summary"]
 
 
+def _declared(spec):
+    """The declared parameters as (Python name, default): `inspect.Parameter.empty` for a
+    required one, None for an optional one, () for a repeating one (one list or tuple)."""
+    empty = inspect.Parameter.empty
+    out = []
+    for ident, _label, arity, _kinds in spec["params"]:
+        name = ident + "_" if keyword.iskeyword(ident) else ident
+        out.append((name, {"one": empty, "optional": None}.get(arity, ())))
+    return out
+
+
 @pytest.mark.parametrize("spec", SPECS, ids=[s["name"] for s in SPECS])
-def test_signature_is_fixed(spec):
-    f = getattr(_ops, _gen().py_name(spec["name"]))
-    if not inspect.isfunction(f):
-        return  # a native function: its own text signature
+def test_signature_is_the_declaration(spec):
+    # Generated and native functions alike: the declared parameters, in order, by name, with
+    # the defaults of their arity, and no *args or **kwargs.
+    f = getattr(cl, _gen().py_name(spec["name"]))
+    if spec["name"] in OBJECT_FUNCTIONS:
+        f = getattr(_ops, spec["name"])
     params = list(inspect.signature(f).parameters.values())
-    assert all(p.kind is p.POSITIONAL_OR_KEYWORD for p in params)
-    assert len(params) == len(spec["params"])
-    for p, (_ident, _label, arity, _kinds) in zip(params, spec["params"]):
-        if arity == "one":
-            assert p.default is p.empty
-        elif arity == "optional":
-            assert p.default is None
-        else:
-            assert p.default == ()
+    assert all(p.kind is p.POSITIONAL_OR_KEYWORD for p in params), spec["name"]
+    assert [(p.name, p.default) for p in params] == _declared(spec)
 
 
-# Native functions whose parameters follow pycute's order or form rather than the table's:
-# how the table's example arguments (as Python values) are passed to them.
-NATIVE_ORDER = {
-    "crd2crd": lambda f, c, src, dst: f(c, dst, src),  # pycute: (crd, dst_shape, src_shape)
-    "recast": lambda f, old, new, layout: f(layout, old, new),  # (layout, old_bits, new_bits)
-    "mode": lambda f, layout, *path: f(layout, *path),  # (layout, *path)
-    "make_layout": lambda f, shape, tag: f(shape, tag),
-}
+def test_stubs_are_typed_and_match():
+    # _ops.pyi: one stub per function, every parameter and the result annotated, the names of
+    # the annotations defined, and the parameters (names, defaults) those of the function.
+    tree = ast.parse((pathlib.Path(_ops.__file__).with_suffix(".pyi")).read_text())
+    known = set(dir(builtins)) | {"Sequence"}
+    for node in tree.body:
+        if isinstance(node, ast.ImportFrom):
+            known |= {a.asname or a.name for a in node.names}
+    stubs = {n.name: n for n in tree.body if isinstance(n, ast.FunctionDef)}
+    assert sorted(stubs) == sorted(_ops.__all__)
+    for spec in SPECS:
+        name = _gen().py_name(spec["name"])
+        stub = stubs[name]
+        args = stub.args
+        assert not args.vararg and not args.kwarg and not args.kwonlyargs, name
+        assert all(a.annotation is not None for a in args.args) and stub.returns is not None, name
+        for ann in [a.annotation for a in args.args] + [stub.returns]:
+            used = {n.id for n in ast.walk(ann) if isinstance(n, ast.Name)}
+            assert used <= known, (name, used - known)
+        defaults = [None] * (len(args.args) - len(args.defaults)) + args.defaults
+        got = [(a.arg, d) for a, d in zip(args.args, defaults)]
+        want = _declared(spec)
+        assert [n for n, _ in got] == [n for n, _ in want], name
+        for (_, d), (_, w) in zip(got, want):
+            if w is inspect.Parameter.empty:
+                assert d is None, name
+            else:
+                assert isinstance(d, (ast.Constant, ast.Tuple)), name
+                assert ast.literal_eval(d) == w, name
+        assert ast.get_docstring(stub).split("\n")[0] == spec["summary"]
 
 
 def _call_example(spec):
-    """The op's example through its function: text arguments to a generated function (a
-    repeating parameter's arguments in one list), Python values to a native one."""
+    """The op's example through its function: text arguments (a repeating parameter's
+    arguments in one list), as Python values where the function is native."""
     f = getattr(_ops, _gen().py_name(spec["name"]))
     args = list(spec["example"])
     if not inspect.isfunction(f):
         args = [a if a.isidentifier() else value(a) for a in args]
-        return NATIVE_ORDER.get(spec["name"], lambda f, *a: f(*a))(f, *args)
     fixed = [p for p in spec["params"] if p[2] in ("one", "optional")]
     if len(fixed) < len(spec["params"]):
         head, rest = args[: len(fixed)], args[len(fixed) :]
@@ -107,9 +137,7 @@ def _text(x):
     return str(x).rstrip("\n")
 
 
-# `svg`: the native function draws a layout (`svg(layout, tile)`); the table's options
-# (`--palette`, operations) are reached with `run("svg", ...)`.
-EXAMPLES = [s for s in SPECS if (s["example"] or s["output"]) and s["name"] != "svg"]
+EXAMPLES = [s for s in SPECS if s["example"] or s["output"]]
 
 
 @pytest.mark.parametrize("spec", EXAMPLES, ids=[s["name"] for s in EXAMPLES])
@@ -149,3 +177,12 @@ def test_drift_fixed():
     pics = {o: str(atom.tv_picture(o)) for o in "abc"}
     assert len(set(pics.values())) == 3
     assert all(p.startswith("<svg") for p in pics.values())
+
+
+@pytest.mark.parametrize("spec", EXAMPLES, ids=[s["name"] for s in EXAMPLES])
+def test_layout_results_print_as_their_value(spec):
+    # A Layout result keeps the operation's text as its str(): that text is the one the value
+    # itself prints.
+    got = _call_example(spec)
+    if isinstance(got, cl.Layout):
+        assert str(got) == str(cl.Layout(got.shape, got.stride)) == str(cl.Layout.parse(str(got)))

@@ -2,7 +2,6 @@
 `png()` and `svg_to_png()`, the size limits, and the Jupyter format switch."""
 
 import struct
-import time
 
 import pytest
 
@@ -41,29 +40,27 @@ def test_module_functions_and_scale():
     w1, h1 = size(cl.png(Layout((4, 8), (8, 1)), scale=1))
     assert (w, h) == (4 * w1, 4 * h1)  # a small layout is drawn at 4x by default
     assert size(cl.png(Layout(((4, 8), 4), ((32, 1), 8)), (32, 4)))
-    assert cl.svg_to_png(cl.svg(Swizzle(2, 0, 3))) == Swizzle(2, 0, 3).png()
+    assert cl.svg_to_png(Swizzle(2, 0, 3).svg()) == Swizzle(2, 0, 3).png()
     assert size(cl.svg_to_png(cl.picture("logical_divide", "(8,8):(1,8)", "(2,4)"), 0.5)) is not None
     with pytest.raises(LayoutError) as e:
         Layout(8, 1).png(scale=0)
     assert e.value.kind == "Usage"
 
 
-def test_too_big_is_refused_at_once():
+def test_too_big_is_refused():
+    # Refused by the pixel limits before anything is drawn (how fast is measured in the
+    # benchmarks, not here).
     for make in (
         lambda: Layout(65536, 1).png(),
         lambda: Layout((256, 256), (1, 256)).png(scale=8),
         lambda: cl.png("(128,128):(1,128)", scale=100),
     ):
-        t = time.perf_counter()
         with pytest.raises(LayoutError) as e:
             make()
         assert e.value.kind == "TooLarge", e.value
-        assert time.perf_counter() - t < 1.0
-    # Within the limits: the largest default picture takes a few seconds at most.
-    t = time.perf_counter()
+    # Within the limits: the largest default picture.
     w, h = size(Layout((64, 64), (1, 64)).png())
     assert w <= 16384 and h <= 16384 and w * h <= 16_777_216
-    assert time.perf_counter() - t < 5.0
 
 
 def test_jupyter_shows_one_format():
@@ -89,4 +86,4 @@ def test_swizzles_are_coloured_so_the_swizzle_shows():
     # Sw<3,4,3>: groups of 16 offsets share a colour, so rows are permutations of the groups.
     svg = ComposedLayout.parse("Sw<3,4,3> o 0 o (8,64):(64,1)").svg()
     assert "colour = value / 16 mod 8" in svg, svg[:600]
-    assert Swizzle(3, 4, 3).svg().count('<rect class="o') == 1024
+    assert Swizzle(3, 4, 3).svg(fit=False).count('<rect class="o') == 1024

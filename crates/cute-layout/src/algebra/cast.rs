@@ -48,14 +48,16 @@ impl Layout {
     }
 
     /// CuTe `downcast<N>`: the layout of the same memory seen as elements `N` times narrower.
-    /// Leaves with stride `±1` get extent `s * N`; every other stride is multiplied by `N`.
+    /// One leaf with stride `±1` (the first of extent above 1, else the first) gets extent
+    /// `s * N`; every other stride is multiplied by `N` (CuTe stretches every stride-`±1` leaf,
+    /// which covers more than the same memory when there are two).
     ///
     /// # Laws
     /// * Congruent to `self`; every offset of `self` times `N` is an offset of the result.
     ///
     /// # Errors
-    /// [`LayoutError::InvalidArgument`] if `n < 1` or no leaf has stride `±1` (CuTe: "Downcast
-    /// requires adjacent elements"); [`LayoutError::Overflow`].
+    /// [`LayoutError::InvalidArgument`] if `n < 1`, or `n > 1` and no leaf has stride `±1` (CuTe:
+    /// "Downcast requires adjacent elements"); [`LayoutError::Overflow`]. `downcast(1)` is `self`.
     ///
     /// # Examples
     /// ```
@@ -66,6 +68,9 @@ impl Layout {
     /// ```
     pub fn downcast(&self, n: i64) -> Result<Layout, LayoutError> {
         check_factor("downcast", n)?;
+        if n == 1 {
+            return Ok(self.clone());
+        }
         if !self.stride.iter().any(|&d| d == 1 || d == -1) {
             return Err(LayoutError::InvalidArgument {
                 op: "downcast",
@@ -74,10 +79,19 @@ impl Layout {
                 ),
             });
         }
+        // One leaf of stride +-1 grows N times longer (the first of extent above 1, else the
+        // first); every other stride is multiplied by N, so a second stride-1 leaf does not
+        // stretch the narrow elements of one wide element over several.
+        let unit = |k: &usize| self.stride[*k].abs() == 1;
+        let mut ks = 0..self.stride.len();
+        let grow = ks
+            .clone()
+            .find(|k| unit(k) && self.shape[*k] > 1)
+            .or_else(|| ks.find(unit));
         let mut shape = self.shape.clone();
         let mut stride = self.stride.clone();
-        for (s, d) in shape.iter_mut().zip(stride.iter_mut()) {
-            if *d == 1 || *d == -1 {
+        for (k, (s, d)) in shape.iter_mut().zip(stride.iter_mut()).enumerate() {
+            if Some(k) == grow {
                 *s = mul("downcast", *s, n)?;
             } else {
                 *d = mul("downcast", *d, n)?;

@@ -154,7 +154,9 @@ impl Layout {
     /// ```
     pub fn max_common_layout(&self, other: &Layout) -> Layout {
         let inv = other.right_inverse();
-        let (n, _) = self.common_prefix(&inv);
+        // The run of max_common_vector: bounded by both domains, so every R(i) is a coordinate
+        // of both layouts.
+        let n = self.max_common_vector(other);
         if n <= 1 {
             return from_flat_unchecked(&[]); // 1:0
         }

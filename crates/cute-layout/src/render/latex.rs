@@ -172,7 +172,7 @@ pub fn latex(layout: &Layout, style: &Style<'_>) -> Result<String, LayoutError> 
 /// ```
 #[doc(alias = "print_latex_tv")]
 pub fn latex_tv(tv: &Layout, tile: &IntTuple, style: &Style<'_>) -> Result<String, LayoutError> {
-    let map = TvMap::new("latex_tv", tv, tile, style)?;
+    let map = TvMap::new("latex_tv", tv, tile, style, true)?;
     let name = match style.title {
         Some(t) => String::from(t),
         None => format!("{tv}"),

@@ -199,7 +199,10 @@ pub fn svg_mma(mma: &TiledMma, style: &Style<'_>) -> Result<String, AtomError> {
     let y0 = MARGIN + TITLE_H + (k + 2) * CELL;
     let cells: usize = panels.iter().map(|p| p.rows * p.cols).sum();
     let mut s = String::with_capacity(2048 + 200 * cells);
-    open_svg(&mut s, width, height, 11);
+    let scale = style.fit_scale(width as f64, height as f64);
+    // Without labels (a fitted picture too small to read them): no text and no data attributes.
+    let labels = CELL as f64 * scale >= super::svg::MIN_LABEL_PX;
+    open_svg(&mut s, width as f64, height as f64, scale, 11);
     s.push_str(
         ".ix{font-size:13px;fill:#333}\n\
          .e{fill:#fff;stroke:#000;stroke-width:1}\n\
@@ -246,7 +249,44 @@ pub fn svg_mma(mma: &TiledMma, style: &Style<'_>) -> Result<String, AtomError> {
         };
         let name = p.op.name();
         let _ = writeln!(s, "<g id=\"{name}\">");
-        for r in 0..p.rows {
+        if !labels {
+            // The cells in grid order, each run of one class along a grid row as one rect.
+            let ncol = colors.len().max(1) as i64;
+            let mut cells: Vec<(i64, i64, i64)> = Vec::with_capacity(p.rows * p.cols);
+            for r in 0..p.rows {
+                for c in 0..p.cols {
+                    let (gr, gc) = at(r, c);
+                    let cls = p.first[r * p.cols + c].map_or(-1, |(t, _)| t.rem_euclid(ncol));
+                    cells.push((gr, gc, cls));
+                }
+            }
+            cells.sort_unstable();
+            let mut i = 0;
+            while i < cells.len() {
+                let (gr, gc, cls) = cells[i];
+                let mut run = 1;
+                while cells
+                    .get(i + run)
+                    .is_some_and(|&(r2, c2, k2)| r2 == gr && c2 == gc + run as i64 && k2 == cls)
+                {
+                    run += 1;
+                }
+                let class = if cls < 0 {
+                    String::from("e")
+                } else {
+                    format!("t{cls}")
+                };
+                let _ = writeln!(
+                    s,
+                    "<rect class=\"{class}\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"{CELL}\"/>",
+                    x0 + gc * CELL,
+                    y0 + gr * CELL,
+                    run as i64 * CELL
+                );
+                i += run;
+            }
+        }
+        for r in (0..p.rows).filter(|_| labels) {
             for c in 0..p.cols {
                 let (gr, gc) = at(r, c);
                 let (x, y) = (x0 + gc * CELL, y0 + gr * CELL);

@@ -47,6 +47,7 @@ pub struct Style<'a> {
     pub(crate) color_range: bool,
     pub(crate) thread: Option<i64>,
     pub(crate) palette: Option<&'a [Color]>,
+    pub(crate) fit: Option<(f64, f64)>,
 }
 
 impl<'a> Style<'a> {
@@ -127,6 +128,39 @@ impl<'a> Style<'a> {
         }
     }
 
+    /// Fits an SVG picture into `width` x `height` pixels: the picture keeps its `viewBox` (its
+    /// own units) and its `width` and `height` attributes are scaled down to fit, the aspect
+    /// kept (a picture that fits already keeps its size). Where a cell is then shown smaller than
+    /// [`MIN_LABEL_PX`](super::svg::MIN_LABEL_PX) pixels high, the cells' labels are left out
+    /// (the colours, grid and headers stay), so that a large picture stays light.
+    ///
+    /// ```
+    /// # use cute_layout::{Layout, render::{self, Style}};
+    /// let l: Layout = "(64,64):(64,1)".parse()?;
+    /// let svg = render::svg(&l, &Style::new().fit(800.0, 600.0))?;
+    /// assert!(svg.contains("width=\"800\"") && svg.contains("viewBox=\"0 0 2608 ")); // shown 800 px wide
+    /// assert!(!svg.contains(">4095</text>")); // cells of 7 px: no labels
+    /// let small: Layout = "(4,8):(8,1)".parse()?;
+    /// let fitted = render::svg(&small, &Style::new().fit(800.0, 600.0))?;
+    /// assert_eq!(fitted, render::svg(&small, &Style::new())?); // fits already
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn fit(self, width: f64, height: f64) -> Self {
+        Style {
+            fit: Some((width.max(1.0), height.max(1.0))),
+            ..self
+        }
+    }
+
+    /// The factor a picture of `width` x `height` units is shown at: at most 1, and small
+    /// enough to fit the box of [`Style::fit`] if one is set.
+    pub(crate) fn fit_scale(&self, width: f64, height: f64) -> f64 {
+        match self.fit {
+            Some((w, h)) => (w / width.max(1.0)).min(h / height.max(1.0)).min(1.0),
+            None => 1.0,
+        }
+    }
+
     /// How many colours the threads of an SVG picture cycle through: the palette's, else one
     /// per thread of a warp.
     pub(crate) fn thread_colors(&self) -> usize {
@@ -158,6 +192,7 @@ impl fmt::Debug for Style<'_> {
             .field("color_range", &self.color_range)
             .field("thread", &self.thread)
             .field("palette", &self.palette)
+            .field("fit", &self.fit)
             .finish()
     }
 }

@@ -168,19 +168,23 @@ pub(crate) fn esc(s: &str) -> String {
     out
 }
 
-/// `x` rounded up to an integer (`f64::ceil` needs `std`).
-/// The opening of an SVG picture of `width` by `height` user units with text of `font_size`
-/// pixels, and the style rules every picture shares (centred cell text, `.title`, `.note`);
-/// the caller adds its own rules and closes the `<style>` element.
-pub(crate) fn open_svg(
-    s: &mut String,
-    width: impl core::fmt::Display,
-    height: impl core::fmt::Display,
-    font_size: u32,
-) {
+/// The smallest height, in pixels on screen, of a cell whose label a fitted picture
+/// ([`Style::fit`]) still writes.
+pub const MIN_LABEL_PX: f64 = 10.0;
+
+/// The opening of an SVG picture of `width` by `height` user units, shown `scale` times that
+/// size (its `width` and `height` attributes; 1 outside [`Style::fit`]), with text of
+/// `font_size` pixels, and the style rules every picture shares (centred cell text, `.title`,
+/// `.note`); the caller adds its own rules and closes the `<style>` element.
+pub(crate) fn open_svg(s: &mut String, width: f64, height: f64, scale: f64, font_size: u32) {
+    let (shown_w, shown_h) = if scale < 1.0 {
+        (ceil(width * scale), ceil(height * scale))
+    } else {
+        (width, height)
+    };
     let _ = write!(
         s,
-        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{width}\" height=\"{height}\" \
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{shown_w}\" height=\"{shown_h}\" \
          viewBox=\"0 0 {width} {height}\" font-family=\"DejaVu Sans Mono, monospace\" \
          font-size=\"{font_size}\">\n<style>\n\
          text{{text-anchor:middle;fill:#000}}\n\
@@ -189,6 +193,7 @@ pub(crate) fn open_svg(
     );
 }
 
+/// `x` rounded up to an integer (`f64::ceil` needs `std`).
 fn ceil(x: f64) -> f64 {
     let t = x as i64 as f64;
     if t < x {
@@ -402,9 +407,10 @@ pub(crate) fn write_svg(panels: &[Panel], caption: &[String], style: &Style<'_>)
         }
     }
 
+    let scale = style.fit_scale(width, height);
     let cells: usize = panels.iter().map(|p| p.cells.len()).sum();
     let mut s = String::with_capacity(1024 + cells * 80);
-    open_svg(&mut s, width, height, 12);
+    open_svg(&mut s, width, height, scale, 12);
     s.push_str(
         ".h{font-size:11px;fill:#555}\n\
          .rn{font-size:11px;fill:#000;text-anchor:start}\n\
@@ -457,7 +463,8 @@ pub(crate) fn write_svg(panels: &[Panel], caption: &[String], style: &Style<'_>)
     );
 
     for ((p, g), &x0) in panels.iter().zip(&geos).zip(&xs) {
-        write_panel(&mut s, p, g, x0, MARGIN, bank_count, counts);
+        let labels = g.ch * scale >= MIN_LABEL_PX;
+        write_panel(&mut s, p, g, x0, MARGIN, bank_count, counts, labels);
     }
     for (k, c) in caption.iter().enumerate() {
         let y = height - MARGIN - NOTE_H * (caption.len() - 1 - k) as f64 - 3.0;
@@ -471,6 +478,9 @@ pub(crate) fn write_svg(panels: &[Panel], caption: &[String], style: &Style<'_>)
     s
 }
 
+/// Writes one panel at `(x0, y0)`; without `labels` (a fitted picture whose cells are too small
+/// to read) the cells' text is left out and each run of equal cells in a row is one `<rect>`.
+#[allow(clippy::too_many_arguments)]
 fn write_panel(
     s: &mut String,
     p: &Panel,
@@ -479,6 +489,7 @@ fn write_panel(
     y0: f64,
     banks: i64,
     counts: Counts,
+    labels: bool,
 ) {
     let _ = writeln!(
         s,
@@ -543,7 +554,28 @@ fn write_panel(
 
     // Cells.
     s.push_str("<g class=\"cells\">\n");
-    for (k, c) in p.cells.iter().enumerate() {
+    if !labels {
+        let cols = p.cols.max(1);
+        for (m, row) in p.cells.chunks(cols).enumerate() {
+            let mut n = 0;
+            while n < row.len() {
+                let cls = class(row[n].paint, banks, counts);
+                let run = row[n..]
+                    .iter()
+                    .take_while(|c| class(c.paint, banks, counts) == cls)
+                    .count();
+                let _ = writeln!(
+                    s,
+                    "<rect class=\"{cls}\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"{ch}\"/>",
+                    gx + cw * n as f64,
+                    gy + ch * m as f64,
+                    cw * run as f64
+                );
+                n += run;
+            }
+        }
+    }
+    for (k, c) in p.cells.iter().enumerate().filter(|_| labels) {
         let (m, n) = (k / p.cols.max(1), k % p.cols.max(1));
         let _ = writeln!(
             s,
@@ -554,7 +586,7 @@ fn write_panel(
         );
     }
     s.push_str("</g>\n<g class=\"labels\">\n");
-    for (k, c) in p.cells.iter().enumerate() {
+    for (k, c) in p.cells.iter().enumerate().filter(|_| labels) {
         let (m, n) = (k / p.cols.max(1), k % p.cols.max(1));
         let x = gx + cw * (n as f64 + 0.5);
         let (a, b) = c.label.lines();

@@ -22,6 +22,13 @@ use crate::layout::error::LayoutError;
 use crate::layout::int_tuple::IntTuple;
 use crate::layout::Layout;
 
+/// The most `(thread, value)` pairs of a TV layout drawn in SVG ([`svg_tv`]): 2^20, the pairs of
+/// the largest MMA operand (an SM90 GMMA's B, 256 x 32 values broadcast to 128 threads). The SVG
+/// has one cell per tile cell, so only the tile is bounded by
+/// [`MAX_PICTURE_CELLS`](super::MAX_PICTURE_CELLS); TikZ, which writes a node per pair, keeps that
+/// limit for the pairs too.
+pub const MAX_TV_PAIRS: i64 = 1 << 20;
+
 /// Which `(thread, value)` pairs reach each cell of a tile.
 #[derive(Clone, Debug)]
 pub(crate) struct TvMap {
@@ -33,7 +40,7 @@ pub(crate) struct TvMap {
     pub first: Vec<Option<(i64, i64)>>,
     /// Row-major: how many pairs reach the cell.
     pub count: Vec<u32>,
-    /// The pairs in CuTe's order with their cell `(m, n)`.
+    /// The pairs in CuTe's order with their cell `(m, n)` (empty unless asked for).
     pub order: Vec<(i64, i64, usize, usize)>,
 }
 
@@ -41,13 +48,15 @@ impl TvMap {
     /// # Errors
     /// [`LayoutError::RankMismatch`] if `tv` or `tile` is not rank 2;
     /// [`LayoutError::InvalidExtent`] for a tile extent below 1; [`LayoutError::TooLarge`] for a
-    /// tile or a TV layout past the picture limit; [`LayoutError::InvalidArgument`] if a pair
+    /// tile past the picture limit, or a TV layout past it (with `keep_order`, which lists every
+    /// pair in `order`) or past [`MAX_TV_PAIRS`]; [`LayoutError::InvalidArgument`] if a pair
     /// maps outside the tile.
     pub fn new(
         op: &'static str,
         tv: &Layout,
         tile: &IntTuple,
         style: &Style<'_>,
+        keep_order: bool,
     ) -> Result<TvMap, LayoutError> {
         if tv.rank() != 2 {
             return Err(LayoutError::RankMismatch {
@@ -72,14 +81,26 @@ impl TvMap {
             .checked_mul(n_ext)
             .ok_or_else(|| LayoutError::overflow(op))?;
         let cells = check_cells(op, &format_args!("tile {tile}"), cells_i)?;
-        check_cells(op, &format_args!("TV layout {tv}"), tv.size())?;
+        if keep_order {
+            check_cells(op, &format_args!("TV layout {tv}"), tv.size())?;
+        } else if !(0..=MAX_TV_PAIRS).contains(&tv.size()) {
+            return Err(LayoutError::TooLarge {
+                op,
+                what: format!("TV layout {tv} has {} (thread, value) pairs", tv.size()),
+                limit: MAX_TV_PAIRS,
+            });
+        }
         let rows = usize::try_from(m_ext).map_err(|_| LayoutError::overflow(op))?;
         let cols = cells / rows.max(1);
         let threads = tv.mode(0).map_or(1, |m| m.size());
         let values = tv.mode(1).map_or(1, |m| m.size());
         let mut first = alloc::vec![None; cells];
         let mut count = alloc::vec![0u32; cells];
-        let mut order = Vec::with_capacity(usize::try_from(tv.size()).unwrap_or(0));
+        let mut order = Vec::with_capacity(if keep_order {
+            usize::try_from(tv.size()).unwrap_or(0)
+        } else {
+            0
+        });
         for t in 0..threads {
             for v in 0..values {
                 let idx = tv
@@ -104,7 +125,9 @@ impl TvMap {
                     }
                     *c = c.saturating_add(1);
                 }
-                order.push((t, v, m, n));
+                if keep_order {
+                    order.push((t, v, m, n));
+                }
             }
         }
         Ok(TvMap {
@@ -134,9 +157,9 @@ impl TvMap {
 /// # Errors
 /// [`LayoutError::RankMismatch`] if `tv` or `tile` is not rank 2 (thread mode, value mode; rows,
 /// columns); [`LayoutError::InvalidExtent`] for a tile extent below 1;
-/// [`LayoutError::TooLarge`] for a tile or a TV layout with more than
-/// [`MAX_PICTURE_CELLS`](super::MAX_PICTURE_CELLS) points; [`LayoutError::InvalidArgument`] if
-/// a pair maps outside the tile.
+/// [`LayoutError::TooLarge`] for a tile with more than
+/// [`MAX_PICTURE_CELLS`](super::MAX_PICTURE_CELLS) points or a TV layout with more than
+/// [`MAX_TV_PAIRS`] pairs; [`LayoutError::InvalidArgument`] if a pair maps outside the tile.
 ///
 /// # Examples
 /// ```
@@ -151,7 +174,7 @@ impl TvMap {
 /// ```
 #[doc(alias = "print_latex_tv")]
 pub fn svg_tv(tv: &Layout, tile: &IntTuple, style: &Style<'_>) -> Result<String, LayoutError> {
-    let map = TvMap::new("svg_tv", tv, tile, style)?;
+    let map = TvMap::new("svg_tv", tv, tile, style, false)?;
     let (none, multi) = map.anomalies();
     let cells = map
         .first

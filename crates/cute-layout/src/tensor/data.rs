@@ -642,10 +642,18 @@ impl<S: Storage> Tensor<S> {
 /// `(repeat<R0>(_), coord [+ _...])` for a zipped layout `((tile),(rest))`.
 pub(crate) fn tile_slice(z: &ComposedLayout, coord: &IntTuple) -> Result<SliceCoord, LayoutError> {
     let rank_of = |i: usize| z.mode(i).map_or(1, |m| m.rank());
+    // A mode of integer shape takes a plain coordinate, not a tuple of one.
+    let plain = |i: usize| z.mode(i).is_some_and(|m| m.layout().shape().is_int());
     let (r0, r1) = (rank_of(0), rank_of(1));
-    let tile = SliceCoord::flat(core::iter::repeat_n(Slice::All, r0));
+    let tile = if plain(0) {
+        SliceCoord::all()
+    } else {
+        SliceCoord::flat(core::iter::repeat_n(Slice::All, r0))
+    };
     let rest = if coord.is_int() {
         SliceCoord::from(coord.clone())
+    } else if plain(1) && coord.rank() == 1 {
+        SliceCoord::from(coord.elements().next().unwrap_or_else(|| coord.clone()))
     } else {
         let n = coord.rank();
         if n > r1 {

@@ -495,6 +495,18 @@ impl LayoutTensor {
             ));
         }
         let bits = i64::from(ptr.bits());
+        // A swizzle that toggles a bit inside an element moves addresses off the elements: no
+        // swizzle of element offsets reaches the same addresses.
+        if bits >= 8 && !sw.is_identity() && (1i64 << sw.base()) < bits / 8 {
+            return Err(invalid(
+                op,
+                format!(
+                    "the swizzle {sw} toggles bits below the {bits}-bit elements (its base {} < log2({}))",
+                    sw.base(),
+                    bits / 8
+                ),
+            ));
+        }
         let new_sw = if bits >= 8 {
             sw.upcast(bits / 8)?
         } else if 8 % bits == 0 {
@@ -518,6 +530,28 @@ mod tests {
     use crate::layout::int_tuple::IntTuple;
     use crate::layout::slice::{Slice, SliceCoord};
     use crate::Tiler;
+
+    /// A swizzle toggling bits inside the elements has no position-independent form: refused
+    /// (the element-level swizzle would drop those bits and the addresses would differ).
+    #[test]
+    fn position_independent_swizzle_refuses_sub_element_bits() {
+        let t: LayoutTensor = "Sw<2,0,3>_smem_ptr[32b](0x400) o (4,4):(4,1)"
+            .parse()
+            .unwrap();
+        assert_eq!(
+            t.as_position_independent_swizzle_tensor().unwrap_err().to_string(),
+            "as_position_independent_swizzle_tensor: the swizzle Sw<2,0,3> toggles bits below the 32-bit elements (its base 0 < log2(4))"
+        );
+        let ok: LayoutTensor = "Sw<2,2,3>_smem_ptr[32b](0x400) o (4,4):(4,1)"
+            .parse()
+            .unwrap();
+        assert_eq!(
+            ok.as_position_independent_swizzle_tensor()
+                .unwrap()
+                .to_string(),
+            "smem_ptr[32b](0x400) o Sw<2,0,3> o 0 o (4,4):(4,1)"
+        );
+    }
     use alloc::string::ToString;
 
     fn t(s: &str) -> LayoutTensor {

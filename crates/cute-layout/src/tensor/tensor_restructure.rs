@@ -146,9 +146,19 @@ fn basis_compose_tiler(
 
 /// `(append<R0>(coord, _), repeat<R1>(_))` for a zipped layout `((tile),(rest))` whose modes
 /// have ranks `r0` and `r1` (an integer `coord` indexes the tile mode 1-D).
-fn outer_slice(r0: usize, r1: usize, coord: &IntTuple) -> Result<SliceCoord, LayoutError> {
+///
+/// `plain` says which of the two modes has an integer shape: such a mode takes a plain
+/// coordinate, not a tuple of one.
+fn outer_slice(
+    r0: usize,
+    r1: usize,
+    plain: (bool, bool),
+    coord: &IntTuple,
+) -> Result<SliceCoord, LayoutError> {
     let tile = if coord.is_int() {
         SliceCoord::from(coord.clone())
+    } else if plain.0 && coord.rank() == 1 {
+        SliceCoord::from(coord.elements().next().unwrap_or_else(|| coord.clone()))
     } else {
         let n = coord.rank();
         if n > r0 {
@@ -165,7 +175,11 @@ fn outer_slice(r0: usize, r1: usize, coord: &IntTuple) -> Result<SliceCoord, Lay
                 .chain(core::iter::repeat_n(SliceCoord::all(), r0 - n)),
         )?
     };
-    let rest = SliceCoord::flat(core::iter::repeat_n(Slice::All, r1));
+    let rest = if plain.1 {
+        SliceCoord::all()
+    } else {
+        SliceCoord::flat(core::iter::repeat_n(Slice::All, r1))
+    };
     SliceCoord::tuple([tile, rest])
 }
 
@@ -608,7 +622,8 @@ impl LayoutTensor {
             LayoutTensor::Counting { base, layout } => {
                 let z = layout.zipped_divide(tiler)?;
                 let rank_of = |i: usize| z.mode(i).map_or(1, |m| m.rank());
-                let c = outer_slice(rank_of(0), rank_of(1), coord)?;
+                let plain = |i: usize| z.mode(i).is_some_and(|m| m.layout().shape().is_int());
+                let c = outer_slice(rank_of(0), rank_of(1), (plain(0), plain(1)), coord)?;
                 let (l, off) = cute_slice(&z, &c)?;
                 let base = base
                     .checked_add(off)
@@ -618,13 +633,15 @@ impl LayoutTensor {
             LayoutTensor::Coords(t) => {
                 let z = t.zipped_divide(tiler)?;
                 let rank_of = |i: usize| z.layout().mode(i).map_or(1, |m| m.rank());
-                let c = outer_slice(rank_of(0), rank_of(1), coord)?;
+                let plain = |i: usize| z.layout().mode(i).is_some_and(|m| m.shape().is_int());
+                let c = outer_slice(rank_of(0), rank_of(1), (plain(0), plain(1)), coord)?;
                 Ok(LayoutTensor::Coords(Box::new(z.slice(&c)?)))
             }
             LayoutTensor::Chain { base, chain } => {
                 let z = chain.map(|l| l.zipped_divide(tiler))?;
                 let rank_of = |i: usize| z.layout().mode(i).map_or(1, |m| m.rank());
-                let c = outer_slice(rank_of(0), rank_of(1), coord)?;
+                let plain = |i: usize| z.layout().mode(i).is_some_and(|m| m.shape().is_int());
+                let c = outer_slice(rank_of(0), rank_of(1), (plain(0), plain(1)), coord)?;
                 let (s, off) = z.slice_and_offset(&c)?;
                 chained(*base, off, s, "outer_partition")
             }

@@ -582,6 +582,9 @@ pub fn picture_args(b: &mut Bytes, op: &str) -> Vec<Arg> {
 pub fn special_args(b: &mut Bytes, op: &str) -> Option<Vec<Arg>> {
     let t = |s: String| Arg::Text(s);
     let pow2 = |b: &mut Bytes, max: usize| 1i64 << b.below(max + 1);
+    if let Some(v) = app_args(b, op) {
+        return Some(v);
+    }
     Some(match op {
         "latex" | "svg" => picture_args(b, op),
         "smem_atom" | "smem_atom_layout" => {
@@ -669,6 +672,273 @@ pub fn special_args(b: &mut Bytes, op: &str) -> Option<Vec<Arg>> {
                         [b.below(4)]
                     .into()));
                 }
+            }
+            v
+        }
+        _ => return tool_args(b, op),
+    })
+}
+
+// ---------------------------------------------------------------------------------------------
+// Arguments for the layout and tuple tools (laws/check_tools.rs): mode numbers inside the rank,
+// coordinates inside the shape, operands whose structure the law needs.
+
+/// A flat or nested integer layout of positive extents and its shape and stride leaves.
+fn tool_layout(b: &mut Bytes) -> (String, Tree) {
+    let t = some_tree(b);
+    let mut s = String::new();
+    write_tree(&mut s, &t, &mut || 1 + b.below(6) as i64);
+    s.push(':');
+    write_tree(&mut s, &t, &mut || match b.below(8) {
+        0 => 0,
+        1 => -1 - b.below(3) as i64,
+        _ => 1 << b.below(6),
+    });
+    (s, t)
+}
+
+/// The number of top-level modes of a tree.
+fn tree_rank(t: &Tree) -> usize {
+    match t {
+        Tree::Leaf => 1,
+        Tree::Tuple(v) => v.len(),
+    }
+}
+
+/// A coordinate of the shape `shape` (its text): natural, 1-D or a mix, inside the shape.
+fn coord_in(b: &mut Bytes, shape: &str, underscores: bool) -> String {
+    let Some(t) = parse_shape(shape) else {
+        return "0".into();
+    };
+    fn go(b: &mut Bytes, t: &Shape, under: bool, out: &mut String) {
+        match t {
+            _ if under && b.below(3) == 0 => out.push('_'),
+            Shape::Leaf(n) => {
+                let _ = write!(out, "{}", b.below((*n).clamp(1, 255) as usize));
+            }
+            Shape::Tuple(v) if b.below(4) == 0 => {
+                let n = v.iter().fold(1i64, |a, e| a.saturating_mul(e.size()));
+                let _ = write!(out, "{}", b.below(n.clamp(1, 255) as usize));
+            }
+            Shape::Tuple(v) => {
+                out.push('(');
+                for (k, e) in v.iter().enumerate() {
+                    if k > 0 {
+                        out.push(',');
+                    }
+                    go(b, e, under, out);
+                }
+                out.push(')');
+            }
+        }
+    }
+    let mut out = String::new();
+    go(b, &t, underscores, &mut out);
+    out
+}
+
+/// A shape read back from its text (positive extents).
+enum Shape {
+    Leaf(i64),
+    Tuple(Vec<Shape>),
+}
+
+impl Shape {
+    fn size(&self) -> i64 {
+        match self {
+            Shape::Leaf(n) => *n,
+            Shape::Tuple(v) => v.iter().fold(1i64, |a, e| a.saturating_mul(e.size())),
+        }
+    }
+}
+
+fn parse_shape(s: &str) -> Option<Shape> {
+    fn go(s: &[u8], pos: &mut usize) -> Option<Shape> {
+        if s.get(*pos) == Some(&b'(') {
+            *pos += 1;
+            let mut v = Vec::new();
+            if s.get(*pos) == Some(&b')') {
+                *pos += 1;
+                return Some(Shape::Tuple(v));
+            }
+            loop {
+                v.push(go(s, pos)?);
+                match s.get(*pos)? {
+                    b',' => *pos += 1,
+                    b')' => {
+                        *pos += 1;
+                        return Some(Shape::Tuple(v));
+                    }
+                    _ => return None,
+                }
+            }
+        }
+        let start = *pos;
+        while s.get(*pos).is_some_and(u8::is_ascii_digit) {
+            *pos += 1;
+        }
+        let n: i64 = std::str::from_utf8(&s[start..*pos]).ok()?.parse().ok()?;
+        (n >= 1).then_some(Shape::Leaf(n))
+    }
+    let mut pos = 0;
+    let t = go(s.as_bytes(), &mut pos)?;
+    (pos == s.len()).then_some(t)
+}
+
+/// The shape part of a layout text.
+fn shape_of(l: &str) -> &str {
+    l.split(':').next().unwrap_or(l)
+}
+
+/// Modes `k` of rank `m` each: `((s,s),(s,s)):((d,d),(d,d))`, for zip and tile_unzip.
+fn paired_modes(b: &mut Bytes, k: usize, m: usize) -> (Vec<String>, Vec<String>) {
+    let (mut sh, mut st) = (Vec::new(), Vec::new());
+    for _ in 0..k {
+        let s: Vec<String> = (0..m).map(|_| (1 + b.below(4)).to_string()).collect();
+        let d: Vec<String> = (0..m).map(|_| (1 << b.below(5)).to_string()).collect();
+        sh.push(format!("({})", s.join(",")));
+        st.push(format!("({})", d.join(",")));
+    }
+    (sh, st)
+}
+
+/// Arguments for the tools whose laws need related arguments, or `None` for the generic words.
+pub fn tool_args(b: &mut Bytes, op: &str) -> Option<Vec<Arg>> {
+    let t = |s: String| Arg::Text(s);
+    let int = |x: usize| Arg::Int(x as i64);
+    Some(match op {
+        "group" | "take" | "select" | "replace" => {
+            let (l, tr) = tool_layout(b);
+            let a = if b.below(3) == 0 {
+                shape_of(&l).to_string()
+            } else {
+                l.clone()
+            };
+            let r = tree_rank(&tr);
+            let lo = b.below(r + 1);
+            let hi = lo + b.below(r - lo + 1);
+            match op {
+                "select" => {
+                    let mut v = vec![t(a)];
+                    v.extend((0..1 + b.below(3)).map(|_| int(b.below(r + 1))));
+                    v
+                }
+                "replace" => {
+                    let x = tool_layout(b).0;
+                    let x = if l == a { x } else { shape_of(&x).to_string() };
+                    vec![t(a), int(b.below(r + 1)), t(x)]
+                }
+                _ => vec![t(a), int(lo), int(hi)],
+            }
+        }
+        "at_mode" => {
+            let (l, tr) = tool_layout(b);
+            let r = tree_rank(&tr);
+            let ops = [
+                "coalesce",
+                "filter",
+                "flatten",
+                "logical_divide",
+                "composition",
+                "right_inverse",
+            ];
+            let o = ops[b.below(ops.len())];
+            let mode = if b.below(4) == 0 {
+                format!("({},0)", b.below(r.max(1)))
+            } else {
+                b.below(r.max(1)).to_string()
+            };
+            let mut v = vec![t(mode), t(o.to_string()), t(l)];
+            if matches!(o, "logical_divide" | "composition") {
+                v.push(t(format!("{}:{}", 1 + b.below(4), 1 << b.below(2))));
+            }
+            v
+        }
+        "zip" => {
+            let (k, m) = (1 + b.below(3), 1 + b.below(3));
+            let (sh, st) = paired_modes(b, k, m);
+            match b.below(3) {
+                0 => vec![t(format!("({})", sh.join(",")))],
+                1 => (0..k).map(|i| t(format!("{}:{}", sh[i], st[i]))).collect(),
+                _ => vec![t(format!("({}):({})", sh.join(","), st.join(",")))],
+            }
+        }
+        "tile_unzip" => {
+            let r = 1 + b.below(3);
+            let (mut sh, mut st) = paired_modes(b, r, 2);
+            for _ in 0..b.below(2) {
+                sh.push((1 + b.below(4)).to_string());
+                st.push((1 << b.below(4)).to_string());
+            }
+            let tiler: Vec<String> = (0..r).map(|_| (1 + b.below(4)).to_string()).collect();
+            vec![
+                t(format!("({}):({})", sh.join(","), st.join(","))),
+                t(format!("({})", tiler.join(","))),
+            ]
+        }
+        "crd2idx" | "domain_offset" | "slice" | "dice" | "slice_and_offset" => {
+            let (l, _) = tool_layout(b);
+            let under = matches!(op, "slice" | "dice" | "slice_and_offset");
+            let c = coord_in(b, shape_of(&l), under);
+            if op == "crd2idx" && b.below(3) == 0 {
+                vec![t(c), t(shape_of(&l).to_string())]
+            } else {
+                vec![t(c), t(l)]
+            }
+        }
+        "crd2crd" => {
+            let s1 = tuple(b);
+            let c = coord_in(b, &s1, false);
+            let s2 = if b.below(2) == 0 {
+                tuple(b)
+            } else {
+                s1.clone()
+            };
+            vec![t(c), t(s1), t(s2)]
+        }
+        "downcast" | "upcast" => {
+            let (l, _) = tool_layout(b);
+            vec![int(1 << b.below(4)), t(l)]
+        }
+        "common_refinement" | "common_coarsening" => {
+            // Two groupings of one list of extents.
+            let n = 1 + b.below(5);
+            let ext: Vec<i64> = (0..n).map(|_| 1 + b.below(6) as i64).collect();
+            let group = |b: &mut Bytes| {
+                let mut parts = Vec::new();
+                let mut k = 0;
+                while k < n {
+                    let len = 1 + b.below(n - k);
+                    let e = &ext[k..k + len];
+                    parts.push(if len == 1 || b.below(2) == 0 {
+                        e.iter().product::<i64>().to_string()
+                    } else {
+                        format!(
+                            "({})",
+                            e.iter().map(i64::to_string).collect::<Vec<_>>().join(",")
+                        )
+                    });
+                    k += len;
+                }
+                format!("({})", parts.join(","))
+            };
+            vec![t(group(b)), t(group(b))]
+        }
+        "tile_to_shape" => {
+            let a = compact_layout(b);
+            let shape: Vec<String> = shape_of(&a)
+                .trim_matches(|c| c == '(' || c == ')')
+                .split(',')
+                .map(|x| (x.parse::<i64>().unwrap_or(1) * (1 + b.below(3) as i64)).to_string())
+                .collect();
+            let mut v = vec![t(a), t(format!("({})", shape.join(",")))];
+            if b.below(2) == 0 {
+                let mut order: Vec<usize> = (0..shape.len()).collect();
+                for k in (1..order.len()).rev() {
+                    order.swap(k, b.below(k + 1));
+                }
+                let o: Vec<String> = order.iter().map(usize::to_string).collect();
+                v.push(t(format!("({})", o.join(","))));
             }
             v
         }
@@ -1038,4 +1308,585 @@ pub fn text_form(b: &mut Bytes) -> String {
             format!("{l} {}", bindings.join(" "))
         }
     }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Arguments for the atoms, tensors, pointers, pictures and GPU operations, whose laws
+// (`check_apps.rs`) need arguments that fit each other: a thread layout and a value layout that
+// tile, a tiler that divides the tensor, a thread index in range, values of a layout.
+
+/// MMA atoms that take no template arguments (their `MxNxK` is in the name).
+pub const MMA_ATOMS: &[&str] = &[
+    "SM80_16x8x16_F32F16F16F32_TN",
+    "SM80_16x8x8_F16F16F16F16_TN",
+    "SM80_16x8x16_F16F16F16F16_TN",
+    "SM70_8x8x4_F32F16F16F32_NT",
+    "SM80_8x8x4_F64F64F64F64_TN",
+    "SM75_16x8x8_F32F16F16F32_TN",
+    "SM80_16x8x32_S32S8S8S32_TN",
+];
+
+/// Copy atoms with their value types, for 16-bit elements.
+pub const COPY_ATOMS: &[&str] = &[
+    "SM75_U32x4_LDSM_N",
+    "SM75_U32x2_LDSM_N",
+    "SM75_U32x1_LDSM_N",
+    "SM75_U16x8_LDSM_T",
+    "UniversalCopy<uint32_t>",
+    "UniversalCopy<uint128_t>",
+    "UniversalCopy<uint64_t>",
+    "UniversalCopy<uint16_t>",
+    "SM80_CP_ASYNC_CACHEALWAYS<uint128_t>",
+    "SM90_U32x4_STSM_N",
+];
+
+/// A compact 2-D layout `(m,n)` of power-of-two extents (each at most `2^max_log`), row- or
+/// column-major, and its extents.
+pub fn compact2(b: &mut Bytes, max_log: usize) -> (String, i64, i64) {
+    let (m, n) = (1i64 << b.below(max_log + 1), 1i64 << b.below(max_log + 1));
+    let l = if b.below(2) == 0 {
+        format!("({m},{n}):(1,{m})")
+    } else {
+        format!("({m},{n}):({n},1)")
+    };
+    (l, m, n)
+}
+
+/// A bijection `(T,V) -> [0, n)` for a power of two `n`: `T` threads (a power of two at most
+/// `max_t`), each mode split in up to two leaves, the compact strides in a random leaf order.
+pub fn tv_layout(b: &mut Bytes, n: i64, max_t: i64) -> (String, i64) {
+    let log = n.max(1).trailing_zeros() as usize;
+    let mut tl = b.below(log + 1);
+    while (1i64 << tl) > max_t.max(1) {
+        tl -= 1;
+    }
+    let vl = log - tl;
+    let split = |b: &mut Bytes, k: usize| -> Vec<i64> {
+        if k >= 2 && b.below(2) == 0 {
+            let a = 1 + b.below(k - 1);
+            vec![1 << a, 1 << (k - a)]
+        } else {
+            vec![1 << k]
+        }
+    };
+    let (ts, vs) = (split(b, tl), split(b, vl));
+    let extents: Vec<i64> = ts.iter().chain(vs.iter()).copied().collect();
+    let mut order: Vec<usize> = (0..extents.len()).collect();
+    for k in (1..order.len()).rev() {
+        order.swap(k, b.below(k + 1));
+    }
+    let mut strides = vec![0i64; extents.len()];
+    let mut acc = 1i64;
+    for &k in &order {
+        strides[k] = acc;
+        acc *= extents[k];
+    }
+    let mode = |e: &[i64], d: &[i64]| -> (String, String) {
+        let j = |v: &[i64]| v.iter().map(i64::to_string).collect::<Vec<_>>().join(",");
+        if e.len() == 1 {
+            (j(e), j(d))
+        } else {
+            (format!("({})", j(e)), format!("({})", j(d)))
+        }
+    };
+    let (te, td) = mode(&extents[..ts.len()], &strides[..ts.len()]);
+    let (ve, vd) = mode(&extents[ts.len()..], &strides[ts.len()..]);
+    (format!("({te},{ve}):({td},{vd})"), 1 << tl)
+}
+
+/// A small 2-D layout of power-of-two extents (at most 8) and strides 0..=8 or compact, and its
+/// extents.
+fn small2(b: &mut Bytes) -> (String, i64, i64) {
+    if b.below(2) == 0 {
+        return compact2(b, 3);
+    }
+    let (m, n) = (1i64 << b.below(4), 1i64 << b.below(4));
+    let (x, y) = (b.below(9), b.below(9));
+    (format!("({m},{n}):({x},{y})"), m, n)
+}
+
+/// A tensor over a small 2-D layout: a counting tensor (sometimes swizzled), a pointer tensor
+/// (global, shared, swizzled shared) or a coordinate tensor; and its extents.
+pub fn small_tensor(b: &mut Bytes) -> (String, i64, i64) {
+    let (l, m, n) = small2(b);
+    let t = match b.below(8) {
+        0..=2 => format!("counting_iter({}) o {l}", b.below(16)),
+        3 => format!(
+            "counting_iter({}) o {} o 0 o {l}",
+            b.below(4),
+            valid_swizzle(b)
+        ),
+        4 => format!(
+            "gmem_ptr[{}b]({:#x}) o {l}",
+            [8, 16, 32, 64][b.below(4)],
+            0x1000
+        ),
+        5 => format!("smem_ptr[16b]({:#x}) o {l}", 0x400 * (1 + b.below(4))),
+        6 => format!("Sw<{},4,3>_smem_ptr[16b](0x1000) o {l}", b.below(4)),
+        _ => format!(
+            "ArithTuple({},{}) o ({m},{n}):(1@0,1@1)",
+            b.below(4),
+            b.below(4)
+        ),
+    };
+    (t, m, n)
+}
+
+/// A divisor of the power of two `m`, and a tile coordinate below `m / divisor`.
+fn tile_of(b: &mut Bytes, m: i64) -> (i64, i64) {
+    let t = 1i64 << b.below(m.trailing_zeros() as usize + 1);
+    (t, b.below((m / t) as usize) as i64)
+}
+
+/// Values of a small layout (extents 1..=4, strides -1..=6, rank 1 to 3) and its shape.
+fn layout_values(b: &mut Bytes) -> (String, String) {
+    let rank = 1 + b.below(3);
+    let s: Vec<i64> = (0..rank).map(|_| 1 + b.below(4) as i64).collect();
+    let d: Vec<i64> = (0..rank).map(|_| b.below(8) as i64 - 1).collect();
+    let size: i64 = s.iter().product();
+    let vals: Vec<String> = (0..size)
+        .map(|i| {
+            let (mut r, mut acc) = (i, 0);
+            for k in 0..rank {
+                acc += (r % s[k]) * d[k];
+                r /= s[k];
+            }
+            acc.to_string()
+        })
+        .collect();
+    let shape = s.iter().map(i64::to_string).collect::<Vec<_>>().join(",");
+    (vals.join(","), format!("({shape})"))
+}
+
+/// A layout whose leaves have power-of-two extents and disjoint power-of-two strides (a
+/// permutation of bits), sometimes under a swizzle: the layouts `f2_matrix` takes.
+fn bit_layout(b: &mut Bytes) -> String {
+    let n = 1 << b.below(7);
+    let (l, _) = tv_layout(b, n, 64);
+    match b.below(3) {
+        0 => format!("{} o 0 o {l}", valid_swizzle(b)),
+        _ => l,
+    }
+}
+
+/// Whole argument lists for the atoms, tensors, pointers, pictures and GPU operations (see
+/// above), or `None` for the generic ones.
+pub fn app_args(b: &mut Bytes, op: &str) -> Option<Vec<Arg>> {
+    let t = |s: String| Arg::Text(s);
+    let pick = |b: &mut Bytes, v: &[&str]| v[b.below(v.len())].to_string();
+    let half = |b: &mut Bytes| pick(b, &["half_t", "half_t", "float", "int8_t", "bfloat16_t"]);
+    Some(match op {
+        "mma_atom" => vec![
+            t(pick(b, MMA_ATOMS)),
+            t(pick(
+                b,
+                &[
+                    "thr_id",
+                    "shape_mnk",
+                    "layout_a_tv",
+                    "layout_b_tv",
+                    "layout_c_tv",
+                ],
+            )),
+        ],
+        "tiled_mma" => {
+            let atom = pick(b, MMA_ATOMS);
+            let (am, an) = (1i64 << b.below(3), 1i64 << b.below(3));
+            let mut v = vec![t(atom.clone()), t(format!("({am},{an},1)")), t("_".into())];
+            let op = ["a", "b", "c"][b.below(3)];
+            if b.below(3) == 0 {
+                let mnk = name_mnk(&atom).unwrap_or([1, 1, 1]);
+                let (m, n, k) = (mnk[0] * am, mnk[1] * an, mnk[2]);
+                let (r, c) = match op {
+                    "a" => (m, k),
+                    "b" => (n, k),
+                    _ => (m, n),
+                };
+                let g = if b.below(2) == 0 {
+                    format!("({r},{c}):({c},1)")
+                } else {
+                    format!("({r},{c}):(1,{r})")
+                };
+                let field = pick(b, &["partition", "offset"]);
+                v.push(t(format!("{field}_{op}")));
+                v.push(t(g));
+                v.push(Arg::Int(b.below((32 * am * an) as usize) as i64));
+            } else {
+                v.push(t(pick(
+                    b,
+                    &[
+                        "thr_layout_vmnk",
+                        "tile_size_mnk",
+                        "size",
+                        "layout_a_tv",
+                        "layout_b_tv",
+                        "layout_c_tv",
+                    ],
+                )));
+            }
+            v
+        }
+        "copy_atom" => vec![
+            t(pick(b, COPY_ATOMS)),
+            t(half(b)),
+            t(pick(
+                b,
+                &[
+                    "src",
+                    "dst",
+                    "ref",
+                    "src_bits",
+                    "dst_bits",
+                    "ref_bits",
+                    "thr_id",
+                    "num_val_src",
+                    "num_val_dst",
+                ],
+            )),
+        ],
+        "make_tiled_copy" => {
+            let (thr, _, _) = compact2(b, 3);
+            let val = if b.below(4) == 0 {
+                "_".to_string()
+            } else {
+                compact2(b, 3).0
+            };
+            vec![
+                t(pick(b, COPY_ATOMS)),
+                t(half(b)),
+                t(thr),
+                t(val),
+                t(pick(
+                    b,
+                    &[
+                        "tiler_mn",
+                        "tiled_layout_tv",
+                        "layout_s_tv",
+                        "layout_d_tv",
+                        "size",
+                    ],
+                )),
+            ]
+        }
+        "make_tiled_copy_A"
+        | "make_tiled_copy_B"
+        | "make_tiled_copy_C"
+        | "make_tiled_copy_C_atom" => vec![
+            t(pick(b, COPY_ATOMS)),
+            t("half_t".into()),
+            t(pick(b, MMA_ATOMS)),
+            t(format!("({},{},1)", 1 << b.below(3), 1 << b.below(3))),
+            t("_".into()),
+            t(pick(b, &["tiler_mn", "tiled_layout_tv", "size"])),
+        ],
+        "make_cotiled_copy" => {
+            let (data, m, n) = compact2(b, 4);
+            let (tv, _) = tv_layout(b, m * n, 128);
+            vec![
+                t(pick(
+                    b,
+                    &[
+                        "UniversalCopy<uint32_t>",
+                        "UniversalCopy<uint64_t>",
+                        "UniversalCopy<uint128_t>",
+                    ],
+                )),
+                t(pick(b, &["half_t", "float", "int8_t"])),
+                t(tv),
+                t(data),
+                t(pick(b, &["tiler_mn", "tiled_layout_tv"])),
+            ]
+        }
+        "make_layout_tv" => {
+            let thr = compact2(b, 3).0;
+            let val = if b.below(3) == 0 {
+                format!("{}:1", 1 << b.below(3))
+            } else {
+                compact2(b, 2).0
+            };
+            vec![
+                t(thr),
+                t(val),
+                t(pick(b, &["layout_mn", "layout_tv", "tiler_mn"])),
+            ]
+        }
+        "smem_search" | "smem_evaluate" => {
+            let (m, n) = (1i64 << (1 + b.below(4)), 1i64 << (1 + b.below(4)));
+            let (w, _) = tv_layout(b, m * n, 128);
+            let (r, _) = tv_layout(b, m * n, 128);
+            let e = [1, 2, 4, 8, 16][b.below(5)];
+            let mut v = vec![t(format!("({m},{n})")), t(w), t(r), Arg::Int(e)];
+            if op == "smem_evaluate" {
+                v.push(t(match b.below(4) {
+                    0 => format!("({m},{n}):(1,{m})"),
+                    1 => format!("({m},{n}):({},1)", n + b.below(5) as i64),
+                    2 => format!("{} o 0 o ({m},{n}):({n},1)", valid_swizzle(b)),
+                    _ => format!("({m},{n}):({n},1)"),
+                }));
+            }
+            if b.below(4) == 0 {
+                v.push(Arg::Int([32, 16, 8][b.below(3)]));
+            }
+            v
+        }
+        "bank_conflicts" => {
+            let n = 1 << b.below(9);
+            let (l, _) = tv_layout(b, n, 64);
+            let l = match b.below(4) {
+                0 => format!("{} o 0 o {l}", valid_swizzle(b)),
+                1 => layout(b),
+                _ => l,
+            };
+            let mut v = vec![t(l), Arg::Int([1, 2, 4, 8, 16][b.below(5)])];
+            if b.below(2) == 0 {
+                v.push(Arg::Int([32, 16, 8, 4][b.below(4)]));
+                if b.below(2) == 0 {
+                    v.push(Arg::Int([32, 16, 8][b.below(3)]));
+                    if b.below(2) == 0 {
+                        v.push(Arg::Int([4, 8][b.below(2)]));
+                    }
+                }
+            }
+            v
+        }
+        "f2_matrix" if b.below(2) == 0 => vec![t(bit_layout(b))],
+        "codegen" | "codegen_check" => {
+            let l = match b.below(4) {
+                0 => composed(b),
+                1 => signed_layout(b),
+                _ => layout(b),
+            };
+            let mut v = vec![t(l)];
+            if b.below(4) == 0 {
+                v.push(t(pick(b, &["g", "cute_gen", "f"])));
+            }
+            v
+        }
+        "find_layout" => {
+            let (vals, shape) = layout_values(b);
+            let mut v = vec![t(vals)];
+            if b.below(3) == 0 {
+                v.push(t(shape));
+            }
+            v
+        }
+        "explain" => {
+            let op = pick(
+                b,
+                &[
+                    "coalesce",
+                    "composition",
+                    "right_inverse",
+                    "left_inverse",
+                    "complement",
+                    "logical_divide",
+                    "zipped_divide",
+                    "logical_product",
+                ],
+            );
+            let mut v = vec![t(op.clone())];
+            v.push(t(compact_layout(b)));
+            if matches!(
+                op.as_str(),
+                "composition" | "logical_divide" | "zipped_divide" | "logical_product"
+            ) {
+                v.push(t(compact_layout(b)));
+            }
+            v
+        }
+        "print_layout" | "show" | "svg" | "latex" if b.below(2) == 0 => {
+            vec![t(match b.below(3) {
+                0 => composed(b),
+                _ => layout(b),
+            })]
+        }
+        "make_swizzle" => {
+            let (bits, base, s) = (b.below(4) as i64, b.below(5) as i64, b.below(5) as i64);
+            let mask = (1i64 << bits) - 1;
+            vec![Arg::Int(mask << (base + s)), Arg::Int(mask << base)]
+        }
+        "swizzle" => vec![
+            Arg::Int(b.below(5) as i64),
+            Arg::Int(b.below(5) as i64),
+            Arg::Int(b.below(9) as i64 - 4),
+        ],
+        "basis_get" => {
+            let tup = tuple(b);
+            let path: Vec<String> = (0..1 + b.below(2))
+                .map(|_| b.below(3).to_string())
+                .collect();
+            vec![t(format!("{}@{}", 1 + b.below(3), path.join("@"))), t(tup)]
+        }
+        "make_tensor" => {
+            let (l, _, _) = small2(b);
+            match b.below(3) {
+                0 => vec![t("gmem_ptr[16b](0x1000)".to_string()), t(l)],
+                1 => vec![t(l), Arg::Int(b.below(16) as i64)],
+                _ => vec![t(l)],
+            }
+        }
+        "tensor_value" => {
+            let (x, m, n) = small_tensor(b);
+            let c = if b.below(2) == 0 {
+                (b.below((m * n) as usize)).to_string()
+            } else {
+                format!("({},{})", b.below(m as usize), b.below(n as usize))
+            };
+            vec![t(x), t(c)]
+        }
+        "local_tile" | "inner_partition" | "outer_partition" => {
+            let (x, m, n) = small_tensor(b);
+            let ((tm, cm), (tn, cn)) = (tile_of(b, m), tile_of(b, n));
+            let mut v = vec![t(x), t(format!("({tm},{tn})"))];
+            if op == "outer_partition" {
+                let (i, j) = (b.below(tm as usize), b.below(tn as usize));
+                v.push(if b.below(3) == 0 {
+                    Arg::Int((i as i64) + tm * j as i64)
+                } else {
+                    t(format!("({i},{j})"))
+                });
+            } else {
+                v.push(t(format!("({cm},{cn})")));
+                if op == "local_tile" && b.below(3) == 0 {
+                    v.push(t(pick(
+                        b,
+                        &["Step<_1,X>", "Step<X,_1>", "(1,X)", "Step<_1,_1>"],
+                    )));
+                }
+            }
+            v
+        }
+        "local_partition" => {
+            let (x, m, n) = small_tensor(b);
+            let (tm, tn) = (tile_of(b, m).0, tile_of(b, n).0);
+            let thr = if b.below(2) == 0 {
+                format!("({tm},{tn}):(1,{tm})")
+            } else {
+                format!("({tm},{tn}):({tn},1)")
+            };
+            vec![t(x), t(thr), Arg::Int(b.below((tm * tn) as usize) as i64)]
+        }
+        "partition_tv" => {
+            let (x, m, n) = small_tensor(b);
+            let (tv, threads) = tv_layout(b, m * n, 64);
+            vec![t(x), t(tv), Arg::Int(b.below(threads as usize) as i64)]
+        }
+        "print_tensor" | "make_tensor_like" => {
+            let (x, m, _) = small_tensor(b);
+            if b.below(4) == 0 {
+                vec![t(format!("counting_iter(3) o {m}:{}", b.below(4)))]
+            } else {
+                vec![t(x)]
+            }
+        }
+        "batch_reduce" | "logical_reduce" => {
+            let (l, _, _) = small2(b);
+            let x = format!("counting_iter({}) o {l}", b.below(8));
+            if op == "batch_reduce" {
+                vec![t(x)]
+            } else {
+                vec![t(x), t(pick(b, &["(_,1)", "(1,_)", "(_,_)", "(1,1)"]))]
+            }
+        }
+        "recast_tensor" => {
+            let (l, _, _) = compact2(b, 3);
+            let bits = [8, 16, 32, 64][b.below(4)];
+            vec![
+                t(pick(b, &["half_t", "float", "int8_t", "double"])),
+                t(format!("gmem_ptr[{bits}b](0x1000) o {l}")),
+            ]
+        }
+        "make_zip_tensor" => {
+            let (l, _, _) = small2(b);
+            let k = 2 + b.below(2);
+            (0..k)
+                .map(|j| {
+                    t(if j % 2 == 0 {
+                        format!("counting_iter({}) o {l}", b.below(64))
+                    } else {
+                        format!("gmem_ptr[32b](0x{:x}) o {l}", 0x1000 * (1 + b.below(4)))
+                    })
+                })
+                .collect()
+        }
+        "unzip_tensor" => {
+            let (l, m, n) = small2(b);
+            let parts = [
+                format!("counting_iter({}) o {l}", b.below(64)),
+                format!("gmem_ptr[16b](0x{:x}) o {l}", 0x1000 * (1 + b.below(4))),
+                format!("ArithTuple(0,0) o ({m},{n}):(1@0,1@1)"),
+            ];
+            let k = 2 + b.below(2);
+            let mut v = vec![t(format!("zip({})", parts[..k].join(", ")))];
+            if b.below(2) == 0 {
+                v.push(Arg::Int(b.below(k) as i64));
+            }
+            v
+        }
+        // Chains, symbolic and F2 layouts for the algebra's laws on them.
+        "composition" | "logical_divide" if b.below(3) == 0 => {
+            let a = if b.below(2) == 0 {
+                chain(b)
+            } else {
+                layout_chain(b)
+            };
+            vec![t(a), t(compact_layout(b))]
+        }
+        "composition" if b.below(3) == 0 => {
+            let a = symbolic_layout(b);
+            let c = if b.below(2) == 0 {
+                symbolic_layout(b)
+            } else {
+                compact_layout(b)
+            };
+            vec![t(a), t(c)]
+        }
+        "coalesce" if b.below(3) == 0 => vec![t(if b.below(2) == 0 {
+            chain(b)
+        } else {
+            f2_layout(b)
+        })],
+        "left_inverse" if b.below(3) == 0 => vec![t(if b.below(2) == 0 {
+            f2_bijection(b)
+        } else {
+            f2_layout(b)
+        })],
+        "as_position_independent_swizzle_tensor" => {
+            let (l, _, _) = small2(b);
+            vec![t(format!(
+                "{}_smem_ptr[{}b](0x{:x}) o {l}",
+                valid_swizzle(b),
+                [8, 16, 32][b.below(3)],
+                0x400 * (1 + b.below(4))
+            ))]
+        }
+        _ => return None,
+    })
+}
+
+/// An F2 layout that is a bijection onto `[0, size)`: power-of-two extents, F2 strides the
+/// compact ones in a random leaf order.
+fn f2_bijection(b: &mut Bytes) -> String {
+    let rank = 1 + b.below(3);
+    let ext: Vec<i64> = (0..rank).map(|_| [2, 4, 8][b.below(3)]).collect();
+    let mut order: Vec<usize> = (0..rank).collect();
+    for k in (1..rank).rev() {
+        order.swap(k, b.below(k + 1));
+    }
+    let mut st = vec![0i64; rank];
+    let mut acc = 1;
+    for &k in &order {
+        st[k] = acc;
+        acc *= ext[k];
+    }
+    let e: Vec<String> = ext.iter().map(i64::to_string).collect();
+    let d: Vec<String> = st.iter().map(|x| format!("F2({x})")).collect();
+    format!("({}):({})", e.join(","), d.join(","))
+}
+
+/// `(M, N, K)` from an MMA atom's name (`SM80_16x8x16_...`).
+pub fn name_mnk(name: &str) -> Option<[i64; 3]> {
+    let part = name.split('_').nth(1)?;
+    let v: Vec<i64> = part.split('x').filter_map(|x| x.parse().ok()).collect();
+    (v.len() == 3).then(|| [v[0], v[1], v[2]])
 }

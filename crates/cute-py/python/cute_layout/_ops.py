@@ -208,6 +208,9 @@ __all__ = [
     'make_zip_tensor',
     'unzip_tensor',
     'as_position_independent_swizzle_tensor',
+    'gluon_to_cute',
+    'cute_to_gluon',
+    'equal_function',
 ]
 
 
@@ -423,7 +426,17 @@ def get_1d_coord(layout, index):
     return _call('get_1d_coord', 2, (layout, index))
 
 
-crd2crd = _native.crd2crd  # native: crd2crd COORD SHAPE SHAPE
+def crd2crd(coord, shape, shape2):
+    """a coordinate of one shape as a coordinate of another
+
+    Usage: crd2crd COORD SHAPE SHAPE
+
+    Law: three tuples of one rank: element by element (CuTe); else R = idx2crd(crd2idx(c, S1), S2), so crd2idx(R, S2) = crd2idx(c, S1) (both colexicographic)
+
+    Example: cute crd2crd (1,5) (3,6) (3,(2,3))
+        (1,(1,2))
+    """
+    return _call('crd2crd', 3, (coord, shape, shape2))
 
 
 def congruent(tuple, tuple2):
@@ -568,7 +581,7 @@ def evenly_divides(shape, tiler):
 
     Usage: evenly_divides SHAPE TILER
 
-    Law: 1 exactly when every mode of SHAPE is a multiple of the matching tile size of TILER
+    Law: a tuple TILER mode by mode (at most rank(SHAPE) modes); an integer T: size(SHAPE) = T * size(ceil_div(SHAPE, T)), T divided out of SHAPE's leaves left to right rounding up (CuTe); a layout T: size(T) * size(complement(T, SHAPE)) = size(SHAPE)
 
     Example: cute evenly_divides (8,12) (4,3)
         1
@@ -581,7 +594,7 @@ def show(layout):
 
     Usage: show LAYOUT|SHAPE
 
-    Law: the table's cell (r, c) is L(r, c); a shape is shown as its compact column-major layout
+    Law: the table's cell (r, c) is L(r, c) (a rank-1 layout is one row); a shape is shown as its compact column-major layout
 
     Example: cute show (2,2)
         layout: (2,2):(1,2)
@@ -743,7 +756,7 @@ def print_layout(layout):
 
     Usage: print_layout LAYOUT
 
-    Law: cell (r, c) of the table is A(r, c), with modes 1.. grouped as the columns
+    Law: cell (r, c) of the table is A(r, c), with modes 1.. grouped as the columns (a rank-1 layout is one row)
 
     Example: cute print_layout (2,2):(2,1)
         (2,2):(2,1)
@@ -1148,7 +1161,7 @@ def make_fragment_like(layout):
 
     Usage: make_fragment_like LAYOUT|SHAPE|TENSOR
 
-    Law: same size; mode 0 column-major (its stride-0 leaves kept), the other modes ordered like LAYOUT's and placed after it
+    Law: same size; rank 1: compact column-major (as CuTe); else mode 0 column-major (its stride-0 leaves kept), the other modes ordered like LAYOUT's and placed after it
 
     Example: cute make_fragment_like ((2,2),4,2):((1,0),16,64)
         ((2,2),4,2):((1,0),2,8)
@@ -1209,7 +1222,7 @@ def domain_offset(coord, layout):
 
 
 def max_alignment(layout):
-    """largest N for which upcast<N>(LAYOUT) is defined: gcd(size of right_inverse, the strides past it)
+    """the widest aligned vector of contiguous elements: gcd(size of right_inverse, the strides past it)
 
     Usage: max_alignment LAYOUT|COMPOSED|SWIZZLE
 
@@ -1291,7 +1304,7 @@ def compact_order(shape, order):
 
     Usage: compact_order SHAPE ORDER|LayoutLeft|LayoutRight
 
-    Law: SHAPE:R is compact, each leaf of ORDER starting at the product of the extents ranked below it
+    Law: each leaf of ORDER lays out its node of SHAPE column-major from the product of the sizes of the nodes ranked strictly below it: compact when ORDER's leaves differ (equal ranks share a start, as CuTe)
 
     Example: cute compact_order (2,(3,4)) (1,0)
         (12,(1,3))
@@ -1304,7 +1317,7 @@ def make_coord_iterator(shape, start=None, order=None):
 
     Usage: make_coord_iterator SHAPE [START|_ [ORDER]]
 
-    Law: from START (default 0) the leaf ORDER ranks 0 moves fastest (default: left to right, the 1-D index order)
+    Law: from START (default 0) the leaf ORDER ranks 0 moves fastest; ORDER ranks the n leaves 0..n-1, each once (default: left to right, the 1-D index order)
 
     Example: cute make_coord_iterator (2,3)
         ((0,0),(1,0),(0,1),(1,1),(0,2),(1,2))
@@ -1354,7 +1367,7 @@ def tiled_mma(atom, atom_layout, permutation, field, gmem_layout=None, thread=No
 
 
 def list_atoms(filter=None):
-    """the atom families (kind, arch, pattern), one per line; with FILTER only those containing it
+    """the atom families (kind, arch, pattern), one per line; with FILTER only those whose pattern contains it or whose architecture or kind it is (ignoring case)
 
     Usage: list_atoms [FILTER]
 
@@ -1470,10 +1483,10 @@ def make_layout_tv(thr_layout, val_layout, field):
     return _call('make_layout_tv', 3, (thr_layout, val_layout, field))
 
 
-def codegen(layout, name=None, namespace=None):
-    """C++ header: int64_t NAME(i) and NAME(c0, c1, ...) computing the layout or swizzled layout Sw<B,M,S> o OFFSET o LAYOUT (default name f)
+def codegen(layout, name=None, namespace=None, option_value=()):
+    """C++ header: int64_t NAME(i) and NAME(c0, c1, ...) computing the layout or swizzled layout Sw<B,M,S> o OFFSET o LAYOUT (default name f); --lang cute-dsl: a Python function NAME() building it in the CuTe DSL; --lang cpp: its CuTe C++ type NAME_t and NAME()
 
-    Usage: codegen LAYOUT|COMPOSED [NAME [NAMESPACE]]
+    Usage: codegen LAYOUT|COMPOSED [NAME [NAMESPACE]] [--OPTION VALUE...]
 
     Law: the emitted NAME(i) and NAME(c0, c1, ...) equal the layout at every point of its domain (codegen_check's program tests it)
 
@@ -1499,7 +1512,7 @@ def codegen(layout, name=None, namespace=None):
           return o;
         }
     """
-    return _call('codegen', 1, (layout, name, namespace))
+    return _call('codegen', 1, (layout, name, namespace), option_value)
 
 
 def codegen_check(layout, name=None, namespace=None):
@@ -1946,7 +1959,7 @@ def make_tensor_like(tensor):
 
     Usage: make_tensor_like TENSOR|LAYOUT
 
-    Law: R = counting_iter(0) o make_layout_like(L): same shape, compact, strides in L's order
+    Law: R = counting_iter(0) o make_layout_like(L): same shape; L's 0 strides stay 0, every other leaf's stride is the product of the extents of the leaves of smaller stride (CuTe's compact_order: compact when L's strides differ)
 
     Example: cute make_tensor_like counting_iter(7) o (4,8):(40,2)
         counting_iter(0) o (4,8):(8,1)
@@ -1967,10 +1980,78 @@ def outer_partition(tensor, tiler, coord):
     return _call('outer_partition', 3, (tensor, tiler, coord))
 
 
-latex = _native.latex  # native: latex LAYOUT|mma|copy [ATOM [TYPE]] [--OPTION VALUE...]
+def latex(layout, atom=None, type=None, option_value=()):
+    """CuTe's print_latex as TikZ text: a layout, a TV layout (--tv L --tile SHAPE), an MMA atom or tiled MMA (mma ATOM --layout --permutation), a tiled copy (copy ATOM TYPE --thr --val | --mma --operand); --palette C,C,... (`cute help latex`)
+
+    Usage: latex LAYOUT|mma|copy [ATOM [TYPE]] [--OPTION VALUE...]
+
+    Law: CuTe's print_latex text: cell (m,n) of the layout's 2-D grid holds L(m + M*n), shaded by value mod 8 (TV layout, MMA, copy: T<t> V<v> by thread mod 8); --palette C,C,... paints value or thread k with colour k mod N
+
+    Example: cute latex 2:1
+        % Layout: (2,1):(1,0)
+        \\documentclass[convert]{standalone}
+        \\usepackage{tikz}
+        
+        \\begin{document}
+        \\begin{tikzpicture}[x={(0cm,-1cm)},y={(1cm,0cm)},every node/.style={minimum size=1cm, outer sep=0pt}]
+        
+        \\node[fill=black!00] at (0,0) {0};
+        \\node[fill=black!40] at (1,0) {1};
+        \\draw[color=black,thick,shift={(-0.5,-0.5)}] (0,0) grid (2,1);
+        
+        \\node at (0,-1) {\\Large{\\texttt{0}}};
+        \\node at (1,-1) {\\Large{\\texttt{1}}};
+        \\node at (-1,0) {\\Large{\\texttt{0}}};
+        \\end{tikzpicture}
+        \\end{document}
+    """
+    return _call('latex', 1, (layout, atom, type), option_value)
 
 
-svg = _native.svg  # native: svg LAYOUT|OP|mma|copy [A|ATOM [B|TYPE]] [--OPTION VALUE...]
+def svg(layout, a=None, b=None, option_value=()):
+    """the pictures of latex as SVG, an operation's operands beside its result (OP A B), bank conflicts (--banks N); --palette, --color-by, --title, --highlight (`cute help svg`)
+
+    Usage: svg LAYOUT|OP|mma|copy [A|ATOM [B|TYPE]] [--OPTION VALUE...]
+
+    Law: the pictures of latex as SVG (cells coloured by value mod 8, TV cells by thread mod 32), plus operations drawn as operands beside the result and bank pictures; --palette C,C,... paints value or thread k with colour k mod N
+
+    Example: cute svg 2:1 --palette lightblue,wheat
+        <svg xmlns="http://www.w3.org/2000/svg" width="214" height="97" viewBox="0 0 214 97" font-family="DejaVu Sans Mono, monospace" font-size="12">
+        <style>
+        text{text-anchor:middle;fill:#000}
+        .title{font-size:13px;font-weight:bold;text-anchor:start}
+        .note{font-size:11px;fill:#444;text-anchor:start}
+        .h{font-size:11px;fill:#555}
+        .rn{font-size:11px;fill:#000;text-anchor:start}
+        .gl{fill:none;stroke:#333;stroke-width:1}
+        .g1{fill:none;stroke:#000;stroke-width:2}
+        .g2{fill:none;stroke:#000;stroke-width:3}
+        .g3{fill:none;stroke:#000;stroke-width:4}
+        .o0{fill:#add8e6}
+        .o1{fill:#f5deb3}
+        </style>
+        <rect width="214" height="97" fill="#fff"/>
+        <g class="panel">
+        <text class="title" x="12" y="26">2:1</text>
+        <text class="note" x="12" y="43">rank 1: drawn as one row of 2</text>
+        <g class="headers">
+        <text class="h" x="42" y="59">0</text>
+        <text class="h" x="68" y="59">1</text>
+        <text class="h" x="20.5" y="78">0</text>
+        </g>
+        <g class="cells">
+        <rect class="o0" x="29" y="63" width="26" height="22"/>
+        <rect class="o1" x="55" y="63" width="26" height="22"/>
+        </g>
+        <g class="labels">
+        <text x="42" y="78">0</text>
+        <text x="68" y="78">1</text>
+        </g>
+        <path class="gl" d="M29 63h52M29 85h52M29 63v22M55 63v22M81 63v22"/>
+        </g>
+        </svg>
+    """
+    return _call('svg', 1, (layout, a, b), option_value)
 
 
 def smem_atom(name, type, shape=None, order=None):
@@ -2342,7 +2423,7 @@ def recast_tensor(type, tensor):
 
     Usage: recast_tensor TYPE TENSOR
 
-    Law: the new tensor reaches the same bytes: layout recast(bits(PTR), bits(TYPE)), pointer recast_ptr<TYPE>
+    Law: layout recast(bits(PTR), bits(TYPE)) (CuTe's upcast/downcast), pointer recast_ptr<TYPE>: the same bytes when the unit-stride modes span whole elements of both widths (CuTe rounds a ragged one up, and widens an extent-1 unit-stride mode)
 
     Example: cute recast_tensor float smem_ptr[16b](0x400) o (8,8):(8,1)
         smem_ptr[32b](0x400) o (8,4):(4,1)
@@ -2387,3 +2468,49 @@ def as_position_independent_swizzle_tensor(tensor):
         smem_ptr[16b](0x1000) o Sw<3,3,3> o 0 o (8,64):(64,1)
     """
     return _call('as_position_independent_swizzle_tensor', 1, (tensor,))
+
+
+def gluon_to_cute(shape, gluon):
+    """a Triton Gluon layout (its Python constructor text) at SHAPE as the CuTe function with the same values: a TV layout (thread, value) -> offset for a distributed layout, the layout from the natural coordinate to the element offset for a shared one
+
+    Usage: gluon_to_cute SHAPE GLUON
+
+    Law: R(t + T*v) = x0 + d0*(x1 + d1*...) for the coordinate x Triton's to_linear_layout gives register v of thread t = lane + 2^lanes*warp (32*warp with Triton's 5 lane bits) (distributed); R(x) = the offset Triton places coordinate x at, padding included (shared); an integer layout where the bases' bits are disjoint, else Sw<B,M,S> o 0 o L, else F2 strides
+
+    Example: cute gluon_to_cute (32,16) BlockedLayout([1,4],[8,4],[4,1],[1,0])
+        ((4,32),4):((128,1),32)
+
+    Limits: at most 2^22 points (MAX_GLUON_POINTS); rank 2 for NVMMA and dot-operand layouts; no cga_layout (several CTAs) in named layouts; no fp4_padded
+    """
+    return _call('gluon_to_cute', 2, (shape, gluon))
+
+
+def cute_to_gluon(layout, shape, distributed=None):
+    """a CuTe TV layout (thread, value) -> offset in SHAPE as Gluon's DistributedLinearLayout, or a layout from the coordinates of SHAPE to offsets as a SharedLinearLayout or PaddedSharedLayout; then the named Gluon layout with the same linear layout, where one of the candidates has it; refused, naming the condition, where no linear layout exists
+
+    Usage: cute_to_gluon LAYOUT|COMPOSED|F2LAYOUT SHAPE [distributed|shared]
+
+    Law: gluon_to_cute(SHAPE, R) is the same function as LAYOUT; refused exactly when no linear layout has LAYOUT's values (an extent not a power of two, an offset outside SHAPE, values not linear over GF(2), a TV layout that is not a permutation of the offset's bits with zero strides aside, a shared layout of one element, not injective or not a padding of [0, size))
+
+    Example: cute cute_to_gluon ((4,32),4):((128,1),32) (32,16)
+        DistributedLinearLayout(reg_bases=[[0, 1], [0, 2]], lane_bases=[[0, 4], [0, 8], [1, 0], [2, 0], [4, 0]], warp_bases=[[8, 0], [16, 0]], block_bases=[], shape=[32, 16])
+        BlockedLayout(size_per_thread=[1, 4], threads_per_warp=[8, 4], warps_per_cta=[4, 1], order=[1, 0], cga_layout=[])
+
+    Limits: at most 2^22 points (MAX_GLUON_POINTS); distributed unless the layout's modes have SHAPE's extents (then shared; the third argument chooses); thread = lane + 32*warp (the first five thread bits are lanes)
+    """
+    return _call('cute_to_gluon', 2, (layout, shape, distributed))
+
+
+def equal_function(a, b, shape=None):
+    """whether two functions in any of the forms (layout, composed layout, F2 layout, TV layout, Gluon constructor text at SHAPE) have the same values at every point; else the first point where they differ
+
+    Usage: equal_function A B [SHAPE]
+
+    Law: 1 exactly when size(A) = size(B) and A(i) = B(i) for every i in [0, size); else 0 and the first such i with both values (a Gluon layout at SHAPE is its TV function or its coordinate-to-offset function)
+
+    Example: cute equal_function ((4,32),4):((128,1),32) BlockedLayout([1,4],[8,4],[4,1],[1,0]) (32,16)
+        1
+
+    Limits: at most 2^22 points (MAX_GLUON_POINTS); SHAPE is needed exactly when an argument is Gluon text
+    """
+    return _call('equal_function', 2, (a, b, shape))

@@ -4,7 +4,7 @@ from collections.abc import Sequence
 from ._native import BasisLayout, ComposedLayout, Layout, Swizzle
 
 
-def make_layout(*args) -> Layout | BasisLayout:
+def make_layout(shape: object, stride: object | None = None) -> Layout | BasisLayout:
     """layout from a shape and a stride or a stride order (default LayoutLeft)
 
     Usage: make_layout SHAPE [STRIDE|LayoutLeft|LayoutRight]
@@ -28,7 +28,7 @@ def make_ordered_layout(shape: object, order: object) -> Layout | BasisLayout:
     """
     ...
 
-def make_identity_layout(shape) -> Layout | BasisLayout:
+def make_identity_layout(shape: object) -> Layout | BasisLayout:
     """the shape with unit basis strides: maps each coordinate to itself
 
     Usage: make_identity_layout SHAPE
@@ -148,7 +148,7 @@ def select(layout: object, i: Sequence[object] = ()) -> Layout | BasisLayout | i
     """
     ...
 
-def mode(layout, *path) -> Layout | BasisLayout | ComposedLayout | int | tuple:
+def mode(layout: object, i: Sequence[object] = ()) -> Layout | BasisLayout | ComposedLayout | int | tuple:
     """sub-layout at a hierarchical index (layout<I...>), or the element of a tuple
 
     Usage: mode LAYOUT|COMPOSED|TUPLE [I...]
@@ -160,7 +160,7 @@ def mode(layout, *path) -> Layout | BasisLayout | ComposedLayout | int | tuple:
     """
     ...
 
-def flatten(x) -> Layout | BasisLayout | ComposedLayout | int | tuple | str:
+def flatten(layout: object) -> Layout | BasisLayout | ComposedLayout | int | tuple | str:
     """all leaves as one flat tuple; of a tensor (counting, coordinate or pointer), the tensor over the flattened layout
 
     Usage: flatten LAYOUT|COMPOSED|TUPLE|TENSOR
@@ -172,7 +172,7 @@ def flatten(x) -> Layout | BasisLayout | ComposedLayout | int | tuple | str:
     """
     ...
 
-def slice_(crd, target) -> Layout | BasisLayout | ComposedLayout | str | int | tuple:
+def slice_(coord: object, layout: object) -> Layout | BasisLayout | ComposedLayout | str | int | tuple:
     """the sub-layout of the modes where COORD has _ (slice(coord, layout)); of a tensor, CuTe's tensor(coord)
 
     Usage: slice COORD LAYOUT|COMPOSED|TENSOR
@@ -184,7 +184,7 @@ def slice_(crd, target) -> Layout | BasisLayout | ComposedLayout | str | int | t
     """
     ...
 
-def slice_and_offset(crd, layout) -> str:
+def slice_and_offset(coord: object, layout: object) -> str:
     """(slice, offset of the fixed entries); composed: the offset moves inside, 0
 
     Usage: slice_and_offset COORD LAYOUT|COMPOSED
@@ -196,7 +196,7 @@ def slice_and_offset(crd, layout) -> str:
     """
     ...
 
-def size(x) -> int:
+def size(layout: object) -> int:
     """number of points (product of the shape)
 
     Usage: size LAYOUT|COMPOSED|TUPLE
@@ -208,7 +208,7 @@ def size(x) -> int:
     """
     ...
 
-def cosize(x) -> int:
+def cosize(layout: object) -> int:
     """CuTe's cosize: one past the last offset (of the inner layout if composed)
 
     Usage: cosize LAYOUT|COMPOSED
@@ -220,7 +220,7 @@ def cosize(x) -> int:
     """
     ...
 
-def rank(x) -> int:
+def rank(layout: object) -> int:
     """number of top-level modes
 
     Usage: rank LAYOUT|COMPOSED|TUPLE
@@ -232,7 +232,7 @@ def rank(x) -> int:
     """
     ...
 
-def depth(x) -> int:
+def depth(layout: object) -> int:
     """nesting depth (0 for an integer)
 
     Usage: depth LAYOUT|COMPOSED|TUPLE
@@ -244,7 +244,7 @@ def depth(x) -> int:
     """
     ...
 
-def shape(x) -> int | tuple:
+def shape(layout: object) -> int | tuple:
     """the shape
 
     Usage: shape LAYOUT|COMPOSED
@@ -256,7 +256,7 @@ def shape(x) -> int | tuple:
     """
     ...
 
-def stride(x) -> int | tuple:
+def stride(layout: object) -> int | tuple:
     """the stride
 
     Usage: stride LAYOUT
@@ -268,7 +268,7 @@ def stride(x) -> int | tuple:
     """
     ...
 
-def crd2idx(crd, shape, stride=None) -> int | tuple:
+def crd2idx(coord: object, layout: object, stride: object | None = None) -> int | tuple:
     """index of a 1-D, R-D or natural coordinate (colexicographic for a shape; a coordinate for basis strides)
 
     Usage: crd2idx COORD LAYOUT|COMPOSED|SHAPE [STRIDE]
@@ -280,7 +280,7 @@ def crd2idx(crd, shape, stride=None) -> int | tuple:
     """
     ...
 
-def idx2crd(idx, shape, stride=None) -> int | tuple:
+def idx2crd(index: object, shape: object, stride: object | None = None) -> int | tuple:
     """natural coordinate: idx2crd(i, shape), or (i / d) % s per leaf of a layout
 
     Usage: idx2crd INDEX SHAPE|LAYOUT [STRIDE]
@@ -328,12 +328,12 @@ def get_1d_coord(layout: object, index: object) -> int:
     """
     ...
 
-def crd2crd(crd, dst_shape, src_shape=None) -> int | tuple:
+def crd2crd(coord: object, shape: object, shape2: object) -> int | tuple:
     """a coordinate of one shape as a coordinate of another
 
     Usage: crd2crd COORD SHAPE SHAPE
 
-    Law: crd2idx(crd2crd(c, S1, S2), S2) = crd2idx(c, S1) (both colexicographic)
+    Law: three tuples of one rank: element by element (CuTe); else R = idx2crd(crd2idx(c, S1), S2), so crd2idx(R, S2) = crd2idx(c, S1) (both colexicographic)
 
     Example: cute crd2crd (1,5) (3,6) (3,(2,3))
         (1,(1,2))
@@ -376,7 +376,7 @@ def compatible(tuple: object, tuple2: object) -> bool:
     """
     ...
 
-def coalesce(layout, profile=None) -> Layout | BasisLayout | ComposedLayout | str:
+def coalesce(layout: object, profile: object | None = None) -> Layout | BasisLayout | ComposedLayout | str:
     """fewest modes with the same function (by profile if given); of a tensor (counting, coordinate or pointer), the tensor over the coalesced layout
 
     Usage: coalesce LAYOUT|COMPOSED|SYMBOLIC|TENSOR [PROFILE]
@@ -388,7 +388,7 @@ def coalesce(layout, profile=None) -> Layout | BasisLayout | ComposedLayout | st
     """
     ...
 
-def filter(layout, profile=None) -> Layout | BasisLayout | ComposedLayout | str:
+def filter(layout: object, profile: object | None = None) -> Layout | BasisLayout | ComposedLayout | str:
     """coalesce without stride-0 and extent-1 modes (at the terminals of PROFILE; of the inner layout if composed); of a tensor (counting, coordinate or pointer), the tensor over the filtered layout
 
     Usage: filter LAYOUT|COMPOSED|TENSOR [PROFILE]
@@ -400,7 +400,7 @@ def filter(layout, profile=None) -> Layout | BasisLayout | ComposedLayout | str:
     """
     ...
 
-def filter_zeros(layout) -> Layout | BasisLayout | str:
+def filter_zeros(layout: object) -> Layout | BasisLayout | str:
     """stride-0 modes get extent 1; of a tensor (counting, coordinate or pointer), the tensor over that layout
 
     Usage: filter_zeros LAYOUT|TENSOR
@@ -412,7 +412,7 @@ def filter_zeros(layout) -> Layout | BasisLayout | str:
     """
     ...
 
-def complement(layout, cotarget=None) -> Layout | BasisLayout | ComposedLayout | str:
+def complement(layout: object, cotarget: object | None = None) -> Layout | BasisLayout | ComposedLayout | str:
     """the layout filling the gaps of the image up to COTARGET (default cosize); of the inner layout if composed
 
     Usage: complement LAYOUT|COMPOSED|SYMBOLIC [COTARGET]
@@ -424,7 +424,7 @@ def complement(layout, cotarget=None) -> Layout | BasisLayout | ComposedLayout |
     """
     ...
 
-def composition(a, b) -> Layout | BasisLayout | ComposedLayout | str:
+def composition(layout: object, layout2: object) -> Layout | BasisLayout | ComposedLayout | str:
     """A o B: R(c) = A(B(c)); of a tensor (counting, coordinate or pointer) and a layout or tiler, the tensor over A o B
 
     Usage: composition LAYOUT|SWIZZLE|COMPOSED|SYMBOLIC|TENSOR LAYOUT|TILER|SWIZZLE|COMPOSED|SYMBOLIC
@@ -448,7 +448,7 @@ def with_shape(layout: object, shape: object) -> Layout | BasisLayout:
     """
     ...
 
-def right_inverse(layout) -> Layout | BasisLayout | ComposedLayout | str:
+def right_inverse(layout: object) -> Layout | BasisLayout | ComposedLayout | str:
     """CuTe's right inverse: R with A(R(i)) = i on R's domain
 
     Usage: right_inverse LAYOUT|COMPOSED|SYMBOLIC
@@ -460,7 +460,7 @@ def right_inverse(layout) -> Layout | BasisLayout | ComposedLayout | str:
     """
     ...
 
-def left_inverse(layout) -> Layout | BasisLayout | ComposedLayout:
+def left_inverse(layout: object) -> Layout | BasisLayout | ComposedLayout:
     """R with R(A(i)) = i (quasi-inverse if not injective)
 
     Usage: left_inverse LAYOUT|COMPOSED
@@ -472,7 +472,7 @@ def left_inverse(layout) -> Layout | BasisLayout | ComposedLayout:
     """
     ...
 
-def nullspace(layout) -> Layout | BasisLayout | ComposedLayout:
+def nullspace(layout: object) -> Layout | BasisLayout | ComposedLayout:
     """the coordinates A maps to 0 (1:0 for a composed layout, as CuTe)
 
     Usage: nullspace LAYOUT|COMPOSED
@@ -484,43 +484,43 @@ def nullspace(layout) -> Layout | BasisLayout | ComposedLayout:
     """
     ...
 
-def max_common_vector(a, b) -> int:
+def max_common_vector(layout: object, layout2: object) -> int:
     """number of leading elements both layouts map alike
 
     Usage: max_common_vector LAYOUT|COMPOSED LAYOUT|COMPOSED
 
-    Law: the largest n with A(i) = B(i) = i for every i < n (A and B contiguous alike there)
+    Law: for every j < R some coordinate c has A(c) = B(c) = j: the run of right_inverse(B) that A shares, inside both domains (at least 1)
 
     Example: cute max_common_vector (4,8):(1,4) 32:1
         32
     """
     ...
 
-def max_common_layout(a, b) -> Layout | BasisLayout | ComposedLayout:
+def max_common_layout(layout: object, layout2: object) -> Layout | BasisLayout | ComposedLayout:
     """layout of the leading elements both layouts map alike
 
     Usage: max_common_layout LAYOUT|COMPOSED LAYOUT|COMPOSED
 
-    Law: R = A o right_inverse(B) restricted to the points both map alike: A(R(i)) = B(R(i))
+    Law: R(i) is a coordinate both map to i: A(R(i)) = B(R(i)) = i for i < size(R), size(R) = max_common_vector(A, B) (1:0 when that is 1)
 
     Example: cute max_common_layout (4,8):(1,4) 32:1
         32:1
     """
     ...
 
-def upcast(a, b) -> Layout | BasisLayout | ComposedLayout | Swizzle:
+def upcast(n: object, layout: object) -> Layout | BasisLayout | ComposedLayout | Swizzle:
     """the layout for elements N times wider
 
     Usage: upcast N LAYOUT|SWIZZLE|COMPOSED
 
-    Law: the layout of the same memory viewed as elements N times wider: strides divided by N, stride-1 extents shrunk by N
+    Law: strides divided by N, a leaf of stride |d| < N shrunk by N/|d| (rounded up): the same memory viewed as elements N times wider where at most one leaf has a stride below N (else leaf by leaf, as CuTe)
 
     Example: cute upcast 2 (4,8):(8,1)
         (4,4):(4,1)
     """
     ...
 
-def downcast(a, b) -> Layout | BasisLayout | ComposedLayout | Swizzle:
+def downcast(n: object, layout: object) -> Layout | BasisLayout | ComposedLayout | Swizzle:
     """the layout for elements N times narrower
 
     Usage: downcast N LAYOUT|SWIZZLE|COMPOSED
@@ -532,7 +532,7 @@ def downcast(a, b) -> Layout | BasisLayout | ComposedLayout | Swizzle:
     """
     ...
 
-def recast(layout, old_bits, new_bits) -> Layout | BasisLayout | ComposedLayout:
+def recast(old_bits: object, new_bits: object, layout: object) -> Layout | BasisLayout | ComposedLayout:
     """the layout for elements of NEW_BITS bits instead of OLD_BITS
 
     Usage: recast OLD_BITS NEW_BITS LAYOUT|COMPOSED
@@ -556,7 +556,7 @@ def recast_layout(old_bits: object, new_bits: object, layout: object) -> Layout 
     """
     ...
 
-def logical_divide(layout, tiler) -> Layout | BasisLayout | ComposedLayout | str:
+def logical_divide(layout: object, tiler: object) -> Layout | BasisLayout | ComposedLayout | str:
     """A o (T, complement(T))
 
     Usage: logical_divide LAYOUT|TENSOR TILER
@@ -568,7 +568,7 @@ def logical_divide(layout, tiler) -> Layout | BasisLayout | ComposedLayout | str
     """
     ...
 
-def zipped_divide(layout, tiler) -> Layout | BasisLayout | ComposedLayout | str:
+def zipped_divide(layout: object, tiler: object) -> Layout | BasisLayout | ComposedLayout | str:
     """logical_divide as ((tile),(rest))
 
     Usage: zipped_divide LAYOUT|TENSOR TILER
@@ -580,7 +580,7 @@ def zipped_divide(layout, tiler) -> Layout | BasisLayout | ComposedLayout | str:
     """
     ...
 
-def tiled_divide(layout, tiler) -> Layout | BasisLayout | ComposedLayout | str:
+def tiled_divide(layout: object, tiler: object) -> Layout | BasisLayout | ComposedLayout | str:
     """logical_divide as ((tile),rest...)
 
     Usage: tiled_divide LAYOUT|TENSOR TILER
@@ -592,7 +592,7 @@ def tiled_divide(layout, tiler) -> Layout | BasisLayout | ComposedLayout | str:
     """
     ...
 
-def flat_divide(layout, tiler) -> Layout | BasisLayout | ComposedLayout | str:
+def flat_divide(layout: object, tiler: object) -> Layout | BasisLayout | ComposedLayout | str:
     """logical_divide as (tile...,rest...)
 
     Usage: flat_divide LAYOUT|TENSOR TILER
@@ -604,7 +604,7 @@ def flat_divide(layout, tiler) -> Layout | BasisLayout | ComposedLayout | str:
     """
     ...
 
-def logical_product(layout, tiler) -> Layout | BasisLayout | ComposedLayout:
+def logical_product(layout: object, tiler: object) -> Layout | BasisLayout | ComposedLayout:
     """(A, complement(A) o B)
 
     Usage: logical_product LAYOUT TILER
@@ -616,7 +616,7 @@ def logical_product(layout, tiler) -> Layout | BasisLayout | ComposedLayout:
     """
     ...
 
-def zipped_product(layout, tiler) -> Layout | BasisLayout | ComposedLayout:
+def zipped_product(layout: object, tiler: object) -> Layout | BasisLayout | ComposedLayout:
     """logical_product as ((block),(rest))
 
     Usage: zipped_product LAYOUT TILER
@@ -628,7 +628,7 @@ def zipped_product(layout, tiler) -> Layout | BasisLayout | ComposedLayout:
     """
     ...
 
-def tiled_product(layout, tiler) -> Layout | BasisLayout | ComposedLayout:
+def tiled_product(layout: object, tiler: object) -> Layout | BasisLayout | ComposedLayout:
     """logical_product as ((block),rest...)
 
     Usage: tiled_product LAYOUT TILER
@@ -640,7 +640,7 @@ def tiled_product(layout, tiler) -> Layout | BasisLayout | ComposedLayout:
     """
     ...
 
-def flat_product(layout, tiler) -> Layout | BasisLayout | ComposedLayout:
+def flat_product(layout: object, tiler: object) -> Layout | BasisLayout | ComposedLayout:
     """logical_product as (block...,rest...)
 
     Usage: flat_product LAYOUT TILER
@@ -652,7 +652,7 @@ def flat_product(layout, tiler) -> Layout | BasisLayout | ComposedLayout:
     """
     ...
 
-def blocked_product(a, b) -> Layout | BasisLayout | ComposedLayout:
+def blocked_product(layout: object, layout2: object) -> Layout | BasisLayout | ComposedLayout:
     """copies of A placed block by block as B says (of the inner layout if composed)
 
     Usage: blocked_product LAYOUT|COMPOSED LAYOUT
@@ -664,7 +664,7 @@ def blocked_product(a, b) -> Layout | BasisLayout | ComposedLayout:
     """
     ...
 
-def raked_product(a, b) -> Layout | BasisLayout | ComposedLayout:
+def raked_product(layout: object, layout2: object) -> Layout | BasisLayout | ComposedLayout:
     """copies of A interleaved as B says (of the inner layout if composed)
 
     Usage: raked_product LAYOUT|COMPOSED LAYOUT
@@ -676,7 +676,7 @@ def raked_product(a, b) -> Layout | BasisLayout | ComposedLayout:
     """
     ...
 
-def tile_to_shape(layout, shape, order=None) -> Layout | BasisLayout | ComposedLayout:
+def tile_to_shape(layout: object, shape: object, order: object | None = None) -> Layout | BasisLayout | ComposedLayout:
     """A repeated to fill SHAPE (the inner layout if composed: a swizzled smem layout from its atom)
 
     Usage: tile_to_shape LAYOUT|COMPOSED SHAPE [ORDER]
@@ -693,7 +693,7 @@ def evenly_divides(shape: object, tiler: object) -> bool:
 
     Usage: evenly_divides SHAPE TILER
 
-    Law: 1 exactly when every mode of SHAPE is a multiple of the matching tile size of TILER
+    Law: a tuple TILER mode by mode (at most rank(SHAPE) modes); an integer T: size(SHAPE) = T * size(ceil_div(SHAPE, T)), T divided out of SHAPE's leaves left to right rounding up (CuTe); a layout T: size(T) * size(complement(T, SHAPE)) = size(SHAPE)
 
     Example: cute evenly_divides (8,12) (4,3)
         1
@@ -705,7 +705,7 @@ def show(layout: object) -> str:
 
     Usage: show LAYOUT|SHAPE
 
-    Law: the table's cell (r, c) is L(r, c); a shape is shown as its compact column-major layout
+    Law: the table's cell (r, c) is L(r, c) (a rank-1 layout is one row); a shape is shown as its compact column-major layout
 
     Example: cute show (2,2)
         layout: (2,2):(1,2)
@@ -856,7 +856,7 @@ def print_layout(layout: object) -> str:
 
     Usage: print_layout LAYOUT
 
-    Law: cell (r, c) of the table is A(r, c), with modes 1.. grouped as the columns
+    Law: cell (r, c) of the table is A(r, c), with modes 1.. grouped as the columns (a rank-1 layout is one row)
 
     Example: cute print_layout (2,2):(2,1)
         (2,2):(2,1)
@@ -869,7 +869,7 @@ def print_layout(layout: object) -> str:
     """
     ...
 
-def shape_div(a, b) -> int | tuple:
+def shape_div(tuple: object, tuple2: object) -> int | tuple:
     """CuTe shape_div: elementwise, or the integer divided out of the elements left to right (ceil)
 
     Usage: shape_div TUPLE TUPLE
@@ -929,7 +929,7 @@ def elem_scale(tuple: object, tuple2: object) -> int | tuple:
     """
     ...
 
-def inner_product(a, b) -> int:
+def inner_product(tuple: object, tuple2: object) -> int:
     """sum of the products of congruent leaves
 
     Usage: inner_product TUPLE TUPLE
@@ -1229,7 +1229,7 @@ def compact_row_major(shape: object, start: object | None = None) -> int | tuple
     """
     ...
 
-def prefix_product(a, init=1) -> int | tuple:
+def prefix_product(tuple: object, start: object | None = None) -> int | tuple:
     """exclusive prefix product (the column-major stride)
 
     Usage: prefix_product TUPLE [START]
@@ -1258,7 +1258,7 @@ def make_fragment_like(layout: object) -> Layout | BasisLayout | str:
 
     Usage: make_fragment_like LAYOUT|SHAPE|TENSOR
 
-    Law: same size; mode 0 column-major (its stride-0 leaves kept), the other modes ordered like LAYOUT's and placed after it
+    Law: same size; rank 1: compact column-major (as CuTe); else mode 0 column-major (its stride-0 leaves kept), the other modes ordered like LAYOUT's and placed after it
 
     Example: cute make_fragment_like ((2,2),4,2):((1,0),16,64)
         ((2,2),4,2):((1,0),2,8)
@@ -1314,7 +1314,7 @@ def domain_offset(coord: object, layout: object) -> str:
     ...
 
 def max_alignment(layout: object) -> int:
-    """largest N for which upcast<N>(LAYOUT) is defined: gcd(size of right_inverse, the strides past it)
+    """the widest aligned vector of contiguous elements: gcd(size of right_inverse, the strides past it)
 
     Usage: max_alignment LAYOUT|COMPOSED|SWIZZLE
 
@@ -1390,7 +1390,7 @@ def compact_order(shape: object, order: object) -> int | tuple:
 
     Usage: compact_order SHAPE ORDER|LayoutLeft|LayoutRight
 
-    Law: SHAPE:R is compact, each leaf of ORDER starting at the product of the extents ranked below it
+    Law: each leaf of ORDER lays out its node of SHAPE column-major from the product of the sizes of the nodes ranked strictly below it: compact when ORDER's leaves differ (equal ranks share a start, as CuTe)
 
     Example: cute compact_order (2,(3,4)) (1,0)
         (12,(1,3))
@@ -1402,7 +1402,7 @@ def make_coord_iterator(shape: object, start: object | None = None, order: objec
 
     Usage: make_coord_iterator SHAPE [START|_ [ORDER]]
 
-    Law: from START (default 0) the leaf ORDER ranks 0 moves fastest (default: left to right, the 1-D index order)
+    Law: from START (default 0) the leaf ORDER ranks 0 moves fastest; ORDER ranks the n leaves 0..n-1, each once (default: left to right, the 1-D index order)
 
     Example: cute make_coord_iterator (2,3)
         ((0,0),(1,0),(0,1),(1,1),(0,2),(1,2))
@@ -1448,7 +1448,7 @@ def tiled_mma(atom: object, atom_layout: object, permutation: object, field: obj
     ...
 
 def list_atoms(filter: object | None = None) -> str:
-    """the atom families (kind, arch, pattern), one per line; with FILTER only those containing it
+    """the atom families (kind, arch, pattern), one per line; with FILTER only those whose pattern contains it or whose architecture or kind it is (ignoring case)
 
     Usage: list_atoms [FILTER]
 
@@ -1555,10 +1555,10 @@ def make_layout_tv(thr_layout: object, val_layout: object, field: object) -> Lay
     """
     ...
 
-def codegen(layout: object, name: object | None = None, namespace: object | None = None) -> str:
-    """C++ header: int64_t NAME(i) and NAME(c0, c1, ...) computing the layout or swizzled layout Sw<B,M,S> o OFFSET o LAYOUT (default name f)
+def codegen(layout: object, name: object | None = None, namespace: object | None = None, option_value: Sequence[object] = ()) -> str:
+    """C++ header: int64_t NAME(i) and NAME(c0, c1, ...) computing the layout or swizzled layout Sw<B,M,S> o OFFSET o LAYOUT (default name f); --lang cute-dsl: a Python function NAME() building it in the CuTe DSL; --lang cpp: its CuTe C++ type NAME_t and NAME()
 
-    Usage: codegen LAYOUT|COMPOSED [NAME [NAMESPACE]]
+    Usage: codegen LAYOUT|COMPOSED [NAME [NAMESPACE]] [--OPTION VALUE...]
 
     Law: the emitted NAME(i) and NAME(c0, c1, ...) equal the layout at every point of its domain (codegen_check's program tests it)
 
@@ -1809,7 +1809,7 @@ def get_nonswizzle_portion(layout: object) -> Layout | BasisLayout | ComposedLay
     """
     ...
 
-def layout_add(a, b) -> Layout | BasisLayout | str:
+def layout_add(layout: object, layout2: object) -> Layout | BasisLayout | str:
     """R(i) = A(i) + B(i) for i < size (NVlabs PyCuTe; not CuTe C++)
 
     Usage: layout_add LAYOUT LAYOUT
@@ -1821,7 +1821,7 @@ def layout_add(a, b) -> Layout | BasisLayout | str:
     """
     ...
 
-def greatest_common_domain(a, b) -> Layout | BasisLayout:
+def greatest_common_domain(shape: object, shape2: object) -> Layout | BasisLayout:
     """the sub-modes two shapes share in order, as index positions (NVlabs PyCuTe; not CuTe C++)
 
     Usage: greatest_common_domain SHAPE|LAYOUT SHAPE|LAYOUT
@@ -1833,7 +1833,7 @@ def greatest_common_domain(a, b) -> Layout | BasisLayout:
     """
     ...
 
-def coalesce_z(layout, profile=None) -> Layout | BasisLayout | str:
+def coalesce_z(layout: object, profile: object | None = None) -> Layout | BasisLayout | str:
     """coalesce keeping the function past the end: an extent-1 last mode stays (NVlabs PyCuTe; not CuTe C++)
 
     Usage: coalesce_z LAYOUT|SYMBOLIC [PROFILE]
@@ -1845,7 +1845,7 @@ def coalesce_z(layout, profile=None) -> Layout | BasisLayout | str:
     """
     ...
 
-def common_refinement(a, b) -> int | tuple:
+def common_refinement(shape: object, shape2: object) -> int | tuple:
     """the least shape both are compatible with (NVlabs PyCuTe; not CuTe C++)
 
     Usage: common_refinement SHAPE|LAYOUT SHAPE|LAYOUT
@@ -1857,7 +1857,7 @@ def common_refinement(a, b) -> int | tuple:
     """
     ...
 
-def common_coarsening(a, b) -> int | tuple:
+def common_coarsening(shape: object, shape2: object) -> int | tuple:
     """the greatest shape compatible with both (NVlabs PyCuTe; not CuTe C++)
 
     Usage: common_coarsening SHAPE|LAYOUT SHAPE|LAYOUT
@@ -2044,7 +2044,7 @@ def make_tensor_like(tensor: object) -> str:
 
     Usage: make_tensor_like TENSOR|LAYOUT
 
-    Law: R = counting_iter(0) o make_layout_like(L): same shape, compact, strides in L's order
+    Law: R = counting_iter(0) o make_layout_like(L): same shape; L's 0 strides stay 0, every other leaf's stride is the product of the extents of the leaves of smaller stride (CuTe's compact_order: compact when L's strides differ)
 
     Example: cute make_tensor_like counting_iter(7) o (4,8):(40,2)
         counting_iter(0) o (4,8):(8,1)
@@ -2063,7 +2063,7 @@ def outer_partition(tensor: object, tiler: object, coord: object) -> str:
     """
     ...
 
-def latex(layout, tile=None) -> str:
+def latex(layout: object, atom: object | None = None, type: object | None = None, option_value: Sequence[object] = ()) -> str:
     """CuTe's print_latex as TikZ text: a layout, a TV layout (--tv L --tile SHAPE), an MMA atom or tiled MMA (mma ATOM --layout --permutation), a tiled copy (copy ATOM TYPE --thr --val | --mma --operand); --palette C,C,... (`cute help latex`)
 
     Usage: latex LAYOUT|mma|copy [ATOM [TYPE]] [--OPTION VALUE...]
@@ -2090,7 +2090,7 @@ def latex(layout, tile=None) -> str:
     """
     ...
 
-def svg(layout, tile=None) -> str:
+def svg(layout: object, a: object | None = None, b: object | None = None, option_value: Sequence[object] = ()) -> str:
     """the pictures of latex as SVG, an operation's operands beside its result (OP A B), bank conflicts (--banks N); --palette, --color-by, --title, --highlight (`cute help svg`)
 
     Usage: svg LAYOUT|OP|mma|copy [A|ATOM [B|TYPE]] [--OPTION VALUE...]
@@ -2476,7 +2476,7 @@ def recast_tensor(type: object, tensor: object) -> str:
 
     Usage: recast_tensor TYPE TENSOR
 
-    Law: the new tensor reaches the same bytes: layout recast(bits(PTR), bits(TYPE)), pointer recast_ptr<TYPE>
+    Law: layout recast(bits(PTR), bits(TYPE)) (CuTe's upcast/downcast), pointer recast_ptr<TYPE>: the same bytes when the unit-stride modes span whole elements of both widths (CuTe rounds a ragged one up, and widens an extent-1 unit-stride mode)
 
     Example: cute recast_tensor float smem_ptr[16b](0x400) o (8,8):(8,1)
         smem_ptr[32b](0x400) o (8,4):(4,1)
@@ -2516,5 +2516,48 @@ def as_position_independent_swizzle_tensor(tensor: object) -> str:
 
     Example: cute as_position_independent_swizzle_tensor Sw<3,4,3>_smem_ptr[16b](0x1000) o (8,64):(64,1)
         smem_ptr[16b](0x1000) o Sw<3,3,3> o 0 o (8,64):(64,1)
+    """
+    ...
+
+def gluon_to_cute(shape: object, gluon: object) -> Layout | BasisLayout | ComposedLayout | str:
+    """a Triton Gluon layout (its Python constructor text) at SHAPE as the CuTe function with the same values: a TV layout (thread, value) -> offset for a distributed layout, the layout from the natural coordinate to the element offset for a shared one
+
+    Usage: gluon_to_cute SHAPE GLUON
+
+    Law: R(t + T*v) = x0 + d0*(x1 + d1*...) for the coordinate x Triton's to_linear_layout gives register v of thread t = lane + 2^lanes*warp (32*warp with Triton's 5 lane bits) (distributed); R(x) = the offset Triton places coordinate x at, padding included (shared); an integer layout where the bases' bits are disjoint, else Sw<B,M,S> o 0 o L, else F2 strides
+
+    Example: cute gluon_to_cute (32,16) BlockedLayout([1,4],[8,4],[4,1],[1,0])
+        ((4,32),4):((128,1),32)
+
+    Limits: at most 2^22 points (MAX_GLUON_POINTS); rank 2 for NVMMA and dot-operand layouts; no cga_layout (several CTAs) in named layouts; no fp4_padded
+    """
+    ...
+
+def cute_to_gluon(layout: object, shape: object, distributed: object | None = None) -> str:
+    """a CuTe TV layout (thread, value) -> offset in SHAPE as Gluon's DistributedLinearLayout, or a layout from the coordinates of SHAPE to offsets as a SharedLinearLayout or PaddedSharedLayout; then the named Gluon layout with the same linear layout, where one of the candidates has it; refused, naming the condition, where no linear layout exists
+
+    Usage: cute_to_gluon LAYOUT|COMPOSED|F2LAYOUT SHAPE [distributed|shared]
+
+    Law: gluon_to_cute(SHAPE, R) is the same function as LAYOUT; refused exactly when no linear layout has LAYOUT's values (an extent not a power of two, an offset outside SHAPE, values not linear over GF(2), a TV layout that is not a permutation of the offset's bits with zero strides aside, a shared layout of one element, not injective or not a padding of [0, size))
+
+    Example: cute cute_to_gluon ((4,32),4):((128,1),32) (32,16)
+        DistributedLinearLayout(reg_bases=[[0, 1], [0, 2]], lane_bases=[[0, 4], [0, 8], [1, 0], [2, 0], [4, 0]], warp_bases=[[8, 0], [16, 0]], block_bases=[], shape=[32, 16])
+        BlockedLayout(size_per_thread=[1, 4], threads_per_warp=[8, 4], warps_per_cta=[4, 1], order=[1, 0], cga_layout=[])
+
+    Limits: at most 2^22 points (MAX_GLUON_POINTS); distributed unless the layout's modes have SHAPE's extents (then shared; the third argument chooses); thread = lane + 32*warp (the first five thread bits are lanes)
+    """
+    ...
+
+def equal_function(a: object, b: object, shape: object | None = None) -> bool | str:
+    """whether two functions in any of the forms (layout, composed layout, F2 layout, TV layout, Gluon constructor text at SHAPE) have the same values at every point; else the first point where they differ
+
+    Usage: equal_function A B [SHAPE]
+
+    Law: 1 exactly when size(A) = size(B) and A(i) = B(i) for every i in [0, size); else 0 and the first such i with both values (a Gluon layout at SHAPE is its TV function or its coordinate-to-offset function)
+
+    Example: cute equal_function ((4,32),4):((128,1),32) BlockedLayout([1,4],[8,4],[4,1],[1,0]) (32,16)
+        1
+
+    Limits: at most 2^22 points (MAX_GLUON_POINTS); SHAPE is needed exactly when an argument is Gluon text
     """
     ...

@@ -15,6 +15,7 @@ arguments and convert results (layouts become `Layout`, thread-value layouts als
 from ._native import (
     Layout,
     LayoutError,
+    TVLayout,
     jupyter_format,
     mma_latex,
     mma_svg,
@@ -38,20 +39,18 @@ __all__ = [
 
 
 class _Shown:
-    """Jupyter display of `self.svg()`: SVG, or PNG after `set_jupyter_format("png")`; `png()`
-    is the picture as PNG bytes (`LayoutError` of kind `TooLarge` past the size limits)."""
-
-    def _svg_text(self):
-        return self.svg()
+    """Jupyter display of the picture: SVG fitted to the cell (`self.svg()`), or PNG of the full
+    picture (`self.svg(fit=False)`) after `set_jupyter_format("png")`; `png()` is the picture as
+    PNG bytes (`LayoutError` of kind `TooLarge` past the size limits)."""
 
     def png(self, scale=None):
-        return svg_to_png(self._svg_text(), scale)
+        return svg_to_png(self.svg(fit=False), scale)
 
     def _repr_svg_(self):
         if jupyter_format() != "svg":
             return None
         try:
-            return self._svg_text()
+            return self.svg()
         except LayoutError:
             return None
 
@@ -63,22 +62,31 @@ class _Shown:
         except LayoutError:
             return None
 
+    def _repr_mimebundle_(self, include=None, exclude=None):
+        shown = self._repr_svg_() if jupyter_format() == "svg" else self._repr_png_()
+        kind = "image/svg+xml" if jupyter_format() == "svg" else "image/png"
+        return {**({kind: shown} if shown is not None else {}), "text/plain": repr(self)}
+
 
 class Picture(_Shown):
-    """An SVG picture that Jupyter displays (`_repr_svg_`); `str()` and `.svg` are the SVG
-    text, `png()` the PNG bytes."""
+    """An SVG picture that Jupyter displays; `str()` is the SVG text, `svg(width=None,
+    height=None, fit=True)` the picture fitted as `Layout.svg` fits (where the picture was drawn
+    from a `TVLayout`; else the text itself), `png()` the PNG bytes."""
 
-    def __init__(self, svg):
-        self.svg = svg
+    def __init__(self, svg, source=None):
+        self._text = svg
+        self._source = source
 
-    def _svg_text(self):
-        return self.svg
+    def svg(self, width=None, height=None, fit=True):
+        if self._source is None or not fit:
+            return self._text
+        return self._source.svg(width, height, fit)
 
     def __str__(self):
-        return self.svg
+        return self._text
 
     def __repr__(self):
-        return f"<Picture, {len(self.svg)} characters of SVG>"
+        return f"<Picture, {len(self._text)} characters of SVG>"
 
 
 def _opt(x):
@@ -101,7 +109,8 @@ def _tv_picture(field, mnk_field, operand):
         raise ValueError(f"tv_picture: operand is 'a', 'b' or 'c', not {operand!r}")
     i, j = _OPERAND_MODES[operand]
     mnk = field(mnk_field)
-    return Picture(picture("tv", field(f"layout_{operand}_tv"), (mnk[i], mnk[j])))
+    tv = TVLayout(field(f"layout_{operand}_tv"), (mnk[i], mnk[j]))
+    return Picture(tv.svg(fit=False), tv)
 
 
 def list_atoms(filter=""):
@@ -132,8 +141,9 @@ class MMAAtom(_Shown):
         `(N,K)` or `(M,N)` of `shape_mnk`."""
         return _tv_picture(self._field, "shape_mnk", operand)
 
-    def svg(self):
-        return mma_svg(self.name)
+    def svg(self, width=None, height=None, fit=True):
+        """The picture of `mma_svg`, fitted into `width` x `height` pixels as `Layout.svg` is."""
+        return mma_svg(self.name, None, None, width, height, fit)
 
     def latex(self):
         return mma_latex(self.name)
@@ -184,8 +194,9 @@ class TiledMMA(_Shown):
         `(N,K)` or `(M,N)` of `tile_size_mnk`."""
         return _tv_picture(self._field, "tile_size_mnk", operand)
 
-    def svg(self):
-        return mma_svg(self.atom, self.atom_layout, self.permutation)
+    def svg(self, width=None, height=None, fit=True):
+        """The picture of `mma_svg`, fitted into `width` x `height` pixels as `Layout.svg` is."""
+        return mma_svg(self.atom, self.atom_layout, self.permutation, width, height, fit)
 
     def latex(self):
         return mma_latex(self.atom, self.atom_layout, self.permutation)
@@ -272,11 +283,13 @@ class TiledCopy(_Shown):
         return self._field("retile_d", fragment)
 
     def tv_picture(self, which="s"):
-        return Picture(picture(*self._call(f"layout_{which}_tv")))
+        tv = TVLayout(self._field(f"layout_{which}_tv"), self.tiler_mn)
+        return Picture(picture(*self._call(f"layout_{which}_tv")), tv)
 
-    def svg(self):
-        """The source thread-value layout on its tile (`tv_picture("s")`)."""
-        return picture(*self._call("layout_s_tv"))
+    def svg(self, width=None, height=None, fit=True):
+        """The source thread-value layout on its tile (`tv_picture("s")`), fitted as
+        `Layout.svg` is."""
+        return self.tv_picture("s").svg(width, height, fit)
 
     def __repr__(self):
         return f"TiledCopy({self.atom!r}, {self.type!r}, {self.thr_layout!r}, {self.val_layout!r})"

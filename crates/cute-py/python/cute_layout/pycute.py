@@ -29,14 +29,12 @@ from ._native import (
     coalesce,
     composition,
     cosize,
-    crd2crd,
     crd2idx,
     idx2crd,
     inner_product,
     left_inverse,
     logical_divide,
     logical_product,
-    make_layout,
     prefix_product,
     raked_product,
     right_inverse,
@@ -183,6 +181,18 @@ def elem_scale(a, b):
 
 # ---- layout algebra ------------------------------------------------------------------------------
 
+
+def make_layout(*layouts):
+    """pycute's ``make_layout(*layouts)``: the layout whose modes are the given layouts (or the
+    layouts of one iterable), CuTe's ``make_layout(L0, L1, ...)``."""
+    if len(layouts) == 1 and not isinstance(layouts[0], LayoutBase):
+        layouts = layouts[0]
+    return _native.make_layout(layouts)
+
+
+# pycute's `crd2crd(crd, dst_shape, src_shape=None)` (the module's `crd2crd` takes the table's
+# order, source shape first).
+crd2crd = _native.pycute_crd2crd
 
 # pycute's `complement(layout, max_idx=1)`: CuTe's `complement(layout)` for the default, else
 # `complement(layout, max_idx)` (native, like every function here).

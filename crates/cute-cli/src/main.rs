@@ -548,7 +548,9 @@ fn fail(e: &OpError) -> ExitCode {
     let message = e.message.replace(['\n', '\r'], " ");
     note(&format!("cute: error[{}]: {message}", e.kind));
     match e.kind {
-        "UnknownOp" | "Arity" | "ParseError" | "BadRequest" | "Usage" => ExitCode::from(2),
+        "UnknownOp" | "Arity" | "ParseError" | "BadRequest" | "KindMismatch" | "Usage" => {
+            ExitCode::from(2)
+        }
         _ => ExitCode::from(1),
     }
 }

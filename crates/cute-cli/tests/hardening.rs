@@ -55,7 +55,7 @@ fn bad_inputs_get_error_lines_and_later_lines_are_answered() {
             req("logical_divide", &["8:1", "<2:1"]).into_bytes(),
             "ParseError",
         ),
-        (req("size", &["_"]).into_bytes(), "ParseError"),
+        (req("size", &["_"]).into_bytes(), "KindMismatch"),
         // overflow
         (
             req("size", &["(4294967296,4294967296):(1,0)"]).into_bytes(),

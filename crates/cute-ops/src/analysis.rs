@@ -13,6 +13,7 @@ use cute_layout::{
     analysis::find_layout_with_shape, ComposedLayout, IntTuple, Layout, Swizzle, Tiler,
 };
 
+use crate::value::{Form, Value};
 use crate::{Args, OpError};
 
 /// Parses `0,2,4` (or several such words) into values.
@@ -116,6 +117,12 @@ pub fn explain_op(a: &Args<'_>) -> Result<String, OpError> {
     Ok(explain(&a.text_arg(0)?, &words)?.trim_end().to_string())
 }
 
+/// Whether `text` is a swizzle or a composed layout whose outermost function is a swizzle (read
+/// by the grammar, [`Value::of_text`]).
+fn swizzle_outer(text: &str) -> bool {
+    Value::of_text(text.trim()).is_swizzle_outer()
+}
+
 /// `cute explain OP ARGS...`: the derivation, or the refusal with its reasons (exit status 0
 /// either way: the explanation is the answer).
 pub fn explain(op: &str, args: &[String]) -> Result<String, OpError> {
@@ -137,16 +144,16 @@ pub fn explain(op: &str, args: &[String]) -> Result<String, OpError> {
         Ok(())
     };
     let e = match op {
-        "composition" if args.iter().any(|a| a.trim_start().starts_with("Sw")) => {
+        "composition" if args.iter().any(|a| swizzle_outer(a)) => {
             arity(2, 2)?;
             let (x, y) = (args[0].trim(), args[1].trim());
-            let e = if x.starts_with("Sw") && !x.contains(':') {
+            let e = if Form::of_text(x) == Form::Swizzle {
                 let sw: Swizzle = parse("swizzle", 1, x)?;
                 explain_swizzle_layout(&sw, &parse("layout", 2, y)?)
-            } else if y.starts_with("Sw") && !y.contains(':') {
+            } else if Form::of_text(y) == Form::Swizzle {
                 let sw: Swizzle = parse("swizzle", 2, y)?;
                 explain_layout_swizzle(&parse("layout", 1, x)?, &sw)
-            } else if x.starts_with("Sw") && !y.starts_with("Sw") {
+            } else if swizzle_outer(x) && !swizzle_outer(y) {
                 let c: ComposedLayout = parse("swizzled layout", 1, x)?;
                 explain_composed_layout(&c, &parse("layout", 2, y)?)
             } else {

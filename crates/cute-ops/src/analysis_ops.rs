@@ -19,60 +19,70 @@ pub static ANALYSIS_OPS: &[OpSpec] = &[
     op("image_offsets", Topic::Analysis, "the image as an explicit list: the distinct offsets, increasing")
         .params(&[one("", &[K::Layout, K::Composed])])
         .returns(&[K::Tuple])
+        .errors(&["Overflow", "TooLarge"])
         .law("v is listed iff L(i) = v for some i < size(L); increasing, no repeats")
         .example(&["(4,2):(0,2)"], "(0,2)")
         .run(|a| Ok(list(&a.any_layout(0)?.image_offsets()?))),
     op("offset_table", Topic::Analysis, "each offset with the natural coordinates landing on it: ((OFFSET,(COORD,...)),...)")
         .params(&[one("", &[K::Layout, K::Composed])])
         .returns(&[K::Tuple])
+        .errors(&["Overflow", "TooLarge"])
         .law("for each entry (v,(c...)): L(c) = v; every coordinate appears once")
         .example(&["(2,2):(0,1)"], "((0,((0,0),(1,0))),(1,((0,1),(1,1))))")
         .run(offset_table),
     op("fixed_points", Topic::Analysis, "the indices i with L(i) = i")
         .params(&[one("", &[K::Layout, K::Composed])])
         .returns(&[K::Tuple])
+        .errors(&["Overflow", "TooLarge"])
         .law("i is listed iff L(i) = i")
         .example(&["(2,2):(2,1)"], "(0,3)")
         .run(|a| Ok(list(&a.any_layout(0)?.fixed_points()?))),
     op("permutation", Topic::Analysis, "L(i) - min(image) for a layout hitting a dense interval once per point")
         .params(&[one("", &[K::Layout, K::Composed])])
         .returns(&[K::Tuple])
+        .errors(&["InvalidArgument", "Overflow", "TooLarge"])
         .law("p(i) = L(i) - min(image); refused unless the image is a dense interval hit once per point")
         .example(&["4:-1"], "(3,2,1,0)")
         .run(|a| Ok(list(&a.any_layout(0)?.permutation()?))),
     op("cycles", Topic::Analysis, "the cycles of that permutation, each from its smallest element")
         .params(&[one("", &[K::Layout, K::Composed])])
         .returns(&[K::Tuple])
+        .errors(&["InvalidArgument", "Overflow", "TooLarge"])
         .law("the cycles partition [0,size); each element maps to the next, the last to the first")
         .example(&["(2,2):(2,1)"], "((0),(1,2),(3))")
         .run(|a| Ok(tuple_of(a.any_layout(0)?.cycles()?.iter().map(|c| list(c))))),
     op("permutation_order", Topic::Analysis, "the order of that permutation (lcm of its cycle lengths)")
         .params(&[one("", &[K::Layout, K::Composed])])
         .returns(&[K::Int])
+        .errors(&["InvalidArgument", "Overflow", "TooLarge"])
         .law("p^k is the identity for k = the result and for no smaller k >= 1")
         .example(&["Sw<3,0,3> o 0 o (8,8):(8,1)"], "3")
         .run(|a| Ok(a.any_layout(0)?.permutation_order()?.to_string())),
     op("contiguity", Topic::Analysis, "the contiguous vector width from the start: max_common_vector(L, size(L):1)")
         .params(&[one("", &[K::Layout, K::Composed])])
         .returns(&[K::Int])
+        .errors(&["InvalidArgument"])
         .law("L(i) = L(0) + i for every i < the result (what CuTe can prove)")
         .example(&["(4,8):(1,8)"], "4")
         .run(contiguity),
     op("mode_contiguity", Topic::Analysis, "contiguity of each top-level mode")
         .params(&[one("", &[K::Layout, K::Composed])])
         .returns(&[K::Tuple])
+        .errors(&["InvalidArgument"])
         .law("entry k is the contiguity of mode k")
         .example(&["(4,8):(8,1)"], "(1,8)")
         .run(mode_contiguity),
     op("bank_conflicts", Topic::Analysis, "n of the n-way bank conflict of the first THREADS (32) threads of a TV layout reading together (32 banks of 4 bytes)")
         .params(&[one("", &[K::Layout, K::Composed]), one("ELEM_BYTES", &[K::Int]), opt("THREADS", &[K::Int]), opt("BANKS", &[K::Int]), opt("BANK_BYTES", &[K::Int])])
         .returns(&[K::Int])
+        .errors(&["InvalidArgument", "Overflow", "TooLarge"])
         .law("the most distinct bank words any one bank serves to the first THREADS threads (all their values)")
         .example(&["64:32", "2"], "16")
         .run(bank_conflicts),
     op("f2_matrix", Topic::Analysis, "the GF(2) matrix (rows: offset bits) of a layout of power-of-two shapes and disjoint strides, swizzles folded in, or of a layout with F2 (XOR) strides")
         .params(&[one("", &[K::Layout, K::Composed, K::F2Layout])])
         .returns(&[K::Tuple])
+        .errors(&["InvalidArgument", "NotRepresentable"])
         .law("bits(L(i)) = M * bits(i) (mod 2) for every index i")
         .example(&["Sw<1,0,-1> o 0 o 4:1"], "((1,0),(1,1))")
         .f2(crate::f2_ops::f2_matrix)
@@ -80,24 +90,28 @@ pub static ANALYSIS_OPS: &[OpSpec] = &[
     op("tuple_cat", Topic::Tuples, "CuTe tuple_cat: the top-level elements (modes) of each argument in turn")
         .params(&[more("", &[K::Tuple, K::Layout])])
         .returns(&[K::Layout, K::Tuple])
+        .errors(&["Overflow"])
         .law("rank(R) = the sum of the ranks (1 for an integer); R's elements are the arguments' in order")
         .example(&["(7,2):(2,1)", "(3,3):(0,10)"], "(7,2,3,3):(2,1,0,10)")
         .run(tuple_cat),
     op("make_swizzle", Topic::Swizzles, "CuTe make_swizzle<Y,Z>: the swizzle reading bit mask Y and toggling bit mask Z")
         .params(&[one("Y", &[K::Int]), one("Z", &[K::Int])])
         .returns(&[K::Swizzle])
+        .errors(&["InvalidArgument"])
         .law("R reads the bits of Y and toggles those of Z: R(x) = x ^ ((x & Y) >> S)")
         .example(&["24", "3"], "Sw<2,0,3>")
         .run(|a| Ok(Swizzle::from_masks(a.int(0)?, a.int(1)?)?.to_string())),
     op("get_swizzle_portion", Topic::Swizzles, "CuTe get_swizzle_portion: the outermost swizzle of a swizzled layout Sw<B,M,S> o OFFSET o LAYOUT (Sw<0,4,3> for a plain layout)")
-        .params(&[one("", &[K::Layout])])
+        .params(&[one("", &[K::Layout, K::Composed])])
         .returns(&[K::Swizzle])
+        .errors(&["NotImplemented"])
         .law("for Sw o O o L, R = Sw; for a plain layout R = Sw<0,4,3>, the identity")
         .example(&["Sw<3,4,3> o 0 o (8,64):(64,1)"], "Sw<3,4,3>")
         .run(|a| Ok(swizzled(a)?.swizzle_portion().to_string())),
     op("get_nonswizzle_portion", Topic::Swizzles, "CuTe get_nonswizzle_portion: what the outermost swizzle of Sw<B,M,S> o OFFSET o LAYOUT applies to, without its offset (layout_b); a plain layout itself")
-        .params(&[one("", &[K::Layout])])
+        .params(&[one("", &[K::Layout, K::Composed])])
         .returns(&[K::Layout, K::Composed])
+        .errors(&["NotImplemented"])
         .law("for Sw o O o L, R = L and Sw(O + R(c)) is the layout's value at c")
         .example(&["Sw<3,4,3> o 0 o (8,64):(64,1)"], "(8,64):(64,1)")
         .run(|a| Ok(swizzled(a)?.nonswizzle_portion().to_string())),
@@ -107,6 +121,17 @@ pub static ANALYSIS_OPS: &[OpSpec] = &[
 /// Argument 0 as a layout or a swizzled layout `Sw<B,M,S> o O o L` (CuTe's overloads of the
 /// swizzle-portion helpers).
 fn swizzled(a: &Args<'_>) -> Result<ComposedLayout, OpError> {
+    if let crate::value::Value::Chain(c) = a.value(0) {
+        return c.to_composed().ok_or_else(|| {
+            a.arg_error(
+                "NotImplemented",
+                0,
+                format_args!(
+                    " ({c}): the outer function is a layout; CuTe's portions split a swizzled layout Sw<B,M,S> o OFFSET o LAYOUT"
+                ),
+            )
+        });
+    }
     a.parsed(0, "layout or swizzled layout")
 }
 

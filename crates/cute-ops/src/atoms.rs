@@ -5,6 +5,7 @@ use cute_layout::atom::{self, AtomError, Operand, TiledMma};
 use cute_layout::Layout;
 
 use crate::table::{one, opt, Kind as K, Topic};
+use crate::value::Form;
 use crate::{op, Args, OpError, OpSpec};
 
 impl From<AtomError> for OpError {
@@ -19,12 +20,14 @@ pub static ATOM_OPS: &[OpSpec] = &[
     op("mma_atom", Topic::Atoms, "an MMA atom's field: thr_id, shape_mnk, layout_a_tv, layout_b_tv, layout_c_tv (layout_sfa_tv, layout_sfb_tv)")
         .params(&[one("", &[K::Name]), one("", &[K::Field])])
         .returns(&[K::Layout, K::Tuple, K::Tiler, K::Int, K::Tensor])
+        .errors(&["UnknownAtom"])
         .law("each field is CuTe's MMA_Traits member: layout_{a,b,c}_tv map (thread, value) to the index of the element in the atom's (M,K), (N,K), (M,N) tile")
         .example(&["SM80_16x8x16_F16F16F16F16_TN", "layout_c_tv"], "((4,8),(2,2)):((32,1),(16,8))")
         .run(mma_atom),
     op("tiled_mma", Topic::Atoms, "make_tiled_mma's field: thr_layout_vmnk, permutation_mnk, layout_{a,b,c}_tv, tile_size_mnk, size; with a tensor layout and a thread: partition_{a,b,c}, offset_{a,b,c}, fragment_{a,b,c}; with a tensor (counting_iter/ArithTuple) and a thread: partition_{a,b,c} as a tensor")
-        .params(&[one("", &[K::Atom]), one("ATOM_LAYOUT|_", &[K::Layout, K::Underscore]), one("PERMUTATION|_", &[K::Tiler, K::Underscore]), one("", &[K::Field]), opt("GMEM_LAYOUT", &[K::Layout, K::Tensor]), opt("THREAD", &[K::Int])])
+        .params(&[one("", &[K::Atom]), one("ATOM_LAYOUT|_", &[K::Layout, K::Shape, K::Underscore]), one("PERMUTATION|_", &[K::Tiler, K::Underscore]), one("", &[K::Field]), opt("GMEM_LAYOUT", &[K::Layout, K::Tensor]), opt("THREAD", &[K::Int])])
         .returns(&[K::Tuple, K::Layout, K::Tiler, K::Int, K::Tensor])
+        .errors(&["BadArgument", "InvalidArgument", "InvalidExtent", "NotInjective", "Overflow", "ShapeNotDivisible", "StrideNotDivisible", "UnknownAtom"])
         .law("each field is the accessor of CuTe's make_tiled_mma(ATOM, ATOM_LAYOUT, PERMUTATION) of the same name; the atom is repeated over ATOM_LAYOUT")
         .example(&["SM80_16x8x16_F16F16F16F16_TN", "(2,2,1)", "_", "tile_size_mnk"], "(32,16,16)")
         .run(tiled_mma),
@@ -83,9 +86,11 @@ pub fn make_tiled_mma(
     }
     let layout: Option<Layout> = match given(layout) {
         None => None,
-        Some(t) if t.contains(':') => Some(t.parse().map_err(|e| {
-            OpError::new("ParseError", format!("tiled_mma: atom layout {t:?}: {e}"))
-        })?),
+        Some(t) if !matches!(Form::of_text(t), Form::Int | Form::Tuple) => {
+            Some(t.parse().map_err(|e| {
+                OpError::new("ParseError", format!("tiled_mma: atom layout {t:?}: {e}"))
+            })?)
+        }
         Some(t) => {
             let shape: cute_layout::IntTuple = t.parse().map_err(|e| {
                 OpError::new("ParseError", format!("tiled_mma: atom layout {t:?}: {e}"))

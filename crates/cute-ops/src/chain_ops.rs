@@ -285,7 +285,7 @@ mod tests {
             err("take", &[s, "2", "5"]),
             err("take", &["(2,2,4):(1,2,4)", "2", "5"])
         );
-        assert_eq!(err("group", &[s, "x", "1"]), "ParseError");
+        assert_eq!(err("group", &[s, "x", "1"]), "KindMismatch");
     }
 
     #[test]

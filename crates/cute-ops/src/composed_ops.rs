@@ -265,6 +265,7 @@ pub(super) fn inverse(a: &Args<'_>, right: bool) -> Result<String, OpError> {
 /// A divide or product: on a composed layout it applies to the inner layout.
 pub(super) fn by_tiler(
     a: &Args<'_>,
+    divide: bool,
     f: fn(&Layout, &Tiler) -> Result<Layout, cute_layout::LayoutError>,
     g: fn(&ComposedLayout, &Tiler) -> Result<ComposedLayout, cute_layout::LayoutError>,
 ) -> Result<String, OpError> {
@@ -282,7 +283,7 @@ pub(super) fn by_tiler(
         // NVlabs PyCuTe's divide by a basis-strided tiler: complemented mode by mode.
         return Ok(a.layout(0)?.divide_basis(&a.basis_layout(1)?)?.to_string());
     }
-    if a.is_basis(1) || (a.is_basis(0) && !a.op.contains("divide")) {
+    if a.is_basis(1) || (a.is_basis(0) && !divide) {
         // CuTe's divides complement the tiler and its products complement the block; neither
         // compiles with ScaledBasis strides (no `<` or `/` on them).
         let what = if a.is_basis(1) {
@@ -292,7 +293,7 @@ pub(super) fn by_tiler(
         };
         return Err(basis_not_cutes(a, what));
     }
-    if a.is_basis(0) && a.op.contains("divide") {
+    if a.is_basis(0) && divide {
         return match a.basis_layout(0)?.divide_with(&a.tiler(1)?, f) {
             Ok(r) => Ok(r.to_string()),
             Err(cute_layout::LayoutError::NotRepresentable { what, .. }) => Err(OpError::new(
@@ -466,7 +467,7 @@ mod tests {
         );
         assert_eq!(
             kind("logical_divide", &[t("8:1"), t("Sw<1,0,1>")]),
-            "BadRequest"
+            "KindMismatch"
         );
         assert_eq!(
             kind("composition", &[t("Sw<1,0,1>"), t("Sw<1,0,2>")]),

@@ -10,6 +10,7 @@ use cute_layout::{IntTuple, Layout, LayoutChain};
 
 use crate::composed_ops::Func;
 use crate::table::{many, one, opt, Kind as K, Topic};
+use crate::value::Form;
 use crate::{op, run_op, Arg, Args, Either, OpError, OpSpec};
 
 /// The construction and restructuring operations, one declaration each (hence `rustfmt::skip`).
@@ -18,54 +19,63 @@ pub static CONSTRUCT_OPS: &[OpSpec] = &[
     op("domain_offset", Topic::Queries, "(layout, offset of COORD); composed: the offset moves into the outermost offset, 0; of a tensor, the tensor with its iterator moved to T(COORD) (a pointer tensor's pointer by the element offset, its swizzle kept)")
         .params(&[one("", &[K::Coord]), one("", &[K::Layout, K::Composed, K::Tensor])])
         .returns(&[K::Text])
+        .errors(&["CoordMismatch", "CoordOutOfRange", "InvalidArgument", "Overflow"])
         .law("R = (L, L(COORD)); for a composed A o O o B, (A o (O + B(COORD)) o B, 0)")
         .example(&["(1,2)", "(4,4):(4,1)"], "((4,4):(4,1),6)")
         .run(|a| crate::tensor_restructure_ops::on_tensor(a, 1, crate::tensor_restructure_ops::domain_offset, || domain_offset(a))),
     op("max_alignment", Topic::Queries, "the widest aligned vector of contiguous elements: gcd(size of right_inverse, the strides past it)")
         .params(&[one("", &[K::Layout, K::Composed, K::Swizzle])])
         .returns(&[K::Int])
+        .errors(&["InvalidSwizzle"])
         .law("R = gcd(size(P<0>), stride(P<1>)) with P = logical_divide(coalesce(L), right_inverse(coalesce(L)))")
         .example(&["(4,2):(1,8)"], "4")
         .run(max_alignment),
     op("zip", Topic::Algebra, "transpose ((a,b),(x,y)) -> ((a,x),(b,y)); of two layouts, their modes paired")
         .params(&[one("", &[K::Layout, K::Composed, K::Tuple]), many("", &[K::Layout, K::Tuple])])
         .returns(&[K::Layout, K::Composed, K::Tuple])
+        .errors(&["InvalidArgument", "RankMismatch"])
         .law("element j of element i of R is element i of element j of the argument (shape and stride alike)")
         .example(&["((2,3),(4,5)):((1,2),(6,24))"], "((2,4),(3,5)):((1,6),(2,24))")
         .run(zip),
     op("tile_unzip", Topic::Algebra, "the rank-2 modes at the tiler's leaves gathered: ((firsts...),(seconds...,rest...))")
         .params(&[one("", &[K::Layout, K::Composed]), one("", &[K::Tiler])])
         .returns(&[K::Layout, K::Composed])
+        .errors(&["RankMismatch"])
         .law("zipped_divide(L, T) = tile_unzip(logical_divide(L, T), T): the rank-2 modes at T's leaves split into firsts and seconds")
         .example(&["((2,4),(3,5)):((1,2),(8,24))", "(2,3)"], "((2,3),(4,5)):((1,8),(2,24))")
         .run(|a| { let t = a.tiler(1)?; inner(a, |l| l.tile_unzip(&t)) }),
     op("hier_unzip", Topic::Algebra, "CuTe 3.x's hier_unzip(op, A, T): the zipped_divide / zipped_product")
         .params(&[one("", &[K::Tag("logical_divide"), K::Tag("logical_product")]), one("", &[K::Layout]), one("", &[K::Tiler])])
         .returns(&[K::Layout])
+        .errors(&["InvalidArgument", "ModesOverlap", "NotComplementable", "NotImplemented", "NotInjective", "Overflow", "RankMismatch", "ShapeNotDivisible", "StrideNotDivisible"])
         .law("hier_unzip(logical_divide, A, T) = zipped_divide(A, T) (logical_product: zipped_product)")
         .example(&["logical_divide", "(8,6):(1,8)", "(2,3)"], "((2,3),(4,2)):((1,8),(2,24))")
         .run(hier_unzip),
     op("transform_layout", Topic::Algebra, "make_layout(OP(mode_i)...), or OP(mode_i, TUPLE_i) for the modes both have, then the rest of each")
-        .params(&[one("", &[K::Op]), one("", &[K::Layout]), opt("", &[K::Tuple])])
-        .returns(&[K::Layout])
+        .params(&[one("", &[K::Op]), one("", &[K::Layout, K::Composed]), opt("", &[K::Tuple, K::Tiler])])
+        .returns(&[K::Layout, K::Composed])
+        .errors(&["InvalidArgument", "NotComplementable", "NotInjective", "NotRepresentable", "Overflow", "RankMismatch", "ShapeNotDivisible", "StrideNotDivisible", "UnknownOp"])
         .law("mode i of R is OP(mode i of L[, TUPLE_i]); modes past the shorter are appended")
         .example(&["logical_divide", "(8,6):(1,8)", "(2:1,_)"], "((2,4),6):((1,2),8)")
         .run(transform_layout),
     op("bw_coalesce", Topic::Algebra, "CuTe's backward coalesce of LAYOUT's flat modes onto the flat layout INIT (default: its last mode)")
-        .params(&[one("", &[K::Layout]), opt("INIT", &[K::Int])])
+        .params(&[one("", &[K::Layout]), opt("INIT", &[K::Int, K::Layout])])
         .returns(&[K::Layout])
+        .errors(&["InvalidArgument", "Overflow"])
         .law("R(i) = (flatten(L)..., INIT...)(i) for every i of its domain, modes merged back to front")
         .example(&["(2,4):(1,2)", "3:8"], "24:1")
         .run(|a| Ok(a.layout(0)?.bw_coalesce(if a.len() == 2 { Some(a.layout(1)?) } else { None }.as_ref())?.to_string())),
     op("compact_order", Topic::Tuples, "the compact stride laying out the modes of SHAPE in the order ORDER ranks them")
         .params(&[one("", &[K::Shape]), one("ORDER|LayoutLeft|LayoutRight", &[K::Tuple, K::Tag("LayoutLeft"), K::Tag("LayoutRight")])])
         .returns(&[K::Tuple])
+        .errors(&["InvalidArgument", "InvalidExtent", "Overflow"])
         .law("each leaf of ORDER lays out its node of SHAPE column-major from the product of the sizes of the nodes ranked strictly below it: compact when ORDER's leaves differ (equal ranks share a start, as CuTe)")
         .example(&["(2,(3,4))", "(1,0)"], "(12,(1,3))")
         .run(compact_order),
     op("make_coord_iterator", Topic::Tuples, "the coordinates of SHAPE in CuTe's iteration order, as a tuple (at most 65536 coordinates and 262144 integers in all)")
         .params(&[one("", &[K::Shape]), opt("START|_", &[K::Int, K::Underscore]), opt("ORDER", &[K::Tuple])])
         .returns(&[K::Tuple])
+        .errors(&["CoordMismatch", "CoordOutOfRange", "InvalidArgument", "InvalidExtent", "Overflow", "TooLarge"])
         .law("from START (default 0) the leaf ORDER ranks 0 moves fastest; ORDER ranks the n leaves 0..n-1, each once (default: left to right, the 1-D index order)")
         .example(&["(2,3)"], "((0,0),(1,0),(0,1),(1,1),(0,2),(1,2))")
         .limits("at most 65536 coordinates (MAX_COORDINATES) and 262144 integers in all (MAX_COORDINATE_INTEGERS)")
@@ -73,6 +83,7 @@ pub static CONSTRUCT_OPS: &[OpSpec] = &[
     op("at_mode", Topic::Algebra, "OP applied to the sub-layout of LAYOUT at the index path MODE, the rest unchanged (PyCuTe op[mode])")
         .params(&[one("MODE", &[K::Int, K::Coord]), one("", &[K::Op]), one("", &[K::Layout, K::Composed]), many("ARGS", &[K::Text])])
         .returns(&[K::Layout, K::Composed])
+        .errors(&["InvalidArgument", "InvalidExtent", "ModeOutOfRange", "ModesOverlap", "RankMismatch", "ShapeNotDivisible", "StrideNotDivisible", "UnknownOp"])
         .law("R at MODE is OP(L at MODE, ARGS...); every other mode is L's (CuTe: a tiler with _ elsewhere)")
         .example(&["1", "logical_divide", "((3,8),5):((1,3),24)", "5:1"], "((3,8),(5,1)):((1,3),(24,0))")
         .run(at_mode),
@@ -355,7 +366,7 @@ fn at_mode(a: &Args<'_>) -> Result<String, OpError> {
 pub(crate) fn promoted_left(a: &Args<'_>) -> Result<Option<Vec<Arg>>, OpError> {
     let shape = match &a.args[0] {
         Arg::Int(n) => IntTuple::int(*n),
-        Arg::Text(t) if !t.contains([':', '@', '<', 'o', 'S']) => match t.parse::<IntTuple>() {
+        Arg::Text(_) if matches!(a.form(0), Form::Int | Form::Tuple) => match a.tuple(0) {
             Ok(s) => s,
             Err(_) => return Ok(None),
         },

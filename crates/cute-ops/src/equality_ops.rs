@@ -14,6 +14,7 @@ pub static EQUALITY_OPS: &[OpSpec] = &[
     op("structural_equal", Topic::Analysis, "CuTe's ==: the same shape and stride (the same tree: (4):(1) is not 4:1); equal compares functions")
         .params(&[one("", &[K::Layout, K::Composed, K::Swizzle, K::Tuple]), one("", &[K::Layout, K::Composed, K::Swizzle, K::Tuple])])
         .returns(&[K::Bool])
+        .errors(&["InvalidSwizzle"])
         .law("1 iff shape(A) == shape(B) and stride(A) == stride(B) as trees (composed: every layer too); equal(A, B) can be 1 where this is 0")
         .example(&["((2,2),2):((1,4),2)", "(2,2,2):(1,4,2)"], "0")
         .run(structural_equal),

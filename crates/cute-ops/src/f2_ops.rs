@@ -17,6 +17,7 @@ pub static F2_OPS: &[OpSpec] = &[
     op("f2_swizzle", Topic::Pycute, "the F2 layout as CuTe's swizzle composed with an integer layout, Sw<B,M,S> o 0 o LAYOUT, where one is (NVlabs PyCuTe's F2 strides)")
         .params(&[one("", &[K::F2Layout])])
         .returns(&[K::Composed])
+        .errors(&["NotRepresentable"])
         .law("R(i) = L(i) for every i < size; the smallest swizzle B, then M, then S")
         .example(&["(8,8):(F2(1),F2(9))"], "Sw<3,0,3> o 0 o (8,8):(1,8)")
         .f2(f2_swizzle)

@@ -61,6 +61,10 @@ pub fn render(spec: &OpSpec) -> String {
     }
     out += "\n";
     out += &render_law_and_example(spec);
+    out += "\nErrors:\n";
+    for (kind, when) in spec.error_conditions() {
+        let _ = writeln!(out, "  {kind}: {when}");
+    }
     out
 }
 
@@ -300,7 +304,7 @@ mod tests {
                     F::Swizzle => first == K::Swizzle,
                     F::Basis => matches!(first, K::Stride | K::Basis),
                     F::F2Layout | F::F2BasisLayout => first == K::F2Layout,
-                    F::Symbolic => first == K::Symbolic,
+                    F::Symbolic | F::SymTuple => first == K::Symbolic,
                     F::Word | F::Underscore | F::SwizzleList => {
                         matches!(first, K::Text | K::Values)
                     }
@@ -316,7 +320,7 @@ mod tests {
     #[test]
     fn usage_lines_come_from_the_parameters() {
         let u = |name| crate::find(name).unwrap().usage();
-        assert_eq!(u("size"), "LAYOUT|COMPOSED|TUPLE");
+        assert_eq!(u("size"), "LAYOUT|COMPOSED|TUPLE|SYMBOLIC");
         assert_eq!(u("make_layout"), "SHAPE [STRIDE|LayoutLeft|LayoutRight]");
         assert_eq!(u("concat"), "LAYOUT...");
         assert_eq!(u("mode"), "LAYOUT|COMPOSED|TUPLE [I...]");
@@ -324,7 +328,10 @@ mod tests {
             u("bank_conflicts"),
             "LAYOUT|COMPOSED ELEM_BYTES [THREADS [BANKS [BANK_BYTES]]]"
         );
-        assert_eq!(u("make_tensor"), "LAYOUT [BASE] | PTR LAYOUT");
+        assert_eq!(
+            u("make_tensor"),
+            "LAYOUT|COMPOSED [BASE] | PTR LAYOUT|COMPOSED"
+        );
         let svg = crate::find("svg").unwrap();
         assert_eq!(
             svg.usage(),

@@ -32,12 +32,12 @@
 //! assert_eq!(run_op("svg", &[t("4:1"), t("--palette"), t("#12")]).unwrap_err().kind, "ParseError");
 //! ```
 
-use cute_layout::composed::is_composed_text;
 use cute_layout::render::{self, parse_palette, Banks, Op, Style};
 use cute_layout::{IntTuple, Layout, LayoutChain, OuterFn, Tiler};
 use std::cell::Cell;
 
 use crate::table::{many, one, opt, Kind as K, Topic};
+use crate::value::Value;
 use crate::{op, Args, OpError, OpSpec};
 
 /// The picture operations.
@@ -46,12 +46,14 @@ pub static PICTURE_OPS: &[OpSpec] = &[
     op("latex", Topic::Rendering, "CuTe's print_latex as TikZ text: a layout, a TV layout (--tv L --tile SHAPE), an MMA atom or tiled MMA (mma ATOM --layout --permutation), a tiled copy (copy ATOM TYPE --thr --val | --mma --operand); --palette C,C,... (`cute help latex`)")
         .params(&[one("", &[K::Layout, K::Tag("mma"), K::Tag("copy")]), opt("", &[K::Atom]), opt("", &[K::Type]), many("", &[K::Option])])
         .returns(&[K::Text])
+        .errors(&["BadArgument", "InvalidArgument", "InvalidExtent", "RankMismatch", "TooLarge", "UnknownAtom"])
         .law("CuTe's print_latex text: cell (m,n) of the layout's 2-D grid holds L(m + M*n), shaded by value mod 8 (TV layout, MMA, copy: T<t> V<v> by thread mod 8); --palette C,C,... paints value or thread k with colour k mod N")
         .example(&["2:1"], "% Layout: (2,1):(1,0)\n\\documentclass[convert]{standalone}\n\\usepackage{tikz}\n\n\\begin{document}\n\\begin{tikzpicture}[x={(0cm,-1cm)},y={(1cm,0cm)},every node/.style={minimum size=1cm, outer sep=0pt}]\n\n\\node[fill=black!00] at (0,0) {0};\n\\node[fill=black!40] at (1,0) {1};\n\\draw[color=black,thick,shift={(-0.5,-0.5)}] (0,0) grid (2,1);\n\n\\node at (0,-1) {\\Large{\\texttt{0}}};\n\\node at (1,-1) {\\Large{\\texttt{1}}};\n\\node at (-1,0) {\\Large{\\texttt{0}}};\n\\end{tikzpicture}\n\\end{document}")
         .run(|a| picture_op(a, true)),
     op("svg", Topic::Rendering, "the pictures of latex as SVG, an operation's operands beside its result (OP A B), bank conflicts (--banks N); --palette, --color-by, --title, --highlight (`cute help svg`)")
         .params(&[one("", &[K::Layout, K::Op, K::Tag("mma"), K::Tag("copy")]), opt("A|ATOM", &[K::Layout, K::Atom]), opt("B|TYPE", &[K::Layout, K::Type]), many("", &[K::Option])])
         .returns(&[K::Text])
+        .errors(&["BadArgument", "InvalidArgument", "InvalidExtent", "Overflow", "RankMismatch", "TooLarge", "UnknownAtom", "UnknownOp", "Usage"])
         .law("the pictures of latex as SVG (cells coloured by value mod 8, TV cells by thread mod 32), plus operations drawn as operands beside the result and bank pictures; --palette C,C,... paints value or thread k with colour k mod N")
         .example(&["2:1", "--palette", "lightblue,wheat"], "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"214\" height=\"97\" viewBox=\"0 0 214 97\" font-family=\"DejaVu Sans Mono, monospace\" font-size=\"12\">\n<style>\ntext{text-anchor:middle;fill:#000}\n.title{font-size:13px;font-weight:bold;text-anchor:start}\n.note{font-size:11px;fill:#444;text-anchor:start}\n.h{font-size:11px;fill:#555}\n.rn{font-size:11px;fill:#000;text-anchor:start}\n.gl{fill:none;stroke:#333;stroke-width:1}\n.g1{fill:none;stroke:#000;stroke-width:2}\n.g2{fill:none;stroke:#000;stroke-width:3}\n.g3{fill:none;stroke:#000;stroke-width:4}\n.o0{fill:#add8e6}\n.o1{fill:#f5deb3}\n</style>\n<rect width=\"214\" height=\"97\" fill=\"#fff\"/>\n<g class=\"panel\">\n<text class=\"title\" x=\"12\" y=\"26\">2:1</text>\n<text class=\"note\" x=\"12\" y=\"43\">rank 1: drawn as one row of 2</text>\n<g class=\"headers\">\n<text class=\"h\" x=\"42\" y=\"59\">0</text>\n<text class=\"h\" x=\"68\" y=\"59\">1</text>\n<text class=\"h\" x=\"20.5\" y=\"78\">0</text>\n</g>\n<g class=\"cells\">\n<rect class=\"o0\" x=\"29\" y=\"63\" width=\"26\" height=\"22\"/>\n<rect class=\"o1\" x=\"55\" y=\"63\" width=\"26\" height=\"22\"/>\n</g>\n<g class=\"labels\">\n<text x=\"42\" y=\"78\">0</text>\n<text x=\"68\" y=\"78\">1</text>\n</g>\n<path class=\"gl\" d=\"M29 63h52M29 85h52M29 63v22M55 63v22M81 63v22\"/>\n</g>\n</svg>")
         .run(|a| picture_op(a, false)),
@@ -408,8 +410,10 @@ fn layout_picture(
     // as L with its offsets sent through the layers (the render module's post-map hook).
     let chain: LayoutChain = match crate::show::parse_showable("layout", layout) {
         Ok(c) => c.into(),
-        Err(e) if is_composed_text(layout) => layout.trim().parse().map_err(|_| e)?,
-        Err(e) => return Err(e),
+        Err(e) => match Value::of_text(layout.trim()) {
+            Value::Chain(c) => *c,
+            _ => return Err(e),
+        },
     };
     let l = chain.layout().clone();
     // A layer that fails on an offset (an outer layout's domain left, an overflow) is kept and

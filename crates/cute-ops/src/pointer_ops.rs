@@ -7,9 +7,10 @@
 //! one. One table, [`POINTER_OPS`], listed in [`crate::GROUPS`]; the algebra is in
 //! `cute_layout`, these entries convert arguments.
 
-use cute_layout::{tensor::element_type_bits, tensor::is_pointer_text, MemSpace, Pointer, Swizzle};
+use cute_layout::{tensor::element_type_bits, MemSpace, Pointer, Swizzle};
 
 use crate::table::{more, one, opt, Kind as K, Topic};
+use crate::value::{Form, Value};
 use crate::{op, Args, OpError, OpSpec};
 
 /// The pointer operations, one declaration each (hence `rustfmt::skip`).
@@ -18,60 +19,70 @@ pub static POINTER_OPS: &[OpSpec] = &[
     op("make_gmem_ptr", Topic::Tensors, "CuTe make_gmem_ptr((TYPE*)ADDR): a global-memory pointer to TYPE (a CuTe type name such as half_t, or a width in bits) at byte address ADDR")
         .params(&[one("", &[K::Type]), one("ADDR", &[K::Int])])
         .returns(&[K::Pointer])
+        .errors(&["InvalidArgument"])
         .law("ptr + k is ADDR + k * bits / 8 (sub-byte types: k * bits bits on from bit 0)")
         .example(&["half_t", "0x1000"], "gmem_ptr[16b](0x1000)")
         .run(|a| Ok(a.new_ptr(MemSpace::Gmem)?.to_string())),
     op("make_smem_ptr", Topic::Tensors, "CuTe make_smem_ptr((TYPE*)ADDR[, Sw<B,M,S>]): a shared-memory pointer, swizzled when SWIZZLE is given")
         .params(&[one("", &[K::Type]), one("ADDR", &[K::Int]), opt("", &[K::Swizzle])])
         .returns(&[K::Pointer])
+        .errors(&["InvalidArgument"])
         .law("as make_gmem_ptr; with SWIZZLE, element k is at SWIZZLE(ADDR + k * bits / 8)")
         .example(&["half_t", "0x1000", "Sw<3,4,3>"], "Sw<3,4,3>_smem_ptr[16b](0x1000)")
         .run(make_smem_ptr),
     op("make_rmem_ptr", Topic::Tensors, "CuTe make_rmem_ptr((TYPE*)ADDR): a register pointer, which CuTe keeps as the raw pointer ptr[Nb](ADDR)")
         .params(&[one("", &[K::Type]), one("ADDR", &[K::Int])])
         .returns(&[K::Pointer])
+        .errors(&["InvalidArgument"])
         .law("as make_gmem_ptr, printed as CuTe's raw pointer")
         .example(&["float", "0x40"], "ptr[32b](0x40)")
         .run(|a| Ok(a.new_ptr(MemSpace::Generic)?.to_string())),
     op("make_tmem_ptr", Topic::Tensors, "CuTe make_tmem_ptr<TYPE>(ADDR): a tensor-memory pointer at the 32-bit (lane << 16 | column) address ADDR (default 0)")
         .params(&[one("", &[K::Type]), opt("ADDR", &[K::Int])])
         .returns(&[K::Pointer])
+        .errors(&["InvalidArgument"])
         .law("ptr + k is ADDR + rotr(k, log2(32 / bits)) on 32 bits")
         .example(&["float", "0x10002"], "tmem_[32b](0x0001.0002)")
         .run(make_tmem_ptr),
     op("make_swizzle_ptr", Topic::Tensors, "CuTe make_swizzle_ptr(ptr, Sw<B,M,S>): the pointer whose elements are reached at swizzle(byte address); Sw<0,M,S> leaves it as it is")
         .params(&[one("", &[K::Pointer]), one("", &[K::Swizzle])])
         .returns(&[K::Pointer])
+        .errors(&["InvalidArgument"])
         .law("element k of the result is at SWIZZLE(address of element k of PTR)")
         .example(&["smem_ptr[16b](0x1000)", "Sw<3,4,3>"], "Sw<3,4,3>_smem_ptr[16b](0x1000)")
         .run(|a| Ok(a.pointer(0)?.with_swizzle(a.swizzle_arg(1)?)?.to_string())),
     op("recast_ptr", Topic::Tensors, "CuTe recast_ptr<TYPE>(ptr): the same address as a pointer to TYPE (memory space and swizzle kept)")
         .params(&[one("", &[K::Type]), one("", &[K::Pointer])])
         .returns(&[K::Pointer])
+        .errors(&["InvalidArgument"])
         .law("the same byte address (and bit, for sub-byte types) as a pointer to TYPE")
         .example(&["float", "gmem_ptr[16b](0x1000)"], "gmem_ptr[32b](0x1000)")
         .run(|a| Ok(a.pointer(1)?.recast(a.element_bits(0)?)?.to_string())),
     op("recast_tensor", Topic::Tensors, "CuTe recast<TYPE>(tensor) of a pointer tensor: the layout recast by the ratio of the widths (upcast/downcast) and the pointer recast")
         .params(&[one("", &[K::Type]), one("", &[K::Tensor])])
         .returns(&[K::Tensor])
+        .errors(&["InvalidArgument", "NotRepresentable"])
         .law("layout recast(bits(PTR), bits(TYPE)) (CuTe's upcast/downcast), pointer recast_ptr<TYPE>: the same bytes when the unit-stride modes span whole elements of both widths (CuTe rounds a ragged one up, and widens an extent-1 unit-stride mode)")
         .example(&["float", "smem_ptr[16b](0x400) o (8,8):(8,1)"], "smem_ptr[32b](0x400) o (8,4):(4,1)")
         .run(|a| Ok(a.tensor(1)?.recast(a.element_bits(0)?)?.to_string())),
     op("make_zip_tensor", Topic::Tensors, "CuTe make_zip_tensor(t1, t2, ...) of tensors of one shape: its value at c is the tuple of their values; views act on every tensor (text zip(T1, T2, ...))")
         .params(&[one("", &[K::Tensor]), more("", &[K::Tensor])])
         .returns(&[K::Tensor])
+        .errors(&["InvalidArgument"])
         .law("Z(c) = (T1(c), T2(c), ...) at every coordinate c; a view of Z is the zip of the views")
         .example(&["counting_iter(0) o (4,4):(4,1)", "counting_iter(100) o (4,4):(1,4)"], "zip(counting_iter(0) o (4,4):(4,1), counting_iter(100) o (4,4):(1,4))")
         .run(make_zip_tensor),
     op("unzip_tensor", Topic::Tensors, "CuTe unzip_tensor: the tensors of a zip tensor, one a line, or tensor I")
         .params(&[one("ZIP", &[K::Tensor]), opt("I", &[K::Int])])
         .returns(&[K::Tensor, K::Text])
+        .errors(&["ModeOutOfRange"])
         .law("unzip_tensor(make_zip_tensor(T1, T2, ...)) = (T1, T2, ...)")
         .example(&["zip(counting_iter(1) o (4):(4), counting_iter(104) o (4):(1))", "1"], "counting_iter(104) o (4):(1)")
         .run(unzip_tensor),
     op("as_position_independent_swizzle_tensor", Topic::Tensors, "CuTe as_position_independent_swizzle_tensor: a swizzled smem pointer tensor as a plain smem pointer over Sw' o 0 o LAYOUT, the swizzle recast from bytes to elements")
         .params(&[one("", &[K::Tensor])])
         .returns(&[K::Tensor])
+        .errors(&["InvalidArgument"])
         .law("R(c) and T(c) are the same address at every coordinate c")
         .example(&["Sw<3,4,3>_smem_ptr[16b](0x1000) o (8,64):(64,1)"], "smem_ptr[16b](0x1000) o Sw<3,3,3> o 0 o (8,64):(64,1)")
         .run(|a| Ok(a.tensor(0)?.as_position_independent_swizzle_tensor()?.to_string())),
@@ -112,8 +123,11 @@ impl Args<'_> {
 
     /// Argument `k` as a pointer (CuTe's print of one).
     fn pointer(&self, k: usize) -> Result<Pointer, OpError> {
+        if let Value::Pointer(p) = self.value(k) {
+            return Ok(*p);
+        }
         let s = self.text(k, "pointer")?;
-        if !is_pointer_text(&s) {
+        if self.form(k) != Form::Tensor {
             return Err(self.arg_error(
                 "BadRequest",
                 k,
@@ -123,7 +137,7 @@ impl Args<'_> {
             ));
         }
         s.parse().map_err(|e| {
-            if s.contains(" o ") {
+            if let Value::Tensor(_) = self.value(k) {
                 self.parse_error(k, "pointer", e) // a tensor where a pointer belongs
             } else {
                 self.arg_error("ParseError", k, format_args!(" (pointer): {e}"))
@@ -202,8 +216,7 @@ fn make_tmem_ptr(a: &Args<'_>) -> Result<String, OpError> {
 /// layout `Sw<B,M,S> o smem_ptr[Nb](unset) o L` (CuTe's `smem_ptr_flag`) moves the swizzle
 /// onto the pointer.
 pub(crate) fn make_tensor(a: &Args<'_>) -> Result<Option<String>, OpError> {
-    let s = a.text(0, "layout or pointer")?;
-    if !is_pointer_text(&s) {
+    if !matches!(a.value(0), Value::Pointer(_)) {
         return Ok(None);
     }
     if a.len() != 2 {
@@ -353,14 +366,14 @@ mod tests {
         assert_kinds(&[
             ("make_gmem_ptr", &["half_t", "0x1001"], "InvalidArgument"),
             ("make_gmem_ptr", &["quaternion", "0x1000"], "BadRequest"),
-            ("make_gmem_ptr", &["half_t", "0xzz"], "BadRequest"),
+            ("make_gmem_ptr", &["half_t", "0xzz"], "KindMismatch"),
             ("make_gmem_ptr", &["12", "0x1000"], "InvalidArgument"),
             (
                 "make_swizzle_ptr",
                 &["(4,4):(4,1)", "Sw<3,4,3>"],
-                "BadRequest",
+                "KindMismatch",
             ),
-            ("make_tensor", &["gmem_ptr[16b](0x1000)"], "BadRequest"),
+            ("make_tensor", &["gmem_ptr[16b](0x1000)"], "KindMismatch"),
             (
                 "make_tensor",
                 &[

@@ -12,6 +12,7 @@ pub static PYCUTE_OPS: &[OpSpec] = &[
     op("layout_add", Topic::Pycute, "R(i) = A(i) + B(i) for i < size (NVlabs PyCuTe; not CuTe C++)")
         .params(&[one("", &[K::Layout]), one("", &[K::Layout])])
         .returns(&[K::Layout, K::F2Layout])
+        .errors(&["NotRepresentable", "SizeMismatch"])
         .law("size(R) = size(A) = size(B) and R(i) = A(i) + B(i) for every i < size; R is coalesced")
         .example(&["(4,3):(1,4)", "(4,3):(3,1)"], "(4,3):(4,5)")
         .f2(crate::f2_ops::layout_add)
@@ -19,12 +20,14 @@ pub static PYCUTE_OPS: &[OpSpec] = &[
     op("greatest_common_domain", Topic::Pycute, "the sub-modes two shapes share in order, as index positions (NVlabs PyCuTe; not CuTe C++)")
         .params(&[one("", &[K::Shape, K::Layout]), one("", &[K::Shape, K::Layout])])
         .returns(&[K::Layout])
+        .errors(&["InvalidExtent", "Overflow"])
         .law("each mode s_k:d_k of R is a sub-mode of one leaf of each shape at index position d_k; depth 1, symmetric, size(R) divides gcd(size(A), size(B))")
         .example(&["(5,3,4)", "(10,6)"], "(5,2):(1,30)")
         .run(|a| Ok(a.shape(0)?.greatest_common_domain(&a.shape(1)?)?.to_string())),
     op("coalesce_z", Topic::Pycute, "coalesce keeping the function past the end: an extent-1 last mode stays (NVlabs PyCuTe; not CuTe C++)")
         .params(&[one("", &[K::Layout, K::Symbolic]), opt("", &[K::Profile])])
         .returns(&[K::Layout, K::Symbolic, K::F2Layout])
+        .errors(&["NotImplemented", "RankMismatch"])
         .law("R(i) = L(i) for every integer i (the last mode runs on past the end); coalesce(R) = coalesce(L)")
         .example(&["(2,1,6,1):(1,7,8,0)"], "(2,6,1):(1,8,0)")
         .f2(crate::f2_ops::coalesce_z)
@@ -32,12 +35,14 @@ pub static PYCUTE_OPS: &[OpSpec] = &[
     op("common_refinement", Topic::Pycute, "the least shape both are compatible with (NVlabs PyCuTe; not CuTe C++)")
         .params(&[one("", &[K::Shape, K::Layout]), one("", &[K::Shape, K::Layout])])
         .returns(&[K::Tuple])
+        .errors(&["InvalidExtent", "NoCommonRefinement"])
         .law("compatible(A, R) and compatible(B, R), and R is compatible with every such shape")
         .example(&["(4,(3,5))", "((2,2),15)"], "((2,2),(3,5))")
         .run(|a| Ok(a.shape(0)?.common_refinement(&a.shape(1)?)?.to_string())),
     op("common_coarsening", Topic::Pycute, "the greatest shape compatible with both (NVlabs PyCuTe; not CuTe C++)")
         .params(&[one("", &[K::Shape, K::Layout]), one("", &[K::Shape, K::Layout])])
         .returns(&[K::Tuple])
+        .errors(&["InvalidExtent", "Overflow", "SizeMismatch"])
         .law("compatible(R, A) and compatible(R, B), and every such shape is compatible with R; exists iff size(A) = size(B)")
         .example(&["(4,(3,5))", "((2,2),15)"], "(4,15)")
         .run(|a| Ok(a.shape(0)?.common_coarsening(&a.shape(1)?)?.to_string())),
@@ -52,7 +57,7 @@ fn layout_add(a: &Args<'_>) -> Result<String, OpError> {
 }
 
 fn coalesce_z(a: &Args<'_>) -> Result<String, OpError> {
-    if let Some(r) = crate::symbolic_ops::symbolic(a, "coalesce_z")? {
+    if let Some(r) = crate::symbolic_ops::coalesce_z(a)? {
         return Ok(r);
     }
     if a.is_basis(0) {

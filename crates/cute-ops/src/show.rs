@@ -3,6 +3,7 @@
 
 use cute_layout::{ComposedLayout, IntTuple, Layout, Swizzle};
 
+use crate::value::{Form, Value};
 use crate::{Args, OpError};
 
 /// How [`show`] prints the table.
@@ -20,7 +21,8 @@ pub struct ShowOptions {
 /// column-major layout, as CuTe's `make_layout(shape)`); errors say what was expected.
 pub fn parse_showable(op: &str, text: &str) -> Result<ComposedLayout, OpError> {
     let t = text.trim();
-    if !t.contains(':') && !t.starts_with("Sw") {
+    let form = Form::of_text(t);
+    if matches!(form, Form::Int | Form::Tuple) {
         if let Ok(shape) = t.parse::<IntTuple>() {
             return Ok(ComposedLayout::from(Layout::col_major(shape)?));
         }
@@ -44,7 +46,7 @@ pub fn parse_showable(op: &str, text: &str) -> Result<ComposedLayout, OpError> {
         }
     }
     Err(err).map_err(|e| {
-        let hint = if t.starts_with("Sw") && t.matches(" o ").count() == 1 {
+        let hint = if matches!(form, Form::Composed | Form::Swizzle) {
             String::from(
                 "; a swizzled layout is Sw<B,M,S> o OFFSET o LAYOUT, e.g. Sw<3,4,3> o 0 o (8,64):(64,1)",
             )
@@ -98,22 +100,23 @@ pub fn show(text: &str, opt: ShowOptions) -> Result<String, OpError> {
 /// its values (the inner layout's table sent through the swizzle layers, widths from the inner
 /// layout's cosize, as CuTe).
 pub(crate) fn print_layout_op(a: &Args<'_>) -> Result<String, OpError> {
-    let text = a.text_arg(0)?;
-    let t = text.trim();
-    let table = if t.starts_with("Sw") {
-        let c = t.parse::<ComposedLayout>().map_err(|e| {
-            OpError::new(
-                "ParseError",
-                format!("print_layout: argument 1 (composed layout): {e}"),
-            )
-        })?;
-        let post = |x: i64| c.post(x).unwrap_or(x);
-        c.layout()
-            .table()?
-            .with_post_map(&post, &c.to_string())
-            .to_string()
-    } else {
-        a.layout(0)?.table()?.to_string()
+    let table = match a.value(0) {
+        Value::Chain(c) => {
+            let post = |x: i64| c.post(x).unwrap_or(x);
+            c.layout()
+                .table()?
+                .with_post_map(&post, &c.to_string())
+                .to_string()
+        }
+        Value::Swizzle(_) | Value::Unparsed(Form::Composed | Form::Swizzle) => {
+            let c: ComposedLayout = a.parsed(0, "composed layout")?;
+            let post = |x: i64| c.post(x).unwrap_or(x);
+            c.layout()
+                .table()?
+                .with_post_map(&post, &c.to_string())
+                .to_string()
+        }
+        _ => a.layout(0)?.table()?.to_string(),
     };
     Ok(table.trim_end().to_string())
 }

@@ -15,15 +15,17 @@ use crate::{op, Args, OpError, OpSpec};
 pub static SMEM_ATOM_OPS: &[OpSpec] = &[
     op("smem_atom", Topic::Gpu, "CuTe's GMMA/UMMA smem layout atom (Layout_K_SW128_Atom<T>, or K|MN INTER|SW32|SW64|SW128|SW128_32B), tile_to_shape'd to SHAPE if given, printed as CuTe does")
         .params(&[one("", &[K::Name]), one("TYPE|BITS", &[K::Type, K::Int]), opt("", &[K::Shape]), opt("ORDER", &[K::Tuple])])
-        .overloads(&[&[one("MAJOR", &[K::Name]), one("", &[K::Swizzle]), one("TYPE|BITS", &[K::Type, K::Int]), opt("", &[K::Shape]), opt("ORDER", &[K::Tuple])]])
+        .overloads(&[&[one("MAJOR", &[K::Name]), one("SWIZZLE", &[K::Name]), one("TYPE|BITS", &[K::Type, K::Int]), opt("", &[K::Shape]), opt("ORDER", &[K::Tuple])]])
         .returns(&[K::Composed])
+        .errors(&["InvalidArgument", "RankMismatch"])
         .law("R = upcast<bits>(Layout_{MAJOR}_{SWIZZLE}_Atom_Bits): the swizzle acts on byte addresses, the inner layout counts elements")
         .example(&["Layout_K_SW128_Atom", "half_t"], "Sw<3,4,3> o smem_ptr[16b](unset) o (8,64):(64,1)")
         .run(|a| atom_op(a, true)),
     op("smem_atom_layout", Topic::Gpu, "smem_atom as a function on element offsets (the byte swizzle moved to elements): a composed layout the other ops take")
         .params(&[one("", &[K::Name]), one("TYPE|BITS", &[K::Type, K::Int]), opt("", &[K::Shape]), opt("ORDER", &[K::Tuple])])
-        .overloads(&[&[one("MAJOR", &[K::Name]), one("", &[K::Swizzle]), one("TYPE|BITS", &[K::Type, K::Int]), opt("", &[K::Shape]), opt("ORDER", &[K::Tuple])]])
+        .overloads(&[&[one("MAJOR", &[K::Name]), one("SWIZZLE", &[K::Name]), one("TYPE|BITS", &[K::Type, K::Int]), opt("", &[K::Shape]), opt("ORDER", &[K::Tuple])]])
         .returns(&[K::Composed])
+        .errors(&["InvalidArgument", "RankMismatch"])
         .law("R(c) = Sw_bits(L(c) * bits) / bits with L the atom's inner layout: the swizzle's base lowered by log2(bits / 8)")
         .example(&["K", "SW128", "bfloat16_t", "(128,64)"], "Sw<3,3,3> o 0 o ((8,16),(64,1)):((64,512),(1,0))")
         .run(|a| atom_op(a, false)),
@@ -159,7 +161,7 @@ mod tests {
                 &["Layout_K_SW128_Atom", "16", "(8,64)", "(1,0)", "x"]
             )
             .unwrap_err(),
-            "Arity"
+            "KindMismatch"
         );
         assert_eq!(
             run("smem_atom", &["K", "SW128", "16", "(12,64)"]).unwrap_err(),

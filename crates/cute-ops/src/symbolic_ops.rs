@@ -2,13 +2,15 @@
 //! `coalesce`, `coalesce_z`, `composition`, `complement`, `right_inverse`,
 //! `make_ordered_layout`, `make_layout_like` and `size` take a layout or tuple whose extents,
 //! strides or order values are monomials over named symbols (`(N,M):(1,N)`, `(1,P)`): each
-//! tries [`symbolic`]'s dispatch first, which answers only when an argument has a symbol (an
-//! integer argument never reaches it). `subs` ([`SYMBOLIC_OPS`]) puts integers in for the
-//! symbols. The algebra is [`cute_layout::SymLayout`].
+//! tries its symbolic overload here first (one function per operation, `coalesce`, `size`,
+//! ...), which answers only when an argument has the symbolic form (an integer argument never
+//! reaches it). `subs` ([`SYMBOLIC_OPS`]) puts integers in for the symbols. The algebra is
+//! [`cute_layout::SymLayout`].
 
 use cute_layout::{SymLayout, SymTuple};
 
 use crate::table::{more, one, Kind as K, Topic};
+use crate::value::{Form, Value};
 use crate::{op, Args, OpError, OpSpec};
 
 /// The operations on symbolic values that no integer operation has, one declaration each.
@@ -17,6 +19,7 @@ pub static SYMBOLIC_OPS: &[OpSpec] = &[
     op("subs", Topic::Pycute, "the layout or tuple with integers put in for its symbols (NVlabs PyCuTe's sympy layouts; not CuTe C++)")
         .params(&[one("", &[K::Symbolic]), more("", &[K::Binding])])
         .returns(&[K::Layout, K::Symbolic, K::Int, K::Tuple])
+        .errors(&["InvalidArgument", "Overflow"])
         .law("each symbol replaced by its value (a positive integer); coalesce, coalesce_z, composition, complement, right_inverse, make_ordered_layout, make_layout_like and size also take symbolic layouts, and their answer R obeys subs(R, v) = OP(subs(L, v)) as a function at every substitution v of positive integers (1 included), else they refuse with Undecidable naming the condition that depends on v")
         .example(&["(N,M):(1,N)", "N=3", "M=5"], "(3,5):(1,3)")
         .run(subs),
@@ -38,8 +41,12 @@ fn any_layout(a: &Args<'_>, k: usize) -> Option<SymLayout> {
     a.text(k, "layout").ok()?.parse().ok()
 }
 
-/// Argument `k` as a tuple of monomials, `Some` only when it has a symbol.
+/// Argument `k` as a tuple of monomials, `Some` only when it is one with a symbol
+/// ([`crate::value::Form::SymTuple`]; a bare word is a name, not a symbolic tuple).
 fn tuple(a: &Args<'_>, k: usize) -> Option<SymTuple> {
+    if a.form(k) != crate::value::Form::SymTuple {
+        return None;
+    }
     let t = any_tuple(a, k)?;
     (!t.symbols().is_empty()).then_some(t)
 }
@@ -58,63 +65,99 @@ fn no_profile(a: &Args<'_>, name: &str) -> Result<(), OpError> {
     Ok(())
 }
 
-/// The symbolic form of operation `name` when an argument is symbolic: `Ok(None)` lets the
-/// integer operation answer.
-pub(crate) fn symbolic(a: &Args<'_>, name: &str) -> Result<Option<String>, OpError> {
-    let out = match name {
-        "coalesce" | "coalesce_z" | "right_inverse" | "make_layout_like" => {
-            let Some(l) = layout(a, 0) else {
-                return Ok(None);
-            };
-            no_profile(a, name)?;
-            match name {
-                "coalesce" => l.coalesce()?,
-                "coalesce_z" => l.coalesce_z()?,
-                "right_inverse" => l.right_inverse()?,
-                _ => l.layout_like()?,
-            }
-            .to_string()
-        }
-        "size" => match (layout(a, 0), tuple(a, 0)) {
-            (Some(l), _) => l.size()?.to_string(),
-            (None, Some(t)) => t.size()?.to_string(),
-            _ => return Ok(None),
-        },
-        "composition" => {
-            if layout(a, 0).is_none() && layout(a, 1).is_none() {
-                return Ok(None);
-            }
-            let (Some(l), Some(r)) = (any_layout(a, 0), any_layout(a, 1)) else {
-                return Ok(None);
-            };
-            l.compose(&r)?.to_string()
-        }
-        "complement" => {
-            let extend = if a.len() > 1 { tuple(a, 1) } else { None };
-            if layout(a, 0).is_none() && extend.is_none() {
-                return Ok(None);
-            }
-            let Some(l) = any_layout(a, 0) else {
-                return Ok(None);
-            };
-            let extend = match (a.len() > 1, extend) {
-                (true, None) => any_tuple(a, 1),
-                (_, e) => e,
-            };
-            l.complement(extend.as_ref())?.to_string()
-        }
-        "make_ordered_layout" => {
-            if tuple(a, 0).is_none() && tuple(a, 1).is_none() {
-                return Ok(None);
-            }
-            let (Some(s), Some(o)) = (any_tuple(a, 0), any_tuple(a, 1)) else {
-                return Ok(None);
-            };
-            SymLayout::ordered(&s, &o)?.to_string()
-        }
-        _ => return Ok(None),
+/// The answer of `f` on argument 0 when it is a symbolic layout (`Ok(None)` otherwise: the
+/// integer operation answers); a profile is refused.
+fn unary<T: std::fmt::Display>(
+    a: &Args<'_>,
+    f: impl FnOnce(&SymLayout) -> Result<T, cute_layout::LayoutError>,
+) -> Result<Option<String>, OpError> {
+    let Some(l) = layout(a, 0) else {
+        return Ok(None);
     };
-    Ok(Some(out))
+    no_profile(a, a.op)?;
+    Ok(Some(f(&l)?.to_string()))
+}
+
+/// `coalesce` of a symbolic layout.
+pub(crate) fn coalesce(a: &Args<'_>) -> Result<Option<String>, OpError> {
+    unary(a, SymLayout::coalesce)
+}
+
+/// `coalesce_z` of a symbolic layout.
+pub(crate) fn coalesce_z(a: &Args<'_>) -> Result<Option<String>, OpError> {
+    unary(a, SymLayout::coalesce_z)
+}
+
+/// `right_inverse` of a symbolic layout.
+pub(crate) fn right_inverse(a: &Args<'_>) -> Result<Option<String>, OpError> {
+    unary(a, SymLayout::right_inverse)
+}
+
+/// `make_layout_like` of a symbolic layout.
+pub(crate) fn make_layout_like(a: &Args<'_>) -> Result<Option<String>, OpError> {
+    unary(a, SymLayout::layout_like)
+}
+
+/// `size` of a symbolic layout or tuple.
+pub(crate) fn size(a: &Args<'_>) -> Result<Option<String>, OpError> {
+    Ok(Some(match (layout(a, 0), tuple(a, 0)) {
+        (Some(l), _) => l.size()?.to_string(),
+        (None, Some(t)) => t.size()?.to_string(),
+        _ => return Ok(None),
+    }))
+}
+
+/// `composition A B` where A or B is symbolic (the other may be an integer layout).
+pub(crate) fn composition(a: &Args<'_>) -> Result<Option<String>, OpError> {
+    if layout(a, 0).is_none() && layout(a, 1).is_none() {
+        return Ok(None);
+    }
+    let Some(l) = any_layout(a, 0) else {
+        return Ok(None);
+    };
+    let r = match (a.form(1), a.value(1)) {
+        // An integer tiler N is the layout N:1.
+        (_, Value::Int(n)) => a.parse_text(1, &format!("{n}:1"), "tiler")?,
+        (Form::Tuple | Form::SymTuple | Form::Underscore, _) => {
+            return Err(a.arg_error(
+                "NotImplemented",
+                1,
+                " is a tuple tiler: a symbolic layout is composed with a layout or an integer; a tuple tiler composes mode by mode, so compose each mode of A with its tile",
+            ));
+        }
+        _ => match any_layout(a, 1) {
+            Some(r) => r,
+            None => return Ok(None),
+        },
+    };
+    Ok(Some(l.compose(&r)?.to_string()))
+}
+
+/// `complement A [COTARGET]` where A or the cotarget is symbolic.
+pub(crate) fn complement(a: &Args<'_>) -> Result<Option<String>, OpError> {
+    let extend = if a.len() > 1 { tuple(a, 1) } else { None };
+    if layout(a, 0).is_none() && extend.is_none() {
+        return Ok(None);
+    }
+    let Some(l) = any_layout(a, 0) else {
+        return Ok(None);
+    };
+    let extend = match (a.len() > 1, extend) {
+        (true, None) => any_tuple(a, 1),
+        (_, e) => e,
+    };
+    Ok(Some(l.complement(extend.as_ref())?.to_string()))
+}
+
+/// `make_ordered_layout SHAPE ORDER` where either is symbolic.
+pub(crate) fn make_ordered_layout(a: &Args<'_>) -> Result<Option<String>, OpError> {
+    if tuple(a, 0).is_none() && tuple(a, 1).is_none() {
+        return Ok(None);
+    }
+    let (Some(s), Some(o)) = (any_tuple(a, 0), any_tuple(a, 1)) else {
+        return Ok(None);
+    };
+    Ok(Some(SymLayout::ordered(&s, &o)?.to_string()))
 }
 
 fn subs(a: &Args<'_>) -> Result<String, OpError> {
@@ -161,6 +204,12 @@ mod tests {
         );
         assert_eq!(ok("right_inverse", &["(4,N):(1,4)"]), "(4,N):(1,4)");
         assert_eq!(ok("composition", &["(12,N):(X,Y)", "6:4"]), "(3,2):(4*X,Y)");
+        // A symbolic layout and a tiler: an integer is N:1, a tuple is refused by name.
+        assert_eq!(ok("composition", &["(4,N):(1,4)", "2"]), "2:1");
+        assert_eq!(
+            err("composition", &["(4,N):(1,4)", "(2,2)"]).to_string(),
+            "composition: argument 2 is a tuple tiler: a symbolic layout is composed with a layout or an integer; a tuple tiler composes mode by mode, so compose each mode of A with its tile"
+        );
         assert_eq!(
             ok("make_ordered_layout", &["(4,8)", "(P,2*P)"]),
             "(4,8):(1,4)"

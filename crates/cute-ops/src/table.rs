@@ -41,7 +41,7 @@ pub enum Kind {
     Basis,
     /// A layout with F2 (XOR) strides, NVlabs PyCuTe's (`(8,8):(F2(1),F2(9))`).
     F2Layout,
-    /// A layout with symbolic extents or strides (`(4,N):(1,4)`).
+    /// A layout or tuple with symbolic extents or strides (`(4,N):(1,4)`, `(N,4*M)`).
     Symbolic,
     /// A swizzle `Sw<B,M,S>`.
     Swizzle,
@@ -332,6 +332,53 @@ impl Topic {
     }
 }
 
+/// The errors every operation can give about its arguments, with their conditions.
+pub const INPUT_ERRORS: &[(&str, &str)] = &[
+    ("Arity", "the number of arguments is none its signatures take"),
+    ("KindMismatch", "an argument is of a kind its parameter does not take"),
+    ("ParseError", "an argument does not parse as the kind its parameter takes"),
+    ("BadRequest", "an argument is of the right kind but not one the operation reads here (named in the message)"),
+];
+
+/// When each error kind an operation declares (the `errors` field of [`OpSpec`]) is given.
+pub const ERROR_CONDITIONS: &[(&str, &str)] = &[
+    ("BadArgument", "an atom does not take the element type or layout given (CuTe's static assertion)"),
+    ("CoordMismatch", "a coordinate does not fit the shape's tree"),
+    ("CoordOutOfRange", "a coordinate is outside the shape"),
+    ("EmptyModeRange", "a mode range [BEGIN, END) is empty or reversed"),
+    ("InvalidArgument", "an argument is outside the operation's domain (the message says which and why)"),
+    ("InvalidExtent", "a shape extent is below 1"),
+    ("InvalidSwizzle", "a swizzle's B, M, S are out of range"),
+    ("ModeOutOfRange", "a mode index is not below the rank"),
+    ("ModesOverlap", "two modes of the right operand reach overlapping coordinates of the left operand, so A(B(i)) is not the sum of the modes' compositions"),
+    ("NoCommonRefinement", "the shapes have no common refinement"),
+    ("NotALayout", "the values are not the 1-D function of any layout"),
+    ("NotCongruent", "a shape and a stride do not have the same tree"),
+    ("NotComplementable", "after sorting by stride, a stride is not a multiple of the span of the mode before it"),
+    ("NotImplemented", "the inputs are a combination the operation does not compute (the message names it)"),
+    ("NotInjective", "the operation needs an injective layout and two coordinates share an offset"),
+    ("NotRepresentable", "no value of the result's kind computes the operation's defining function"),
+    ("Overflow", "a result (an extent, a stride or a value) does not fit in i64"),
+    ("RankMismatch", "two tuples that must have the same rank do not"),
+    ("ShapeNotDivisible", "an extent to be split over the left operand's modes is not a multiple of the extents it covers"),
+    ("SizeMismatch", "two sizes that must be equal differ"),
+    ("StrideNotDivisible", "an extent of the left operand and a stride of the right operand divide neither way"),
+    ("TooLarge", "the work or the output would pass a stated limit"),
+    ("Undecidable", "the answer depends on the values of the symbols (a symbol is any positive integer)"),
+    ("UnknownAtom", "an atom's name is none the atom families accept"),
+    ("UnknownOp", "an operation named as an argument is no operation"),
+    ("Usage", "a picture's command line asks for what it does not draw (the message names the option)"),
+    ("ZeroStride", "a mode of extent > 1 has stride 0 where the operation divides by strides"),
+];
+
+/// The condition of error kind `kind` ([`ERROR_CONDITIONS`]).
+pub fn condition(kind: &str) -> Option<&'static str> {
+    ERROR_CONDITIONS
+        .iter()
+        .find(|(k, _)| *k == kind)
+        .map(|(_, c)| *c)
+}
+
 /// The function of an operation (or of one of its overloads).
 pub type OpFn = fn(&Args<'_>) -> Result<String, OpError>;
 
@@ -358,6 +405,9 @@ pub struct OpSpec {
     pub output: &'static str,
     /// Stated limits on its inputs or its work (empty where none beyond the arithmetic's).
     pub limits: &'static str,
+    /// The error kinds it can give beyond [`INPUT_ERRORS`]; [`ERROR_CONDITIONS`] says when
+    /// each is given.
+    pub errors: &'static [&'static str],
     /// The operation; called with between [`OpSpec::min`] and [`OpSpec::max`] arguments.
     pub run: OpFn,
     /// Its overload for layouts with F2 (XOR) strides, NVlabs PyCuTe's: called instead of
@@ -397,6 +447,7 @@ pub(crate) const fn op(name: &'static str, topic: Topic, summary: &'static str) 
         example: &[],
         output: "",
         limits: "",
+        errors: &[],
         run: unset,
         f2: None,
         f2_basis: None,
@@ -443,6 +494,26 @@ impl OpSpec {
     pub(crate) const fn limits(mut self, limits: &'static str) -> Self {
         self.limits = limits;
         self
+    }
+
+    /// The error kinds it can give beyond [`INPUT_ERRORS`] (names of [`ERROR_CONDITIONS`]).
+    pub(crate) const fn errors(mut self, errors: &'static [&'static str]) -> Self {
+        self.errors = errors;
+        self
+    }
+
+    /// Whether it declares the error kind `kind` (its own or one of [`INPUT_ERRORS`]).
+    pub fn declares_error(&self, kind: &str) -> bool {
+        INPUT_ERRORS.iter().any(|(k, _)| *k == kind) || self.errors.contains(&kind)
+    }
+
+    /// Its errors with their conditions: [`INPUT_ERRORS`], then its own.
+    pub fn error_conditions(&self) -> Vec<(&'static str, &'static str)> {
+        let own = self
+            .errors
+            .iter()
+            .map(|k| (*k, condition(k).unwrap_or("see the message")));
+        INPUT_ERRORS.iter().copied().chain(own).collect()
     }
 
     /// The function.
@@ -500,6 +571,82 @@ impl OpSpec {
             names.push(name);
         }
         names
+    }
+}
+
+/// The parameter each of `n` arguments fills in `sig` (a run of optional parameters filled left
+/// to right, a repeating last parameter taking the rest), or `None` when `sig` does not take `n`.
+fn assign(sig: &'static [Param], n: usize) -> Option<Vec<&'static Param>> {
+    let (min, max) = bounds(sig);
+    if n < min || n > max {
+        return None;
+    }
+    let mut extra = n - min;
+    let mut out = Vec::with_capacity(n);
+    for p in sig {
+        match p.arity {
+            Arity::One => out.push(p),
+            Arity::Optional if extra > 0 => {
+                extra -= 1;
+                out.push(p);
+            }
+            Arity::Optional => {}
+            Arity::Many | Arity::OneOrMore => {
+                while out.len() < n {
+                    out.push(p);
+                }
+            }
+        }
+    }
+    (out.len() == n).then_some(out)
+}
+
+impl OpSpec {
+    /// The kind check: each argument's form ([`crate::value::Form`], read once from its text)
+    /// must be one of the kinds its parameter declares ([`crate::value::Form::fits`]), in some signature that takes this many
+    /// arguments. An operation whose parameters hold options (`--OPTION VALUE`, the pictures)
+    /// reads its arguments as a command line, word by word, and is not checked here.
+    ///
+    /// # Errors
+    /// `KindMismatch` naming the argument, its parameter, the kinds expected and the kind given
+    /// (from the signature whose first mismatch comes latest).
+    pub(crate) fn check_kinds(&self, a: &Args<'_>) -> Result<(), OpError> {
+        let options = |sig: &[Param]| sig.iter().any(|p| p.kinds.contains(&Kind::Option));
+        if self.signatures().any(options) {
+            // A command line of words and `--OPTION VALUE` pairs in any order: the operation
+            // reads it word by word.
+            return Ok(());
+        }
+        let mut worst: Option<(usize, &'static Param)> = None;
+        for sig in self.signatures() {
+            let Some(params) = assign(sig, a.len()) else {
+                continue;
+            };
+            let miss = params
+                .iter()
+                .enumerate()
+                .find(|(k, p)| !p.kinds.iter().any(|kind| a.form(*k).fits(*kind)));
+            match miss {
+                None => return Ok(()),
+                Some((k, p)) if worst.is_none_or(|(j, _)| k > j) => worst = Some((k, p)),
+                Some(_) => {}
+            }
+        }
+        let Some((k, p)) = worst else {
+            return Ok(());
+        };
+        let expected: Vec<&str> = p.kinds.iter().map(|kind| kind.word()).collect();
+        Err(a.arg_error(
+            "KindMismatch",
+            k,
+            format_args!(
+                " ({}) is {} {}; expected {}",
+                p.label(),
+                a.form(k).kind().word(),
+                a.args[k],
+                expected.join(" or ")
+            ),
+        ))
     }
 }
 

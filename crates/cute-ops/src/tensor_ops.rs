@@ -16,8 +16,8 @@ use crate::{op, Args, OpError, OpSpec};
 #[rustfmt::skip]
 pub static TENSOR_OPS: &[OpSpec] = &[
     op("make_tensor", Topic::Tensors, "the counting tensor counting_iter(BASE) o LAYOUT (CuTe make_tensor(counting_iterator(BASE), LAYOUT); LAYOUT may be swizzled, Sw<B,M,S> o OFFSET o L): its values are BASE + LAYOUT(c); with a pointer (make_gmem_ptr ...), CuTe's make_tensor(ptr, LAYOUT): its values are element addresses")
-        .params(&[one("", &[K::Layout]), opt("BASE", &[K::Int])])
-        .overloads(&[&[one("", &[K::Pointer]), one("", &[K::Layout])]])
+        .params(&[one("", &[K::Layout, K::Composed]), opt("BASE", &[K::Int])])
+        .overloads(&[&[one("", &[K::Pointer]), one("", &[K::Layout, K::Composed])]])
         .returns(&[K::Tensor])
         .law("T(c) = BASE + LAYOUT(c) at every coordinate c (BASE defaults to 0)")
         .example(&["(4,8):(8,1)", "5"], "counting_iter(5) o (4,8):(8,1)")
@@ -25,54 +25,63 @@ pub static TENSOR_OPS: &[OpSpec] = &[
     op("make_identity_tensor", Topic::Tensors, "the coordinate tensor of SHAPE: its value at a coordinate is that coordinate (ArithTuple(0,...) o SHAPE:(1@0,...))")
         .params(&[one("", &[K::Shape])])
         .returns(&[K::Tensor])
+        .errors(&["InvalidExtent", "Overflow"])
         .law("T(c) = c, the natural coordinate, at every coordinate c of SHAPE")
         .example(&["(4,8)"], "ArithTuple(0,0) o (4,8):(1@0,1@1)")
         .run(|a| Ok(LayoutTensor::identity(a.tuple(0)?)?.to_string())),
     op("tensor_value", Topic::Tensors, "CuTe tensor(c): the value at a 1-D, R-D or natural coordinate (an offset, or a coordinate)")
         .params(&[one("", &[K::Tensor]), one("", &[K::Coord])])
-        .returns(&[K::Int, K::Tuple, K::Pointer])
+        .returns(&[K::Int, K::Tuple, K::Pointer, K::Text])
+        .errors(&["CoordMismatch", "CoordOutOfRange", "Overflow"])
         .law("BASE + LAYOUT(c) for a counting tensor, BASE + the basis sum for a coordinate tensor")
         .example(&["counting_iter(5) o (4,8):(8,1)", "(1,2)"], "15")
         .run(|a| Ok(a.tensor(0)?.value(&a.tuple(1)?)?.to_string())),
     op("local_tile", Topic::Tensors, "the tile at tile coordinate COORD: zipped_divide(T, TILER)((_,...), COORD); PROJ (Step<_1,X,_1> or (1,_,1)) dices TILER and COORD first")
-        .params(&[one("", &[K::Tensor]), one("", &[K::Tiler]), one("", &[K::Coord]), opt("PROJ", &[K::Coord])])
+        .params(&[one("", &[K::Tensor]), one("", &[K::Tiler]), one("", &[K::Coord]), opt("PROJ", &[K::Coord, K::Text])])
         .returns(&[K::Tensor])
+        .errors(&["CoordOutOfRange", "InvalidArgument", "ModesOverlap", "NotComplementable", "NotInjective", "NotRepresentable", "Overflow", "RankMismatch", "ShapeNotDivisible", "StrideNotDivisible"])
         .law("R(c) = T(COORD * tile + c) per mode, for every coordinate c of the tile")
         .example(&["counting_iter(0) o (4,6):(6,1)", "(2,3)", "(1,1)"], "counting_iter(15) o (2,3):(6,1)")
         .run(local_tile),
     op("inner_partition", Topic::Tensors, "CuTe inner_partition: the tile at tile coordinate COORD, zipped_divide(T, TILER)((_,...), COORD) (local_tile without a projection)")
         .params(&[one("", &[K::Tensor]), one("", &[K::Tiler]), one("", &[K::Coord])])
         .returns(&[K::Tensor])
+        .errors(&["CoordOutOfRange", "InvalidArgument", "ModesOverlap", "NotComplementable", "NotInjective", "NotRepresentable", "Overflow", "RankMismatch", "ShapeNotDivisible", "StrideNotDivisible"])
         .law("the same as local_tile: R(c) = T(COORD * tile + c) per mode, for every coordinate c of the tile")
         .example(&["counting_iter(0) o (4,6):(6,1)", "(2,3)", "(1,1)"], "counting_iter(15) o (2,3):(6,1)")
         .run(local_tile),
     op("local_partition", Topic::Tensors, "what thread INDEX owns when T is tiled by THR_LAYOUT's shape and thread THR(c) takes element c of every tile; PROJ dices THR_LAYOUT first")
-        .params(&[one("", &[K::Tensor]), one("THR_LAYOUT", &[K::Layout]), one("INDEX", &[K::Int]), opt("PROJ", &[K::Coord])])
+        .params(&[one("", &[K::Tensor]), one("THR_LAYOUT", &[K::Layout]), one("INDEX", &[K::Int]), opt("PROJ", &[K::Coord, K::Text])])
         .returns(&[K::Tensor])
+        .errors(&["CoordOutOfRange", "InvalidArgument", "Overflow", "RankMismatch", "ShapeNotDivisible", "StrideNotDivisible", "ZeroStride"])
         .law("R(c) = T(c * shape(THR) + THR coordinate of INDEX) per mode; over all threads every element once")
         .example(&["counting_iter(0) o (4,6):(6,1)", "(2,2):(2,1)", "1"], "counting_iter(1) o (2,3):(12,2)")
         .run(local_partition),
     op("partition_tv", Topic::Tensors, "thread THREAD's values under a (thread, value) -> index layout: composition(T, TV)(THREAD, _)")
         .params(&[one("", &[K::Tensor]), one("TV_LAYOUT", &[K::Layout]), one("THREAD", &[K::Int])])
         .returns(&[K::Tensor])
+        .errors(&["CoordOutOfRange", "NotRepresentable", "Overflow", "RankMismatch", "ShapeNotDivisible", "StrideNotDivisible"])
         .law("R(v) = T(TV(THREAD, v)) for every value index v")
         .example(&["counting_iter(0) o (4,4):(4,1)", "(4,4):(4,1)", "2"], "counting_iter(2) o (4):(4)")
         .run(|a| Ok(a.tensor(0)?.partition_tv(&a.layout(1)?, a.int(2)?)?.to_string())),
     op("print_tensor", Topic::Tensors, "CuTe's print_tensor: the tensor, ':', then its values (%5d offsets, coordinates after two spaces) in a grid per rank")
         .params(&[one("", &[K::Tensor])])
         .returns(&[K::Text])
+        .errors(&["Overflow", "TooLarge"])
         .law("row m, column n of the grid is T(m, n); one line per value for rank 1; rank 3 and 4 print the grids of the last modes between rules")
         .example(&["counting_iter(0) o (2,3):(3,1)"], "counting_iter(0) o (2,3):(3,1):\n    0    1    2\n    3    4    5")
         .run(|a| Ok(a.tensor(0)?.print_tensor()?)),
     op("batch_reduce", Topic::Tensors, "CuTe batch_reduce into a zero dst: for a rank-2 (RedMode, BatchMode) tensor, the sums of T(_, i), as a tuple")
         .params(&[one("", &[K::Tensor])])
         .returns(&[K::Tuple])
+        .errors(&["InvalidArgument", "Overflow", "RankMismatch", "TooLarge"])
         .law("R_i = sum over m of T(m, i), for i < size<1>(T)")
         .example(&["counting_iter(0) o ((2,2),(2,2)):((2,8),(1,4))"], "(20,24,36,40)")
         .run(|a| values(&a.tensor(0)?.batch_reduce()?)),
     op("logical_reduce", Topic::Tensors, "CuTe logical_reduce into a zero dst: the sums over the modes where PROFILE has an integer, one per coordinate of its _ modes (dst = slice(PROFILE, shape), 1-D order), as a tuple")
         .params(&[one("", &[K::Tensor]), one("", &[K::Profile])])
         .returns(&[K::Tuple])
+        .errors(&["InvalidArgument", "Overflow", "TooLarge"])
         .law("R_i = sum of T(c) over the c whose _ part is coordinate i of slice(PROFILE, shape)")
         .example(&["counting_iter(0) o (2,2,2,2):(1,2,4,8)", "(_,1,_,1)"], "(20,24,36,40)")
         .run(|a| values(&a.tensor(0)?.logical_reduce(&a.slice_coord(1)?)?)),
@@ -129,8 +138,17 @@ fn make_tensor(a: &Args<'_>) -> Result<String, OpError> {
     if let Some(t) = crate::pointer_ops::make_tensor(a)? {
         return Ok(t);
     }
-    let layout: ComposedLayout = a.parsed(0, "layout")?;
     let base = if a.len() == 2 { a.int(1)? } else { 0 };
+    if let crate::value::Value::Chain(c) = a.value(0) {
+        if c.to_composed().is_none() {
+            // A layout as an outer function: the tensor's text form reads the chain.
+            let text = format!("counting_iter({base}) o {c}");
+            return Ok(a
+                .parse_text::<LayoutTensor>(0, &text, "layout")?
+                .to_string());
+        }
+    }
+    let layout: ComposedLayout = a.parsed(0, "layout")?;
     Ok(LayoutTensor::counting(base, layout).to_string())
 }
 
@@ -280,17 +298,17 @@ mod tests {
     #[test]
     fn tensor_errors_are_typed() {
         assert_kinds(&[
-            ("print_tensor", &["(4,6):(6,1)"], "BadRequest"),
+            ("print_tensor", &["(4,6):(6,1)"], "KindMismatch"),
             ("print_tensor", &["counting_iter(0) o (4,6"], "ParseError"),
             (
                 "logical_product",
                 &["counting_iter(0) o 6:1", "2:1"],
-                "BadRequest",
+                "KindMismatch",
             ),
             (
                 "logical_divide",
                 &["(6,4):(4,1)", "counting_iter(0) o 2:1"],
-                "BadRequest",
+                "KindMismatch",
             ),
             (
                 "tensor_value",

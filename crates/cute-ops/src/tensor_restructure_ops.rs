@@ -20,12 +20,14 @@ pub static TENSOR_RESTRUCTURE_OPS: &[OpSpec] = &[
     op("make_tensor_like", Topic::Tensors, "CuTe make_tensor_like: a fresh compact tensor of the same shape, layout make_layout_like(L); its iterator is its own storage, written counting_iter(0) (for a pointer tensor too: CuTe prints the fresh array's address)")
         .params(&[one("", &[K::Tensor, K::Layout])])
         .returns(&[K::Tensor])
+        .errors(&["InvalidArgument"])
         .law("R = counting_iter(0) o make_layout_like(L): same shape; L's 0 strides stay 0, every other leaf's stride is the product of the extents of the leaves of smaller stride (CuTe's compact_order: compact when L's strides differ)")
         .example(&["counting_iter(7) o (4,8):(40,2)"], "counting_iter(0) o (4,8):(8,1)")
         .run(|a| Ok(tensor_or_layout(a, 0)?.tensor_like()?.to_string())),
     op("outer_partition", Topic::Tensors, "CuTe outer_partition: element COORD of every tile, zipped_divide(T, TILER)((COORD,_...), (_...)) (an integer COORD indexes the tile 1-D); of a pointer tensor the pointer moves, of a zip tensor every tensor is partitioned")
         .params(&[one("", &[K::Tensor]), one("", &[K::Tiler]), one("", &[K::Coord])])
         .returns(&[K::Tensor])
+        .errors(&["CoordOutOfRange", "InvalidArgument", "ModesOverlap", "NotComplementable", "NotInjective", "Overflow", "RankMismatch", "ShapeNotDivisible", "StrideNotDivisible"])
         .law("R(c) = T(c * tile + COORD) per mode, for every coordinate c of the grid of tiles")
         .example(&["counting_iter(0) o (4,6):(6,1)", "(2,3)", "(1,2)"], "counting_iter(8) o (2,2):(12,3)")
         .run(|a| Ok(a.tensor(0)?.outer_partition(&a.tiler(1)?, &a.tuple(2)?)?.to_string())),
@@ -339,7 +341,7 @@ mod tests {
             (
                 "outer_partition",
                 &["(4,6):(6,1)", "(2,3)", "(1,0)"],
-                "BadRequest",
+                "KindMismatch",
             ),
             (
                 "domain_offset",

@@ -13,7 +13,9 @@ use crate::{op, Args, OpError, OpSpec};
 pub static TMA_OPS: &[OpSpec] = &[
     op("tma_gbasis", Topic::Gpu, "make_tma_copy's TMA modes (construct_tma_gbasis: box extent : gmem mode), their box, or the tensor map's global dims / strides in elements")
         .params(&[one("GMEM", &[K::Layout]), one("SMEM|COMPOSED", &[K::Layout, K::Composed]), opt("CTA_TILE|_", &[K::Tiler, K::Underscore]), opt("", &[K::Tag("gbasis"), K::Tag("box"), K::Tag("gmem_shape"), K::Tag("gmem_stride")])])
+        .overloads(&[&[one("GMEM", &[K::Layout]), one("SMEM|COMPOSED", &[K::Layout, K::Composed]), one("", &[K::Tag("gbasis"), K::Tag("box"), K::Tag("gmem_shape"), K::Tag("gmem_stride")])]])
         .returns(&[K::Layout, K::Tuple])
+        .errors(&["InvalidArgument"])
         .law("R = coalesce(id(shape(GMEM)) o CTA_TILE o right_inverse(SMEM)) up to its first non-unit step, boxes merged to <= 256, uncovered gmem modes appended as 1, modes past 4 grouped")
         .example(&["(256,512):(512,1)", "((8,16),(64,1)):((64,512),(1,0))"], "(64,128):(1@1,1@0)")
         .run(tma_gbasis),

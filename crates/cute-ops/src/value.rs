@@ -4,25 +4,33 @@
 //! `is_swizzled`, `is_basis`, ...) and parse the argument as the kind its form names.
 //!
 //! The grammar's alternatives, in the order they are told apart:
-//! - a JSON integer, or text that is an integer: [`Form::Int`]; `_`: [`Form::Underscore`];
+//! - a JSON integer, or text that is an integer (decimal, or `0x` hexadecimal for an address;
+//!   digits past `i64` keep this form and report the overflow): [`Form::Int`]; `_`:
+//!   [`Form::Underscore`];
 //! - a JSON list of three integers: [`Form::SwizzleList`] (`[B,M,S]`); another list: a tuple;
 //! - a tensor: `counting_iter(B) o L`, `ArithTuple(...) o L`, `zip(...)`, a pointer and
-//!   `PTR o L` ([`Form::Tensor`]);
+//!   `PTR o L` ([`Form::Tensor`]; a pointer alone parses as [`Value::Pointer`]);
 //! - a composed layout, `Sw<B,M,S>` or a chain with ` o ` outside parentheses ([`Form::Composed`],
 //!   [`Form::Swizzle`] for a swizzle alone);
 //! - `SHAPE:STRIDE`, by its strides: F2 (`F2(v)`, with `@` for F2 basis strides), basis sums
-//!   (`1@0+1@1`), basis (`1@0`), symbolic (a symbol's letter), else integer ([`Form::Layout`]);
-//! - a tuple `(...)` of integers (and `_`) ([`Form::Tuple`]), a basis element or a tuple of them
-//!   ([`Form::Basis`]);
+//!   (`1@0+1@1`), basis (`1@0`), symbolic (a symbol's letter; text that starts with a letter
+//!   and is no symbolic layout, `GMMA::Layout_K_SW128_Atom`, is a word), else integer
+//!   ([`Form::Layout`]);
+//! - a tuple `(...)` of integers (and `_`) ([`Form::Tuple`]), a tuple that parses with a symbol
+//!   among its leaves ([`Form::SymTuple`]), a basis element or a tuple of them ([`Form::Basis`]);
 //! - anything else is a word: a name, a tag, an operation, `NAME=VALUE`, or text no form
 //!   matches ([`Form::Word`]).
+//!
+//! [`Form::fits`] relates forms to the declared parameter kinds: the run-time kind check of
+//! [`crate::run_op`] uses it, and an ambiguous form (a JSON list of three integers: a swizzle or
+//! a tuple) is read as the kind the parameter declares.
 
 use cute_layout::composed::is_composed_text;
 use cute_layout::pycute::f2::is_f2_text;
 use cute_layout::tensor::is_tensor_text;
 use cute_layout::{
-    BasisSum, F2Basis, IntTuple, Layout, LayoutChain, LayoutTensor, ScaledBasis, Swizzle,
-    SymLayout, F2,
+    BasisSum, F2Basis, IntTuple, Layout, LayoutChain, LayoutTensor, OuterFn, Pointer, ScaledBasis,
+    Swizzle, SymLayout, SymTuple, F2,
 };
 
 use crate::table::Kind;
@@ -55,6 +63,8 @@ pub enum Value {
     Chain(Box<LayoutChain>),
     /// A tensor.
     Tensor(Box<LayoutTensor>),
+    /// A pointer (`gmem_ptr[16b](0x1000)`).
+    Pointer(Pointer),
     /// `_`.
     Underscore,
     /// A word (a name, a tag, an operation, `NAME=VALUE`, ...).
@@ -64,6 +74,21 @@ pub enum Value {
 }
 
 impl Value {
+    /// `text` parsed as the kind its form names.
+    pub fn of_text(text: &str) -> Value {
+        Value::parse(&Arg::Text(text.to_string()))
+    }
+
+    /// Whether the value is a swizzle, or a composed layout whose outermost function is one
+    /// (`Sw<B,M,S> o OFFSET o ...`).
+    pub fn is_swizzle_outer(&self) -> bool {
+        match self {
+            Value::Swizzle(_) => true,
+            Value::Chain(c) => matches!(c.layers().first(), Some((OuterFn::Swizzle(_), _))),
+            _ => false,
+        }
+    }
+
     /// `arg` parsed as the kind its form names.
     pub fn parse(arg: &Arg) -> Value {
         let form = Form::of(arg);
@@ -92,7 +117,7 @@ impl Value {
             r.ok().map(f)
         }
         let parsed = match form {
-            Form::Int => ok(text.trim().parse(), Value::Int),
+            Form::Int => int(text.trim()).map(Value::Int),
             Form::Underscore => Some(Value::Underscore),
             Form::Tuple => ok(text.parse(), Value::Tuple),
             Form::Layout => ok(text.parse(), Value::Layout),
@@ -103,9 +128,10 @@ impl Value {
             Form::Symbolic => ok(text.parse().map(Box::new), Value::Symbolic),
             Form::Swizzle => ok(text.parse(), Value::Swizzle),
             Form::Composed => ok(text.parse().map(Box::new), Value::Chain),
-            Form::Tensor => ok(text.parse().map(Box::new), Value::Tensor),
+            Form::Tensor => ok(text.parse(), Value::Pointer)
+                .or_else(|| ok(text.parse().map(Box::new), Value::Tensor)),
             Form::Word => Some(Value::Word(text.to_string())),
-            Form::Basis | Form::SwizzleList => None,
+            Form::SymTuple | Form::Basis | Form::SwizzleList => None,
         };
         parsed.unwrap_or(Value::Unparsed(form))
     }
@@ -142,6 +168,8 @@ pub enum Form {
     Symbolic,
     /// A basis element (`3@1@0`) or a tuple holding one.
     Basis,
+    /// A tuple with a symbol among its leaves (`(N,4*M)`).
+    SymTuple,
     /// Any other text.
     Word,
 }
@@ -167,7 +195,12 @@ impl Form {
         if t == "_" {
             return Form::Underscore;
         }
-        if t.parse::<i64>().is_ok() {
+        if int(t).is_some() {
+            return Form::Int;
+        }
+        let digits = t.strip_prefix('-').unwrap_or(t);
+        if !digits.is_empty() && digits.bytes().all(|c| c.is_ascii_digit()) {
+            // An integer past i64: the integer form, which then reports the overflow.
             return Form::Int;
         }
         if is_tensor_text(t) {
@@ -193,7 +226,14 @@ impl Form {
             } else if t.contains('@') {
                 Form::BasisLayout
             } else if t.bytes().any(|c| c.is_ascii_alphabetic()) {
-                Form::Symbolic
+                // A symbolic layout, or a name with colons (`GMMA::Layout_K_SW128_Atom`).
+                if t.starts_with(|c: char| c.is_ascii_alphabetic())
+                    && t.parse::<SymLayout>().is_err()
+                {
+                    Form::Word
+                } else {
+                    Form::Symbolic
+                }
             } else {
                 Form::Layout
             };
@@ -201,8 +241,13 @@ impl Form {
         if t.contains('@') {
             return Form::Basis;
         }
-        if t.starts_with('(') && !t.bytes().any(|c| c.is_ascii_alphabetic()) {
-            return Form::Tuple;
+        if t.starts_with('(') {
+            if !t.bytes().any(|c| c.is_ascii_alphabetic()) {
+                return Form::Tuple;
+            }
+            if t.parse::<SymTuple>().is_ok() {
+                return Form::SymTuple;
+            }
         }
         Form::Word
     }
@@ -274,6 +319,66 @@ impl Form {
         }
     }
 
+    /// Whether an argument of this form is a value of `kind`: the relation the kind check of
+    /// [`crate::run_op`] applies to each argument against its parameter's declared kinds. A form
+    /// may be several kinds (an integer is a tuple, a shape, a tiler; a JSON list of three
+    /// integers a swizzle or a tuple); the declared kind says which the operation reads. A word
+    /// is any name-like kind and any tag (the operation names the words it takes); text of a
+    /// form that does not parse passes as its form, so the operation reports the parse error.
+    pub fn fits(self, kind: Kind) -> bool {
+        use Kind as K;
+        if matches!(kind, K::Text | K::Option) {
+            return true;
+        }
+        match self {
+            Form::Int => matches!(
+                kind,
+                K::Int
+                    | K::Tuple
+                    | K::Shape
+                    | K::Stride
+                    | K::Coord
+                    | K::Profile
+                    | K::Tiler
+                    | K::Bool
+                    | K::Values
+                    | K::Type
+                    | K::Basis
+            ),
+            Form::Underscore => {
+                matches!(kind, K::Underscore | K::Coord | K::Profile | K::Tiler)
+            }
+            Form::Tuple => matches!(
+                kind,
+                K::Tuple | K::Shape | K::Stride | K::Coord | K::Profile | K::Tiler
+            ),
+            Form::SwizzleList => matches!(
+                kind,
+                K::Swizzle
+                    | K::Composed
+                    | K::Tuple
+                    | K::Shape
+                    | K::Stride
+                    | K::Coord
+                    | K::Profile
+                    | K::Tiler
+            ),
+            Form::SymTuple => matches!(kind, K::Symbolic | K::Tuple | K::Shape),
+            Form::Tensor => matches!(kind, K::Tensor | K::Pointer),
+            Form::Swizzle => matches!(kind, K::Swizzle | K::Composed),
+            Form::Composed => matches!(kind, K::Composed),
+            Form::Layout => matches!(kind, K::Layout | K::Composed | K::Symbolic | K::Tiler),
+            Form::BasisLayout | Form::SumLayout => matches!(kind, K::Layout | K::Tiler),
+            Form::F2Layout | Form::F2BasisLayout => matches!(kind, K::F2Layout),
+            Form::Symbolic => matches!(kind, K::Symbolic),
+            Form::Basis => matches!(kind, K::Basis | K::Stride | K::Tiler),
+            Form::Word => matches!(
+                kind,
+                K::Type | K::Atom | K::Field | K::Name | K::Op | K::Binding | K::Values | K::Tag(_)
+            ),
+        }
+    }
+
     /// The kind a value of this form is first of all (a tuple may also be a shape, a coordinate,
     /// a tiler; an integer a tuple).
     pub fn kind(self) -> Kind {
@@ -286,10 +391,18 @@ impl Form {
             Form::Composed => Kind::Composed,
             Form::Layout | Form::BasisLayout | Form::SumLayout => Kind::Layout,
             Form::F2Layout | Form::F2BasisLayout => Kind::F2Layout,
-            Form::Symbolic => Kind::Symbolic,
+            Form::Symbolic | Form::SymTuple => Kind::Symbolic,
             Form::Basis => Kind::Basis,
             Form::Word => Kind::Name,
         }
+    }
+}
+
+/// An integer in decimal or `0x` hexadecimal (a byte address).
+fn int(t: &str) -> Option<i64> {
+    match t.strip_prefix("0x").or_else(|| t.strip_prefix("0X")) {
+        Some(h) => i64::from_str_radix(h, 16).ok(),
+        None => t.parse().ok(),
     }
 }
 

@@ -9,11 +9,12 @@
 mod common;
 
 mod chain_soundness;
+mod declared_errors;
 mod latex_conformance;
 mod laws;
 mod laws_all;
-mod laws_tools;
 mod laws_apps;
+mod laws_tools;
 mod nvlabs_extras;
 mod nvlabs_rest;
 mod nvlabs_sympy;

@@ -222,3 +222,26 @@ fn f2_right_inverse_is_largest() {
     assert_eq!(r, Ok("(8,2,2,2):(F2(1),F2(13),F2(31),F2(59))".to_string()));
     assert_eq!(check::check("right_inverse", &args, &r), Ok(()));
 }
+
+/// A tiler whose modes leave gaps that no complement mode can fill (stride 6 after a mode
+/// ending at 4): CuTe's complement divides the strides and the quotient is smaller than A; the
+/// checker takes the definition `A o (T, complement(T, size(A)))`, not size(A).
+#[test]
+fn logical_divide_by_a_tiler_with_gaps_follows_the_definition() {
+    let args = [
+        Arg::Text("(((2,6)),5):(((15,16)),-1)".into()),
+        Arg::Text("(((4)),4):(((1)),6)".into()),
+    ];
+    let r = run_op("logical_divide", &args);
+    assert_eq!(
+        r.as_deref().ok(),
+        Some("(((((2,2))),(2,2)),3):(((((15,16))),(48,-1)),-2)")
+    );
+    assert_eq!(
+        run_op("complement", &[args[1].clone(), Arg::Text("60".into())])
+            .as_deref()
+            .ok(),
+        Some("3:24")
+    );
+    check::check("logical_divide", &args, &r).unwrap();
+}

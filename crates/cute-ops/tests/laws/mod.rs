@@ -3,8 +3,8 @@
 #![allow(dead_code)]
 
 pub mod check;
-pub mod check_tools;
 pub mod check_apps;
+pub mod check_tools;
 pub mod generate;
 
 use cute_ops::table::Arity;

@@ -357,13 +357,13 @@ mode = _native.mode  # native: mode LAYOUT|COMPOSED|TUPLE [I...]
 flatten = _native.flatten  # native: flatten LAYOUT|COMPOSED|TUPLE|TENSOR
 
 
-slice_ = _native.slice_  # native: slice COORD LAYOUT|COMPOSED|TENSOR
+slice_ = _native.slice_  # native: slice COORD LAYOUT|COMPOSED|TENSOR|TUPLE
 
 
 slice_and_offset = _native.slice_and_offset  # native: slice_and_offset COORD LAYOUT|COMPOSED
 
 
-size = _native.size  # native: size LAYOUT|COMPOSED|TUPLE
+size = _native.size  # native: size LAYOUT|COMPOSED|TUPLE|SYMBOLIC
 
 
 cosize = _native.cosize  # native: cosize LAYOUT|COMPOSED
@@ -490,7 +490,7 @@ filter_zeros = _native.filter_zeros  # native: filter_zeros LAYOUT|TENSOR
 complement = _native.complement  # native: complement LAYOUT|COMPOSED|SYMBOLIC [COTARGET]
 
 
-composition = _native.composition  # native: composition LAYOUT|SWIZZLE|COMPOSED|SYMBOLIC|TENSOR LAYOUT|TILER|SWIZZLE|COMPOSED|SYMBOLIC
+composition = _native.composition  # native: composition LAYOUT|SWIZZLE|COMPOSED|SYMBOLIC|TENSOR|SHAPE LAYOUT|TILER|SWIZZLE|COMPOSED|SYMBOLIC
 
 
 def with_shape(layout, shape):
@@ -543,28 +543,28 @@ def recast_layout(old_bits, new_bits, layout):
     return _call('recast_layout', 3, (old_bits, new_bits, layout))
 
 
-logical_divide = _native.logical_divide  # native: logical_divide LAYOUT|TENSOR TILER
+logical_divide = _native.logical_divide  # native: logical_divide LAYOUT|COMPOSED|SHAPE|_|TENSOR TILER
 
 
-zipped_divide = _native.zipped_divide  # native: zipped_divide LAYOUT|TENSOR TILER
+zipped_divide = _native.zipped_divide  # native: zipped_divide LAYOUT|COMPOSED|SHAPE|_|TENSOR TILER
 
 
-tiled_divide = _native.tiled_divide  # native: tiled_divide LAYOUT|TENSOR TILER
+tiled_divide = _native.tiled_divide  # native: tiled_divide LAYOUT|COMPOSED|SHAPE|_|TENSOR TILER
 
 
-flat_divide = _native.flat_divide  # native: flat_divide LAYOUT|TENSOR TILER
+flat_divide = _native.flat_divide  # native: flat_divide LAYOUT|COMPOSED|SHAPE|_|TENSOR TILER
 
 
-logical_product = _native.logical_product  # native: logical_product LAYOUT TILER
+logical_product = _native.logical_product  # native: logical_product LAYOUT|COMPOSED|SHAPE TILER
 
 
-zipped_product = _native.zipped_product  # native: zipped_product LAYOUT TILER
+zipped_product = _native.zipped_product  # native: zipped_product LAYOUT|COMPOSED|SHAPE TILER
 
 
-tiled_product = _native.tiled_product  # native: tiled_product LAYOUT TILER
+tiled_product = _native.tiled_product  # native: tiled_product LAYOUT|COMPOSED|SHAPE TILER
 
 
-flat_product = _native.flat_product  # native: flat_product LAYOUT TILER
+flat_product = _native.flat_product  # native: flat_product LAYOUT|COMPOSED|SHAPE TILER
 
 
 blocked_product = _native.blocked_product  # native: blocked_product LAYOUT|COMPOSED LAYOUT
@@ -754,7 +754,7 @@ def table(layout, n=None):
 def print_layout(layout):
     """CuTe's print_layout table (of a swizzled layout Sw<B,M,S> o OFFSET o LAYOUT: its values)
 
-    Usage: print_layout LAYOUT
+    Usage: print_layout LAYOUT|COMPOSED
 
     Law: cell (r, c) of the table is A(r, c), with modes 1.. grouped as the columns (a rank-1 layout is one row)
 
@@ -1276,7 +1276,7 @@ def hier_unzip(logical_divide, layout, tiler):
 def transform_layout(op, layout, tuple=None):
     """make_layout(OP(mode_i)...), or OP(mode_i, TUPLE_i) for the modes both have, then the rest of each
 
-    Usage: transform_layout OP LAYOUT [TUPLE]
+    Usage: transform_layout OP LAYOUT|COMPOSED [TUPLE|TILER]
 
     Law: mode i of R is OP(mode i of L[, TUPLE_i]); modes past the shorter are appended
 
@@ -1732,7 +1732,7 @@ def make_swizzle(y, z):
 def get_swizzle_portion(layout):
     """CuTe get_swizzle_portion: the outermost swizzle of a swizzled layout Sw<B,M,S> o OFFSET o LAYOUT (Sw<0,4,3> for a plain layout)
 
-    Usage: get_swizzle_portion LAYOUT
+    Usage: get_swizzle_portion LAYOUT|COMPOSED
 
     Law: for Sw o O o L, R = Sw; for a plain layout R = Sw<0,4,3>, the identity
 
@@ -1745,7 +1745,7 @@ def get_swizzle_portion(layout):
 def get_nonswizzle_portion(layout):
     """CuTe get_nonswizzle_portion: what the outermost swizzle of Sw<B,M,S> o OFFSET o LAYOUT applies to, without its offset (layout_b); a plain layout itself
 
-    Usage: get_nonswizzle_portion LAYOUT
+    Usage: get_nonswizzle_portion LAYOUT|COMPOSED
 
     Law: for Sw o O o L, R = L and Sw(O + R(c)) is the layout's value at c
 
@@ -1825,7 +1825,7 @@ def tiler_to_layout(tiler):
 def make_tensor(layout, base=None):
     """the counting tensor counting_iter(BASE) o LAYOUT (CuTe make_tensor(counting_iterator(BASE), LAYOUT); LAYOUT may be swizzled, Sw<B,M,S> o OFFSET o L): its values are BASE + LAYOUT(c); with a pointer (make_gmem_ptr ...), CuTe's make_tensor(ptr, LAYOUT): its values are element addresses
 
-    Usage: make_tensor LAYOUT [BASE] | PTR LAYOUT
+    Usage: make_tensor LAYOUT|COMPOSED [BASE] | PTR LAYOUT|COMPOSED
 
     Law: T(c) = BASE + LAYOUT(c) at every coordinate c (BASE defaults to 0)
 
@@ -2096,7 +2096,7 @@ def structural_equal(layout, layout2):
 def tma_gbasis(gmem, smem, cta_tile=None, gbasis=None):
     """make_tma_copy's TMA modes (construct_tma_gbasis: box extent : gmem mode), their box, or the tensor map's global dims / strides in elements
 
-    Usage: tma_gbasis GMEM SMEM|COMPOSED [CTA_TILE|_ [gbasis|box|gmem_shape|gmem_stride]]
+    Usage: tma_gbasis GMEM SMEM|COMPOSED [CTA_TILE|_ [gbasis|box|gmem_shape|gmem_stride]] | GMEM SMEM|COMPOSED gbasis|box|gmem_shape|gmem_stride
 
     Law: R = coalesce(id(shape(GMEM)) o CTA_TILE o right_inverse(SMEM)) up to its first non-unit step, boxes merged to <= 256, uncovered gmem modes appended as 1, modes past 4 grouped
 

@@ -4,7 +4,7 @@ from collections.abc import Sequence
 from ._native import BasisLayout, ComposedLayout, Layout, Swizzle
 
 
-def make_layout(shape: object, stride: object | None = None) -> Layout | BasisLayout:
+def make_layout(*args) -> Layout | BasisLayout:
     """layout from a shape and a stride or a stride order (default LayoutLeft)
 
     Usage: make_layout SHAPE [STRIDE|LayoutLeft|LayoutRight]
@@ -28,7 +28,7 @@ def make_ordered_layout(shape: object, order: object) -> Layout | BasisLayout:
     """
     ...
 
-def make_identity_layout(shape: object) -> Layout | BasisLayout:
+def make_identity_layout(shape) -> Layout | BasisLayout:
     """the shape with unit basis strides: maps each coordinate to itself
 
     Usage: make_identity_layout SHAPE
@@ -148,7 +148,7 @@ def select(layout: object, i: Sequence[object] = ()) -> Layout | BasisLayout | i
     """
     ...
 
-def mode(layout: object, i: Sequence[object] = ()) -> Layout | BasisLayout | ComposedLayout | int | tuple:
+def mode(layout, *path) -> Layout | BasisLayout | ComposedLayout | int | tuple:
     """sub-layout at a hierarchical index (layout<I...>), or the element of a tuple
 
     Usage: mode LAYOUT|COMPOSED|TUPLE [I...]
@@ -160,7 +160,7 @@ def mode(layout: object, i: Sequence[object] = ()) -> Layout | BasisLayout | Com
     """
     ...
 
-def flatten(layout: object) -> Layout | BasisLayout | ComposedLayout | int | tuple | str:
+def flatten(x) -> Layout | BasisLayout | ComposedLayout | int | tuple | str:
     """all leaves as one flat tuple; of a tensor (counting, coordinate or pointer), the tensor over the flattened layout
 
     Usage: flatten LAYOUT|COMPOSED|TUPLE|TENSOR
@@ -172,10 +172,10 @@ def flatten(layout: object) -> Layout | BasisLayout | ComposedLayout | int | tup
     """
     ...
 
-def slice_(coord: object, layout: object) -> Layout | BasisLayout | ComposedLayout | str | int | tuple:
+def slice_(crd, target) -> Layout | BasisLayout | ComposedLayout | str | int | tuple:
     """the sub-layout of the modes where COORD has _ (slice(coord, layout)); of a tensor, CuTe's tensor(coord)
 
-    Usage: slice COORD LAYOUT|COMPOSED|TENSOR
+    Usage: slice COORD LAYOUT|COMPOSED|TENSOR|TUPLE
 
     Law: R is the sub-layout of the modes where COORD has _: L(c with _ replaced by d) = offset + R(d)
 
@@ -184,7 +184,7 @@ def slice_(coord: object, layout: object) -> Layout | BasisLayout | ComposedLayo
     """
     ...
 
-def slice_and_offset(coord: object, layout: object) -> str:
+def slice_and_offset(crd, layout) -> str:
     """(slice, offset of the fixed entries); composed: the offset moves inside, 0
 
     Usage: slice_and_offset COORD LAYOUT|COMPOSED
@@ -196,10 +196,10 @@ def slice_and_offset(coord: object, layout: object) -> str:
     """
     ...
 
-def size(layout: object) -> int:
+def size(x) -> int:
     """number of points (product of the shape)
 
-    Usage: size LAYOUT|COMPOSED|TUPLE
+    Usage: size LAYOUT|COMPOSED|TUPLE|SYMBOLIC
 
     Law: size = product of the extents; the domain is [0, size)
 
@@ -208,7 +208,7 @@ def size(layout: object) -> int:
     """
     ...
 
-def cosize(layout: object) -> int:
+def cosize(x) -> int:
     """CuTe's cosize: one past the last offset (of the inner layout if composed)
 
     Usage: cosize LAYOUT|COMPOSED
@@ -220,7 +220,7 @@ def cosize(layout: object) -> int:
     """
     ...
 
-def rank(layout: object) -> int:
+def rank(x) -> int:
     """number of top-level modes
 
     Usage: rank LAYOUT|COMPOSED|TUPLE
@@ -232,7 +232,7 @@ def rank(layout: object) -> int:
     """
     ...
 
-def depth(layout: object) -> int:
+def depth(x) -> int:
     """nesting depth (0 for an integer)
 
     Usage: depth LAYOUT|COMPOSED|TUPLE
@@ -244,7 +244,7 @@ def depth(layout: object) -> int:
     """
     ...
 
-def shape(layout: object) -> int | tuple:
+def shape(x) -> int | tuple:
     """the shape
 
     Usage: shape LAYOUT|COMPOSED
@@ -256,7 +256,7 @@ def shape(layout: object) -> int | tuple:
     """
     ...
 
-def stride(layout: object) -> int | tuple:
+def stride(x) -> int | tuple:
     """the stride
 
     Usage: stride LAYOUT
@@ -268,7 +268,7 @@ def stride(layout: object) -> int | tuple:
     """
     ...
 
-def crd2idx(coord: object, layout: object, stride: object | None = None) -> int | tuple:
+def crd2idx(crd, shape, stride=None) -> int | tuple:
     """index of a 1-D, R-D or natural coordinate (colexicographic for a shape; a coordinate for basis strides)
 
     Usage: crd2idx COORD LAYOUT|COMPOSED|SHAPE [STRIDE]
@@ -280,7 +280,7 @@ def crd2idx(coord: object, layout: object, stride: object | None = None) -> int 
     """
     ...
 
-def idx2crd(index: object, shape: object, stride: object | None = None) -> int | tuple:
+def idx2crd(idx, shape, stride=None) -> int | tuple:
     """natural coordinate: idx2crd(i, shape), or (i / d) % s per leaf of a layout
 
     Usage: idx2crd INDEX SHAPE|LAYOUT [STRIDE]
@@ -328,7 +328,7 @@ def get_1d_coord(layout: object, index: object) -> int:
     """
     ...
 
-def crd2crd(coord: object, shape: object, shape2: object) -> int | tuple:
+def crd2crd(crd, dst_shape, src_shape=None) -> int | tuple:
     """a coordinate of one shape as a coordinate of another
 
     Usage: crd2crd COORD SHAPE SHAPE
@@ -376,7 +376,7 @@ def compatible(tuple: object, tuple2: object) -> bool:
     """
     ...
 
-def coalesce(layout: object, profile: object | None = None) -> Layout | BasisLayout | ComposedLayout | str:
+def coalesce(layout, profile=None) -> Layout | BasisLayout | ComposedLayout | str:
     """fewest modes with the same function (by profile if given); of a tensor (counting, coordinate or pointer), the tensor over the coalesced layout
 
     Usage: coalesce LAYOUT|COMPOSED|SYMBOLIC|TENSOR [PROFILE]
@@ -388,7 +388,7 @@ def coalesce(layout: object, profile: object | None = None) -> Layout | BasisLay
     """
     ...
 
-def filter(layout: object, profile: object | None = None) -> Layout | BasisLayout | ComposedLayout | str:
+def filter(layout, profile=None) -> Layout | BasisLayout | ComposedLayout | str:
     """coalesce without stride-0 and extent-1 modes (at the terminals of PROFILE; of the inner layout if composed); of a tensor (counting, coordinate or pointer), the tensor over the filtered layout
 
     Usage: filter LAYOUT|COMPOSED|TENSOR [PROFILE]
@@ -400,7 +400,7 @@ def filter(layout: object, profile: object | None = None) -> Layout | BasisLayou
     """
     ...
 
-def filter_zeros(layout: object) -> Layout | BasisLayout | str:
+def filter_zeros(layout) -> Layout | BasisLayout | str:
     """stride-0 modes get extent 1; of a tensor (counting, coordinate or pointer), the tensor over that layout
 
     Usage: filter_zeros LAYOUT|TENSOR
@@ -412,7 +412,7 @@ def filter_zeros(layout: object) -> Layout | BasisLayout | str:
     """
     ...
 
-def complement(layout: object, cotarget: object | None = None) -> Layout | BasisLayout | ComposedLayout | str:
+def complement(layout, cotarget=None) -> Layout | BasisLayout | ComposedLayout | str:
     """the layout filling the gaps of the image up to COTARGET (default cosize); of the inner layout if composed
 
     Usage: complement LAYOUT|COMPOSED|SYMBOLIC [COTARGET]
@@ -424,10 +424,10 @@ def complement(layout: object, cotarget: object | None = None) -> Layout | Basis
     """
     ...
 
-def composition(layout: object, layout2: object) -> Layout | BasisLayout | ComposedLayout | str:
+def composition(a, b) -> Layout | BasisLayout | ComposedLayout | str | Swizzle:
     """A o B: R(c) = A(B(c)); of a tensor (counting, coordinate or pointer) and a layout or tiler, the tensor over A o B
 
-    Usage: composition LAYOUT|SWIZZLE|COMPOSED|SYMBOLIC|TENSOR LAYOUT|TILER|SWIZZLE|COMPOSED|SYMBOLIC
+    Usage: composition LAYOUT|SWIZZLE|COMPOSED|SYMBOLIC|TENSOR|SHAPE LAYOUT|TILER|SWIZZLE|COMPOSED|SYMBOLIC
 
     Law: R(c) = A(B(c)) for every coordinate c of B, and shape(R) is compatible with shape(B)
 
@@ -448,7 +448,7 @@ def with_shape(layout: object, shape: object) -> Layout | BasisLayout:
     """
     ...
 
-def right_inverse(layout: object) -> Layout | BasisLayout | ComposedLayout | str:
+def right_inverse(layout) -> Layout | BasisLayout | ComposedLayout | str:
     """CuTe's right inverse: R with A(R(i)) = i on R's domain
 
     Usage: right_inverse LAYOUT|COMPOSED|SYMBOLIC
@@ -460,7 +460,7 @@ def right_inverse(layout: object) -> Layout | BasisLayout | ComposedLayout | str
     """
     ...
 
-def left_inverse(layout: object) -> Layout | BasisLayout | ComposedLayout:
+def left_inverse(layout) -> Layout | BasisLayout | ComposedLayout | Swizzle:
     """R with R(A(i)) = i (quasi-inverse if not injective)
 
     Usage: left_inverse LAYOUT|COMPOSED
@@ -472,7 +472,7 @@ def left_inverse(layout: object) -> Layout | BasisLayout | ComposedLayout:
     """
     ...
 
-def nullspace(layout: object) -> Layout | BasisLayout | ComposedLayout:
+def nullspace(layout) -> Layout | BasisLayout | ComposedLayout:
     """the coordinates A maps to 0 (1:0 for a composed layout, as CuTe)
 
     Usage: nullspace LAYOUT|COMPOSED
@@ -484,7 +484,7 @@ def nullspace(layout: object) -> Layout | BasisLayout | ComposedLayout:
     """
     ...
 
-def max_common_vector(layout: object, layout2: object) -> int:
+def max_common_vector(a, b) -> int:
     """number of leading elements both layouts map alike
 
     Usage: max_common_vector LAYOUT|COMPOSED LAYOUT|COMPOSED
@@ -496,7 +496,7 @@ def max_common_vector(layout: object, layout2: object) -> int:
     """
     ...
 
-def max_common_layout(layout: object, layout2: object) -> Layout | BasisLayout | ComposedLayout:
+def max_common_layout(a, b) -> Layout | BasisLayout | ComposedLayout:
     """layout of the leading elements both layouts map alike
 
     Usage: max_common_layout LAYOUT|COMPOSED LAYOUT|COMPOSED
@@ -508,7 +508,7 @@ def max_common_layout(layout: object, layout2: object) -> Layout | BasisLayout |
     """
     ...
 
-def upcast(n: object, layout: object) -> Layout | BasisLayout | ComposedLayout | Swizzle:
+def upcast(a, b) -> Layout | BasisLayout | ComposedLayout | Swizzle:
     """the layout for elements N times wider
 
     Usage: upcast N LAYOUT|SWIZZLE|COMPOSED
@@ -520,7 +520,7 @@ def upcast(n: object, layout: object) -> Layout | BasisLayout | ComposedLayout |
     """
     ...
 
-def downcast(n: object, layout: object) -> Layout | BasisLayout | ComposedLayout | Swizzle:
+def downcast(a, b) -> Layout | BasisLayout | ComposedLayout | Swizzle:
     """the layout for elements N times narrower
 
     Usage: downcast N LAYOUT|SWIZZLE|COMPOSED
@@ -532,7 +532,7 @@ def downcast(n: object, layout: object) -> Layout | BasisLayout | ComposedLayout
     """
     ...
 
-def recast(old_bits: object, new_bits: object, layout: object) -> Layout | BasisLayout | ComposedLayout:
+def recast(layout, old_bits, new_bits) -> Layout | BasisLayout | ComposedLayout:
     """the layout for elements of NEW_BITS bits instead of OLD_BITS
 
     Usage: recast OLD_BITS NEW_BITS LAYOUT|COMPOSED
@@ -556,10 +556,10 @@ def recast_layout(old_bits: object, new_bits: object, layout: object) -> Layout 
     """
     ...
 
-def logical_divide(layout: object, tiler: object) -> Layout | BasisLayout | ComposedLayout | str:
+def logical_divide(layout, tiler) -> Layout | BasisLayout | ComposedLayout | str:
     """A o (T, complement(T))
 
-    Usage: logical_divide LAYOUT|TENSOR TILER
+    Usage: logical_divide LAYOUT|COMPOSED|SHAPE|_|TENSOR TILER
 
     Law: R = A o (T, complement(T, size(A))): mode i holds tile i of T and its repetitions
 
@@ -568,10 +568,10 @@ def logical_divide(layout: object, tiler: object) -> Layout | BasisLayout | Comp
     """
     ...
 
-def zipped_divide(layout: object, tiler: object) -> Layout | BasisLayout | ComposedLayout | str:
+def zipped_divide(layout, tiler) -> Layout | BasisLayout | ComposedLayout | str:
     """logical_divide as ((tile),(rest))
 
-    Usage: zipped_divide LAYOUT|TENSOR TILER
+    Usage: zipped_divide LAYOUT|COMPOSED|SHAPE|_|TENSOR TILER
 
     Law: the modes of logical_divide regrouped as ((tile), (rest)); the same function
 
@@ -580,10 +580,10 @@ def zipped_divide(layout: object, tiler: object) -> Layout | BasisLayout | Compo
     """
     ...
 
-def tiled_divide(layout: object, tiler: object) -> Layout | BasisLayout | ComposedLayout | str:
+def tiled_divide(layout, tiler) -> Layout | BasisLayout | ComposedLayout | str:
     """logical_divide as ((tile),rest...)
 
-    Usage: tiled_divide LAYOUT|TENSOR TILER
+    Usage: tiled_divide LAYOUT|COMPOSED|SHAPE|_|TENSOR TILER
 
     Law: the modes of logical_divide regrouped as ((tile), rest_0, rest_1, ...); the same function
 
@@ -592,10 +592,10 @@ def tiled_divide(layout: object, tiler: object) -> Layout | BasisLayout | Compos
     """
     ...
 
-def flat_divide(layout: object, tiler: object) -> Layout | BasisLayout | ComposedLayout | str:
+def flat_divide(layout, tiler) -> Layout | BasisLayout | ComposedLayout | str:
     """logical_divide as (tile...,rest...)
 
-    Usage: flat_divide LAYOUT|TENSOR TILER
+    Usage: flat_divide LAYOUT|COMPOSED|SHAPE|_|TENSOR TILER
 
     Law: the modes of logical_divide regrouped as (tile_0, ..., rest_0, ...); the same function
 
@@ -604,10 +604,10 @@ def flat_divide(layout: object, tiler: object) -> Layout | BasisLayout | Compose
     """
     ...
 
-def logical_product(layout: object, tiler: object) -> Layout | BasisLayout | ComposedLayout:
+def logical_product(layout, tiler) -> Layout | BasisLayout | ComposedLayout:
     """(A, complement(A) o B)
 
-    Usage: logical_product LAYOUT TILER
+    Usage: logical_product LAYOUT|COMPOSED|SHAPE TILER
 
     Law: R = (A, complement(A, size(A) * cosize(B)) o B): A repeated as B says
 
@@ -616,10 +616,10 @@ def logical_product(layout: object, tiler: object) -> Layout | BasisLayout | Com
     """
     ...
 
-def zipped_product(layout: object, tiler: object) -> Layout | BasisLayout | ComposedLayout:
+def zipped_product(layout, tiler) -> Layout | BasisLayout | ComposedLayout:
     """logical_product as ((block),(rest))
 
-    Usage: zipped_product LAYOUT TILER
+    Usage: zipped_product LAYOUT|COMPOSED|SHAPE TILER
 
     Law: the modes of logical_product regrouped as ((block), (rest)); the same function
 
@@ -628,10 +628,10 @@ def zipped_product(layout: object, tiler: object) -> Layout | BasisLayout | Comp
     """
     ...
 
-def tiled_product(layout: object, tiler: object) -> Layout | BasisLayout | ComposedLayout:
+def tiled_product(layout, tiler) -> Layout | BasisLayout | ComposedLayout:
     """logical_product as ((block),rest...)
 
-    Usage: tiled_product LAYOUT TILER
+    Usage: tiled_product LAYOUT|COMPOSED|SHAPE TILER
 
     Law: the modes of logical_product regrouped as ((block), rest_0, rest_1, ...); the same function
 
@@ -640,10 +640,10 @@ def tiled_product(layout: object, tiler: object) -> Layout | BasisLayout | Compo
     """
     ...
 
-def flat_product(layout: object, tiler: object) -> Layout | BasisLayout | ComposedLayout:
+def flat_product(layout, tiler) -> Layout | BasisLayout | ComposedLayout:
     """logical_product as (block...,rest...)
 
-    Usage: flat_product LAYOUT TILER
+    Usage: flat_product LAYOUT|COMPOSED|SHAPE TILER
 
     Law: the modes of logical_product regrouped as (block_0, ..., rest_0, ...); the same function
 
@@ -652,7 +652,7 @@ def flat_product(layout: object, tiler: object) -> Layout | BasisLayout | Compos
     """
     ...
 
-def blocked_product(layout: object, layout2: object) -> Layout | BasisLayout | ComposedLayout:
+def blocked_product(a, b) -> Layout | BasisLayout | ComposedLayout:
     """copies of A placed block by block as B says (of the inner layout if composed)
 
     Usage: blocked_product LAYOUT|COMPOSED LAYOUT
@@ -664,7 +664,7 @@ def blocked_product(layout: object, layout2: object) -> Layout | BasisLayout | C
     """
     ...
 
-def raked_product(layout: object, layout2: object) -> Layout | BasisLayout | ComposedLayout:
+def raked_product(a, b) -> Layout | BasisLayout | ComposedLayout:
     """copies of A interleaved as B says (of the inner layout if composed)
 
     Usage: raked_product LAYOUT|COMPOSED LAYOUT
@@ -676,7 +676,7 @@ def raked_product(layout: object, layout2: object) -> Layout | BasisLayout | Com
     """
     ...
 
-def tile_to_shape(layout: object, shape: object, order: object | None = None) -> Layout | BasisLayout | ComposedLayout:
+def tile_to_shape(layout, shape, order=None) -> Layout | BasisLayout | ComposedLayout:
     """A repeated to fill SHAPE (the inner layout if composed: a swizzled smem layout from its atom)
 
     Usage: tile_to_shape LAYOUT|COMPOSED SHAPE [ORDER]
@@ -705,7 +705,7 @@ def show(layout: object) -> str:
 
     Usage: show LAYOUT|SHAPE
 
-    Law: the table's cell (r, c) is L(r, c) (a rank-1 layout is one row); a shape is shown as its compact column-major layout
+    Law: the table's cell (r, c) is L(r, c); a shape is shown as its compact column-major layout
 
     Example: cute show (2,2)
         layout: (2,2):(1,2)
@@ -854,9 +854,9 @@ def table(layout: object, n: object | None = None) -> str:
 def print_layout(layout: object) -> str:
     """CuTe's print_layout table (of a swizzled layout Sw<B,M,S> o OFFSET o LAYOUT: its values)
 
-    Usage: print_layout LAYOUT
+    Usage: print_layout LAYOUT|COMPOSED
 
-    Law: cell (r, c) of the table is A(r, c), with modes 1.. grouped as the columns (a rank-1 layout is one row)
+    Law: cell (r, c) of the table is A(r, c), with modes 1.. grouped as the columns
 
     Example: cute print_layout (2,2):(2,1)
         (2,2):(2,1)
@@ -869,7 +869,7 @@ def print_layout(layout: object) -> str:
     """
     ...
 
-def shape_div(tuple: object, tuple2: object) -> int | tuple:
+def shape_div(a, b) -> int | tuple:
     """CuTe shape_div: elementwise, or the integer divided out of the elements left to right (ceil)
 
     Usage: shape_div TUPLE TUPLE
@@ -929,7 +929,7 @@ def elem_scale(tuple: object, tuple2: object) -> int | tuple:
     """
     ...
 
-def inner_product(tuple: object, tuple2: object) -> int:
+def inner_product(a, b) -> int:
     """sum of the products of congruent leaves
 
     Usage: inner_product TUPLE TUPLE
@@ -1025,7 +1025,7 @@ def tuple_min(tuple: object) -> int:
     """
     ...
 
-def unflatten(flat: object, profile: object) -> int | tuple:
+def unflatten(flat: object, profile: object) -> int | tuple | Layout | BasisLayout:
     """the leaves of FLAT regrouped as PROFILE (tuples or layouts)
 
     Usage: unflatten FLAT PROFILE
@@ -1229,7 +1229,7 @@ def compact_row_major(shape: object, start: object | None = None) -> int | tuple
     """
     ...
 
-def prefix_product(tuple: object, start: object | None = None) -> int | tuple:
+def prefix_product(a, init=1) -> int | tuple:
     """exclusive prefix product (the column-major stride)
 
     Usage: prefix_product TUPLE [START]
@@ -1361,10 +1361,10 @@ def hier_unzip(logical_divide: object, layout: object, tiler: object) -> Layout 
     """
     ...
 
-def transform_layout(op: object, layout: object, tuple: object | None = None) -> Layout | BasisLayout:
+def transform_layout(op: object, layout: object, tuple: object | None = None) -> Layout | BasisLayout | ComposedLayout:
     """make_layout(OP(mode_i)...), or OP(mode_i, TUPLE_i) for the modes both have, then the rest of each
 
-    Usage: transform_layout OP LAYOUT [TUPLE]
+    Usage: transform_layout OP LAYOUT|COMPOSED [TUPLE|TILER]
 
     Law: mode i of R is OP(mode i of L[, TUPLE_i]); modes past the shorter are appended
 
@@ -1448,7 +1448,7 @@ def tiled_mma(atom: object, atom_layout: object, permutation: object, field: obj
     ...
 
 def list_atoms(filter: object | None = None) -> str:
-    """the atom families (kind, arch, pattern), one per line; with FILTER only those whose pattern contains it or whose architecture or kind it is (ignoring case)
+    """the atom families (kind, arch, pattern), one per line; with FILTER only those containing it
 
     Usage: list_atoms [FILTER]
 
@@ -1543,7 +1543,7 @@ def make_cotiled_copy(atom: object, type: object, atom_tv_layout: object, data_l
     """
     ...
 
-def make_layout_tv(thr_layout: object, val_layout: object, field: object) -> Layout | BasisLayout:
+def make_layout_tv(thr_layout: object, val_layout: object, field: object) -> Layout | BasisLayout | int | tuple:
     """the CuTe DSL's make_layout_tv: FIELD layout_mn (raked_product), layout_tv (its right inverse), tiler_mn
 
     Usage: make_layout_tv THR_LAYOUT VAL_LAYOUT FIELD
@@ -1788,7 +1788,7 @@ def make_swizzle(y: object, z: object) -> Swizzle:
 def get_swizzle_portion(layout: object) -> Swizzle:
     """CuTe get_swizzle_portion: the outermost swizzle of a swizzled layout Sw<B,M,S> o OFFSET o LAYOUT (Sw<0,4,3> for a plain layout)
 
-    Usage: get_swizzle_portion LAYOUT
+    Usage: get_swizzle_portion LAYOUT|COMPOSED
 
     Law: for Sw o O o L, R = Sw; for a plain layout R = Sw<0,4,3>, the identity
 
@@ -1800,7 +1800,7 @@ def get_swizzle_portion(layout: object) -> Swizzle:
 def get_nonswizzle_portion(layout: object) -> Layout | BasisLayout | ComposedLayout:
     """CuTe get_nonswizzle_portion: what the outermost swizzle of Sw<B,M,S> o OFFSET o LAYOUT applies to, without its offset (layout_b); a plain layout itself
 
-    Usage: get_nonswizzle_portion LAYOUT
+    Usage: get_nonswizzle_portion LAYOUT|COMPOSED
 
     Law: for Sw o O o L, R = L and Sw(O + R(c)) is the layout's value at c
 
@@ -1809,7 +1809,7 @@ def get_nonswizzle_portion(layout: object) -> Layout | BasisLayout | ComposedLay
     """
     ...
 
-def layout_add(layout: object, layout2: object) -> Layout | BasisLayout | str:
+def layout_add(a, b) -> Layout | BasisLayout | str:
     """R(i) = A(i) + B(i) for i < size (NVlabs PyCuTe; not CuTe C++)
 
     Usage: layout_add LAYOUT LAYOUT
@@ -1821,7 +1821,7 @@ def layout_add(layout: object, layout2: object) -> Layout | BasisLayout | str:
     """
     ...
 
-def greatest_common_domain(shape: object, shape2: object) -> Layout | BasisLayout:
+def greatest_common_domain(a, b) -> Layout | BasisLayout:
     """the sub-modes two shapes share in order, as index positions (NVlabs PyCuTe; not CuTe C++)
 
     Usage: greatest_common_domain SHAPE|LAYOUT SHAPE|LAYOUT
@@ -1833,7 +1833,7 @@ def greatest_common_domain(shape: object, shape2: object) -> Layout | BasisLayou
     """
     ...
 
-def coalesce_z(layout: object, profile: object | None = None) -> Layout | BasisLayout | str:
+def coalesce_z(layout, profile=None) -> Layout | BasisLayout | str:
     """coalesce keeping the function past the end: an extent-1 last mode stays (NVlabs PyCuTe; not CuTe C++)
 
     Usage: coalesce_z LAYOUT|SYMBOLIC [PROFILE]
@@ -1845,7 +1845,7 @@ def coalesce_z(layout: object, profile: object | None = None) -> Layout | BasisL
     """
     ...
 
-def common_refinement(shape: object, shape2: object) -> int | tuple:
+def common_refinement(a, b) -> int | tuple:
     """the least shape both are compatible with (NVlabs PyCuTe; not CuTe C++)
 
     Usage: common_refinement SHAPE|LAYOUT SHAPE|LAYOUT
@@ -1857,7 +1857,7 @@ def common_refinement(shape: object, shape2: object) -> int | tuple:
     """
     ...
 
-def common_coarsening(shape: object, shape2: object) -> int | tuple:
+def common_coarsening(a, b) -> int | tuple:
     """the greatest shape compatible with both (NVlabs PyCuTe; not CuTe C++)
 
     Usage: common_coarsening SHAPE|LAYOUT SHAPE|LAYOUT
@@ -1920,7 +1920,7 @@ def tiler_to_layout(tiler: object) -> Layout | BasisLayout:
 def make_tensor(layout: object, base: object | None = None) -> str:
     """the counting tensor counting_iter(BASE) o LAYOUT (CuTe make_tensor(counting_iterator(BASE), LAYOUT); LAYOUT may be swizzled, Sw<B,M,S> o OFFSET o L): its values are BASE + LAYOUT(c); with a pointer (make_gmem_ptr ...), CuTe's make_tensor(ptr, LAYOUT): its values are element addresses
 
-    Usage: make_tensor LAYOUT [BASE] | PTR LAYOUT
+    Usage: make_tensor LAYOUT|COMPOSED [BASE] | PTR LAYOUT|COMPOSED
 
     Law: T(c) = BASE + LAYOUT(c) at every coordinate c (BASE defaults to 0)
 
@@ -2044,7 +2044,7 @@ def make_tensor_like(tensor: object) -> str:
 
     Usage: make_tensor_like TENSOR|LAYOUT
 
-    Law: R = counting_iter(0) o make_layout_like(L): same shape; L's 0 strides stay 0, every other leaf's stride is the product of the extents of the leaves of smaller stride (CuTe's compact_order: compact when L's strides differ)
+    Law: R = counting_iter(0) o make_layout_like(L): same shape, compact, strides in L's order
 
     Example: cute make_tensor_like counting_iter(7) o (4,8):(40,2)
         counting_iter(0) o (4,8):(8,1)
@@ -2063,7 +2063,7 @@ def outer_partition(tensor: object, tiler: object, coord: object) -> str:
     """
     ...
 
-def latex(layout: object, atom: object | None = None, type: object | None = None, option_value: Sequence[object] = ()) -> str:
+def latex(layout, tile=None) -> str:
     """CuTe's print_latex as TikZ text: a layout, a TV layout (--tv L --tile SHAPE), an MMA atom or tiled MMA (mma ATOM --layout --permutation), a tiled copy (copy ATOM TYPE --thr --val | --mma --operand); --palette C,C,... (`cute help latex`)
 
     Usage: latex LAYOUT|mma|copy [ATOM [TYPE]] [--OPTION VALUE...]
@@ -2090,7 +2090,7 @@ def latex(layout: object, atom: object | None = None, type: object | None = None
     """
     ...
 
-def svg(layout: object, a: object | None = None, b: object | None = None, option_value: Sequence[object] = ()) -> str:
+def svg(layout, tile=None) -> str:
     """the pictures of latex as SVG, an operation's operands beside its result (OP A B), bank conflicts (--banks N); --palette, --color-by, --title, --highlight (`cute help svg`)
 
     Usage: svg LAYOUT|OP|mma|copy [A|ATOM [B|TYPE]] [--OPTION VALUE...]
@@ -2174,7 +2174,7 @@ def structural_equal(layout: object, layout2: object) -> bool:
 def tma_gbasis(gmem: object, smem: object, cta_tile: object | None = None, gbasis: object | None = None) -> Layout | BasisLayout | int | tuple:
     """make_tma_copy's TMA modes (construct_tma_gbasis: box extent : gmem mode), their box, or the tensor map's global dims / strides in elements
 
-    Usage: tma_gbasis GMEM SMEM|COMPOSED [CTA_TILE|_ [gbasis|box|gmem_shape|gmem_stride]]
+    Usage: tma_gbasis GMEM SMEM|COMPOSED [CTA_TILE|_ [gbasis|box|gmem_shape|gmem_stride]] | GMEM SMEM|COMPOSED gbasis|box|gmem_shape|gmem_stride
 
     Law: R = coalesce(id(shape(GMEM)) o CTA_TILE o right_inverse(SMEM)) up to its first non-unit step, boxes merged to <= 256, uncovered gmem modes appended as 1, modes past 4 grouped
 
@@ -2267,7 +2267,7 @@ def back(tuple: object) -> int | tuple:
     """
     ...
 
-def transform(op: object, tuple: object, args: Sequence[object] = ()) -> int | tuple:
+def transform(op: object, tuple: object, args: Sequence[object] = ()) -> int | tuple | Layout | BasisLayout:
     """(OP(t0, ARGS...), OP(t1, ARGS...), ...) over the top-level elements (OP(t, ARGS...) for an integer)
 
     Usage: transform OP TUPLE [ARGS...]
@@ -2279,7 +2279,7 @@ def transform(op: object, tuple: object, args: Sequence[object] = ()) -> int | t
     """
     ...
 
-def fold(op: object, tuple: object, init: object) -> int | tuple:
+def fold(op: object, tuple: object, init: object) -> int | tuple | Layout | BasisLayout:
     """OP(...OP(OP(INIT, t0), t1)..., t_last)
 
     Usage: fold OP TUPLE INIT
@@ -2291,7 +2291,7 @@ def fold(op: object, tuple: object, init: object) -> int | tuple:
     """
     ...
 
-def iscan(op: object, tuple: object, init: object) -> int | tuple:
+def iscan(op: object, tuple: object, init: object) -> int | tuple | Layout | BasisLayout:
     """inclusive scan: r_i = OP(r_{i-1}, t_i), r_{-1} = INIT
 
     Usage: iscan OP TUPLE INIT
@@ -2303,7 +2303,7 @@ def iscan(op: object, tuple: object, init: object) -> int | tuple:
     """
     ...
 
-def escan(op: object, tuple: object, init: object) -> int | tuple:
+def escan(op: object, tuple: object, init: object) -> int | tuple | Layout | BasisLayout:
     """exclusive scan: r_0 = INIT, r_i = OP(r_{i-1}, t_{i-1})
 
     Usage: escan OP TUPLE INIT
@@ -2476,7 +2476,7 @@ def recast_tensor(type: object, tensor: object) -> str:
 
     Usage: recast_tensor TYPE TENSOR
 
-    Law: layout recast(bits(PTR), bits(TYPE)) (CuTe's upcast/downcast), pointer recast_ptr<TYPE>: the same bytes when the unit-stride modes span whole elements of both widths (CuTe rounds a ragged one up, and widens an extent-1 unit-stride mode)
+    Law: the new tensor reaches the same bytes: layout recast(bits(PTR), bits(TYPE)), pointer recast_ptr<TYPE>
 
     Example: cute recast_tensor float smem_ptr[16b](0x400) o (8,8):(8,1)
         smem_ptr[32b](0x400) o (8,4):(4,1)

@@ -119,7 +119,7 @@ enum Command {
         /// How many of the ranked layouts to print.
         #[arg(long, default_value_t = 3)]
         top: usize,
-        /// Print only results of this kind: row-major, column-major, padded, swizzled.
+        /// Print only results of this kind: row-major, column-major, padded, swizzled, swizzled-padded.
         #[arg(long)]
         kind: Option<String>,
         /// Evaluate these layouts of the tile instead of searching (repeatable).

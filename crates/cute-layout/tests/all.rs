@@ -38,6 +38,7 @@ mod regressions;
 mod render;
 mod roundtrip;
 mod seeds;
+mod smem_search_heldout;
 mod smem_search_laws;
 mod soundness;
 mod surface;

@@ -225,7 +225,7 @@ impl Default for SmemAccess {
 /// `cute smem-search`: the best `top` layouts of the search (with `given` empty) or the
 /// evaluation of each layout in `given`, for the element size and address lanes of `access`
 /// (`kind`, if given, keeps only search results of that kind:
-/// `row-major`, `column-major`, `padded`, `swizzled`), each as the [`Evaluation`] text and one `key=value`
+/// `row-major`, `column-major`, `padded`, `swizzled`, `swizzled-padded`), each as the [`Evaluation`] text and one `key=value`
 /// line (`kind=... write_conflicts=... layout=LAYOUT`, per tile, the layout last) for scripts.
 ///
 /// # Errors

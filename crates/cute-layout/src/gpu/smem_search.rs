@@ -27,12 +27,23 @@
 //! entries of the TV layout only receive data. [`Problem::address_lanes`] says so per side: only
 //! the phases of the first `lanes` lanes of each warp cost wavefronts (all 32 by default).
 //!
+//! [`Problem::instructions`] names the instruction of each side ([`Instruction`]): an
+//! `ld.shared`/`st.shared` of at most so many bytes a thread, or an `ldmatrix`/`stmatrix` of 1, 2
+//! or 4 matrices. The latter takes one 16-byte row address from each of the first 8, 16 or 32
+//! lanes, so a layout that does not keep each lane's 16 bytes consecutive and 16-byte aligned
+//! cannot serve it: [`Problem::evaluate`] refuses such a layout and [`search`] skips it.
+//!
 //! # The search
 //!
-//! Candidates for an `M x N` tile: row- and column-major; padded rows or columns
-//! (`(M,N):(N+p,1)`, `(M,N):(1,M+p)`, `1 <= p <= 32`, any extents); and every swizzle
-//! `Sw<B,M,S> o 0 o L` over the row- and column-major layouts (`1 <= B <= 6`, `0 <= M <= 6`,
-//! `B <= |S| <= 10`, both signs of `S`) that permutes the tile's offsets among themselves. They
+//! Candidates for an `M x N` tile of any extents: row- and column-major; padded rows or columns
+//! (`(M,N):(N+p,1)`, `(M,N):(1,M+p)`, `1 <= p <=` [`MAX_PAD`]); every swizzle `Sw<B,M,S> o 0 o L`
+//! over the row- and column-major layouts (`1 <= B <= 6`, `0 <= M <= 6`, `B <= |S|`, both signs
+//! of `S`) whose bits all lie below the next power of two at or above the footprint (an offset's
+//! higher bits are zero); and the combinations `Sw<B,M,S> o 0 o P` of a swizzle (`B <= 3`,
+//! `M <= 4`, the same bound on its bits) with a padded layout `P` whose padding is 1, 2, 4, 8 or 16
+//! elements. A swizzle is a bijection of the offsets, so every candidate stores each element
+//! once; where the extents are not powers of two a swizzle can move offsets past the unswizzled
+//! footprint, which the ranking's footprint key sees. They
 //! are ranked by total wavefronts per tile (writes + reads: what the accesses cost, conflicts
 //! and vector width together), then by vector bytes (wider first), then by footprint (elements
 //! of shared memory), then in the order above (simplest first). Ranking by wavefronts rather than
@@ -80,6 +91,51 @@ fn invalid(what: String) -> LayoutError {
     }
 }
 
+/// The shared-memory instruction of one side of a tile's accesses (see the [module docs](self)).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Instruction {
+    /// `ld.shared` / `st.shared` (SASS `LDS` / `STS`), each thread at most this many bytes at
+    /// once (1, 2, 4, 8 or 16); all 32 lanes supply addresses.
+    Shared(i64),
+    /// `ldmatrix` / `stmatrix` (`LDSM` / `STSM`) of `matrices` 8 x 16-byte matrices (1, 2 or 4:
+    /// `.x1`, `.x2`, `.x4`), `.trans` or not: lanes `0 .. 8 matrices` each supply the address of
+    /// one 16-byte row (`.trans` moves data between registers, not addresses).
+    Matrix {
+        /// 1, 2 or 4.
+        matrices: usize,
+        /// `.trans`.
+        trans: bool,
+    },
+}
+
+impl Instruction {
+    /// (lanes that supply addresses, narrowest and widest access in bytes).
+    fn params(self) -> Result<(usize, i64, i64), LayoutError> {
+        match self {
+            Instruction::Shared(b) if (1..=16).contains(&b) && b & (b - 1) == 0 => Ok((WARP, 1, b)),
+            Instruction::Matrix { matrices, .. } if [1, 2, 4].contains(&matrices) => {
+                Ok((8 * matrices, 16, 16))
+            }
+            other => Err(invalid(format!(
+                "{other} is not an instruction of the model"
+            ))),
+        }
+    }
+}
+
+impl fmt::Display for Instruction {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Instruction::Shared(b) => write!(f, "ld/st.shared of up to {b} bytes"),
+            Instruction::Matrix { matrices, trans } => write!(
+                f,
+                "ldmatrix/stmatrix.x{matrices}{}",
+                if *trans { ".trans" } else { "" }
+            ),
+        }
+    }
+}
+
 /// What to search for (see the [module docs](self)).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Problem {
@@ -89,9 +145,14 @@ pub struct Problem {
     write: Layout,
     read: Layout,
     banks: Banks,
-    max_vector_bytes: i64,
+    /// Widest access in bytes: (writes, reads).
+    max_vector_bytes: (i64, i64),
+    /// Narrowest access the instruction takes: (writes, reads).
+    min_vector_bytes: (i64, i64),
     /// Lanes of each warp that supply addresses: (writes, reads).
     lanes: (usize, usize),
+    /// The instructions: (writes, reads).
+    instructions: (Instruction, Instruction),
 }
 
 /// One side (the writes or the reads) of a tile's accesses, per tile.
@@ -138,7 +199,7 @@ impl fmt::Display for Side {
 pub struct Evaluation {
     /// The layout from the tile's 1-D index to the element offset in shared memory.
     pub layout: ComposedLayout,
-    /// `row-major`, `column-major`, `padded`, `swizzled` or `given`.
+    /// `row-major`, `column-major`, `padded`, `swizzled`, `swizzled-padded` or `given`.
     pub kind: &'static str,
     /// The writes.
     pub write: Side,
@@ -246,8 +307,10 @@ impl Problem {
             write,
             read,
             banks,
-            max_vector_bytes: 16,
+            max_vector_bytes: (16, 16),
+            min_vector_bytes: (1, 1),
             lanes: (WARP, WARP),
+            instructions: (Instruction::Shared(16), Instruction::Shared(16)),
         })
     }
 
@@ -299,7 +362,42 @@ impl Problem {
                 "vector width {bytes} bytes is not a power of two from 1 to 16"
             )));
         }
-        self.max_vector_bytes = bytes;
+        self.max_vector_bytes = (bytes, bytes);
+        Ok(self)
+    }
+
+    /// The same with the writes made of `write` instructions and the reads of `read` (address
+    /// lanes and access widths of [`Instruction`]).
+    ///
+    /// # Errors
+    /// [`LayoutError::InvalidArgument`] for an access width that is not a power of two from 1
+    /// to 16 or a matrix count other than 1, 2 or 4.
+    ///
+    /// # Examples
+    /// ```
+    /// # use cute_layout::{gpu::smem_search::{Instruction, Problem}, render::Banks, Layout};
+    /// // ldmatrix.x4 over a 32 x 8 bf16 tile: lane t gives row t's 16 bytes.
+    /// let rows: Layout = "(32,8):(1,32)".parse()?;
+    /// let p = Problem::new("(32,8)".parse()?, rows.clone(), rows, Banks::new(32, 2)?)?
+    ///     .instructions(Instruction::Shared(16), Instruction::Matrix { matrices: 4, trans: false })?;
+    /// let e = p.evaluate(&"(32,8):(8,1)".parse()?)?;
+    /// assert_eq!((e.read.vector_bytes, e.read.wavefronts, e.read.conflicts()), (16, 4, 0));
+    /// // Column-major, a lane's row is 64 bytes apart element to element: ldmatrix cannot read it.
+    /// let err = p.evaluate(&"(32,8):(1,32)".parse()?).unwrap_err();
+    /// assert_eq!(err.to_string(), "smem_search: the reads (ldmatrix/stmatrix.x4) need 16-byte accesses; (32,8):(1,32) gives 2-byte accesses");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn instructions(
+        mut self,
+        write: Instruction,
+        read: Instruction,
+    ) -> Result<Self, LayoutError> {
+        let (wl, wmin, wmax) = write.params()?;
+        let (rl, rmin, rmax) = read.params()?;
+        self.lanes = (wl, rl);
+        self.min_vector_bytes = (wmin, rmin);
+        self.max_vector_bytes = (wmax, rmax);
+        self.instructions = (write, read);
         Ok(self)
     }
 
@@ -315,7 +413,35 @@ impl Problem {
     /// [`LayoutError::InvalidArgument`] if `smem`'s size is not the tile's or an offset is
     /// negative; [`LayoutError::Overflow`] if a byte address leaves `i64`.
     pub fn evaluate(&self, smem: &ComposedLayout) -> Result<Evaluation, LayoutError> {
-        self.evaluate_kind(smem, "given")
+        let e = self.evaluate_kind(smem, "given")?;
+        self.serves(&e)?;
+        Ok(e)
+    }
+
+    /// `Ok` when the accesses of `e` are wide enough for both sides' instructions.
+    fn serves(&self, e: &Evaluation) -> Result<(), LayoutError> {
+        for (side, s, min, instr) in [
+            (
+                "writes",
+                e.write,
+                self.min_vector_bytes.0,
+                self.instructions.0,
+            ),
+            (
+                "reads",
+                e.read,
+                self.min_vector_bytes.1,
+                self.instructions.1,
+            ),
+        ] {
+            if s.vector_bytes < min {
+                return Err(invalid(format!(
+                    "the {side} ({instr}) need {min}-byte accesses; {} gives {}-byte accesses",
+                    e.layout, s.vector_bytes
+                )));
+            }
+        }
+        Ok(())
     }
 
     fn evaluate_kind(
@@ -341,13 +467,19 @@ impl Problem {
         Ok(Evaluation {
             layout: smem.clone(),
             kind,
-            write: self.side(&self.write, &offs, self.lanes.0)?,
-            read: self.side(&self.read, &offs, self.lanes.1)?,
+            write: self.side(&self.write, &offs, self.lanes.0, self.max_vector_bytes.0)?,
+            read: self.side(&self.read, &offs, self.lanes.1, self.max_vector_bytes.1)?,
             footprint: hi.unsigned_abs() + 1, // hi >= lo >= 0
         })
     }
 
-    fn side(&self, tv: &Layout, smem: &[i64], lanes: usize) -> Result<Side, LayoutError> {
+    fn side(
+        &self,
+        tv: &Layout,
+        smem: &[i64],
+        lanes: usize,
+        max_bytes: i64,
+    ) -> Result<Side, LayoutError> {
         let threads = tv.mode(0).map_or(1, |m| m.size());
         let values = tv.mode(1).map_or(1, |m| m.size());
         let t_n = usize::try_from(threads).unwrap_or(0);
@@ -369,7 +501,7 @@ impl Problem {
             let fits = i64::try_from(w2)
                 .ok()
                 .and_then(|x| x.checked_mul(e))
-                .is_some_and(|b| b <= self.max_vector_bytes);
+                .is_some_and(|b| b <= max_bytes);
             if !fits || v_n % w2 != 0 {
                 break;
             }
@@ -442,30 +574,60 @@ impl Problem {
             (row.clone().into(), "row-major"),
             (col.clone().into(), "column-major"),
         ];
-        for p in 1..=32 {
-            out.push((lay(n + p, 1)?.into(), "padded"));
-            out.push((lay(1, m + p)?.into(), "padded"));
+        let mut padded = Vec::new();
+        for p in 1..=MAX_PAD {
+            padded.push((p, lay(n + p, 1)?));
+            padded.push((p, lay(1, m + p)?));
         }
-        // Swizzles that permute [0, m n) among itself: all their bits below log2 of the largest
-        // power of two dividing m n.
-        let bits = i64::from((m * n).trailing_zeros());
+        out.extend(padded.iter().map(|(_, l)| (l.clone().into(), "padded")));
+        // Swizzles over the row- and column-major tiles: every `Sw<B,M,S>` whose bits all lie
+        // below the footprint's next power of two (higher bits of an offset are zero there).
         for base in [&row, &col] {
-            for b in 1..=6 {
-                for mb in 0..=6 {
-                    for abs_s in b..=10 {
-                        if b + mb + abs_s > bits {
-                            continue;
-                        }
-                        for s in [abs_s, -abs_s] {
-                            let sw = Swizzle::new(b, mb, s)?;
-                            out.push((ComposedLayout::new(sw, 0, base.clone())?, "swizzled"));
-                        }
-                    }
+            for sw in swizzles(footprint_bits(base), 6, 6) {
+                out.push((ComposedLayout::new(sw, 0, base.clone())?, "swizzled"));
+            }
+        }
+        // Swizzles over the padded tiles whose padding is a power of two of at most 16 elements:
+        // `Sw o pad o L`.
+        for (p, base) in &padded {
+            if p & (p - 1) == 0 && *p <= 16 {
+                for sw in swizzles(footprint_bits(base), 3, 4) {
+                    out.push((ComposedLayout::new(sw, 0, base.clone())?, "swizzled-padded"));
                 }
             }
         }
         Ok(out)
     }
+}
+
+/// The largest padding (elements per row or column) among the candidates.
+pub const MAX_PAD: i64 = 32;
+
+/// Bits of the next power of two at or above `l`'s footprint (its largest offset + 1).
+fn footprint_bits(l: &Layout) -> i64 {
+    let f = l.image_bounds().1.saturating_add(1).max(1);
+    i64::from(64 - (f - 1).leading_zeros())
+}
+
+/// Every `Sw<B,M,S>` (`1 <= B <= max_b`, `0 <= M <= max_m`, `B <= |S|`, both signs of `S`)
+/// whose bits all lie below bit `bits`.
+fn swizzles(bits: i64, max_b: i64, max_m: i64) -> Vec<Swizzle> {
+    let mut out = Vec::new();
+    for b in 1..=max_b {
+        for mb in 0..=max_m {
+            for abs_s in b..=bits {
+                if b + mb + abs_s > bits {
+                    break;
+                }
+                for s in [abs_s, -abs_s] {
+                    if let Ok(sw) = Swizzle::new(b, mb, s) {
+                        out.push(sw);
+                    }
+                }
+            }
+        }
+    }
+    out
 }
 
 /// Every candidate of the [module docs](self) evaluated and ranked, best first: fewest
@@ -477,17 +639,22 @@ impl Problem {
 ///   column-major tiles among them), and among those with as few, vectors at least as wide.
 /// * Every result is a bijection from the tile onto its offsets (no two elements share one).
 ///
+/// Candidates whose accesses are too narrow for the instructions ([`Problem::instructions`])
+/// are left out; the result is empty when none serves them.
+///
 /// # Errors
 /// As [`Problem::evaluate`].
 ///
 /// # Examples
 /// See the [module docs](self).
 pub fn search(p: &Problem) -> Result<Vec<Evaluation>, LayoutError> {
-    let mut ranked = p
-        .candidates()?
-        .into_iter()
-        .map(|(c, kind)| p.evaluate_kind(&c, kind))
-        .collect::<Result<Vec<_>, _>>()?;
+    let mut ranked = Vec::new();
+    for (c, kind) in p.candidates()? {
+        let e = p.evaluate_kind(&c, kind)?;
+        if p.serves(&e).is_ok() {
+            ranked.push(e);
+        }
+    }
     // Stable: ties keep the candidates' order (simplest first).
     ranked.sort_by_key(|e| {
         (
@@ -671,6 +838,54 @@ mod tests {
         let cm = p.evaluate(&"(16,8):(1,16)".parse().unwrap()).unwrap();
         assert_eq!((cm.read.vector, cm.read.requests), (1, 8));
         assert!(cm.write.wavefronts >= cm.read.wavefronts);
+    }
+
+    #[test]
+    fn matrix_instructions_need_16_byte_rows() {
+        // A 16 x 8 bf16 tile written by rows with st.shared (at most 4 bytes) and read by
+        // ldmatrix.x2.trans: every result keeps the 16-byte rows the reads need.
+        let tv: Layout = "((16,2),8):((1,0),16)".parse().unwrap();
+        let p = Problem::new(
+            "(16,8)".parse().unwrap(),
+            tv.clone(),
+            tv,
+            Banks::new(32, 2).unwrap(),
+        )
+        .unwrap()
+        .instructions(
+            Instruction::Shared(4),
+            Instruction::Matrix {
+                matrices: 2,
+                trans: true,
+            },
+        )
+        .unwrap();
+        assert_eq!(p.lanes(), (32, 16));
+        let ranked = search(&p).unwrap();
+        assert!(!ranked.is_empty());
+        for e in &ranked {
+            assert_eq!((e.write.vector_bytes, e.read.vector_bytes), (4, 16), "{e}");
+        }
+        let best = &ranked[0];
+        assert_eq!((best.read.wavefronts, best.read.conflicts()), (2, 0));
+        let cm: ComposedLayout = "(16,8):(1,16)".parse().unwrap();
+        assert_eq!(
+            p.evaluate(&cm).unwrap_err().to_string(),
+            "smem_search: the reads (ldmatrix/stmatrix.x2.trans) need 16-byte accesses; (16,8):(1,16) gives 2-byte accesses"
+        );
+        assert!(p
+            .clone()
+            .instructions(Instruction::Shared(3), Instruction::Shared(4))
+            .is_err());
+        assert!(p
+            .instructions(
+                Instruction::Shared(4),
+                Instruction::Matrix {
+                    matrices: 3,
+                    trans: false
+                }
+            )
+            .is_err());
     }
 
     #[test]

@@ -4,7 +4,7 @@ from collections.abc import Sequence
 from ._native import BasisLayout, ComposedLayout, Layout, Swizzle
 
 
-def make_layout(*args) -> Layout | BasisLayout:
+def make_layout(shape: object, stride: object | None = None) -> Layout | BasisLayout:
     """layout from a shape and a stride or a stride order (default LayoutLeft)
 
     Usage: make_layout SHAPE [STRIDE|LayoutLeft|LayoutRight]
@@ -28,7 +28,7 @@ def make_ordered_layout(shape: object, order: object) -> Layout | BasisLayout:
     """
     ...
 
-def make_identity_layout(shape) -> Layout | BasisLayout:
+def make_identity_layout(shape: object) -> Layout | BasisLayout:
     """the shape with unit basis strides: maps each coordinate to itself
 
     Usage: make_identity_layout SHAPE
@@ -148,7 +148,7 @@ def select(layout: object, i: Sequence[object] = ()) -> Layout | BasisLayout | i
     """
     ...
 
-def mode(layout, *path) -> Layout | BasisLayout | ComposedLayout | int | tuple:
+def mode(layout: object, i: Sequence[object] = ()) -> Layout | BasisLayout | ComposedLayout | int | tuple:
     """sub-layout at a hierarchical index (layout<I...>), or the element of a tuple
 
     Usage: mode LAYOUT|COMPOSED|TUPLE [I...]
@@ -160,7 +160,7 @@ def mode(layout, *path) -> Layout | BasisLayout | ComposedLayout | int | tuple:
     """
     ...
 
-def flatten(x) -> Layout | BasisLayout | ComposedLayout | int | tuple | str:
+def flatten(layout: object) -> Layout | BasisLayout | ComposedLayout | int | tuple | str:
     """all leaves as one flat tuple; of a tensor (counting, coordinate or pointer), the tensor over the flattened layout
 
     Usage: flatten LAYOUT|COMPOSED|TUPLE|TENSOR
@@ -172,7 +172,7 @@ def flatten(x) -> Layout | BasisLayout | ComposedLayout | int | tuple | str:
     """
     ...
 
-def slice_(crd, target) -> Layout | BasisLayout | ComposedLayout | str | int | tuple:
+def slice_(coord: object, layout: object) -> Layout | BasisLayout | ComposedLayout | str | int | tuple:
     """the sub-layout of the modes where COORD has _ (slice(coord, layout)); of a tensor, CuTe's tensor(coord)
 
     Usage: slice COORD LAYOUT|COMPOSED|TENSOR|TUPLE
@@ -184,7 +184,7 @@ def slice_(crd, target) -> Layout | BasisLayout | ComposedLayout | str | int | t
     """
     ...
 
-def slice_and_offset(crd, layout) -> str:
+def slice_and_offset(coord: object, layout: object) -> str:
     """(slice, offset of the fixed entries); composed: the offset moves inside, 0
 
     Usage: slice_and_offset COORD LAYOUT|COMPOSED
@@ -196,7 +196,7 @@ def slice_and_offset(crd, layout) -> str:
     """
     ...
 
-def size(x) -> int:
+def size(layout: object) -> int:
     """number of points (product of the shape)
 
     Usage: size LAYOUT|COMPOSED|TUPLE|SYMBOLIC
@@ -208,7 +208,7 @@ def size(x) -> int:
     """
     ...
 
-def cosize(x) -> int:
+def cosize(layout: object) -> int:
     """CuTe's cosize: one past the last offset (of the inner layout if composed)
 
     Usage: cosize LAYOUT|COMPOSED
@@ -220,7 +220,7 @@ def cosize(x) -> int:
     """
     ...
 
-def rank(x) -> int:
+def rank(layout: object) -> int:
     """number of top-level modes
 
     Usage: rank LAYOUT|COMPOSED|TUPLE
@@ -232,7 +232,7 @@ def rank(x) -> int:
     """
     ...
 
-def depth(x) -> int:
+def depth(layout: object) -> int:
     """nesting depth (0 for an integer)
 
     Usage: depth LAYOUT|COMPOSED|TUPLE
@@ -244,7 +244,7 @@ def depth(x) -> int:
     """
     ...
 
-def shape(x) -> int | tuple:
+def shape(layout: object) -> int | tuple:
     """the shape
 
     Usage: shape LAYOUT|COMPOSED
@@ -256,7 +256,7 @@ def shape(x) -> int | tuple:
     """
     ...
 
-def stride(x) -> int | tuple:
+def stride(layout: object) -> int | tuple:
     """the stride
 
     Usage: stride LAYOUT
@@ -268,7 +268,7 @@ def stride(x) -> int | tuple:
     """
     ...
 
-def crd2idx(crd, shape, stride=None) -> int | tuple:
+def crd2idx(coord: object, layout: object, stride: object | None = None) -> int | tuple:
     """index of a 1-D, R-D or natural coordinate (colexicographic for a shape; a coordinate for basis strides)
 
     Usage: crd2idx COORD LAYOUT|COMPOSED|SHAPE [STRIDE]
@@ -280,7 +280,7 @@ def crd2idx(crd, shape, stride=None) -> int | tuple:
     """
     ...
 
-def idx2crd(idx, shape, stride=None) -> int | tuple:
+def idx2crd(index: object, shape: object, stride: object | None = None) -> int | tuple:
     """natural coordinate: idx2crd(i, shape), or (i / d) % s per leaf of a layout
 
     Usage: idx2crd INDEX SHAPE|LAYOUT [STRIDE]
@@ -328,7 +328,7 @@ def get_1d_coord(layout: object, index: object) -> int:
     """
     ...
 
-def crd2crd(crd, dst_shape, src_shape=None) -> int | tuple:
+def crd2crd(coord: object, shape: object, shape2: object) -> int | tuple:
     """a coordinate of one shape as a coordinate of another
 
     Usage: crd2crd COORD SHAPE SHAPE
@@ -376,7 +376,7 @@ def compatible(tuple: object, tuple2: object) -> bool:
     """
     ...
 
-def coalesce(layout, profile=None) -> Layout | BasisLayout | ComposedLayout | str:
+def coalesce(layout: object, profile: object | None = None) -> Layout | BasisLayout | ComposedLayout | str:
     """fewest modes with the same function (by profile if given); of a tensor (counting, coordinate or pointer), the tensor over the coalesced layout
 
     Usage: coalesce LAYOUT|COMPOSED|SYMBOLIC|TENSOR [PROFILE]
@@ -388,19 +388,19 @@ def coalesce(layout, profile=None) -> Layout | BasisLayout | ComposedLayout | st
     """
     ...
 
-def filter(layout, profile=None) -> Layout | BasisLayout | ComposedLayout | str:
+def filter(layout: object, profile: object | None = None) -> Layout | BasisLayout | ComposedLayout | str:
     """coalesce without stride-0 and extent-1 modes (at the terminals of PROFILE; of the inner layout if composed); of a tensor (counting, coordinate or pointer), the tensor over the filtered layout
 
     Usage: filter LAYOUT|COMPOSED|TENSOR [PROFILE]
 
-    Law: R is coalesce(filter_zeros(A)): the distinct offsets of A in A's order
+    Law: R = coalesce(filter_zeros(A)), CuTe's filter: stride-0 and extent-1 modes dropped, the rest coalesced; R's offsets are A's in A's order without the repeats that stride-0 modes make (repeats that other modes make stay: (2,2):(1,1) gives itself, offsets 0,1,1,2)
 
     Example: cute filter (2,(3,4)):(0,(1,3))
         12:1
     """
     ...
 
-def filter_zeros(layout) -> Layout | BasisLayout | str:
+def filter_zeros(layout: object) -> Layout | BasisLayout | str:
     """stride-0 modes get extent 1; of a tensor (counting, coordinate or pointer), the tensor over that layout
 
     Usage: filter_zeros LAYOUT|TENSOR
@@ -412,7 +412,7 @@ def filter_zeros(layout) -> Layout | BasisLayout | str:
     """
     ...
 
-def complement(layout, cotarget=None) -> Layout | BasisLayout | ComposedLayout | str:
+def complement(layout: object, cotarget: object | None = None) -> Layout | BasisLayout | ComposedLayout | str:
     """the layout filling the gaps of the image up to COTARGET (default cosize); of the inner layout if composed
 
     Usage: complement LAYOUT|COMPOSED|SYMBOLIC [COTARGET]
@@ -424,7 +424,7 @@ def complement(layout, cotarget=None) -> Layout | BasisLayout | ComposedLayout |
     """
     ...
 
-def composition(a, b) -> Layout | BasisLayout | ComposedLayout | str | Swizzle:
+def composition(layout: object, layout2: object) -> Layout | BasisLayout | ComposedLayout | str | Swizzle:
     """A o B: R(c) = A(B(c)); of a tensor (counting, coordinate or pointer) and a layout or tiler, the tensor over A o B
 
     Usage: composition LAYOUT|SWIZZLE|COMPOSED|SYMBOLIC|TENSOR|SHAPE LAYOUT|TILER|SWIZZLE|COMPOSED|SYMBOLIC
@@ -448,31 +448,31 @@ def with_shape(layout: object, shape: object) -> Layout | BasisLayout:
     """
     ...
 
-def right_inverse(layout) -> Layout | BasisLayout | ComposedLayout | str:
+def right_inverse(layout: object) -> Layout | BasisLayout | ComposedLayout | str | Swizzle:
     """CuTe's right inverse: R with A(R(i)) = i on R's domain
 
     Usage: right_inverse LAYOUT|COMPOSED|SYMBOLIC
 
-    Law: A(R(i)) = i for 0 <= i < size(R); R is CuTe's construction (A's modes in stride order, each taken while its stride is the size so far), not always the largest such layout ((4,2,3):(1,2,4) gives 4:1, and (4,3):(1,8) obeys the law too); an F2 layout whose extents are powers of two gets the largest; composed A o O o B: CuTe's right_inverse(B) o -O o right_inverse(A), refused where it breaks the law
+    Law: A(R(i)) = i for 0 <= i < size(R); R is CuTe's construction (A's modes in stride order, each taken while its stride is the size so far), not always the largest such layout ((4,2,3):(1,2,4) gives 4:1, and (4,3):(1,8) obeys the law too); an F2 layout gets the largest F2 layout R with 0 <= R(i) < size(A) (by GF(2) algebra where every extent is a power of two, else by a search of at most 2^22 points and 2^24 checks, TooLarge past them); composed A o O o B: CuTe's right_inverse(B) o -O o right_inverse(A), refused where it breaks the law
 
     Example: cute right_inverse (4,8):(8,1)
         (8,4):(4,1)
     """
     ...
 
-def left_inverse(layout) -> Layout | BasisLayout | ComposedLayout | Swizzle:
+def left_inverse(layout: object) -> Layout | BasisLayout | ComposedLayout | Swizzle | str:
     """R with R(A(i)) = i (quasi-inverse if not injective)
 
     Usage: left_inverse LAYOUT|COMPOSED
 
-    Law: R(A(i)) = i for 0 <= i < size(A) when A is injective (A(R(A(i))) = A(i) always); composed: CuTe's left_inverse(B) o -O o left_inverse(A); basis strides: slot by slot, R takes a coordinate
+    Law: R(A(i)) = i for 0 <= i < size(A) when A is injective (A(R(A(i))) = A(i) always); composed: CuTe's left_inverse(B) o -O o left_inverse(A); basis strides: slot by slot, R takes a coordinate; F2 strides: NotInjective where two indices share a value, else PyCuTe's chain, or CuTe's left inverse of the integer layout that is the same function, or a GF(2)-linear map of the value bits (an F2 layout; always one where every extent is a power of two), NotRepresentable where none is
 
     Example: cute left_inverse (4,8):(8,1)
         (8,4):(4,1)
     """
     ...
 
-def nullspace(layout) -> Layout | BasisLayout | ComposedLayout:
+def nullspace(layout: object) -> Layout | BasisLayout | ComposedLayout:
     """the coordinates A maps to 0 (1:0 for a composed layout, as CuTe)
 
     Usage: nullspace LAYOUT|COMPOSED
@@ -484,7 +484,7 @@ def nullspace(layout) -> Layout | BasisLayout | ComposedLayout:
     """
     ...
 
-def max_common_vector(a, b) -> int:
+def max_common_vector(layout: object, layout2: object) -> int:
     """number of leading elements both layouts map alike
 
     Usage: max_common_vector LAYOUT|COMPOSED LAYOUT|COMPOSED
@@ -496,7 +496,7 @@ def max_common_vector(a, b) -> int:
     """
     ...
 
-def max_common_layout(a, b) -> Layout | BasisLayout | ComposedLayout:
+def max_common_layout(layout: object, layout2: object) -> Layout | BasisLayout | ComposedLayout:
     """layout of the leading elements both layouts map alike
 
     Usage: max_common_layout LAYOUT|COMPOSED LAYOUT|COMPOSED
@@ -508,7 +508,7 @@ def max_common_layout(a, b) -> Layout | BasisLayout | ComposedLayout:
     """
     ...
 
-def upcast(a, b) -> Layout | BasisLayout | ComposedLayout | Swizzle:
+def upcast(n: object, layout: object) -> Layout | BasisLayout | ComposedLayout | Swizzle:
     """the layout for elements N times wider
 
     Usage: upcast N LAYOUT|SWIZZLE|COMPOSED
@@ -520,7 +520,7 @@ def upcast(a, b) -> Layout | BasisLayout | ComposedLayout | Swizzle:
     """
     ...
 
-def downcast(a, b) -> Layout | BasisLayout | ComposedLayout | Swizzle:
+def downcast(n: object, layout: object) -> Layout | BasisLayout | ComposedLayout | Swizzle:
     """the layout for elements N times narrower
 
     Usage: downcast N LAYOUT|SWIZZLE|COMPOSED
@@ -532,7 +532,7 @@ def downcast(a, b) -> Layout | BasisLayout | ComposedLayout | Swizzle:
     """
     ...
 
-def recast(layout, old_bits, new_bits) -> Layout | BasisLayout | ComposedLayout:
+def recast(old_bits: object, new_bits: object, layout: object) -> Layout | BasisLayout | ComposedLayout:
     """the layout for elements of NEW_BITS bits instead of OLD_BITS
 
     Usage: recast OLD_BITS NEW_BITS LAYOUT|COMPOSED
@@ -556,7 +556,7 @@ def recast_layout(old_bits: object, new_bits: object, layout: object) -> Layout 
     """
     ...
 
-def logical_divide(layout, tiler) -> Layout | BasisLayout | ComposedLayout | str:
+def logical_divide(layout: object, tiler: object) -> Layout | BasisLayout | ComposedLayout | str:
     """A o (T, complement(T))
 
     Usage: logical_divide LAYOUT|COMPOSED|SHAPE|_|TENSOR TILER
@@ -568,7 +568,7 @@ def logical_divide(layout, tiler) -> Layout | BasisLayout | ComposedLayout | str
     """
     ...
 
-def zipped_divide(layout, tiler) -> Layout | BasisLayout | ComposedLayout | str:
+def zipped_divide(layout: object, tiler: object) -> Layout | BasisLayout | ComposedLayout | str:
     """logical_divide as ((tile),(rest))
 
     Usage: zipped_divide LAYOUT|COMPOSED|SHAPE|_|TENSOR TILER
@@ -580,7 +580,7 @@ def zipped_divide(layout, tiler) -> Layout | BasisLayout | ComposedLayout | str:
     """
     ...
 
-def tiled_divide(layout, tiler) -> Layout | BasisLayout | ComposedLayout | str:
+def tiled_divide(layout: object, tiler: object) -> Layout | BasisLayout | ComposedLayout | str:
     """logical_divide as ((tile),rest...)
 
     Usage: tiled_divide LAYOUT|COMPOSED|SHAPE|_|TENSOR TILER
@@ -592,7 +592,7 @@ def tiled_divide(layout, tiler) -> Layout | BasisLayout | ComposedLayout | str:
     """
     ...
 
-def flat_divide(layout, tiler) -> Layout | BasisLayout | ComposedLayout | str:
+def flat_divide(layout: object, tiler: object) -> Layout | BasisLayout | ComposedLayout | str:
     """logical_divide as (tile...,rest...)
 
     Usage: flat_divide LAYOUT|COMPOSED|SHAPE|_|TENSOR TILER
@@ -604,7 +604,7 @@ def flat_divide(layout, tiler) -> Layout | BasisLayout | ComposedLayout | str:
     """
     ...
 
-def logical_product(layout, tiler) -> Layout | BasisLayout | ComposedLayout:
+def logical_product(layout: object, tiler: object) -> Layout | BasisLayout | ComposedLayout:
     """(A, complement(A) o B)
 
     Usage: logical_product LAYOUT|COMPOSED|SHAPE TILER
@@ -616,7 +616,7 @@ def logical_product(layout, tiler) -> Layout | BasisLayout | ComposedLayout:
     """
     ...
 
-def zipped_product(layout, tiler) -> Layout | BasisLayout | ComposedLayout:
+def zipped_product(layout: object, tiler: object) -> Layout | BasisLayout | ComposedLayout:
     """logical_product as ((block),(rest))
 
     Usage: zipped_product LAYOUT|COMPOSED|SHAPE TILER
@@ -628,7 +628,7 @@ def zipped_product(layout, tiler) -> Layout | BasisLayout | ComposedLayout:
     """
     ...
 
-def tiled_product(layout, tiler) -> Layout | BasisLayout | ComposedLayout:
+def tiled_product(layout: object, tiler: object) -> Layout | BasisLayout | ComposedLayout:
     """logical_product as ((block),rest...)
 
     Usage: tiled_product LAYOUT|COMPOSED|SHAPE TILER
@@ -640,7 +640,7 @@ def tiled_product(layout, tiler) -> Layout | BasisLayout | ComposedLayout:
     """
     ...
 
-def flat_product(layout, tiler) -> Layout | BasisLayout | ComposedLayout:
+def flat_product(layout: object, tiler: object) -> Layout | BasisLayout | ComposedLayout:
     """logical_product as (block...,rest...)
 
     Usage: flat_product LAYOUT|COMPOSED|SHAPE TILER
@@ -652,7 +652,7 @@ def flat_product(layout, tiler) -> Layout | BasisLayout | ComposedLayout:
     """
     ...
 
-def blocked_product(a, b) -> Layout | BasisLayout | ComposedLayout:
+def blocked_product(layout: object, layout2: object) -> Layout | BasisLayout | ComposedLayout:
     """copies of A placed block by block as B says (of the inner layout if composed)
 
     Usage: blocked_product LAYOUT|COMPOSED LAYOUT
@@ -664,7 +664,7 @@ def blocked_product(a, b) -> Layout | BasisLayout | ComposedLayout:
     """
     ...
 
-def raked_product(a, b) -> Layout | BasisLayout | ComposedLayout:
+def raked_product(layout: object, layout2: object) -> Layout | BasisLayout | ComposedLayout:
     """copies of A interleaved as B says (of the inner layout if composed)
 
     Usage: raked_product LAYOUT|COMPOSED LAYOUT
@@ -676,7 +676,7 @@ def raked_product(a, b) -> Layout | BasisLayout | ComposedLayout:
     """
     ...
 
-def tile_to_shape(layout, shape, order=None) -> Layout | BasisLayout | ComposedLayout:
+def tile_to_shape(layout: object, shape: object, order: object | None = None) -> Layout | BasisLayout | ComposedLayout:
     """A repeated to fill SHAPE (the inner layout if composed: a swizzled smem layout from its atom)
 
     Usage: tile_to_shape LAYOUT|COMPOSED SHAPE [ORDER]
@@ -705,7 +705,7 @@ def show(layout: object) -> str:
 
     Usage: show LAYOUT|SHAPE
 
-    Law: the table's cell (r, c) is L(r, c); a shape is shown as its compact column-major layout
+    Law: the table's cell (r, c) is L(r, c) (a rank-1 layout is one row); a shape is shown as its compact column-major layout
 
     Example: cute show (2,2)
         layout: (2,2):(1,2)
@@ -856,7 +856,7 @@ def print_layout(layout: object) -> str:
 
     Usage: print_layout LAYOUT|COMPOSED
 
-    Law: cell (r, c) of the table is A(r, c), with modes 1.. grouped as the columns
+    Law: cell (r, c) of the table is A(r, c), with modes 1.. grouped as the columns (a rank-1 layout is one row)
 
     Example: cute print_layout (2,2):(2,1)
         (2,2):(2,1)
@@ -869,7 +869,7 @@ def print_layout(layout: object) -> str:
     """
     ...
 
-def shape_div(a, b) -> int | tuple:
+def shape_div(tuple: object, tuple2: object) -> int | tuple:
     """CuTe shape_div: elementwise, or the integer divided out of the elements left to right (ceil)
 
     Usage: shape_div TUPLE TUPLE
@@ -929,7 +929,7 @@ def elem_scale(tuple: object, tuple2: object) -> int | tuple:
     """
     ...
 
-def inner_product(a, b) -> int:
+def inner_product(tuple: object, tuple2: object) -> int:
     """sum of the products of congruent leaves
 
     Usage: inner_product TUPLE TUPLE
@@ -1229,7 +1229,7 @@ def compact_row_major(shape: object, start: object | None = None) -> int | tuple
     """
     ...
 
-def prefix_product(a, init=1) -> int | tuple:
+def prefix_product(tuple: object, start: object | None = None) -> int | tuple:
     """exclusive prefix product (the column-major stride)
 
     Usage: prefix_product TUPLE [START]
@@ -1448,7 +1448,7 @@ def tiled_mma(atom: object, atom_layout: object, permutation: object, field: obj
     ...
 
 def list_atoms(filter: object | None = None) -> str:
-    """the atom families (kind, arch, pattern), one per line; with FILTER only those containing it
+    """the atom families (kind, arch, pattern), one per line; with FILTER only those whose pattern contains it or whose architecture or kind it is (ignoring case)
 
     Usage: list_atoms [FILTER]
 
@@ -1809,7 +1809,7 @@ def get_nonswizzle_portion(layout: object) -> Layout | BasisLayout | ComposedLay
     """
     ...
 
-def layout_add(a, b) -> Layout | BasisLayout | str:
+def layout_add(layout: object, layout2: object) -> Layout | BasisLayout | str:
     """R(i) = A(i) + B(i) for i < size (NVlabs PyCuTe; not CuTe C++)
 
     Usage: layout_add LAYOUT LAYOUT
@@ -1821,7 +1821,7 @@ def layout_add(a, b) -> Layout | BasisLayout | str:
     """
     ...
 
-def greatest_common_domain(a, b) -> Layout | BasisLayout:
+def greatest_common_domain(shape: object, shape2: object) -> Layout | BasisLayout:
     """the sub-modes two shapes share in order, as index positions (NVlabs PyCuTe; not CuTe C++)
 
     Usage: greatest_common_domain SHAPE|LAYOUT SHAPE|LAYOUT
@@ -1833,7 +1833,7 @@ def greatest_common_domain(a, b) -> Layout | BasisLayout:
     """
     ...
 
-def coalesce_z(layout, profile=None) -> Layout | BasisLayout | str:
+def coalesce_z(layout: object, profile: object | None = None) -> Layout | BasisLayout | str:
     """coalesce keeping the function past the end: an extent-1 last mode stays (NVlabs PyCuTe; not CuTe C++)
 
     Usage: coalesce_z LAYOUT|SYMBOLIC [PROFILE]
@@ -1845,7 +1845,7 @@ def coalesce_z(layout, profile=None) -> Layout | BasisLayout | str:
     """
     ...
 
-def common_refinement(a, b) -> int | tuple:
+def common_refinement(shape: object, shape2: object) -> int | tuple:
     """the least shape both are compatible with (NVlabs PyCuTe; not CuTe C++)
 
     Usage: common_refinement SHAPE|LAYOUT SHAPE|LAYOUT
@@ -1857,7 +1857,7 @@ def common_refinement(a, b) -> int | tuple:
     """
     ...
 
-def common_coarsening(a, b) -> int | tuple:
+def common_coarsening(shape: object, shape2: object) -> int | tuple:
     """the greatest shape compatible with both (NVlabs PyCuTe; not CuTe C++)
 
     Usage: common_coarsening SHAPE|LAYOUT SHAPE|LAYOUT
@@ -2044,7 +2044,7 @@ def make_tensor_like(tensor: object) -> str:
 
     Usage: make_tensor_like TENSOR|LAYOUT
 
-    Law: R = counting_iter(0) o make_layout_like(L): same shape, compact, strides in L's order
+    Law: R = counting_iter(0) o make_layout_like(L): same shape; L's 0 strides stay 0, every other leaf's stride is the product of the extents of the leaves of smaller stride (CuTe's compact_order: compact when L's strides differ)
 
     Example: cute make_tensor_like counting_iter(7) o (4,8):(40,2)
         counting_iter(0) o (4,8):(8,1)
@@ -2063,7 +2063,7 @@ def outer_partition(tensor: object, tiler: object, coord: object) -> str:
     """
     ...
 
-def latex(layout, tile=None) -> str:
+def latex(layout: object, atom: object | None = None, type: object | None = None, option_value: Sequence[object] = ()) -> str:
     """CuTe's print_latex as TikZ text: a layout, a TV layout (--tv L --tile SHAPE), an MMA atom or tiled MMA (mma ATOM --layout --permutation), a tiled copy (copy ATOM TYPE --thr --val | --mma --operand); --palette C,C,... (`cute help latex`)
 
     Usage: latex LAYOUT|mma|copy [ATOM [TYPE]] [--OPTION VALUE...]
@@ -2090,7 +2090,7 @@ def latex(layout, tile=None) -> str:
     """
     ...
 
-def svg(layout, tile=None) -> str:
+def svg(layout: object, a: object | None = None, b: object | None = None, option_value: Sequence[object] = ()) -> str:
     """the pictures of latex as SVG, an operation's operands beside its result (OP A B), bank conflicts (--banks N); --palette, --color-by, --title, --highlight (`cute help svg`)
 
     Usage: svg LAYOUT|OP|mma|copy [A|ATOM [B|TYPE]] [--OPTION VALUE...]
@@ -2476,7 +2476,7 @@ def recast_tensor(type: object, tensor: object) -> str:
 
     Usage: recast_tensor TYPE TENSOR
 
-    Law: the new tensor reaches the same bytes: layout recast(bits(PTR), bits(TYPE)), pointer recast_ptr<TYPE>
+    Law: layout recast(bits(PTR), bits(TYPE)) (CuTe's upcast/downcast), pointer recast_ptr<TYPE>: the same bytes when the unit-stride modes span whole elements of both widths (CuTe rounds a ragged one up, and widens an extent-1 unit-stride mode)
 
     Example: cute recast_tensor float smem_ptr[16b](0x400) o (8,8):(8,1)
         smem_ptr[32b](0x400) o (8,4):(4,1)

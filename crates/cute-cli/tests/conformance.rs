@@ -1348,7 +1348,14 @@ struct Failure {
 
 fn judge(req: &Request, answer: &Value, counts: &mut Counts, failures: &mut Vec<Failure>) {
     let case = &req.case;
-    let law_ok = case["law_ok"].as_bool().filter(|_| reference_usable(case));
+    let law_ok = if overridden(case) {
+        // CuTe's answer is judged by this project's law (see `overridden`).
+        case["cute_static_norm"]
+            .as_str()
+            .map(|cute| check(case, cute).is_ok())
+    } else {
+        case["law_ok"].as_bool().filter(|_| reference_usable(case))
+    };
     let cute_refused = case.get("cute_static_error").is_some_and(|e| !e.is_null());
     let mut fail = |ours: String, why: String| {
         failures.push(Failure {
@@ -1499,6 +1506,18 @@ fn checker_strength(files: &[(String, Vec<Value>)]) -> BTreeMap<String, (u32, u3
 }
 
 /// The checkers must agree with the reference's `law_ok` on CuTe's own answers.
+/// Records whose reference law verdict this project does not share: `downcast` of a layout with
+/// two or more stride-+-1 leaves, where CuTe grows every such leaf and so covers more than the
+/// same memory (`downcast 2 (1,5):(1,1)`: CuTe `(2,10):(1,1)` reaches offset 10); the library
+/// grows one (`(1,10):(2,1)`), and the checker judges by that rule.
+fn overridden(case: &Value) -> bool {
+    case["op"] == "downcast"
+        && case["args"][1]
+            .as_str()
+            .and_then(|t| lay(t).ok())
+            .is_some_and(|l| leaves(&l).iter().filter(|&&(_, d)| d.abs() == 1).count() >= 2)
+}
+
 fn validate_checkers(files: &[(String, Vec<Value>)]) -> Vec<String> {
     let mut problems = Vec::new();
     for (_, cases) in files {
@@ -1513,7 +1532,7 @@ fn validate_checkers(files: &[(String, Vec<Value>)]) -> Vec<String> {
                 continue;
             };
             let verdict = check(case, cute);
-            if verdict.is_ok() != law_ok {
+            if verdict.is_ok() != law_ok && !overridden(case) {
                 problems.push(format!(
                     "{} {} -> {cute}: reference law_ok={law_ok} ({}), checker says {:?}",
                     case["id"].as_str().unwrap_or("?"),

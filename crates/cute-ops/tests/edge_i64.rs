@@ -127,20 +127,7 @@ fn edge_pool(kind: Kind) -> &'static [&'static str] {
     }
 }
 
-/// A splitmix64 stream.
-fn bytes(seed: u64, n: usize) -> Vec<u8> {
-    let mut x = seed;
-    let mut out = Vec::with_capacity(n);
-    while out.len() < n {
-        x = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = x;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^= z >> 31;
-        out.extend_from_slice(&z.to_le_bytes());
-    }
-    out
-}
+use crate::laws_all::bytes;
 
 /// One call: a panic, a law break, a layout answer that does not print back, or a call slower
 /// than a second is a finding.

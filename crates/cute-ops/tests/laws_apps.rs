@@ -15,20 +15,7 @@ fn app_ops() -> Vec<&'static str> {
     LAWS[from..=to].iter().map(|(n, _)| *n).collect()
 }
 
-/// A splitmix64 stream: the bytes of one call.
-fn bytes(seed: u64, n: usize) -> Vec<u8> {
-    let mut x = seed;
-    let mut out = Vec::with_capacity(n);
-    while out.len() < n {
-        x = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = x;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^= z >> 31;
-        out.extend_from_slice(&z.to_le_bytes());
-    }
-    out
-}
+use crate::laws_all::bytes;
 
 /// Of 2,000 generated calls per operation, at least 20 have an answer that the law judged.
 #[test]
